@@ -1,0 +1,135 @@
+#include "option_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <limits>
+
+namespace cplab {
+
+OptionForm::OptionForm(QWidget* parent) : QWidget(parent), layout_(new QFormLayout(this)) {
+    layout_->setContentsMargins(0, 0, 0, 0);
+    layout_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout_->setLabelAlignment(Qt::AlignRight);
+}
+
+void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
+    while (layout_->rowCount() > 0)
+        layout_->removeRow(0);
+    fields_.clear();
+    options_ = options;
+    for (const auto& info : options_) {
+        QWidget* field = nullptr;
+        switch (info.kind) {
+            case OptionInfo::Kind::Real: {
+                auto* edit = new QLineEdit(this);
+                connect(edit, &QLineEdit::textEdited, this, &OptionForm::edited);
+                field = edit;
+                break;
+            }
+            case OptionInfo::Kind::Integer: {
+                auto* spin = new QSpinBox(this);
+                spin->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+                connect(spin, &QSpinBox::valueChanged, this, &OptionForm::edited);
+                field = spin;
+                break;
+            }
+            case OptionInfo::Kind::Boolean: {
+                auto* check = new QCheckBox(this);
+                connect(check, &QCheckBox::toggled, this, &OptionForm::edited);
+                field = check;
+                break;
+            }
+            case OptionInfo::Kind::Choice: {
+                auto* combo = new QComboBox(this);
+                for (const auto& c : info.choices)
+                    combo->addItem(QString::fromStdString(c));
+                connect(combo, &QComboBox::currentIndexChanged, this, &OptionForm::edited);
+                field = combo;
+                break;
+            }
+        }
+        field->setObjectName(QString::fromStdString("option_" + info.name));
+        field->setToolTip(QString::fromStdString(info.help));
+        auto* label = new QLabel(QString::fromStdString(info.name), this);
+        label->setToolTip(QString::fromStdString(info.help));
+        layout_->addRow(label, field);
+        fields_[info.name] = field;
+        setText(info, info.defaultValue);
+    }
+}
+
+void OptionForm::setValues(const OptionValues& values) {
+    for (const auto& info : options_) {
+        const auto it = values.find(info.name);
+        setText(info, it == values.end() ? info.defaultValue : it->second);
+    }
+}
+
+QWidget* OptionForm::field(const std::string& name) const {
+    const auto it = fields_.find(name);
+    return it == fields_.end() ? nullptr : it->second;
+}
+
+void OptionForm::setText(const OptionInfo& info, const std::string& value) {
+    QWidget* w = field(info.name);
+    const QString text = QString::fromStdString(value);
+    switch (info.kind) {
+        case OptionInfo::Kind::Real:
+            static_cast<QLineEdit*>(w)->setText(text);
+            break;
+        case OptionInfo::Kind::Integer:
+            static_cast<QSpinBox*>(w)->setValue(text.toInt());
+            break;
+        case OptionInfo::Kind::Boolean:
+            static_cast<QCheckBox*>(w)->setChecked(text == "true" || text == "1");
+            break;
+        case OptionInfo::Kind::Choice:
+            static_cast<QComboBox*>(w)->setCurrentText(text);
+            break;
+    }
+}
+
+QString OptionForm::text(const OptionInfo& info) const {
+    QWidget* w = field(info.name);
+    switch (info.kind) {
+        case OptionInfo::Kind::Real:
+            return static_cast<QLineEdit*>(w)->text().trimmed();
+        case OptionInfo::Kind::Integer:
+            return QString::number(static_cast<QSpinBox*>(w)->value());
+        case OptionInfo::Kind::Boolean:
+            return static_cast<QCheckBox*>(w)->isChecked() ? "true" : "false";
+        case OptionInfo::Kind::Choice:
+            return static_cast<QComboBox*>(w)->currentText();
+    }
+    return {};
+}
+
+OptionValues OptionForm::values() const {
+    OptionValues out;
+    for (const auto& info : options_)
+        out[info.name] = text(info).toStdString();
+    return out;
+}
+
+OptionValues OptionForm::changedValues() const {
+    OptionValues out;
+    for (const auto& info : options_) {
+        const std::string value = text(info).toStdString();
+        if (value == info.defaultValue) continue;
+        // "1e-6" and "1e-06" are the same real: compare numerically.
+        if (info.kind == OptionInfo::Kind::Real) {
+            try {
+                if (std::stod(value) == std::stod(info.defaultValue)) continue;
+            } catch (...) {
+            }
+        }
+        out[info.name] = value;
+    }
+    return out;
+}
+
+}  // namespace cplab

@@ -1,0 +1,44 @@
+// A form generated from a solver's option descriptions (name, kind, default, help): a line
+// edit for reals (so 1e-6 can be typed), a spin box for integers, a check box for booleans and
+// a combo box for choices. Values are read back as text and validated by the solver's own
+// options check, so the form never duplicates a range rule.
+#pragma once
+
+#include <QWidget>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+
+class QFormLayout;
+
+namespace cplab {
+
+class OptionForm : public QWidget {
+    Q_OBJECT
+  public:
+    explicit OptionForm(QWidget* parent = nullptr);
+
+    void setOptions(const std::vector<OptionInfo>& options);
+    // Fills the fields from `values`; fields not mentioned get their defaults.
+    void setValues(const OptionValues& values);
+    // The values that differ from the defaults (what a run's label and a demo list).
+    OptionValues changedValues() const;
+    OptionValues values() const;
+
+    QWidget* field(const std::string& name) const;
+
+  signals:
+    void edited();
+
+  private:
+    QString text(const OptionInfo& info) const;
+    void setText(const OptionInfo& info, const std::string& value);
+
+    QFormLayout* layout_;
+    std::vector<OptionInfo> options_;
+    std::map<std::string, QWidget*> fields_;
+};
+
+}  // namespace cplab

@@ -1,0 +1,232 @@
+#include "registry.h"
+
+#include <functional>
+
+#include "nonsmooth/bundle.h"
+#include "nonsmooth/frank_wolfe.h"
+#include "nonsmooth/kelley.h"
+#include "nonsmooth/polytope_problem.h"
+#include "nonsmooth/test_functions.h"
+
+namespace cplab {
+
+namespace {
+
+using Factory = std::function<std::unique_ptr<Solver>(const ProblemInstance&, const OptionValues&,
+                                                      std::string*)>;
+
+using Checker = std::function<bool(const OptionValues&, std::string*)>;
+
+struct SolverEntry {
+    SolverInfo info;
+    Checker check;
+    Factory create;
+};
+
+template <class Options>
+Checker checker() {
+    return [](const OptionValues& values, std::string* why) {
+        Options options;
+        return assignOptions(options, values, why) && options.isValid(why);
+    };
+}
+
+// Parses `values` into Options, validates them, and builds the solver from the problem.
+template <class Options, class SolverType, class Argument>
+Factory factory(Argument ProblemInstance::*member) {
+    return [member](const ProblemInstance& problem, const OptionValues& values,
+                    std::string* why) -> std::unique_ptr<Solver> {
+        Options options;
+        if (!assignOptions(options, values, why)) return nullptr;
+        if (!options.isValid(why)) return nullptr;
+        auto solver = std::make_unique<SolverType>(problem.*member, options);
+        if (solver->status().code == StatusCode::InvalidInput) {
+            if (why) *why = solver->status().message;
+            return nullptr;
+        }
+        return solver;
+    };
+}
+
+const std::vector<SolverEntry>& solverEntries() {
+    static const std::vector<SolverEntry> entries = {
+        {{"kelley", kFamilyNonsmooth, "Kelley cutting planes",
+          "Cutting-plane method (Alg. 7.2): minimise the piecewise-linear model over the box by "
+          "an LP, add the plane at its minimiser.",
+          describeOptions<KelleyOptions>()},
+         checker<KelleyOptions>(),
+         factory<KelleyOptions, KelleySolver>(&ProblemInstance::function)},
+        {{"bundle", kFamilyNonsmooth, "Proximal bundle",
+          "Proximal bundle method (§7.1.2): the model plus a prox term nu/2 |x - xc|^2; "
+          "serious and null steps.",
+          describeOptions<BundleOptions>()},
+         checker<BundleOptions>(),
+         factory<BundleOptions, BundleSolver>(&ProblemInstance::function)},
+        {{"frank_wolfe", kFamilyPolytope, "Frank-Wolfe",
+          "Conditional gradient over a polygon with its duality (FW) gap; standard or "
+          "line-search steps, optional away steps.",
+          describeOptions<FrankWolfeOptions>()},
+         checker<FrankWolfeOptions>(),
+         factory<FrankWolfeOptions, FrankWolfeSolver>(&ProblemInstance::polytope)},
+    };
+    return entries;
+}
+
+std::vector<ProblemInfo> buildProblemCatalog() {
+    std::vector<ProblemInfo> out;
+    for (const auto& name : testFunctionNames()) {
+        const auto f = makeTestFunction(name);
+        out.push_back({name, kFamilyNonsmooth, f->title(), f->description(), f->dimension()});
+    }
+    for (const auto& name : polytopeProblemNames()) {
+        const auto p = makePolytopeProblem(name);
+        out.push_back({name, kFamilyPolytope, p->title, p->description, 2});
+    }
+    return out;
+}
+
+}  // namespace
+
+SummaryFields ProblemInstance::summary() const {
+    if (function) {
+        const Eigen::VectorXd x = function->minimizer();
+        return {{"f_star", function->minimumValue()},
+                {"x_star", std::vector<double>(x.data(), x.data() + x.size())}};
+    }
+    if (polytope) {
+        const Eigen::Vector2d x = polytope->minimizer();
+        return {{"f_star", polytope->value(x)}, {"x_star", std::vector<double>{x.x(), x.y()}}};
+    }
+    return {};
+}
+
+const std::vector<ProblemInfo>& problemCatalog() {
+    static const std::vector<ProblemInfo> catalog = buildProblemCatalog();
+    return catalog;
+}
+
+const std::vector<SolverInfo>& solverCatalog() {
+    static const std::vector<SolverInfo> catalog = [] {
+        std::vector<SolverInfo> out;
+        for (const auto& entry : solverEntries())
+            out.push_back(entry.info);
+        return out;
+    }();
+    return catalog;
+}
+
+const std::vector<DemoInfo>& demoCatalog() {
+    static const std::vector<DemoInfo> catalog = {
+        {"kelley",
+         "Kelley cutting planes (1-D)",
+         "Watch the cutting-plane model of |x - 1| + x^2/2 grow plane by plane while the upper "
+         "and lower bounds close.",
+         "abs_quad",
+         {{"kelley", {}}}},
+        {"kelley_2d",
+         "Kelley's zig-zag in 2-D",
+         "Kelley's method on an ill-conditioned bowl: iterates jump between far corners of the "
+         "model, many planes are wasted.",
+         "zigzag_quadratic",
+         {{"kelley", {}}}},
+        {"bundle_vs_kelley",
+         "Bundle vs Kelley (race)",
+         "The same bowl, raced: the proximal bundle method's prox term keeps iterates near the "
+         "centre and closes the gap with far fewer planes.",
+         "zigzag_quadratic",
+         {{"kelley", {}}, {"bundle", {{"nu_rule", "adaptive"}}}}},
+        {"bundle_cb3",
+         "Proximal bundle on CB3",
+         "The classic nonsmooth test CB3: serious steps move the prox-centre, null steps "
+         "enrich the model.",
+         "cb3",
+         {{"bundle", {}}}},
+        {"frank_wolfe",
+         "Frank-Wolfe vs away steps",
+         "Minimiser on an edge of a triangle: plain Frank-Wolfe zig-zags, away steps converge "
+         "linearly; the FW gap certifies both.",
+         "triangle_edge",
+         {{"frank_wolfe", {{"variant", "plain"}}}, {"frank_wolfe", {{"variant", "away"}}}}},
+    };
+    return catalog;
+}
+
+const ProblemInfo* findProblem(const std::string& name) {
+    for (const auto& p : problemCatalog()) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+const SolverInfo* findSolver(const std::string& name) {
+    for (const auto& s : solverCatalog()) {
+        if (s.name == name) return &s;
+    }
+    return nullptr;
+}
+
+const DemoInfo* findDemo(const std::string& name) {
+    for (const auto& d : demoCatalog()) {
+        if (d.name == name) return &d;
+    }
+    return nullptr;
+}
+
+std::vector<const SolverInfo*> solversForFamily(const std::string& family) {
+    std::vector<const SolverInfo*> out;
+    for (const auto& s : solverCatalog()) {
+        if (s.family == family) out.push_back(&s);
+    }
+    return out;
+}
+
+std::shared_ptr<const ProblemInstance> makeProblem(const std::string& name, std::string* why) {
+    const ProblemInfo* info = findProblem(name);
+    if (!info) {
+        if (why) {
+            std::string known;
+            for (const auto& p : problemCatalog())
+                known += (known.empty() ? "" : ", ") + p.name;
+            *why = "unknown problem '" + name + "'; built-in problems: " + known;
+        }
+        return nullptr;
+    }
+    auto instance = std::make_shared<ProblemInstance>();
+    instance->info = *info;
+    if (info->family == kFamilyNonsmooth) instance->function = makeTestFunction(name);
+    if (info->family == kFamilyPolytope) instance->polytope = makePolytopeProblem(name);
+    return instance;
+}
+
+bool checkSolverOptions(const std::string& solver, const OptionValues& options, std::string* why) {
+    for (const auto& entry : solverEntries()) {
+        if (entry.info.name == solver) return entry.check(options, why);
+    }
+    if (why) *why = "unknown solver '" + solver + "'";
+    return false;
+}
+
+std::unique_ptr<Solver> makeSolver(const std::string& solver, const ProblemInstance& problem,
+                                   const OptionValues& options, std::string* why) {
+    for (const auto& entry : solverEntries()) {
+        if (entry.info.name != solver) continue;
+        if (entry.info.family != problem.info.family) {
+            if (why) {
+                *why = "solver '" + solver + "' works on " + entry.info.family +
+                       " problems, but '" + problem.info.name + "' is a " + problem.info.family +
+                       " problem";
+            }
+            return nullptr;
+        }
+        return entry.create(problem, options, why);
+    }
+    if (why) {
+        std::string known;
+        for (const auto& s : solverCatalog())
+            known += (known.empty() ? "" : ", ") + s.name;
+        *why = "unknown solver '" + solver + "'; solvers: " + known;
+    }
+    return nullptr;
+}
+
+}  // namespace cplab

@@ -1,0 +1,155 @@
+#include "run_worker.h"
+
+#include <QMetaObject>
+#include <QTimer>
+
+namespace cplab {
+
+using Clock = std::chrono::steady_clock;
+
+void registerRunMetaTypes() {
+    qRegisterMetaType<cplab::RunUpdatePtr>("cplab::RunUpdatePtr");
+}
+
+RunWorker::RunWorker(SolverFactory factory) : factory_(std::move(factory)) {}
+
+RunWorker::~RunWorker() = default;
+
+void RunWorker::initialize() {
+    delayTimer_ = new QTimer(this);
+    delayTimer_->setSingleShot(true);
+    connect(delayTimer_, &QTimer::timeout, this, [this] { work(); });
+
+    std::string why;
+    try {
+        solver_ = factory_(&why);
+    } catch (const std::exception& e) {
+        why = e.what();
+        solver_.reset();
+    }
+    if (!solver_) {
+        emit failed(QString::fromStdString(why.empty() ? "the solver could not be created" : why));
+        return;
+    }
+    solver_->setCancelToken(cancel_);
+    QStringList pseudocode, columns;
+    for (const auto& line : solver_->pseudocode())
+        pseudocode << QString::fromStdString(line);
+    for (const auto& column : solver_->extraColumns())
+        columns << QString::fromStdString(column);
+    auto initial = std::make_shared<RunUpdate>();
+    initial->snapshot = solver_->snapshot();
+    initial->status = solver_->status();
+    lastSnapshot_ = Clock::now();
+    emit started(pseudocode, columns, initial);
+    if (running_ || pendingSteps_ > 0) wake();
+}
+
+void RunWorker::wake() {
+    if (workQueued_.exchange(true)) return;
+    QMetaObject::invokeMethod(
+        this, [this] { work(); }, Qt::QueuedConnection);
+}
+
+void RunWorker::requestRun() {
+    running_ = true;
+    wake();
+}
+
+void RunWorker::requestPause() {
+    running_ = false;
+    pendingSteps_ = 0;
+}
+
+void RunWorker::requestSteps(int count) {
+    running_ = false;
+    pendingSteps_ += count;
+    wake();
+}
+
+void RunWorker::setDelayMs(int milliseconds) {
+    delayMs_ = std::max(0, milliseconds);
+}
+
+void RunWorker::cancel() {
+    cancel_.cancel();
+    running_ = false;
+    pendingSteps_ = 0;
+    wake();  // step() reports Cancelled at once; the loop sends the final status
+}
+
+void RunWorker::emitUpdate(bool withSnapshot) {
+    auto update = std::make_shared<RunUpdate>();
+    update->records = std::move(pending_);
+    pending_.clear();
+    update->status = solver_->status();
+    if (withSnapshot) {
+        const auto start = Clock::now();
+        update->snapshot = solver_->snapshot();
+        lastSnapshot_ = Clock::now();
+        snapshotCost_ = std::chrono::duration<double>(lastSnapshot_ - start).count();
+    }
+    emit updated(update);
+}
+
+void RunWorker::work() {
+    workQueued_ = false;
+    if (!solver_ || solver_->status().finished()) return;
+    if (cancel_.cancelled()) {
+        solver_->step();
+        emitUpdate(true);
+        return;
+    }
+    const auto chunkStart = Clock::now();
+    const int delay = delayMs_;
+    if (delay > 0) {
+        // Teaching mode: at most one step per delay, however often we are woken.
+        const auto wait = std::chrono::milliseconds(delay) - (chunkStart - lastStep_);
+        if (wait > Clock::duration::zero()) {
+            if (running_ || pendingSteps_ > 0) {
+                delayTimer_->start(static_cast<int>(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(wait).count() + 1));
+            }
+            return;
+        }
+    }
+    bool stepped = false;
+    while (true) {
+        bool take = false;
+        int pending = pendingSteps_.load();
+        while (pending > 0 && !pendingSteps_.compare_exchange_weak(pending, pending - 1)) {
+        }
+        if (pending > 0) {
+            take = true;
+        } else if (running_) {
+            take = true;
+        }
+        if (!take) break;
+        const std::size_t before = solver_->trace().size();
+        solver_->step();
+        lastStep_ = Clock::now();
+        stepped = true;
+        if (solver_->trace().size() > before) pending_.push_back(solver_->trace().back());
+        if (solver_->status().finished() || delay > 0) break;
+        if (Clock::now() - chunkStart > std::chrono::milliseconds(15)) break;
+    }
+    const bool finished = solver_->status().finished();
+    const bool more = !finished && (running_ || pendingSteps_ > 0);
+    if (stepped || finished) {
+        // While running flat out, space snapshots so that building them costs at most ~3 % of
+        // the run; otherwise (paused, stepping, teaching delay, finished) always send one.
+        const auto interval = std::max<Clock::duration>(
+            kMinSnapshotInterval, std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(30.0 * snapshotCost_)));
+        const bool due = !more || delay > 0 || Clock::now() - lastSnapshot_ >= interval;
+        emitUpdate(due);
+    }
+    if (!more) return;
+    if (delay > 0) {
+        delayTimer_->start(delay);
+    } else {
+        wake();
+    }
+}
+
+}  // namespace cplab

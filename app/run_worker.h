@@ -1,0 +1,85 @@
+// Drives one solver on its own thread (DESIGN.md, "Threads").
+//
+// The worker lives in a QThread and owns the solver, which it builds there (a large problem's
+// set-up does not block the GUI). It loops on step() in short chunks from its event loop, so
+// run, pause, step ×n, delay and cancel need no blocked threads: the GUI sets atomics and
+// wakes it. Every iteration record reaches the GUI; snapshots are built only when one will be
+// sent, at most about 60 per second and rarer when building one is expensive, so that drawing
+// costs the run only a few percent.
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/solver.h"
+
+class QTimer;
+
+namespace cplab {
+
+// What one update carries from the worker to the GUI. Immutable once sent.
+struct RunUpdate {
+    std::vector<IterationRecord> records;  // every record since the previous update, in order
+    SnapshotPtr snapshot;                  // the newest state, or null when not due
+    Status status;
+};
+using RunUpdatePtr = std::shared_ptr<const RunUpdate>;
+
+using SolverFactory = std::function<std::unique_ptr<Solver>(std::string* why)>;
+
+class RunWorker : public QObject {
+    Q_OBJECT
+  public:
+    explicit RunWorker(SolverFactory factory);
+    ~RunWorker() override;
+
+    // Thread-safe requests, callable from any thread.
+    void requestRun();
+    void requestPause();
+    void requestSteps(int count);
+    void setDelayMs(int milliseconds);
+    void cancel();
+
+    // Minimum interval between snapshots while running flat out.
+    static constexpr std::chrono::milliseconds kMinSnapshotInterval{16};
+
+  public slots:
+    // Builds the solver (in the worker's thread) and reports started() or failed().
+    void initialize();
+
+  signals:
+    void started(QStringList pseudocode, QStringList extraColumns, cplab::RunUpdatePtr initial);
+    void failed(QString message);
+    void updated(cplab::RunUpdatePtr update);
+
+  private:
+    void wake();
+    void work();
+    void emitUpdate(bool withSnapshot);
+
+    SolverFactory factory_;
+    std::unique_ptr<Solver> solver_;
+    CancelToken cancel_;
+    std::atomic<bool> running_{false};
+    std::atomic<int> pendingSteps_{0};
+    std::atomic<int> delayMs_{0};
+    std::atomic<bool> workQueued_{false};
+
+    // Worker-thread state.
+    QTimer* delayTimer_ = nullptr;
+    std::vector<IterationRecord> pending_;
+    std::chrono::steady_clock::time_point lastSnapshot_{};
+    std::chrono::steady_clock::time_point lastStep_{};
+    double snapshotCost_ = 0.0;  // seconds the last snapshot took to build
+};
+
+void registerRunMetaTypes();
+
+}  // namespace cplab
+
+Q_DECLARE_METATYPE(cplab::RunUpdatePtr)

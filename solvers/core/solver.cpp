@@ -1,0 +1,90 @@
+#include "solver.h"
+
+#include <cmath>
+
+namespace cplab {
+
+Solver::Solver(StopOptions stop) : stop_(stop) {}
+
+void Solver::reject(std::string message) {
+    if (!rejected()) status_ = Status::make(StatusCode::InvalidInput, std::move(message));
+}
+
+void Solver::setInitialRecord(const IterationRecord& record) {
+    lastRecord_ = record;
+    lastRecord_.iteration = 0;
+    lastRecord_.seconds = setupSeconds_;
+    lastRecord_.gap = record.upper - record.lower;
+    if (std::isnan(lastRecord_.gap)) lastRecord_.gap = std::numeric_limits<double>::infinity();
+}
+
+void Solver::fillSnapshot(Snapshot& snapshot) const {
+    snapshot.solver = name();
+    snapshot.record = lastRecord_;
+    snapshot.status = status_;
+}
+
+Status Solver::step() {
+    if (status_.finished()) return status_;
+    // Derived solvers validate their options (stop rules included) in their constructors;
+    // this is the safety net for one that does not.
+    std::string why;
+    if (!stop_.isValid("StopOptions", &why)) {
+        reject(why);
+        return status_;
+    }
+    if (cancel_.cancelled()) {
+        status_ = Status::make(StatusCode::Cancelled, "stopped by the user");
+        return status_;
+    }
+
+    IterationRecord record;
+    record.iteration = lastRecord_.iteration + 1;
+    record.oracleCalls = lastRecord_.oracleCalls;
+    record.upper = lastRecord_.upper;
+    record.lower = lastRecord_.lower;
+
+    const auto start = std::chrono::steady_clock::now();
+    Status result = doStep(record);
+    stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    record.seconds = setupSeconds_ + stepSeconds_;
+    record.gap = record.upper - record.lower;
+    if (std::isnan(record.gap)) record.gap = std::numeric_limits<double>::infinity();
+    trace_.push_back(record);
+    lastRecord_ = record;
+
+    if (result.code == StatusCode::Running) {
+        if (stop_.gapReached(record.gap, record.relGap())) {
+            result = Status::make(StatusCode::Converged,
+                                  "gap " + formatReal(record.gap) + " within tolerance after " +
+                                      std::to_string(record.iteration) + " iterations");
+        } else if (record.iteration >= stop_.max_iterations) {
+            result =
+                Status::make(StatusCode::IterationLimit,
+                             "reached max_iterations = " + std::to_string(stop_.max_iterations) +
+                                 " with gap " + formatReal(record.gap));
+        } else if (stop_.max_seconds > 0.0 && record.seconds >= stop_.max_seconds) {
+            result = Status::make(StatusCode::TimeLimit,
+                                  "reached max_seconds = " + formatReal(stop_.max_seconds) +
+                                      " with gap " + formatReal(record.gap));
+        } else if (cancel_.cancelled()) {
+            result = Status::make(StatusCode::Cancelled, "stopped by the user");
+        }
+    }
+    status_ = std::move(result);
+    return status_;
+}
+
+Status solve(Solver& solver,
+             const std::function<void(const Solver&, const IterationRecord&)>& onIteration) {
+    while (!solver.status().finished()) {
+        const std::size_t before = solver.trace().size();
+        solver.step();
+        if (onIteration && solver.trace().size() > before)
+            onIteration(solver, solver.trace().back());
+    }
+    return solver.status();
+}
+
+}  // namespace cplab

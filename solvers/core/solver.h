@@ -1,0 +1,118 @@
+// The step-wise solver interface (DESIGN.md, "Solver model").
+//
+// A solver owns explicit state and advances by one outer iteration per step(): one cutting
+// plane, one bundle iteration, one Frank–Wolfe step. The base class applies the common stop
+// rules (StopOptions), keeps the time, and stores every iteration record in the trace, so
+// that the GUI worker, the CLI and the tests all drive the very same object.
+//
+// Contract for derived classes:
+//   * the constructor validates options and problem; on failure it calls reject(message)
+//     and leaves the object inert (step() then returns InvalidInput without calling doStep);
+//   * doStep(record) does exactly one iteration, fills record.oracleCalls, upper, lower and
+//     extra (the base fills iteration, seconds and gap) and returns Running, Converged (by a
+//     family criterion of its own) or NumericalFailure with a message;
+//   * snapshot() builds, on demand, the data the family's views need.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cancel_token.h"
+#include "iteration_record.h"
+#include "snapshot.h"
+#include "status.h"
+#include "stop_options.h"
+
+namespace cplab {
+
+// A family-specific result field for summaries (CLI JSON, GUI result table).
+using SummaryValue = std::variant<double, std::string, std::vector<double>>;
+using SummaryFields = std::vector<std::pair<std::string, SummaryValue>>;
+
+class Solver {
+  public:
+    virtual ~Solver() = default;
+    Solver(const Solver&) = delete;
+    Solver& operator=(const Solver&) = delete;
+
+    // One outer iteration, then the stop rules. Returns the status after the step; once the
+    // status is finished, further calls do nothing and return it again.
+    Status step();
+
+    const Status& status() const { return status_; }
+    int iteration() const { return lastRecord_.iteration; }
+    // The latest record; iteration 0 (with the initial bounds) before the first step.
+    const IterationRecord& lastRecord() const { return lastRecord_; }
+    // Every record, one per completed iteration.
+    const std::vector<IterationRecord>& trace() const { return trace_; }
+    const StopOptions& stopOptions() const { return stop_; }
+
+    // Registry name ("kelley"), and the names of IterationRecord::extra's columns.
+    virtual std::string name() const = 0;
+    virtual std::vector<std::string> extraColumns() const { return {}; }
+    // The solver's pseudocode, one line per entry, for the pseudocode panel.
+    virtual std::vector<std::string> pseudocode() const { return {}; }
+
+    // Family result fields for the run's summary, e.g. {"x", [1.0, 0.5]}, {"planes", 12}.
+    virtual SummaryFields summary() const { return {}; }
+
+    // Builds the family snapshot of the current state. Costs what the views need; call it
+    // only when a view will draw it.
+    virtual SnapshotPtr snapshot() const = 0;
+
+    // Long inner loops poll this token; step() also checks it before doing anything.
+    void setCancelToken(CancelToken token) { cancel_ = std::move(token); }
+    const CancelToken& cancelToken() const { return cancel_; }
+
+  protected:
+    explicit Solver(StopOptions stop);
+
+    virtual Status doStep(IterationRecord& record) = 0;
+
+    // Marks the solver as unusable because of invalid options or data.
+    void reject(std::string message);
+    bool rejected() const { return status_.code == StatusCode::InvalidInput; }
+
+    // Sets the iteration-0 record (initial bounds, oracle calls spent in the constructor).
+    void setInitialRecord(const IterationRecord& record);
+
+    // Fills the Snapshot base fields; executedLines is left to the caller.
+    void fillSnapshot(Snapshot& snapshot) const;
+
+    // Measures work done outside step() (e.g. a first oracle call in the constructor) so
+    // that it counts in the run's seconds.
+    class SetupTimer {
+      public:
+        explicit SetupTimer(Solver& solver)
+            : solver_(solver), start_(std::chrono::steady_clock::now()) {}
+        ~SetupTimer() {
+            solver_.setupSeconds_ +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        }
+        SetupTimer(const SetupTimer&) = delete;
+        SetupTimer& operator=(const SetupTimer&) = delete;
+
+      private:
+        Solver& solver_;
+        std::chrono::steady_clock::time_point start_;
+    };
+
+  private:
+    StopOptions stop_;
+    Status status_;
+    IterationRecord lastRecord_;
+    std::vector<IterationRecord> trace_;
+    double setupSeconds_ = 0.0;
+    double stepSeconds_ = 0.0;
+    CancelToken cancel_;
+};
+
+// Runs `solver` until its status is finished, calling `onIteration` after every step.
+Status solve(Solver& solver,
+             const std::function<void(const Solver&, const IterationRecord&)>& onIteration = {});
+
+}  // namespace cplab

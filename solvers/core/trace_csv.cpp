@@ -1,0 +1,51 @@
+#include "trace_csv.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "options.h"
+
+namespace cplab {
+
+std::vector<std::string> traceColumns(const std::vector<std::string>& extraColumns) {
+    std::vector<std::string> columns = {"iteration", "seconds", "oracle_calls", "upper",
+                                        "lower",     "gap",     "rel_gap"};
+    columns.insert(columns.end(), extraColumns.begin(), extraColumns.end());
+    return columns;
+}
+
+void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
+                   const std::vector<std::string>& extraColumns) {
+    const auto columns = traceColumns(extraColumns);
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        out << (c ? "," : "") << columns[c];
+    out << '\n';
+    for (const auto& r : records) {
+        out << r.iteration << ',' << formatReal(r.seconds) << ',' << r.oracleCalls << ','
+            << formatReal(r.upper) << ',' << formatReal(r.lower) << ',' << formatReal(r.gap) << ','
+            << formatReal(r.relGap());
+        for (std::size_t k = 0; k < extraColumns.size(); ++k) {
+            out << ',' << (k < r.extra.size() ? formatReal(r.extra[k]) : std::string("nan"));
+        }
+        out << '\n';
+    }
+}
+
+bool writeTraceCsv(const std::string& path, const std::vector<IterationRecord>& records,
+                   const std::vector<std::string>& extraColumns, std::string* why) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        if (why) *why = path + ": cannot open for writing (" + std::strerror(errno) + ")";
+        return false;
+    }
+    writeTraceCsv(out, records, extraColumns);
+    out.flush();
+    if (!out) {
+        if (why) *why = path + ": write failed (" + std::strerror(errno) + ")";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace cplab

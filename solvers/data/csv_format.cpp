@@ -1,0 +1,445 @@
+#include "data/csv_format.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "data/data_error.h"
+#include "data/text_io.h"
+
+namespace cplab {
+
+namespace {
+
+bool isBlank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+struct Field {
+    std::string_view raw;  // the text between the quotes when quoted, "" still doubled
+    bool quoted = false;
+};
+
+std::string fieldText(const Field& field) {
+    if (!field.quoted) return std::string(field.raw);
+    std::string text;
+    for (std::size_t i = 0; i < field.raw.size(); ++i) {
+        text += field.raw[i];
+        if (field.raw[i] == '"') ++i;  // "" stands for one quote
+    }
+    return text;
+}
+
+bool isNumber(const Field& field) {
+    double value = 0.0;
+    return parseNumber(field.raw, value) == NumberError::None;
+}
+
+// Reads a quoted field starting at line[pos] == '"'. Returns nullptr, or why it failed.
+const char* readQuoted(std::string_view line, std::size_t& pos, Field& field) {
+    const std::size_t begin = ++pos;
+    for (;;) {
+        const std::size_t quote = line.find('"', pos);
+        if (quote == std::string_view::npos) {
+            return "unterminated quoted field (a quoted field cannot span lines)";
+        }
+        if (quote + 1 < line.size() && line[quote + 1] == '"') {
+            pos = quote + 2;
+            continue;
+        }
+        field = {line.substr(begin, quote - begin), true};
+        pos = quote + 1;
+        return nullptr;
+    }
+}
+
+// Splits `line` into `fields`. delimiter ' ' = runs of blanks. Returns nullptr, or why not.
+const char* splitFields(std::string_view line, char delimiter, std::vector<Field>& fields) {
+    fields.clear();
+    const std::size_t n = line.size();
+    std::size_t pos = 0;
+    if (delimiter == ' ') {
+        for (;;) {
+            while (pos < n && isBlank(line[pos]))
+                ++pos;
+            if (pos == n) return nullptr;
+            Field field;
+            if (line[pos] == '"') {
+                if (const char* why = readQuoted(line, pos, field)) return why;
+                if (pos < n && !isBlank(line[pos])) return "unexpected text after a closing quote";
+            } else {
+                const std::size_t begin = pos;
+                while (pos < n && !isBlank(line[pos]))
+                    ++pos;
+                field.raw = line.substr(begin, pos - begin);
+            }
+            fields.push_back(field);
+        }
+    }
+    // Blanks around a field are trimmed, except the delimiter itself (tab-separated files).
+    auto trimmable = [delimiter](char c) { return isBlank(c) && c != delimiter; };
+    for (;;) {
+        while (pos < n && trimmable(line[pos]))
+            ++pos;
+        Field field;
+        if (pos < n && line[pos] == '"') {
+            if (const char* why = readQuoted(line, pos, field)) return why;
+            while (pos < n && trimmable(line[pos]))
+                ++pos;
+            if (pos < n && line[pos] != delimiter) return "unexpected text after a closing quote";
+        } else {
+            const std::size_t begin = pos;
+            while (pos < n && line[pos] != delimiter)
+                ++pos;
+            std::size_t end = pos;
+            while (end > begin && trimmable(line[end - 1]))
+                --end;
+            field.raw = line.substr(begin, end - begin);
+        }
+        fields.push_back(field);
+        if (pos >= n) return nullptr;
+        ++pos;  // the delimiter
+    }
+}
+
+void checkOptions(const CsvOptions& csv) {
+    const char d = csv.delimiter;
+    if (d != 0 && d != ',' && d != ';' && d != '\t' && d != '|' && d != ' ') {
+        throw std::invalid_argument(
+            "CsvOptions::delimiter must be 0 (auto), ',', ';', tab, '|' "
+            "or ' ' (whitespace)");
+    }
+    if (!csv.labelName.empty() && csv.header == CsvHeader::No) {
+        throw std::invalid_argument("CsvOptions::labelName = '" + csv.labelName +
+                                    "' needs a header, but header = No");
+    }
+    if (!csv.labelName.empty() && csv.unlabeled) {
+        throw std::invalid_argument("CsvOptions::labelName is set but unlabeled = true");
+    }
+}
+
+std::string joinNames(const std::vector<Field>& fields) {
+    std::string out;
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+        if (k == 12) return out + ", ... (" + std::to_string(fields.size()) + " columns)";
+        out += (k ? ", " : "") + inQuotes(fieldText(fields[k]));
+    }
+    return out;
+}
+
+struct Row {
+    int line = 0;
+    std::string_view text;
+};
+
+Dataset parseText(std::string_view text, const std::string& sourceName, std::string name,
+                  const CsvOptions& csv, const LoadOptions& options) {
+    checkOptions(csv);
+    auto failAt = [&sourceName](int line, const std::string& detail) {
+        throw DataError(sourceName, line, detail);
+    };
+
+    // Collect the rows first: the header decision needs the first two.
+    LineReader reader(text, sourceName);
+    std::vector<Row> rows;
+    bool sawAnyLine = false;
+    std::string_view line;
+    while (reader.next(line)) {
+        sawAnyLine = true;
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos) continue;
+        if (csv.comment != 0 && line[first] == csv.comment) continue;
+        rows.push_back({reader.lineNumber(), line});
+    }
+    if (rows.empty()) {
+        throw DataError(
+            sourceName, 0,
+            sawAnyLine ? "no rows: only blank lines and comments" : "no rows: the file is empty");
+    }
+
+    const char delimiter = csv.delimiter != 0
+                               ? csv.delimiter
+                               : (rows[0].text.find(',') != std::string_view::npos ? ',' : ' ');
+    std::vector<Field> firstFields;
+    std::vector<Field> fields;
+    if (const char* why = splitFields(rows[0].text, delimiter, firstFields)) {
+        failAt(rows[0].line, why);
+    }
+
+    bool header = csv.header == CsvHeader::Yes || !csv.labelName.empty();
+    if (csv.header == CsvHeader::Auto && !header) {
+        if (rows.size() >= 2) {
+            if (const char* why = splitFields(rows[1].text, delimiter, fields)) {
+                failAt(rows[1].line, why);
+            }
+            for (std::size_t k = 0; k < std::min(firstFields.size(), fields.size()); ++k) {
+                if (!isNumber(firstFields[k]) && isNumber(fields[k])) header = true;
+            }
+        } else {
+            header = std::none_of(firstFields.begin(), firstFields.end(), isNumber);
+        }
+    }
+    const std::size_t dataBegin = header ? 1 : 0;
+    if (dataBegin >= rows.size()) {
+        failAt(rows[0].line, "no data rows after the header");
+    }
+
+    const int columns = static_cast<int>(firstFields.size());
+    const std::string reference = std::string(header ? "the header" : "the first row") + " (line " +
+                                  std::to_string(rows[0].line) + ")";
+    int labelColumn = -1;
+    if (!csv.unlabeled) {
+        if (!csv.labelName.empty()) {
+            for (int k = 0; k < columns && labelColumn < 0; ++k) {
+                if (fieldText(firstFields[static_cast<std::size_t>(k)]) == csv.labelName) {
+                    labelColumn = k;
+                }
+            }
+            if (labelColumn < 0) {
+                failAt(rows[0].line, "label column " + inQuotes(csv.labelName) +
+                                         " not found in the header; columns are " +
+                                         joinNames(firstFields));
+            }
+        } else {
+            labelColumn = csv.labelColumn < 0 ? columns + csv.labelColumn : csv.labelColumn;
+            if (labelColumn < 0 || labelColumn >= columns) {
+                failAt(rows[0].line, "label column " + std::to_string(csv.labelColumn) +
+                                         " is out of range: the rows have " +
+                                         std::to_string(columns) + " columns");
+            }
+        }
+    }
+    const int dimension = columns - (labelColumn >= 0 ? 1 : 0);
+    auto columnName = [&](int k) {
+        std::string out = "column " + std::to_string(k + 1);
+        if (header)
+            out += " (" + inQuotes(fieldText(firstFields[static_cast<std::size_t>(k)])) + ")";
+        return out;
+    };
+
+    const std::size_t m = rows.size() - dataBegin;
+    std::vector<double> values;
+    values.reserve(m * static_cast<std::size_t>(dimension));
+    std::vector<Field> labelFields;
+    labelFields.reserve(m);
+    for (std::size_t r = dataBegin; r < rows.size(); ++r) {
+        if (const char* why = splitFields(rows[r].text, delimiter, fields)) {
+            failAt(rows[r].line, why);
+        }
+        if (static_cast<int>(fields.size()) != columns) {
+            failAt(rows[r].line, std::to_string(fields.size()) + " fields, expected " +
+                                     std::to_string(columns) + " as in " + reference);
+        }
+        for (int k = 0; k < columns; ++k) {
+            const Field& field = fields[static_cast<std::size_t>(k)];
+            if (k == labelColumn) {
+                labelFields.push_back(field);
+                continue;
+            }
+            double value = 0.0;
+            const NumberError error = parseNumber(field.raw, value);
+            if (error != NumberError::None) {
+                const std::string shown = fieldText(field);
+                std::string detail = columnName(k) + ": value " + inQuotes(shown) + " " +
+                                     describe(error) +
+                                     "; expected a number in every feature column";
+                if (error == NumberError::Empty || shown == "?" || shown == "NA") {
+                    detail += " (missing values are not supported)";
+                }
+                failAt(rows[r].line, detail);
+            }
+            values.push_back(value);
+        }
+    }
+
+    Dataset data;
+    data.name = std::move(name);
+    data.source = sourceName;
+    data.sparseStorage = false;
+    data.dense = Eigen::Map<const Dataset::DenseMatrix>(values.data(), static_cast<Eigen::Index>(m),
+                                                        dimension);
+    data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+    if (header) {
+        for (int k = 0; k < columns; ++k) {
+            std::string fieldName = fieldText(firstFields[static_cast<std::size_t>(k)]);
+            if (k == labelColumn) {
+                data.labelName = std::move(fieldName);
+            } else {
+                data.featureNames.push_back(std::move(fieldName));
+            }
+        }
+    }
+
+    if (labelColumn >= 0) {
+        const bool textLabels =
+            std::any_of(labelFields.begin(), labelFields.end(), [](const Field& f) {
+                double value = 0.0;
+                return parseNumber(f.raw, value) == NumberError::NotANumber;
+            });
+        const std::string what = "label (" + columnName(labelColumn) + ")";
+        if (!textLabels) {
+            for (std::size_t i = 0; i < m; ++i) {
+                double value = 0.0;
+                const NumberError error = parseNumber(labelFields[i].raw, value);
+                if (error != NumberError::None) {
+                    failAt(
+                        rows[dataBegin + i].line,
+                        what + " " + inQuotes(fieldText(labelFields[i])) + " " + describe(error));
+                }
+                data.labels[static_cast<Eigen::Index>(i)] = value;
+            }
+        } else {
+            std::vector<std::string> texts(m);
+            for (std::size_t i = 0; i < m; ++i) {
+                texts[i] = fieldText(labelFields[i]);
+                if (texts[i].empty()) failAt(rows[dataBegin + i].line, what + " is empty");
+            }
+            std::vector<std::string> names = texts;
+            std::sort(names.begin(), names.end());
+            names.erase(std::unique(names.begin(), names.end()), names.end());
+            data.classNames = names;
+            for (std::size_t i = 0; i < m; ++i) {
+                const auto k = static_cast<int>(
+                    std::lower_bound(names.begin(), names.end(), texts[i]) - names.begin());
+                data.labels[static_cast<Eigen::Index>(i)] = data.classValue(k);
+            }
+        }
+    }
+    applyLoadOptions(data, options, /*naturalSparse=*/false);
+    return data;
+}
+
+std::string fileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+// `text` as one field: quoted when it could be misread (delimiter, quote, blanks at the ends
+// or anywhere in whitespace mode, a leading comment character, or empty).
+void appendText(std::string& out, const std::string& text, char delimiter) {
+    const bool needsQuotes = text.empty() || text.find_first_of("\"\r\n") != std::string::npos ||
+                             text.find(delimiter) != std::string::npos || text.front() == '#' ||
+                             isBlank(text.front()) || isBlank(text.back()) ||
+                             (delimiter == ' ' && text.find('\t') != std::string::npos);
+    if (!needsQuotes) {
+        out += text;
+        return;
+    }
+    out += '"';
+    for (char c : text) {
+        out += c;
+        if (c == '"') out += '"';
+    }
+    out += '"';
+}
+
+}  // namespace
+
+Dataset loadCsv(const std::string& path, const CsvOptions& csv, const LoadOptions& options) {
+    const std::string bytes = readInputFile(path);
+    return parseText(bytes, path, fileName(path), csv, options);
+}
+
+Dataset parseCsv(std::string_view bytes, const std::string& sourceName, const CsvOptions& csv,
+                 const LoadOptions& options) {
+    std::string storage;
+    const std::string_view text = inputText(bytes, sourceName, storage);
+    return parseText(text, sourceName, sourceName, csv, options);
+}
+
+Dataset combineFeaturesAndLabels(Dataset features, const Dataset& labelTable,
+                                 const LoadOptions& options) {
+    if (labelTable.dimension() != 0) {
+        throw DataError(labelTable.source, 0,
+                        "a label table needs exactly one column; found " +
+                            std::to_string(labelTable.dimension() + 1));
+    }
+    if (labelTable.size() != features.size()) {
+        throw DataError(labelTable.source, 0,
+                        std::to_string(labelTable.size()) + " labels for " +
+                            std::to_string(features.size()) + " examples in " + features.source +
+                            "; expected one label per example");
+    }
+    features.labels = labelTable.labels;
+    features.classNames = labelTable.classNames;
+    features.labelName = labelTable.labelName;
+    applyLoadOptions(features, options, features.sparseStorage);
+    return features;
+}
+
+Dataset loadTableWithLabels(const std::string& featuresPath, const std::string& labelsPath,
+                            const CsvOptions& csv, const LoadOptions& options) {
+    CsvOptions featureCsv = csv;
+    featureCsv.unlabeled = true;
+    featureCsv.labelName.clear();
+    CsvOptions labelCsv = csv;
+    labelCsv.unlabeled = false;
+    labelCsv.labelName.clear();
+    labelCsv.labelColumn = -1;
+    LoadOptions featureOptions;
+    featureOptions.storage = options.storage;
+    Dataset features = loadCsv(featuresPath, featureCsv, featureOptions);
+    const Dataset labels = loadCsv(labelsPath, labelCsv);
+    return combineFeaturesAndLabels(std::move(features), labels, options);
+}
+
+std::string formatCsv(const Dataset& data, const CsvWriteOptions& options) {
+    const char d = options.delimiter;
+    if (d != ',' && d != ';' && d != '\t' && d != '|' && d != ' ') {
+        throw std::invalid_argument("CsvWriteOptions::delimiter must be ',', ';', tab, '|' or ' '");
+    }
+    if (const std::string why = data.contractViolation(); !why.empty()) {
+        throw std::invalid_argument("formatCsv: invalid dataset: " + why);
+    }
+    const int dimension = data.dimension();
+    const bool names = options.textLabels && !data.classNames.empty();
+    std::string out;
+    out.reserve(static_cast<std::size_t>(data.size()) * static_cast<std::size_t>(dimension + 1) *
+                8);
+    auto appendRow = [&](auto&& feature, auto&& label) {
+        if (options.labelFirst) {
+            label();
+            if (dimension > 0) out += d;
+        }
+        for (int j = 0; j < dimension; ++j) {
+            if (j > 0) out += d;
+            feature(j);
+        }
+        if (!options.labelFirst) {
+            if (dimension > 0) out += d;
+            label();
+        }
+        out += '\n';
+    };
+    if (options.header) {
+        appendRow(
+            [&](int j) {
+                const bool named = static_cast<int>(data.featureNames.size()) > j &&
+                                   !data.featureNames[static_cast<std::size_t>(j)].empty();
+                appendText(out,
+                           named ? data.featureNames[static_cast<std::size_t>(j)]
+                                 : "x" + std::to_string(j + 1),
+                           d);
+            },
+            [&] { appendText(out, data.labelName.empty() ? "label" : data.labelName, d); });
+    }
+    Eigen::VectorXd x;
+    for (int i = 0; i < data.size(); ++i) {
+        if (data.sparseStorage) x = data.row(i);
+        appendRow([&](int j) { appendNumber(out, data.sparseStorage ? x[j] : data.dense(i, j)); },
+                  [&] {
+                      if (names) {
+                          appendText(out, data.labelText(data.labels[i]), d);
+                      } else {
+                          appendNumber(out, data.labels[i]);
+                      }
+                  });
+    }
+    return out;
+}
+
+void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOptions& options) {
+    writeOutputFile(path, formatCsv(data, options), options.gzip);
+}
+
+}  // namespace cplab

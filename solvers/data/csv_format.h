@@ -1,0 +1,98 @@
+// Delimited text tables (CSV, whitespace tables), read and written; and a helper that joins a
+// feature table with a separate label file (ripley's .asc pairs).
+//
+// One example per line; every row has the same number of fields; every field except the
+// label column is a finite number. Blank lines and lines starting with the comment character
+// are skipped; LF or CRLF; a UTF-8 BOM is ignored; gzip is detected by magic bytes. Fields may
+// be "quoted" (with "" for a quote inside), but a quoted field cannot span lines.
+//
+// Labels: numeric when every label field is a number; otherwise every label is text and the
+// sorted distinct texts become classNames, mapped as documented in dataset.h (two classes:
+// −1/+1; otherwise 0..K−1).
+//
+// The natural storage is dense (LoadOptions::storage = Auto).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "data/dataset.h"
+#include "data/load_options.h"
+
+namespace cplab {
+
+enum class CsvHeader {
+    // The first row is a header iff one of its fields is not a number while the second row has
+    // a number in that column (with a single row: iff none of its fields is a number). This
+    // tells bupa's header from sonar's first row, whose only text field is the R/M label.
+    Auto,
+    Yes,
+    No,
+};
+
+struct CsvOptions {
+    // Field separator: ',' ';' '\t' or '|' split at that character (blanks around fields are
+    // trimmed); ' ' splits at runs of spaces and tabs (whitespace tables such as housing.data
+    // or ripley's .asc files); 0 = auto: ',' when the first row contains a comma, else ' '.
+    char delimiter = 0;
+    CsvHeader header = CsvHeader::Auto;
+    // Label column, 0-based; negative counts from the end. Default −1, the last column: the
+    // UCI convention (sonar, ionosphere, bupa's selector, housing's MEDV). Use 0 for tables
+    // that put the label first.
+    int labelColumn = -1;
+    // Label column by its header name; when set it wins over labelColumn and the first row is
+    // taken as a header (CsvHeader::No with a name is an std::invalid_argument).
+    std::string labelName;
+    // No label column: every column is a feature and all labels are 0 (feature tables; see
+    // loadTableWithLabels).
+    bool unlabeled = false;
+    // Rows whose first non-blank character is this are skipped; 0 = none.
+    char comment = '#';
+};
+
+// Loads the table at `path`. name = the file name, source = `path`.
+Dataset loadCsv(const std::string& path, const CsvOptions& csv = {},
+                const LoadOptions& options = {});
+
+// Parses a table (or its gzip) held in memory; `sourceName` is used in messages and becomes
+// name and source.
+Dataset parseCsv(std::string_view bytes, const std::string& sourceName, const CsvOptions& csv = {},
+                 const LoadOptions& options = {});
+
+// Gives `features` the labels of `labelTable`, a table with a single (label) column and one row
+// per example, e.g. ripley_train_labels.asc. Throws DataError when labelTable has more than
+// one column or a different number of rows; then applies `options` (e.g. minClasses = 2 or
+// binaryLabels = true for ripley's 0/1).
+Dataset combineFeaturesAndLabels(Dataset features, const Dataset& labelTable,
+                                 const LoadOptions& options = {});
+
+// Loads a feature table (all columns are features) and a label table with `csv`'s delimiter,
+// header and comment settings, and combines them. name = the feature file's name,
+// source = featuresPath.
+Dataset loadTableWithLabels(const std::string& featuresPath, const std::string& labelsPath,
+                            const CsvOptions& csv = {}, const LoadOptions& options = {});
+
+struct CsvWriteOptions {
+    // ',' ';' '\t' '|' or ' ' (one space between fields).
+    char delimiter = ',';
+    // A first row with featureNames (or x1..xd where a name is empty) and the label column's
+    // name (labelName, or "label").
+    bool header = true;
+    // Label as the first column; default last, which is where loadCsv looks by default.
+    bool labelFirst = false;
+    // Write the classNames text of text-labelled datasets (else the label numbers).
+    bool textLabels = true;
+    // Gzip-compress the file (writeCsv only).
+    bool gzip = false;
+};
+
+// Table text of `data`, numbers in shortest round-trip form, so that parseCsv(formatCsv(x))
+// reproduces x exactly (features, labels, names; classNames as long as every class occurs).
+// Throws std::invalid_argument when `data` breaks the Dataset contract or the delimiter is not
+// one of the above.
+std::string formatCsv(const Dataset& data, const CsvWriteOptions& options = {});
+
+// Writes formatCsv(data, options) to `path`. Throws DataError.
+void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOptions& options = {});
+
+}  // namespace cplab

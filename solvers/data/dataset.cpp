@@ -1,0 +1,262 @@
+#include "data/dataset.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "data/data_error.h"
+#include "data/portable_random.h"
+#include "data/text_io.h"
+
+namespace cplab {
+
+int Dataset::size() const {
+    return static_cast<int>(sparseStorage ? sparse.rows() : dense.rows());
+}
+
+int Dataset::dimension() const {
+    return static_cast<int>(sparseStorage ? sparse.cols() : dense.cols());
+}
+
+long long Dataset::nonZeros() const {
+    if (sparseStorage) return sparse.nonZeros();
+    return static_cast<long long>((dense.array() != 0.0).count());
+}
+
+double Dataset::dot(int i, const Eigen::VectorXd& w) const {
+    eigen_assert(i >= 0 && i < size() && w.size() == dimension());
+    if (!sparseStorage) return dense.row(i).dot(w);
+    const int* outer = sparse.outerIndexPtr();
+    const int* inner = sparse.innerIndexPtr();
+    const double* values = sparse.valuePtr();
+    double sum = 0.0;
+    for (int k = outer[i]; k < outer[i + 1]; ++k)
+        sum += values[k] * w[inner[k]];
+    return sum;
+}
+
+void Dataset::addRowTo(int i, double scale, Eigen::VectorXd& w) const {
+    eigen_assert(i >= 0 && i < size() && w.size() == dimension());
+    if (!sparseStorage) {
+        w += scale * dense.row(i).transpose();
+        return;
+    }
+    const int* outer = sparse.outerIndexPtr();
+    const int* inner = sparse.innerIndexPtr();
+    const double* values = sparse.valuePtr();
+    for (int k = outer[i]; k < outer[i + 1]; ++k)
+        w[inner[k]] += scale * values[k];
+}
+
+double Dataset::rowSquaredNorm(int i) const {
+    eigen_assert(i >= 0 && i < size());
+    if (!sparseStorage) return dense.row(i).squaredNorm();
+    const int* outer = sparse.outerIndexPtr();
+    const double* values = sparse.valuePtr();
+    double sum = 0.0;
+    for (int k = outer[i]; k < outer[i + 1]; ++k)
+        sum += values[k] * values[k];
+    return sum;
+}
+
+Eigen::VectorXd Dataset::row(int i) const {
+    eigen_assert(i >= 0 && i < size());
+    if (!sparseStorage) return dense.row(i).transpose();
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(dimension());
+    addRowTo(i, 1.0, x);
+    return x;
+}
+
+std::vector<double> Dataset::classes() const {
+    std::vector<double> values(labels.data(), labels.data() + labels.size());
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
+}
+
+double Dataset::classValue(int k) const {
+    if (k < 0 || k >= static_cast<int>(classNames.size())) {
+        throw std::out_of_range("Dataset::classValue: no class name " + std::to_string(k));
+    }
+    if (classNames.size() == 2) return k == 0 ? -1.0 : 1.0;
+    return static_cast<double>(k);
+}
+
+std::string Dataset::labelText(double label) const {
+    for (int k = 0; k < static_cast<int>(classNames.size()); ++k) {
+        if (classValue(k) == label) return classNames[static_cast<std::size_t>(k)];
+    }
+    return formatNumber(label);
+}
+
+void Dataset::makeBinaryLabels() {
+    const std::vector<double> values = classes();
+    if (values.size() != 2) {
+        std::string found;
+        for (std::size_t k = 0; k < values.size() && k < 5; ++k) {
+            found += (k ? ", " : "") + labelText(values[k]);
+        }
+        if (values.size() > 5) found += ", ...";
+        throw DataError(source, 0,
+                        "binary labels need exactly 2 distinct label values; found " +
+                            std::to_string(values.size()) +
+                            (values.empty() ? "" : " (" + found + ")"));
+    }
+    if (values[0] == -1.0 && values[1] == 1.0) return;
+    // Name the classes by their old texts (text labels of a 3-class file of which a subset
+    // holds two classes keep their words; numbers become "0", "1", ...).
+    classNames = {labelText(values[0]), labelText(values[1])};
+    for (Eigen::Index i = 0; i < labels.size(); ++i)
+        labels[i] = labels[i] == values[0] ? -1.0 : 1.0;
+}
+
+void Dataset::setDimension(int d) {
+    if (d < 0) throw std::invalid_argument("Dataset::setDimension: negative dimension");
+    const int old = dimension();
+    if (d < old) {
+        // Refuse to drop information: every removed column must be zero.
+        for (int i = 0; i < size(); ++i) {
+            const Eigen::VectorXd x = row(i);
+            for (int j = d; j < old; ++j) {
+                if (x[j] != 0.0) {
+                    throw DataError(source, 0,
+                                    "cannot reduce the dimension from " + std::to_string(old) +
+                                        " to " + std::to_string(d) + ": feature " +
+                                        std::to_string(j + 1) + " of example " +
+                                        std::to_string(i + 1) + " is nonzero");
+                }
+            }
+        }
+    }
+    if (sparseStorage) {
+        sparse.conservativeResize(sparse.rows(), d);
+        sparse.makeCompressed();
+    } else {
+        const Eigen::Index m = dense.rows();
+        dense.conservativeResize(m, d);
+        if (d > old) dense.rightCols(d - old).setZero();
+    }
+    if (!featureNames.empty()) featureNames.resize(static_cast<std::size_t>(d));
+}
+
+void Dataset::setSparseStorage(bool wantSparse) {
+    if (wantSparse == sparseStorage) return;
+    if (wantSparse) {
+        sparse = dense.sparseView(0.0, 0.0);  // keeps every nonzero, drops exact zeros
+        sparse.makeCompressed();
+        dense.resize(0, 0);
+    } else {
+        dense = DenseMatrix(sparse);
+        sparse = SparseMatrix();
+    }
+    sparseStorage = wantSparse;
+}
+
+Dataset Dataset::subset(const std::vector<int>& rows) const {
+    const int m = size();
+    for (int r : rows) {
+        if (r < 0 || r >= m) {
+            throw std::out_of_range("Dataset::subset: row " + std::to_string(r) + " outside [0, " +
+                                    std::to_string(m) + ")");
+        }
+    }
+    Dataset out;
+    out.name = name;
+    out.source = source;
+    out.sparseStorage = sparseStorage;
+    out.featureNames = featureNames;
+    out.classNames = classNames;
+    out.labelName = labelName;
+    const auto count = static_cast<Eigen::Index>(rows.size());
+    out.labels.resize(count);
+    for (Eigen::Index k = 0; k < count; ++k)
+        out.labels[k] = labels[rows[static_cast<std::size_t>(k)]];
+    if (!sparseStorage) {
+        out.dense = dense(rows, Eigen::all);
+        return out;
+    }
+    // Build the compressed row storage directly: rows stay sorted and zero-free.
+    const int* outer = sparse.outerIndexPtr();
+    std::vector<int> newOuter(rows.size() + 1, 0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        newOuter[k + 1] = newOuter[k] + (outer[rows[k] + 1] - outer[rows[k]]);
+    }
+    SparseMatrix result(count, sparse.cols());
+    result.resizeNonZeros(newOuter.back());
+    std::copy(newOuter.begin(), newOuter.end(), result.outerIndexPtr());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const int begin = outer[rows[k]];
+        const int end = outer[rows[k] + 1];
+        std::copy(sparse.innerIndexPtr() + begin, sparse.innerIndexPtr() + end,
+                  result.innerIndexPtr() + newOuter[k]);
+        std::copy(sparse.valuePtr() + begin, sparse.valuePtr() + end,
+                  result.valuePtr() + newOuter[k]);
+    }
+    out.sparse = std::move(result);
+    return out;
+}
+
+std::pair<Dataset, Dataset> Dataset::split(double testFraction, std::uint64_t seed) const {
+    if (!(testFraction >= 0.0 && testFraction <= 1.0)) {
+        throw std::invalid_argument("Dataset::split: test fraction " + formatNumber(testFraction) +
+                                    " outside [0, 1]");
+    }
+    const int m = size();
+    const auto testCount = static_cast<int>(std::llround(testFraction * m));
+    // Partial Fisher–Yates: the first testCount entries become a uniform random subset.
+    std::vector<int> order(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i)
+        order[static_cast<std::size_t>(i)] = i;
+    PortableRandom random(seed);
+    for (int k = 0; k < testCount; ++k) {
+        const auto j = k + static_cast<int>(random.below(static_cast<std::uint64_t>(m - k)));
+        std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(j)]);
+    }
+    std::vector<int> test(order.begin(), order.begin() + testCount);
+    std::vector<int> train(order.begin() + testCount, order.end());
+    std::sort(test.begin(), test.end());
+    std::sort(train.begin(), train.end());
+    std::pair<Dataset, Dataset> parts{subset(train), subset(test)};
+    parts.first.name = name + " (train)";
+    parts.second.name = name + " (test)";
+    return parts;
+}
+
+std::string Dataset::contractViolation() const {
+    const int m = size();
+    const int d = dimension();
+    if (labels.size() != m) {
+        return std::to_string(labels.size()) + " labels for " + std::to_string(m) + " examples";
+    }
+    if (sparseStorage && dense.size() != 0)
+        return "sparse storage but the dense matrix is not empty";
+    if (!sparseStorage && sparse.nonZeros() != 0) {
+        return "dense storage but the sparse matrix is not empty";
+    }
+    if (sparseStorage) {
+        if (!sparse.isCompressed()) return "sparse matrix is not compressed";
+        const int* outer = sparse.outerIndexPtr();
+        for (int i = 0; i < m; ++i) {
+            for (int k = outer[i]; k < outer[i + 1]; ++k) {
+                const int j = sparse.innerIndexPtr()[k];
+                const double v = sparse.valuePtr()[k];
+                if (j < 0 || j >= d) return "column index out of range in row " + std::to_string(i);
+                if (k > outer[i] && j <= sparse.innerIndexPtr()[k - 1]) {
+                    return "column indices not increasing in row " + std::to_string(i);
+                }
+                if (v == 0.0) return "explicit zero stored in row " + std::to_string(i);
+                if (!std::isfinite(v)) return "non-finite value in row " + std::to_string(i);
+            }
+        }
+    } else if (!dense.allFinite()) {
+        return "non-finite feature value";
+    }
+    if (!labels.allFinite()) return "non-finite label";
+    if (!featureNames.empty() && static_cast<int>(featureNames.size()) != d) {
+        return std::to_string(featureNames.size()) + " feature names for " + std::to_string(d) +
+               " features";
+    }
+    return {};
+}
+
+}  // namespace cplab

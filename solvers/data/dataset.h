@@ -1,0 +1,91 @@
+// Dataset: m labelled examples in d dimensions, stored dense or sparse (rows are examples).
+//
+// Contract (what every loader and generator produces, and what solvers may rely on):
+//   * exactly one of `sparse` / `dense` holds the features, as `sparseStorage` says; the other
+//     is empty (0 × 0); a sparse matrix is always compressed, its rows' column indices sorted,
+//     and it stores no explicit zeros;
+//   * labels.size() == size(); every label and feature value is finite;
+//   * featureNames is empty or has dimension() entries;
+//   * classNames is empty (numeric labels) or names the classes of text labels. Mapping of
+//     text labels (sorted in byte order, so it does not depend on row order):
+//       - exactly two classes: classNames[0] ↔ label −1, classNames[1] ↔ label +1
+//         (e.g. sonar "M","R" → M = −1, R = +1), so binary classifiers get ±1 directly;
+//       - otherwise: classNames[k] ↔ label k (0, 1, ..., K−1).
+//     classValue(k) and labelText(label) apply this mapping; subsets keep the full list.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cplab {
+
+struct Dataset {
+    using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+    using DenseMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+    std::string name;    // display name (file name or built-in name)
+    std::string source;  // path, "builtin:<name>", or "generator:<name>?m=<m>&seed=<seed>"
+    bool sparseStorage = false;
+    SparseMatrix sparse;                    // m × d when sparseStorage
+    DenseMatrix dense;                      // m × d otherwise
+    Eigen::VectorXd labels;                 // m; ±1 for binary, class values, or targets
+    std::vector<std::string> featureNames;  // from a CSV header, else empty
+    std::vector<std::string> classNames;    // text of text labels; mapping in the file comment
+    std::string labelName;                  // header of a CSV label column, else empty
+
+    // Number of examples m.
+    int size() const;
+    // Number of features d.
+    int dimension() const;
+    // Stored entries (sparse) or nonzero entries (dense).
+    long long nonZeros() const;
+
+    // Row access. Preconditions: 0 ≤ i < size(), w.size() == dimension() (checked by
+    // eigen_assert in debug builds).
+    double dot(int i, const Eigen::VectorXd& w) const;             // ⟨x_i, w⟩
+    void addRowTo(int i, double scale, Eigen::VectorXd& w) const;  // w += scale·x_i
+    double rowSquaredNorm(int i) const;                            // ‖x_i‖²
+    Eigen::VectorXd row(int i) const;                              // dense copy of x_i
+
+    // Sorted distinct label values.
+    std::vector<double> classes() const;
+    // The label value of class name k (see the mapping above); k in [0, classNames.size()).
+    double classValue(int k) const;
+    // classNames' text for `label` when it names one, else the shortest number text ("-1").
+    std::string labelText(double label) const;
+
+    // Makes the labels binary: two distinct values a < b become −1 and +1, and classNames
+    // records their old texts (labelText: e.g. ripley's "0","1", or the words of text labels).
+    // Labels that are already {−1, +1} are left alone. Throws DataError (file = source) when
+    // the labels do not have exactly two distinct values.
+    void makeBinaryLabels();
+
+    // Changes d. Growing pads with zero features (e.g. a test set that lacks the training
+    // set's last features); shrinking is allowed only over all-zero columns, else throws
+    // DataError naming the first example with a nonzero there. featureNames, if present, are
+    // padded with empty names or truncated.
+    void setDimension(int d);
+    // Converts between storages (no-op when already in the requested one); dense → sparse
+    // drops zeros.
+    void setSparseStorage(bool sparse);
+
+    // The examples `rows` (in that order; repeats allowed), same storage and names.
+    // Throws std::out_of_range for an index outside [0, size()).
+    Dataset subset(const std::vector<int>& rows) const;
+    // Hold-out split: round(testFraction·m) examples chosen uniformly at random (PortableRandom
+    // with `seed`, so the same on every platform) form the test part, the rest the training
+    // part; both keep the original order. Returns {train, test}, named "<name> (train)" and
+    // "<name> (test)". Throws std::invalid_argument
+    // unless 0 ≤ testFraction ≤ 1.
+    std::pair<Dataset, Dataset> split(double testFraction, std::uint64_t seed) const;
+
+    // Empty when the contract above holds, else a sentence saying what is wrong. For tests and
+    // for checking hand-built datasets before a solver takes them.
+    std::string contractViolation() const;
+};
+
+}  // namespace cplab

@@ -1,0 +1,192 @@
+#include "data/libsvm_format.h"
+
+#include <charconv>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "data/data_error.h"
+#include "data/text_io.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kExpected = "expected '<label> <index>:<value> ...'";
+
+bool isBlank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+// Next token of `line` starting at `pos` (advanced past it); empty at the end.
+std::string_view nextToken(std::string_view line, std::size_t& pos) {
+    while (pos < line.size() && isBlank(line[pos]))
+        ++pos;
+    const std::size_t begin = pos;
+    while (pos < line.size() && !isBlank(line[pos]))
+        ++pos;
+    return line.substr(begin, pos - begin);
+}
+
+Dataset parseText(std::string_view text, const std::string& sourceName, std::string name,
+                  const LoadOptions& options) {
+    LineReader reader(text, sourceName);
+    std::vector<double> labels;
+    std::vector<int> outer{0};
+    std::vector<int> inner;
+    std::vector<double> values;
+    int dimension = 0;
+    bool sawAnyLine = false;
+
+    std::string_view line;
+    while (reader.next(line)) {
+        sawAnyLine = true;
+        if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) {
+            line = line.substr(0, hash);
+        }
+        std::size_t pos = 0;
+        const std::string_view labelToken = nextToken(line, pos);
+        if (labelToken.empty()) continue;  // blank or comment line
+
+        if (labelToken.find(':') != std::string_view::npos) {
+            reader.fail("missing label: the line starts with " + inQuotes(labelToken) + "; " +
+                        kExpected);
+        }
+        double label = 0.0;
+        if (const NumberError error = parseNumber(labelToken, label); error != NumberError::None) {
+            std::string detail = "label " + inQuotes(labelToken) + " " + describe(error);
+            if (labelToken.find(',') != std::string_view::npos) {
+                detail += " (commas: a multi-label line or a CSV file? LIBSVM lines are not)";
+            }
+            reader.fail(detail + "; " + kExpected);
+        }
+
+        int previous = 0;
+        for (std::string_view token = nextToken(line, pos); !token.empty();
+             token = nextToken(line, pos)) {
+            const std::size_t colon = token.find(':');
+            if (colon == std::string_view::npos) {
+                reader.fail("token " + inQuotes(token) +
+                            " is not '<index>:<value>' (missing ':'); " + kExpected);
+            }
+            const std::string_view indexText = token.substr(0, colon);
+            const std::string_view valueText = token.substr(colon + 1);
+            if (indexText == "qid") {  // SVMlight query id: checked, then ignored
+                long long qid = 0;
+                const auto [end, ec] =
+                    std::from_chars(valueText.data(), valueText.data() + valueText.size(), qid);
+                if (ec != std::errc() || end != valueText.data() + valueText.size()) {
+                    reader.fail("query id in " + inQuotes(token) + " is not an integer");
+                }
+                continue;
+            }
+            int index = 0;
+            const auto [end, ec] =
+                std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
+            if (ec == std::errc::result_out_of_range) {
+                reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                            " is too large");
+            }
+            if (ec != std::errc() || end != indexText.data() + indexText.size() ||
+                indexText.empty() || index < 0) {
+                reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                            " is not a positive integer; " + kExpected);
+            }
+            if (index == 0) {
+                reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
+            }
+            if (index == previous) {
+                reader.fail("feature index " + std::to_string(index) +
+                            " appears twice; indices must increase");
+            }
+            if (index < previous) {
+                reader.fail("feature index " + std::to_string(index) + " after index " +
+                            std::to_string(previous) + "; indices must increase");
+            }
+            double value = 0.0;
+            if (const NumberError error = parseNumber(valueText, value);
+                error != NumberError::None) {
+                reader.fail("value " + inQuotes(valueText) + " of feature " +
+                            std::to_string(index) + " " + describe(error));
+            }
+            previous = index;
+            if (index > dimension) dimension = index;
+            if (value != 0.0) {
+                inner.push_back(index - 1);
+                values.push_back(value);
+            }
+        }
+        if (values.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() - 1)) {
+            reader.fail("too many nonzero features for one dataset (more than 2^31)");
+        }
+        labels.push_back(label);
+        outer.push_back(static_cast<int>(values.size()));
+    }
+    if (labels.empty()) {
+        throw DataError(sourceName, 0,
+                        sawAnyLine ? "no examples: only blank lines and comments"
+                                   : "no examples: the file is empty");
+    }
+
+    Dataset data;
+    data.name = std::move(name);
+    data.source = sourceName;
+    data.sparseStorage = true;
+    const auto m = static_cast<int>(labels.size());
+    data.labels = Eigen::Map<const Eigen::VectorXd>(labels.data(), m);
+    data.sparse = Eigen::Map<const Dataset::SparseMatrix>(m, dimension, outer.back(), outer.data(),
+                                                          inner.data(), values.data());
+    applyLoadOptions(data, options, /*naturalSparse=*/true);
+    return data;
+}
+
+}  // namespace
+
+Dataset loadLibsvm(const std::string& path, const LoadOptions& options) {
+    const std::string bytes = readInputFile(path);
+    return parseText(bytes, path, std::filesystem::path(path).filename().string(), options);
+}
+
+Dataset parseLibsvm(std::string_view bytes, const std::string& sourceName,
+                    const LoadOptions& options) {
+    std::string storage;
+    const std::string_view text = inputText(bytes, sourceName, storage);
+    return parseText(text, sourceName, sourceName, options);
+}
+
+std::string formatLibsvm(const Dataset& data) {
+    if (const std::string why = data.contractViolation(); !why.empty()) {
+        throw std::invalid_argument("formatLibsvm: invalid dataset: " + why);
+    }
+    std::string out;
+    out.reserve(static_cast<std::size_t>(data.size()) * 8 +
+                static_cast<std::size_t>(data.nonZeros()) * 16);
+    for (int i = 0; i < data.size(); ++i) {
+        appendNumber(out, data.labels[i]);
+        auto appendFeature = [&out](int j, double v) {
+            out += ' ';
+            char buffer[16];
+            out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, j + 1).ptr);
+            out += ':';
+            appendNumber(out, v);
+        };
+        if (data.sparseStorage) {
+            for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
+                appendFeature(static_cast<int>(it.col()), it.value());
+            }
+        } else {
+            for (int j = 0; j < data.dimension(); ++j) {
+                if (data.dense(i, j) != 0.0) appendFeature(j, data.dense(i, j));
+            }
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+void writeLibsvm(const std::string& path, const Dataset& data, bool gzip) {
+    writeOutputFile(path, formatLibsvm(data), gzip);
+}
+
+}  // namespace cplab

@@ -1,0 +1,84 @@
+// Plumbing shared by the text loaders and writers (LIBSVM, CSV, and later UAI and OCR files):
+// reading a file with gzip detected by its magic bytes, iterating over lines while rejecting
+// binary bytes, strict number parsing, shortest round-trip number text, and safe writing.
+// Every failure is a DataError naming the file and, where it is about one line, the line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cplab {
+
+// --- whole inputs ---------------------------------------------------------------------------
+
+// The bytes of the file at `path`, inflated when they start with the gzip magic bytes (1f 8b;
+// the extension does not matter). Throws DataError(path, 0, ...) when the file does not exist,
+// is a directory, cannot be read, or holds a truncated or corrupt gzip stream.
+std::string readInputFile(const std::string& path);
+
+// True when `bytes` starts with the gzip magic bytes 1f 8b.
+bool isGzip(std::string_view bytes);
+
+// Inflates a gzip stream; concatenated members (as `cat a.gz b.gz` makes) are joined, and
+// zero padding after the last member is ignored. Throws DataError(sourceName, 0, ...) with
+// "truncated gzip stream ..." or "corrupt gzip stream (<zlib's reason>)".
+std::string inflateGzip(std::string_view bytes, const std::string& sourceName);
+
+// The text of an input given in memory: `bytes` itself, or, when it is gzip, its inflated
+// copy, which is kept in `storage` (the returned view points into `bytes` or `storage`).
+std::string_view inputText(std::string_view bytes, const std::string& sourceName,
+                           std::string& storage);
+
+// Gzip (one member, default compression level) of `bytes`.
+std::string deflateGzip(std::string_view bytes);
+
+// Writes `bytes` (gzip-compressed when `gzip`) to `path` through a temporary file in the same
+// folder that is renamed over `path` at the end, so a failed write never leaves half a file.
+// Throws DataError(path, 0, ...) on failure.
+void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip = false);
+
+// --- lines ----------------------------------------------------------------------------------
+
+// Splits text into lines ("\n" or "\r\n"; a last line without terminator counts), skipping a
+// UTF-8 byte-order mark at the start. Each returned line has been checked to be text: control
+// bytes other than tab, and bytes that are not valid UTF-8, make next() throw
+// "unexpected binary byte 0x.. at column N; expected text".
+class LineReader {
+  public:
+    LineReader(std::string_view text, std::string sourceName);
+
+    // Stores the next line (without terminator) in `line`; false at the end of the text.
+    bool next(std::string_view& line);
+    // 1-based number of the line last returned by next() (0 before the first).
+    int lineNumber() const { return lineNumber_; }
+    const std::string& sourceName() const { return sourceName_; }
+    // Throws DataError(sourceName(), lineNumber(), detail).
+    [[noreturn]] void fail(const std::string& detail) const;
+
+  private:
+    void checkText(std::string_view line) const;
+
+    std::string_view text_;
+    std::string sourceName_;
+    std::size_t position_ = 0;
+    int lineNumber_ = 0;
+};
+
+// --- numbers --------------------------------------------------------------------------------
+
+enum class NumberError { None, Empty, NotANumber, NotFinite, OutOfRange };
+
+// Parses all of `token` as a finite double ("1", "+1", "-2.5e-3", ".5"); nothing else may
+// follow. On success returns NumberError::None and sets `value`.
+NumberError parseNumber(std::string_view token, double& value);
+// "is empty", "is not a number", "is not finite", "is out of range for a double".
+const char* describe(NumberError error);
+
+// Appends the shortest text that reads back to exactly `value` ("0.1", "1e-06", "-3").
+void appendNumber(std::string& out, double value);
+std::string formatNumber(double value);
+
+// `text` in single quotes for messages, shortened to about 40 characters.
+std::string inQuotes(std::string_view text);
+
+}  // namespace cplab

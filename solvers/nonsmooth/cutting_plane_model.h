@@ -1,0 +1,52 @@
+// The cutting-plane model f_t(x) = maxᵢ f(xᵢ) + ⟨gᵢ, x − xᵢ⟩ of a convex function over a box
+// and its minimisation by the epigraph master LP (ALGORITHMS.md §1, eq. 7.6):
+//
+//     min y  subject to  y ≥ f(xᵢ) + ⟨gᵢ, x − xᵢ⟩  for every plane i,   l ≤ x ≤ u,
+//
+// solved with Clp and re-solved warm with the dual simplex after each added plane.
+//
+// Certified lower bound. For any λ in the simplex, weak duality gives
+//     min_X f_t ≥ φ(λ) = Σᵢ λᵢ bᵢ + min_{x∈X} ⟨Σᵢ λᵢ gᵢ, x⟩   (bᵢ = f(xᵢ) − ⟨gᵢ, xᵢ⟩),
+// and the inner minimum over a box has a closed form. We report φ at the LP's row duals, so
+// the bound stays valid whatever tolerances the LP solver used.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cutting_plane_view.h"
+#include "math/lp_master.h"
+
+namespace cplab {
+
+class CuttingPlaneModel {
+  public:
+    explicit CuttingPlaneModel(const Box& box);
+
+    void addPlane(CuttingPlane plane);
+    const std::vector<CuttingPlane>& planes() const { return planes_; }
+
+    struct Minimum {
+        bool ok = false;
+        std::string message;      // why the master LP failed, when !ok
+        Eigen::VectorXd x;        // LP minimiser (clamped into the box)
+        double lpValue = 0.0;     // LP optimum as reported by the LP solver
+        double lowerBound = 0.0;  // certified: ≤ min over the box of the model
+    };
+    // Minimises the model over the box. Requires at least one plane.
+    Minimum minimize();
+
+  private:
+    // min over the box of ⟨slope, x⟩ + offset.
+    double minimumOverBox(const Eigen::VectorXd& slope, double offset) const;
+
+    Box box_;
+    std::vector<CuttingPlane> planes_;
+    LpMaster lp_;
+};
+
+// Why `function` cannot be minimised by a cutting-plane method over its box (no function,
+// wrong box dimension, an infinite or empty box), prefixed with `owner`; empty when it can.
+std::string cuttingPlaneProblemError(const ConvexFunction* function, const std::string& owner);
+
+}  // namespace cplab

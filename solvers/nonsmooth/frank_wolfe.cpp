@@ -1,0 +1,192 @@
+#include "frank_wolfe.h"
+
+#include <cmath>
+
+namespace cplab {
+
+namespace {
+
+enum Line { kInput, kInit, kRepeat, kOracle, kGap, kBounds, kAway, kStep, kMove, kUntil, kReturn };
+
+}  // namespace
+
+bool FrankWolfeOptions::isValid(std::string* why) const {
+    const char* owner = "FrankWolfeOptions";
+    return stop.isValid(owner, why) &&
+           requireText(step == "standard" || step == "line_search", owner, "step", step,
+                       "must be 'standard' or 'line_search'", why) &&
+           requireText(variant == "plain" || variant == "away", owner, "variant", variant,
+                       "must be 'plain' or 'away'", why) &&
+           requireText(variant != "away" || step == "line_search", owner, "variant", variant,
+                       "away steps need step=line_search", why);
+}
+
+FrankWolfeSolver::FrankWolfeSolver(std::shared_ptr<const PolytopeProblem> problem,
+                                   FrankWolfeOptions options)
+    : Solver(options.stop), problem_(std::move(problem)), options_(options) {
+    std::string why;
+    if (!problem_) {
+        reject("FrankWolfeSolver: no problem given");
+        return;
+    }
+    if (!options_.isValid(&why) || !problem_->isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    const auto& vertices = problem_->vertices;
+    x_ = vertices[static_cast<std::size_t>(problem_->startVertex)];
+    weights_.assign(vertices.size(), 0.0);
+    weights_[static_cast<std::size_t>(problem_->startVertex)] = 1.0;
+    iterates_.push_back(x_);
+    lastGradient_ = problem_->gradient(x_);
+    const int s = linearOracle(lastGradient_);
+    fwGap_ = (x_ - vertices[static_cast<std::size_t>(s)]).dot(lastGradient_);
+
+    IterationRecord initial;
+    initial.oracleCalls = 1;
+    initial.upper = problem_->value(x_);
+    initial.lower = initial.upper - fwGap_;
+    initial.extra = {fwGap_, 0.0, 0.0, 1.0};
+    setInitialRecord(initial);
+}
+
+int FrankWolfeSolver::linearOracle(const Eigen::Vector2d& gradient) const {
+    const auto& vertices = problem_->vertices;
+    int best = 0;
+    for (int v = 1; v < static_cast<int>(vertices.size()); ++v) {
+        if (vertices[static_cast<std::size_t>(v)].dot(gradient) <
+            vertices[static_cast<std::size_t>(best)].dot(gradient)) {
+            best = v;
+        }
+    }
+    return best;
+}
+
+std::vector<std::string> FrankWolfeSolver::extraColumns() const {
+    return {"fw_gap", "step_size", "away_step", "active_vertices"};
+}
+
+std::vector<std::string> FrankWolfeSolver::pseudocode() const {
+    return {
+        "input: f smooth convex, polytope M = conv(V), start vertex x0, tolerance eps",
+        "U <- f(x0);  L <- -inf;  t <- 0",
+        "repeat",
+        "  s_t <- argmin_{v in V} <v, grad f(x_t)>                 (linear oracle)",
+        "  g_t <- <x_t - s_t, grad f(x_t)>                         (FW gap >= f(x_t) - f*)",
+        "  L <- max(L, f(x_t) - g_t)",
+        "  [away] a_t <- argmax over active v of <v, grad f(x_t)>; step away if better",
+        "  gamma_t <- 2/(t+2)  or  argmin_{gamma in [0, gamma_max]} f(x_t + gamma d_t)",
+        "  x_{t+1} <- x_t + gamma_t d_t;  U <- min(U, f(x_{t+1}));  t <- t + 1",
+        "until U - L <= eps",
+        "return x_t",
+    };
+}
+
+Status FrankWolfeSolver::doStep(IterationRecord& record) {
+    const auto& vertices = problem_->vertices;
+    const Eigen::Vector2d gradient = problem_->gradient(x_);
+    lastGradient_ = gradient;
+    ++record.oracleCalls;
+    const int s = linearOracle(gradient);
+    const Eigen::Vector2d& vs = vertices[static_cast<std::size_t>(s)];
+    fwGap_ = (x_ - vs).dot(gradient);
+    const double fx = problem_->value(x_);
+    record.lower = std::max(record.lower, fx - fwGap_);
+    fwVertex_ = s;
+    awayVertex_ = -1;
+    awayStep_ = dropStep_ = false;
+
+    Eigen::Vector2d direction = vs - x_;
+    double maxStep = 1.0;
+    if (options_.variant == "away") {
+        int a = -1;
+        for (int v = 0; v < static_cast<int>(vertices.size()); ++v) {
+            if (weights_[static_cast<std::size_t>(v)] <= 0) continue;
+            if (a < 0 || vertices[static_cast<std::size_t>(v)].dot(gradient) >
+                             vertices[static_cast<std::size_t>(a)].dot(gradient)) {
+                a = v;
+            }
+        }
+        const Eigen::Vector2d awayDirection = x_ - vertices[static_cast<std::size_t>(a)];
+        const double awayGap = -awayDirection.dot(gradient);
+        const double lambda = weights_[static_cast<std::size_t>(a)];
+        if (awayGap > fwGap_ && lambda < 1.0) {
+            awayStep_ = true;
+            awayVertex_ = a;
+            direction = awayDirection;
+            maxStep = lambda / (1.0 - lambda);
+        }
+    }
+
+    double gamma = 0.0;
+    if (options_.step == "standard") {
+        gamma = 2.0 / (record.iteration - 1 + 2.0);  // t = iteration − 1 starts at 0
+    } else {
+        const double curvature = direction.dot(problem_->Q * direction);
+        const double slope = direction.dot(gradient);
+        gamma = curvature > 0 ? std::clamp(-slope / curvature, 0.0, maxStep)
+                              : (slope < 0 ? maxStep : 0.0);
+    }
+    stepSize_ = gamma;
+    x_ += gamma * direction;
+
+    if (options_.variant == "away") {
+        if (awayStep_) {
+            for (double& w : weights_)
+                w *= (1.0 + gamma);
+            auto& wa = weights_[static_cast<std::size_t>(awayVertex_)];
+            wa -= gamma;
+            if (gamma >= maxStep) {
+                wa = 0.0;  // drop step: a leaves the active set
+                dropStep_ = true;
+            }
+        } else {
+            for (double& w : weights_)
+                w *= (1.0 - gamma);
+            weights_[static_cast<std::size_t>(s)] += gamma;
+        }
+    }
+    iterates_.push_back(x_);
+    record.upper = std::min(record.upper, problem_->value(x_));
+
+    int active = 0;
+    for (double w : weights_)
+        active += w > 1e-15 ? 1 : 0;
+    if (options_.variant != "away") active = 0;
+    record.extra = {fwGap_, gamma, awayStep_ ? 1.0 : 0.0, static_cast<double>(active)};
+    return Status::running();
+}
+
+SnapshotPtr FrankWolfeSolver::snapshot() const {
+    auto snap = std::make_shared<FrankWolfeSnapshot>();
+    fillSnapshot(*snap);
+    if (rejected()) return snap;
+    if (!view_) view_ = makePolytopeView(problem_);
+    snap->view = view_;
+    snap->iterates = iterates_;
+    snap->gradient = lastGradient_;
+    snap->fwVertex = fwVertex_;
+    snap->awayVertex = awayVertex_;
+    snap->awayStep = awayStep_;
+    snap->dropStep = dropStep_;
+    snap->stepSize = stepSize_;
+    snap->fwGap = fwGap_;
+    if (options_.variant == "away") snap->weights = weights_;
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit};
+    } else {
+        snap->executedLines = {kRepeat, kOracle, kGap, kBounds};
+        if (options_.variant == "away") snap->executedLines.push_back(kAway);
+        snap->executedLines.insert(snap->executedLines.end(), {kStep, kMove, kUntil});
+        if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
+    }
+    return snap;
+}
+
+SummaryFields FrankWolfeSolver::summary() const {
+    if (rejected()) return {};
+    return {{"x", std::vector<double>{x_.x(), x_.y()}}, {"fw_gap", fwGap_}};
+}
+
+}  // namespace cplab

@@ -1,0 +1,85 @@
+// Frank–Wolfe (conditional gradient) on a polygon (ALGORITHMS.md §9, seed 003).
+//
+// Problem:    minimise a smooth convex quadratic f over a convex polygon M = conv(vertices).
+// Iteration:  s_t = argmin_{v ∈ vertices} ⟨v, ∇f(x_t)⟩ (linear minimisation oracle);
+//             FW gap g_t = ⟨x_t − s_t, ∇f(x_t)⟩ ≥ f(x_t) − f*;
+//             x_{t+1} = x_t + γ_t (s_t − x_t), γ_t = 2/(t+2) ("standard") or the exact line
+//             search on [0, 1] ("line_search").
+//             variant "away" (Guélat–Marcotte; Lacoste-Julien–Jaggi 2015) keeps x as a convex
+//             combination of active vertices and may instead step away from the active vertex
+//             a_t with the largest ⟨v, ∇f⟩, along x_t − a_t with γ ≤ λ_a/(1 − λ_a) (a "drop" step
+//             when γ hits the bound); it needs the line search.
+// Bounds:     upper U = minₜ f(x_t); lower L = maxₜ f(x_t) − g_t (certified by convexity);
+//             stop when U − L ≤ ε (StopOptions).
+// One step() = one gradient, one oracle call, one move.
+#pragma once
+
+#include <memory>
+
+#include "core/solver.h"
+#include "polytope_problem.h"
+
+namespace cplab {
+
+struct FrankWolfeOptions {
+    StopOptions stop;
+    std::string step = "line_search";  // "standard" (2/(t+2)) or "line_search" (exact)
+    std::string variant = "plain";     // "plain" or "away" (away steps; needs line_search)
+
+    void visit(OptionVisitor& v) {
+        stop.visit(v);
+        v.choice("step", step, {"standard", "line_search"},
+                 "step size: 2/(t+2), or exact line search on the segment");
+        v.choice("variant", variant, {"plain", "away"},
+                 "plain Frank-Wolfe, or with away steps (requires step=line_search)");
+    }
+    bool isValid(std::string* why) const;
+};
+
+struct FrankWolfeSnapshot final : Snapshot {
+    std::shared_ptr<const PolytopeView> view;
+    std::vector<Eigen::Vector2d> iterates;               // x₀ … x_t
+    Eigen::Vector2d gradient = Eigen::Vector2d::Zero();  // ∇f at the point the step started from
+    int fwVertex = -1;    // s_t of the last step (index into the vertices)
+    int awayVertex = -1;  // a_t of the last step when it was an away step, else −1
+    bool awayStep = false;
+    bool dropStep = false;  // an away step that removed a vertex from the active set
+    double stepSize = 0.0;
+    double fwGap = 0.0;
+    std::vector<double> weights;  // active-set weight per vertex (away variant), else empty
+};
+
+class FrankWolfeSolver final : public Solver {
+  public:
+    FrankWolfeSolver(std::shared_ptr<const PolytopeProblem> problem,
+                     FrankWolfeOptions options = {});
+
+    std::string name() const override { return "frank_wolfe"; }
+    std::vector<std::string> extraColumns() const override;
+    std::vector<std::string> pseudocode() const override;
+    SummaryFields summary() const override;
+    SnapshotPtr snapshot() const override;
+
+    const Eigen::Vector2d& point() const { return x_; }
+    // FW gap at the start of the last step (≥ f(x) − f* at that point).
+    double lastFwGap() const { return fwGap_; }
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    int linearOracle(const Eigen::Vector2d& gradient) const;
+
+    std::shared_ptr<const PolytopeProblem> problem_;
+    FrankWolfeOptions options_;
+    mutable std::shared_ptr<const PolytopeView> view_;
+    Eigen::Vector2d x_ = Eigen::Vector2d::Zero();
+    std::vector<double> weights_;  // x = Σ weights_[v] vertices[v] (away variant)
+    std::vector<Eigen::Vector2d> iterates_;
+    Eigen::Vector2d lastGradient_ = Eigen::Vector2d::Zero();
+    int fwVertex_ = -1, awayVertex_ = -1;
+    bool awayStep_ = false, dropStep_ = false;
+    double stepSize_ = 0.0, fwGap_ = 0.0;
+};
+
+}  // namespace cplab

@@ -1,0 +1,14 @@
+// Readable QCOMPARE failure messages for cplab's enums (Qt Test cannot print an enum class
+// on its own).
+#pragma once
+
+#include <QtTest>
+
+#include "core/status.h"
+
+namespace QTest {
+template <>
+inline char* toString(const cplab::StatusCode& code) {
+    return qstrdup(cplab::toString(code));
+}
+}  // namespace QTest

@@ -1,0 +1,302 @@
+// The solver framework: option parsing and validation, stop rules, traces, the step contract.
+#include <QtTest>
+#include <cmath>
+#include <sstream>
+
+#include "core/options.h"
+#include "core/solver.h"
+#include "core/stop_options.h"
+#include "core/trace_csv.h"
+#include "test_printers.h"
+
+using namespace cplab;
+
+namespace {
+
+// A solver with a known, scripted gap sequence: gap_t = 2^-t, upper = 1 + gap, lower = 1.
+class HalvingSolver final : public Solver {
+  public:
+    explicit HalvingSolver(StopOptions stop, int failAt = -1) : Solver(stop), failAt_(failAt) {
+        IterationRecord initial;
+        initial.upper = 2.0;
+        initial.lower = 1.0;
+        setInitialRecord(initial);
+    }
+    std::string name() const override { return "halving"; }
+    std::vector<std::string> extraColumns() const override { return {"t_squared"}; }
+    SnapshotPtr snapshot() const override {
+        auto s = std::make_shared<Snapshot>();
+        fillSnapshot(*s);
+        return s;
+    }
+    int calls = 0;
+
+  protected:
+    Status doStep(IterationRecord& record) override {
+        ++calls;
+        if (record.iteration == failAt_) {
+            return Status::make(StatusCode::NumericalFailure, "scripted failure");
+        }
+        ++record.oracleCalls;
+        record.upper = 1.0 + std::ldexp(1.0, -record.iteration);
+        record.lower = 1.0;
+        record.extra = {static_cast<double>(record.iteration * record.iteration)};
+        return Status::running();
+    }
+
+  private:
+    int failAt_;
+};
+
+struct DemoOptions {
+    StopOptions stop;
+    double nu = 1.0;
+    int count = 3;
+    bool flag = false;
+    std::string rule = "fixed";
+    void visit(OptionVisitor& v) {
+        stop.visit(v);
+        v.real("nu", nu, "weight");
+        v.integer("count", count, "count");
+        v.boolean("flag", flag, "flag");
+        v.choice("rule", rule, {"fixed", "adaptive"}, "rule");
+    }
+};
+
+}  // namespace
+
+class TestCore : public QObject {
+    Q_OBJECT
+  private slots:
+    void describeListsEveryField() {
+        const auto infos = describeOptions<DemoOptions>();
+        QCOMPARE(infos.size(), std::size_t(8));
+        QCOMPARE(QString::fromStdString(infos[0].name), QString("epsilon"));
+        QCOMPARE(QString::fromStdString(infos[0].defaultValue), QString("1e-06"));
+        QCOMPARE(QString::fromStdString(infos[4].name), QString("nu"));
+        QCOMPARE(infos[7].kind, OptionInfo::Kind::Choice);
+        QCOMPARE(infos[7].choices.size(), std::size_t(2));
+    }
+
+    void assignParsesEveryKind() {
+        DemoOptions o;
+        std::string why;
+        QVERIFY(assignOptions(o,
+                              {{"nu", "2.5e-3"},
+                               {"count", "+7"},
+                               {"flag", "yes"},
+                               {"rule", "adaptive"},
+                               {"max_iterations", "12"}},
+                              &why));
+        QCOMPARE(o.nu, 2.5e-3);
+        QCOMPARE(o.count, 7);
+        QCOMPARE(o.flag, true);
+        QCOMPARE(QString::fromStdString(o.rule), QString("adaptive"));
+        QCOMPARE(o.stop.max_iterations, 12);
+        const OptionValues printed = optionValues(o);
+        QCOMPARE(QString::fromStdString(printed.at("nu")), QString("0.0025"));
+        DemoOptions again;
+        QVERIFY(assignOptions(again, printed, &why));
+        QCOMPARE(again.nu, o.nu);
+    }
+
+    void assignRejectsBadText_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("real") << "nu"
+                              << "abc"
+                              << "option 'nu' = 'abc': expected a real number";
+        QTest::newRow("real trailing") << "nu"
+                                       << "1.0x"
+                                       << "expected a real number";
+        QTest::newRow("integer") << "count"
+                                 << "2.5"
+                                 << "option 'count' = '2.5': expected an integer";
+        QTest::newRow("boolean") << "flag"
+                                 << "maybe"
+                                 << "expected true or false";
+        QTest::newRow("choice") << "rule"
+                                << "magic"
+                                << "expected one of: fixed, adaptive";
+        QTest::newRow("unknown") << "lambda"
+                                 << "1"
+                                 << "unknown option 'lambda'";
+    }
+    void assignRejectsBadText() {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, message);
+        DemoOptions o;
+        std::string why;
+        QVERIFY(!assignOptions(o, {{key.toStdString(), value.toStdString()}}, &why));
+        QVERIFY2(QString::fromStdString(why).contains(message), why.c_str());
+        QCOMPARE(o.nu, 1.0);  // unchanged on failure
+    }
+
+    void stopOptionsValidation_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("negative eps") << "epsilon"
+                                      << "-1"
+                                      << "StopOptions::epsilon = -1: must be";
+        QTest::newRow("nan eps") << "epsilon"
+                                 << "nan"
+                                 << "StopOptions::epsilon = nan";
+        QTest::newRow("inf eps") << "epsilon"
+                                 << "inf"
+                                 << "StopOptions::epsilon = inf";
+        QTest::newRow("negative rel") << "epsilon_rel"
+                                      << "-0.5"
+                                      << "epsilon_rel = -0.5";
+        QTest::newRow("zero iterations") << "max_iterations"
+                                         << "0"
+                                         << "max_iterations = 0: must be > 0";
+        QTest::newRow("negative seconds") << "max_seconds"
+                                          << "-2"
+                                          << "max_seconds = -2";
+    }
+    void stopOptionsValidation() {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, message);
+        StopOptions stop;
+        std::string why;
+        QVERIFY(stop.isValid("StopOptions", &why));  // defaults are valid
+        QVERIFY(assignOptions(stop, {{key.toStdString(), value.toStdString()}}, &why));
+        QVERIFY(!stop.isValid("StopOptions", &why));
+        QVERIFY2(QString::fromStdString(why).contains(message), why.c_str());
+        HalvingSolver solver(stop);
+        QCOMPARE(solver.step().code, StatusCode::InvalidInput);
+        QVERIFY(QString::fromStdString(solver.status().message).contains(message));
+        QCOMPARE(solver.calls, 0);
+        QVERIFY(solver.trace().empty());
+    }
+
+    void convergesOnAbsoluteGap() {
+        StopOptions stop;
+        stop.epsilon = 1e-3;  // 2^-10 < 1e-3 < 2^-9
+        HalvingSolver solver(stop);
+        QCOMPARE(solve(solver).code, StatusCode::Converged);
+        QCOMPARE(solver.iteration(), 10);
+        QCOMPARE(solver.trace().size(), std::size_t(10));
+        QCOMPARE(solver.lastRecord().gap, std::ldexp(1.0, -10));
+        // Once finished, step() does nothing.
+        QCOMPARE(solver.step().code, StatusCode::Converged);
+        QCOMPARE(solver.calls, 10);
+    }
+
+    void convergesOnRelativeGap() {
+        StopOptions stop;
+        stop.epsilon = 0.0;
+        stop.epsilon_rel = 0.01;  // gap/(1+gap) <= 0.01 first at gap = 2^-7
+        HalvingSolver solver(stop);
+        QCOMPARE(solve(solver).code, StatusCode::Converged);
+        QCOMPARE(solver.iteration(), 7);
+    }
+
+    void stopsAtIterationLimitWithExactlyKRecords() {
+        StopOptions stop;
+        stop.epsilon = 0.0;
+        stop.max_iterations = 5;
+        HalvingSolver solver(stop);
+        int seen = 0;
+        const Status status = solve(solver, [&](const Solver&, const IterationRecord& r) {
+            ++seen;
+            QCOMPARE(r.iteration, seen);
+        });
+        QCOMPARE(status.code, StatusCode::IterationLimit);
+        QCOMPARE(seen, 5);
+        QCOMPARE(solver.trace().size(), std::size_t(5));
+        QVERIFY(QString::fromStdString(status.message).contains("max_iterations = 5"));
+    }
+
+    void recordsAreConsistent() {
+        StopOptions stop;
+        stop.epsilon = 1e-6;
+        HalvingSolver solver(stop);
+        solve(solver);
+        double seconds = 0.0;
+        for (const auto& r : solver.trace()) {
+            QVERIFY(r.lower <= r.upper);
+            QCOMPARE(r.gap, r.upper - r.lower);
+            QCOMPARE(r.oracleCalls, static_cast<long long>(r.iteration));
+            QVERIFY(r.seconds >= seconds);
+            seconds = r.seconds;
+        }
+    }
+
+    void cancelStopsBeforeTheNextStep() {
+        StopOptions stop;
+        stop.epsilon = 0.0;
+        HalvingSolver solver(stop);
+        CancelToken token;
+        solver.setCancelToken(token);
+        solver.step();
+        solver.step();
+        token.cancel();
+        QCOMPARE(solver.step().code, StatusCode::Cancelled);
+        QCOMPARE(solver.calls, 2);
+        QCOMPARE(solver.trace().size(), std::size_t(2));
+    }
+
+    void numericalFailureIsReported() {
+        HalvingSolver solver(StopOptions{}, 3);
+        QCOMPARE(solve(solver).code, StatusCode::NumericalFailure);
+        QCOMPARE(QString::fromStdString(solver.status().message), QString("scripted failure"));
+        QCOMPARE(solver.trace().size(), std::size_t(3));
+    }
+
+    void snapshotCarriesTheLatestRecord() {
+        HalvingSolver solver(StopOptions{});
+        QCOMPARE(solver.snapshot()->record.iteration, 0);
+        QCOMPARE(solver.snapshot()->record.gap, 1.0);
+        solver.step();
+        solver.step();
+        const SnapshotPtr s = solver.snapshot();
+        QCOMPARE(s->record.iteration, 2);
+        QCOMPARE(s->record.upper, 1.25);
+        QCOMPARE(QString::fromStdString(s->solver), QString("halving"));
+    }
+
+    void traceCsvRoundTrip() {
+        StopOptions stop;
+        stop.epsilon = 0.1;
+        HalvingSolver solver(stop);
+        solve(solver);
+        std::ostringstream out;
+        writeTraceCsv(out, solver.trace(), solver.extraColumns());
+        std::istringstream in(out.str());
+        std::string line;
+        std::getline(in, line);
+        QCOMPARE(QString::fromStdString(line),
+                 QString("iteration,seconds,oracle_calls,upper,lower,gap,rel_gap,t_squared"));
+        int rows = 0;
+        while (std::getline(in, line)) {
+            ++rows;
+            const QStringList cells = QString::fromStdString(line).split(',');
+            QCOMPARE(cells.size(), 8);
+            const IterationRecord& r = solver.trace()[static_cast<std::size_t>(rows - 1)];
+            QCOMPARE(cells[0].toInt(), r.iteration);
+            QCOMPARE(cells[3].toDouble(), r.upper);  // exact round trip
+            QCOMPARE(cells[6].toDouble(), r.relGap());
+            QCOMPARE(cells[7].toDouble(), static_cast<double>(r.iteration * r.iteration));
+        }
+        QCOMPARE(rows, 4);
+        std::string why;
+        QVERIFY(!writeTraceCsv("/nonexistent-dir-cplab/trace.csv", solver.trace(), {}, &why));
+        QVERIFY(QString::fromStdString(why).contains("/nonexistent-dir-cplab/trace.csv"));
+    }
+
+    void formatRealRoundTrips() {
+        for (double v : {0.1, 1.0 / 3.0, 1e-300, 123456789.0, -2.5e-7, 0.0}) {
+            QCOMPARE(std::strtod(formatReal(v).c_str(), nullptr), v);
+        }
+        QCOMPARE(QString::fromStdString(formatReal(0.1)), QString("0.1"));
+        QCOMPARE(QString::fromStdString(formatReal(INFINITY)), QString("inf"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCore)
+#include "test_core.moc"

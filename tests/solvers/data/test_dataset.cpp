@@ -1,0 +1,259 @@
+// Dataset: row operations in both storages, classes and label names, dimension changes,
+// subsets and hold-out splits, checked against hand-computed values.
+#include <QtTest>
+#include <algorithm>
+#include <set>
+
+#include "data/data_error.h"
+#include "data/dataset.h"
+
+using namespace cplab;
+
+namespace {
+
+// 3 × 4 example with a zero row and a zero last column:
+//   x0 = ( 1, 0, -2, 0)  y = +1
+//   x1 = ( 0, 0,  0, 0)  y = -1
+//   x2 = (0.5, 3, 0, 0)  y = +1
+Dataset small(bool sparse) {
+    Dataset data;
+    data.name = "small";
+    data.source = "memory:small";
+    data.dense.resize(3, 4);
+    data.dense << 1, 0, -2, 0, 0, 0, 0, 0, 0.5, 3, 0, 0;
+    data.labels.resize(3);
+    data.labels << 1, -1, 1;
+    data.setSparseStorage(sparse);
+    return data;
+}
+
+}  // namespace
+
+class TestDataset : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void rowOperations_data() {
+        QTest::addColumn<bool>("sparse");
+        QTest::newRow("dense") << false;
+        QTest::newRow("sparse") << true;
+    }
+    void rowOperations() {
+        QFETCH(bool, sparse);
+        const Dataset data = small(sparse);
+        QCOMPARE(data.sparseStorage, sparse);
+        QVERIFY2(data.contractViolation().empty(), data.contractViolation().c_str());
+        QCOMPARE(data.size(), 3);
+        QCOMPARE(data.dimension(), 4);
+        QCOMPARE(data.nonZeros(), 4LL);
+
+        Eigen::VectorXd w(4);
+        w << 2, -1, 0.25, 7;
+        QCOMPARE(data.dot(0, w), 1 * 2 + (-2) * 0.25);  // 1.5
+        QCOMPARE(data.dot(1, w), 0.0);
+        QCOMPARE(data.dot(2, w), 0.5 * 2 + 3 * (-1));  // -2
+
+        QCOMPARE(data.rowSquaredNorm(0), 5.0);
+        QCOMPARE(data.rowSquaredNorm(1), 0.0);
+        QCOMPARE(data.rowSquaredNorm(2), 9.25);
+
+        Eigen::VectorXd v = Eigen::VectorXd::Zero(4);
+        data.addRowTo(0, 2.0, v);
+        data.addRowTo(2, -1.0, v);
+        Eigen::VectorXd expected(4);
+        expected << 2 - 0.5, -3, -4, 0;
+        QVERIFY(v == expected);
+
+        Eigen::VectorXd x2(4);
+        x2 << 0.5, 3, 0, 0;
+        QVERIFY(data.row(2) == x2);
+    }
+
+    void storageConversionKeepsValues() {
+        Dataset data = small(false);
+        const Dataset original = data;
+        data.setSparseStorage(true);
+        QVERIFY(data.sparseStorage);
+        QCOMPARE(data.dense.size(), Eigen::Index(0));
+        QCOMPARE(data.sparse.nonZeros(), Eigen::Index(4));  // zeros dropped
+        QVERIFY(data.contractViolation().empty());
+        data.setSparseStorage(false);
+        QVERIFY(data.dense == original.dense);
+        QCOMPARE(data.sparse.nonZeros(), Eigen::Index(0));
+    }
+
+    void classesAreSortedAndDistinct() {
+        Dataset data = small(false);
+        data.labels << 2.5, -1, 2.5;
+        QCOMPARE(data.classes(), (std::vector<double>{-1, 2.5}));
+    }
+
+    void classNameMapping() {
+        Dataset two = small(false);
+        two.classNames = {"M", "R"};
+        QCOMPARE(two.classValue(0), -1.0);
+        QCOMPARE(two.classValue(1), 1.0);
+        QCOMPARE(two.labelText(1.0), std::string("R"));
+        QCOMPARE(two.labelText(-1.0), std::string("M"));
+
+        Dataset three = small(false);
+        three.classNames = {"a", "b", "c"};
+        three.labels << 0, 2, 1;
+        QCOMPARE(three.classValue(2), 2.0);
+        QCOMPARE(three.labelText(2.0), std::string("c"));
+        QCOMPARE(three.labelText(7.0), std::string("7"));  // not a class: the number
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, three.classValue(3));
+    }
+
+    void makeBinaryLabels() {
+        Dataset data = small(false);
+        data.labels << 1, 0, 1;
+        data.makeBinaryLabels();
+        QVERIFY(data.labels == Eigen::Vector3d(1, -1, 1));
+        QCOMPARE(data.classNames, (std::vector<std::string>{"0", "1"}));
+
+        Dataset plusMinus = small(false);  // already ±1: untouched, no names invented
+        plusMinus.makeBinaryLabels();
+        QVERIFY(plusMinus.classNames.empty());
+
+        Dataset one = small(false);
+        one.labels << 4, 4, 4;
+        try {
+            one.makeBinaryLabels();
+            QFAIL("no exception");
+        } catch (const DataError& e) {
+            QCOMPARE(e.file(), std::string("memory:small"));
+            QVERIFY2(std::string(e.what()).find("found 1 (4)") != std::string::npos, e.what());
+        }
+    }
+
+    void setDimension_data() { rowOperations_data(); }
+    void setDimension() {
+        QFETCH(bool, sparse);
+        Dataset data = small(sparse);
+        data.featureNames = {"a", "b", "c", "d"};
+        data.setDimension(6);  // grow: zeros
+        QCOMPARE(data.dimension(), 6);
+        QCOMPARE(data.featureNames.size(), std::size_t(6));
+        Eigen::VectorXd x0 = Eigen::VectorXd::Zero(6);
+        x0[0] = 1;
+        x0[2] = -2;
+        QVERIFY(data.row(0) == x0);
+        QVERIFY(data.contractViolation().empty());
+
+        data.setDimension(3);  // shrink over zero columns 4..6: fine
+        QCOMPARE(data.dimension(), 3);
+        QVERIFY(data.contractViolation().empty());
+
+        try {  // column 3 holds x0's -2
+            data.setDimension(2);
+            QFAIL("no exception");
+        } catch (const DataError& e) {
+            QCOMPARE(e.line(), 0);
+            QVERIFY2(std::string(e.what()).find("feature 3 of example 1 is nonzero") !=
+                         std::string::npos,
+                     e.what());
+        }
+        QCOMPARE(data.dimension(), 3);  // unchanged after the refusal
+    }
+
+    void subset_data() { rowOperations_data(); }
+    void subset() {
+        QFETCH(bool, sparse);
+        const Dataset data = small(sparse);
+        const Dataset sub = data.subset({2, 0, 2});
+        QVERIFY(sub.contractViolation().empty());
+        QCOMPARE(sub.sparseStorage, sparse);
+        QCOMPARE(sub.size(), 3);
+        QVERIFY(sub.row(0) == data.row(2));
+        QVERIFY(sub.row(1) == data.row(0));
+        QVERIFY(sub.row(2) == data.row(2));
+        QVERIFY(sub.labels == Eigen::Vector3d(1, 1, 1));
+        QCOMPARE(data.subset({}).size(), 0);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, data.subset({3}));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, data.subset({-1}));
+    }
+
+    void split_data() {
+        QTest::addColumn<bool>("sparse");
+        QTest::addColumn<double>("fraction");
+        QTest::addColumn<int>("testCount");
+        // 10 examples; round(fraction · 10).
+        QTest::newRow("dense 30%") << false << 0.3 << 3;
+        QTest::newRow("sparse 25%") << true << 0.25 << 3;  // 2.5 rounds away from zero
+        QTest::newRow("none") << false << 0.0 << 0;
+        QTest::newRow("all") << true << 1.0 << 10;
+    }
+    void split() {
+        QFETCH(bool, sparse);
+        QFETCH(double, fraction);
+        QFETCH(int, testCount);
+        // Row i is (i, 0) with label i: rows can be identified after the split.
+        Dataset data;
+        data.name = "ten";
+        data.dense = Dataset::DenseMatrix::Zero(10, 2);
+        data.labels.resize(10);
+        for (int i = 0; i < 10; ++i) {
+            data.dense(i, 0) = i + 1;
+            data.labels[i] = i;
+        }
+        data.setSparseStorage(sparse);
+
+        const auto [train, test] = data.split(fraction, 42);
+        QCOMPARE(test.size(), testCount);
+        QCOMPARE(train.size(), 10 - testCount);
+        QCOMPARE(train.name, std::string("ten (train)"));
+        std::set<int> seen;
+        for (const Dataset* part : {&train, &test}) {
+            QVERIFY(part->contractViolation().empty());
+            for (int i = 0; i < part->size(); ++i) {
+                const int id = static_cast<int>(part->labels[i]);
+                QCOMPARE(part->row(i)[0], double(id + 1));  // row and label travel together
+                if (i > 0) QVERIFY(part->labels[i - 1] < part->labels[i]);  // original order
+                QVERIFY(seen.insert(id).second);                            // disjoint
+            }
+        }
+        QCOMPARE(seen.size(), std::size_t(10));  // and together complete
+
+        const auto again = data.split(fraction, 42);
+        QVERIFY(again.second.labels == test.labels);  // deterministic
+    }
+
+    void splitDependsOnSeed() {
+        Dataset data;
+        data.dense = Dataset::DenseMatrix::Zero(100, 1);
+        data.labels = Eigen::VectorXd::LinSpaced(100, 0, 99);
+        const auto a = data.split(0.2, 1);
+        const auto b = data.split(0.2, 2);
+        QCOMPARE(a.second.size(), 20);
+        QVERIFY(a.second.labels != b.second.labels);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data.split(1.5, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data.split(-0.1, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data.split(std::nan(""), 1));
+    }
+
+    void contractViolations() {
+        Dataset data = small(false);
+        data.labels.resize(2);
+        QVERIFY(data.contractViolation().find("2 labels for 3 examples") != std::string::npos);
+        data = small(false);
+        data.dense(0, 0) = std::numeric_limits<double>::infinity();
+        QVERIFY(!data.contractViolation().empty());
+        data = small(false);
+        data.featureNames = {"only one"};
+        QVERIFY(!data.contractViolation().empty());
+    }
+
+    void dataErrorText() {
+        const DataError withLine("heart.txt", 17, "feature index 3 after index 5");
+        QCOMPARE(std::string(withLine.what()),
+                 std::string("heart.txt:17: feature index 3 after index 5"));
+        QCOMPARE(withLine.line(), 17);
+        QCOMPARE(withLine.detail(), std::string("feature index 3 after index 5"));
+        const DataError noLine("a.csv", 0, "no such file");
+        QCOMPARE(std::string(noLine.what()), std::string("a.csv: no such file"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDataset)
+#include "test_dataset.moc"

@@ -1,0 +1,243 @@
+#include "bounds_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "plot_style.h"
+
+namespace cplab::widgets {
+
+namespace {
+
+// Gaps are drawn on a log axis; an exact zero (finite termination) sits on the floor.
+constexpr double kGapFloor = 1e-16;
+
+}  // namespace
+
+BoundsPlot::BoundsPlot(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), replotTimer_(new QTimer(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setObjectName("boundsPlot");
+
+    boundsRect_ = plot_->axisRect();
+    gapRect_ = new QCPAxisRect(plot_);
+    plot_->plotLayout()->addElement(1, 0, gapRect_);
+    plot_->plotLayout()->setRowStretchFactor(0, 1.0);
+    plot_->plotLayout()->setRowStretchFactor(1, 1.0);
+    // Left margins aligned so both panels share the x positions.
+    auto* group = new QCPMarginGroup(plot_);
+    boundsRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    gapRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    connect(boundsRect_->axis(QCPAxis::atBottom),
+            qOverload<const QCPRange&>(&QCPAxis::rangeChanged), gapRect_->axis(QCPAxis::atBottom),
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(gapRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
+            boundsRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    QCPAxis* gapAxis = gapRect_->axis(QCPAxis::atLeft);
+    gapAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+    gapAxis->setTicker(logTicker);
+    gapAxis->setNumberFormat("eb");
+    gapAxis->setNumberPrecision(0);
+    gapAxis->setLabel("gap  U - L  (log)");
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds  (solid U, dashed L)");
+    setXAxis(XAxisKind::Iteration);
+
+    applyPlotStyle(plot_);
+    plot_->legend->setVisible(true);
+    boundsRect_->insetLayout()->addElement(plot_->legend, Qt::AlignTop | Qt::AlignRight);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_}) {
+        rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+        rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    }
+
+    // Zooming or dragging freezes the view; a double click returns to automatic scaling.
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { autoScale_ = false; });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        if (event->buttons() != Qt::NoButton) autoScale_ = false;
+    });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+        autoScale_ = true;
+        replotNow();
+    });
+    plot_->setToolTip(tr("Drag or wheel to zoom; double-click to rescale automatically"));
+
+    replotTimer_->setSingleShot(true);
+    replotTimer_->setInterval(40);
+    connect(replotTimer_, &QTimer::timeout, this, [this] { replotNow(); });
+    setMinimumSize(360, 280);
+}
+
+double BoundsPlot::key(const IterationRecord& r) const {
+    switch (xAxis_) {
+        case XAxisKind::Iteration:
+            return r.iteration;
+        case XAxisKind::Seconds:
+            return r.seconds;
+        case XAxisKind::OracleCalls:
+            return static_cast<double>(r.oracleCalls);
+    }
+    return r.iteration;
+}
+
+void BoundsPlot::setXAxis(XAxisKind kind) {
+    xAxis_ = kind;
+    const char* label = kind == XAxisKind::Iteration ? "iteration"
+                        : kind == XAxisKind::Seconds ? "solver seconds"
+                                                     : "oracle calls";
+    gapRect_->axis(QCPAxis::atBottom)->setLabel(label);
+    for (auto& [id, run] : runs_)
+        rebuild(run);
+    autoScale_ = true;
+    scheduleReplot();
+}
+
+void BoundsPlot::addRun(int id, const QString& label, const QColor& color) {
+    removeRun(id);
+    RunGraphs run;
+    run.upper =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    run.upper->setName(label);
+    run.upper->setPen(pen(color, 1.8));
+    run.lower =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    run.lower->setPen(pen(color, 1.6, Qt::DashLine));
+    run.lower->removeFromLegend();
+    run.gap = plot_->addGraph(gapRect_->axis(QCPAxis::atBottom), gapRect_->axis(QCPAxis::atLeft));
+    run.gap->setPen(pen(color, 1.8));
+    run.gap->removeFromLegend();
+    runs_[id] = run;
+    scheduleReplot();
+}
+
+void BoundsPlot::removeRun(int id) {
+    const auto it = runs_.find(id);
+    if (it == runs_.end()) return;
+    plot_->removeGraph(it->second.upper);
+    plot_->removeGraph(it->second.lower);
+    plot_->removeGraph(it->second.gap);
+    runs_.erase(it);
+    scheduleReplot();
+}
+
+void BoundsPlot::clear() {
+    while (!runs_.empty())
+        removeRun(runs_.begin()->first);
+    clearReference();
+    replotNow();
+}
+
+void BoundsPlot::setReference(double value, const QString& label) {
+    if (!reference_) {
+        reference_ = plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom),
+                                     boundsRect_->axis(QCPAxis::atLeft));
+        reference_->setPen(pen(QColor(0, 0, 0), 1.0, Qt::DotLine));
+    }
+    referenceValue_ = value;
+    reference_->setName(label);
+    scheduleReplot();
+}
+
+void BoundsPlot::clearReference() {
+    if (reference_) plot_->removeGraph(reference_);
+    reference_ = nullptr;
+}
+
+void BoundsPlot::rebuild(RunGraphs& run) {
+    run.upper->data()->clear();
+    run.lower->data()->clear();
+    run.gap->data()->clear();
+    addToGraphs(run, run.records);
+}
+
+void BoundsPlot::addToGraphs(RunGraphs& run, const std::vector<IterationRecord>& records) {
+    QVector<double> keys, upper, lower, gap;
+    keys.reserve(static_cast<int>(records.size()));
+    for (const auto& r : records) {
+        // Non-finite bounds (no lower bound yet) leave a gap in the line.
+        keys.append(key(r));
+        upper.append(std::isfinite(r.upper) ? r.upper : qQNaN());
+        lower.append(std::isfinite(r.lower) ? r.lower : qQNaN());
+        gap.append(std::isfinite(r.gap) ? std::max(r.gap, kGapFloor) : qQNaN());
+    }
+    run.upper->addData(keys, upper, true);
+    run.lower->addData(keys, lower, true);
+    run.gap->addData(keys, gap, true);
+}
+
+void BoundsPlot::appendRecords(int id, const std::vector<IterationRecord>& records) {
+    const auto it = runs_.find(id);
+    if (it == runs_.end() || records.empty()) return;
+    addToGraphs(it->second, records);
+    it->second.records.insert(it->second.records.end(), records.begin(), records.end());
+    scheduleReplot();
+}
+
+int BoundsPlot::pointCount(int id) const {
+    const auto it = runs_.find(id);
+    return it == runs_.end() ? 0 : it->second.upper->dataCount();
+}
+
+void BoundsPlot::scheduleReplot() {
+    if (!replotTimer_->isActive()) replotTimer_->start();
+}
+
+void BoundsPlot::rescale() {
+    // x: everything; bounds: from the point where every run has a finite lower bound, so that
+    // one early, very loose bound does not flatten the picture; gap: all finite values.
+    double xMax = 1.0, yLow = std::numeric_limits<double>::infinity(), yHigh = -yLow;
+    double gLow = std::numeric_limits<double>::infinity(), gHigh = 0.0;
+    for (const auto& [id, run] : runs_) {
+        const auto& rs = run.records;
+        if (rs.empty()) continue;
+        xMax = std::max(xMax, key(rs.back()));
+        // Skip the first 5 % of the records when scaling the bounds panel.
+        const std::size_t skip = rs.size() / 20;
+        for (std::size_t k = skip; k < rs.size(); ++k) {
+            if (std::isfinite(rs[k].upper)) {
+                yHigh = std::max(yHigh, rs[k].upper);
+                yLow = std::min(yLow, rs[k].upper);
+            }
+            if (std::isfinite(rs[k].lower)) {
+                yLow = std::min(yLow, rs[k].lower);
+                yHigh = std::max(yHigh, rs[k].lower);
+            }
+        }
+        for (const auto& r : rs) {
+            if (std::isfinite(r.gap)) {
+                gLow = std::min(gLow, std::max(r.gap, kGapFloor));
+                gHigh = std::max(gHigh, std::max(r.gap, kGapFloor));
+            }
+        }
+    }
+    if (reference_ && std::isfinite(referenceValue_)) {
+        yLow = std::min(yLow, referenceValue_);
+        yHigh = std::max(yHigh, referenceValue_);
+    }
+    const double xMin = 0.0;
+    boundsRect_->axis(QCPAxis::atBottom)->setRange(xMin, xMax * 1.02);
+    if (reference_) reference_->setData({xMin, xMax * 1.02}, {referenceValue_, referenceValue_});
+    if (std::isfinite(yLow) && std::isfinite(yHigh)) {
+        const double margin = 0.08 * std::max(yHigh - yLow, 1e-12 * std::max(1.0, std::abs(yHigh)));
+        boundsRect_->axis(QCPAxis::atLeft)->setRange(yLow - margin, yHigh + margin);
+    }
+    if (std::isfinite(gLow) && gHigh > 0) {
+        gapRect_->axis(QCPAxis::atLeft)->setRange(gLow / 3.0, gHigh * 3.0);
+    }
+}
+
+void BoundsPlot::replotNow() {
+    replotTimer_->stop();
+    if (autoScale_) rescale();
+    plot_->replot();
+}
+
+}  // namespace cplab::widgets

@@ -1,0 +1,341 @@
+#include "cutting_plane_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "plot_style.h"
+
+namespace cplab::widgets {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
+                       double size) {
+    QCPScatterStyle style(shape, size);
+    style.setPen(pen(edge, 1.4));
+    style.setBrush(fill);
+    return style;
+}
+
+QCPGraph* pointsGraph(QCustomPlot* plot, const QString& name, const QCPScatterStyle& style) {
+    QCPGraph* g = plot->addGraph();
+    g->setName(name);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(style);
+    return g;
+}
+
+QCPCurve* newCurve(QCustomPlot* plot, const QPen& p, const QString& name = {}) {
+    auto* c = new QCPCurve(plot->xAxis, plot->yAxis);
+    c->setPen(p);
+    c->setName(name);
+    c->setScatterStyle(QCPScatterStyle::ssNone);
+    if (name.isEmpty()) c->removeFromLegend();
+    return c;
+}
+
+// A colour gradient light enough for lines and markers drawn on top.
+QCPColorGradient heatGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(255, 252, 235));
+    g.setColorStopAt(0.35, QColor(230, 240, 210));
+    g.setColorStopAt(0.7, QColor(190, 220, 225));
+    g.setColorStopAt(1.0, QColor(150, 180, 215));
+    return g;
+}
+
+}  // namespace
+
+CuttingPlanePlot::CuttingPlanePlot(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setObjectName("modelPlot");
+    applyPlotStyle(plot_);
+    plot_->legend->setVisible(true);
+    setMinimumSize(360, 280);
+}
+
+void CuttingPlanePlot::clear() {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    plot_->plotLayout()->simplify();
+    fGraph_ = nullptr;
+    heatMap_ = nullptr;
+    contours_ = nullptr;
+    optimum_ = nullptr;
+    planeCurves_.clear();
+    model_ = prox_ = iterates_ = candidate_ = best_ = center_ = nullptr;
+    path_ = gapSegment_ = nullptr;
+    ball_ = nullptr;
+    activePlaneCurves_ = 0;
+    function_.reset();
+    snapshot_.reset();
+    plot_->replot();
+}
+
+int CuttingPlanePlot::planeLineCount() const {
+    return activePlaneCurves_;
+}
+
+QCPCurve* CuttingPlanePlot::planeCurve(std::size_t index) {
+    while (planeCurves_.size() <= index) {
+        QCPCurve* c = newCurve(plot_, pen(colors::kPlane, 1.0));
+        c->setLayer("main");
+        planeCurves_.push_back(c);
+    }
+    planeCurves_[index]->setVisible(true);
+    return planeCurves_[index];
+}
+
+void CuttingPlanePlot::labelPlane(QCPCurve* curve, std::size_t index, bool newest) {
+    // The legend shows one entry for the planes and one for the newest.
+    if (newest || index == 0) {
+        curve->setName(newest ? "newest plane" : "planes");
+        curve->addToLegend();
+    } else {
+        curve->removeFromLegend();
+    }
+}
+
+void CuttingPlanePlot::trimPlaneCurves(std::size_t count) {
+    for (std::size_t k = count; k < planeCurves_.size(); ++k) {
+        planeCurves_[k]->data()->clear();
+        planeCurves_[k]->setVisible(false);
+    }
+}
+
+void CuttingPlanePlot::setupFunction(const FunctionView& view) {
+    plot_->legend->setVisible(true);
+    const Box& box = view.box;
+    if (view.dimension == 1) {
+        plot_->xAxis->setLabel("x");
+        plot_->yAxis->setLabel("f(x)");
+        fGraph_ = plot_->addGraph();
+        fGraph_->setName("f");
+        fGraph_->setPen(pen(colors::kFunction, 2.2));
+        fGraph_->setData(QVector<double>(view.xs.begin(), view.xs.end()),
+                         QVector<double>(view.fs.begin(), view.fs.end()), true);
+        plot_->xAxis->setRange(box.lower(0), box.upper(0));
+        // Planes first so that f, the model and the points are drawn over them.
+        model_ = plot_->addGraph();
+        model_->setName("model f_t");
+        model_->setPen(pen(colors::kModel, 2.0));
+        prox_ = plot_->addGraph();
+        prox_->setName("prox objective");
+        prox_->setPen(pen(colors::kProx, 1.6, Qt::DashLine));
+        gapSegment_ = newCurve(plot_, pen(colors::kCandidate, 1.2, Qt::DotLine));
+        iterates_ = pointsGraph(plot_, "oracle points",
+                                marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
+        optimum_ = pointsGraph(plot_, "minimum f*",
+                               marker(QCPScatterStyle::ssStar, colors::kOptimum, Qt::black, 11));
+        optimum_->setData({view.minimizer(0)}, {view.minimum});
+    } else {
+        plot_->xAxis->setLabel("x1");
+        plot_->yAxis->setLabel("x2");
+        heatMap_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+        heatMap_->setName("f");
+        heatMap_->removeFromLegend();
+        const GridSamples& grid = view.grid;
+        heatMap_->data()->setSize(grid.nx, grid.ny);
+        heatMap_->data()->setRange(QCPRange(grid.x(0), grid.x(grid.nx - 1)),
+                                   QCPRange(grid.y(0), grid.y(grid.ny - 1)));
+        for (int j = 0; j < grid.ny; ++j) {
+            for (int i = 0; i < grid.nx; ++i)
+                heatMap_->data()->setCell(i, j, grid.at(i, j));
+        }
+        heatMap_->setGradient(heatGradient());
+        heatMap_->setInterpolate(true);
+        if (!view.contours.empty()) {
+            heatMap_->setDataRange(
+                QCPRange(view.minimum, view.contours.back().level));  // saturate the steep rim
+        } else {
+            heatMap_->rescaleDataRange();
+        }
+        contours_ = newCurve(plot_, pen(colors::kContour, 0.8), "contours of f");
+        QVector<QCPCurveData> data;
+        int t = 0;
+        for (const auto& level : view.contours) {
+            for (const auto& [a, b] : level.segments) {
+                data.append(QCPCurveData(t++, a.x(), a.y()));
+                data.append(QCPCurveData(t++, b.x(), b.y()));
+                data.append(QCPCurveData(t++, kNaN, kNaN));
+            }
+        }
+        contours_->data()->set(data, true);
+        plot_->xAxis->setRange(box.lower(0), box.upper(0));
+        plot_->yAxis->setRange(box.lower(1), box.upper(1));
+        path_ = newCurve(plot_, pen(QColor(40, 40, 40), 1.2), "iterates");
+        path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, QColor(40, 40, 40), Qt::white, 5));
+        iterates_ = nullptr;
+        optimum_ = pointsGraph(plot_, "minimiser x*",
+                               marker(QCPScatterStyle::ssStar, colors::kOptimum, Qt::black, 12));
+        optimum_->setData({view.minimizer(0)}, {view.minimizer(1)});
+        ball_ = new QCPItemEllipse(plot_);
+        ball_->setPen(pen(colors::kProx, 1.3, Qt::DashLine));
+        ball_->setVisible(false);
+    }
+    candidate_ =
+        pointsGraph(plot_, "master solution x_t",
+                    marker(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+    best_ = pointsGraph(plot_, "best point",
+                        marker(QCPScatterStyle::ssDiamond, colors::kBest, colors::kBest, 9));
+    center_ = pointsGraph(plot_, "prox-centre",
+                          marker(QCPScatterStyle::ssSquare, colors::kProx, colors::kProx, 8));
+    plot_->plotLayout()->simplify();
+    // A convex f leaves the top centre of a 1-D plot empty; 2-D plots keep the corner.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(
+        0, Qt::AlignTop | (view.dimension == 1 ? Qt::AlignHCenter : Qt::AlignRight));
+    styleAxisRect(plot_->axisRect());
+}
+
+void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> snapshot) {
+    if (!snapshot || !snapshot->function) {
+        clear();
+        return;
+    }
+    if (snapshot->function != function_) {
+        clear();
+        function_ = snapshot->function;
+        setupFunction(*function_);
+    }
+    snapshot_ = std::move(snapshot);
+    const CuttingPlaneSnapshot& s = *snapshot_;
+    if (s.function->dimension == 1) {
+        draw1d(s);
+    } else {
+        draw2d(s);
+    }
+    // The bundle's extras are hidden (and out of the legend) for Kelley.
+    for (QCPAbstractPlottable* p :
+         {static_cast<QCPAbstractPlottable*>(center_), static_cast<QCPAbstractPlottable*>(prox_)}) {
+        if (!p) continue;
+        p->setVisible(s.bundle);
+        if (s.bundle) {
+            p->addToLegend();
+        } else {
+            p->removeFromLegend();
+        }
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CuttingPlanePlot::draw1d(const CuttingPlaneSnapshot& s) {
+    const FunctionView& view = *s.function;
+    const double lo = view.box.lower(0), hi = view.box.upper(0);
+    for (std::size_t k = 0; k < s.planes.size(); ++k) {
+        QCPCurve* c = planeCurve(k);
+        const CuttingPlane& p = s.planes[k];
+        Eigen::VectorXd a(1), b(1);
+        a << lo;
+        b << hi;
+        c->setData({0, 1}, {lo, hi}, {p.at(a), p.at(b)});
+        const bool newest = k + 1 == s.planes.size() && s.planes.size() > 1;
+        c->setPen(newest ? pen(colors::kNewestPlane, 1.8) : pen(colors::kPlane, 1.0));
+        labelPlane(c, k, newest);
+    }
+    trimPlaneCurves(s.planes.size());
+    activePlaneCurves_ = static_cast<int>(s.planes.size());
+
+    model_->setData(QVector<double>(view.xs.begin(), view.xs.end()),
+                    QVector<double>(s.modelCurve.begin(), s.modelCurve.end()), true);
+    if (s.bundle) {
+        prox_->setData(QVector<double>(view.xs.begin(), view.xs.end()),
+                       QVector<double>(s.proxCurve.begin(), s.proxCurve.end()), true);
+    } else {
+        prox_->data()->clear();
+    }
+
+    QVector<double> px, py;
+    for (const auto& p : s.planes) {
+        px.append(p.point(0));
+        py.append(p.value);
+    }
+    iterates_->setData(px, py);
+    if (s.record.iteration > 0) {
+        candidate_->setData({s.candidate(0)}, {s.candidateModel});
+        const double fAtCandidate = s.planes.back().value;
+        gapSegment_->setData({0, 1}, {s.candidate(0), s.candidate(0)},
+                             {s.candidateModel, fAtCandidate});
+    } else {
+        candidate_->data()->clear();
+        gapSegment_->data()->clear();
+    }
+    best_->setData({s.best(0)}, {s.bestValue});
+    if (s.bundle) {
+        Eigen::VectorXd c = s.proxCenter;
+        double fc = s.record.upper;
+        for (const auto& p : s.planes) {
+            if ((p.point - c).norm() == 0.0) fc = p.value;
+        }
+        center_->setData({c(0)}, {fc});
+    }
+
+    // y-range: all of f, and the model's minimum, which early on lies far below f.
+    double yLow = *std::min_element(view.fs.begin(), view.fs.end());
+    double yHigh = *std::max_element(view.fs.begin(), view.fs.end());
+    if (s.record.iteration > 0 && std::isfinite(s.candidateModel)) {
+        yLow = std::min(yLow, s.candidateModel);
+    }
+    if (std::isfinite(s.modelMinimum)) yLow = std::min(yLow, s.modelMinimum);
+    const double margin = 0.06 * std::max(yHigh - yLow, 1e-9);
+    plot_->yAxis->setRange(yLow - margin, yHigh + margin);
+    plot_->xAxis->setRange(lo, hi);
+}
+
+void CuttingPlanePlot::draw2d(const CuttingPlaneSnapshot& s) {
+    std::size_t drawn = 0;
+    const std::size_t newest = s.planes.empty() ? 0 : s.planes.size() - 1;
+    for (std::size_t k = 0; k < s.modelCells.size(); ++k) {
+        const auto& cell = s.modelCells[k];
+        if (cell.empty()) continue;
+        QCPCurve* c = planeCurve(drawn++);
+        QVector<double> t, x, y;
+        for (std::size_t v = 0; v <= cell.size(); ++v) {
+            const Eigen::Vector2d& p = cell[v % cell.size()];
+            t.append(static_cast<double>(v));
+            x.append(p.x());
+            y.append(p.y());
+        }
+        c->setData(t, x, y);
+        const bool isNewest = k == newest && s.planes.size() > 1;
+        c->setPen(isNewest ? pen(colors::kNewestPlane, 2.0) : pen(colors::kKink, 0.9));
+        c->setBrush(isNewest ? QBrush(QColor(255, 127, 14, 40)) : Qt::NoBrush);
+        labelPlane(c, drawn - 1, isNewest);
+    }
+    trimPlaneCurves(drawn);
+    activePlaneCurves_ = static_cast<int>(drawn);
+
+    QVector<double> t, x, y;
+    for (std::size_t k = 0; k < s.iterates.size(); ++k) {
+        t.append(static_cast<double>(k));
+        x.append(s.iterates[k](0));
+        y.append(s.iterates[k](1));
+    }
+    path_->setData(t, x, y);
+    if (s.record.iteration > 0) {
+        candidate_->setData({s.candidate(0)}, {s.candidate(1)});
+    } else {
+        candidate_->data()->clear();
+    }
+    best_->setData({s.best(0)}, {s.best(1)});
+    if (s.bundle) {
+        center_->setData({s.proxCenter(0)}, {s.proxCenter(1)});
+        const double r = (s.candidate - s.proxCenter).norm();
+        ball_->topLeft->setCoords(s.proxCenter(0) - r, s.proxCenter(1) + r);
+        ball_->bottomRight->setCoords(s.proxCenter(0) + r, s.proxCenter(1) - r);
+        ball_->setVisible(r > 0 && s.record.iteration > 0);
+    } else if (ball_) {
+        ball_->setVisible(false);
+    }
+}
+
+}  // namespace cplab::widgets

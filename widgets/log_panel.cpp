@@ -1,0 +1,26 @@
+#include "log_panel.h"
+
+#include <QFontDatabase>
+#include <QTime>
+
+namespace cplab::widgets {
+
+LogPanel::LogPanel(QWidget* parent) : QPlainTextEdit(parent) {
+    setObjectName("logPanel");
+    setReadOnly(true);
+    setMaximumBlockCount(5000);
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSize(9);
+    setFont(mono);
+}
+
+void LogPanel::appendMessage(const QString& message) {
+    appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + message);
+}
+
+void LogPanel::appendError(const QString& message) {
+    appendHtml(QString("<span style='color:#b00000'>%1  error: %2</span>")
+                   .arg(QTime::currentTime().toString("HH:mm:ss"), message.toHtmlEscaped()));
+}
+
+}  // namespace cplab::widgets

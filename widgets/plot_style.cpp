@@ -1,0 +1,71 @@
+#include "plot_style.h"
+
+#include <qcustomplot.h>
+
+#include <QFileInfo>
+
+namespace cplab::widgets {
+
+QColor runColor(int k) {
+    static const QColor palette[] = {{31, 119, 180},  {214, 39, 40},   {44, 160, 44},
+                                     {255, 127, 14},  {148, 103, 189}, {140, 86, 75},
+                                     {227, 119, 194}, {23, 190, 207}};
+    const int n = static_cast<int>(sizeof palette / sizeof palette[0]);
+    return palette[((k % n) + n) % n];
+}
+
+QPen pen(const QColor& color, double width, Qt::PenStyle style) {
+    QPen p(color, width, style);
+    p.setCapStyle(Qt::RoundCap);
+    p.setJoinStyle(Qt::RoundJoin);
+    return p;
+}
+
+void styleAxisRect(QCPAxisRect* rect) {
+    QFont labelFont;
+    labelFont.setPointSize(10);
+    QFont tickFont;
+    tickFont.setPointSize(9);
+    for (QCPAxis* axis : rect->axes()) {
+        axis->setLabelFont(labelFont);
+        axis->setTickLabelFont(tickFont);
+        axis->setBasePen(pen(QColor(90, 90, 90)));
+        axis->setTickPen(pen(QColor(90, 90, 90)));
+        axis->setSubTickPen(pen(QColor(140, 140, 140)));
+        axis->grid()->setPen(pen(QColor(225, 225, 225), 1, Qt::SolidLine));
+        axis->grid()->setSubGridVisible(false);
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+}
+
+void applyPlotStyle(QCustomPlot* plot) {
+    plot->setBackground(Qt::white);
+    plot->setAntialiasedElements(QCP::aeAll);
+    plot->setNotAntialiasedElements(QCP::aeNone);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->setNoAntialiasingOnDrag(true);
+    for (QCPAxisRect* rect : plot->axisRects())
+        styleAxisRect(rect);
+    QFont legendFont;
+    legendFont.setPointSize(9);
+    plot->legend->setFont(legendFont);
+    plot->legend->setBrush(QColor(255, 255, 255, 220));
+    plot->legend->setBorderPen(pen(QColor(200, 200, 200)));
+}
+
+bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width, int height) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (suffix == "png") {
+        ok = plot->savePng(path, width, height, 2.0);
+    } else if (suffix == "pdf") {
+        ok = plot->savePdf(path, width, height);
+    } else {
+        if (why) *why = path + ": unknown export format '" + suffix + "' (use .png or .pdf)";
+        return false;
+    }
+    if (!ok && why) *why = path + ": could not be written";
+    return ok;
+}
+
+}  // namespace cplab::widgets

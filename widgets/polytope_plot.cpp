@@ -1,0 +1,193 @@
+#include "polytope_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <limits>
+
+#include "plot_style.h"
+
+namespace cplab::widgets {
+
+namespace {
+
+QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
+                       double size) {
+    QCPScatterStyle style(shape, size);
+    style.setPen(pen(edge, 1.4));
+    style.setBrush(fill);
+    return style;
+}
+
+}  // namespace
+
+PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setObjectName("polytopePlot");
+    applyPlotStyle(plot_);
+    plot_->legend->setVisible(true);
+    setMinimumSize(360, 280);
+}
+
+void PolytopePlot::clear() {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    polygon_ = contours_ = path_ = direction_ = nullptr;
+    current_ = fwVertex_ = awayVertex_ = optimum_ = nullptr;
+    gradientArrow_ = nullptr;
+    weightLabels_.clear();
+    view_.reset();
+    plot_->replot();
+}
+
+void PolytopePlot::setupProblem(const PolytopeView& view) {
+    const PolytopeProblem& p = *view.problem;
+    plot_->xAxis->setLabel("x1");
+    plot_->yAxis->setLabel("x2");
+
+    contours_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    contours_->setName("contours of f");
+    contours_->setPen(pen(colors::kContour, 0.8));
+    QVector<QCPCurveData> data;
+    int t = 0;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& level : view.contours) {
+        for (const auto& [a, b] : level.segments) {
+            data.append(QCPCurveData(t++, a.x(), a.y()));
+            data.append(QCPCurveData(t++, b.x(), b.y()));
+            data.append(QCPCurveData(t++, nan, nan));
+        }
+    }
+    contours_->data()->set(data, true);
+
+    polygon_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    polygon_->setName("polytope M");
+    polygon_->setPen(pen(QColor(60, 60, 60), 1.8));
+    polygon_->setBrush(QColor(31, 119, 180, 28));
+    QVector<double> pt, px, py;
+    for (std::size_t k = 0; k <= p.vertices.size(); ++k) {
+        const auto& v = p.vertices[k % p.vertices.size()];
+        pt.append(static_cast<double>(k));
+        px.append(v.x());
+        py.append(v.y());
+    }
+    polygon_->setData(pt, px, py);
+
+    for (std::size_t k = 0; k < p.vertices.size(); ++k) {
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(p.vertices[k].x(), p.vertices[k].y());
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(4, 0, 0, 2));
+        QFont font;
+        font.setPointSize(8);
+        label->setFont(font);
+        label->setColor(QColor(60, 60, 60));
+        label->setText(QString("v%1").arg(k));
+        weightLabels_.push_back(label);
+    }
+
+    direction_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    direction_->setPen(pen(colors::kNewestPlane, 1.4, Qt::DashLine));
+    direction_->setName("step direction");
+
+    path_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    path_->setName("iterates");
+    path_->setPen(pen(colors::kModel, 1.3));
+    path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, colors::kModel, Qt::white, 5));
+
+    optimum_ = plot_->addGraph();
+    optimum_->setName("minimiser x*");
+    optimum_->setLineStyle(QCPGraph::lsNone);
+    optimum_->setScatterStyle(marker(QCPScatterStyle::ssStar, Qt::black, Qt::black, 12));
+    optimum_->setData({view.minimizer.x()}, {view.minimizer.y()});
+
+    fwVertex_ = plot_->addGraph();
+    fwVertex_->setName("FW vertex s_t");
+    fwVertex_->setLineStyle(QCPGraph::lsNone);
+    fwVertex_->setScatterStyle(
+        marker(QCPScatterStyle::ssSquare, colors::kNewestPlane, colors::kNewestPlane, 10));
+
+    awayVertex_ = plot_->addGraph();
+    awayVertex_->setName("away vertex a_t");
+    awayVertex_->setLineStyle(QCPGraph::lsNone);
+    awayVertex_->setScatterStyle(
+        marker(QCPScatterStyle::ssSquare, colors::kCandidate, colors::kCandidate, 10));
+
+    current_ = plot_->addGraph();
+    current_->setName("x_t");
+    current_->setLineStyle(QCPGraph::lsNone);
+    current_->setScatterStyle(
+        marker(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+
+    gradientArrow_ = new QCPItemLine(plot_);
+    gradientArrow_->setPen(pen(colors::kProx, 1.6));
+    gradientArrow_->setHead(QCPLineEnding::esSpikeArrow);
+
+    const GridSamples& g = view.grid;
+    plot_->xAxis->setRange(g.x(0), g.x(g.nx - 1));
+    plot_->yAxis->setRange(g.y(0), g.y(g.ny - 1));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
+
+void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot) {
+    if (!snapshot || !snapshot->view) {
+        clear();
+        return;
+    }
+    if (snapshot->view != view_) {
+        clear();
+        view_ = snapshot->view;
+        setupProblem(*view_);
+    }
+    const FrankWolfeSnapshot& s = *snapshot;
+    const auto& vertices = view_->problem->vertices;
+
+    QVector<double> t, x, y;
+    for (std::size_t k = 0; k < s.iterates.size(); ++k) {
+        t.append(static_cast<double>(k));
+        x.append(s.iterates[k].x());
+        y.append(s.iterates[k].y());
+    }
+    path_->setData(t, x, y);
+    const Eigen::Vector2d xt = s.iterates.back();
+    current_->setData({xt.x()}, {xt.y()});
+
+    // The step just taken started at the previous iterate.
+    const Eigen::Vector2d from = s.iterates.size() >= 2 ? s.iterates[s.iterates.size() - 2] : xt;
+    fwVertex_->data()->clear();
+    awayVertex_->data()->clear();
+    direction_->data()->clear();
+    if (s.fwVertex >= 0) {
+        const auto& v = vertices[static_cast<std::size_t>(s.fwVertex)];
+        fwVertex_->setData({v.x()}, {v.y()});
+        if (!s.awayStep) direction_->setData({0, 1}, {from.x(), v.x()}, {from.y(), v.y()});
+    }
+    if (s.awayStep && s.awayVertex >= 0) {
+        const auto& a = vertices[static_cast<std::size_t>(s.awayVertex)];
+        awayVertex_->setData({a.x()}, {a.y()});
+        direction_->setData({0, 1}, {a.x(), from.x()}, {a.y(), from.y()});
+    }
+    // −∇f at the step's start, scaled to a fifth of the view's width.
+    const double width = plot_->xAxis->range().size();
+    const double norm = s.gradient.norm();
+    if (norm > 0 && s.record.iteration > 0) {
+        const Eigen::Vector2d tip = from - 0.2 * width * s.gradient / norm;
+        gradientArrow_->start->setCoords(from.x(), from.y());
+        gradientArrow_->end->setCoords(tip.x(), tip.y());
+        gradientArrow_->setVisible(true);
+    } else {
+        gradientArrow_->setVisible(false);
+    }
+    for (std::size_t k = 0; k < weightLabels_.size(); ++k) {
+        QString text = QString("v%1").arg(k);
+        if (k < s.weights.size() && s.weights[k] > 0) {
+            text += QString("  w=%1").arg(s.weights[k], 0, 'f', 3);
+        }
+        weightLabels_[k]->setText(text);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace cplab::widgets

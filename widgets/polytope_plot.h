@@ -1,0 +1,45 @@
+// The Frank–Wolfe view (ALGORITHMS.md §9): the polygon over the contours of f, the iterates'
+// path, the vertex s_t chosen by the linear oracle, the away vertex, −∇f at x_t and, for the
+// away-step variant, the active-set weights of the vertices.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "nonsmooth/frank_wolfe.h"
+
+class QCustomPlot;
+class QCPCurve;
+class QCPGraph;
+class QCPItemLine;
+class QCPItemText;
+
+namespace cplab::widgets {
+
+class PolytopePlot : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PolytopePlot(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot);
+    void clear();
+    QCustomPlot* plot() const { return plot_; }
+
+  private:
+    void setupProblem(const PolytopeView& view);
+
+    QCustomPlot* plot_;
+    std::shared_ptr<const PolytopeView> view_;
+    QCPCurve* polygon_ = nullptr;
+    QCPCurve* contours_ = nullptr;
+    QCPCurve* path_ = nullptr;
+    QCPGraph* current_ = nullptr;
+    QCPGraph* fwVertex_ = nullptr;
+    QCPGraph* awayVertex_ = nullptr;
+    QCPGraph* optimum_ = nullptr;
+    QCPCurve* direction_ = nullptr;
+    QCPItemLine* gradientArrow_ = nullptr;
+    std::vector<QCPItemText*> weightLabels_;
+};
+
+}  // namespace cplab::widgets
