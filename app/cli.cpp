@@ -1,12 +1,17 @@
 #include "cli.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
 
 #include "core/trace_csv.h"
+#include "data/csv_format.h"
+#include "data/libsvm_format.h"
+#include "data/text_io.h"
 #include "json_writer.h"
 #include "registry.h"
 
@@ -18,16 +23,28 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitNumerical = 2;
 
+bool parseDouble(const std::string& text, double& value) {
+    return parseNumber(text, value) == NumberError::None;
+}
+
+bool endsWithText(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 const char* kUsage =
     "usage:\n"
     "  cplab-cli list [--json]\n"
-    "  cplab-cli run SOLVER (--problem NAME | --data FILE [--test FILE]) [--set key=value ...]\n"
-    "                [--trace out.csv] [--json] [--quiet]\n"
+    "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
+    "                [--seed S]] [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
+    "                [--json] [--quiet]\n"
+    "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "\n"
     "  list   problems, solvers with their options and defaults, and demos\n"
     "  run    run one solver; progress on stderr, summary on stdout (JSON with --json)\n"
     "  demo   run a built-in demo headless (all of its runs)\n"
+    "  predict  apply a model written by 'run --model' to a data file\n"
     "\n"
     "exit status: 0 converged or limit reached, 1 invalid input or options, 2 numerical "
     "failure\n";
@@ -233,6 +250,9 @@ struct RunArguments {
     std::string problem;
     std::string data;
     std::string test;
+    double testFraction = 0.0;
+    std::uint64_t seed = 1;
+    std::string model;
     OptionValues options;
     std::string trace;
     bool json = false;
@@ -254,9 +274,25 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
         } else if (arg == "--quiet") {
             a.quiet = true;
         } else if (arg == "--problem" || arg == "--data" || arg == "--test" || arg == "--trace" ||
-                   arg == "--set") {
+                   arg == "--set" || arg == "--test-fraction" || arg == "--seed" ||
+                   arg == "--model") {
             const auto value = next(arg.c_str());
             if (!value) return arg + " needs a value";
+            if (arg == "--test-fraction") {
+                double f = 0.0;
+                if (!parseDouble(*value, f) || !(f > 0 && f < 1)) {
+                    return "--test-fraction expects a number in (0, 1), got '" + *value + "'";
+                }
+                a.testFraction = f;
+            }
+            if (arg == "--seed") {
+                double s = 0.0;
+                if (!parseDouble(*value, s) || s < 0 || s != std::floor(s) || s > 9e15) {
+                    return "--seed expects a non-negative integer, got '" + *value + "'";
+                }
+                a.seed = static_cast<std::uint64_t>(s);
+            }
+            if (arg == "--model") a.model = *value;
             if (arg == "--problem") a.problem = *value;
             if (arg == "--data") a.data = *value;
             if (arg == "--test") a.test = *value;
@@ -293,12 +329,25 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
-    if (!a.data.empty() || !a.test.empty()) {
+    const bool linear = solverInfo->family == kFamilyLinear;
+    if (!linear && (!a.data.empty() || !a.test.empty() || a.testFraction > 0)) {
         err << "cplab-cli: solver '" << a.solver << "' works on built-in " << solverInfo->family
             << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
         return kExitInvalid;
     }
-    if (a.problem.empty()) {
+    if (!a.model.empty() && !linear) {
+        err << "cplab-cli: --model is for linear models (solvers of the linear family)\n";
+        return kExitInvalid;
+    }
+    if (!a.test.empty() && a.testFraction > 0) {
+        err << "cplab-cli: give either --test FILE or --test-fraction F, not both\n";
+        return kExitInvalid;
+    }
+    if (!a.data.empty() && !a.problem.empty()) {
+        err << "cplab-cli: give either --problem NAME or --data FILE, not both\n";
+        return kExitInvalid;
+    }
+    if (a.problem.empty() && (!linear || a.data.empty())) {
         std::string names;
         for (const auto& p : problemCatalog()) {
             if (p.family == solverInfo->family) names += (names.empty() ? "" : ", ") + p.name;
@@ -308,7 +357,22 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         return kExitInvalid;
     }
     std::string why;
-    const auto problem = makeProblem(a.problem, &why);
+    std::shared_ptr<const ProblemInstance> problem;
+    if (linear) {
+        const ProblemInfo* info = a.problem.empty() ? nullptr : findProblem(a.problem);
+        if (!a.problem.empty() && (!info || info->family != kFamilyLinear)) {
+            problem = makeProblem(a.problem, &why);  // for the message
+            if (problem) {
+                why = "solver '" + a.solver + "' works on linear problems, but '" + a.problem +
+                      "' is a " + problem->info.family + " problem";
+                problem.reset();
+            }
+        } else {
+            problem = makeLinearProblem(a.data, a.problem, {a.test, a.testFraction, a.seed}, &why);
+        }
+    } else {
+        problem = makeProblem(a.problem, &why);
+    }
     if (!problem) {
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
@@ -326,6 +390,14 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }
+    if (!a.model.empty()) {
+        try {
+            writeLinearModel(a.model, dynamic_cast<const LinearSvmSolver&>(*solver).model());
+        } catch (const std::exception& e) {
+            err << "cplab-cli: " << e.what() << '\n';
+            code = std::max(code, kExitInvalid);
+        }
+    }
     if (a.json) {
         JsonWriter json(out);
         writeSummaryJson(json, result, *problem);
@@ -336,6 +408,66 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << result.status.message << '\n';
     }
     return code;
+}
+
+int commandPredict(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    std::string modelPath, dataPath, outPath;
+    bool json = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--json") {
+            json = true;
+        } else if ((arg == "--model" || arg == "--data" || arg == "--out") && i + 1 < args.size()) {
+            (arg == "--model" ? modelPath : arg == "--data" ? dataPath : outPath) = args[++i];
+        } else {
+            err << "cplab-cli: predict: unexpected argument '" << arg << "'\n" << kUsage;
+            return kExitInvalid;
+        }
+    }
+    if (modelPath.empty() || dataPath.empty()) {
+        err << "cplab-cli: predict needs --model FILE and --data FILE\n" << kUsage;
+        return kExitInvalid;
+    }
+    try {
+        const LinearModel model = readLinearModel(modelPath);
+        LoadOptions options;
+        options.dimension = model.features;
+        const Dataset data = endsWithText(dataPath, ".csv") || endsWithText(dataPath, ".csv.gz")
+                                 ? loadCsv(dataPath, {}, options)
+                                 : loadLibsvm(dataPath, options);
+        const Eigen::VectorXd predicted = model.predict(data);
+        const bool regression = model.risk == LossKind::EpsilonInsensitive;
+        double error = 0.0;
+        for (Eigen::Index i = 0; i < predicted.size(); ++i) {
+            error += regression ? std::abs(predicted(i) - data.labels(i))
+                                : (predicted(i) != data.labels(i) ? 1.0 : 0.0);
+        }
+        error /= std::max<Eigen::Index>(1, predicted.size());
+        if (!outPath.empty()) {
+            std::string text;
+            for (Eigen::Index i = 0; i < predicted.size(); ++i) {
+                text += data.labelText(predicted(i)) + "\n";
+            }
+            writeOutputFile(outPath, text);
+        }
+        const char* measure = regression ? "mean_absolute_error" : "error";
+        if (json) {
+            JsonWriter writer(out);
+            writer.beginObject();
+            writer.field("model", modelPath);
+            writer.field("data", dataPath);
+            writer.field("examples", static_cast<double>(predicted.size()));
+            writer.field(measure, error);
+            writer.endObject();
+        } else {
+            out << "examples      " << predicted.size() << '\n'
+                << measure << "  " << formatReal(error) << '\n';
+        }
+    } catch (const std::exception& e) {
+        err << "cplab-cli: " << e.what() << '\n';
+        return kExitInvalid;
+    }
+    return kExitOk;
 }
 
 int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -440,6 +572,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (command == "run") return commandRun(args, out, err);
     if (command == "demo") return commandDemo(args, out, err);
+    if (command == "predict") return commandPredict(args, out, err);
     err << "cplab-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitInvalid;
 }

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -29,6 +31,7 @@
 #include "bounds_plot.h"
 #include "cutting_plane_plot.h"
 #include "gap_progress.h"
+#include "linear_model_plot.h"
 #include "log_panel.h"
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth/frank_wolfe.h"
@@ -81,9 +84,11 @@ void MainWindow::buildUi() {
     emptyView_->setAlignment(Qt::AlignCenter);
     cuttingPlanePlot_ = new widgets::CuttingPlanePlot(viewStack_);
     polytopePlot_ = new widgets::PolytopePlot(viewStack_);
+    linearPlot_ = new widgets::LinearModelPlot(viewStack_);
     viewStack_->addWidget(emptyView_);
     viewStack_->addWidget(cuttingPlanePlot_);
     viewStack_->addWidget(polytopePlot_);
+    viewStack_->addWidget(linearPlot_);
     boundsPlot_ = new widgets::BoundsPlot(splitter);
     splitter->addWidget(viewStack_);
     splitter->addWidget(boundsPlot_);
@@ -166,6 +171,25 @@ void MainWindow::buildUi() {
     problemDescription_->setStyleSheet("color: #444;");
     problemLayout->addWidget(problemCombo_);
     problemLayout->addWidget(problemDescription_);
+    // Test split of linear problems: a held-out fraction (0: none) with its seed, applied when
+    // a dataset is loaded (a test file can be given through File > Open data file).
+    auto* splitRow = new QHBoxLayout;
+    testFraction_ = new QDoubleSpinBox(problemBox);
+    testFraction_->setObjectName("testFraction");
+    testFraction_->setRange(0.0, 0.9);
+    testFraction_->setSingleStep(0.05);
+    testFraction_->setDecimals(2);
+    testFraction_->setToolTip(tr("Fraction of a dataset held out as test set (0: none)"));
+    splitSeed_ = new QSpinBox(problemBox);
+    splitSeed_->setObjectName("splitSeed");
+    splitSeed_->setRange(0, 1000000);
+    splitSeed_->setValue(1);
+    splitSeed_->setToolTip(tr("Seed of the held-out split"));
+    splitRow->addWidget(new QLabel(tr("test fraction"), problemBox));
+    splitRow->addWidget(testFraction_);
+    splitRow->addWidget(new QLabel(tr("seed"), problemBox));
+    splitRow->addWidget(splitSeed_);
+    problemLayout->addLayout(splitRow);
     panelLayout->addWidget(problemBox);
 
     auto* solverBox = new QGroupBox(tr("Solver"), panel);
@@ -281,6 +305,18 @@ void MainWindow::buildMenus() {
                          [this, name] { loadDemo(name); });
     }
     file->addSeparator();
+    file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open data file"), QString(),
+                                         tr("LIBSVM/SVMlight or CSV (*);;CSV (*.csv *.csv.gz)"));
+        if (path.isEmpty()) return;
+        const QString test =
+            QFileDialog::getOpenFileName(this, tr("Test file (cancel: use the test fraction)"),
+                                         QFileInfo(path).path(), tr("LIBSVM/SVMlight or CSV (*)"));
+        QString why;
+        if (!loadDataFile(path, test, &why)) QMessageBox::warning(this, tr("Open data file"), why);
+    });
+    file->addSeparator();
     file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
     file->addAction(tr("Export &bounds plot (PNG/PDF)..."), this,
                     [this] { exportDialog("bounds"); });
@@ -347,9 +383,24 @@ void MainWindow::setProblem(std::shared_ptr<const ProblemInstance> problem) {
     }
     cuttingPlanePlot_->clear();
     polytopePlot_->clear();
-    viewStack_->setCurrentWidget(problem_->info.family == kFamilyPolytope
-                                     ? static_cast<QWidget*>(polytopePlot_)
+    linearPlot_->clear();
+    const std::string& family = problem_->info.family;
+    viewStack_->setCurrentWidget(family == kFamilyPolytope ? static_cast<QWidget*>(polytopePlot_)
+                                 : family == kFamilyLinear
+                                     ? static_cast<QWidget*>(linearPlot_)
                                      : static_cast<QWidget*>(cuttingPlanePlot_));
+    if (problem_->linear.train) {
+        const Dataset& train = *problem_->linear.train;
+        QString text = tr("%1: %2 examples, %3 features%4")
+                           .arg(QString::fromStdString(train.name))
+                           .arg(train.size())
+                           .arg(train.dimension())
+                           .arg(train.sparseStorage ? tr(", sparse") : QString());
+        if (problem_->linear.test) {
+            text += tr("; test set %1 examples").arg(problem_->linear.test->size());
+        }
+        log_->appendMessage(text);
+    }
     pseudocode_->clear();
     log_->appendMessage(tr("problem %1: %2")
                             .arg(QString::fromStdString(problem_->info.name),
@@ -373,8 +424,44 @@ void MainWindow::onSolverChosen(int index) {
     optionForm_->setOptions(info->options);
 }
 
+bool MainWindow::loadDataFile(const QString& path, const QString& testPath, QString* why) {
+    std::string message;
+    const TestSetSpec test{testPath.toStdString(),
+                           testPath.isEmpty() ? testFraction_->value() : 0.0,
+                           static_cast<std::uint64_t>(splitSeed_->value())};
+    auto problem = makeLinearProblem(path.toStdString(), {}, test, &message);
+    if (!problem) {
+        log_->appendError(QString::fromStdString(message));
+        if (why) *why = QString::fromStdString(message);
+        return false;
+    }
+    demoCombo_->setCurrentIndex(0);
+    setProblem(std::move(problem));
+    QString runMessage;
+    const std::string solver = solverCombo_->currentData().toString().toStdString();
+    if (!addRun(solver, {}, &runMessage)) log_->appendError(runMessage);
+    return true;
+}
+
 bool MainWindow::loadProblem(const QString& name) {
     std::string why;
+    const ProblemInfo* info = findProblem(name.toStdString());
+    if (info && info->family == kFamilyLinear && testFraction_->value() > 0) {
+        const TestSetSpec test{
+            {}, testFraction_->value(), static_cast<std::uint64_t>(splitSeed_->value())};
+        auto split = makeLinearProblem({}, info->name, test, &why);
+        if (!split) {
+            log_->appendError(QString::fromStdString(why));
+            return false;
+        }
+        demoCombo_->setCurrentIndex(0);
+        setProblem(std::move(split));
+        QString message;
+        if (!addRun(solverCombo_->currentData().toString().toStdString(), {}, &message)) {
+            log_->appendError(message);
+        }
+        return true;
+    }
     auto problem = makeProblem(name.toStdString(), &why);
     if (!problem) {
         log_->appendError(QString::fromStdString(why));
@@ -534,6 +621,10 @@ void MainWindow::onRunSnapshot(int id) {
     } else if (auto fw = std::dynamic_pointer_cast<const FrankWolfeSnapshot>(snapshot)) {
         viewStack_->setCurrentWidget(polytopePlot_);
         polytopePlot_->setSnapshot(fw);
+    } else if (auto lin = std::dynamic_pointer_cast<const LinearSvmSnapshot>(snapshot)) {
+        viewStack_->setCurrentWidget(linearPlot_);
+        linearPlot_->setSnapshot(lin);
+        linearPlot_->setTrace(r->trace(), r->extraColumns());
     }
     pseudocode_->setExecuted(snapshot->executedLines);
 }
@@ -699,8 +790,9 @@ QWidget* MainWindow::currentView() const {
 }
 
 bool MainWindow::exportModelPlot(const QString& path, QString* why) {
-    QCustomPlot* plot =
-        currentView() == polytopePlot_ ? polytopePlot_->plot() : cuttingPlanePlot_->plot();
+    QCustomPlot* plot = currentView() == polytopePlot_ ? polytopePlot_->plot()
+                        : currentView() == linearPlot_ ? linearPlot_->plot()
+                                                       : cuttingPlanePlot_->plot();
     return widgets::exportPlot(plot, path, why);
 }
 

@@ -11,6 +11,8 @@
 
 #include "core/options.h"
 
+class QDoubleSpinBox;
+class QSpinBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -28,6 +30,7 @@ class OptionForm;
 namespace widgets {
 class BoundsPlot;
 class CuttingPlanePlot;
+class LinearModelPlot;
 class PolytopePlot;
 class PseudocodePanel;
 class LogPanel;
@@ -44,6 +47,10 @@ class MainWindow : public QMainWindow {
     bool loadDemo(const QString& name);
     // Switches to a built-in problem with one run of the selected solver.
     bool loadProblem(const QString& name);
+    // Loads a data file (LIBSVM/SVMlight or CSV) as a linear problem, with an optional test
+    // file or the held-out fraction/seed of the test-split controls; errors go to the log
+    // and *why.
+    bool loadDataFile(const QString& path, const QString& testPath, QString* why);
     // Adds a run of `solver` with `options` on the current problem; false and *why if the
     // options are invalid.
     bool addRun(const std::string& solver, const OptionValues& options, QString* why);
@@ -56,6 +63,7 @@ class MainWindow : public QMainWindow {
 
     widgets::CuttingPlanePlot* cuttingPlanePlot() const { return cuttingPlanePlot_; }
     widgets::PolytopePlot* polytopePlot() const { return polytopePlot_; }
+    widgets::LinearModelPlot* linearModelPlot() const { return linearPlot_; }
     widgets::BoundsPlot* boundsPlot() const { return boundsPlot_; }
     widgets::PseudocodePanel* pseudocodePanel() const { return pseudocode_; }
 
@@ -133,6 +141,9 @@ class MainWindow : public QMainWindow {
     QLabel* emptyView_ = nullptr;
     widgets::CuttingPlanePlot* cuttingPlanePlot_ = nullptr;
     widgets::PolytopePlot* polytopePlot_ = nullptr;
+    widgets::LinearModelPlot* linearPlot_ = nullptr;
+    QDoubleSpinBox* testFraction_ = nullptr;
+    QSpinBox* splitSeed_ = nullptr;
     widgets::BoundsPlot* boundsPlot_ = nullptr;
     widgets::PseudocodePanel* pseudocode_ = nullptr;
     widgets::LogPanel* log_ = nullptr;

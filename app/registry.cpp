@@ -1,7 +1,17 @@
 #include "registry.h"
 
 #include <functional>
+#include <stdexcept>
 
+#include "bmrm/bmrm.h"
+#include "bmrm/dcd.h"
+#include "bmrm/ocas.h"
+#include "bmrm/sgd.h"
+#include "builtin_datasets.h"
+#include "data/csv_format.h"
+#include "data/data_error.h"
+#include "data/generators.h"
+#include "data/libsvm_format.h"
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/frank_wolfe.h"
 #include "nonsmooth/kelley.h"
@@ -68,6 +78,30 @@ const std::vector<SolverEntry>& solverEntries() {
           describeOptions<FrankWolfeOptions>()},
          checker<FrankWolfeOptions>(),
          factory<FrankWolfeOptions, FrankWolfeSolver>(&ProblemInstance::polytope)},
+        {{"bmrm", kFamilyLinear, "BMRM",
+          "Bundle method for regularised risk minimisation (Alg. 7.3): one cutting plane of the "
+          "risk per iteration, reduced problem solved in its dual over the simplex.",
+          describeOptions<BmrmOptions>()},
+         checker<BmrmOptions>(),
+         factory<BmrmOptions, BmrmSolver>(&ProblemInstance::linear)},
+        {{"ocas", kFamilyLinear, "OCAS (LS-BMRM)",
+          "Optimised cutting planes (Alg. 7.4): BMRM plus an exact line search towards the "
+          "reduced problem's solution and planes at w_c = (1 - theta) w_b + theta w_t.",
+          describeOptions<OcasOptions>()},
+         checker<OcasOptions>(),
+         factory<OcasOptions, OcasSolver>(&ProblemInstance::linear)},
+        {{"dcd", kFamilyLinear, "Dual coordinate descent",
+          "Dual coordinate descent (Hsieh et al. 2008, LIBLINEAR's -s 3 / -s 1): one epoch over "
+          "the dual variables per step; lower bound from the dual objective.",
+          describeOptions<DcdOptions>()},
+         checker<DcdOptions>(),
+         factory<DcdOptions, DcdSolver>(&ProblemInstance::linear)},
+        {{"sgd", kFamilyLinear, "Pegasos SGD",
+          "Stochastic subgradient descent with step 1/(lambda t) (Pegasos): one epoch per step; "
+          "no lower bound.",
+          describeOptions<SgdOptions>()},
+         checker<SgdOptions>(),
+         factory<SgdOptions, SgdSolver>(&ProblemInstance::linear)},
     };
     return entries;
 }
@@ -81,6 +115,19 @@ std::vector<ProblemInfo> buildProblemCatalog() {
     for (const auto& name : polytopeProblemNames()) {
         const auto p = makePolytopeProblem(name);
         out.push_back({name, kFamilyPolytope, p->title, p->description, 2});
+    }
+    for (const auto& file : builtinDatasetFiles()) {
+        const Dataset data = parseLibsvm(file.bytes, "builtin:" + std::string(file.name));
+        out.push_back({std::string(file.name), kFamilyLinear,
+                       std::to_string(data.size()) + " examples, built-in dataset",
+                       "Real dataset compiled into cplab (see resources/datasets/README.md).",
+                       data.dimension()});
+    }
+    for (const auto& name : generatorNames()) {
+        out.push_back({name, kFamilyLinear,
+                       std::to_string(kGeneratedExamples) + " generated examples (seed " +
+                           std::to_string(kGeneratedSeed) + ")",
+                       generatorDescription(name), name == "sinc_1d" ? 1 : 2});
     }
     return out;
 }
@@ -147,6 +194,13 @@ const std::vector<DemoInfo>& demoCatalog() {
          "linearly; the FW gap certifies both.",
          "triangle_edge",
          {{"frank_wolfe", {{"variant", "plain"}}}, {"frank_wolfe", {{"variant", "away"}}}}},
+        {"ocas_vs_bmrm",
+         "Linear SVM: OCAS vs BMRM (2-D)",
+         "Ripley's 2-D set, C = 10 with a bias: watch the separating lines of w_b, w_t and w_c, "
+         "the line search slice, and how many fewer planes OCAS needs than BMRM.",
+         "ripley_train",
+         {{"ocas", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}},
+          {"bmrm", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}}}},
     };
     return catalog;
 }
@@ -191,10 +245,69 @@ std::shared_ptr<const ProblemInstance> makeProblem(const std::string& name, std:
         }
         return nullptr;
     }
+    if (info->family == kFamilyLinear) return makeLinearProblem({}, name, {}, why);
     auto instance = std::make_shared<ProblemInstance>();
     instance->info = *info;
     if (info->family == kFamilyNonsmooth) instance->function = makeTestFunction(name);
     if (info->family == kFamilyPolytope) instance->polytope = makePolytopeProblem(name);
+    return instance;
+}
+
+namespace {
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Dataset loadDataFile(const std::string& path, const LoadOptions& options) {
+    if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return loadCsv(path, {}, options);
+    return loadLibsvm(path, options);
+}
+
+}  // namespace
+
+std::shared_ptr<const ProblemInstance> makeLinearProblem(const std::string& path,
+                                                         const std::string& builtin,
+                                                         const TestSetSpec& test,
+                                                         std::string* why) {
+    auto instance = std::make_shared<ProblemInstance>();
+    try {
+        Dataset train;
+        if (!path.empty()) {
+            train = loadDataFile(path, {});
+        } else if (const BuiltinFile* file = findBuiltinDataset(builtin)) {
+            train = parseLibsvm(file->bytes, "builtin:" + builtin);
+            train.name = builtin;
+        } else {
+            train = generate(builtin, kGeneratedExamples, kGeneratedSeed);
+        }
+        std::shared_ptr<const Dataset> testSet;
+        if (!test.file.empty()) {
+            LoadOptions options;
+            options.dimension = train.dimension();
+            testSet = std::make_shared<Dataset>(loadDataFile(test.file, options));
+        } else if (test.fraction > 0) {
+            auto [trainPart, testPart] = train.split(test.fraction, test.seed);
+            train = std::move(trainPart);
+            testSet = std::make_shared<Dataset>(std::move(testPart));
+        }
+        if (const ProblemInfo* info = path.empty() ? findProblem(builtin) : nullptr) {
+            instance->info = *info;
+        } else {
+            instance->info = {train.name, kFamilyLinear,
+                              std::to_string(train.size()) + " examples from " + path,
+                              "Dataset loaded from " + path + ".", train.dimension()};
+        }
+        instance->linear.train = std::make_shared<Dataset>(std::move(train));
+        instance->linear.test = std::move(testSet);
+    } catch (const DataError& e) {
+        if (why) *why = e.what();
+        return nullptr;
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        return nullptr;
+    }
     return instance;
 }
 

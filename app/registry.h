@@ -4,10 +4,12 @@
 // Qt-free: cplab-cli links it without Qt Widgets.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bmrm/linear_svm.h"
 #include "core/options.h"
 #include "core/solver.h"
 
@@ -19,6 +21,11 @@ struct PolytopeProblem;
 // Problem families; a solver works on the problems of its family.
 inline constexpr const char* kFamilyNonsmooth = "nonsmooth";
 inline constexpr const char* kFamilyPolytope = "polytope";
+inline constexpr const char* kFamilyLinear = "linear";  // datasets for linear models
+
+// Size and seed of the generated 2-D demo sets offered as built-in problems.
+inline constexpr int kGeneratedExamples = 200;
+inline constexpr int kGeneratedSeed = 1;
 
 struct ProblemInfo {
     std::string name;
@@ -54,6 +61,7 @@ struct ProblemInstance {
     ProblemInfo info;
     std::shared_ptr<const ConvexFunction> function;   // nonsmooth
     std::shared_ptr<const PolytopeProblem> polytope;  // polytope
+    LinearProblem linear;                             // linear (train, optional test)
     // Known facts for summaries (e.g. {"f_star", -0.333}).
     SummaryFields summary() const;
 };
@@ -69,6 +77,21 @@ std::vector<const SolverInfo*> solversForFamily(const std::string& family);
 
 // The built-in problem of that name; nullptr and *why when unknown.
 std::shared_ptr<const ProblemInstance> makeProblem(const std::string& name, std::string* why);
+
+// Where the test set of a linear problem comes from: a file, or a held-out fraction of the
+// training data (Dataset::split with `seed`), or none.
+struct TestSetSpec {
+    std::string file;
+    double fraction = 0.0;
+    std::uint64_t seed = 1;
+};
+
+// A linear problem from a data file (LIBSVM/SVMlight text, or CSV when the name ends in .csv
+// or .csv.gz; gzip detected by content) or a built-in one (`builtin`, when `path` is empty),
+// with the test set of `test`. nullptr and *why (file, line and what was expected) on failure.
+std::shared_ptr<const ProblemInstance> makeLinearProblem(const std::string& path,
+                                                         const std::string& builtin,
+                                                         const TestSetSpec& test, std::string* why);
 
 // Parses and validates `options` for `solver` without building it (cheap; for forms).
 bool checkSolverOptions(const std::string& solver, const OptionValues& options, std::string* why);

@@ -1,6 +1,8 @@
 #include "run.h"
 
 #include <QThread>
+#include <algorithm>
+#include <cmath>
 
 #include "core/trace_csv.h"
 #include "registry.h"
@@ -55,17 +57,23 @@ QString Run::label() const {
 }
 
 double Run::epsilon() const {
-    const auto it = options_.find("epsilon");
-    if (it != options_.end()) {
+    // The option's value, else its default; the relative rule tol_rel (linear models) counts
+    // as tol_rel·|U| with the newest upper bound.
+    auto value = [this](const std::string& name, double fallback) {
+        const auto it = options_.find(name);
         try {
-            return std::stod(it->second);
+            if (it != options_.end()) return std::stod(it->second);
+            for (const auto& o : findSolver(solver_)->options) {
+                if (o.name == name) return std::stod(o.defaultValue);
+            }
         } catch (...) {
         }
-    }
-    for (const auto& o : findSolver(solver_)->options) {
-        if (o.name == "epsilon") return std::stod(o.defaultValue);
-    }
-    return 1e-6;
+        return fallback;
+    };
+    const double epsilon = value("epsilon", 1e-6);
+    const double tolRel = value("tol_rel", 0.0);
+    const double upper = std::isfinite(last_.upper) ? std::abs(last_.upper) : 1.0;
+    return std::max(epsilon, tolRel * upper);
 }
 
 void Run::start() {

@@ -12,6 +12,10 @@ PACKAGES="
   libqcustomplot-dev
   libeigen3-dev
   coinor-libclp-dev
+  libocas-dev
+  libocas-tools
+  liblinear-dev
+  liblinear-tools
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core

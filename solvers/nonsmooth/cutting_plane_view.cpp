@@ -109,7 +109,24 @@ std::vector<std::vector<Eigen::Vector2d>> modelCells(const std::vector<CuttingPl
             }
             cell = clip(cell, normal, offset);
         }
-        if (cell.size() >= 3) cells[k] = std::move(cell);
+        // Drop repeated vertices (a vertex on a clipping line comes out twice) and cells of
+        // (numerically) zero area: a plane that is the max at one point or along a segment only.
+        Polygon clean;
+        const double scale = (box.upper - box.lower).cwiseAbs().maxCoeff();
+        for (const Eigen::Vector2d& p : cell) {
+            if (clean.empty() || (p - clean.back()).norm() > 1e-12 * scale) clean.push_back(p);
+        }
+        while (clean.size() > 1 && (clean.front() - clean.back()).norm() <= 1e-12 * scale) {
+            clean.pop_back();
+        }
+        double area = 0.0;
+        for (std::size_t v = 0; v < clean.size(); ++v) {
+            const Eigen::Vector2d& a = clean[v];
+            const Eigen::Vector2d& b = clean[(v + 1) % clean.size()];
+            area += a.x() * b.y() - a.y() * b.x();
+        }
+        if (clean.size() >= 3 && std::abs(area) > 1e-14 * scale * scale)
+            cells[k] = std::move(clean);
     }
     return cells;
 }

@@ -1,0 +1,12 @@
+#include "builtin_datasets.h"
+
+namespace cplab {
+
+const BuiltinFile* findBuiltinDataset(std::string_view name) {
+    for (const BuiltinFile& file : builtinDatasetFiles()) {
+        if (file.name == name) return &file;
+    }
+    return nullptr;
+}
+
+}  // namespace cplab

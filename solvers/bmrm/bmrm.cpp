@@ -1,0 +1,136 @@
+#include "bmrm.h"
+
+#include <cmath>
+
+namespace cplab {
+
+namespace {
+
+enum Line { kInput, kInit, kRepeat, kOracle, kUpper, kQp, kWeights, kPrune, kUntil, kReturn };
+
+}  // namespace
+
+bool BmrmOptions::isValid(std::string* why) const {
+    const char* owner = "BmrmOptions";
+    return stop.isValid(owner, why) && model.isValid(owner, why) &&
+           require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
+                   why) &&
+           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
+                   "must be 0 (no cap) or >= 2", why) &&
+           require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
+                   "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+}
+
+BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
+    : LinearSvmSolver(problem, options.model, options.stop, "BmrmOptions"), bmrmOptions_(options) {
+    if (!valid()) return;
+    std::string why;
+    if (!bmrmOptions_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SimplexQpOptions qp;
+    qp.tolerance = bmrmOptions_.qp_tolerance;
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.inactive_limit,
+                                         bmrmOptions_.max_planes, qp);
+    w_ = Eigen::VectorXd::Zero(risk().dimension());
+    best_ = w_;
+    previous_ = w_;
+    // Every risk is ≥ 0, so 0 is a certified lower bound before the first plane.
+    IterationRecord initial;
+    initial.lower = 0.0;
+    initial.extra = {0.0, 0.0, 0.0, -1.0, 0.0};
+    setInitialRecord(initial);
+}
+
+std::vector<std::string> BmrmSolver::extraColumns() const {
+    std::vector<std::string> columns = commonColumns();
+    columns.push_back("qp_iterations");
+    return columns;
+}
+
+std::vector<std::string> BmrmSolver::pseudocode() const {
+    return {
+        "input: data, risk R, lambda, tolerance eps",
+        "w_0 <- 0;  t <- 0;  U <- inf",
+        "repeat   t <- t + 1",
+        "  a_t <- R'(w_{t-1});  b_t <- R(w_{t-1}) - <a_t, w_{t-1}>     (oracle: one data pass)",
+        "  U <- min(U, F(w_{t-1}))",
+        "  alpha <- argmax_simplex <b, alpha> - |A alpha|^2 / (2 lambda)  (QP, warm start)",
+        "  w_t <- -A alpha / lambda;  L <- dual value = F_t(w_t)",
+        "  drop planes inactive for k iterations; aggregate beyond K planes",
+        "until U - L <= eps  (or <= tol_rel U)",
+        "return w_best with F(w_best) = U",
+    };
+}
+
+Status BmrmSolver::doStep(IterationRecord& record) {
+    // Oracle at w_{t−1} (= w_): scores, risk and subgradient in two passes over the data.
+    previous_ = w_;
+    risk_->scores(w_, scores_);
+    const double r = risk_->loss(scores_, &dScores_);
+    risk_->backProject(dScores_, gradient_);
+    ++record.oracleCalls;
+    if (!std::isfinite(r) || !gradient_.allFinite()) {
+        return Status::make(StatusCode::NumericalFailure,
+                            "the risk or its subgradient is not "
+                            "finite at w");
+    }
+    const double f = 0.5 * lambda() * w_.squaredNorm() + r;
+    const bool improved = f < record.upper;
+    if (improved) {
+        record.upper = f;
+        best_ = w_;
+    }
+
+    planes_->add(gradient_, r - gradient_.dot(w_));
+    const SimplexQpResult qp = planes_->solve();
+    qpGap_ = qp.fwGap;
+    qpIterations_ = qp.iterations;
+    w_ = planes_->weights();
+    record.lower = std::max(record.lower, planes_->dualValue());
+
+    const double trainError = improved ? trainErrorFromScores(scores_) : lastTrainError_;
+    record.extra = improved ? commonExtras(planes_->size(), planes_->active(), trainError, best_)
+                            : std::vector<double>{static_cast<double>(planes_->size()),
+                                                  static_cast<double>(planes_->active()),
+                                                  lastTrainError_, lastTestError_};
+    record.extra.push_back(qp.iterations);
+
+    record.gap = record.upper - record.lower;
+    if (tolRelReached(record)) {
+        return Status::make(StatusCode::Converged,
+                            "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
+                                std::to_string(record.iteration) + " iterations");
+    }
+    return Status::running();
+}
+
+SnapshotPtr BmrmSolver::snapshot() const {
+    auto snap = std::make_shared<LinearSvmSnapshot>();
+    fillLinearSnapshot(*snap);
+    if (!valid()) return snap;
+    snap->wModel = w_;
+    snap->wCut = previous_;
+    snap->planes = planes_->size();
+    snap->activePlanes = planes_->active();
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit};
+    } else {
+        snap->executedLines = {kRepeat, kOracle, kUpper, kQp, kWeights};
+        if (bmrmOptions_.inactive_limit > 0 || bmrmOptions_.max_planes > 0) {
+            snap->executedLines.push_back(kPrune);
+        }
+        snap->executedLines.push_back(kUntil);
+        if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
+    }
+    return snap;
+}
+
+SummaryFields BmrmSolver::familySummary() const {
+    return {{"active_planes", static_cast<double>(planes_->active())},
+            {"dropped_planes", static_cast<double>(planes_->dropped())},
+            {"aggregations", static_cast<double>(planes_->aggregations())}};
+}
+
+}  // namespace cplab

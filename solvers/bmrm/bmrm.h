@@ -1,0 +1,72 @@
+// BMRM, bundle methods for regularised risk minimisation (Teo, Vishwanathan, Smola, Le 2010;
+// Alg. 7.3 of the chapter; ALGORITHMS.md §3).
+//
+// Problem:    min_w F(w) = λ/2‖w‖² + R(w) for any risk of Risk (see linear_svm.h).
+// Iteration:  the oracle at w_{t−1} gives R and a ∈ ∂R: the plane aₜ, bₜ = R(w_{t−1}) −
+//             ⟨aₜ, w_{t−1}⟩; the reduced problem min λ/2‖w‖² + maxᵢ ⟨aᵢ,w⟩ + bᵢ is solved in
+//             its dual over the simplex (PlaneSet), w_t = −Aα/λ.
+// Bounds:     upper U = minᵢ F(wᵢ) over the oracle points; lower L = the dual value of the
+//             reduced problem (weak duality, certified); stop when U − L ≤ ε or ≤ tol_rel·U.
+// One step() = one pass over the data (the oracle) plus one warm-started QP.
+#pragma once
+
+#include <memory>
+
+#include "linear_svm.h"
+#include "plane_set.h"
+
+namespace cplab {
+
+struct BmrmOptions {
+    StopOptions stop;
+    LinearSvmOptions model;
+    int inactive_limit = 0;       // drop a plane after this many solves with α = 0 (0: never)
+    int max_planes = 0;           // aggregate all planes when more are stored (0: no cap)
+    double qp_tolerance = 1e-10;  // relative accuracy of the reduced QP
+
+    BmrmOptions() {
+        stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
+        model.tol_rel = 1e-3;
+    }
+    void visit(OptionVisitor& v) {
+        stop.visit(v);
+        model.visit(v);
+        v.integer("inactive_limit", inactive_limit,
+                  "drop planes inactive (alpha = 0) for this many iterations (0: never)");
+        v.integer("max_planes", max_planes,
+                  "aggregate the planes when more are stored, limited memory (0: no cap)");
+        v.real("qp_tolerance", qp_tolerance, "relative tolerance of the reduced QP, > 0");
+    }
+    bool isValid(std::string* why) const;
+};
+
+class BmrmSolver final : public LinearSvmSolver {
+  public:
+    BmrmSolver(const LinearProblem& problem, BmrmOptions options = {});
+
+    std::string name() const override { return "bmrm"; }
+    std::vector<std::string> extraColumns() const override;
+    std::vector<std::string> pseudocode() const override;
+    SnapshotPtr snapshot() const override;
+    const Eigen::VectorXd& bestWeights() const override { return best_; }
+    const Eigen::VectorXd& weights() const { return w_; }
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+    SummaryFields familySummary() const override;
+    int storedPlanes() const override { return planes_ ? planes_->size() : 0; }
+
+  private:
+    BmrmOptions bmrmOptions_;
+    std::unique_ptr<PlaneSet> planes_;
+    Eigen::VectorXd w_;         // w_t, the next oracle point
+    Eigen::VectorXd best_;      // argmin of F over the oracle points
+    Eigen::VectorXd previous_;  // w_{t−1}, where the last plane was taken (for the views)
+    Eigen::MatrixXd scores_;
+    Eigen::MatrixXd dScores_;
+    Eigen::VectorXd gradient_;
+    double qpGap_ = 0.0;
+    int qpIterations_ = 0;
+};
+
+}  // namespace cplab

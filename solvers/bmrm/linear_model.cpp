@@ -1,0 +1,149 @@
+#include "linear_model.h"
+
+#include <sstream>
+
+#include "data/data_error.h"
+#include "data/text_io.h"
+
+namespace cplab {
+
+Eigen::MatrixXd LinearModel::scores(const Dataset& data) const {
+    if (data.dimension() > features) {
+        throw DataError(data.source, 0,
+                        "the data have " + std::to_string(data.dimension()) +
+                            " features but the model only " + std::to_string(features));
+    }
+    const int rows = features + (bias ? 1 : 0);
+    Eigen::MatrixXd S(data.size(), outputs);
+    for (int k = 0; k < outputs; ++k) {
+        const Eigen::VectorXd w = weights.segment(static_cast<Eigen::Index>(k) * rows, rows);
+        const Eigen::VectorXd head = w.head(data.dimension());
+        const double b = bias ? w(features) : 0.0;
+        for (int i = 0; i < data.size(); ++i)
+            S(i, k) = data.dot(i, head) + b;
+    }
+    return S;
+}
+
+Eigen::VectorXd LinearModel::predict(const Dataset& data) const {
+    const Eigen::MatrixXd S = scores(data);
+    Eigen::VectorXd out(S.rows());
+    for (Eigen::Index i = 0; i < S.rows(); ++i) {
+        if (risk == LossKind::EpsilonInsensitive) {
+            out(i) = S(i, 0);
+        } else if (risk == LossKind::Multiclass) {
+            Eigen::Index best = 0;
+            S.row(i).maxCoeff(&best);
+            out(i) = classes.empty() ? double(best) : classes[static_cast<std::size_t>(best)];
+        } else {
+            const bool positive = S(i, 0) >= 0;
+            out(i) = classes.size() == 2 ? classes[positive ? 1 : 0] : (positive ? 1.0 : -1.0);
+        }
+    }
+    return out;
+}
+
+std::string formatLinearModel(const LinearModel& model) {
+    std::string text = "# cplab linear model\n";
+    text += std::string("risk ") + toString(model.risk) + "\n";
+    text += std::string("bias ") + (model.bias ? "1" : "0") + "\n";
+    text += "features " + std::to_string(model.features) + "\n";
+    text += "outputs " + std::to_string(model.outputs) + "\n";
+    text += "lambda " + formatNumber(model.lambda) + "\n";
+    text += "classes";
+    for (double c : model.classes)
+        text += " " + formatNumber(c);
+    text += "\nweights\n";
+    for (Eigen::Index i = 0; i < model.weights.size(); ++i) {
+        appendNumber(text, model.weights(i));
+        text += '\n';
+    }
+    return text;
+}
+
+void writeLinearModel(const std::string& path, const LinearModel& model) {
+    writeOutputFile(path, formatLinearModel(model));
+}
+
+LinearModel readLinearModel(const std::string& path) {
+    return parseLinearModel(readInputFile(path), path);
+}
+
+LinearModel parseLinearModel(const std::string& text, const std::string& sourceName) {
+    LineReader reader(text, sourceName);
+    LinearModel model;
+    std::string_view line;
+    auto number = [&reader](std::string_view token, const char* what) {
+        double value = 0.0;
+        const NumberError error = parseNumber(token, value);
+        if (error != NumberError::None) {
+            reader.fail(std::string(what) + " " + inQuotes(token) + " " + describe(error));
+        }
+        return value;
+    };
+    auto integer = [&](std::string_view token, const char* what, int low) {
+        const double value = number(token, what);
+        if (value != static_cast<int>(value) || value < low) {
+            reader.fail(std::string(what) + " " + inQuotes(token) +
+                        " must be an integer >= " + std::to_string(low));
+        }
+        return static_cast<int>(value);
+    };
+    bool seenWeights = false, seenRisk = false, seenFeatures = false;
+    std::vector<double> weights;
+    while (reader.next(line)) {
+        if (line.empty() || line[0] == '#') continue;
+        if (seenWeights) {
+            weights.push_back(number(line, "weight"));
+            continue;
+        }
+        const std::size_t space = line.find(' ');
+        const std::string_view key = line.substr(0, space);
+        const std::string_view value =
+            space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
+        if (key == "risk") {
+            if (!parseLossKind(std::string(value), &model.risk)) {
+                reader.fail("unknown risk " + inQuotes(value) +
+                            "; expected hinge, logistic, squared_hinge, multiclass or "
+                            "epsilon_insensitive");
+            }
+            seenRisk = true;
+        } else if (key == "bias") {
+            model.bias = integer(value, "bias", 0) != 0;
+        } else if (key == "features") {
+            model.features = integer(value, "features", 1);
+            seenFeatures = true;
+        } else if (key == "outputs") {
+            model.outputs = integer(value, "outputs", 1);
+        } else if (key == "lambda") {
+            model.lambda = number(value, "lambda");
+        } else if (key == "classes") {
+            std::istringstream tokens{std::string(value)};
+            std::string token;
+            while (tokens >> token)
+                model.classes.push_back(number(token, "class value"));
+        } else if (key == "weights") {
+            seenWeights = true;
+        } else {
+            reader.fail("unknown key " + inQuotes(key) +
+                        "; expected risk, bias, features, outputs, lambda, classes or weights");
+        }
+    }
+    if (!seenRisk || !seenFeatures || !seenWeights) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "incomplete model: expected the keys risk, features and weights "
+                        "(is this a cplab model file?)");
+    }
+    const std::size_t expected =
+        static_cast<std::size_t>(model.features + (model.bias ? 1 : 0)) * model.outputs;
+    if (weights.size() != expected) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "expected " + std::to_string(expected) + " weights ((features + bias) x " +
+                            "outputs), found " + std::to_string(weights.size()));
+    }
+    model.weights = Eigen::Map<const Eigen::VectorXd>(weights.data(),
+                                                      static_cast<Eigen::Index>(weights.size()));
+    return model;
+}
+
+}  // namespace cplab

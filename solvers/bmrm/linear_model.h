@@ -1,0 +1,49 @@
+// A trained linear model as a text file, for `cplab-cli run --model` and `cplab-cli predict`:
+//
+//     # cplab linear model
+//     risk hinge
+//     bias 1
+//     features 123            d, without the bias
+//     outputs 1               K
+//     lambda 3.0712e-05
+//     classes -1 1            the label values in the training file (for predictions)
+//     weights                 then (d + bias)·K numbers, one per line, laid out as Risk's w
+//     0.125
+//     ...
+//
+// Numbers are written in shortest round-trip form. Reading a malformed file throws DataError
+// naming the file, the line and what was expected.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "risk/risk.h"
+
+namespace cplab {
+
+struct LinearModel {
+    LossKind risk = LossKind::Hinge;
+    bool bias = false;
+    int features = 0;  // d
+    int outputs = 1;   // K
+    double lambda = 0.0;
+    std::vector<double> classes;  // original label values: binary {a, b} ↔ −1/+1, or K classes
+    Eigen::VectorXd weights;      // (d + bias)·K
+
+    // Scores of every example of `data` (extra features beyond d are an error, missing ones
+    // count as zero): m × K.
+    Eigen::MatrixXd scores(const Dataset& data) const;
+    // Predicted labels in the training file's values (class label, or the regression value).
+    Eigen::VectorXd predict(const Dataset& data) const;
+};
+
+void writeLinearModel(const std::string& path, const LinearModel& model);
+LinearModel readLinearModel(const std::string& path);
+// The same, from text (sourceName names it in errors).
+LinearModel parseLinearModel(const std::string& text, const std::string& sourceName);
+std::string formatLinearModel(const LinearModel& model);
+
+}  // namespace cplab

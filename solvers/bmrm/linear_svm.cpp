@@ -1,0 +1,227 @@
+#include "linear_svm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace cplab {
+
+namespace {
+
+// The labels the risk expects: ±1 for binary losses (any two values a < b map to −1/+1),
+// 0..K−1 for the multi-class loss (the sorted distinct values map to their rank), targets
+// unchanged for regression. Returns the same pointer when nothing changes, else a copy.
+// `classes` (the training set's sorted label values) defines the mapping for a test set too.
+std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Dataset>& data,
+                                              LossKind loss, const std::vector<double>& classes,
+                                              const char* owner) {
+    if (!data || loss == LossKind::EpsilonInsensitive) return data;
+    std::vector<double> targets;
+    if (loss == LossKind::Multiclass) {
+        for (std::size_t k = 0; k < classes.size(); ++k)
+            targets.push_back(double(k));
+    } else {
+        if (classes.size() != 2) return data;  // Risk reports the problem
+        targets = {-1.0, 1.0};
+    }
+    if (classes == targets) return data;
+    auto copy = std::make_shared<Dataset>(*data);
+    for (Eigen::Index i = 0; i < copy->labels.size(); ++i) {
+        const auto it = std::lower_bound(classes.begin(), classes.end(), copy->labels(i));
+        if (it == classes.end() || *it != copy->labels(i)) {
+            throw std::invalid_argument(std::string(owner) + ": example " + std::to_string(i + 1) +
+                                        " of '" + data->name + "' has label " +
+                                        data->labelText(copy->labels(i)) +
+                                        ", which the training set does not have");
+        }
+        copy->labels(i) = targets[static_cast<std::size_t>(it - classes.begin())];
+    }
+    return copy;
+}
+
+}  // namespace
+
+void LinearSvmOptions::visit(OptionVisitor& v) {
+    v.real("lambda", lambda, "regularisation of F(w) = lambda/2 |w|^2 + R(w) (0: from C)");
+    v.real("C", C, "C of 1/2 |w|^2 + C sum loss; lambda = 1/(C m) (0: use lambda; neither: C = 1)");
+    std::vector<std::string> risks = lossKindNames();
+    v.choice("risk", risk, risks, "loss of the empirical risk R(w)");
+    v.boolean("bias", bias, "append a constant feature 1 (a regularised bias, as libocas)");
+    v.real("tube", tube, "epsilon of the epsilon-insensitive loss, >= 0");
+    v.integer("threads", threads, "threads of the risk oracle (0: all cores)");
+    v.real("tol_rel", tol_rel, "also stop when upper - lower <= tol_rel |upper| (0: off)");
+}
+
+bool LinearSvmOptions::isValid(const char* owner, std::string* why) const {
+    LossKind kind;
+    return require(std::isfinite(lambda) && lambda >= 0, owner, "lambda", lambda,
+                   "must be a finite number >= 0", why) &&
+           require(std::isfinite(C) && C >= 0, owner, "C", C, "must be a finite number >= 0",
+                   why) &&
+           require(!(lambda > 0 && C > 0), owner, "C", C,
+                   "set either lambda or C, not both (lambda = 1/(C m))", why) &&
+           requireText(parseLossKind(risk, &kind), owner, "risk", risk,
+                       "must be one of hinge, logistic, squared_hinge, multiclass, "
+                       "epsilon_insensitive",
+                       why) &&
+           require(std::isfinite(tube) && tube >= 0, owner, "tube", tube,
+                   "must be a finite number >= 0", why) &&
+           require(threads >= 0 && threads <= 256, owner, "threads", threads,
+                   "must lie in [0, 256]", why) &&
+           require(std::isfinite(tol_rel) && tol_rel >= 0 && tol_rel < 1, owner, "tol_rel", tol_rel,
+                   "must lie in [0, 1)", why);
+}
+
+double LinearSvmOptions::lambdaFor(int m) const {
+    if (lambda > 0) return lambda;
+    const double c = C > 0 ? C : 1.0;
+    return 1.0 / (c * m);
+}
+
+RiskOptions LinearSvmOptions::riskOptions() const {
+    RiskOptions r;
+    parseLossKind(risk, &r.loss);
+    r.bias = bias;
+    r.epsilon = tube;
+    r.threads = threads;
+    return r;
+}
+
+LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOptions& options,
+                                 const StopOptions& stop, const char* owner)
+    : Solver(stop), problem_(problem), options_(options) {
+    std::string why;
+    if (!problem_.train) {
+        reject(std::string(owner) + ": no training set given");
+        return;
+    }
+    if (problem_.train->size() == 0) {
+        reject(std::string(owner) + ": the training set '" + problem_.train->name +
+               "' has no examples");
+        return;
+    }
+    if (!options_.isValid(owner, &why)) {
+        reject(why);
+        return;
+    }
+    try {
+        const RiskOptions riskOptions = options_.riskOptions();
+        const std::vector<double> classes = problem_.train->classes();
+        classes_ = classes;
+        if (riskOptions.loss != LossKind::EpsilonInsensitive && classes.size() < 2) {
+            throw std::invalid_argument(std::string(owner) + ": the training set '" +
+                                        problem_.train->name + "' has only one class (label " +
+                                        problem_.train->labelText(classes.front()) +
+                                        "); a classifier needs at least 2");
+        }
+        problem_.train = withRiskLabels(problem_.train, riskOptions.loss, classes, owner);
+        problem_.test = withRiskLabels(problem_.test, riskOptions.loss, classes, owner);
+        risk_ = std::make_unique<Risk>(problem_.train, riskOptions);
+    } catch (const std::exception& e) {
+        reject(e.what());
+        return;
+    }
+    if (problem_.test && problem_.test->dimension() > problem_.train->dimension()) {
+        reject(std::string(owner) + ": the test set has " +
+               std::to_string(problem_.test->dimension()) +
+               " features, more than the training set's " +
+               std::to_string(problem_.train->dimension()));
+        risk_.reset();
+        return;
+    }
+    lambda_ = options_.lambdaFor(problem_.train->size());
+}
+
+LinearModel LinearSvmSolver::model() const {
+    LinearModel m;
+    if (!valid()) return m;
+    m.risk = risk_->options().loss;
+    m.bias = options_.bias;
+    m.features = problem_.train->dimension();
+    m.outputs = risk_->outputs();
+    m.lambda = lambda_;
+    if (m.risk != LossKind::EpsilonInsensitive) m.classes = classes_;
+    m.weights = bestWeights();
+    return m;
+}
+
+double LinearSvmSolver::C() const {
+    return 1.0 / (lambda_ * problem_.train->size());
+}
+
+double LinearSvmSolver::objective(const Eigen::VectorXd& w, double* riskValue) const {
+    const double r = risk_->evaluate(w, nullptr);
+    if (riskValue) *riskValue = r;
+    return 0.5 * lambda_ * w.squaredNorm() + r;
+}
+
+double LinearSvmSolver::trainErrorFromScores(const Eigen::MatrixXd& S) const {
+    const Dataset& data = *problem_.train;
+    const Eigen::Index m = S.rows();
+    if (m == 0) return 0.0;
+    double errors = 0.0;
+    const LossKind kind = risk_->options().loss;
+    for (Eigen::Index i = 0; i < m; ++i) {
+        const double y = data.labels(i);
+        if (kind == LossKind::Multiclass) {
+            Eigen::Index best = 0;
+            S.row(i).maxCoeff(&best);
+            errors += static_cast<double>(best) != y ? 1.0 : 0.0;
+        } else if (kind == LossKind::EpsilonInsensitive) {
+            errors += std::abs(S(i, 0) - y);
+        } else {
+            const double prediction = S(i, 0) >= 0 ? 1.0 : -1.0;
+            errors += prediction != y ? 1.0 : 0.0;
+        }
+    }
+    return errors / static_cast<double>(m);
+}
+
+double LinearSvmSolver::testError(const Eigen::VectorXd& w) const {
+    if (!problem_.test) return -1.0;
+    return risk_->error(w, *problem_.test);
+}
+
+std::vector<std::string> LinearSvmSolver::commonColumns() {
+    return {"planes", "active_planes", "train_error", "test_error"};
+}
+
+std::vector<double> LinearSvmSolver::commonExtras(int planes, int activePlanes, double trainError,
+                                                  const Eigen::VectorXd& wForTest) {
+    lastTrainError_ = trainError;
+    lastTestError_ = testError(wForTest);
+    return {static_cast<double>(planes), static_cast<double>(activePlanes), trainError,
+            lastTestError_};
+}
+
+bool LinearSvmSolver::tolRelReached(const IterationRecord& record) const {
+    return options_.tol_rel > 0 &&
+           record.upper - record.lower <= options_.tol_rel * std::abs(record.upper);
+}
+
+void LinearSvmSolver::fillLinearSnapshot(LinearSvmSnapshot& snapshot) const {
+    fillSnapshot(snapshot);
+    if (!valid()) return;
+    snapshot.train = problem_.train;
+    snapshot.bias = options_.bias;
+    snapshot.outputs = risk_->outputs();
+    snapshot.lambda = lambda_;
+    snapshot.wBest = bestWeights();
+    snapshot.trainError = lastTrainError_;
+    snapshot.testError = lastTestError_;
+}
+
+SummaryFields LinearSvmSolver::summary() const {
+    if (!valid()) return {};
+    const IterationRecord& r = lastRecord();
+    SummaryFields fields = {{"objective_lambda", r.upper}, {"objective_C", r.upper / lambda_},
+                            {"lambda", lambda_},           {"C", C()},
+                            {"risk", options_.risk},       {"train_error", lastTrainError_}};
+    if (problem_.test) fields.emplace_back("test_error", lastTestError_);
+    fields.emplace_back("planes", static_cast<double>(storedPlanes()));
+    for (auto& f : familySummary())
+        fields.push_back(std::move(f));
+    return fields;
+}
+
+}  // namespace cplab

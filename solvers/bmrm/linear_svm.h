@@ -1,0 +1,124 @@
+// The family of regularised risk minimisers for linear models (ALGORITHMS.md §3):
+//
+//     F(w) = λ/2 ‖w‖² + R(w),   R(w) = (1/m) Σᵢ ℓ(⟨w, xᵢ⟩, yᵢ)          (λ-form)
+//     P(w) = ½ ‖w‖² + C Σᵢ ℓ(⟨w, xᵢ⟩, yᵢ) = F(w) / λ   with λ = 1/(C·m)  (C-form,
+//     libocas/LIBLINEAR)
+//
+// Every solver of the family (BMRM, OCAS, DCD, SGD, libocas) derives from LinearSvmSolver,
+// which owns the risk oracle, the optional test set, the λ/C conversion, the common record
+// columns and the snapshot the views draw. Bounds are always in the λ-form: upper U = F of
+// the best w found, lower L a certified lower bound of min F (−∞ when the method has none).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/solver.h"
+#include "data/dataset.h"
+#include "linear_model.h"
+#include "risk/risk.h"
+
+namespace cplab {
+
+// Training set and optional test set; the solvers share them read-only.
+struct LinearProblem {
+    std::shared_ptr<const Dataset> train;
+    std::shared_ptr<const Dataset> test;  // may be null
+};
+
+// Options every solver of the family has. Exactly one of lambda and C may be set (> 0); with
+// neither, C = 1.
+struct LinearSvmOptions {
+    double lambda = 0.0;         // λ of the λ-form; 0: derived from C
+    double C = 0.0;              // C of the C-form (λ = 1/(C·m)); 0: use lambda (or C = 1)
+    std::string risk = "hinge";  // hinge|logistic|squared_hinge|multiclass|epsilon_insensitive
+    bool bias = false;           // append a constant feature 1 (regularised, as libocas)
+    double tube = 0.1;           // ε of the ε-insensitive loss, ≥ 0
+    int threads = 1;             // oracle threads, ≥ 0 (0: all cores)
+    // libocas's TolRel: also stop when U − L ≤ tol_rel·|U| (0: off).
+    double tol_rel = 0.0;
+
+    void visit(OptionVisitor& v);
+    bool isValid(const char* owner, std::string* why) const;
+    // λ for m training examples.
+    double lambdaFor(int m) const;
+    RiskOptions riskOptions() const;
+};
+
+// What the linear-model views draw: the current weight vectors (for 2-D data the separating
+// lines), counts of planes, errors, and the line-search slice of OCAS.
+struct LinearSvmSnapshot final : Snapshot {
+    std::shared_ptr<const Dataset> train;  // for 2-D scatter plots
+    bool bias = false;
+    int outputs = 1;  // K
+    double lambda = 0.0;
+    Eigen::VectorXd wBest;    // w^b: the best point, F(w^b) = U
+    Eigen::VectorXd wModel;   // w_t: the reduced problem's minimiser (empty if none)
+    Eigen::VectorXd wCut;     // w^c: where the last plane was taken (empty if none)
+    int planes = 0;           // stored planes (cutting-plane methods), else 0
+    int activePlanes = 0;     // planes with α > 0
+    double trainError = 0.0;  // of w^b
+    double testError = -1.0;  // of w^b; −1 without a test set
+
+    // OCAS's line search of the last step: f(k) sampled at ks, its breakpoints (possibly a
+    // capped sample), and the chosen k_t. Empty ks when the step had no line search.
+    std::vector<double> ks, fks, breakpoints;
+    double kChosen = 0.0;
+    double fAtChosen = 0.0;
+};
+
+class LinearSvmSolver : public Solver {
+  public:
+    const Risk& risk() const { return *risk_; }
+    double lambda() const { return lambda_; }
+    double C() const;  // 1/(λ·m)
+    const LinearProblem& problem() const { return problem_; }
+    // The best weights so far (U = F(wBest)).
+    virtual const Eigen::VectorXd& bestWeights() const = 0;
+
+    // The best weights as a model file's content (labels in the training file's values).
+    LinearModel model() const;
+
+    // F(w) and R(w) (one oracle call; counted by the caller).
+    double objective(const Eigen::VectorXd& w, double* riskValue = nullptr) const;
+
+    // Common: objective_lambda, objective_C, lambda, C, train_error, test_error (when a test
+    // set is given), planes; then the solver's own fields (familySummary()).
+    SummaryFields summary() const final;
+
+    // Classification error (or mean absolute error for regression) of w on the training set,
+    // from its scores, and on the test set (−1 without one).
+    double trainErrorFromScores(const Eigen::MatrixXd& S) const;
+    double testError(const Eigen::VectorXd& w) const;
+
+  protected:
+    // Validates options and data; on failure the solver is rejected (see Solver). `owner`
+    // names the options struct in messages. Labels are mapped to what the risk expects (two
+    // values a < b → −1/+1; K classes → 0..K−1 in sorted order), copying the data only then.
+    LinearSvmSolver(const LinearProblem& problem, const LinearSvmOptions& options,
+                    const StopOptions& stop, const char* owner);
+    bool valid() const { return risk_ != nullptr && !rejected(); }
+
+    // The family's leading record columns: planes, active_planes, train_error, test_error.
+    static std::vector<std::string> commonColumns();
+    std::vector<double> commonExtras(int planes, int activePlanes, double trainError,
+                                     const Eigen::VectorXd& wForTest);
+
+    // The relative criterion tol_rel on the record (call at the end of doStep).
+    bool tolRelReached(const IterationRecord& record) const;
+    void fillLinearSnapshot(LinearSvmSnapshot& snapshot) const;
+
+    virtual SummaryFields familySummary() const { return {}; }
+    virtual int storedPlanes() const { return 0; }
+
+    LinearProblem problem_;
+    LinearSvmOptions options_;
+    std::unique_ptr<Risk> risk_;
+    double lambda_ = 0.0;
+    std::vector<double> classes_;  // the training file's label values, before mapping
+    double lastTrainError_ = 0.0;
+    double lastTestError_ = -1.0;
+};
+
+}  // namespace cplab

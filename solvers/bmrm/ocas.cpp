@@ -1,0 +1,169 @@
+#include "ocas.h"
+
+#include <cmath>
+
+#include "risk/line_search.h"
+
+namespace cplab {
+
+namespace {
+
+enum Line { kInput, kInit, kRepeat, kQp, kScores, kLineSearch, kBest, kCut, kUntil, kReturn };
+
+}  // namespace
+
+bool OcasOptions::isValid(std::string* why) const {
+    const char* owner = "OcasOptions";
+    return stop.isValid(owner, why) && model.isValid(owner, why) &&
+           require(std::isfinite(theta) && theta > 0 && theta <= 1, owner, "theta", theta,
+                   "must lie in (0, 1]; theta = 0 would take every plane at w_b and stall", why) &&
+           require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
+                   why) &&
+           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
+                   "must be 0 (no cap) or >= 2", why) &&
+           require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
+                   "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+}
+
+OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
+    : LinearSvmSolver(problem, options.model, options.stop, "OcasOptions"), ocasOptions_(options) {
+    if (!valid()) return;
+    std::string why;
+    if (!ocasOptions_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    SimplexQpOptions qp;
+    qp.tolerance = ocasOptions_.qp_tolerance;
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.inactive_limit,
+                                         ocasOptions_.max_planes, qp);
+    const Eigen::Index n = risk().dimension();
+    wBest_ = Eigen::VectorXd::Zero(n);
+    wModel_ = wBest_;
+    wCut_ = wBest_;
+    scoresBest_ = Eigen::MatrixXd::Zero(risk().examples(), risk().outputs());
+    scoresCut_ = scoresBest_;
+    if (!cutAt(wCut_, scoresCut_)) {
+        reject("OcasSolver: the risk or its subgradient is not finite at w = 0");
+        return;
+    }
+    IterationRecord initial;
+    initial.oracleCalls = 1;
+    initial.upper = riskCut_;  // F(0) = R(0)
+    initial.lower = 0.0;       // every risk is ≥ 0
+    initial.extra = commonExtras(1, 0, trainErrorFromScores(scoresBest_), wBest_);
+    initial.extra.push_back(0.0);
+    setInitialRecord(initial);
+}
+
+bool OcasSolver::cutAt(const Eigen::VectorXd& w, const Eigen::MatrixXd& scores) {
+    riskCut_ = risk_->loss(scores, &dScores_);
+    risk_->backProject(dScores_, gradient_);
+    if (!std::isfinite(riskCut_) || !gradient_.allFinite()) return false;
+    planes_->add(gradient_, riskCut_ - gradient_.dot(w));
+    return true;
+}
+
+std::vector<std::string> OcasSolver::extraColumns() const {
+    std::vector<std::string> columns = commonColumns();
+    columns.push_back("k");
+    return columns;
+}
+
+std::vector<std::string> OcasSolver::pseudocode() const {
+    return {
+        "input: data, risk R, lambda, theta in (0, 1], tolerance eps",
+        "w_b <- 0;  take the plane at w_c = 0                      (oracle)",
+        "repeat",
+        "  w_t <- argmin lambda/2 |w|^2 + R_t(w)                    (dual QP, warm start)",
+        "  scores X w_t                                            (one data pass)",
+        "  k_t <- argmin_{k >= 0} F(w_b + k (w_t - w_b))           (exact line search)",
+        "  w_b <- w_b + k_t (w_t - w_b);  U <- F(w_b);  L <- F_t(w_t)",
+        "  w_c <- (1 - theta) w_b + theta w_t;  add the plane at w_c (oracle)",
+        "until U - L <= eps  (or <= tol_rel U)",
+        "return w_b",
+    };
+}
+
+Status OcasSolver::doStep(IterationRecord& record) {
+    planes_->solve();
+    wModel_ = planes_->weights();
+    record.lower = std::max(record.lower, planes_->dualValue());
+
+    risk_->scores(wModel_, scoresModel_);
+    const Eigen::VectorXd delta = wModel_ - wBest_;
+    lastScores_ = scoresBest_;
+    lastDirection_ = scoresModel_ - scoresBest_;
+    lastWw_ = wBest_.squaredNorm();
+    lastWd_ = wBest_.dot(delta);
+    lastDd_ = delta.squaredNorm();
+    const LineSearchResult search =
+        exactLineSearch(*risk_, {lambda(), lastWw_, lastWd_, lastDd_}, lastScores_, lastDirection_);
+    lastK_ = search.k;
+    lastFk_ = search.value;
+    lastBreakpoints_ = search.breakpointSample;
+    haveLineSearch_ = true;
+
+    wBest_ += search.k * delta;
+    scoresBest_ += search.k * lastDirection_;
+    const double fBest = 0.5 * lambda() * wBest_.squaredNorm() + risk_->loss(scoresBest_, nullptr);
+    record.upper = std::min(record.upper, fBest);
+
+    const double theta = ocasOptions_.theta;
+    wCut_ = (1.0 - theta) * wBest_ + theta * wModel_;
+    scoresCut_ = (1.0 - theta) * scoresBest_ + theta * scoresModel_;
+    if (!cutAt(wCut_, scoresCut_)) {
+        return Status::make(StatusCode::NumericalFailure,
+                            "the risk or its subgradient is not finite at w_c");
+    }
+    ++record.oracleCalls;
+
+    record.extra =
+        commonExtras(planes_->size(), planes_->active(), trainErrorFromScores(scoresBest_), wBest_);
+    record.extra.push_back(search.k);
+    record.gap = record.upper - record.lower;
+    if (tolRelReached(record)) {
+        return Status::make(StatusCode::Converged,
+                            "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
+                                std::to_string(record.iteration) + " iterations");
+    }
+    return Status::running();
+}
+
+SnapshotPtr OcasSolver::snapshot() const {
+    auto snap = std::make_shared<LinearSvmSnapshot>();
+    fillLinearSnapshot(*snap);
+    if (!valid()) return snap;
+    snap->wModel = wModel_;
+    snap->wCut = wCut_;
+    snap->planes = planes_->size();
+    snap->activePlanes = planes_->active();
+    if (haveLineSearch_) {
+        // f(k) on [0, k_max] with k_max showing the chosen k and a margin around it.
+        const double kMax = std::max(2.0 * lastK_, 1.0);
+        constexpr int kSamples = 81;
+        const Eigen::VectorXd ks = Eigen::VectorXd::LinSpaced(kSamples, 0.0, kMax);
+        const Eigen::VectorXd fks = lineObjective(*risk_, {lambda(), lastWw_, lastWd_, lastDd_},
+                                                  lastScores_, lastDirection_, ks);
+        snap->ks.assign(ks.data(), ks.data() + ks.size());
+        snap->fks.assign(fks.data(), fks.data() + fks.size());
+        snap->breakpoints = lastBreakpoints_;
+        snap->kChosen = lastK_;
+        snap->fAtChosen = lastFk_;
+    }
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit};
+    } else {
+        snap->executedLines = {kRepeat, kQp, kScores, kLineSearch, kBest, kCut, kUntil};
+        if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
+    }
+    return snap;
+}
+
+SummaryFields OcasSolver::familySummary() const {
+    return {{"active_planes", static_cast<double>(planes_->active())},
+            {"theta", ocasOptions_.theta}};
+}
+
+}  // namespace cplab

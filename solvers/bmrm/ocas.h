@@ -1,0 +1,83 @@
+// LS-BMRM / OCAS, the optimised cutting-plane algorithm (Franc & Sonnenburg 2008, 2010;
+// Alg. 7.4 of the chapter; ALGORITHMS.md §3).
+//
+// Problem:    min_w F(w) = λ/2‖w‖² + R(w), as BMRM (any risk of Risk; the line search is
+//             exact for the piecewise linear/quadratic losses, see risk/line_search.h).
+// Iteration:  w_t = argmin of the reduced problem (PlaneSet, dual QP over the simplex);
+//             k_t = argmin_{k ≥ 0} F(w^b + k(w_t − w^b)) by the exact line search on cached
+//             scores; w^b ← w^b + k_t(w_t − w^b); w^c = (1 − θ)w^b + θw_t; the next plane is
+//             taken at w^c.
+// Cost:       one pass for the scores X w_t, one for the subgradient at w^c (the scores of
+//             w^b and w^c are combinations of cached ones), plus the O(m log m) line search.
+// Bounds:     upper U = F(w^b) (monotone); lower L = the reduced problem's dual value;
+//             stop when U − L ≤ ε or ≤ tol_rel·U (libocas's TolRel).
+// Oracle calls: one per iteration (the risk and subgradient at w^c).
+#pragma once
+
+#include <memory>
+
+#include "linear_svm.h"
+#include "plane_set.h"
+
+namespace cplab {
+
+struct OcasOptions {
+    StopOptions stop;
+    LinearSvmOptions model;
+    double theta = 0.1;  // w^c = (1 − θ)w^b + θ w_t, θ ∈ (0, 1]
+    int inactive_limit = 0;
+    int max_planes = 0;
+    double qp_tolerance = 1e-10;
+
+    OcasOptions() {
+        stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
+        model.tol_rel = 1e-3;
+    }
+    void visit(OptionVisitor& v) {
+        stop.visit(v);
+        model.visit(v);
+        v.real("theta", theta, "cutting point w_c = (1 - theta) w_b + theta w_t, 0 < theta <= 1");
+        v.integer("inactive_limit", inactive_limit,
+                  "drop planes inactive (alpha = 0) for this many iterations (0: never)");
+        v.integer("max_planes", max_planes,
+                  "aggregate the planes when more are stored, limited memory (0: no cap)");
+        v.real("qp_tolerance", qp_tolerance, "relative tolerance of the reduced QP, > 0");
+    }
+    bool isValid(std::string* why) const;
+};
+
+class OcasSolver final : public LinearSvmSolver {
+  public:
+    OcasSolver(const LinearProblem& problem, OcasOptions options = {});
+
+    std::string name() const override { return "ocas"; }
+    std::vector<std::string> extraColumns() const override;
+    std::vector<std::string> pseudocode() const override;
+    SnapshotPtr snapshot() const override;
+    const Eigen::VectorXd& bestWeights() const override { return wBest_; }
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+    SummaryFields familySummary() const override;
+    int storedPlanes() const override { return planes_ ? planes_->size() : 0; }
+
+  private:
+    // Takes the plane at w^c from its scores (one pass for the subgradient).
+    bool cutAt(const Eigen::VectorXd& w, const Eigen::MatrixXd& scores);
+
+    OcasOptions ocasOptions_;
+    std::unique_ptr<PlaneSet> planes_;
+    Eigen::VectorXd wBest_, wModel_, wCut_;
+    Eigen::MatrixXd scoresBest_, scoresModel_, scoresCut_;
+    Eigen::MatrixXd dScores_;
+    Eigen::VectorXd gradient_;
+    double riskCut_ = 0.0;
+    // The last line search, for the slice view: w^b before the step and its direction.
+    Eigen::MatrixXd lastScores_, lastDirection_;
+    double lastWw_ = 0.0, lastWd_ = 0.0, lastDd_ = 0.0;
+    double lastK_ = 0.0, lastFk_ = 0.0;
+    std::vector<double> lastBreakpoints_;
+    bool haveLineSearch_ = false;
+};
+
+}  // namespace cplab

@@ -1,0 +1,63 @@
+// The cutting planes of BMRM and OCAS and their reduced problem (ALGORITHMS.md §3):
+//
+//     min_w λ/2 ‖w‖² + max_i (⟨aᵢ, w⟩ + bᵢ)
+//   = max_{α ∈ simplex} ⟨b, α⟩ − 1/(2λ) αᵀ AᵀA α,   w = −Aα/λ,
+//
+// solved in the dual by SimplexQp with H = AᵀA/λ grown by one row/column per plane (O(d·t)
+// for the new Gram column). The dual value at any feasible α is a lower bound of the reduced
+// problem's minimum and so of min F (weak duality), whatever the QP's accuracy.
+//
+// Memory management: a plane whose αᵢ stayed 0 for `inactiveLimit` consecutive solves is
+// dropped (0: never); when more than `maxPlanes` are stored after the drop, all planes are
+// replaced by their aggregate ā = Σ αᵢ aᵢ, b̄ = Σ αᵢ bᵢ (a valid plane below R, with the
+// current optimum unchanged; limited-memory BMRM, Teo et al. 2010).
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "math/simplex_qp.h"
+
+namespace cplab {
+
+class PlaneSet {
+  public:
+    PlaneSet(Eigen::Index dimension, double lambda, int inactiveLimit, int maxPlanes,
+             SimplexQpOptions qp = {});
+
+    // Adds the plane ⟨a, w⟩ + b (a.size() == dimension).
+    void add(const Eigen::VectorXd& a, double b);
+    // Solves the reduced dual from the previous α, then applies the drop/aggregation rules.
+    SimplexQpResult solve();
+
+    // w = −Aα/λ of the current α.
+    Eigen::VectorXd weights() const;
+    // ⟨b, α⟩ − 1/(2λ) αᵀAᵀAα, a lower bound of min F.
+    double dualValue() const;
+    // R_t(w) = maxᵢ ⟨aᵢ, w⟩ + bᵢ (−∞ without planes).
+    double modelValue(const Eigen::VectorXd& w) const;
+
+    int size() const { return count_; }
+    int active() const;  // planes with α > 0
+    int aggregations() const { return aggregations_; }
+    int dropped() const { return dropped_; }
+
+  private:
+    void dropInactive();
+    void aggregate();
+
+    Eigen::Index dimension_;
+    double lambda_;
+    int inactiveLimit_;
+    int maxPlanes_;
+    SimplexQp qp_;
+    Eigen::MatrixXd A_;  // dimension × capacity; the first count_ columns are the planes
+    std::vector<double> b_;
+    std::vector<int> inactiveFor_;  // consecutive solves with α = 0, per plane
+    int count_ = 0;
+    int aggregations_ = 0;
+    int dropped_ = 0;
+    SimplexQpOptions qpOptions_;
+};
+
+}  // namespace cplab

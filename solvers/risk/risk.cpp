@@ -1,0 +1,634 @@
+#include "risk/risk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include "data/text_io.h"
+#include "risk/loss_functions.h"
+
+namespace cplab {
+
+namespace {
+
+// Multi-class labels above this are taken for a mistake (W would have that many columns).
+constexpr int kMaxClasses = 1 << 16;
+
+using RowMajorMap =
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+using ConstRowMajorMap =
+    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+const char* lossPhrase(LossKind kind) {
+    switch (kind) {
+        case LossKind::Hinge:
+            return "the hinge loss";
+        case LossKind::Logistic:
+            return "the logistic loss";
+        case LossKind::SquaredHinge:
+            return "the squared hinge loss";
+        case LossKind::Multiclass:
+            return "the multi-class loss";
+        case LossKind::EpsilonInsensitive:
+            return "the epsilon-insensitive loss";
+    }
+    return "the loss";
+}
+
+bool isBinary(LossKind kind) {
+    return kind == LossKind::Hinge || kind == LossKind::Logistic || kind == LossKind::SquaredHinge;
+}
+
+// Work of one pass over `data` with K outputs, in units of about one multiply-add: (stored
+// entries + examples)·K.
+long long passWork(const Dataset& data, int K) {
+    const long long stored = data.sparseStorage ? static_cast<long long>(data.sparse.nonZeros())
+                                                : static_cast<long long>(data.dense.size());
+    return (stored + data.size()) * K;
+}
+
+std::string shape(Eigen::Index rows, Eigen::Index cols) {
+    return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+// Rows of a RowMajor sparse matrix, read through its raw arrays. Multi-output products use a
+// row-major F × K weight (or accumulator) matrix so that the K outputs of a feature are
+// contiguous.
+struct SparseRows {
+    const double* values;
+    const int* inner;
+    const int* outer;
+
+    double dot(int i, const double* w) const {
+        double sum = 0.0;
+        for (int p = outer[i]; p < outer[i + 1]; ++p)
+            sum += values[p] * w[inner[p]];
+        return sum;
+    }
+    void axpy(int i, double c, double* acc) const {
+        for (int p = outer[i]; p < outer[i + 1]; ++p)
+            acc[inner[p]] += c * values[p];
+    }
+    // s[k] = Σ_j x_ij Wt(j, k), k < K: one output at a time so that the sum stays in a register
+    // (the row's few entries are in L1 by the second output).
+    void dotK(int i, const double* Wt, int K, double* s) const {
+        for (int k = 0; k < K; ++k) {
+            double sum = 0.0;
+            for (int p = outer[i]; p < outer[i + 1]; ++p)
+                sum += values[p] * Wt[static_cast<long>(inner[p]) * K + k];
+            s[k] = sum;
+        }
+    }
+    // Gt(j, k) += x_ij c[k].
+    void axpyK(int i, const double* c, int K, double* Gt) const {
+        for (int p = outer[i]; p < outer[i + 1]; ++p) {
+            const double v = values[p];
+            double* row = Gt + static_cast<long>(inner[p]) * K;
+            for (int k = 0; k < K; ++k)
+                row[k] += v * c[k];
+        }
+    }
+};
+
+// Rows of a RowMajor dense matrix with `cols` columns (Eigen vectorises the row operations).
+struct DenseRows {
+    const double* data;
+    int cols;
+
+    Eigen::Map<const Eigen::VectorXd> row(int i) const {
+        return Eigen::Map<const Eigen::VectorXd>(data + static_cast<long>(i) * cols, cols);
+    }
+    double dot(int i, const double* w) const {
+        return row(i).dot(Eigen::Map<const Eigen::VectorXd>(w, cols));
+    }
+    void axpy(int i, double c, double* acc) const {
+        Eigen::Map<Eigen::VectorXd>(acc, cols) += c * row(i);
+    }
+    void dotK(int i, const double* Wt, int K, double* s) const {
+        Eigen::Map<Eigen::VectorXd>(s, K).noalias() =
+            ConstRowMajorMap(Wt, cols, K).transpose() * row(i);
+    }
+    void axpyK(int i, const double* c, int K, double* Gt) const {
+        RowMajorMap(Gt, cols, K).noalias() += row(i) * Eigen::Map<const Eigen::RowVectorXd>(c, K);
+    }
+};
+
+template <class Fn>
+decltype(auto) visitRows(const Dataset& data, Fn&& fn) {
+    if (data.sparseStorage) {
+        return fn(SparseRows{data.sparse.valuePtr(), data.sparse.innerIndexPtr(),
+                             data.sparse.outerIndexPtr()});
+    }
+    return fn(DenseRows{data.dense.data(), static_cast<int>(data.dense.cols())});
+}
+
+template <LossKind L>
+using LossTag = std::integral_constant<LossKind, L>;
+
+template <class Fn>
+decltype(auto) visitLoss(LossKind kind, Fn&& fn) {
+    switch (kind) {
+        case LossKind::Hinge:
+            return fn(LossTag<LossKind::Hinge>{});
+        case LossKind::Logistic:
+            return fn(LossTag<LossKind::Logistic>{});
+        case LossKind::SquaredHinge:
+            return fn(LossTag<LossKind::SquaredHinge>{});
+        case LossKind::Multiclass:
+            return fn(LossTag<LossKind::Multiclass>{});
+        case LossKind::EpsilonInsensitive:
+            break;
+    }
+    return fn(LossTag<LossKind::EpsilonInsensitive>{});
+}
+
+// ℓ of one example whose K scores are s[0], s[stride], …; derivative into c[0..K) if not null.
+template <LossKind L>
+double exampleLoss(const double* s, int stride, double y, double epsilon, int K, double* c) {
+    if constexpr (L == LossKind::Hinge) return detail::hingeLoss(*s, y, c);
+    if constexpr (L == LossKind::Logistic) return detail::logisticLoss(*s, y, c);
+    if constexpr (L == LossKind::SquaredHinge) return detail::squaredHingeLoss(*s, y, c);
+    if constexpr (L == LossKind::EpsilonInsensitive)
+        return detail::epsilonInsensitiveLoss(*s, y, epsilon, c);
+    if constexpr (L == LossKind::Multiclass)
+        return detail::multiclassLoss(s, stride, static_cast<int>(y), K, c);
+}
+
+// Compensated (Neumaier) summation: the loss value of a block is accurate to about one rounding
+// whatever its length, so the value depends on the thread count only in its last bit or two
+// (the terms are ≥ 0) — at no cost next to the row products.
+struct CompensatedSum {
+    double sum = 0.0;
+    double compensation = 0.0;
+
+    void add(double x) {
+        const double t = sum + x;
+        compensation += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
+        sum = t;
+    }
+    double value() const { return sum + compensation; }
+};
+
+// Σ of the workers' partial sums, in worker order.
+double total(const std::vector<CompensatedSum>& partial) {
+    CompensatedSum all;
+    for (const CompensatedSum& p : partial) {
+        all.add(p.sum);
+        all.add(p.compensation);
+    }
+    return all.value();
+}
+
+// Runs fn(t, begin, end) for the contiguous blocks t = 0..workers−1 of [0, m): block 0 on the
+// calling thread, the others on new threads (if one cannot be started, its block runs on the
+// calling thread too). fn must not throw.
+template <class Fn>
+void runBlocks(int m, int workers, Fn&& fn) {
+    const auto begin = [&](int t) {
+        return static_cast<int>(static_cast<long long>(m) * t / workers);
+    };
+    if (workers <= 1) {
+        fn(0, 0, m);
+        return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<std::size_t>(workers - 1));
+    int started = 1;
+    try {
+        for (; started < workers; ++started)
+            pool.emplace_back(
+                [&fn, t = started, b = begin(started), e = begin(started + 1)] { fn(t, b, e); });
+    } catch (const std::exception&) {
+        // Out of threads: the blocks from `started` on run below, on this thread.
+    }
+    fn(0, 0, begin(1));
+    for (int t = started; t < workers; ++t)
+        fn(t, begin(t), begin(t + 1));
+    for (std::thread& thread : pool)
+        thread.join();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+const char* toString(LossKind kind) {
+    switch (kind) {
+        case LossKind::Hinge:
+            return "hinge";
+        case LossKind::Logistic:
+            return "logistic";
+        case LossKind::SquaredHinge:
+            return "squared_hinge";
+        case LossKind::Multiclass:
+            return "multiclass";
+        case LossKind::EpsilonInsensitive:
+            return "epsilon_insensitive";
+    }
+    return "unknown";
+}
+
+bool parseLossKind(const std::string& name, LossKind* kind) {
+    for (LossKind k : {LossKind::Hinge, LossKind::Logistic, LossKind::SquaredHinge,
+                       LossKind::Multiclass, LossKind::EpsilonInsensitive}) {
+        if (name == toString(k)) {
+            if (kind) *kind = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::string> lossKindNames() {
+    return {"hinge", "logistic", "squared_hinge", "multiclass", "epsilon_insensitive"};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Risk::Impl {
+    int m = 0;                      // examples
+    int d = 0;                      // features of the data (the bias, if any, is weight row d)
+    int F = 0;                      // d + bias
+    int K = 1;                      // outputs
+    int threads = 1;                // resolved option (≥ 1)
+    bool plusMinusClasses = false;  // multi-class on ±1 labels: −1 ↔ class 0, +1 ↔ class 1
+    Eigen::VectorXd y;              // labels as the loss reads them
+
+    long long grain = 1;     // RiskOptions::minWorkPerThread
+    long long dataWork = 0;  // work of a pass over the data: (stored entries + examples)·K
+    long long lossWork = 0;  // work of the losses: m·K (·16 for logistic's exp and log1p)
+
+    // Workers for `work` units: one per `grain`, at least 1, at most `threads`.
+    int workers(long long work) const {
+        return static_cast<int>(std::clamp(work / grain, 1LL, static_cast<long long>(threads)));
+    }
+};
+
+Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
+    : data_(std::move(data)), options_(options), impl_(std::make_unique<Impl>()) {
+    if (!data_) throw std::invalid_argument("Risk: no dataset");
+    if (!(options_.epsilon >= 0.0) || !std::isfinite(options_.epsilon)) {
+        throw std::invalid_argument("RiskOptions::epsilon = " + formatNumber(options_.epsilon) +
+                                    ": must be >= 0 and finite");
+    }
+    if (options_.threads < 0) {
+        throw std::invalid_argument("RiskOptions::threads = " + std::to_string(options_.threads) +
+                                    ": must be >= 0 (0: hardware concurrency)");
+    }
+    if (options_.minWorkPerThread < 1) {
+        throw std::invalid_argument("RiskOptions::minWorkPerThread = " +
+                                    std::to_string(options_.minWorkPerThread) + ": must be >= 1");
+    }
+    const std::string violation = data_->contractViolation();
+    if (!violation.empty()) {
+        throw std::invalid_argument("Risk: the dataset '" + data_->name +
+                                    "' breaks the Dataset contract: " + violation);
+    }
+    Impl& p = *impl_;
+    p.m = data_->size();
+    if (p.m == 0) throw std::invalid_argument("Risk: the dataset '" + data_->name + "' is empty");
+    p.d = data_->dimension();
+    p.F = p.d + (options_.bias ? 1 : 0);
+    p.threads = options_.threads > 0
+                    ? options_.threads
+                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    p.grain = options_.minWorkPerThread;
+    p.y = data_->labels;
+
+    const LossKind kind = options_.loss;
+    const Eigen::VectorXd& labels = data_->labels;
+    if (isBinary(kind)) {
+        for (int i = 0; i < p.m; ++i) {
+            if (labels[i] != 1.0 && labels[i] != -1.0) {
+                throw std::invalid_argument(std::string("Risk: ") + lossPhrase(kind) +
+                                            " needs labels -1/+1, example " + std::to_string(i) +
+                                            " has " + formatNumber(labels[i]));
+            }
+        }
+    } else if (kind == LossKind::Multiclass) {
+        p.plusMinusClasses = (labels.array() == 1.0 || labels.array() == -1.0).all();
+        if (p.plusMinusClasses) {
+            p.y = (labels.array() + 1.0) / 2.0;
+            p.K = 2;
+        } else {
+            double largest = 0.0;
+            for (int i = 0; i < p.m; ++i) {
+                const double v = labels[i];
+                if (!(v >= 0.0 && v < kMaxClasses && v == std::floor(v))) {
+                    throw std::invalid_argument(
+                        "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
+                        "example " +
+                        std::to_string(i) + " has " + formatNumber(v) +
+                        (v >= kMaxClasses ? " (at most " + std::to_string(kMaxClasses) + " classes)"
+                                          : ""));
+                }
+                largest = std::max(largest, v);
+            }
+            p.K = static_cast<int>(largest) + 1;
+            if (p.K < 2) {
+                throw std::invalid_argument(
+                    "Risk: the multi-class loss needs at least 2 classes, every label is 0");
+            }
+        }
+    }
+    p.dataWork = passWork(*data_, p.K);
+    p.lossWork = static_cast<long long>(p.m) * p.K * (kind == LossKind::Logistic ? 16 : 1);
+}
+
+Risk::~Risk() = default;
+
+int Risk::examples() const {
+    return impl_->m;
+}
+int Risk::features() const {
+    return impl_->F;
+}
+int Risk::outputs() const {
+    return impl_->K;
+}
+Eigen::Index Risk::dimension() const {
+    return Eigen::Index(impl_->F) * impl_->K;
+}
+const Eigen::VectorXd& Risk::lossLabels() const {
+    return impl_->y;
+}
+
+void Risk::checkWeights(const Eigen::VectorXd& w, const char* where) const {
+    if (w.size() != dimension()) {
+        throw std::invalid_argument(std::string(where) + ": w has " + std::to_string(w.size()) +
+                                    " entries, the risk's dimension is " +
+                                    std::to_string(dimension()) + " (" + std::to_string(impl_->F) +
+                                    " features x " + std::to_string(impl_->K) + " outputs)");
+    }
+}
+
+namespace {
+
+// The model W as the kernels read it: column-major w for K = 1, a row-major copy for K > 1.
+struct Weights {
+    const double* w = nullptr;  // K = 1: w, with the bias (if any) at index d
+    std::vector<double> Wt;     // K > 1: row-major F × K
+    int d = 0;
+    int K = 1;
+    bool bias = false;
+
+    Weights(const Eigen::VectorXd& weights, int d_, int F, int K_, bool bias_)
+        : w(weights.data()), d(d_), K(K_), bias(bias_) {
+        if (K > 1) {
+            Wt.resize(static_cast<std::size_t>(F) * K);
+            RowMajorMap(Wt.data(), F, K) = Eigen::Map<const Eigen::MatrixXd>(weights.data(), F, K);
+        }
+    }
+    // Scores of example i into s[0..K).
+    template <class Rows>
+    void scores(const Rows& rows, int i, double* s) const {
+        if (K == 1) {
+            s[0] = rows.dot(i, w) + (bias ? w[d] : 0.0);
+            return;
+        }
+        rows.dotK(i, Wt.data(), K, s);
+        if (bias) {
+            const double* b = Wt.data() + static_cast<long>(d) * K;
+            for (int k = 0; k < K; ++k)
+                s[k] += b[k];
+        }
+    }
+};
+
+// acc += c·x_i (K = 1, acc indexed like w) or Gt += x_i cᵀ (K > 1, row-major F × K), with the
+// bias feature 1 at row d.
+template <class Rows>
+void accumulate(const Rows& rows, int i, const double* c, int d, int K, bool bias, double* acc) {
+    if (K == 1) {
+        if (c[0] == 0.0) return;
+        rows.axpy(i, c[0], acc);
+        if (bias) acc[d] += c[0];
+        return;
+    }
+    if (std::all_of(c, c + K, [](double v) { return v == 0.0; })) return;
+    rows.axpyK(i, c, K, acc);
+    if (bias) {
+        double* b = acc + static_cast<long>(d) * K;
+        for (int k = 0; k < K; ++k)
+            b[k] += c[k];
+    }
+}
+
+// Per-thread accumulators for a subgradient: worker 0 writes into `g` itself when K = 1 (the
+// layouts agree), every other worker into a zeroed buffer of its own; reduce() adds them in
+// worker order, so the result depends only on the number of workers.
+class Accumulators {
+  public:
+    Accumulators(Eigen::VectorXd& g, int F, int K, int workers) : g_(g), F_(F), K_(K) {
+        const Eigen::Index n = Eigen::Index(F) * K;
+        g_.setZero(n);
+        const int own = K == 1 ? workers - 1 : workers;
+        buffers_.assign(static_cast<std::size_t>(own), Eigen::VectorXd::Zero(n));
+    }
+    double* forWorker(int t) {
+        if (K_ == 1) return t == 0 ? g_.data() : buffers_[static_cast<std::size_t>(t - 1)].data();
+        return buffers_[static_cast<std::size_t>(t)].data();
+    }
+    void reduce(double scale) {
+        if (K_ == 1) {
+            for (const Eigen::VectorXd& b : buffers_)
+                g_ += b;
+        } else {
+            for (std::size_t t = 1; t < buffers_.size(); ++t)
+                buffers_[0] += buffers_[t];
+            Eigen::Map<Eigen::MatrixXd>(g_.data(), F_, K_) =
+                ConstRowMajorMap(buffers_[0].data(), F_, K_);
+        }
+        if (scale != 1.0) g_ *= scale;
+    }
+
+  private:
+    Eigen::VectorXd& g_;
+    int F_, K_;
+    std::vector<Eigen::VectorXd> buffers_;
+};
+
+// 2·K doubles per worker (the K scores, then the K derivatives of an example), allocated
+// before the workers start so that nothing inside a worker allocates or throws. Each worker's
+// part starts a cache line (8 doubles) after the previous one ends: written once per example,
+// a shared line would bounce between the cores.
+class Scratch {
+  public:
+    Scratch(int workers, int K)
+        : K_(K),
+          stride_((2 * static_cast<std::size_t>(K) + 7) / 8 * 8 + 8),
+          data_(static_cast<std::size_t>(workers) * stride_) {}
+    double* scores(int t) { return data_.data() + static_cast<std::size_t>(t) * stride_; }
+    double* derivatives(int t) { return scores(t) + K_; }
+
+  private:
+    int K_;
+    std::size_t stride_;
+    std::vector<double> data_;
+};
+
+}  // namespace
+
+void Risk::scores(const Eigen::VectorXd& w, Eigen::MatrixXd& S) const {
+    checkWeights(w, "Risk::scores");
+    const Impl& p = *impl_;
+    S.resize(p.m, p.K);
+    const Weights W(w, p.d, p.F, p.K, options_.bias);
+    const int workers = p.workers(p.dataWork);
+    Scratch scratch(workers, p.K);
+    visitRows(*data_, [&](const auto& rows) {
+        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+            double* out = scratch.scores(t);
+            for (int i = begin; i < end; ++i) {
+                W.scores(rows, i, out);
+                for (int k = 0; k < p.K; ++k)
+                    S(i, k) = out[k];
+            }
+        });
+    });
+}
+
+double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
+    const Impl& p = *impl_;
+    if (S.rows() != p.m || S.cols() != p.K) {
+        throw std::invalid_argument("Risk::loss: S is " + shape(S.rows(), S.cols()) +
+                                    ", expected " + shape(p.m, p.K));
+    }
+    if (C) C->resize(p.m, p.K);
+    const int workers = p.workers(p.lossWork);
+    std::vector<CompensatedSum> partial(static_cast<std::size_t>(workers));
+    const double eps = options_.epsilon;
+    const double inv = 1.0 / p.m;
+    Scratch scratch(workers, p.K);
+    visitLoss(options_.loss, [&](auto tag) {
+        constexpr LossKind L = decltype(tag)::value;
+        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+            double* c = scratch.derivatives(t);
+            CompensatedSum sum;
+            const int stride = static_cast<int>(S.rows());
+            for (int i = begin; i < end; ++i) {
+                sum.add(exampleLoss<L>(S.data() + i, stride, p.y[i], eps, p.K, C ? c : nullptr));
+                if (C) {
+                    for (int k = 0; k < p.K; ++k)
+                        (*C)(i, k) = c[k] * inv;
+                }
+            }
+            partial[static_cast<std::size_t>(t)] = sum;
+        });
+    });
+    return total(partial) / p.m;
+}
+
+void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
+    const Impl& p = *impl_;
+    if (C.rows() != p.m || C.cols() != p.K) {
+        throw std::invalid_argument("Risk::backProject: C is " + shape(C.rows(), C.cols()) +
+                                    ", expected " + shape(p.m, p.K));
+    }
+    const int workers = p.workers(p.dataWork);
+    Accumulators acc(g, p.F, p.K, workers);
+    Scratch scratch(workers, p.K);
+    visitRows(*data_, [&](const auto& rows) {
+        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+            double* out = acc.forWorker(t);
+            double* c = scratch.derivatives(t);
+            for (int i = begin; i < end; ++i) {
+                for (int k = 0; k < p.K; ++k)
+                    c[k] = C(i, k);
+                accumulate(rows, i, c, p.d, p.K, options_.bias, out);
+            }
+        });
+    });
+    acc.reduce(1.0);
+}
+
+double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
+    checkWeights(w, "Risk::evaluate");
+    if (g == &w) {  // g is zeroed before w is read: compute into a copy
+        Eigen::VectorXd gradient;
+        const double R = evaluate(w, &gradient);
+        *g = std::move(gradient);
+        return R;
+    }
+    const Impl& p = *impl_;
+    const int workers = p.workers(p.dataWork + p.lossWork);
+    std::vector<CompensatedSum> partial(static_cast<std::size_t>(workers));
+    const Weights W(w, p.d, p.F, p.K, options_.bias);
+    std::optional<Accumulators> acc;
+    if (g) acc.emplace(*g, p.F, p.K, workers);
+    Scratch scratch(workers, p.K);
+    const double eps = options_.epsilon;
+    visitLoss(options_.loss, [&](auto tag) {
+        constexpr LossKind L = decltype(tag)::value;
+        visitRows(*data_, [&](const auto& rows) {
+            runBlocks(p.m, workers, [&](int t, int begin, int end) {
+                double* out = acc ? acc->forWorker(t) : nullptr;
+                double* s = scratch.scores(t);
+                double* c = scratch.derivatives(t);
+                CompensatedSum sum;
+                for (int i = begin; i < end; ++i) {
+                    W.scores(rows, i, s);
+                    sum.add(exampleLoss<L>(s, 1, p.y[i], eps, p.K, out ? c : nullptr));
+                    if (out) accumulate(rows, i, c, p.d, p.K, options_.bias, out);
+                }
+                partial[static_cast<std::size_t>(t)] = sum;
+            });
+        });
+    });
+    if (acc) acc->reduce(1.0 / p.m);
+    return total(partial) / p.m;
+}
+
+Eigen::VectorXd Risk::predict(const Eigen::VectorXd& w, const Dataset& data) const {
+    checkWeights(w, "Risk::predict");
+    const Impl& p = *impl_;
+    if (data.dimension() > p.d) {
+        throw std::invalid_argument("Risk::predict: the dataset '" + data.name + "' has " +
+                                    std::to_string(data.dimension()) + " features, the model " +
+                                    std::to_string(p.d));
+    }
+    const int n = data.size();
+    Eigen::VectorXd out(n);
+    const Weights W(w, p.d, p.F, p.K, options_.bias);
+    const LossKind kind = options_.loss;
+    const int workers = p.workers(passWork(data, p.K));
+    Scratch scratch(workers, p.K);
+    visitRows(data, [&](const auto& rows) {
+        runBlocks(n, workers, [&](int t, int begin, int end) {
+            double* s = scratch.scores(t);
+            for (int i = begin; i < end; ++i) {
+                W.scores(rows, i, s);
+                if (kind == LossKind::Multiclass) {
+                    const int k = static_cast<int>(std::max_element(s, s + p.K) - s);
+                    out[i] = p.plusMinusClasses ? (k == 0 ? -1.0 : 1.0) : k;
+                } else if (kind == LossKind::EpsilonInsensitive) {
+                    out[i] = s[0];
+                } else {
+                    out[i] = s[0] >= 0.0 ? 1.0 : -1.0;
+                }
+            }
+        });
+    });
+    return out;
+}
+
+double Risk::error(const Eigen::VectorXd& w, const Dataset& data) const {
+    if (data.size() == 0) {
+        throw std::invalid_argument("Risk::error: the dataset '" + data.name + "' is empty");
+    }
+    if (data.labels.size() != data.size()) {
+        throw std::invalid_argument("Risk::error: the dataset '" + data.name + "' has " +
+                                    std::to_string(data.labels.size()) + " labels for " +
+                                    std::to_string(data.size()) + " examples");
+    }
+    const Eigen::VectorXd predicted = predict(w, data);
+    if (options_.loss == LossKind::EpsilonInsensitive)
+        return (predicted - data.labels).cwiseAbs().mean();
+    return static_cast<double>((predicted.array() != data.labels.array()).count()) / data.size();
+}
+
+}  // namespace cplab

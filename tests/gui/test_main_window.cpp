@@ -1,0 +1,248 @@
+// Drives the real main window offscreen: loads the Kelley demo, presses the real buttons and
+// checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
+#include <QComboBox>
+#include <QImage>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "cutting_plane_plot.h"
+#include "linear_model_plot.h"
+#include "main_window.h"
+#include "nonsmooth/cutting_plane_view.h"
+#include "registry.h"
+#include "run.h"
+#include "test_printers.h"
+
+using cplab::MainWindow;
+using cplab::Run;
+
+namespace {
+
+// Processes events until `done` holds or `ms` pass.
+template <class Predicate>
+bool waitFor(Predicate done, int ms = 20000) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > ms) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QTest::qWait(5);
+    }
+    return true;
+}
+
+bool allReady(const MainWindow& w) {
+    for (int k = 0; k < w.runCount(); ++k) {
+        if (!w.run(k)->ready()) return false;
+    }
+    return w.runCount() > 0;
+}
+
+// The "planes" column of the run's newest record.
+int planesOf(const Run& run) {
+    const int column = static_cast<int>(run.extraColumns().indexOf("planes"));
+    if (column < 0 || run.trace().empty()) return -1;
+    return static_cast<int>(run.trace().back().extra[static_cast<std::size_t>(column)]);
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void opensOnADemo();
+    void stepAdvancesExactlyOneIteration();
+    void stepTenAndConvergence();
+    void exportsPlotsAndTrace();
+    void guiTraceEqualsHeadlessRun();
+    void raceRunsToTheEnd();
+    void resetReturnsToIterationZero();
+    void linearModelView();
+    void badDataFileIsReportedNotLoaded();
+};
+
+void TestMainWindow::opensOnADemo() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    QCOMPARE(w.runCount(), 1);
+    QCOMPARE(w.run(0)->iteration(), 0);
+    QVERIFY(!w.loadDemo("no_such_demo"));
+}
+
+void TestMainWindow::stepAdvancesExactlyOneIteration() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    auto* step = w.findChild<QPushButton*>("stepButton");
+    QVERIFY(step);
+    Run* run = w.run(0);
+    for (int expected = 1; expected <= 4; ++expected) {
+        QTest::mouseClick(step, Qt::LeftButton);
+        QVERIFY(waitFor([&] { return run->iteration() >= expected; }));
+        // Nothing more happens on its own: still exactly `expected` after a pause.
+        QTest::qWait(150);
+        QCOMPARE(run->iteration(), expected);
+        QVERIFY(waitFor(
+            [&] { return run->snapshot() && run->snapshot()->record.iteration == expected; }));
+        QCoreApplication::processEvents();
+        // One line per plane: the initial plane plus one per iteration, as the trace says.
+        const auto snap =
+            std::dynamic_pointer_cast<const cplab::CuttingPlaneSnapshot>(run->snapshot());
+        QVERIFY(snap);
+        QCOMPARE(static_cast<int>(snap->planes.size()), expected + 1);
+        QCOMPARE(planesOf(*run), expected + 1);
+        QCOMPARE(w.cuttingPlanePlot()->planeLineCount(), expected + 1);
+    }
+}
+
+void TestMainWindow::stepTenAndConvergence() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    auto* step10 = w.findChild<QPushButton*>("step10Button");
+    QVERIFY(step10);
+    QTest::mouseClick(step10, Qt::LeftButton);
+    Run* run = w.run(0);
+    // |x − 1| + x²/2 on [−3, 3]: Kelley converges (gap ≤ 1e-6) before 10 steps.
+    QVERIFY(waitFor([&] { return run->status().finished(); }));
+    QCOMPARE(run->status().code, cplab::StatusCode::Converged);
+    QVERIFY(run->iteration() < 10);
+    const auto& last = run->trace().back();
+    QVERIFY(last.upper - last.lower <= 1e-6);
+    QVERIFY(last.lower <= 0.5 + 1e-12 && 0.5 <= last.upper);  // f* = 1/2 at x* = 1
+}
+
+void TestMainWindow::exportsPlotsAndTrace() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.stepAll(3);
+    QVERIFY(waitFor([&] { return w.run(0)->iteration() >= 3; }));
+    QVERIFY(waitFor([&] { return w.cuttingPlanePlot()->planeLineCount() == 4; }));
+    QTemporaryDir dir;
+    QString why;
+    const QString png = dir.filePath("model.png");
+    QVERIFY2(w.exportModelPlot(png, &why), qPrintable(why));
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 200 && image.height() > 150);
+    // Not blank: many distinct colours (curves, markers, text).
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3) {
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    }
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    const QString pdf = dir.filePath("bounds.pdf");
+    QVERIFY2(w.exportBoundsPlot(pdf, &why), qPrintable(why));
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    QVERIFY(pdfFile.read(5) == "%PDF-");
+    const QString csv = dir.filePath("trace.csv");
+    QVERIFY2(w.exportSelectedTrace(csv, &why), qPrintable(why));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + 3);
+    QVERIFY(lines[0].startsWith("iteration,seconds,oracle_calls,upper,lower,gap,rel_gap"));
+    QVERIFY(!w.exportModelPlot(dir.filePath("model.bmp"), &why));  // unknown extension
+    QVERIFY(!why.isEmpty());
+}
+
+void TestMainWindow::guiTraceEqualsHeadlessRun() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("bundle_vs_kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.runAll();
+    QVERIFY(waitFor([&] {
+        for (int k = 0; k < w.runCount(); ++k) {
+            if (!w.run(k)->status().finished()) return false;
+        }
+        return true;
+    }));
+    const cplab::DemoInfo* demo = cplab::findDemo("bundle_vs_kelley");
+    QVERIFY(demo);
+    std::string why;
+    const auto problem = cplab::makeProblem(demo->problem, &why);
+    for (int k = 0; k < w.runCount(); ++k) {
+        auto solver = cplab::makeSolver(demo->runs[static_cast<std::size_t>(k)].solver, *problem,
+                                        demo->runs[static_cast<std::size_t>(k)].options, &why);
+        QVERIFY2(solver, why.c_str());
+        cplab::solve(*solver);
+        const auto& gui = w.run(k)->trace();
+        const auto& headless = solver->trace();
+        QCOMPARE(gui.size(), headless.size());
+        for (std::size_t i = 0; i < gui.size(); ++i) {
+            QCOMPARE(gui[i].iteration, headless[i].iteration);
+            QCOMPARE(gui[i].oracleCalls, headless[i].oracleCalls);
+            QCOMPARE(gui[i].upper, headless[i].upper);
+            QCOMPARE(gui[i].lower, headless[i].lower);
+            QCOMPARE(gui[i].extra, headless[i].extra);
+        }
+        QCOMPARE(w.run(k)->status().code, solver->status().code);
+    }
+}
+
+void TestMainWindow::raceRunsToTheEnd() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("frank_wolfe"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.setDelayMs(0);
+    auto* runButton = w.findChild<QPushButton*>("runButton");
+    QTest::mouseClick(runButton, Qt::LeftButton);
+    QVERIFY(
+        waitFor([&] { return w.run(0)->status().finished() && w.run(1)->status().finished(); }));
+    // Away steps converge linearly; plain Frank-Wolfe needs many more iterations.
+    QCOMPARE(w.run(1)->status().code, cplab::StatusCode::Converged);
+    QVERIFY(w.run(1)->iteration() * 5 < w.run(0)->iteration());
+}
+
+void TestMainWindow::resetReturnsToIterationZero() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.stepAll(2);
+    QVERIFY(waitFor([&] { return w.run(0)->iteration() == 2; }));
+    QTest::mouseClick(w.findChild<QPushButton*>("resetButton"), Qt::LeftButton);
+    QVERIFY(waitFor([&] { return allReady(w) && w.run(0)->iteration() == 0; }));
+    QVERIFY(w.run(0)->trace().empty());
+}
+
+void TestMainWindow::linearModelView() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("ocas_vs_bmrm"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.selectRun(0);
+    w.stepAll(3);
+    QVERIFY(waitFor([&] { return w.run(0)->iteration() == 3 && w.run(1)->iteration() == 3; }));
+    QVERIFY(waitFor([&] { return w.linearModelPlot()->separatingLineCount() == 3; }));
+}
+
+void TestMainWindow::badDataFileIsReportedNotLoaded() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    QString why;
+    const QString bad = QString(CPLAB_TEST_DATA_DIR) + "/bad/index_zero.libsvm";
+    QVERIFY(QFile::exists(bad));
+    QVERIFY(!w.loadDataFile(bad, {}, &why));
+    QVERIFY2(why.contains("index_zero.libsvm") && why.contains(":"), qPrintable(why));
+    QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
+    QVERIFY(w.loadDataFile(QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", {}, &why));
+    QCOMPARE(w.problem()->linear.train->size(), 270);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,330 @@
+// BMRM and OCAS against independent optima on real data: the interval [F_low, F_high] that
+// holds min F comes from another algorithm with its own certificate (dual coordinate descent's
+// duality gap for the hinge losses; LIBLINEAR's Newton solution plus the strong-convexity
+// bound F* ≥ F(w) − ‖∇F(w)‖²/(2λ) for the logistic loss; LIBLINEAR's objective as an upper
+// bound for the other losses). At every iteration lower ≤ F_high and upper ≥ F_low; at the end
+// the upper bound is within the tolerance of the interval.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "bmrm/bmrm.h"
+#include "bmrm/dcd.h"
+#include "bmrm/liblinear_reference.h"
+#include "bmrm/linear_model.h"
+#include "bmrm/ocas.h"
+#include "data/generators.h"
+#include "data/libsvm_format.h"
+#include "test_printers.h"
+
+using namespace cplab;
+
+namespace {
+
+std::shared_ptr<const Dataset> load(const char* name) {
+    static std::map<std::string, std::shared_ptr<const Dataset>> cache;
+    auto& slot = cache[name];
+    if (!slot) {
+        slot = std::make_shared<Dataset>(
+            loadLibsvm(QString("%1/%2").arg(CPLAB_TEST_DATA_DIR, name).toStdString()));
+    }
+    return slot;
+}
+
+struct Interval {
+    double low = -INFINITY;
+    double high = INFINITY;
+};
+
+// An interval holding min F, from algorithms other than BMRM/OCAS; `accuracy` is LIBLINEAR's
+// eps and DCD's relative gap.
+Interval reference(const LinearProblem& problem, const LinearSvmOptions& model,
+                   double accuracy = 1e-10) {
+    Interval out;
+    const ReferenceSolution lib = solveWithLiblinear(problem, model, accuracy);
+    out.high = lib.objective;
+    if (model.risk == "hinge" || model.risk == "squared_hinge") {
+        DcdOptions d;
+        d.svm = model;
+        d.svm.tol_rel = accuracy;
+        d.stop.epsilon = 0.0;
+        d.stop.max_iterations = 20000;
+        DcdSolver dcd(problem, d);
+        solve(dcd);
+        out.low = dcd.lastRecord().lower;
+        out.high = std::min(out.high, dcd.lastRecord().upper);
+    } else if (model.risk == "logistic") {
+        Risk risk(problem.train, model.riskOptions());
+        const double lambda = model.lambdaFor(problem.train->size());
+        Eigen::VectorXd g;
+        risk.evaluate(lib.w, &g);
+        g += lambda * lib.w;
+        out.low = lib.objective - g.squaredNorm() / (2 * lambda);
+    }
+    return out;
+}
+
+template <class SolverType, class Options>
+void checkAgainst(const LinearProblem& problem, Options options, const Interval& ref, double tolRel,
+                  const char* label) {
+    options.model.tol_rel = tolRel;
+    options.stop.max_iterations = 20000;
+    SolverType solver(problem, options);
+    QVERIFY2(solver.status().code != StatusCode::InvalidInput, solver.status().message.c_str());
+    const Status status = solve(solver);
+    QVERIFY2(status.code == StatusCode::Converged,
+             qPrintable(QString("%1: %2").arg(label, QString::fromStdString(status.message))));
+    const double slack = 1e-12 * std::max(1.0, std::abs(ref.high));
+    for (const IterationRecord& r : solver.trace()) {
+        QVERIFY2(r.lower <= ref.high + slack,
+                 qPrintable(QString("%1 iteration %2: lower %3 above the optimum's upper bound %4")
+                                .arg(label)
+                                .arg(r.iteration)
+                                .arg(r.lower, 0, 'g', 17)
+                                .arg(ref.high, 0, 'g', 17)));
+        QVERIFY2(r.upper >= ref.low - slack,
+                 qPrintable(QString("%1 iteration %2: upper %3 below the optimum's lower bound %4")
+                                .arg(label)
+                                .arg(r.iteration)
+                                .arg(r.upper, 0, 'g', 17)
+                                .arg(ref.low, 0, 'g', 17)));
+    }
+    const IterationRecord& last = solver.lastRecord();
+    // Converged: U − L ≤ tol·U, and L ≤ F* ≤ F_high, so U ≤ F_high + tol·U.
+    QVERIFY2(last.upper <= ref.high + tolRel * last.upper + slack,
+             qPrintable(QString("%1: final upper %2, reference %3")
+                            .arg(label)
+                            .arg(last.upper, 0, 'g', 17)
+                            .arg(ref.high, 0, 'g', 17)));
+    // The returned weights really have the reported objective.
+    QVERIFY(std::abs(solver.objective(solver.bestWeights()) - last.upper) <=
+            1e-12 * std::max(1.0, last.upper));
+}
+
+}  // namespace
+
+class TestBmrmOcas : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void hingeOnHeart_data();
+    void hingeOnHeart();
+    void smoothAndSquaredLossesOnHeart_data();
+    void smoothAndSquaredLossesOnHeart();
+    void a9a();
+    void multiclassOnUsps();
+    void epsilonInsensitiveRegression();
+    void planeManagementKeepsTheOptimum();
+    void labelsAreMappedAndPredictionsRoundTrip();
+    void optionsAreValidated();
+};
+
+void TestBmrmOcas::hingeOnHeart_data() {
+    QTest::addColumn<double>("C");
+    QTest::addColumn<bool>("bias");
+    QTest::newRow("C=1") << 1.0 << false;
+    QTest::newRow("C=1 bias") << 1.0 << true;
+    QTest::newRow("C=0.1") << 0.1 << false;
+    QTest::newRow("C=10 bias") << 10.0 << true;
+}
+
+void TestBmrmOcas::hingeOnHeart() {
+    QFETCH(double, C);
+    QFETCH(bool, bias);
+    const LinearProblem problem{load("heart_scale"), nullptr};
+    LinearSvmOptions model;
+    model.C = C;
+    model.bias = bias;
+    const Interval ref = reference(problem, model);
+    QVERIFY2(ref.low <= ref.high + 1e-12 * ref.high,
+             qPrintable(QString("[%1, %2]").arg(ref.low, 0, 'g', 17).arg(ref.high, 0, 'g', 17)));
+    QVERIFY2(ref.high - ref.low <= 1e-6 * ref.high, "the reference interval is not tight");
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
+    BmrmOptions b;
+    b.model = model;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-5, "bmrm");
+}
+
+void TestBmrmOcas::smoothAndSquaredLossesOnHeart_data() {
+    QTest::addColumn<QString>("risk");
+    QTest::newRow("squared_hinge") << "squared_hinge";
+    QTest::newRow("logistic") << "logistic";
+}
+
+void TestBmrmOcas::smoothAndSquaredLossesOnHeart() {
+    QFETCH(QString, risk);
+    const LinearProblem problem{load("heart_scale"), nullptr};
+    LinearSvmOptions model;
+    model.C = 1.0;
+    model.risk = risk.toStdString();
+    const Interval ref = reference(problem, model);
+    QVERIFY2(ref.high - ref.low <= 1e-6 * ref.high, "the reference interval is not tight");
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
+    BmrmOptions b;
+    b.model = model;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-5, "bmrm");
+}
+
+void TestBmrmOcas::a9a() {
+    // 32,561 examples: the reference interval from LIBLINEAR (upper) and DCD's certified dual
+    // (lower); OCAS to 1e-4 and BMRM to 1e-2 (it needs many more planes).
+    const LinearProblem problem{load("a9a.gz"), load("a9a.t.gz")};
+    LinearSvmOptions model;
+    model.C = 1.0;
+    const Interval ref = reference(problem, model, 1e-5);
+    QVERIFY(ref.low <= ref.high);
+    QVERIFY2(ref.high - ref.low <= 1e-4 * ref.high,
+             qPrintable(
+                 QString("interval [%1, %2]").arg(ref.low, 0, 'g', 12).arg(ref.high, 0, 'g', 12)));
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-4, "ocas");
+    BmrmOptions b;
+    b.model = model;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-2, "bmrm");
+    // Test error is reported and plausible for a9a (about 15 %).
+    OcasSolver run(problem, o);
+    solve(run);
+    const double testError = run.lastRecord().extra[3];
+    QVERIFY2(testError > 0.13 && testError < 0.17, qPrintable(QString::number(testError)));
+}
+
+void TestBmrmOcas::multiclassOnUsps() {
+    const LinearProblem problem{load("usps_first2000.gz"), nullptr};
+    LinearSvmOptions model;
+    model.C = 0.1;
+    model.risk = "multiclass";
+    const Interval ref = reference(problem, model, 1e-3);  // LIBLINEAR -s 4: an upper bound
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-3, "ocas");
+    BmrmOptions b;
+    b.model = model;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-2, "bmrm");
+    // Both ends agree: our certified lower bound is close below LIBLINEAR's objective.
+    OcasSolver run(problem, o);
+    solve(run);
+    QVERIFY(run.lastRecord().lower >= ref.high * (1 - 2e-3));
+}
+
+void TestBmrmOcas::epsilonInsensitiveRegression() {
+    const auto data = std::make_shared<Dataset>(generate("plane_2d", 300, 3));
+    const LinearProblem problem{data, nullptr};
+    LinearSvmOptions model;
+    model.C = 1.0;
+    model.bias = true;
+    model.risk = "epsilon_insensitive";
+    model.tube = 0.1;
+    const Interval ref = reference(problem, model);
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
+    OcasSolver run(problem, o);
+    solve(run);
+    QVERIFY(run.lastRecord().lower >= ref.high * (1 - 2e-6));
+    // y = 1 + 2 x1 − x2 + noise: the weights recover the plane.
+    const Eigen::VectorXd& w = run.bestWeights();
+    QVERIFY(std::abs(w(0) - 2.0) < 0.1 && std::abs(w(1) + 1.0) < 0.1 && std::abs(w(2) - 1) < 0.2);
+}
+
+void TestBmrmOcas::planeManagementKeepsTheOptimum() {
+    const LinearProblem problem{load("heart_scale"), nullptr};
+    LinearSvmOptions model;
+    model.C = 1.0;
+    const Interval ref = reference(problem, model);
+    BmrmOptions b;
+    b.model = model;
+    b.inactive_limit = 3;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-5, "bmrm inactive_limit=3");
+    b.inactive_limit = 0;
+    b.max_planes = 8;
+    checkAgainst<BmrmSolver>(problem, b, ref, 1e-4, "bmrm max_planes=8");
+    OcasOptions o;
+    o.model = model;
+    o.max_planes = 8;
+    o.inactive_limit = 2;
+    checkAgainst<OcasSolver>(problem, o, ref, 1e-5, "ocas max_planes=8");
+    // The cap holds at every iteration (one new plane may sit on top of it).
+    OcasSolver capped(problem, o);
+    solve(capped);
+    for (const auto& r : capped.trace())
+        QVERIFY(r.extra[0] <= 9);
+}
+
+void TestBmrmOcas::labelsAreMappedAndPredictionsRoundTrip() {
+    // Ripley's labels are ±1; shift them to {3, 7}: the solver maps them to −1/+1 and the
+    // model predicts in the file's values.
+    auto data = std::make_shared<Dataset>(*load("heart_scale"));
+    for (Eigen::Index i = 0; i < data->labels.size(); ++i) {
+        data->labels(i) = data->labels(i) > 0 ? 7.0 : 3.0;
+    }
+    OcasOptions o;
+    o.model.C = 1.0;
+    OcasSolver shifted({data, nullptr}, o);
+    solve(shifted);
+    OcasSolver plain({load("heart_scale"), nullptr}, o);
+    solve(plain);
+    QCOMPARE(shifted.lastRecord().upper, plain.lastRecord().upper);
+    const LinearModel model = shifted.model();
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("heart.model").toStdString();
+    writeLinearModel(path, model);
+    const LinearModel back = readLinearModel(path);
+    QCOMPARE(back.weights, model.weights);
+    QCOMPARE(back.classes, (std::vector<double>{3.0, 7.0}));
+    const Eigen::VectorXd predicted = back.predict(*data);
+    int errors = 0;
+    for (Eigen::Index i = 0; i < predicted.size(); ++i) {
+        QVERIFY(predicted(i) == 3.0 || predicted(i) == 7.0);
+        errors += predicted(i) != data->labels(i);
+    }
+    // The same error as the solver reports for w_b on the training set.
+    QCOMPARE(double(errors) / data->size(), shifted.lastRecord().extra[2]);
+    // A damaged model file is rejected with its line.
+    QVERIFY_THROWS_EXCEPTION(std::exception,
+                             parseLinearModel("risk hinge\nfeatures 2\nweights\n1\n", "m.txt"));
+    try {
+        parseLinearModel("risk hinge\nfeatures 1\nweights\nabc\n", "m.txt");
+        QFAIL("no error");
+    } catch (const std::exception& e) {
+        QVERIFY2(QString(e.what()).contains("m.txt") && QString(e.what()).contains("4"), e.what());
+    }
+}
+
+void TestBmrmOcas::optionsAreValidated() {
+    const LinearProblem problem{load("heart_scale"), nullptr};
+    auto rejected = [&](auto solver, const char* needle) {
+        return solver.status().code == StatusCode::InvalidInput &&
+               QString::fromStdString(solver.status().message).contains(needle);
+    };
+    OcasOptions o;
+    o.theta = 0.0;
+    QVERIFY(rejected(OcasSolver(problem, o), "theta"));
+    o = OcasOptions();
+    o.model.C = 1;
+    o.model.lambda = 0.1;
+    QVERIFY(rejected(OcasSolver(problem, o), "lambda or C"));
+    o = OcasOptions();
+    o.model.C = -1;
+    QVERIFY(rejected(OcasSolver(problem, o), "OcasOptions::C"));
+    BmrmOptions b;
+    b.max_planes = 1;
+    QVERIFY(rejected(BmrmSolver(problem, b), "max_planes"));
+    b = BmrmOptions();
+    b.model.risk = "nonsense";
+    QVERIFY(rejected(BmrmSolver(problem, b), "risk"));
+    b = BmrmOptions();
+    QVERIFY(rejected(BmrmSolver(LinearProblem{}, b), "no training set"));
+    auto single = std::make_shared<Dataset>(*load("heart_scale"));
+    single->labels.setConstant(1.0);
+    QVERIFY(rejected(BmrmSolver({single, nullptr}, b), "label"));
+}
+
+QTEST_APPLESS_MAIN(TestBmrmOcas)
+#include "test_bmrm_ocas.moc"

@@ -1,0 +1,289 @@
+#include "linear_model_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "plot_style.h"
+
+namespace cplab::widgets {
+
+namespace {
+
+const QColor kPositive{31, 119, 180};
+const QColor kNegative{214, 39, 40};
+const QColor kLineBest{20, 20, 20};
+const QColor kLineModel{148, 103, 189};
+const QColor kLineCut{255, 127, 14};
+
+QCPGraph* addGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
+                   bool rightAxis = false) {
+    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom),
+                                 rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
+    g->setName(name);
+    g->setPen(p);
+    return g;
+}
+
+QCPLegend* addLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
+    auto* legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, alignment);
+    legend->setLayer("legend");
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBrush(QColor(255, 255, 255, 220));
+    legend->setBorderPen(pen(QColor(200, 200, 200)));
+    return legend;
+}
+
+}  // namespace
+
+LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setObjectName("linearModelPlot");
+    applyPlotStyle(plot_);
+    setMinimumSize(420, 320);
+
+    dataRect_ = plot_->axisRect();
+    sliceRect_ = new QCPAxisRect(plot_);
+    progressRect_ = new QCPAxisRect(plot_);
+    auto* planesRect = new QCPAxisRect(plot_);
+    plot_->plotLayout()->addElement(0, 1, sliceRect_);
+    plot_->plotLayout()->addElement(1, 0, progressRect_);
+    plot_->plotLayout()->addElement(1, 1, planesRect);
+    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect}) {
+        styleAxisRect(rect);
+    }
+
+    dataRect_->axis(QCPAxis::atBottom)->setLabel("x1");
+    dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
+    plot_->legend->setVisible(true);
+    QFont small;
+    small.setPointSize(8);
+    plot_->legend->setFont(small);
+    positives_ = addGraph(plot_, dataRect_, "class +1", Qt::NoPen);
+    negatives_ = addGraph(plot_, dataRect_, "class -1", Qt::NoPen);
+    positives_->setLineStyle(QCPGraph::lsNone);
+    negatives_->setLineStyle(QCPGraph::lsNone);
+    positives_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPositive, 5));
+    negatives_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, kNegative, 5));
+    auto line = [&](const QString& name, const QColor& color, Qt::PenStyle style) {
+        auto* c =
+            new QCPCurve(dataRect_->axis(QCPAxis::atBottom), dataRect_->axis(QCPAxis::atLeft));
+        c->setName(name);
+        c->setPen(pen(color, 2.0, style));
+        return c;
+    };
+    lineBest_ = line("w_b (best)", kLineBest, Qt::SolidLine);
+    lineModel_ = line("w_t (reduced problem)", kLineModel, Qt::DashLine);
+    lineCut_ = line("w_c (cutting point)", kLineCut, Qt::DotLine);
+    // The points fill the panel: the classes are named in the axis label, the legend only
+    // lists the three lines and lets the points show through.
+    positives_->removeFromLegend();
+    negatives_->removeFromLegend();
+    plot_->legend->setBrush(QColor(255, 255, 255, 170));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
+    sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
+    QCPLegend* sliceLegend = addLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
+    slice_ = addGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
+    breakpoints_ = addGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
+    breakpoints_->setLineStyle(QCPGraph::lsNone);
+    breakpoints_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssPlus, QColor(120, 120, 120), 5));
+    chosen_ = addGraph(plot_, sliceRect_, "chosen k_t", Qt::NoPen);
+    chosen_->setLineStyle(QCPGraph::lsNone);
+    chosen_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+    chosenLine_ =
+        new QCPCurve(sliceRect_->axis(QCPAxis::atBottom), sliceRect_->axis(QCPAxis::atLeft));
+    chosenLine_->setPen(pen(colors::kCandidate, 1.0, Qt::DashLine));
+    for (QCPAbstractPlottable* p :
+         std::initializer_list<QCPAbstractPlottable*>{slice_, breakpoints_, chosen_}) {
+        p->removeFromLegend();
+        p->addToLegend(sliceLegend);
+    }
+    chosenLine_->removeFromLegend();
+    sliceNote_ = new QCPItemText(plot_);
+    sliceNote_->setClipAxisRect(sliceRect_);
+    sliceNote_->position->setAxisRect(sliceRect_);
+    sliceNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    sliceNote_->position->setCoords(0.5, 0.5);
+    sliceNote_->setText("no line search in this solver");
+    sliceNote_->setColor(QColor(110, 110, 110));
+
+    progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
+    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
+    QCPLegend* errorLegend = addLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    trainError_ = addGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
+    testError_ = addGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
+    for (QCPGraph* g : {trainError_, testError_}) {
+        g->removeFromLegend();
+        g->addToLegend(errorLegend);
+    }
+
+    planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
+    planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
+    QCPLegend* planesLegend = addLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
+    planes_ = addGraph(plot_, planesRect, "stored", pen(QColor(60, 60, 60), 1.8));
+    activePlanes_ = addGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    for (QCPGraph* g : {planes_, activePlanes_}) {
+        g->removeFromLegend();
+        g->addToLegend(planesLegend);
+    }
+}
+
+void LinearModelPlot::clear() {
+    data_.reset();
+    twoD_ = false;
+    for (QCPGraph* g : {positives_, negatives_, slice_, breakpoints_, chosen_, trainError_,
+                        testError_, planes_, activePlanes_}) {
+        g->data()->clear();
+    }
+    for (QCPCurve* c : {lineBest_, lineModel_, lineCut_, chosenLine_})
+        c->data()->clear();
+    plot_->replot();
+}
+
+int LinearModelPlot::separatingLineCount() const {
+    int count = 0;
+    for (QCPCurve* c : {lineBest_, lineModel_, lineCut_})
+        count += c->dataCount() > 0 ? 1 : 0;
+    return count;
+}
+
+void LinearModelPlot::setupData(const Dataset& data) {
+    twoD_ = data.dimension() == 2;
+    positives_->data()->clear();
+    negatives_->data()->clear();
+    if (!twoD_) {
+        dataRect_->axis(QCPAxis::atBottom)
+            ->setLabel(
+                QString("%1 features: no scatter plot (2-D data only)").arg(data.dimension()));
+        return;
+    }
+    dataRect_->axis(QCPAxis::atBottom)->setLabel("x1      (o: class +1,  x: class -1)");
+    QVector<double> px, py, nx, ny;
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (int i = 0; i < data.size(); ++i) {
+        const Eigen::VectorXd x = data.row(i);
+        (data.labels(i) > 0 ? px : nx).append(x(0));
+        (data.labels(i) > 0 ? py : ny).append(x(1));
+        x0 = std::min(x0, x(0));
+        x1 = std::max(x1, x(0));
+        y0 = std::min(y0, x(1));
+        y1 = std::max(y1, x(1));
+    }
+    const double mx = 0.08 * std::max(x1 - x0, 1e-9), my = 0.08 * std::max(y1 - y0, 1e-9);
+    box_[0] = x0 - mx;
+    box_[1] = x1 + mx;
+    box_[2] = y0 - my;
+    box_[3] = y1 + my;
+    positives_->setData(px, py);
+    negatives_->setData(nx, ny);
+    dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);
+    dataRect_->axis(QCPAxis::atLeft)->setRange(box_[2], box_[3]);
+}
+
+void LinearModelPlot::drawSeparator(QCPCurve* curve, const Eigen::VectorXd& w, bool bias) {
+    curve->data()->clear();
+    if (!twoD_ || w.size() < 2) return;
+    const double a = w(0), b = w(1), c = bias && w.size() > 2 ? w(2) : 0.0;
+    // Intersections of a·x + b·y + c = 0 with the four sides of the view box.
+    QVector<double> xs, ys;
+    auto keep = [&](double x, double y) {
+        const double tx = 1e-9 * (box_[1] - box_[0]), ty = 1e-9 * (box_[3] - box_[2]);
+        if (x >= box_[0] - tx && x <= box_[1] + tx && y >= box_[2] - ty && y <= box_[3] + ty) {
+            xs.append(x);
+            ys.append(y);
+        }
+    };
+    if (b != 0) {
+        keep(box_[0], -(a * box_[0] + c) / b);
+        keep(box_[1], -(a * box_[1] + c) / b);
+    }
+    if (a != 0) {
+        keep(-(b * box_[2] + c) / a, box_[2]);
+        keep(-(b * box_[3] + c) / a, box_[3]);
+    }
+    if (xs.size() < 2) return;
+    curve->setData({0, 1}, {xs[0], xs.back()}, {ys[0], ys.back()});
+}
+
+void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
+    if (!s || !s->train) return;
+    if (s->train != data_) {
+        data_ = s->train;
+        setupData(*data_);
+    }
+    const bool binary = s->outputs == 1;
+    drawSeparator(lineBest_, binary ? s->wBest : Eigen::VectorXd(), s->bias);
+    drawSeparator(lineModel_, binary ? s->wModel : Eigen::VectorXd(), s->bias);
+    drawSeparator(lineCut_, binary ? s->wCut : Eigen::VectorXd(), s->bias);
+
+    if (!s->ks.empty()) {
+        sliceNote_->setVisible(false);
+        slice_->setData(QVector<double>(s->ks.begin(), s->ks.end()),
+                        QVector<double>(s->fks.begin(), s->fks.end()), true);
+        const double kMax = s->ks.back();
+        const auto [lo, hi] = std::minmax_element(s->fks.begin(), s->fks.end());
+        const double margin = 0.06 * std::max(*hi - *lo, 1e-12);
+        QVector<double> bx, by;
+        for (double k : s->breakpoints) {
+            if (k <= kMax) {
+                bx.append(k);
+                by.append(*lo - 0.5 * margin);
+            }
+        }
+        breakpoints_->setData(bx, by, true);
+        chosen_->setData({s->kChosen}, {s->fAtChosen});
+        chosenLine_->setData({0, 1}, {s->kChosen, s->kChosen}, {*lo - margin, *hi + margin});
+        sliceRect_->axis(QCPAxis::atBottom)->setRange(0, kMax);
+        sliceRect_->axis(QCPAxis::atLeft)->setRange(*lo - margin, *hi + margin);
+    } else {
+        sliceNote_->setVisible(true);
+        for (QCPGraph* g : {slice_, breakpoints_, chosen_})
+            g->data()->clear();
+        chosenLine_->data()->clear();
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LinearModelPlot::setTrace(const std::vector<IterationRecord>& trace,
+                               const QStringList& columns) {
+    const int train = static_cast<int>(columns.indexOf("train_error"));
+    const int test = static_cast<int>(columns.indexOf("test_error"));
+    const int stored = static_cast<int>(columns.indexOf("planes"));
+    const int active = static_cast<int>(columns.indexOf("active_planes"));
+    QVector<double> it, tr, te, st, ac;
+    for (const auto& r : trace) {
+        it.append(r.iteration);
+        auto at = [&r](int k) {
+            return k >= 0 && k < static_cast<int>(r.extra.size())
+                       ? r.extra[static_cast<std::size_t>(k)]
+                       : std::numeric_limits<double>::quiet_NaN();
+        };
+        tr.append(at(train));
+        const double t = at(test);
+        te.append(t >= 0 ? t : std::numeric_limits<double>::quiet_NaN());
+        st.append(at(stored));
+        ac.append(at(active));
+    }
+    trainError_->setData(it, tr, true);
+    testError_->setData(it, te, true);
+    planes_->setData(it, st, true);
+    activePlanes_->setData(it, ac, true);
+    for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_}) {
+        g->rescaleAxes(g != trainError_ && g != planes_);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace cplab::widgets

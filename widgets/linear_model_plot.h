@@ -1,0 +1,69 @@
+// The linear-model view (BMRM, OCAS, DCD, SGD, libocas; ALGORITHMS.md §3), one QCustomPlot
+// with three panels:
+//   * data (2-D binary sets only): the training points by class and the separating lines
+//     ⟨w, x⟩ + b = 0 of w^b (best), w_t (reduced problem) and w^c (cutting point);
+//   * the line-search slice f(k) = F(w^b + k(w_t − w^b)) of the last OCAS step, with its
+//     breakpoints and the chosen k_t (other solvers: a note that they have none);
+//   * training and test error of w^b and the stored / active planes per iteration.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "bmrm/linear_svm.h"
+#include "core/iteration_record.h"
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPCurve;
+class QCPGraph;
+class QCPItemText;
+class QCPLayoutGrid;
+
+namespace cplab::widgets {
+
+class LinearModelPlot : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LinearModelPlot(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const LinearSvmSnapshot> snapshot);
+    // The selected run's trace and its extra column names (errors and planes are read from
+    // the columns train_error, test_error, planes, active_planes when present).
+    void setTrace(const std::vector<IterationRecord>& trace, const QStringList& columns);
+    void clear();
+    QCustomPlot* plot() const { return plot_; }
+    // Number of separating lines drawn (0 when the data are not 2-D).
+    int separatingLineCount() const;
+
+  private:
+    void setupData(const Dataset& data);
+    void drawSeparator(QCPCurve* curve, const Eigen::VectorXd& w, bool bias);
+
+    QCustomPlot* plot_;
+    QCPLayoutGrid* topRow_ = nullptr;
+    QCPAxisRect* dataRect_ = nullptr;
+    QCPAxisRect* sliceRect_ = nullptr;
+    QCPAxisRect* progressRect_ = nullptr;
+    QCPGraph* positives_ = nullptr;
+    QCPGraph* negatives_ = nullptr;
+    QCPCurve* lineBest_ = nullptr;
+    QCPCurve* lineModel_ = nullptr;
+    QCPCurve* lineCut_ = nullptr;
+    QCPGraph* slice_ = nullptr;
+    QCPGraph* breakpoints_ = nullptr;
+    QCPGraph* chosen_ = nullptr;
+    QCPCurve* chosenLine_ = nullptr;
+    QCPItemText* sliceNote_ = nullptr;
+    QCPGraph* trainError_ = nullptr;
+    QCPGraph* testError_ = nullptr;
+    QCPGraph* planes_ = nullptr;
+    QCPGraph* activePlanes_ = nullptr;
+    std::shared_ptr<const Dataset> data_;
+    double box_[4] = {0, 1, 0, 1};  // x min, x max, y min, y max of the data view
+    bool twoD_ = false;
+};
+
+}  // namespace cplab::widgets
