@@ -1,11 +1,13 @@
 // cplab, the GUI. Opens on a ready-to-run demo. Options let scripts take screenshots:
 //   cplab --demo kelley --steps 6 --screenshot shot.png
+//   cplab --data a9a.gz --test a9a.t.gz --solvers ocas:C=1,bmrm:C=1 --run --screenshot race.png
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <limits>
 
 #include "main_window.h"
 #include "run.h"
@@ -50,7 +52,14 @@ int main(int argc, char** argv) {
     QCommandLineOption screenshot("screenshot",
                                   "Save a screenshot of the window to this PNG and quit.", "file");
     QCommandLineOption size("size", "Window size, e.g. 1440x900.", "WxH");
-    parser.addOptions({demo, steps, run, delay, screenshot, size});
+    QCommandLineOption data(
+        "data", "Open this data file (LIBSVM/SVMlight or CSV) instead of a demo.", "file");
+    QCommandLineOption test("test", "Test file for --data.", "file");
+    QCommandLineOption solvers("solvers",
+                               "With --data: comma-separated runs, each SOLVER or "
+                               "SOLVER:key=value:key=value (e.g. ocas:C=1,bmrm:C=1).",
+                               "list");
+    parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers});
     parser.process(app);
 
     cplab::MainWindow window;
@@ -59,7 +68,33 @@ int main(int argc, char** argv) {
         if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
     }
     if (parser.isSet(delay)) window.setDelayMs(parser.value(delay).toInt());
-    if (!window.loadDemo(parser.value(demo))) {
+    if (parser.isSet(data)) {
+        QString why;
+        if (!window.loadDataFile(parser.value(data), parser.value(test), &why)) {
+            std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+            return 1;
+        }
+        if (parser.isSet(solvers)) {
+            window.clearRunsOnly();
+            for (const QString& spec : parser.value(solvers).split(',', Qt::SkipEmptyParts)) {
+                const QStringList parts = spec.split(':');
+                cplab::OptionValues options;
+                for (qsizetype k = 1; k < parts.size(); ++k) {
+                    const qsizetype eq = parts[k].indexOf('=');
+                    if (eq <= 0) {
+                        std::fprintf(stderr, "cplab: --solvers: expected key=value, got '%s'\n",
+                                     qPrintable(parts[k]));
+                        return 1;
+                    }
+                    options[parts[k].left(eq).toStdString()] = parts[k].mid(eq + 1).toStdString();
+                }
+                if (!window.addRun(parts[0].toStdString(), options, &why)) {
+                    std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+                    return 1;
+                }
+            }
+        }
+    } else if (!window.loadDemo(parser.value(demo))) {
         std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(parser.value(demo)));
         return 1;
     }
@@ -71,7 +106,11 @@ int main(int argc, char** argv) {
         window.stepAll(n);
         waitForSteps(window, n, 60000);
     }
-    if (parser.isSet(run)) window.runAll();
+    if (parser.isSet(run)) {
+        window.runAll();
+        // A scripted screenshot shows the runs' end (at most two minutes).
+        if (parser.isSet(screenshot)) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
+    }
     if (parser.isSet(screenshot)) {
         // Let queued replots land before grabbing.
         QElapsedTimer settle;

@@ -55,6 +55,9 @@ class MainWindow : public QMainWindow {
     // options are invalid.
     bool addRun(const std::string& solver, const OptionValues& options, QString* why);
 
+    // Removes every run of the current problem (the problem stays).
+    void clearRunsOnly() { clearRuns(); }
+
     int runCount() const { return static_cast<int>(runs_.size()); }
     Run* run(int index) const;
     Run* selectedRun() const;

@@ -5,6 +5,7 @@
 
 #include "bmrm/bmrm.h"
 #include "bmrm/dcd.h"
+#include "bmrm/libocas_solver.h"
 #include "bmrm/ocas.h"
 #include "bmrm/sgd.h"
 #include "builtin_datasets.h"
@@ -90,6 +91,13 @@ const std::vector<SolverEntry>& solverEntries() {
           describeOptions<OcasOptions>()},
          checker<OcasOptions>(),
          factory<OcasOptions, OcasSolver>(&ProblemInstance::linear)},
+        {{"libocas", kFamilyLinear, "libocas (reference)",
+          "The authors' own C library (libocas, Franc & Sonnenburg) run step by step through its "
+          "per-iteration callback: the reference implementation to race against; hinge and "
+          "multiclass risks.",
+          describeOptions<LibocasOptions>()},
+         checker<LibocasOptions>(),
+         factory<LibocasOptions, LibocasSolver>(&ProblemInstance::linear)},
         {{"dcd", kFamilyLinear, "Dual coordinate descent",
           "Dual coordinate descent (Hsieh et al. 2008, LIBLINEAR's -s 3 / -s 1): one epoch over "
           "the dual variables per step; lower bound from the dual objective.",

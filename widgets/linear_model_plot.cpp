@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,10 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->setObjectName("linearModelPlot");
     applyPlotStyle(plot_);
     setMinimumSize(420, 320);
+    replotTimer_ = new QTimer(this);
+    replotTimer_->setSingleShot(true);
+    replotTimer_->setInterval(40);
+    connect(replotTimer_, &QTimer::timeout, this, [this] { plot_->replot(); });
 
     dataRect_ = plot_->axisRect();
     sliceRect_ = new QCPAxisRect(plot_);
@@ -80,6 +85,9 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
         c->setPen(pen(color, 2.0, style));
         return c;
     };
+    weightBars_ = addGraph(plot_, dataRect_, "weights of w_b", pen(colors::kModel, 1.5));
+    weightBars_->setLineStyle(QCPGraph::lsImpulse);
+    weightBars_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
     lineBest_ = line("w_b (best)", kLineBest, Qt::SolidLine);
     lineModel_ = line("w_t (reduced problem)", kLineModel, Qt::DashLine);
     lineCut_ = line("w_c (cutting point)", kLineCut, Qt::DotLine);
@@ -140,11 +148,17 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     }
 }
 
+void LinearModelPlot::scheduleReplot() {
+    if (!replotTimer_->isActive()) replotTimer_->start();
+}
+
 void LinearModelPlot::clear() {
     data_.reset();
+    traceShown_ = 0;
+    traceFirstIteration_ = -1;
     twoD_ = false;
-    for (QCPGraph* g : {positives_, negatives_, slice_, breakpoints_, chosen_, trainError_,
-                        testError_, planes_, activePlanes_}) {
+    for (QCPGraph* g : {positives_, negatives_, weightBars_, slice_, breakpoints_, chosen_,
+                        trainError_, testError_, planes_, activePlanes_}) {
         g->data()->clear();
     }
     for (QCPCurve* c : {lineBest_, lineModel_, lineCut_, chosenLine_})
@@ -163,12 +177,27 @@ void LinearModelPlot::setupData(const Dataset& data) {
     twoD_ = data.dimension() == 2;
     positives_->data()->clear();
     negatives_->data()->clear();
+    weightBars_->data()->clear();
+    for (QCPAbstractPlottable* p :
+         std::initializer_list<QCPAbstractPlottable*>{lineBest_, lineModel_, lineCut_}) {
+        if (twoD_) {
+            p->addToLegend();
+        } else {
+            p->removeFromLegend();
+        }
+    }
+    if (twoD_) {
+        weightBars_->removeFromLegend();
+    } else {
+        weightBars_->addToLegend();
+    }
     if (!twoD_) {
         dataRect_->axis(QCPAxis::atBottom)
-            ->setLabel(
-                QString("%1 features: no scatter plot (2-D data only)").arg(data.dimension()));
+            ->setLabel(QString("feature (of %1; a bias comes last)").arg(data.dimension()));
+        dataRect_->axis(QCPAxis::atLeft)->setLabel("weight of w_b");
         return;
     }
+    dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
     dataRect_->axis(QCPAxis::atBottom)->setLabel("x1      (o: class +1,  x: class -1)");
     QVector<double> px, py, nx, ny;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -224,6 +253,18 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
         setupData(*data_);
     }
     const bool binary = s->outputs == 1;
+    if (!twoD_) {
+        // The weight vector of w_b (all classes' blocks one after the other).
+        QVector<double> index, value;
+        for (Eigen::Index j = 0; j < s->wBest.size(); ++j) {
+            index.append(static_cast<double>(j + 1));
+            value.append(s->wBest(j));
+        }
+        weightBars_->setData(index, value, true);
+        const double extent = s->wBest.size() ? s->wBest.cwiseAbs().maxCoeff() : 1.0;
+        dataRect_->axis(QCPAxis::atBottom)->setRange(0, s->wBest.size() + 1);
+        dataRect_->axis(QCPAxis::atLeft)->setRange(-1.08 * extent - 1e-12, 1.08 * extent + 1e-12);
+    }
     drawSeparator(lineBest_, binary ? s->wBest : Eigen::VectorXd(), s->bias);
     drawSeparator(lineModel_, binary ? s->wModel : Eigen::VectorXd(), s->bias);
     drawSeparator(lineCut_, binary ? s->wCut : Eigen::VectorXd(), s->bias);
@@ -253,37 +294,43 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
             g->data()->clear();
         chosenLine_->data()->clear();
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    scheduleReplot();
 }
 
 void LinearModelPlot::setTrace(const std::vector<IterationRecord>& trace,
                                const QStringList& columns) {
+    // Appends the records not shown yet; a different run (or a reset) starts over.
+    const int first = trace.empty() ? -1 : trace.front().iteration;
+    if (trace.size() < traceShown_ || first != traceFirstIteration_) {
+        for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_})
+            g->data()->clear();
+        traceShown_ = 0;
+        traceFirstIteration_ = first;
+    }
+    if (trace.size() == traceShown_) return;
     const int train = static_cast<int>(columns.indexOf("train_error"));
     const int test = static_cast<int>(columns.indexOf("test_error"));
     const int stored = static_cast<int>(columns.indexOf("planes"));
     const int active = static_cast<int>(columns.indexOf("active_planes"));
-    QVector<double> it, tr, te, st, ac;
-    for (const auto& r : trace) {
-        it.append(r.iteration);
-        auto at = [&r](int k) {
-            return k >= 0 && k < static_cast<int>(r.extra.size())
-                       ? r.extra[static_cast<std::size_t>(k)]
-                       : std::numeric_limits<double>::quiet_NaN();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t k = traceShown_; k < trace.size(); ++k) {
+        const IterationRecord& r = trace[k];
+        auto at = [&r, nan](int column) {
+            return column >= 0 && column < static_cast<int>(r.extra.size())
+                       ? r.extra[static_cast<std::size_t>(column)]
+                       : nan;
         };
-        tr.append(at(train));
         const double t = at(test);
-        te.append(t >= 0 ? t : std::numeric_limits<double>::quiet_NaN());
-        st.append(at(stored));
-        ac.append(at(active));
+        trainError_->addData(r.iteration, at(train));
+        testError_->addData(r.iteration, t >= 0 ? t : nan);
+        planes_->addData(r.iteration, at(stored));
+        activePlanes_->addData(r.iteration, at(active));
     }
-    trainError_->setData(it, tr, true);
-    testError_->setData(it, te, true);
-    planes_->setData(it, st, true);
-    activePlanes_->setData(it, ac, true);
+    traceShown_ = trace.size();
     for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_}) {
         g->rescaleAxes(g != trainError_ && g != planes_);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    scheduleReplot();
 }
 
 }  // namespace cplab::widgets

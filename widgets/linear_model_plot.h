@@ -40,6 +40,8 @@ class LinearModelPlot : public QWidget {
 
   private:
     void setupData(const Dataset& data);
+    // Replots at most every 40 ms: snapshots and trace updates only mark the plot dirty.
+    void scheduleReplot();
     void drawSeparator(QCPCurve* curve, const Eigen::VectorXd& w, bool bias);
 
     QCustomPlot* plot_;
@@ -49,6 +51,7 @@ class LinearModelPlot : public QWidget {
     QCPAxisRect* progressRect_ = nullptr;
     QCPGraph* positives_ = nullptr;
     QCPGraph* negatives_ = nullptr;
+    QCPGraph* weightBars_ = nullptr;  // d ≠ 2: the components of w_b
     QCPCurve* lineBest_ = nullptr;
     QCPCurve* lineModel_ = nullptr;
     QCPCurve* lineCut_ = nullptr;
@@ -64,6 +67,9 @@ class LinearModelPlot : public QWidget {
     std::shared_ptr<const Dataset> data_;
     double box_[4] = {0, 1, 0, 1};  // x min, x max, y min, y max of the data view
     bool twoD_ = false;
+    class QTimer* replotTimer_ = nullptr;
+    std::size_t traceShown_ = 0;  // records of the trace already in the graphs
+    int traceFirstIteration_ = -1;
 };
 
 }  // namespace cplab::widgets

@@ -12,13 +12,7 @@ enum Line { kInput, kInit, kRepeat, kOracle, kUpper, kQp, kWeights, kPrune, kUnt
 
 bool BmrmOptions::isValid(std::string* why) const {
     const char* owner = "BmrmOptions";
-    return stop.isValid(owner, why) && model.isValid(owner, why) &&
-           require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
-                   why) &&
-           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
-                   "must be 0 (no cap) or >= 2", why) &&
-           require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
-                   "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+    return stop.isValid(owner, why) && model.isValid(owner, why) && planes.isValid(owner, why);
 }
 
 BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
@@ -29,17 +23,14 @@ BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
         reject(why);
         return;
     }
-    SimplexQpOptions qp;
-    qp.tolerance = bmrmOptions_.qp_tolerance;
-    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.inactive_limit,
-                                         bmrmOptions_.max_planes, qp);
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes);
     w_ = Eigen::VectorXd::Zero(risk().dimension());
     best_ = w_;
     previous_ = w_;
     // Every risk is ≥ 0, so 0 is a certified lower bound before the first plane.
     IterationRecord initial;
     initial.lower = 0.0;
-    initial.extra = {0.0, 0.0, 0.0, -1.0, 0.0};
+    initial.extra = {double(planes_->size()), double(planes_->active()), 0.0, -1.0, 0.0};
     setInitialRecord(initial);
 }
 
@@ -118,7 +109,7 @@ SnapshotPtr BmrmSolver::snapshot() const {
         snap->executedLines = {kInput, kInit};
     } else {
         snap->executedLines = {kRepeat, kOracle, kUpper, kQp, kWeights};
-        if (bmrmOptions_.inactive_limit > 0 || bmrmOptions_.max_planes > 0) {
+        if (bmrmOptions_.planes.inactive_limit > 0 || bmrmOptions_.planes.max_planes > 0) {
             snap->executedLines.push_back(kPrune);
         }
         snap->executedLines.push_back(kUntil);

@@ -20,22 +20,17 @@ namespace cplab {
 struct BmrmOptions {
     StopOptions stop;
     LinearSvmOptions model;
-    int inactive_limit = 0;       // drop a plane after this many solves with α = 0 (0: never)
-    int max_planes = 0;           // aggregate all planes when more are stored (0: no cap)
-    double qp_tolerance = 1e-10;  // relative accuracy of the reduced QP
+    PlaneOptions planes;
 
     BmrmOptions() {
         stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
         model.tol_rel = 1e-3;
+        stop.max_iterations = 10000;  // BMRM may need thousands of planes at tight tolerances
     }
     void visit(OptionVisitor& v) {
         stop.visit(v);
         model.visit(v);
-        v.integer("inactive_limit", inactive_limit,
-                  "drop planes inactive (alpha = 0) for this many iterations (0: never)");
-        v.integer("max_planes", max_planes,
-                  "aggregate the planes when more are stored, limited memory (0: no cap)");
-        v.real("qp_tolerance", qp_tolerance, "relative tolerance of the reduced QP, > 0");
+        planes.visit(v);
     }
     bool isValid(std::string* why) const;
 };

@@ -31,15 +31,16 @@ enum Line {
 
 void DcdOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    svm.visit(v);
+    model.visit(v);
     v.boolean("shrinking", shrinking,
               "drop dual variables stuck at a bound from the epochs, as LIBLINEAR does");
     v.integer("seed", seed, "seed of the random permutation of every epoch (>= 0)");
 }
 
 bool DcdOptions::isValid(std::string* why) const {
-    return stop.isValid(kOwner, why) && svm.isValid(kOwner, why) &&
-           requireText(svm.risk == "hinge" || svm.risk == "squared_hinge", kOwner, "risk", svm.risk,
+    return stop.isValid(kOwner, why) && model.isValid(kOwner, why) &&
+           requireText(model.risk == "hinge" || model.risk == "squared_hinge", kOwner, "risk",
+                       model.risk,
                        "must be hinge (L1-loss SVM) or squared_hinge (L2-loss SVM): dual "
                        "coordinate descent solves only their duals",
                        why) &&
@@ -47,7 +48,7 @@ bool DcdOptions::isValid(std::string* why) const {
 }
 
 DcdSolver::DcdSolver(const LinearProblem& problem, DcdOptions options)
-    : LinearSvmSolver(problem, options.svm, options.stop, kOwner),
+    : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       dcdOptions_(options),
       random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
     std::string why;
@@ -61,9 +62,9 @@ DcdSolver::DcdSolver(const LinearProblem& problem, DcdOptions options)
     const Dataset& data = *problem_.train;
     const int m = data.size();
     d_ = data.dimension();
-    bias_ = dcdOptions_.svm.bias;
+    bias_ = dcdOptions_.model.bias;
     const double c = C();
-    if (dcdOptions_.svm.risk == "hinge") {
+    if (dcdOptions_.model.risk == "hinge") {
         boxBound_ = c;
         diag_ = 0.0;
     } else {

@@ -42,7 +42,7 @@ namespace cplab {
 struct DcdOptions {
     StopOptions stop;
     // λ or C, bias, threads, tol_rel; risk must be hinge (L1-loss) or squared_hinge (L2-loss).
-    LinearSvmOptions svm;
+    LinearSvmOptions model;
     bool shrinking = true;  // drop variables stuck at a bound from the epochs (LIBLINEAR's)
     int seed = 1;           // seed of the epochs' permutations, ≥ 0
 
@@ -62,7 +62,7 @@ class DcdSolver final : public LinearSvmSolver {
     SnapshotPtr snapshot() const override;
 
     const DcdOptions& options() const { return dcdOptions_; }
-    // w of the best primal value so far (bias last when options().svm.bias), F(wBest) = U.
+    // w of the best primal value so far (bias last when options().model.bias), F(wBest) = U.
     const Eigen::VectorXd& bestWeights() const override { return wBest_; }
     // The current dual iterate α (m entries, in [0, boxBound()]) and w(α) = Σ αᵢ yᵢ xᵢ
     // (d + bias entries).

@@ -48,6 +48,7 @@ std::string gPrinted;  // guarded by gTrainMutex
 void capturePrint(const char* text) {
     gPrinted += text;
 }
+void silentPrint(const char*) {}
 
 // Repeated examples (see below) point at the same rows; this caps the stored entries one
 // outer iteration of LIBLINEAR may visit (repeats × (nonzeros + m)).
@@ -282,6 +283,7 @@ ReferenceSolution solveWithLiblinear(const LinearProblem& problem, const LinearS
             set_print_string_function(&capturePrint);
             std::srand(1);
             trained.reset(train(&prob, &param));
+            set_print_string_function(&silentPrint);
             converged = gPrinted.find("reaching max") == std::string::npos;
         }
         if (!trained || !trained->w)

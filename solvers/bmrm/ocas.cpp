@@ -17,12 +17,7 @@ bool OcasOptions::isValid(std::string* why) const {
     return stop.isValid(owner, why) && model.isValid(owner, why) &&
            require(std::isfinite(theta) && theta > 0 && theta <= 1, owner, "theta", theta,
                    "must lie in (0, 1]; theta = 0 would take every plane at w_b and stall", why) &&
-           require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
-                   why) &&
-           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
-                   "must be 0 (no cap) or >= 2", why) &&
-           require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
-                   "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+           planes.isValid(owner, why);
 }
 
 OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
@@ -34,10 +29,7 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
         return;
     }
     SetupTimer timer(*this);
-    SimplexQpOptions qp;
-    qp.tolerance = ocasOptions_.qp_tolerance;
-    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.inactive_limit,
-                                         ocasOptions_.max_planes, qp);
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes);
     const Eigen::Index n = risk().dimension();
     wBest_ = Eigen::VectorXd::Zero(n);
     wModel_ = wBest_;
@@ -52,7 +44,8 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     initial.oracleCalls = 1;
     initial.upper = riskCut_;  // F(0) = R(0)
     initial.lower = 0.0;       // every risk is ≥ 0
-    initial.extra = commonExtras(1, 0, trainErrorFromScores(scoresBest_), wBest_);
+    initial.extra =
+        commonExtras(planes_->size(), planes_->active(), trainErrorFromScores(scoresBest_), wBest_);
     initial.extra.push_back(0.0);
     setInitialRecord(initial);
 }
@@ -107,7 +100,8 @@ Status OcasSolver::doStep(IterationRecord& record) {
 
     wBest_ += search.k * delta;
     scoresBest_ += search.k * lastDirection_;
-    const double fBest = 0.5 * lambda() * wBest_.squaredNorm() + risk_->loss(scoresBest_, nullptr);
+    // The line search already evaluated F(w^b + k_t Δ): no extra pass over the scores.
+    const double fBest = search.value;
     record.upper = std::min(record.upper, fBest);
 
     const double theta = ocasOptions_.theta;

@@ -25,23 +25,18 @@ struct OcasOptions {
     StopOptions stop;
     LinearSvmOptions model;
     double theta = 0.1;  // w^c = (1 − θ)w^b + θ w_t, θ ∈ (0, 1]
-    int inactive_limit = 0;
-    int max_planes = 0;
-    double qp_tolerance = 1e-10;
+    PlaneOptions planes;
 
     OcasOptions() {
         stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
         model.tol_rel = 1e-3;
+        stop.max_iterations = 10000;  // BMRM may need thousands of planes at tight tolerances
     }
     void visit(OptionVisitor& v) {
         stop.visit(v);
         model.visit(v);
         v.real("theta", theta, "cutting point w_c = (1 - theta) w_b + theta w_t, 0 < theta <= 1");
-        v.integer("inactive_limit", inactive_limit,
-                  "drop planes inactive (alpha = 0) for this many iterations (0: never)");
-        v.integer("max_planes", max_planes,
-                  "aggregate the planes when more are stored, limited memory (0: no cap)");
-        v.real("qp_tolerance", qp_tolerance, "relative tolerance of the reduced QP, > 0");
+        planes.visit(v);
     }
     bool isValid(std::string* why) const;
 };

@@ -5,15 +5,35 @@
 
 namespace cplab {
 
-PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, int inactiveLimit, int maxPlanes,
-                   SimplexQpOptions qp)
+namespace {
+
+SimplexQpOptions qpOptions(const PlaneOptions& options) {
+    SimplexQpOptions qp;
+    qp.tolerance = options.qp_tolerance;
+    return qp;
+}
+
+}  // namespace
+
+bool PlaneOptions::isValid(const char* owner, std::string* why) const {
+    return require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
+                   why) &&
+           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
+                   "must be 0 (no cap) or >= 2", why) &&
+           require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
+                   "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+}
+
+PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& options)
     : dimension_(dimension),
       lambda_(lambda),
-      inactiveLimit_(inactiveLimit),
-      maxPlanes_(maxPlanes),
-      qp_(qp),
+      inactiveLimit_(options.inactive_limit),
+      maxPlanes_(options.max_planes),
+      qp_(qpOptions(options)),
       A_(dimension, 16),
-      qpOptions_(qp) {}
+      qpOptions_(qpOptions(options)) {
+    add(Eigen::VectorXd::Zero(dimension), 0.0);  // R ≥ 0
+}
 
 void PlaneSet::add(const Eigen::VectorXd& a, double b) {
     if (count_ == A_.cols()) A_.conservativeResize(Eigen::NoChange, 2 * A_.cols());
@@ -40,7 +60,7 @@ SimplexQpResult PlaneSet::solve() {
 
 void PlaneSet::dropInactive() {
     std::vector<int> drop;
-    for (int i = 0; i < count_; ++i) {
+    for (int i = 1; i < count_; ++i) {  // plane 0 is R ≥ 0: kept
         if (inactiveFor_[i] >= inactiveLimit_) drop.push_back(i);
     }
     if (drop.empty() || static_cast<int>(drop.size()) == count_) return;
@@ -75,7 +95,12 @@ void PlaneSet::aggregate() {
     count_ = 0;
     b_.clear();
     inactiveFor_.clear();
-    add(a, b);  // α = 1 on the aggregate: the same w and dual value as before
+    add(Eigen::VectorXd::Zero(dimension_), 0.0);  // R ≥ 0 again as plane 0
+    add(a, b);
+    // All weight on the aggregate: the same w and dual value as before.
+    Eigen::VectorXd alpha1 = Eigen::VectorXd::Zero(2);
+    alpha1(1) = 1.0;
+    qp_.setAlpha(alpha1);
     ++aggregations_;
 }
 

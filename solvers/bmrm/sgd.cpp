@@ -33,7 +33,7 @@ constexpr double kMinScale = 1e-6;
 
 void SgdOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    svm.visit(v);
+    model.visit(v);
     v.boolean("projection", projection,
               "project w onto the ball |w| <= sqrt(R(0)/lambda), which holds the minimiser");
     v.integer("minibatch", minibatch, "examples per stochastic update (>= 1)");
@@ -41,13 +41,13 @@ void SgdOptions::visit(OptionVisitor& v) {
 }
 
 bool SgdOptions::isValid(std::string* why) const {
-    return stop.isValid(kOwner, why) && svm.isValid(kOwner, why) &&
+    return stop.isValid(kOwner, why) && model.isValid(kOwner, why) &&
            require(minibatch >= 1, kOwner, "minibatch", minibatch, "must be >= 1", why) &&
            require(seed >= 0, kOwner, "seed", seed, "must be >= 0", why);
 }
 
 SgdSolver::SgdSolver(const LinearProblem& problem, SgdOptions options)
-    : LinearSvmSolver(problem, options.svm, options.stop, kOwner),
+    : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       sgdOptions_(options),
       random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
     std::string why;
@@ -185,7 +185,7 @@ bool SgdSolver::lossDerivative(int i, const double* s, double* c) const {
         }
         case LossKind::EpsilonInsensitive: {
             const double r = s[0] - y;
-            c[0] = std::abs(r) > sgdOptions_.svm.tube ? (r > 0.0 ? 1.0 : -1.0) : 0.0;
+            c[0] = std::abs(r) > sgdOptions_.model.tube ? (r > 0.0 ? 1.0 : -1.0) : 0.0;
             break;
         }
         case LossKind::Multiclass: {

@@ -38,7 +38,7 @@ namespace cplab {
 struct SgdOptions {
     // Epochs, not updates; no gap can stop the run (lower = −∞), so the default cap is small.
     StopOptions stop{.max_iterations = 100};
-    LinearSvmOptions svm;    // λ or C, any risk, bias, threads (of the per-epoch F evaluation)
+    LinearSvmOptions model;  // λ or C, any risk, bias, threads (of the per-epoch F evaluation)
     bool projection = true;  // project onto the ball ‖w‖ ≤ √(R(0)/λ) after every update
     int minibatch = 1;       // examples per update, ≥ 1 (clipped to m)
     int seed = 1;            // seed of the epochs' permutations, ≥ 0

@@ -9,8 +9,10 @@
 //   * the constructor validates options and problem; on failure it calls reject(message)
 //     and leaves the object inert (step() then returns InvalidInput without calling doStep);
 //   * doStep(record) does exactly one iteration, fills record.oracleCalls, upper, lower and
-//     extra (the base fills iteration, seconds and gap) and returns Running, Converged (by a
-//     family criterion of its own) or NumericalFailure with a message;
+//     extra (the base fills iteration, seconds and gap after it returns) and returns Running,
+//     Converged (by a family criterion of its own), NumericalFailure with a message, or — for
+//     a solver that wraps a foreign library with limits of its own — IterationLimit or
+//     TimeLimit;
 //   * snapshot() builds, on demand, the data the family's views need.
 #pragma once
 

@@ -24,8 +24,11 @@ std::string shape(const Eigen::MatrixXd& M) {
     return std::to_string(M.rows()) + " x " + std::to_string(M.cols());
 }
 
+// `labelsChecked`: the labels come from a Risk, which validated them once (the per-example
+// scan is skipped on this hot path of OCAS).
 void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::VectorXd& labels,
-                 const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D) {
+                 const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
+                 bool labelsChecked = false) {
     const auto fail = [where](const std::string& what) {
         throw std::invalid_argument(std::string(where) + ": " + what);
     };
@@ -54,7 +57,7 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
     }
     if (!S.allFinite()) fail("S has a non-finite entry");
     if (!D.allFinite()) fail("D has a non-finite entry");
-    for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index i = 0; i < m && !labelsChecked; ++i) {
         const double y = labels[i];
         const bool ok = isBinary(loss) ? (y == 1.0 || y == -1.0)
                         : loss == LossKind::Multiclass
@@ -343,11 +346,14 @@ double solveLogistic(const Eigen::VectorXd& labels, const LineRegulariser& line,
 
 }  // namespace
 
-LineSearchResult exactLineSearch(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
-                                 const LineRegulariser& line, const Eigen::MatrixXd& S,
-                                 const Eigen::MatrixXd& D, const LineSearchOptions& options) {
+namespace {
+
+LineSearchResult search(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                        const LineRegulariser& line, const Eigen::MatrixXd& S,
+                        const Eigen::MatrixXd& D, const LineSearchOptions& options,
+                        bool labelsChecked) {
     checkOptions(options);
-    checkInputs("exactLineSearch", loss, epsilon, labels, line, S, D);
+    checkInputs("exactLineSearch", loss, epsilon, labels, line, S, D, labelsChecked);
     LineSearchResult result;
     std::vector<double> row;
     result.valueAtZero = objective(loss, epsilon, labels, line, S, D, 0.0, row);
@@ -388,11 +394,19 @@ LineSearchResult exactLineSearch(LossKind loss, double epsilon, const Eigen::Vec
     return result;
 }
 
+}  // namespace
+
+LineSearchResult exactLineSearch(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                                 const LineRegulariser& line, const Eigen::MatrixXd& S,
+                                 const Eigen::MatrixXd& D, const LineSearchOptions& options) {
+    return search(loss, epsilon, labels, line, S, D, options, false);
+}
+
 LineSearchResult exactLineSearch(const Risk& risk, const LineRegulariser& line,
                                  const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                                  const LineSearchOptions& options) {
-    return exactLineSearch(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S,
-                           D, options);
+    return search(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
+                  options, true);
 }
 
 Eigen::VectorXd lineObjective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,

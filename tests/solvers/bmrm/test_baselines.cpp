@@ -140,14 +140,14 @@ class TestBaselines : public QObject {
         QFETCH(double, C);
         QFETCH(bool, bias);
         DcdOptions o;
-        o.svm = svmOptions(risk, C, bias);
+        o.model = svmOptions(risk, C, bias);
         o.stop.epsilon = 0.0;
-        o.svm.tol_rel = 1e-8;
+        o.model.tol_rel = 1e-8;
         o.stop.max_iterations = 100000;
         const Dataset& data = *data_.at(dataset);
         // LIBLINEAR's F(w_ref) ≥ min F whether or not it converged (its dual solvers stop
         // after 1000 iterations): no certified lower bound may exceed it.
-        const double fRef = reference(dataset, o.svm).objective;
+        const double fRef = reference(dataset, o.model).objective;
         const double tiny = 1e-12 * std::max(1.0, std::abs(fRef));
 
         DcdSolver s({data_.at(dataset), {}}, o);
@@ -196,12 +196,12 @@ class TestBaselines : public QObject {
         QFETCH(bool, bias);
         const bool l1 = risk == "hinge";
         DcdOptions o;
-        o.svm = svmOptions(risk, C, bias);
+        o.model = svmOptions(risk, C, bias);
         o.stop.epsilon = 0.0;
         // L1: at a gap of 1e-10 relative the violations are ~1e-8. L2: its gap reaches the
         // rounding floor (and closes: L is capped at U) while α still moves by ~1e-6; the dual
         // is strongly concave, so α keeps converging until then or the epoch cap.
-        o.svm.tol_rel = l1 ? 1e-10 : 0.0;
+        o.model.tol_rel = l1 ? 1e-10 : 0.0;
         o.stop.max_iterations = l1 ? 100000 : 1000;
         const Dataset& data = *data_.at(dataset);
         DcdSolver s({data_.at(dataset), {}}, o);
@@ -231,7 +231,7 @@ class TestBaselines : public QObject {
     void dcdShrinkingAndSeedsAgree() {
         DcdOptions o;
         o.stop.epsilon = 0.0;
-        o.svm.tol_rel = 1e-10;
+        o.model.tol_rel = 1e-10;
         o.stop.max_iterations = 20000;
         DcdSolver a({data_.at("australian_scale"), {}}, o);
         o.shrinking = false;
@@ -279,7 +279,7 @@ class TestBaselines : public QObject {
         auto a9a = load("a9a.gz");
         QCOMPARE(a9a->size(), 32561);
         DcdOptions o;
-        o.svm.bias = true;
+        o.model.bias = true;
         o.stop.epsilon = 0.0;
         o.stop.max_iterations = 20;
         DcdSolver s({a9a, {}}, o);
@@ -311,14 +311,14 @@ class TestBaselines : public QObject {
         QFETCH(bool, projection);
         QFETCH(int, epochs);
         SgdOptions o;
-        o.svm = svmOptions(risk, 1.0, false);
+        o.model = svmOptions(risk, 1.0, false);
         o.minibatch = minibatch;
         o.projection = projection;
         o.stop.max_iterations = epochs;
         o.stop.epsilon = 1e300;  // no gap can stop SGD: its lower bound is −∞
         // LIBLINEAR's value; for the hinge it may sit above min F by its capped accuracy
         // (≤ 1e-4 relative on these sets, see dcdConvergesWithBracketingBounds).
-        const double fStar = reference("heart_scale", o.svm).objective;
+        const double fStar = reference("heart_scale", o.model).objective;
         SgdSolver s({data_.at("heart_scale"), {}}, o);
         QCOMPARE(s.lastRecord().oracleCalls, 1LL);
         double previousUpper = kInf;
@@ -341,7 +341,7 @@ class TestBaselines : public QObject {
         // with, but F must fall well below F(0) and the trace stay sane.
         for (const char* risk : {"epsilon_insensitive", "multiclass"}) {
             SgdOptions o;
-            o.svm.risk = risk;
+            o.model.risk = risk;
             o.stop.max_iterations = 20;
             SgdSolver s({data_.at("heart_scale"), {}}, o);
             QVERIFY2(s.status().code == StatusCode::Running, s.status().message.c_str());
@@ -388,7 +388,7 @@ class TestBaselines : public QObject {
         // The squared hinge's gradient grows with w, and the first steps 1/(λt) are huge:
         // without the projection Pegasos overshoots; the solver says so instead of going on.
         SgdOptions o;
-        o.svm.risk = "squared_hinge";
+        o.model.risk = "squared_hinge";
         o.projection = false;
         SgdSolver s({data_.at("heart_scale"), {}}, o);
         const Status status = solve(s);
@@ -403,7 +403,7 @@ class TestBaselines : public QObject {
         dense.setSparseStorage(false);
         const auto denseData = std::make_shared<const Dataset>(std::move(dense));
         DcdOptions d;
-        d.svm.bias = true;
+        d.model.bias = true;
         d.stop.max_iterations = 50;
         DcdSolver dcdSparse({data_.at("heart_scale"), {}}, d), dcdDense({denseData, {}}, d);
         solve(dcdSparse);
@@ -412,8 +412,8 @@ class TestBaselines : public QObject {
         QVERIFY(std::abs(dcdSparse.lastRecord().lower - dcdDense.lastRecord().lower) <= 1e-12);
         for (const char* risk : {"hinge", "multiclass"}) {
             SgdOptions o;
-            o.svm.risk = risk;
-            o.svm.bias = true;
+            o.model.risk = risk;
+            o.model.bias = true;
             o.stop.max_iterations = 5;
             SgdSolver sparse({data_.at("heart_scale"), {}}, o), denseSolver({denseData, {}}, o);
             solve(sparse);
