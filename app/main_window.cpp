@@ -687,6 +687,13 @@ void MainWindow::updateStatusLine() {
                              .arg(rec.oracleCalls)
                              .arg(rec.seconds, 0, 'f', 3)
                              .arg(QString(toString(r->status().code))));
+    // Linear models: the λ-form bounds above, and the C-form objective P = U/λ beside them.
+    if (auto lin = std::dynamic_pointer_cast<const LinearSvmSnapshot>(r->snapshot());
+        lin && lin->lambda > 0 && std::isfinite(rec.upper)) {
+        statusLine_->setText(statusLine_->text() +
+                             tr("   lambda %1   C-form P = U/lambda %2")
+                                 .arg(number(lin->lambda), number(rec.upper / lin->lambda)));
+    }
 }
 
 void MainWindow::applyToSelected() {

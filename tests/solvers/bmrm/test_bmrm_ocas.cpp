@@ -14,6 +14,7 @@
 #include "bmrm/bmrm.h"
 #include "bmrm/dcd.h"
 #include "bmrm/liblinear_reference.h"
+#include "bmrm/libocas_solver.h"
 #include "bmrm/linear_model.h"
 #include "bmrm/ocas.h"
 #include "data/generators.h"
@@ -192,6 +193,21 @@ void TestBmrmOcas::a9a() {
     BmrmOptions b;
     b.model = model;
     checkAgainst<BmrmSolver>(problem, b, ref, 1e-2, "bmrm");
+    // The authors' libocas, run to the same tolerance, lands in the same interval, and our
+    // final objectives agree with its within the tolerance.
+    LibocasOptions lo;
+    lo.model = model;
+    lo.model.tol_rel = 1e-4;
+    LibocasSolver libocas(problem, lo);
+    QCOMPARE(solve(libocas).code, StatusCode::Converged);
+    QVERIFY(libocas.lastRecord().upper >= ref.low - 1e-12);
+    QVERIFY(libocas.lastRecord().lower <= ref.high + 1e-12);
+    OcasOptions tight = o;
+    tight.model.tol_rel = 1e-4;
+    OcasSolver ours(problem, tight);
+    solve(ours);
+    QVERIFY(std::abs(ours.lastRecord().upper - libocas.lastRecord().upper) <=
+            1e-4 * libocas.lastRecord().upper);
     // Test error is reported and plausible for a9a (about 15 %).
     o.model.tol_rel = 1e-4;
     OcasSolver run(problem, o);
