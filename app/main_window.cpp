@@ -678,7 +678,7 @@ void MainWindow::updateStatusLine() {
         return;
     }
     const IterationRecord& rec = r->lastRecord();
-    statusLine_->setText(tr("%1   iteration %2   upper %3   lower %4   gap %5   oracle calls %6   "
+    statusLine_->setText(tr("%1   iteration %2   upper %3   lower %4   gap %5   oracles %6   "
                             "%7 s   [%8]")
                              .arg(r->label())
                              .arg(rec.iteration)
@@ -691,7 +691,7 @@ void MainWindow::updateStatusLine() {
     if (auto lin = std::dynamic_pointer_cast<const LinearSvmSnapshot>(r->snapshot());
         lin && lin->lambda > 0 && std::isfinite(rec.upper)) {
         statusLine_->setText(statusLine_->text() +
-                             tr("   lambda %1   C-form P = U/lambda %2")
+                             tr("   C-form U/lambda %2 (lambda %1)")
                                  .arg(number(lin->lambda), number(rec.upper / lin->lambda)));
     }
 }

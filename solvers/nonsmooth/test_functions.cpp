@@ -142,9 +142,9 @@ TableFunction::Spec zigzagQuadratic() {
     // ill-conditioned bowl. f* = 0 at c = (0.6, −0.4).
     return {"zigzag_quadratic",
             "(x - c)' Q (x - c) / 2, cond(Q) = 20",
-            "A smooth ill-conditioned bowl in 2-D: Kelley's iterates jump between far corners "
-            "of the model (zig-zag) and converge slowly; the proximal bundle method stays "
-            "near its prox-centre and converges much faster.",
+            "A smooth ill-conditioned bowl in 2-D: Kelley's iterates keep jumping across the "
+            "model (zig-zag) even late in the run; the proximal bundle method stays near its "
+            "prox-centre and needs about 30 % fewer oracle calls (25 vs 35 to 1e-6).",
             vec({-3, -3}),
             vec({3, 3}),
             vec({-2.5, 2.0}),
