@@ -173,23 +173,26 @@ void MainWindow::buildUi() {
     problemLayout->addWidget(problemDescription_);
     // Test split of linear problems: a held-out fraction (0: none) with its seed, applied when
     // a dataset is loaded (a test file can be given through File > Open data file).
-    auto* splitRow = new QHBoxLayout;
-    testFraction_ = new QDoubleSpinBox(problemBox);
+    splitControls_ = new QWidget(problemBox);
+    auto* splitRow = new QHBoxLayout(splitControls_);
+    splitRow->setContentsMargins(0, 0, 0, 0);
+    testFraction_ = new QDoubleSpinBox(splitControls_);
     testFraction_->setObjectName("testFraction");
     testFraction_->setRange(0.0, 0.9);
     testFraction_->setSingleStep(0.05);
     testFraction_->setDecimals(2);
     testFraction_->setToolTip(tr("Fraction of a dataset held out as test set (0: none)"));
-    splitSeed_ = new QSpinBox(problemBox);
+    splitSeed_ = new QSpinBox(splitControls_);
     splitSeed_->setObjectName("splitSeed");
     splitSeed_->setRange(0, 1000000);
     splitSeed_->setValue(1);
     splitSeed_->setToolTip(tr("Seed of the held-out split"));
-    splitRow->addWidget(new QLabel(tr("test fraction"), problemBox));
+    splitRow->addWidget(new QLabel(tr("test fraction"), splitControls_));
     splitRow->addWidget(testFraction_);
-    splitRow->addWidget(new QLabel(tr("seed"), problemBox));
+    splitRow->addWidget(new QLabel(tr("seed"), splitControls_));
     splitRow->addWidget(splitSeed_);
-    problemLayout->addLayout(splitRow);
+    problemLayout->addWidget(splitControls_);
+    splitControls_->setVisible(false);  // shown for linear problems
     panelLayout->addWidget(problemBox);
 
     auto* solverBox = new QGroupBox(tr("Solver"), panel);
@@ -385,6 +388,7 @@ void MainWindow::setProblem(std::shared_ptr<const ProblemInstance> problem) {
     polytopePlot_->clear();
     linearPlot_->clear();
     const std::string& family = problem_->info.family;
+    splitControls_->setVisible(family == kFamilyLinear);
     viewStack_->setCurrentWidget(family == kFamilyPolytope ? static_cast<QWidget*>(polytopePlot_)
                                  : family == kFamilyLinear
                                      ? static_cast<QWidget*>(linearPlot_)

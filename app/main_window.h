@@ -145,6 +145,7 @@ class MainWindow : public QMainWindow {
     widgets::CuttingPlanePlot* cuttingPlanePlot_ = nullptr;
     widgets::PolytopePlot* polytopePlot_ = nullptr;
     widgets::LinearModelPlot* linearPlot_ = nullptr;
+    QWidget* splitControls_ = nullptr;  // test fraction and seed (linear problems)
     QDoubleSpinBox* testFraction_ = nullptr;
     QSpinBox* splitSeed_ = nullptr;
     widgets::BoundsPlot* boundsPlot_ = nullptr;
