@@ -460,8 +460,10 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
             writer.field(measure, error);
             writer.endObject();
         } else {
-            out << "examples      " << predicted.size() << '\n'
-                << measure << "  " << formatReal(error) << '\n';
+            const std::string name = measure;
+            out << "examples" << std::string(14 - 8, ' ') << predicted.size() << '\n'
+                << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ')
+                << formatReal(error) << '\n';
         }
     } catch (const std::exception& e) {
         err << "cplab-cli: " << e.what() << '\n';
