@@ -15,7 +15,6 @@ PACKAGES="
   libocas-dev
   libocas-tools
   liblinear-dev
-  liblinear-tools
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core
