@@ -9,8 +9,6 @@
 #include <optional>
 
 #include "core/trace_csv.h"
-#include "data/csv_format.h"
-#include "data/libsvm_format.h"
 #include "data/text_io.h"
 #include "json_writer.h"
 #include "registry.h"
@@ -25,11 +23,6 @@ constexpr int kExitNumerical = 2;
 
 bool parseDouble(const std::string& text, double& value) {
     return parseNumber(text, value) == NumberError::None;
-}
-
-bool endsWithText(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 const char* kUsage =
@@ -432,9 +425,7 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
         const LinearModel model = readLinearModel(modelPath);
         LoadOptions options;
         options.dimension = model.features;
-        const Dataset data = endsWithText(dataPath, ".csv") || endsWithText(dataPath, ".csv.gz")
-                                 ? loadCsv(dataPath, {}, options)
-                                 : loadLibsvm(dataPath, options);
+        const Dataset data = loadDataFile(dataPath, options);
         const Eigen::VectorXd predicted = model.predict(data);
         const bool regression = model.risk == LossKind::EpsilonInsensitive;
         double error = 0.0;

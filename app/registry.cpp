@@ -268,12 +268,12 @@ bool endsWith(const std::string& text, const std::string& suffix) {
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+}  // namespace
+
 Dataset loadDataFile(const std::string& path, const LoadOptions& options) {
     if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return loadCsv(path, {}, options);
     return loadLibsvm(path, options);
 }
-
-}  // namespace
 
 std::shared_ptr<const ProblemInstance> makeLinearProblem(const std::string& path,
                                                          const std::string& builtin,

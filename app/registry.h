@@ -12,6 +12,7 @@
 #include "bmrm/linear_svm.h"
 #include "core/options.h"
 #include "core/solver.h"
+#include "data/load_options.h"
 
 namespace cplab {
 
@@ -85,6 +86,10 @@ struct TestSetSpec {
     double fraction = 0.0;
     std::uint64_t seed = 1;
 };
+
+// A data file: CSV when the name ends in .csv or .csv.gz, else LIBSVM/SVMlight text (gzip
+// detected by content). Throws DataError naming the file and line.
+Dataset loadDataFile(const std::string& path, const LoadOptions& options = {});
 
 // A linear problem from a data file (LIBSVM/SVMlight text, or CSV when the name ends in .csv
 // or .csv.gz; gzip detected by content) or a built-in one (`builtin`, when `path` is empty),

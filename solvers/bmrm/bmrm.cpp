@@ -81,20 +81,13 @@ Status BmrmSolver::doStep(IterationRecord& record) {
     w_ = planes_->weights();
     record.lower = std::max(record.lower, planes_->dualValue());
 
-    const double trainError = improved ? trainErrorFromScores(scores_) : lastTrainError_;
-    record.extra = improved ? commonExtras(planes_->size(), planes_->active(), trainError, best_)
-                            : std::vector<double>{static_cast<double>(planes_->size()),
-                                                  static_cast<double>(planes_->active()),
-                                                  lastTrainError_, lastTestError_};
+    // The errors belong to w^b: recomputed only when it changed.
+    record.extra = improved ? commonExtras(planes_->size(), planes_->active(),
+                                           trainErrorFromScores(scores_), best_)
+                            : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 
-    record.gap = record.upper - record.lower;
-    if (tolRelReached(record)) {
-        return Status::make(StatusCode::Converged,
-                            "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
-                                std::to_string(record.iteration) + " iterations");
-    }
-    return Status::running();
+    return tolRelStatus(record);
 }
 
 SnapshotPtr BmrmSolver::snapshot() const {
@@ -103,8 +96,6 @@ SnapshotPtr BmrmSolver::snapshot() const {
     if (!valid()) return snap;
     snap->wModel = w_;
     snap->wCut = previous_;
-    snap->planes = planes_->size();
-    snap->activePlanes = planes_->active();
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
     } else {

@@ -50,6 +50,7 @@ class BmrmSolver final : public LinearSvmSolver {
     Status doStep(IterationRecord& record) override;
     SummaryFields familySummary() const override;
     int storedPlanes() const override { return planes_ ? planes_->size() : 0; }
+    int activeStoredPlanes() const override { return planes_ ? planes_->active() : 0; }
 
   private:
     BmrmOptions bmrmOptions_;

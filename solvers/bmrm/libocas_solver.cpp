@@ -667,8 +667,6 @@ SnapshotPtr LibocasSolver::snapshot() const {
     auto s = std::make_shared<LinearSvmSnapshot>();
     fillLinearSnapshot(*s);
     if (!valid()) return s;
-    s->planes = state_.planes;
-    s->activePlanes = state_.activePlanes;
     if (state_.iterations > 0) {
         s->wModel = wModel_;
         // libocas takes its next cut at w_c = w_b + MU (w_t − w_b) with its MU = 0.1 (OCAS);

@@ -114,6 +114,7 @@ class LibocasSolver final : public LinearSvmSolver {
     Status doStep(IterationRecord& record) override;
     SummaryFields familySummary() const override;
     int storedPlanes() const override { return state_.planes; }
+    int activeStoredPlanes() const override { return state_.activePlanes; }
 
   private:
     struct Run;  // the libocas thread, its callbacks' data and the rendezvous

@@ -194,6 +194,19 @@ std::vector<double> LinearSvmSolver::commonExtras(int planes, int activePlanes, 
             lastTestError_};
 }
 
+std::vector<double> LinearSvmSolver::commonExtras(int planes, int activePlanes) const {
+    return {static_cast<double>(planes), static_cast<double>(activePlanes), lastTrainError_,
+            lastTestError_};
+}
+
+Status LinearSvmSolver::tolRelStatus(const IterationRecord& record) const {
+    if (!tolRelReached(record)) return Status::running();
+    return Status::make(StatusCode::Converged, "gap " + formatReal(record.upper - record.lower) +
+                                                   " <= tol_rel * upper after " +
+                                                   std::to_string(record.iteration) +
+                                                   " iterations");
+}
+
 bool LinearSvmSolver::tolRelReached(const IterationRecord& record) const {
     return options_.tol_rel > 0 &&
            record.upper - record.lower <= options_.tol_rel * std::abs(record.upper);
@@ -207,6 +220,8 @@ void LinearSvmSolver::fillLinearSnapshot(LinearSvmSnapshot& snapshot) const {
     snapshot.outputs = risk_->outputs();
     snapshot.lambda = lambda_;
     snapshot.wBest = bestWeights();
+    snapshot.planes = storedPlanes();
+    snapshot.activePlanes = activeStoredPlanes();
     snapshot.trainError = lastTrainError_;
     snapshot.testError = lastTestError_;
 }

@@ -106,11 +106,17 @@ class LinearSvmSolver : public Solver {
                                      const Eigen::VectorXd& wForTest);
 
     // The relative criterion tol_rel on the record (call at the end of doStep).
+    // The same columns with the errors of the previous call (w^b did not change).
+    std::vector<double> commonExtras(int planes, int activePlanes) const;
+
     bool tolRelReached(const IterationRecord& record) const;
+    // Converged with the message of the tol_rel rule, or running (cutting-plane solvers).
+    Status tolRelStatus(const IterationRecord& record) const;
     void fillLinearSnapshot(LinearSvmSnapshot& snapshot) const;
 
     virtual SummaryFields familySummary() const { return {}; }
     virtual int storedPlanes() const { return 0; }
+    virtual int activeStoredPlanes() const { return 0; }
 
     LinearProblem problem_;
     LinearSvmOptions options_;

@@ -113,16 +113,12 @@ Status OcasSolver::doStep(IterationRecord& record) {
     }
     ++record.oracleCalls;
 
-    record.extra =
-        commonExtras(planes_->size(), planes_->active(), trainErrorFromScores(scoresBest_), wBest_);
+    // The errors belong to w^b: a step with k_t = 0 left it (and them) unchanged.
+    record.extra = search.k > 0 ? commonExtras(planes_->size(), planes_->active(),
+                                               trainErrorFromScores(scoresBest_), wBest_)
+                                : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(search.k);
-    record.gap = record.upper - record.lower;
-    if (tolRelReached(record)) {
-        return Status::make(StatusCode::Converged,
-                            "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
-                                std::to_string(record.iteration) + " iterations");
-    }
-    return Status::running();
+    return tolRelStatus(record);
 }
 
 SnapshotPtr OcasSolver::snapshot() const {
@@ -131,8 +127,6 @@ SnapshotPtr OcasSolver::snapshot() const {
     if (!valid()) return snap;
     snap->wModel = wModel_;
     snap->wCut = wCut_;
-    snap->planes = planes_->size();
-    snap->activePlanes = planes_->active();
     if (haveLineSearch_) {
         // f(k) on [0, k_max] with k_max showing the chosen k and a margin around it.
         const double kMax = std::max(2.0 * lastK_, 1.0);

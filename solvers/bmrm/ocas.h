@@ -55,6 +55,7 @@ class OcasSolver final : public LinearSvmSolver {
     Status doStep(IterationRecord& record) override;
     SummaryFields familySummary() const override;
     int storedPlanes() const override { return planes_ ? planes_->size() : 0; }
+    int activeStoredPlanes() const override { return planes_ ? planes_->active() : 0; }
 
   private:
     // Takes the plane at w^c from its scores (one pass for the subgradient).
