@@ -682,15 +682,16 @@ void MainWindow::updateStatusLine() {
         return;
     }
     const IterationRecord& rec = r->lastRecord();
-    statusLine_->setText(tr("%1   iteration %2   upper %3   lower %4   gap %5   oracles %6   "
-                            "%7 s   [%8]")
-                             .arg(r->label())
-                             .arg(rec.iteration)
-                             .arg(number(rec.upper), number(rec.lower))
-                             .arg(rec.gap, 0, 'e', 3)
-                             .arg(rec.oracleCalls)
-                             .arg(rec.seconds, 0, 'f', 3)
-                             .arg(QString(toString(r->status().code))));
+    statusLine_->setText(
+        tr("%1   iteration %2   upper %3   lower %4   gap %5   oracles %6   "
+           "%7 s   [%8]")
+            .arg(QString("#%1 %2").arg(r->id()).arg(QString::fromStdString(r->solver())))
+            .arg(rec.iteration)
+            .arg(number(rec.upper), number(rec.lower))
+            .arg(rec.gap, 0, 'e', 3)
+            .arg(rec.oracleCalls)
+            .arg(rec.seconds, 0, 'f', 3)
+            .arg(QString(toString(r->status().code))));
     // Linear models: the λ-form bounds above, and the C-form objective P = U/λ beside them.
     if (auto lin = std::dynamic_pointer_cast<const LinearSvmSnapshot>(r->snapshot());
         lin && lin->lambda > 0 && std::isfinite(rec.upper)) {

@@ -214,7 +214,7 @@ void LinearModelPlot::setupData(const Dataset& data) {
     box_[0] = x0 - mx;
     box_[1] = x1 + mx;
     box_[2] = y0 - my;
-    box_[3] = y1 + my;
+    box_[3] = y1 + my + 0.35 * (y1 - y0);  // headroom: the legend sits above the points
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);
