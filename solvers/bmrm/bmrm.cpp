@@ -83,7 +83,7 @@ Status BmrmSolver::doStep(IterationRecord& record) {
 
     // The errors belong to w^b: recomputed only when it changed.
     record.extra = improved ? commonExtras(planes_->size(), planes_->active(),
-                                           trainErrorFromScores(scores_), best_)
+                                           risk_->errorFromScores(scores_), best_)
                             : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 

@@ -228,7 +228,7 @@ double DcdSolver::primal(Eigen::VectorXd& wFull, double* trainError) {
     Eigen::MatrixXd S;
     risk_->scores(wFull, S);
     const double r = risk_->loss(S, nullptr);
-    if (trainError) *trainError = trainErrorFromScores(S);
+    if (trainError) *trainError = risk_->errorFromScores(S);
     return 0.5 * lambda_ * wFull.squaredNorm() + r;
 }
 

@@ -155,28 +155,6 @@ double LinearSvmSolver::objective(const Eigen::VectorXd& w, double* riskValue) c
     return 0.5 * lambda_ * w.squaredNorm() + r;
 }
 
-double LinearSvmSolver::trainErrorFromScores(const Eigen::MatrixXd& S) const {
-    const Dataset& data = *problem_.train;
-    const Eigen::Index m = S.rows();
-    if (m == 0) return 0.0;
-    double errors = 0.0;
-    const LossKind kind = risk_->options().loss;
-    for (Eigen::Index i = 0; i < m; ++i) {
-        const double y = data.labels(i);
-        if (kind == LossKind::Multiclass) {
-            Eigen::Index best = 0;
-            S.row(i).maxCoeff(&best);
-            errors += static_cast<double>(best) != y ? 1.0 : 0.0;
-        } else if (kind == LossKind::EpsilonInsensitive) {
-            errors += std::abs(S(i, 0) - y);
-        } else {
-            const double prediction = S(i, 0) >= 0 ? 1.0 : -1.0;
-            errors += prediction != y ? 1.0 : 0.0;
-        }
-    }
-    return errors / static_cast<double>(m);
-}
-
 double LinearSvmSolver::testError(const Eigen::VectorXd& w) const {
     if (!problem_.test) return -1.0;
     return risk_->error(w, *problem_.test);

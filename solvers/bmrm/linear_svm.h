@@ -87,9 +87,8 @@ class LinearSvmSolver : public Solver {
     // set is given), planes; then the solver's own fields (familySummary()).
     SummaryFields summary() const final;
 
-    // Classification error (or mean absolute error for regression) of w on the training set,
-    // from its scores, and on the test set (−1 without one).
-    double trainErrorFromScores(const Eigen::MatrixXd& S) const;
+    // Classification error (or mean absolute error for regression) of w on the test set (−1
+    // without one); the training error comes from Risk::errorFromScores.
     double testError(const Eigen::VectorXd& w) const;
 
   protected:

@@ -1,7 +1,9 @@
 #include "ocas.h"
 
 #include <cmath>
+#include <utility>
 
+#include "core/worker_team.h"
 #include "risk/line_search.h"
 
 namespace cplab {
@@ -9,6 +11,15 @@ namespace cplab {
 namespace {
 
 enum Line { kInput, kInit, kRepeat, kQp, kScores, kLineSearch, kBest, kCut, kUntil, kReturn };
+
+// fn(first, count) on blocks of the m score rows, on the risk's threads: element-wise work on
+// m × K matrices is cheap but, left on one thread, would cap the speed-up of the whole step.
+template <class Fn>
+void forScoreRows(const Risk& risk, Fn&& fn) {
+    const int m = risk.examples();
+    const int parts = risk.workersFor(static_cast<long long>(m) * risk.outputs());
+    runBlocks(risk.team(), m, parts, [&](int, int begin, int end) { fn(begin, end - begin); });
+}
 
 }  // namespace
 
@@ -44,8 +55,8 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     initial.oracleCalls = 1;
     initial.upper = riskCut_;  // F(0) = R(0)
     initial.lower = 0.0;       // every risk is ≥ 0
-    initial.extra =
-        commonExtras(planes_->size(), planes_->active(), trainErrorFromScores(scoresBest_), wBest_);
+    initial.extra = commonExtras(planes_->size(), planes_->active(),
+                                 risk_->errorFromScores(scoresBest_), wBest_);
     initial.extra.push_back(0.0);
     setInitialRecord(initial);
 }
@@ -86,8 +97,17 @@ Status OcasSolver::doStep(IterationRecord& record) {
 
     risk_->scores(wModel_, scoresModel_);
     const Eigen::VectorXd delta = wModel_ - wBest_;
-    lastScores_ = scoresBest_;
-    lastDirection_ = scoresModel_ - scoresBest_;
+    // lastScores_ keeps w^b's scores before the step (for the slice plot), scoresBest_ is
+    // rewritten below.
+    std::swap(lastScores_, scoresBest_);
+    const Eigen::Index m = scoresModel_.rows();
+    const Eigen::Index K = scoresModel_.cols();
+    lastDirection_.resize(m, K);
+    scoresBest_.resize(m, K);
+    forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
+        lastDirection_.middleRows(i, n) =
+            scoresModel_.middleRows(i, n) - lastScores_.middleRows(i, n);
+    });
     lastWw_ = wBest_.squaredNorm();
     lastWd_ = wBest_.dot(delta);
     lastDd_ = delta.squaredNorm();
@@ -99,14 +119,18 @@ Status OcasSolver::doStep(IterationRecord& record) {
     haveLineSearch_ = true;
 
     wBest_ += search.k * delta;
-    scoresBest_ += search.k * lastDirection_;
     // The line search already evaluated F(w^b + k_t Δ): no extra pass over the scores.
     const double fBest = search.value;
     record.upper = std::min(record.upper, fBest);
 
     const double theta = ocasOptions_.theta;
     wCut_ = (1.0 - theta) * wBest_ + theta * wModel_;
-    scoresCut_ = (1.0 - theta) * scoresBest_ + theta * scoresModel_;
+    forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
+        scoresBest_.middleRows(i, n) =
+            lastScores_.middleRows(i, n) + search.k * lastDirection_.middleRows(i, n);
+        scoresCut_.middleRows(i, n) =
+            (1.0 - theta) * scoresBest_.middleRows(i, n) + theta * scoresModel_.middleRows(i, n);
+    });
     if (!cutAt(wCut_, scoresCut_)) {
         return Status::make(StatusCode::NumericalFailure,
                             "the risk or its subgradient is not finite at w_c");
@@ -115,7 +139,7 @@ Status OcasSolver::doStep(IterationRecord& record) {
 
     // The errors belong to w^b: a step with k_t = 0 left it (and them) unchanged.
     record.extra = search.k > 0 ? commonExtras(planes_->size(), planes_->active(),
-                                               trainErrorFromScores(scoresBest_), wBest_)
+                                               risk_->errorFromScores(scoresBest_), wBest_)
                                 : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(search.k);
     return tolRelStatus(record);

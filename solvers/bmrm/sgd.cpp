@@ -78,7 +78,7 @@ SgdSolver::SgdSolver(const LinearProblem& problem, SgdOptions options)
     Eigen::MatrixXd S;
     risk_->scores(wBest_, S);
     const double r0 = risk_->loss(S, nullptr);  // F(0) = R(0)
-    lastTrainError_ = trainErrorFromScores(S);
+    lastTrainError_ = risk_->errorFromScores(S);
     lastTestError_ = testError(wBest_);
     lastObjective_ = r0;
     radius_ = std::sqrt(r0 / lambda_);
@@ -287,7 +287,7 @@ Status SgdSolver::doStep(IterationRecord& record) {
     if (f < record.upper) {
         record.upper = f;
         wBest_ = v_;
-        lastTrainError_ = trainErrorFromScores(S);
+        lastTrainError_ = risk_->errorFromScores(S);
     }
     record.lower = -std::numeric_limits<double>::infinity();
     record.extra = commonExtras(0, 0, lastTrainError_, wBest_);

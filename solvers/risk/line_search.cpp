@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
+#include "core/worker_team.h"
 #include "data/text_io.h"
 #include "risk/loss_functions.h"
 
@@ -15,6 +17,33 @@ namespace {
 // Relative accuracy of the logistic root (on the bracket and on the Newton step).
 constexpr double kLogisticTolerance = 1e-13;
 constexpr int kLogisticMaxIterations = 300;
+// Candidates each part offers for a parallel selection round's pivot (their median is taken).
+constexpr int kPivotSamplesPerPart = 16;
+
+// Where the O(m) passes run: `team` (null: the calling thread) with one part per `grain`
+// units of work.
+struct Parallel {
+    WorkerTeam* team = nullptr;
+    long long grain = 1;
+
+    int parts(long long work) const { return team ? team->partsFor(work, grain) : 1; }
+
+    // fn(t, begin, end) on `parts` contiguous blocks of [0, m). An exception in a part (only
+    // std::bad_alloc is possible) is rethrown here, after every part has finished.
+    template <class Fn>
+    void blocks(Eigen::Index m, int parts, Fn&& fn) const {
+        std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
+        runBlocks(team, static_cast<int>(m), parts, [&](int t, int begin, int end) {
+            try {
+                fn(t, begin, end);
+            } catch (...) {
+                failures[static_cast<std::size_t>(t)] = std::current_exception();
+            }
+        });
+        for (const std::exception_ptr& failure : failures)
+            if (failure) std::rethrow_exception(failure);
+    }
+};
 
 bool isBinary(LossKind kind) {
     return kind == LossKind::Hinge || kind == LossKind::Logistic || kind == LossKind::SquaredHinge;
@@ -28,7 +57,7 @@ std::string shape(const Eigen::MatrixXd& M) {
 // scan is skipped on this hot path of OCAS).
 void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                  const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
-                 bool labelsChecked = false) {
+                 const Parallel& parallel, bool labelsChecked = false) {
     const auto fail = [where](const std::string& what) {
         throw std::invalid_argument(std::string(where) + ": " + what);
     };
@@ -55,8 +84,17 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
     } else if (S.cols() != 1) {
         fail(std::string("the ") + toString(loss) + " loss needs 1 score column, S is " + shape(S));
     }
-    if (!S.allFinite()) fail("S has a non-finite entry");
-    if (!D.allFinite()) fail("D has a non-finite entry");
+    const int parts = parallel.parts(2 * m * S.cols());
+    std::vector<char> finiteS(static_cast<std::size_t>(parts)), finiteD(finiteS.size());
+    parallel.blocks(m, parts, [&](int t, int begin, int end) {
+        finiteS[static_cast<std::size_t>(t)] = S.middleRows(begin, end - begin).allFinite();
+        finiteD[static_cast<std::size_t>(t)] = D.middleRows(begin, end - begin).allFinite();
+    });
+    const auto allTrue = [](const std::vector<char>& v) {
+        return std::all_of(v.begin(), v.end(), [](char c) { return c != 0; });
+    };
+    if (!allTrue(finiteS)) fail("S has a non-finite entry");
+    if (!allTrue(finiteD)) fail("D has a non-finite entry");
     for (Eigen::Index i = 0; i < m && !labelsChecked; ++i) {
         const double y = labels[i];
         const bool ok = isBinary(loss) ? (y == 1.0 || y == -1.0)
@@ -83,26 +121,40 @@ void checkOptions(const LineSearchOptions& options) {
         throw std::invalid_argument("LineSearchOptions::breakpointSample = " +
                                     std::to_string(options.breakpointSample) + ": must be >= 0");
     }
+    if (options.minWorkPerThread < 1) {
+        throw std::invalid_argument("LineSearchOptions::minWorkPerThread = " +
+                                    std::to_string(options.minWorkPerThread) + ": must be >= 1");
+    }
 }
 
-// f(k) = λ/2 (ww + 2k·wd + k²·dd) + (1/m) Σᵢ ℓ(sᵢ + k dᵢ, yᵢ).
+// f(k) = λ/2 (ww + 2k·wd + k²·dd) + (1/m) Σᵢ ℓ(sᵢ + k dᵢ, yᵢ), the sum in parts added in order.
 double objective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                  const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
-                 double k, std::vector<double>& row) {
+                 double k, const Parallel& parallel) {
     const Eigen::Index m = labels.size();
     const int K = static_cast<int>(S.cols());
-    double sum = 0.0;
-    if (loss == LossKind::Multiclass) {
-        row.resize(static_cast<std::size_t>(K));
-        for (Eigen::Index i = 0; i < m; ++i) {
-            for (int j = 0; j < K; ++j)
-                row[static_cast<std::size_t>(j)] = S(i, j) + k * D(i, j);
-            sum += detail::multiclassLoss(row.data(), 1, static_cast<int>(labels[i]), K, nullptr);
+    const int parts = parallel.parts(m * K);
+    std::vector<double> partial(static_cast<std::size_t>(parts), 0.0);
+    std::vector<double> rows(loss == LossKind::Multiclass ? static_cast<std::size_t>(parts) * K
+                                                          : 0);
+    parallel.blocks(m, parts, [&](int t, int begin, int end) {
+        double sum = 0.0;
+        if (loss == LossKind::Multiclass) {
+            double* row = rows.data() + static_cast<std::size_t>(t) * K;
+            for (int i = begin; i < end; ++i) {
+                for (int j = 0; j < K; ++j)
+                    row[j] = S(i, j) + k * D(i, j);
+                sum += detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr);
+            }
+        } else {
+            for (int i = begin; i < end; ++i)
+                sum += detail::scalarLoss(loss, S(i, 0) + k * D(i, 0), labels[i], epsilon, nullptr);
         }
-    } else {
-        for (Eigen::Index i = 0; i < m; ++i)
-            sum += detail::scalarLoss(loss, S(i, 0) + k * D(i, 0), labels[i], epsilon, nullptr);
-    }
+        partial[static_cast<std::size_t>(t)] = sum;
+    });
+    double sum = 0.0;
+    for (double p : partial)
+        sum += p;
     const double reg = 0.5 * line.lambda * (line.ww + k * (2.0 * line.wd + k * line.dd));
     return reg + sum / static_cast<double>(m);
 }
@@ -118,6 +170,7 @@ struct Breakpoint {
 struct Piecewise {
     double A = 0.0;  // f'(k⁺) = A·k + B on (0, first breakpoint)
     double B = 0.0;
+    double lossAtZero = 0.0;  // Σ ℓ(sᵢ, yᵢ) over the examples collected (f(0) for free)
     std::vector<Breakpoint> points;  // k ∈ (0, ∞), unordered
 
     void add(double k, double dA, double dB) {
@@ -132,15 +185,16 @@ struct Piecewise {
 };
 
 // Terms max(0, c + k·e), c = 1 − y s, e = −y d (hinge), or their squares (squared hinge).
+// Examples [begin, end) into p; inv = 1/m.
 void collectHinge(bool squared, const Eigen::VectorXd& labels, const Eigen::MatrixXd& S,
-                  const Eigen::MatrixXd& D, Piecewise& p) {
-    const Eigen::Index m = labels.size();
-    const double inv = 1.0 / static_cast<double>(m);
-    p.points.reserve(static_cast<std::size_t>(m));
-    for (Eigen::Index i = 0; i < m; ++i) {
+                  const Eigen::MatrixXd& D, int begin, int end, double inv, Piecewise& p) {
+    p.points.reserve(static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i) {
         const double y = labels[i];
         const double c = 1.0 - y * S(i, 0);
         const double e = -y * D(i, 0);
+        p.lossAtZero += squared ? detail::squaredHingeLoss(S(i, 0), y, nullptr)
+                                : detail::hingeLoss(S(i, 0), y, nullptr);
         const bool active = c > 0.0 || (c == 0.0 && e > 0.0);  // on just right of k = 0
         const bool crosses = (c > 0.0 && e < 0.0) || (c < 0.0 && e > 0.0);
         if (!squared) {
@@ -164,11 +218,11 @@ void collectHinge(bool squared, const Eigen::VectorXd& labels, const Eigen::Matr
 
 // Terms max(0, |r + k·d| − ε), r = s − y: slopes −|d|, 0, +|d| across two breakpoints.
 void collectEpsilonInsensitive(double epsilon, const Eigen::VectorXd& labels,
-                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D, Piecewise& p) {
-    const Eigen::Index m = labels.size();
-    const double inv = 1.0 / static_cast<double>(m);
-    p.points.reserve(2 * static_cast<std::size_t>(m));
-    for (Eigen::Index i = 0; i < m; ++i) {
+                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D, int begin,
+                               int end, double inv, Piecewise& p) {
+    p.points.reserve(2 * static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i) {
+        p.lossAtZero += detail::epsilonInsensitiveLoss(S(i, 0), labels[i], epsilon, nullptr);
         double r = S(i, 0) - labels[i];
         double d = D(i, 0);
         if (d == 0.0) continue;
@@ -195,13 +249,11 @@ void collectEpsilonInsensitive(double epsilon, const Eigen::VectorXd& labels,
 // crosses first (the steepest among simultaneous crossings); each move is a breakpoint where
 // the slope rises by β_next − β_cur. At most K − 1 moves.
 void collectMulticlass(const Eigen::VectorXd& labels, const Eigen::MatrixXd& S,
-                       const Eigen::MatrixXd& D, Piecewise& p) {
-    const Eigen::Index m = labels.size();
+                       const Eigen::MatrixXd& D, int begin, int end, double inv, Piecewise& p) {
     const int K = static_cast<int>(S.cols());
-    const double inv = 1.0 / static_cast<double>(m);
     std::vector<double> alpha(static_cast<std::size_t>(K)), beta(static_cast<std::size_t>(K));
-    p.points.reserve(static_cast<std::size_t>(m));
-    for (Eigen::Index i = 0; i < m; ++i) {
+    p.points.reserve(static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i) {
         const int y = static_cast<int>(labels[i]);
         int cur = 0;
         for (int j = 0; j < K; ++j) {
@@ -211,6 +263,7 @@ void collectMulticlass(const Eigen::VectorXd& labels, const Eigen::MatrixXd& S,
             const auto c = static_cast<std::size_t>(cur);
             if (alpha[u] > alpha[c] || (alpha[u] == alpha[c] && beta[u] > beta[c])) cur = j;
         }
+        p.lossAtZero += alpha[static_cast<std::size_t>(cur)];
         p.B += beta[static_cast<std::size_t>(cur)] * inv;
         double at = 0.0;
         for (;;) {
@@ -235,16 +288,43 @@ void collectMulticlass(const Eigen::VectorXd& labels, const Eigen::MatrixXd& S,
     }
 }
 
-// Smallest k ≥ 0 with f'(k⁺) ≥ 0, where f'(k⁺) = (a + A(k))·k + b + B(k) by selection (see the
-// header). Reorders p.points.
-double solvePiecewise(Piecewise& p, double a, double b, double maxStep, LineSearchResult& result) {
-    double A = a + p.A;
-    double B = b + p.B;
-    if (B >= 0.0) return 0.0;  // f'(0⁺) ≥ 0
-    double lo = 0.0;
-    double hi = INFINITY;
-    auto first = p.points.begin();
-    auto last = p.points.end();
+// The breakpoints of every example, collected in parts (contiguous blocks of examples, in
+// order): f'(k⁺) = (A + Σ parts' A)·k + … with each part's own list of breakpoints.
+std::vector<Piecewise> collect(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
+                               const Parallel& parallel) {
+    const Eigen::Index m = labels.size();
+    const double inv = 1.0 / static_cast<double>(m);
+    const int K = static_cast<int>(S.cols());
+    const int parts = parallel.parts(loss == LossKind::Multiclass ? m * K * K : m);
+    std::vector<Piecewise> pieces(static_cast<std::size_t>(parts));
+    parallel.blocks(m, parts, [&](int t, int begin, int end) {
+        Piecewise& p = pieces[static_cast<std::size_t>(t)];
+        switch (loss) {
+            case LossKind::Hinge:
+            case LossKind::SquaredHinge:
+                collectHinge(loss == LossKind::SquaredHinge, labels, S, D, begin, end, inv, p);
+                break;
+            case LossKind::EpsilonInsensitive:
+                collectEpsilonInsensitive(epsilon, labels, S, D, begin, end, inv, p);
+                break;
+            case LossKind::Multiclass:
+                collectMulticlass(labels, S, D, begin, end, inv, p);
+                break;
+            case LossKind::Logistic:
+                break;
+        }
+    });
+    return pieces;
+}
+
+using PointIterator = std::vector<Breakpoint>::iterator;
+
+// The selection on [first, last) (see the header): on entry f'(lo⁺) < 0 ≤ f'(hi⁺) with
+// f'(k⁺) = A·k + B on (lo, next breakpoint); on return the same with no breakpoint left in
+// (lo, hi). Reorders the range.
+void selectSerial(PointIterator first, PointIterator last, double& A, double& B, double& lo,
+                  double& hi, LineSearchResult& result) {
     const auto byK = [](const Breakpoint& u, const Breakpoint& v) { return u.k < v.k; };
     while (first != last) {
         ++result.iterations;
@@ -270,6 +350,106 @@ double solvePiecewise(Piecewise& p, double a, double b, double maxStep, LineSear
             first = upper;
         }
     }
+}
+
+// The same on the parts' lists at once: each round takes a pivot (the median of a few
+// breakpoints from every part), partitions every part around it in parallel and keeps the
+// side that holds k*, until few enough breakpoints are left for selectSerial.
+void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double& lo, double& hi,
+                    const Parallel& parallel, LineSearchResult& result) {
+    const std::size_t n = pieces.size();
+    std::vector<std::size_t> first(n, 0), last(n), less(n), upTo(n);
+    std::vector<double> sumA(n), sumB(n);
+    std::size_t live = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+        last[t] = pieces[t].points.size();
+        live += last[t];
+    }
+    std::vector<double> sample;
+    // A round partitions each point about twice and sums it once: some 4 units of work.
+    while (parallel.parts(4 * static_cast<long long>(live)) > 1) {
+        ++result.iterations;
+        sample.clear();
+        for (std::size_t t = 0; t < n; ++t) {
+            const std::size_t size = last[t] - first[t];
+            const std::size_t count = std::min<std::size_t>(size, kPivotSamplesPerPart);
+            for (std::size_t j = 0; j < count; ++j)
+                sample.push_back(pieces[t].points[first[t] + (2 * j + 1) * size / (2 * count)].k);
+        }
+        const auto median = sample.begin() + static_cast<std::ptrdiff_t>(sample.size() / 2);
+        std::nth_element(sample.begin(), median, sample.end());
+        const double kp = *median;
+        // Each part: [first, less) < kp, [less, upTo) = kp, [upTo, last) > kp.
+        parallel.team->run(static_cast<int>(n), [&](int part) {
+            const auto t = static_cast<std::size_t>(part);
+            const PointIterator begin = pieces[t].points.begin();
+            const PointIterator below = std::partition(
+                begin + first[t], begin + last[t], [kp](const Breakpoint& u) { return u.k < kp; });
+            const PointIterator equal = std::partition(
+                below, begin + last[t], [kp](const Breakpoint& u) { return u.k == kp; });
+            double a = 0.0;
+            double b = 0.0;
+            for (auto it = begin + first[t]; it != equal; ++it) {
+                a += it->dA;
+                b += it->dB;
+            }
+            less[t] = static_cast<std::size_t>(below - begin);
+            upTo[t] = static_cast<std::size_t>(equal - begin);
+            sumA[t] = a;
+            sumB[t] = b;
+        });
+        double a = 0.0;
+        double b = 0.0;
+        for (std::size_t t = 0; t < n; ++t) {
+            a += sumA[t];
+            b += sumB[t];
+        }
+        const bool atOrBefore = (A + a) * kp + (B + b) >= 0.0;  // f'(kp⁺) ≥ 0: k* ≤ kp
+        if (atOrBefore) {
+            hi = kp;
+        } else {
+            A += a;
+            B += b;
+            lo = kp;
+        }
+        live = 0;
+        for (std::size_t t = 0; t < n; ++t) {
+            if (atOrBefore) {
+                last[t] = less[t];
+            } else {
+                first[t] = upTo[t];
+            }
+            live += last[t] - first[t];
+        }
+    }
+    std::vector<Breakpoint> rest;
+    rest.reserve(live);
+    for (std::size_t t = 0; t < n; ++t) {
+        const auto begin = pieces[t].points.begin();
+        rest.insert(rest.end(), begin + static_cast<std::ptrdiff_t>(first[t]),
+                    begin + static_cast<std::ptrdiff_t>(last[t]));
+    }
+    selectSerial(rest.begin(), rest.end(), A, B, lo, hi, result);
+}
+
+// Smallest k ≥ 0 with f'(k⁺) ≥ 0, where f'(k⁺) = (a + Σ A)·k + b + Σ B plus the breakpoints'
+// changes. Reorders the parts' breakpoints.
+double solvePiecewise(std::vector<Piecewise>& pieces, double a, double b, double maxStep,
+                      const Parallel& parallel, LineSearchResult& result) {
+    double A = a;
+    double B = b;
+    for (const Piecewise& p : pieces) {
+        A += p.A;
+        B += p.B;
+    }
+    if (B >= 0.0) return 0.0;  // f'(0⁺) ≥ 0
+    double lo = 0.0;
+    double hi = INFINITY;
+    if (pieces.size() == 1) {
+        selectSerial(pieces[0].points.begin(), pieces[0].points.end(), A, B, lo, hi, result);
+    } else {
+        selectParallel(pieces, A, B, lo, hi, parallel, result);
+    }
     // No breakpoint in (lo, hi); f'(k) = A·k + B there, f'(lo⁺) < 0 ≤ f'(hi⁺).
     double k = hi;
     if (A > 0.0) k = std::min(hi, std::max(lo, -B / A));
@@ -285,19 +465,31 @@ double solvePiecewise(Piecewise& p, double a, double b, double maxStep, LineSear
 // f'(k) and f''(k) of the logistic case.
 void logisticDerivatives(const Eigen::VectorXd& labels, const LineRegulariser& line,
                          const Eigen::MatrixXd& S, const Eigen::MatrixXd& D, double k,
-                         double& first, double& second) {
+                         const Parallel& parallel, double& first, double& second) {
     const Eigen::Index m = labels.size();
+    const int parts = parallel.parts(16 * m);
+    std::vector<double> gs(static_cast<std::size_t>(parts)), hs(gs.size());
+    parallel.blocks(m, parts, [&](int t, int begin, int end) {
+        double g = 0.0;
+        double h = 0.0;
+        for (int i = begin; i < end; ++i) {
+            const double y = labels[i];
+            const double d = D(i, 0);
+            if (d == 0.0) continue;
+            const double z = y * (S(i, 0) + k * d);
+            const double e = std::exp(-std::abs(z));
+            const double q = 1.0 / (1.0 + e);
+            g -= y * d * (z >= 0.0 ? e * q : q);  // σ(−z)
+            h += d * d * e * q * q;               // σ(z)σ(−z)
+        }
+        gs[static_cast<std::size_t>(t)] = g;
+        hs[static_cast<std::size_t>(t)] = h;
+    });
     double g = 0.0;
     double h = 0.0;
-    for (Eigen::Index i = 0; i < m; ++i) {
-        const double y = labels[i];
-        const double d = D(i, 0);
-        if (d == 0.0) continue;
-        const double z = y * (S(i, 0) + k * d);
-        const double e = std::exp(-std::abs(z));
-        const double q = 1.0 / (1.0 + e);
-        g -= y * d * (z >= 0.0 ? e * q : q);  // σ(−z)
-        h += d * d * e * q * q;               // σ(z)σ(−z)
+    for (std::size_t t = 0; t < gs.size(); ++t) {
+        g += gs[t];
+        h += hs[t];
     }
     first = line.lambda * (line.wd + k * line.dd) + g / static_cast<double>(m);
     second = line.lambda * line.dd + h / static_cast<double>(m);
@@ -305,10 +497,10 @@ void logisticDerivatives(const Eigen::VectorXd& labels, const LineRegulariser& l
 
 double solveLogistic(const Eigen::VectorXd& labels, const LineRegulariser& line,
                      const Eigen::MatrixXd& S, const Eigen::MatrixXd& D, double maxStep,
-                     LineSearchResult& result) {
+                     const Parallel& parallel, LineSearchResult& result) {
     double g = 0.0;
     double h = 0.0;
-    logisticDerivatives(labels, line, S, D, 0.0, g, h);
+    logisticDerivatives(labels, line, S, D, 0.0, parallel, g, h);
     if (g >= 0.0) return 0.0;
     // Newton steps from k = 0, safeguarded by the bracket f'(lo) < 0 ≤ f'(hi): a step outside
     // it bisects; until a point with f' ≥ 0 is known (hi = ∞) a step that does not move right
@@ -327,7 +519,7 @@ double solveLogistic(const Eigen::VectorXd& labels, const LineRegulariser& line,
         }
         x = next;
         ++result.iterations;
-        logisticDerivatives(labels, line, S, D, x, g, h);
+        logisticDerivatives(labels, line, S, D, x, parallel, g, h);
         if (g == 0.0) return x;
         if (g < 0.0) {
             if (x >= maxStep) {
@@ -351,47 +543,64 @@ namespace {
 LineSearchResult search(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                         const LineRegulariser& line, const Eigen::MatrixXd& S,
                         const Eigen::MatrixXd& D, const LineSearchOptions& options,
-                        bool labelsChecked) {
+                        const Parallel& parallel, bool labelsChecked) {
     checkOptions(options);
-    checkInputs("exactLineSearch", loss, epsilon, labels, line, S, D, labelsChecked);
+    checkInputs("exactLineSearch", loss, epsilon, labels, line, S, D, parallel, labelsChecked);
     LineSearchResult result;
-    std::vector<double> row;
-    result.valueAtZero = objective(loss, epsilon, labels, line, S, D, 0.0, row);
 
     const double a = line.lambda * line.dd;  // f'(k) = λ·dd·k + λ·wd + (loss part)
     const double b = line.lambda * line.wd;
     if (loss == LossKind::Logistic) {
-        result.k = solveLogistic(labels, line, S, D, options.maxStep, result);
+        result.valueAtZero = objective(loss, epsilon, labels, line, S, D, 0.0, parallel);
+        result.k = solveLogistic(labels, line, S, D, options.maxStep, parallel, result);
     } else {
-        Piecewise p;
-        switch (loss) {
-            case LossKind::Hinge:
-                collectHinge(false, labels, S, D, p);
-                break;
-            case LossKind::SquaredHinge:
-                collectHinge(true, labels, S, D, p);
-                break;
-            case LossKind::EpsilonInsensitive:
-                collectEpsilonInsensitive(epsilon, labels, S, D, p);
-                break;
-            case LossKind::Multiclass:
-                collectMulticlass(labels, S, D, p);
-                break;
-            case LossKind::Logistic:
-                break;
-        }
-        const std::size_t n = p.points.size();
+        std::vector<Piecewise> pieces = collect(loss, epsilon, labels, S, D, parallel);
+        double lossSum = 0.0;
+        for (const Piecewise& p : pieces)
+            lossSum += p.lossAtZero;
+        result.valueAtZero =
+            0.5 * line.lambda * line.ww + lossSum / static_cast<double>(labels.size());
+        // The parts hold the breakpoints in example order: sample their concatenation.
+        std::size_t n = 0;
+        for (const Piecewise& p : pieces)
+            n += p.points.size();
         result.breakpoints = static_cast<long long>(n);
         const auto sample = std::min(n, static_cast<std::size_t>(options.breakpointSample));
         result.breakpointSample.reserve(sample);
-        for (std::size_t j = 0; j < sample; ++j)
-            result.breakpointSample.push_back(p.points[j * n / sample].k);
+        std::size_t part = 0;
+        std::size_t offset = 0;  // of pieces[part] in the concatenation
+        for (std::size_t j = 0; j < sample; ++j) {
+            const std::size_t at = j * n / sample;
+            while (at >= offset + pieces[part].points.size())
+                offset += pieces[part++].points.size();
+            result.breakpointSample.push_back(pieces[part].points[at - offset].k);
+        }
         std::sort(result.breakpointSample.begin(), result.breakpointSample.end());
-        result.k = solvePiecewise(p, a, b, options.maxStep, result);
+        result.k = solvePiecewise(pieces, a, b, options.maxStep, parallel, result);
     }
-    result.value = result.k == 0.0 ? result.valueAtZero
-                                   : objective(loss, epsilon, labels, line, S, D, result.k, row);
+    result.value = result.k == 0.0
+                       ? result.valueAtZero
+                       : objective(loss, epsilon, labels, line, S, D, result.k, parallel);
     return result;
+}
+
+Parallel parallelOf(const LineSearchOptions& options) {
+    return {options.team, options.minWorkPerThread};
+}
+
+Parallel parallelOf(const Risk& risk) {
+    return {risk.team(), risk.options().minWorkPerThread};
+}
+
+Eigen::VectorXd objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                           const LineRegulariser& line, const Eigen::MatrixXd& S,
+                           const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
+                           const Parallel& parallel) {
+    checkInputs("lineObjective", loss, epsilon, labels, line, S, D, parallel);
+    Eigen::VectorXd values(ks.size());
+    for (Eigen::Index j = 0; j < ks.size(); ++j)
+        values[j] = objective(loss, epsilon, labels, line, S, D, ks[j], parallel);
+    return values;
 }
 
 }  // namespace
@@ -399,32 +608,29 @@ LineSearchResult search(LossKind loss, double epsilon, const Eigen::VectorXd& la
 LineSearchResult exactLineSearch(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                                  const LineRegulariser& line, const Eigen::MatrixXd& S,
                                  const Eigen::MatrixXd& D, const LineSearchOptions& options) {
-    return search(loss, epsilon, labels, line, S, D, options, false);
+    return search(loss, epsilon, labels, line, S, D, options, parallelOf(options), false);
 }
 
 LineSearchResult exactLineSearch(const Risk& risk, const LineRegulariser& line,
                                  const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                                  const LineSearchOptions& options) {
     return search(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
-                  options, true);
+                  options, parallelOf(risk), true);
 }
 
 Eigen::VectorXd lineObjective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                               const LineRegulariser& line, const Eigen::MatrixXd& S,
-                              const Eigen::MatrixXd& D, const Eigen::VectorXd& ks) {
-    checkInputs("lineObjective", loss, epsilon, labels, line, S, D);
-    Eigen::VectorXd values(ks.size());
-    std::vector<double> row;
-    for (Eigen::Index j = 0; j < ks.size(); ++j)
-        values[j] = objective(loss, epsilon, labels, line, S, D, ks[j], row);
-    return values;
+                              const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
+                              const LineSearchOptions& options) {
+    checkOptions(options);
+    return objectives(loss, epsilon, labels, line, S, D, ks, parallelOf(options));
 }
 
 Eigen::VectorXd lineObjective(const Risk& risk, const LineRegulariser& line,
                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                               const Eigen::VectorXd& ks) {
-    return lineObjective(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
-                         ks);
+    return objectives(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
+                      ks, parallelOf(risk));
 }
 
 }  // namespace cplab

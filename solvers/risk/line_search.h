@@ -28,8 +28,12 @@
 //     1e-13·max(1, k). Each step is one O(m) pass with one exp per example.
 // Guards: f'(0⁺) ≥ 0 (e.g. Δ = 0, or a direction along which f increases) gives k* = 0; when
 // f still decreases at options.maxStep (possible only when λ·dd = 0), k* = maxStep and
-// `capped` is set. No NaN is returned for finite inputs. f(0) and f(k*) cost two more O(m·K)
-// passes over S and D. Single-threaded.
+// `capped` is set. No NaN is returned for finite inputs. f(0) is summed while the breakpoints
+// are collected (logistic: one more pass), f(k*) costs one more O(m·K) pass over S and D, and
+// the inputs' finiteness one more. The O(m) passes (sums, breakpoint collection, the selection's
+// partitions while many breakpoints remain) run on a WorkerTeam when one is given: the Risk's
+// for the Risk overloads, LineSearchOptions::team otherwise; results then depend on the
+// number of parts (sums are added part by part, in order) but never on scheduling.
 #pragma once
 
 #include <Eigen/Dense>
@@ -50,6 +54,10 @@ struct LineRegulariser {
 struct LineSearchOptions {
     double maxStep = 1e12;        // cap on k when f decreases without bound, > 0
     int breakpointSample = 1000;  // at most this many breakpoints are returned for plots, ≥ 0
+    // Threads for the passes (null: the calling thread only) and the least work per part, as
+    // in RiskOptions. Ignored by the Risk overloads, which use the Risk's.
+    WorkerTeam* team = nullptr;
+    long long minWorkPerThread = 8192;
 };
 
 struct LineSearchResult {
@@ -68,7 +76,7 @@ struct LineSearchResult {
 // losses, class indices 0..K−1 for multi-class, targets for ε-insensitive; see
 // Risk::lossLabels). Throws std::invalid_argument for mismatched sizes, K ≠ 1 for a
 // single-output loss, K < 2 for multi-class, labels the loss does not accept, non-finite
-// entries, λ, ww or dd < 0, ε < 0, maxStep ≤ 0 or breakpointSample < 0.
+// entries, λ, ww or dd < 0, ε < 0, maxStep ≤ 0, breakpointSample < 0 or minWorkPerThread < 1.
 LineSearchResult exactLineSearch(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                                  const LineRegulariser& line, const Eigen::MatrixXd& S,
                                  const Eigen::MatrixXd& D, const LineSearchOptions& options = {});
@@ -77,10 +85,12 @@ LineSearchResult exactLineSearch(const Risk& risk, const LineRegulariser& line,
                                  const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                                  const LineSearchOptions& options = {});
 
-// f(k) at every entry of `ks` (any real k; for the GUI's slice plot), same inputs and checks.
+// f(k) at every entry of `ks` (any real k; for the GUI's slice plot), same inputs and checks
+// (options: only the threads).
 Eigen::VectorXd lineObjective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                               const LineRegulariser& line, const Eigen::MatrixXd& S,
-                              const Eigen::MatrixXd& D, const Eigen::VectorXd& ks);
+                              const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
+                              const LineSearchOptions& options = {});
 Eigen::VectorXd lineObjective(const Risk& risk, const LineRegulariser& line,
                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                               const Eigen::VectorXd& ks);

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
+#include "core/worker_team.h"
 #include "data/text_io.h"
 #include "risk/loss_functions.h"
 
@@ -183,35 +183,6 @@ double total(const std::vector<CompensatedSum>& partial) {
     return all.value();
 }
 
-// Runs fn(t, begin, end) for the contiguous blocks t = 0..workers−1 of [0, m): block 0 on the
-// calling thread, the others on new threads (if one cannot be started, its block runs on the
-// calling thread too). fn must not throw.
-template <class Fn>
-void runBlocks(int m, int workers, Fn&& fn) {
-    const auto begin = [&](int t) {
-        return static_cast<int>(static_cast<long long>(m) * t / workers);
-    };
-    if (workers <= 1) {
-        fn(0, 0, m);
-        return;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<std::size_t>(workers - 1));
-    int started = 1;
-    try {
-        for (; started < workers; ++started)
-            pool.emplace_back(
-                [&fn, t = started, b = begin(started), e = begin(started + 1)] { fn(t, b, e); });
-    } catch (const std::exception&) {
-        // Out of threads: the blocks from `started` on run below, on this thread.
-    }
-    fn(0, 0, begin(1));
-    for (int t = started; t < workers; ++t)
-        fn(t, begin(t), begin(t + 1));
-    for (std::thread& thread : pool)
-        thread.join();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -261,11 +232,10 @@ struct Risk::Impl {
     long long grain = 1;     // RiskOptions::minWorkPerThread
     long long dataWork = 0;  // work of a pass over the data: (stored entries + examples)·K
     long long lossWork = 0;  // work of the losses: m·K (·16 for logistic's exp and log1p)
+    std::unique_ptr<WorkerTeam> team;  // threads > 1 only
 
-    // Workers for `work` units: one per `grain`, at least 1, at most `threads`.
-    int workers(long long work) const {
-        return static_cast<int>(std::clamp(work / grain, 1LL, static_cast<long long>(threads)));
-    }
+    // Workers for `work` units: one per `grain`, at least 1, at most the team's size.
+    int workers(long long work) const { return team ? team->partsFor(work, grain) : 1; }
 };
 
 Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
@@ -337,6 +307,7 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
     }
     p.dataWork = passWork(*data_, p.K);
     p.lossWork = static_cast<long long>(p.m) * p.K * (kind == LossKind::Logistic ? 16 : 1);
+    if (p.threads > 1) p.team = std::make_unique<WorkerTeam>(p.threads);
 }
 
 Risk::~Risk() = default;
@@ -355,6 +326,12 @@ Eigen::Index Risk::dimension() const {
 }
 const Eigen::VectorXd& Risk::lossLabels() const {
     return impl_->y;
+}
+WorkerTeam* Risk::team() const {
+    return impl_->team.get();
+}
+int Risk::workersFor(long long work) const {
+    return impl_->workers(work);
 }
 
 void Risk::checkWeights(const Eigen::VectorXd& w, const char* where) const {
@@ -481,7 +458,7 @@ void Risk::scores(const Eigen::VectorXd& w, Eigen::MatrixXd& S) const {
     const int workers = p.workers(p.dataWork);
     Scratch scratch(workers, p.K);
     visitRows(*data_, [&](const auto& rows) {
-        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+        runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
             double* out = scratch.scores(t);
             for (int i = begin; i < end; ++i) {
                 W.scores(rows, i, out);
@@ -506,7 +483,7 @@ double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
     Scratch scratch(workers, p.K);
     visitLoss(options_.loss, [&](auto tag) {
         constexpr LossKind L = decltype(tag)::value;
-        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+        runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
             double* c = scratch.derivatives(t);
             CompensatedSum sum;
             const int stride = static_cast<int>(S.rows());
@@ -533,7 +510,7 @@ void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
     Accumulators acc(g, p.F, p.K, workers);
     Scratch scratch(workers, p.K);
     visitRows(*data_, [&](const auto& rows) {
-        runBlocks(p.m, workers, [&](int t, int begin, int end) {
+        runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
             double* out = acc.forWorker(t);
             double* c = scratch.derivatives(t);
             for (int i = begin; i < end; ++i) {
@@ -565,7 +542,7 @@ double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
     visitLoss(options_.loss, [&](auto tag) {
         constexpr LossKind L = decltype(tag)::value;
         visitRows(*data_, [&](const auto& rows) {
-            runBlocks(p.m, workers, [&](int t, int begin, int end) {
+            runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
                 double* out = acc ? acc->forWorker(t) : nullptr;
                 double* s = scratch.scores(t);
                 double* c = scratch.derivatives(t);
@@ -598,7 +575,7 @@ Eigen::VectorXd Risk::predict(const Eigen::VectorXd& w, const Dataset& data) con
     const int workers = p.workers(passWork(data, p.K));
     Scratch scratch(workers, p.K);
     visitRows(data, [&](const auto& rows) {
-        runBlocks(n, workers, [&](int t, int begin, int end) {
+        runBlocks(p.team.get(), n, workers, [&](int t, int begin, int end) {
             double* s = scratch.scores(t);
             for (int i = begin; i < end; ++i) {
                 W.scores(rows, i, s);
@@ -629,6 +606,37 @@ double Risk::error(const Eigen::VectorXd& w, const Dataset& data) const {
     if (options_.loss == LossKind::EpsilonInsensitive)
         return (predicted - data.labels).cwiseAbs().mean();
     return static_cast<double>((predicted.array() != data.labels.array()).count()) / data.size();
+}
+
+double Risk::errorFromScores(const Eigen::MatrixXd& S) const {
+    const Impl& p = *impl_;
+    if (S.rows() != p.m || S.cols() != p.K) {
+        throw std::invalid_argument("Risk::errorFromScores: S is " + shape(S.rows(), S.cols()) +
+                                    ", expected " + shape(p.m, p.K));
+    }
+    const LossKind kind = options_.loss;
+    const int workers = p.workers(static_cast<long long>(p.m) * p.K);
+    std::vector<double> partial(static_cast<std::size_t>(workers), 0.0);
+    runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
+        double sum = 0.0;
+        for (int i = begin; i < end; ++i) {
+            const double y = p.y[i];
+            if (kind == LossKind::Multiclass) {
+                Eigen::Index best = 0;
+                S.row(i).maxCoeff(&best);
+                sum += static_cast<double>(best) != y ? 1.0 : 0.0;
+            } else if (kind == LossKind::EpsilonInsensitive) {
+                sum += std::abs(S(i, 0) - y);
+            } else {
+                sum += (S(i, 0) >= 0.0 ? 1.0 : -1.0) != y ? 1.0 : 0.0;
+            }
+        }
+        partial[static_cast<std::size_t>(t)] = sum;
+    });
+    double errors = 0.0;
+    for (double e : partial)
+        errors += e;
+    return errors / p.m;
 }
 
 }  // namespace cplab

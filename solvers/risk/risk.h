@@ -24,14 +24,19 @@
 // are all ±1 (a binary Dataset) are read as −1 ↔ class 0, +1 ↔ class 1, K = 2, and predict()
 // answers ±1 again. lossLabels() holds the labels as the losses read them.
 //
-// Threads: std::thread, up to `threads` workers (0: std::thread::hardware_concurrency()), but
-// no more than one per minWorkPerThread units of work, so small data stay on one thread. Each
-// worker takes a contiguous block of examples and, for subgradients, its own accumulator; the
-// accumulators are added in worker order at the end, so a result depends only on the number of
-// workers, never on scheduling. R is summed with compensation, so it agrees across thread counts
-// to a rounding or two; g agrees to a few roundings of its terms' absolute sums. One worker runs
-// on the calling thread; with one worker no thread is started. The const methods keep no state
-// between calls, so one Risk may serve several threads at once.
+// Threads: a WorkerTeam (core/worker_team.h) of `threads` threads (0: the hardware's), started
+// with the Risk and kept for its lifetime: OCAS makes some twenty passes per iteration, each
+// too short to start threads for. A pass uses no more than one worker per minWorkPerThread
+// units of work, so small data stay on the calling thread. std::thread rather than OpenMP:
+// the team is shared with the line search (risk/line_search.h), its idle threads sleep
+// instead of spinning for OpenMP's default wait policy, and the results stay deterministic.
+// Each worker takes a contiguous block of examples and, for subgradients, its own
+// accumulator; the accumulators are added in worker order at the end, so a result depends
+// only on the number of workers, never on scheduling. R is summed with compensation, so it
+// agrees across thread counts to a rounding or two; g agrees to a few roundings of its terms'
+// absolute sums. Worker 0 runs on the calling thread; with one worker no other thread takes
+// part. The const methods keep no state between calls, so one Risk may serve several threads
+// at once (a call that finds the team busy runs its blocks on its own thread, same result).
 #pragma once
 
 #include <Eigen/Dense>
@@ -42,6 +47,8 @@
 #include "data/dataset.h"
 
 namespace cplab {
+
+class WorkerTeam;
 
 enum class LossKind { Hinge, Logistic, SquaredHinge, Multiclass, EpsilonInsensitive };
 
@@ -58,9 +65,10 @@ struct RiskOptions {
     double epsilon = 0.1;  // ε of the ε-insensitive loss, ≥ 0
     int threads = 1;       // worker threads, ≥ 0 (0: hardware concurrency)
     // Least work per worker thread, ≥ 1, in multiply-adds: a pass over the data counts
-    // (stored entries + examples)·K, the losses m·K (16·m for logistic). Starting a thread
-    // costs some 20–50 µs, about 32768 of them; smaller values split even tiny datasets.
-    long long minWorkPerThread = 32768;
+    // (stored entries + examples)·K, the losses m·K (16·m for logistic). Handing a part to
+    // a waiting team thread costs about a microsecond, a few thousand of them; smaller values
+    // split even tiny datasets.
+    long long minWorkPerThread = 8192;
 };
 
 class Risk {
@@ -106,6 +114,14 @@ class Risk {
     // Classification: fraction of misclassified examples; regression: mean absolute error.
     // Throws std::invalid_argument for an empty dataset.
     double error(const Eigen::VectorXd& w, const Dataset& data) const;
+    // The same error of the training data from their scores S (m × K, as scores() gives), as
+    // predict() would decide (binary: the sign, +1 at 0; multi-class: the lowest argmax).
+    double errorFromScores(const Eigen::MatrixXd& S) const;
+
+    // The threads the passes run on (null for one thread), for work on the same data such as
+    // the line search; and the workers a pass of `work` units gets (1 without a team).
+    WorkerTeam* team() const;
+    int workersFor(long long work) const;
 
   private:
     struct Impl;

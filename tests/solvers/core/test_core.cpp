@@ -1,12 +1,17 @@
-// The solver framework: option parsing and validation, stop rules, traces, the step contract.
+// The solver framework: option parsing and validation, stop rules, traces, the step contract,
+// and the worker team the data passes run on.
 #include <QtTest>
+#include <atomic>
 #include <cmath>
+#include <numeric>
 #include <sstream>
+#include <thread>
 
 #include "core/options.h"
 #include "core/solver.h"
 #include "core/stop_options.h"
 #include "core/trace_csv.h"
+#include "core/worker_team.h"
 #include "test_printers.h"
 
 using namespace cplab;
@@ -295,6 +300,72 @@ class TestCore : public QObject {
         }
         QCOMPARE(QString::fromStdString(formatReal(0.1)), QString("0.1"));
         QCOMPARE(QString::fromStdString(formatReal(INFINITY)), QString("inf"));
+    }
+
+    // Every part runs exactly once, part 0 on the calling thread and parts 1..size−1 on the
+    // helpers; parts beyond the team's size run on the caller; blocks tile [0, n).
+    void workerTeamRunsEveryPartOnce() {
+        WorkerTeam team(3);
+        QCOMPARE(team.size(), 3);
+        const std::thread::id caller = std::this_thread::get_id();
+        for (int workers : {1, 2, 3, 5}) {
+            for (int round = 0; round < 200; ++round) {
+                std::vector<std::atomic<int>> calls(static_cast<std::size_t>(workers));
+                std::vector<std::thread::id> where(static_cast<std::size_t>(workers));
+                team.run(workers, [&](int t) {
+                    calls[static_cast<std::size_t>(t)].fetch_add(1);
+                    where[static_cast<std::size_t>(t)] = std::this_thread::get_id();
+                });
+                for (int t = 0; t < workers; ++t) {
+                    const auto u = static_cast<std::size_t>(t);
+                    QCOMPARE(calls[u].load(), 1);
+                    QCOMPARE(where[u] == caller, t == 0 || t >= team.size());
+                }
+            }
+        }
+        for (int n : {0, 1, 7, 1000}) {
+            for (int blocks : {1, 2, 3, 4}) {
+                std::vector<int> covered(static_cast<std::size_t>(n), 0);
+                runBlocks(&team, n, blocks, [&](int, int begin, int end) {
+                    for (int i = begin; i < end; ++i)
+                        ++covered[static_cast<std::size_t>(i)];
+                });
+                QVERIFY(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
+            }
+        }
+        QCOMPARE(team.partsFor(0, 100), 1);
+        QCOMPARE(team.partsFor(250, 100), 2);
+        QCOMPARE(team.partsFor(1000000, 100), 3);
+        QCOMPARE(WorkerTeam(1).size(), 1);
+    }
+
+    // Several threads share one team: a call that finds it busy runs its parts itself, so
+    // every sum is right and nothing deadlocks; an idle team (helpers asleep) wakes up.
+    void workerTeamIsSharedSafely() {
+        WorkerTeam team(2);
+        std::vector<double> data(10000);
+        std::iota(data.begin(), data.end(), 1.0);
+        const double expected = 10000.0 * 10001.0 / 2.0;
+        std::atomic<int> wrong{0};
+        const auto user = [&] {
+            for (int round = 0; round < 300; ++round) {
+                double partial[2] = {0.0, 0.0};
+                runBlocks(&team, static_cast<int>(data.size()), 2, [&](int t, int begin, int end) {
+                    partial[t] = std::accumulate(data.begin() + begin, data.begin() + end, 0.0);
+                });
+                if (partial[0] + partial[1] != expected) wrong.fetch_add(1);
+            }
+        };
+        std::vector<std::thread> users;
+        for (int u = 0; u < 4; ++u)
+            users.emplace_back(user);
+        for (std::thread& u : users)
+            u.join();
+        QCOMPARE(wrong.load(), 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // helpers fall asleep
+        std::atomic<int> ran{0};
+        team.run(2, [&](int) { ran.fetch_add(1); });
+        QCOMPARE(ran.load(), 2);
     }
 };
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <random>
 
+#include "core/worker_team.h"
 #include "risk/line_search.h"
 #include "risk/risk.h"
 
@@ -242,8 +243,9 @@ LineSearchResult search(const Instance& p, const LineSearchOptions& options = {}
 
 // The exact k against the reference: within 1e-8·(1 + k) — or, where f is so flat that such a
 // move changes f by less than 1e-12 relative, equal values; in both cases never worse.
-void compareWithReference(const Instance& p, int grid, const QString& what) {
-    const LineSearchResult r = search(p);
+void compareWithReference(const Instance& p, int grid, const QString& what,
+                          const LineSearchOptions& options = {}) {
+    const LineSearchResult r = search(p, options);
     const auto f = [&p](double k) { return naiveObjective(p, k); };
     const double kref = referenceMinimiser(f, grid);
     const double fk = f(r.k);
@@ -358,6 +360,60 @@ class TestLineSearch : public QObject {
         if (p.loss != LossKind::Logistic) QVERIFY(r.breakpoints > 1000);
         QCOMPARE(static_cast<int>(r.breakpointSample.size()),
                  p.loss == LossKind::Logistic ? 0 : 1000);
+    }
+
+    // On a worker team (3 threads, a part per unit of work, so that the selection's parallel
+    // rounds run down to the last breakpoint): the same breakpoints in the same order, and k,
+    // f(0), f(k) equal to the one-thread search's up to the order of the sums.
+    void threadsAgree_data() {
+        QTest::addColumn<int>("loss");
+        for (LossKind loss : kLosses)
+            QTest::newRow(toString(loss)) << static_cast<int>(loss);
+    }
+    void threadsAgree() {
+        QFETCH(int, loss);
+        WorkerTeam team(3);
+        LineSearchOptions parallel;
+        parallel.team = &team;
+        parallel.minWorkPerThread = 1;
+        std::mt19937_64 rng(5150 + static_cast<unsigned>(loss));
+        int positive = 0;
+        for (int m : {1, 2, 5, 64, 400, 5000, 32561}) {
+            for (const char* kind : {"random", "ties"}) {
+                Instance p = makeInstance(static_cast<LossKind>(loss), kind, m, rng);
+                p.line.ww = std::max(p.line.ww, 1.0);
+                p.line.wd = -std::sqrt(p.line.ww * p.line.dd);
+                const QString what = QString("%1, m = %2 (3 threads)").arg(kind).arg(m);
+                const LineSearchResult one = search(p);
+                const LineSearchResult three = search(p, parallel);
+                QCOMPARE(three.breakpoints, one.breakpoints);
+                QVERIFY2(three.breakpointSample == one.breakpointSample, qPrintable(what));
+                QCOMPARE(three.capped, one.capped);
+                const auto close = [](double a, double b) {
+                    return std::abs(a - b) <= 1e-12 * (1.0 + std::abs(a));
+                };
+                QVERIFY2(close(one.k, three.k),
+                         qPrintable(what + QString(": k %1 vs %2").arg(one.k).arg(three.k)));
+                QVERIFY2(close(one.valueAtZero, three.valueAtZero), qPrintable(what));
+                QVERIFY2(close(one.value, three.value), qPrintable(what));
+                positive += three.k > 0.0;
+                if (m <= 400) {
+                    compareWithReference(p, 2000, what, parallel);
+                    if (QTest::currentTestFailed()) return;
+                }
+            }
+        }
+        QVERIFY(positive >= 8);
+        Eigen::VectorXd ks(3);
+        ks << -0.5, 0.0, 1.5;
+        std::mt19937_64 again(9);
+        const Instance p = makeInstance(static_cast<LossKind>(loss), "random", 3000, again);
+        const Eigen::VectorXd serial =
+            lineObjective(p.loss, p.epsilon, p.labels, p.line, p.S, p.D, ks);
+        const Eigen::VectorXd threaded =
+            lineObjective(p.loss, p.epsilon, p.labels, p.line, p.S, p.D, ks, parallel);
+        QVERIFY((serial - threaded).cwiseAbs().maxCoeff() <=
+                1e-12 * (1 + serial.cwiseAbs().maxCoeff()));
     }
 
     // Breakpoint counts against a direct count (one per example whose term switches at k > 0;

@@ -463,6 +463,18 @@ class TestRisk : public QObject {
         data.labels.resize(4);
         data.labels << 1, -1, -1, 1;
         auto shared = std::make_shared<const Dataset>(data);
+        // The training error from the scores (errorFromScores) must equal error(w, data), on
+        // one thread and on three.
+        const auto fromScores = [](const Risk& risk, const Eigen::VectorXd& w) {
+            Eigen::MatrixXd S;
+            risk.scores(w, S);
+            RiskOptions threaded = risk.options();
+            threaded.threads = 3;
+            threaded.minWorkPerThread = 1;
+            const Risk three(std::make_shared<const Dataset>(risk.data()), threaded);
+            const double e = risk.errorFromScores(S);
+            return e == three.errorFromScores(S) ? e : -1.0;
+        };
         {
             const Risk risk(shared, RiskOptions{LossKind::Hinge});
             Eigen::VectorXd w(2);
@@ -470,6 +482,7 @@ class TestRisk : public QObject {
             const Eigen::VectorXd p = risk.predict(w, data);
             QCOMPARE(p, Eigen::Vector4d(1, -1, 1, 1));
             QCOMPARE(risk.error(w, data), 0.25);
+            QCOMPARE(fromScores(risk, w), 0.25);
             Dataset fewer = data;  // one feature less: the missing one counts as zero
             fewer.dense = data.dense.leftCols(1);
             QCOMPARE(risk.predict(w, fewer), Eigen::Vector4d(1, 1, -1, 1));
@@ -483,6 +496,7 @@ class TestRisk : public QObject {
             w << 2, 0, 0.5;  // scores 2.5, 0.5, −1.5, 0.5
             QCOMPARE(risk.predict(w, data), Eigen::Vector4d(2.5, 0.5, -1.5, 0.5));
             QCOMPARE(risk.error(w, data), (1.5 + 1.5 + 0.5 + 0.5) / 4);
+            QCOMPARE(fromScores(risk, w), (1.5 + 1.5 + 0.5 + 0.5) / 4);
         }
         {
             // Multi-class on ±1 labels: classes 0/1, answers ±1.
@@ -493,6 +507,7 @@ class TestRisk : public QObject {
             w << 0, 1, 1, 0;       // scores (0,1), (2,0), (−1,−1), (0,0)
             QCOMPARE(risk.predict(w, data), Eigen::Vector4d(1, -1, -1, -1));  // ties → class 0
             QCOMPARE(risk.error(w, data), 0.25);
+            QCOMPARE(fromScores(risk, w), 0.25);
         }
         {
             Dataset three = data;
@@ -504,10 +519,14 @@ class TestRisk : public QObject {
             Eigen::VectorXd w = Eigen::VectorXd::Zero(6);
             w[4] = 1;  // class 2 scores x₀
             QCOMPARE(risk.predict(w, three), Eigen::Vector4d(2, 0, 0, 0));
+            QCOMPARE(fromScores(risk, w), 0.5);  // labels 2, 0, 1, 2: examples 2 and 3 wrong
         }
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument,
             Risk(shared, RiskOptions{}).error(Eigen::VectorXd::Zero(2), Dataset{}));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            Risk(shared, RiskOptions{}).errorFromScores(Eigen::MatrixXd(3, 1)));
     }
 
     // (e) Bad inputs and their messages.
