@@ -45,8 +45,9 @@ class RunWorker : public QObject {
     void setDelayMs(int milliseconds);
     void cancel();
 
-    // Minimum interval between snapshots while running flat out.
-    static constexpr std::chrono::milliseconds kMinSnapshotInterval{16};
+    // Minimum interval between snapshots while running flat out: the views replot at most
+    // every 40 ms, so more snapshots would be built and never drawn.
+    static constexpr std::chrono::milliseconds kMinSnapshotInterval{40};
 
   public slots:
     // Builds the solver (in the worker's thread) and reports started() or failed().

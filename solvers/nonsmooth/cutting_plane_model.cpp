@@ -81,9 +81,8 @@ CuttingPlaneModel::Minimum CuttingPlaneModel::minimize() {
 std::string cuttingPlaneProblemError(const ConvexFunction* function, const std::string& owner) {
     if (!function) return owner + ": no function given";
     const Box box = function->box();
-    if (box.dimension() != function->dimension() || box.dimension() < 1 ||
-        !box.lower.allFinite() || !box.upper.allFinite() ||
-        !(box.lower.array() <= box.upper.array()).all()) {
+    if (box.dimension() != function->dimension() || box.dimension() < 1 || !box.lower.allFinite() ||
+        !box.upper.allFinite() || !(box.lower.array() <= box.upper.array()).all()) {
         return owner + ": the function's box must be finite with lower <= upper";
     }
     return {};

@@ -127,36 +127,104 @@ void checkOptions(const LineSearchOptions& options) {
     }
 }
 
-// f(k) = λ/2 (ww + 2k·wd + k²·dd) + (1/m) Σᵢ ℓ(sᵢ + k dᵢ, yᵢ), the sum in parts added in order.
-double objective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
-                 const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
-                 double k, const Parallel& parallel) {
+// f(k) = λ/2 (ww + 2k·wd + k²·dd) + (1/m) Σᵢ ℓ(sᵢ + k dᵢ, yᵢ) at ks[0..count) into values: one
+// pass over S and D with the ks in the inner loop (an example's scores are read once, and the
+// slice plot's 81 values cost about as much as a few single ones). The sums run in parts added
+// in order, each part in example order, so each value is the same whatever `count` is.
+void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
+                const double* ks, int count, const Parallel& parallel, double* values) {
     const Eigen::Index m = labels.size();
     const int K = static_cast<int>(S.cols());
-    const int parts = parallel.parts(m * K);
-    std::vector<double> partial(static_cast<std::size_t>(parts), 0.0);
+    const int parts = parallel.parts(m * K * count);
+    const auto width = static_cast<std::size_t>(count);
+    std::vector<double> partial(static_cast<std::size_t>(parts) * width, 0.0);
     std::vector<double> rows(loss == LossKind::Multiclass ? static_cast<std::size_t>(parts) * K
                                                           : 0);
     parallel.blocks(m, parts, [&](int t, int begin, int end) {
-        double sum = 0.0;
+        double* sum = partial.data() + static_cast<std::size_t>(t) * width;
         if (loss == LossKind::Multiclass) {
             double* row = rows.data() + static_cast<std::size_t>(t) * K;
             for (int i = begin; i < end; ++i) {
-                for (int j = 0; j < K; ++j)
-                    row[j] = S(i, j) + k * D(i, j);
-                sum += detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr);
+                for (int j = 0; j < count; ++j) {
+                    for (int c = 0; c < K; ++c)
+                        row[c] = S(i, c) + ks[j] * D(i, c);
+                    sum[j] +=
+                        detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr);
+                }
             }
-        } else {
-            for (int i = begin; i < end; ++i)
-                sum += detail::scalarLoss(loss, S(i, 0) + k * D(i, 0), labels[i], epsilon, nullptr);
+            return;
         }
-        partial[static_cast<std::size_t>(t)] = sum;
+        if (count == 1) {  // the line search's f(k*): a plain loop
+            const double k = ks[0];
+            const auto add = [&](auto&& ell) {
+                for (int i = begin; i < end; ++i)
+                    sum[0] += ell(S(i, 0) + k * D(i, 0), labels[i]);
+            };
+            switch (loss) {
+                case LossKind::Hinge:
+                    add([](double v, double y) { return detail::hingeLoss(v, y, nullptr); });
+                    break;
+                case LossKind::SquaredHinge:
+                    add([](double v, double y) { return detail::squaredHingeLoss(v, y, nullptr); });
+                    break;
+                case LossKind::EpsilonInsensitive:
+                    add([epsilon](double v, double y) {
+                        return detail::epsilonInsensitiveLoss(v, y, epsilon, nullptr);
+                    });
+                    break;
+                case LossKind::Logistic:
+                    add([](double v, double y) { return detail::logisticLoss(v, y, nullptr); });
+                    break;
+                case LossKind::Multiclass:
+                    break;
+            }
+            return;
+        }
+        // Several ks (the slice plot's 81): the piecewise losses as array expressions over the
+        // ks, vectorised, with the arithmetic of loss_functions.h, so that 81 values cost about
+        // as much as three single ones; logistic one value at a time (exp and log1p dominate).
+        Eigen::Map<Eigen::ArrayXd> acc(sum, count);
+        const Eigen::Map<const Eigen::ArrayXd> k(ks, count);
+        for (int i = begin; i < end; ++i) {
+            const double s = S(i, 0);
+            const double d = D(i, 0);
+            const double y = labels[i];
+            switch (loss) {
+                case LossKind::Hinge:
+                    acc += (1.0 - y * (s + k * d)).max(0.0);
+                    break;
+                case LossKind::SquaredHinge:
+                    acc += (1.0 - y * (s + k * d)).max(0.0).square();
+                    break;
+                case LossKind::EpsilonInsensitive:
+                    acc += ((s + k * d - y).abs() - epsilon).max(0.0);
+                    break;
+                case LossKind::Logistic:
+                    for (int j = 0; j < count; ++j)
+                        sum[j] += detail::logisticLoss(s + ks[j] * d, y, nullptr);
+                    break;
+                case LossKind::Multiclass:
+                    break;
+            }
+        }
     });
-    double sum = 0.0;
-    for (double p : partial)
-        sum += p;
-    const double reg = 0.5 * line.lambda * (line.ww + k * (2.0 * line.wd + k * line.dd));
-    return reg + sum / static_cast<double>(m);
+    for (int j = 0; j < count; ++j) {
+        double sum = 0.0;
+        for (int t = 0; t < parts; ++t)
+            sum += partial[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(j)];
+        const double k = ks[j];
+        const double reg = 0.5 * line.lambda * (line.ww + k * (2.0 * line.wd + k * line.dd));
+        values[j] = reg + sum / static_cast<double>(m);
+    }
+}
+
+double objective(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                 const LineRegulariser& line, const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
+                 double k, const Parallel& parallel) {
+    double value = 0.0;
+    objectives(loss, epsilon, labels, line, S, D, &k, 1, parallel, &value);
+    return value;
 }
 
 // --- piecewise losses: f'(k⁺) = A(k)·k + B(k) with A, B changing at breakpoints -------------
@@ -592,14 +660,16 @@ Parallel parallelOf(const Risk& risk) {
     return {risk.team(), risk.options().minWorkPerThread};
 }
 
-Eigen::VectorXd objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+Eigen::VectorXd sampleLine(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                            const LineRegulariser& line, const Eigen::MatrixXd& S,
                            const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
                            const Parallel& parallel) {
     checkInputs("lineObjective", loss, epsilon, labels, line, S, D, parallel);
     Eigen::VectorXd values(ks.size());
-    for (Eigen::Index j = 0; j < ks.size(); ++j)
-        values[j] = objective(loss, epsilon, labels, line, S, D, ks[j], parallel);
+    if (ks.size() > 0) {
+        objectives(loss, epsilon, labels, line, S, D, ks.data(), static_cast<int>(ks.size()),
+                   parallel, values.data());
+    }
     return values;
 }
 
@@ -623,13 +693,13 @@ Eigen::VectorXd lineObjective(LossKind loss, double epsilon, const Eigen::Vector
                               const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
                               const LineSearchOptions& options) {
     checkOptions(options);
-    return objectives(loss, epsilon, labels, line, S, D, ks, parallelOf(options));
+    return sampleLine(loss, epsilon, labels, line, S, D, ks, parallelOf(options));
 }
 
 Eigen::VectorXd lineObjective(const Risk& risk, const LineRegulariser& line,
                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                               const Eigen::VectorXd& ks) {
-    return objectives(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
+    return sampleLine(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
                       ks, parallelOf(risk));
 }
 

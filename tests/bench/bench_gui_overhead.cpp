@@ -11,7 +11,8 @@
 //           included in both; it shows how much the worker itself is slowed (snapshots built
 //           on its thread, a CPU shared with the painting GUI thread).
 // GUI and headless runs alternate, so that load from other processes hits both alike; the
-// medians are compared. Exit code 0 unless the benchmark cannot run: it is a report.
+// judged figure is the median of the pairs' wall-time ratios. Exit code 0 unless the
+// benchmark cannot run: it is a report.
 //
 // Usage: QT_QPA_PLATFORM=offscreen bench_gui_overhead [--runs N] [--quick] [--only TEXT]
 //                                                     [--file PATH]
@@ -194,7 +195,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     cplab::registerRunMetaTypes();
 
-    int runs = 5;
+    int runs = 9;
     QString only;  // run only the settings whose label contains this (for profiling)
     std::string path = std::string(CPLAB_TEST_DATA_DIR) + "/a9a.gz";
     const QStringList args = QApplication::arguments();
@@ -275,7 +276,14 @@ int main(int argc, char** argv) {
                         mode == 0 ? "-" : std::to_string(last[mode].snapshots).c_str(),
                         last[mode].upper);
         }
-        const double wallRatio = median(wall[1]) / median(wall[0]);
+        // Judged: the median over the alternating pairs of GUI wall / headless wall. A pair runs
+        // back to back, so a slow spell of the shared machine (seconds long) hits both of its
+        // runs; the ratio of the two medians is printed next to it.
+        std::vector<double> pairRatios;
+        for (std::size_t k = 0; k < wall[0].size(); ++k)
+            pairRatios.push_back(wall[1][k] / wall[0][k]);
+        const double wallRatio = median(pairRatios);
+        const double medianRatio = median(wall[1]) / median(wall[0]);
         const double solverRatio = median(solver[1]) / median(solver[0]);
         const double workerRatio = median(worker[1]) / median(worker[0]);
         // All the CPU the GUI run used (worker and GUI thread) against the headless run's: what
@@ -283,8 +291,11 @@ int main(int argc, char** argv) {
         const double cpuRatio = (median(worker[1]) + median(guiCpu[1])) / median(worker[0]);
         const bool met = wallRatio <= 1.1;
         if (s.judged) met ? ++pass : ++fail;
-        std::printf("%-23s GUI/headless: wall %.2fx   target <= 1.1x  %s\n", "", wallRatio,
-                    s.judged ? (met ? "PASS" : "FAIL") : "(context, not judged)");
+        std::printf(
+            "%-23s GUI/headless: wall %.2fx (median of the pairs' ratios; ratio of the "
+            "medians %.2fx)   target <= 1.1x  %s\n",
+            "", wallRatio, medianRatio,
+            s.judged ? (met ? "PASS" : "FAIL") : "(context, not judged)");
         std::printf("%-23s   (solver clock %.2fx, worker cpu %.2fx, worker + GUI cpu %.2fx)\n", "",
                     solverRatio, workerRatio, cpuRatio);
     }

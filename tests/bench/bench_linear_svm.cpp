@@ -36,12 +36,14 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bmrm/bmrm.h"
 #include "bmrm/ocas.h"
+#include "data/csv_format.h"
 #include "data/libsvm_format.h"
 #include "risk/risk.h"
 
@@ -120,6 +122,9 @@ struct Case {
     std::shared_ptr<const Dataset> data;
     std::string textPath;  // plain LIBSVM copy for the command-line tools
     std::unique_ptr<cplab::Risk> risk;
+    // BMRM/OCAS ≥ 5× is judged on the two largest sets (the issue's "a9a and w8a, or the
+    // largest binary sets available"); smaller ones are shown for context.
+    bool judgeIterationRatio = true;
 };
 
 // C-form P(w) = ½‖w‖² + C Σ hinge, through our Risk (R is the mean hinge loss).
@@ -206,7 +211,10 @@ SvmocasRun runSvmocas(const Case& c, const std::filesystem::path& tmp, double C,
     const std::string model = (tmp / "svmocas.model").string();
     std::ostringstream cmd;
     cmd.precision(17);
-    cmd << "exec svmocas -c " << C << " -m " << method << " -r " << tolRel << " -p " << threads
+    // -m 0 keeps every plane: its default cache of 2000 planes ends BMRM on ocr_e before
+    // tol_rel 1e-3 (it needs about 2100 iterations there).
+    cmd << "exec svmocas -c " << C << " -m " << method << (method == 0 ? " -s 20000" : "") << " -r "
+        << tolRel << " -p " << threads
         << (examples > 0 ? " -n " + std::to_string(examples) : std::string()) << " -v 1 '"
         << c.textPath << "' '" << model << "'";
     int code = 0;
@@ -545,9 +553,19 @@ void benchCase(const Case& c, const Settings& s, const std::filesystem::path& tm
                       << "x   (no target; iterations " << fmt("%+.0f%%", 100 * iterDev) << ")\n";
         }
         const bool fewerOk = iterRatio >= 5.0;
-        tally.add(fewerOk);
+        if (c.judgeIterationRatio) tally.add(fewerOk);
         std::cout << "  BMRM / OCAS iterations              = " << fmt("%.1f", iterRatio)
-                  << "x   target >= 5x  " << passFail(fewerOk) << "\n";
+                  << "x   target >= 5x  "
+                  << (c.judgeIterationRatio ? passFail(fewerOk)
+                                            : std::string("(not judged: not one of the two "
+                                                          "largest sets)"))
+                  << "\n";
+        if (haveOcas && libOcas.front().ok && libBmrm.front().ok) {
+            std::cout << "  (libocas's own -m 0 / -m 1 iterations = "
+                      << fmt("%.1f", static_cast<double>(libBmrm.front().iterations) /
+                                         libOcas.front().iterations)
+                      << "x)\n";
+        }
         if (!llTimes.empty()) {
             std::cout << "  OCAS time / LIBLINEAR -s 3 train()  = "
                       << fmt("%.2f", tOcas / median(llTimes)) << "x   (no target)\n";
@@ -601,6 +619,28 @@ void benchThreads(const Case& c, const Settings& s, const std::filesystem::path&
         std::cout << "  (libocas's own speedup -p 1 -> -p 2 = "
                   << fmt("%.2f", median(libOne) / median(libTwo)) << "x)\n";
     }
+}
+
+// The letters of ocr_letter.data.gz (letter.data layout: id, letter, next_id, word_id,
+// position, fold, then 128 binary pixels, tab-separated) as a binary set: `letter` = +1 against
+// the other letters = −1, the pixels as sparse features.
+Dataset ocrLetterAgainstRest(const std::string& path, const std::string& letter) {
+    cplab::CsvOptions csv;
+    csv.delimiter = '\t';
+    csv.header = cplab::CsvHeader::No;
+    csv.labelColumn = 1;
+    const Dataset table = cplab::loadCsv(path, csv);
+    const auto named = std::find(table.classNames.begin(), table.classNames.end(), letter);
+    if (table.dimension() != 5 + 128 || named == table.classNames.end())
+        throw std::runtime_error(path + ": not in the letter.data layout");
+    const double positive = table.classValue(static_cast<int>(named - table.classNames.begin()));
+    Dataset d;
+    d.name = "ocr_" + letter;
+    d.source = path;
+    d.dense = table.dense.rightCols(128);
+    d.labels = (table.labels.array() == positive).select(1.0, -Eigen::VectorXd::Ones(table.size()));
+    d.setSparseStorage(true);
+    return d;
 }
 
 Case makeCase(std::string name, std::string note, Dataset data, const std::filesystem::path& tmp) {
@@ -678,10 +718,17 @@ int main(int argc, char** argv) {
     std::vector<Case> cases;
     try {
         const std::string dir = CPLAB_TEST_DATA_DIR;
-        cases.push_back(makeCase("a9a", "tests/data/a9a.gz, the largest binary set by examples",
+        cases.push_back(makeCase("a9a",
+                                 "tests/data/a9a.gz, the largest set that is binary by nature",
                                  cplab::loadLibsvm(dir + "/a9a.gz"), tmp));
-        // usps, digit 0 (+1) against the rest (-1): the largest set by stored non-zeros; there
-        // is no w8a here.
+        // There is no w8a here. The OCR letters, "e" (the commonest letter in English) against
+        // the other 25: the largest set by examples and by stored non-zeros.
+        cases.push_back(makeCase("ocr_e",
+                                 "tests/data/ocr_letter.data.gz binarised: letter e vs rest, "
+                                 "128 binary pixels",
+                                 ocrLetterAgainstRest(dir + "/ocr_letter.data.gz", "e"), tmp));
+        // usps, digit 0 (+1) against the rest (-1): dense-ish rows (104 of 256 pixels), a set
+        // of another kind.
         Dataset usps = cplab::loadLibsvm(dir + "/usps.gz");
         for (int i = 0; i < usps.size(); ++i)
             usps.labels(i) = usps.labels(i) == 0.0 ? 1.0 : -1.0;
@@ -697,6 +744,15 @@ int main(int argc, char** argv) {
         std::cerr << "loading failed: " << e.what() << "\n";
         return 1;
     }
+
+    std::vector<Case*> bySize;
+    for (Case& c : cases)
+        bySize.push_back(&c);
+    std::stable_sort(bySize.begin(), bySize.end(), [](const Case* a, const Case* b) {
+        return a->data->size() > b->data->size();
+    });
+    for (std::size_t k = 0; k < bySize.size(); ++k)
+        bySize[k]->judgeIterationRatio = k < 2;
 
     TargetTally tally;
     for (const Case& c : cases)
