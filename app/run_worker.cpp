@@ -131,7 +131,7 @@ void RunWorker::work() {
         stepped = true;
         if (solver_->trace().size() > before) pending_.push_back(solver_->trace().back());
         if (solver_->status().finished() || delay > 0) break;
-        if (Clock::now() - chunkStart > std::chrono::milliseconds(15)) break;
+        if (Clock::now() - chunkStart > kChunk) break;
     }
     const bool finished = solver_->status().finished();
     const bool more = !finished && (running_ || pendingSteps_ > 0);

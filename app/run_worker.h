@@ -48,6 +48,9 @@ class RunWorker : public QObject {
     // Minimum interval between snapshots while running flat out: the views replot at most
     // every 40 ms, so more snapshots would be built and never drawn.
     static constexpr std::chrono::milliseconds kMinSnapshotInterval{40};
+    // Longest stretch of steps before the worker returns to its event loop and sends the new
+    // records (pause and cancel are checked between steps anyway): one batch per replot.
+    static constexpr std::chrono::milliseconds kChunk{40};
 
   public slots:
     // Builds the solver (in the worker's thread) and reports started() or failed().

@@ -47,12 +47,21 @@ BoundsPlot::BoundsPlot(QWidget* parent)
     gapAxis->setNumberFormat("eb");
     gapAxis->setNumberPrecision(0);
     gapAxis->setLabel("gap  U - L  (log)");
-    boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds  (solid U, dashed L)");
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel("U (solid), L (dashed)");
     setXAxis(XAxisKind::Iteration);
 
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
-    boundsRect_->insetLayout()->addElement(plot_->legend, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row of its own above the panels: inside either one it would cover
+    // curves (U and L meet at f*, which may lie at any height; a race's gaps fan out), and a
+    // race of several runs needs more than one line of entries.
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(4);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 0));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     for (QCPAxisRect* rect : {boundsRect_, gapRect_}) {
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
