@@ -57,7 +57,7 @@ struct LineSearchOptions {
     // Threads for the passes (null: the calling thread only) and the least work per part, as
     // in RiskOptions. Ignored by the Risk overloads, which use the Risk's.
     WorkerTeam* team = nullptr;
-    long long minWorkPerThread = 8192;
+    long long minWorkPerThread = 2048;
 };
 
 struct LineSearchResult {

@@ -68,7 +68,7 @@ struct RiskOptions {
     // (stored entries + examples)·K, the losses m·K (16·m for logistic). Handing a part to
     // a waiting team thread costs about a microsecond, a few thousand of them; smaller values
     // split even tiny datasets.
-    long long minWorkPerThread = 8192;
+    long long minWorkPerThread = 2048;
 };
 
 class Risk {

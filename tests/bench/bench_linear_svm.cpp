@@ -8,6 +8,7 @@
 //                                       the same relative tolerance of the optimum P*
 //   OCAS with 2 threads vs 1            on the largest set (most stored non-zeros)
 //
+// The single-thread sections run pinned to one CPU, svmocas too (it inherits the affinity).
 // Like with like: libocas's `ocas_time` excludes loading, so our time runs from the solver's
 // construction to convergence and excludes loading too; LIBLINEAR is timed around train()
 // only (its problem struct is built beforehand). The wall time of the whole svmocas process
@@ -19,6 +20,7 @@
 // Usage: bench_linear_svm [--runs N] [--bmrm-runs N] [--C c] [--quick] [--keep-temp]
 //                         [--file NAME=PATH]...
 #include <linear.h>
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <Eigen/Dense>
@@ -113,6 +115,33 @@ std::string capture(const std::string& command, int* exitCode) {
     *exitCode = pclose(pipe);
     return out;
 }
+
+// Pins this process (and the children it starts) to the CPU it runs on, for its lifetime;
+// restores the previous affinity when destroyed.
+class CpuPin {
+  public:
+    CpuPin() {
+        CPU_ZERO(&previous_);
+        if (sched_getaffinity(0, sizeof previous_, &previous_) != 0) return;
+        const int cpu = sched_getcpu();
+        if (cpu < 0) return;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) == 0) cpu_ = cpu;
+    }
+    ~CpuPin() {
+        if (cpu_ >= 0) sched_setaffinity(0, sizeof previous_, &previous_);
+    }
+    CpuPin(const CpuPin&) = delete;
+    CpuPin& operator=(const CpuPin&) = delete;
+    bool pinned() const { return cpu_ >= 0; }
+    int cpu() const { return cpu_; }
+
+  private:
+    cpu_set_t previous_;
+    int cpu_ = -1;
+};
 
 // ---- The problem -------------------------------------------------------------------------
 
@@ -755,8 +784,17 @@ int main(int argc, char** argv) {
         bySize[k]->judgeIterationRatio = k < 2;
 
     TargetTally tally;
-    for (const Case& c : cases)
-        benchCase(c, s, tmp, haveOcas, tally);
+    {
+        // The single-thread comparisons run on one CPU (the svmocas children inherit it):
+        // unpinned, the scheduler moving a run between the CPUs made whole invocations 30 %
+        // slower or not, for us and for svmocas alike. The thread section below is not pinned.
+        const CpuPin pin;
+        std::cout << (pin.pinned() ? "single-thread sections pinned to CPU " +
+                                         std::to_string(pin.cpu()) + " (svmocas too)\n"
+                                   : std::string("could not pin to one CPU; runs unpinned\n"));
+        for (const Case& c : cases)
+            benchCase(c, s, tmp, haveOcas, tally);
+    }
     const auto largest = std::max_element(
         cases.begin(), cases.end(),
         [](const Case& a, const Case& b) { return a.data->nonZeros() < b.data->nonZeros(); });

@@ -642,18 +642,19 @@ class TestRisk : public QObject {
                       "Risk::backProject: C is 299 x 4, expected 300 x 4");
     }
 
-    // threads = 0 means the hardware's; with the default minWorkPerThread a logistic pass over
-    // heart_scale (3,648 + 16·270 units of work) is too small to split, so any thread count
+    // threads = 0 means the hardware's; with the default minWorkPerThread (2048) a hinge pass
+    // over heart_scale (3,648 + 270 units of work) is too small to split, so any thread count
     // gives the 1-thread result bit for bit; a large set is split.
     void threadCountAndGrain() {
         const auto data = makeData("heart", LossKind::Hinge, true);
-        const Risk one(data, RiskOptions{LossKind::Logistic, true, 0.1, 1});
+        QCOMPARE(RiskOptions{}.minWorkPerThread, 2048LL);
+        const Risk one(data, RiskOptions{LossKind::Hinge, true, 0.1, 1});
         std::mt19937_64 rng(5);
         const Eigen::VectorXd w = randomPoint(one, rng);
         Eigen::VectorXd g1;
         const double R1 = one.evaluate(w, &g1);
         for (int threads : {0, 2, 3, 8}) {
-            const Risk many(data, RiskOptions{LossKind::Logistic, true, 0.1, threads});
+            const Risk many(data, RiskOptions{LossKind::Hinge, true, 0.1, threads});
             Eigen::VectorXd g;
             QCOMPARE(many.evaluate(w, &g), R1);
             QVERIFY(g == g1);
