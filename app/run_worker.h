@@ -45,9 +45,11 @@ class RunWorker : public QObject {
     void setDelayMs(int milliseconds);
     void cancel();
 
-    // Minimum interval between snapshots while running flat out: the views replot at most
-    // every 40 ms, so more snapshots would be built and never drawn.
-    static constexpr std::chrono::milliseconds kMinSnapshotInterval{40};
+    // Minimum interval between snapshots while running flat out: ten a second are enough to
+    // watch a run, and each one drawn costs the solver a few milliseconds (the painting GUI
+    // thread competes for the caches; tests/bench/bench_gui_overhead). Stepping, teaching
+    // delays and the end of a run always send one.
+    static constexpr std::chrono::milliseconds kMinSnapshotInterval{100};
     // Longest stretch of steps before the worker returns to its event loop and sends the new
     // records (pause and cancel are checked between steps anyway): one batch per replot.
     static constexpr std::chrono::milliseconds kChunk{40};

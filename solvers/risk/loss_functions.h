@@ -8,20 +8,27 @@
 // documents: the zero side at a hinge's kink, the lowest maximising class for multi-class.
 #pragma once
 
-#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "risk/risk.h"
 
 namespace cplab::detail {
 
-// max(0, 1 − y s); derivative −y where 1 − y s > 0, else 0 (also at the kink). Written with
-// selects, not branches: near the optimum the sign of 1 − y s is a coin toss per example, and
-// a mispredicted branch costs more than the whole loss.
+// z where z > 0 (or NaN), else +0, with a bit mask instead of a branch: near the optimum the
+// sign of a hinge's argument is a coin toss per example, a mispredicted branch costs more than
+// the whole loss, and compilers turn max(z, 0) into one.
+inline double positivePart(double z) {
+    const std::uint64_t keep = std::uint64_t{0} - static_cast<std::uint64_t>(!(z <= 0.0));
+    return std::bit_cast<double>(std::bit_cast<std::uint64_t>(z) & keep);
+}
+
+// max(0, 1 − y s); derivative −y where 1 − y s > 0, else 0 (also at the kink).
 inline double hingeLoss(double s, double y, double* c) {
     const double z = 1.0 - y * s;
     if (c) *c = z > 0.0 ? -y : 0.0;
-    return std::max(z, 0.0);
+    return positivePart(z);
 }
 
 // log(1 + exp(−y s)); derivative −y σ(−y s). One exp and one log1p: with e = exp(−|z|),
@@ -35,7 +42,7 @@ inline double logisticLoss(double s, double y, double* c) {
 
 // max(0, 1 − y s)²; derivative −2 y max(0, 1 − y s).
 inline double squaredHingeLoss(double s, double y, double* c) {
-    const double z = std::max(1.0 - y * s, 0.0);  // selects, as hingeLoss
+    const double z = positivePart(1.0 - y * s);
     if (c) *c = -2.0 * y * z;
     return z * z;
 }
