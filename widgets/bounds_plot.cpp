@@ -235,7 +235,11 @@ void BoundsPlot::rescale() {
     boundsRect_->axis(QCPAxis::atBottom)->setRange(xMin, xMax * 1.02);
     if (reference_) reference_->setData({xMin, xMax * 1.02}, {referenceValue_, referenceValue_});
     if (std::isfinite(yLow) && std::isfinite(yHigh)) {
-        const double margin = 0.08 * std::max(yHigh - yLow, 1e-12 * std::max(1.0, std::abs(yHigh)));
+        // A single value (e.g. only the known optimum before the first step) gets a range of
+        // its own size, not one of 1e-12 whose ticks would all read the same number.
+        const double scale = std::max({std::abs(yLow), std::abs(yHigh), 1e-3});
+        const double span = yHigh - yLow;
+        const double margin = span > 1e-9 * scale ? 0.08 * span : 0.5 * scale;
         boundsRect_->axis(QCPAxis::atLeft)->setRange(yLow - margin, yHigh + margin);
     }
     if (std::isfinite(gLow) && gHigh > 0) {
