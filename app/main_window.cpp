@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -24,6 +25,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QThread>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <cmath>
@@ -433,7 +435,20 @@ bool MainWindow::loadDataFile(const QString& path, const QString& testPath, QStr
     const TestSetSpec test{testPath.toStdString(),
                            testPath.isEmpty() ? testFraction_->value() : 0.0,
                            static_cast<std::uint64_t>(splitSeed_->value())};
-    auto problem = makeLinearProblem(path.toStdString(), {}, test, &message);
+    // Parsing a large file takes seconds: it runs on a thread of its own while this one keeps
+    // painting (user input waits, so nothing can change under the load).
+    std::shared_ptr<const ProblemInstance> problem;
+    QThread* loader = QThread::create([&problem, &message, &test, file = path.toStdString()] {
+        problem = makeLinearProblem(file, {}, test, &message);
+    });
+    QEventLoop waiting;
+    connect(loader, &QThread::finished, &waiting, &QEventLoop::quit);
+    statusBar()->showMessage(tr("Loading %1 ...").arg(QFileInfo(path).fileName()));
+    loader->start();
+    waiting.exec(QEventLoop::ExcludeUserInputEvents);
+    loader->wait();
+    delete loader;
+    statusBar()->clearMessage();
     if (!problem) {
         log_->appendError(QString::fromStdString(message));
         if (why) *why = QString::fromStdString(message);

@@ -17,12 +17,7 @@ bool BmrmOptions::isValid(std::string* why) const {
 
 BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, "BmrmOptions"), bmrmOptions_(options) {
-    if (!valid()) return;
-    std::string why;
-    if (!bmrmOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptOptions(bmrmOptions_)) return;
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes);
     w_ = Eigen::VectorXd::Zero(risk().dimension());
     best_ = w_;

@@ -17,16 +17,21 @@
 
 namespace cplab {
 
-struct BmrmOptions {
+// What BMRM and OCAS (LS-BMRM, ocas.h) share: the stop rule, the model and the stored planes,
+// with libocas's defaults.
+struct CuttingPlaneOptions {
     StopOptions stop;
     LinearSvmOptions model;
     PlaneOptions planes;
 
-    BmrmOptions() {
+    CuttingPlaneOptions() {
         stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
         model.tol_rel = 1e-3;
         stop.max_iterations = 10000;  // BMRM may need thousands of planes at tight tolerances
     }
+};
+
+struct BmrmOptions : CuttingPlaneOptions {
     void visit(OptionVisitor& v) {
         stop.visit(v);
         model.visit(v);

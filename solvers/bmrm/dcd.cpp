@@ -51,12 +51,7 @@ DcdSolver::DcdSolver(const LinearProblem& problem, DcdOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       dcdOptions_(options),
       random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
-    std::string why;
-    if (!dcdOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!valid()) return;  // the base rejected options or data
+    if (!acceptOptions(dcdOptions_)) return;
 
     SetupTimer timer(*this);
     const Dataset& data = *problem_.train;

@@ -178,7 +178,7 @@ struct LibocasSolver::Run {
             r = msvm_ocas_solver(C, y.data(), static_cast<std::uint32_t>(classes),
                                  static_cast<std::uint32_t>(m), tolRel, tolAbs, qpBound, maxTime,
                                  bufSize, method, &computeW, &updateW, &addNewCutMulticlass,
-                                 &computeOutputMulticlass, &sortByValue, &print, this);
+                                 &computeOutput, &sortByValue, &print, this);
         } else {
             r = svm_ocas_solver(C, static_cast<std::uint32_t>(m), tolRel, tolAbs, qpBound, maxTime,
                                 bufSize, method, &computeW, &updateW, &addNewCut, &computeOutput,
@@ -286,35 +286,44 @@ struct LibocasSolver::Run {
         return r.W.squaredNorm();
     }
 
-    // Binary: a = Σ_{i ∈ cut} yᵢ x̃ᵢ, the negative subgradient of the hinge sum.
-    static int addNewCut(double* newColH, std::uint32_t* newCut, std::uint32_t cutLength,
-                         std::uint32_t nSel, void* user) {
+    // A libocas callback that returns 0 or −1: −1 when the run is stopping (checked first and,
+    // through stopAt(), every kPollEvery examples) or when body throws (recorded as `what`).
+    template <class Body>
+    static int guarded(void* user, const char* what, Body&& body) {
         Run& r = *static_cast<Run*>(user);
         try {
             if (r.stopping()) return -1;
+            return body(r);
+        } catch (const std::exception& e) {
+            r.fail(what, e.what());
+            return -1;
+        }
+    }
+    // Whether a pass at its i-th example should give up (a stop was asked for).
+    bool stopAt(std::uint32_t i) { return i % kPollEvery == 0 && i > 0 && stopping(); }
+
+    // Binary: a = Σ_{i ∈ cut} yᵢ x̃ᵢ, the negative subgradient of the hinge sum.
+    static int addNewCut(double* newColH, std::uint32_t* newCut, std::uint32_t cutLength,
+                         std::uint32_t nSel, void* user) {
+        return guarded(user, "add_new_cut", [&](Run& r) {
             r.a.setZero();
             for (std::uint32_t c = 0; c < cutLength; ++c) {
-                if (c % kPollEvery == 0 && c > 0 && r.stopping()) return -1;
+                if (r.stopAt(c)) return -1;
                 const int i = static_cast<int>(newCut[c]);
                 r.addExample(i, r.y[static_cast<std::size_t>(i)], 0);
             }
             return r.storeCut(newColH, nSel);
-        } catch (const std::exception& e) {
-            r.fail("add_new_cut", e.what());
-            return -1;
-        }
+        });
     }
 
     // Multi-class: for every i whose chosen class ŷ = newCut[i] differs from yᵢ,
     // a(:, yᵢ) += x̃ᵢ and a(:, ŷ) −= x̃ᵢ.
     static int addNewCutMulticlass(double* newColH, std::uint32_t* newCut, std::uint32_t nSel,
                                    void* user) {
-        Run& r = *static_cast<Run*>(user);
-        try {
-            if (r.stopping()) return -1;
+        return guarded(user, "add_new_cut", [&](Run& r) {
             r.a.setZero();
             for (int i = 0; i < r.m; ++i) {
-                if (i % kPollEvery == 0 && i > 0 && r.stopping()) return -1;
+                if (r.stopAt(static_cast<std::uint32_t>(i))) return -1;
                 const int yi = static_cast<int>(r.y[static_cast<std::size_t>(i)]) - 1;
                 const int chosen = static_cast<int>(newCut[i]);
                 if (chosen == yi) continue;
@@ -322,50 +331,28 @@ struct LibocasSolver::Run {
                 r.addExample(i, -1.0, chosen);
             }
             return r.storeCut(newColH, nSel);
-        } catch (const std::exception& e) {
-            r.fail("add_new_cut", e.what());
-            return -1;
-        }
+        });
     }
 
-    // Binary outputs yᵢ⟨W, x̃ᵢ⟩.
+    // Binary outputs yᵢ⟨W, x̃ᵢ⟩ at output[i]; multi-class ⟨W_k, x̃ᵢ⟩ at output[i·K + k]
+    // (libocas's K × m column-major).
     static int computeOutput(double* output, void* user) {
-        Run& r = *static_cast<Run*>(user);
-        try {
-            if (r.stopping()) return -1;
+        return guarded(user, "compute_output", [&](Run& r) {
             for (int i = 0; i < r.m; ++i) {
-                if (i % kPollEvery == 0 && i > 0 && r.stopping()) return -1;
+                if (r.stopAt(static_cast<std::uint32_t>(i))) return -1;
                 r.scoresOf(i);
-                output[i] = r.y[static_cast<std::size_t>(i)] * r.scratch(0);
+                if (r.multiclass) {
+                    for (int k = 0; k < r.classes; ++k)
+                        output[static_cast<std::size_t>(i) * r.classes + k] = r.scratch(k);
+                } else {
+                    output[i] = r.y[static_cast<std::size_t>(i)] * r.scratch(0);
+                }
             }
             ++r.outputCalls;
             return 0;
-        } catch (const std::exception& e) {
-            r.fail("compute_output", e.what());
-            return -1;
-        }
+        });
     }
 
-    // Multi-class outputs ⟨W_k, x̃ᵢ⟩ at output[i·K + k] (libocas's K × m column-major).
-    static int computeOutputMulticlass(double* output, void* user) {
-        Run& r = *static_cast<Run*>(user);
-        try {
-            if (r.stopping()) return -1;
-            for (int i = 0; i < r.m; ++i) {
-                if (i % kPollEvery == 0 && i > 0 && r.stopping()) return -1;
-                r.scoresOf(i);
-                for (int k = 0; k < r.classes; ++k)
-                    output[static_cast<std::size_t>(i) * r.classes + k] = r.scratch(k);
-            }
-            ++r.outputCalls;
-            return 0;
-        } catch (const std::exception& e) {
-            r.fail("compute_output", e.what());
-            return -1;
-        }
-    }
-
-    // Sorts values ascending, permuting data alongside (the line searches' breakpoints).
     static int sortByValue(double* values, double* data, std::uint32_t size) {
         try {
             thread_local std::vector<std::pair<double, double>> pairs;
@@ -429,12 +416,7 @@ thread_local LibocasSolver::Run* LibocasSolver::Run::current = nullptr;
 LibocasSolver::LibocasSolver(const LinearProblem& problem, LibocasOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       libocasOptions_(std::move(options)) {
-    std::string why;
-    if (!libocasOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!valid()) return;  // the base rejected the data
+    if (!acceptOptions(libocasOptions_)) return;
     multiclass_ = risk_->options().loss == LossKind::Multiclass;
     const StopOptions& stop = libocasOptions_.stop;
     tolRel_ = std::max({libocasOptions_.model.tol_rel, stop.epsilon_rel, kMinTolRel});

@@ -98,6 +98,14 @@ class LinearSvmSolver : public Solver {
     LinearSvmSolver(const LinearProblem& problem, const LinearSvmOptions& options,
                     const StopOptions& stop, const char* owner);
     bool valid() const { return risk_ != nullptr && !rejected(); }
+    // The family solver's own options (validated after the base's checks): rejects with their
+    // message when they are invalid; true when the solver may go on (valid()).
+    template <class Options>
+    bool acceptOptions(const Options& options) {
+        std::string why;
+        if (!options.isValid(&why)) reject(why);
+        return valid();
+    }
 
     // The family's leading record columns: planes, active_planes, train_error, test_error.
     static std::vector<std::string> commonColumns();

@@ -33,12 +33,7 @@ bool OcasOptions::isValid(std::string* why) const {
 
 OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, "OcasOptions"), ocasOptions_(options) {
-    if (!valid()) return;
-    std::string why;
-    if (!ocasOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptOptions(ocasOptions_)) return;
     SetupTimer timer(*this);
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes);
     const Eigen::Index n = risk().dimension();

@@ -16,22 +16,13 @@
 
 #include <memory>
 
-#include "linear_svm.h"
-#include "plane_set.h"
+#include "bmrm.h"
 
 namespace cplab {
 
-struct OcasOptions {
-    StopOptions stop;
-    LinearSvmOptions model;
+struct OcasOptions : CuttingPlaneOptions {
     double theta = 0.1;  // w^c = (1 − θ)w^b + θ w_t, θ ∈ (0, 1]
-    PlaneOptions planes;
 
-    OcasOptions() {
-        stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
-        model.tol_rel = 1e-3;
-        stop.max_iterations = 10000;  // BMRM may need thousands of planes at tight tolerances
-    }
     void visit(OptionVisitor& v) {
         stop.visit(v);
         model.visit(v);

@@ -50,12 +50,7 @@ SgdSolver::SgdSolver(const LinearProblem& problem, SgdOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       sgdOptions_(options),
       random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
-    std::string why;
-    if (!sgdOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!valid()) return;  // the base rejected options or data
+    if (!acceptOptions(sgdOptions_)) return;
 
     SetupTimer timer(*this);
     const Dataset& data = *problem_.train;

@@ -663,8 +663,8 @@ Parallel parallelOf(const Risk& risk) {
 Eigen::VectorXd sampleLine(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                            const LineRegulariser& line, const Eigen::MatrixXd& S,
                            const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
-                           const Parallel& parallel) {
-    checkInputs("lineObjective", loss, epsilon, labels, line, S, D, parallel);
+                           const Parallel& parallel, bool labelsChecked) {
+    checkInputs("lineObjective", loss, epsilon, labels, line, S, D, parallel, labelsChecked);
     Eigen::VectorXd values(ks.size());
     if (ks.size() > 0) {
         objectives(loss, epsilon, labels, line, S, D, ks.data(), static_cast<int>(ks.size()),
@@ -693,14 +693,14 @@ Eigen::VectorXd lineObjective(LossKind loss, double epsilon, const Eigen::Vector
                               const Eigen::MatrixXd& D, const Eigen::VectorXd& ks,
                               const LineSearchOptions& options) {
     checkOptions(options);
-    return sampleLine(loss, epsilon, labels, line, S, D, ks, parallelOf(options));
+    return sampleLine(loss, epsilon, labels, line, S, D, ks, parallelOf(options), false);
 }
 
 Eigen::VectorXd lineObjective(const Risk& risk, const LineRegulariser& line,
                               const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                               const Eigen::VectorXd& ks) {
     return sampleLine(risk.options().loss, risk.options().epsilon, risk.lossLabels(), line, S, D,
-                      ks, parallelOf(risk));
+                      ks, parallelOf(risk), true);
 }
 
 }  // namespace cplab

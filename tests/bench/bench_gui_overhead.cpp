@@ -34,48 +34,27 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.h"
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using bench::Clock;
+using bench::fmt;
+using bench::median;
+using bench::secondsSince;
+using bench::timeText;
 
 // CPU seconds of the whole process (all threads) and of the calling thread.
 double processCpuSeconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval& t) { return t.tv_sec + 1e-6 * t.tv_usec; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    return bench::cpuSeconds(RUSAGE_SELF);
 }
 double threadCpuSeconds() {
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return std::nan("");
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string fmt(const char* format, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
-
-std::string timeText(const std::vector<double>& v) {
-    if (v.empty()) return "n/a";
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    return fmt("%.3f", median(v)) + " [" + fmt("%.3f", *lo) + "-" + fmt("%.3f", *hi) + "]";
 }
 
 struct Setting {
@@ -231,11 +210,9 @@ int main(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     char date[64];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    double load[3] = {0, 0, 0};
-    getloadavg(load, 3);
     std::cout << "bench_gui_overhead  " << date << "  (" << std::thread::hardware_concurrency()
-              << " hardware threads, load average " << fmt("%.2f", load[0]) << ", platform "
-              << QApplication::platformName().toStdString() << ")\n"
+              << " hardware threads, load average " << fmt("%.2f", bench::loadAverage())
+              << ", platform " << QApplication::platformName().toStdString() << ")\n"
               << "data: " << path << "; single-threaded solver; seconds, median [min-max] of "
               << runs << " alternating runs\n"
               << "wall: GUI runAll() -> finished, headless solve(); solver: its own clock; "

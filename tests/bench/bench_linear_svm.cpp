@@ -43,6 +43,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.h"
 #include "bmrm/bmrm.h"
 #include "bmrm/ocas.h"
 #include "data/csv_format.h"
@@ -51,46 +52,14 @@
 
 namespace {
 
+using bench::Clock;
+using bench::cpuSeconds;
+using bench::fmt;
+using bench::loadAverage;
+using bench::median;
+using bench::secondsSince;
+using bench::timeText;
 using cplab::Dataset;
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// CPU seconds of this process, all threads (RUSAGE_SELF), or of its finished and waited-for
-// child processes such as svmocas (RUSAGE_CHILDREN).
-double cpuSeconds(int who = RUSAGE_SELF) {
-    rusage usage{};
-    getrusage(who, &usage);
-    const auto seconds = [](const timeval& t) { return t.tv_sec + 1e-6 * t.tv_usec; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-double loadAverage() {
-    double load[1] = {0};
-    return getloadavg(load, 1) == 1 ? load[0] : std::nan("");
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return std::nan("");
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string fmt(const char* format, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
-}
-
-// Median with the spread of the runs, e.g. "0.412 [0.40-0.47]".
-std::string timeText(const std::vector<double>& v) {
-    if (v.empty()) return "n/a";
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    return fmt("%.3f", median(v)) + " [" + fmt("%.3f", *lo) + "-" + fmt("%.3f", *hi) + "]";
-}
 
 std::string passFail(bool pass) {
     return pass ? "PASS" : "FAIL";

@@ -108,6 +108,17 @@ void checkAgainst(const LinearProblem& problem, Options options, const Interval&
             1e-12 * std::max(1.0, last.upper));
 }
 
+// OCAS to ocasTol and BMRM to bmrmTol, both against ref (checkAgainst).
+void checkOcasAndBmrm(const LinearProblem& problem, const LinearSvmOptions& model,
+                      const Interval& ref, double ocasTol, double bmrmTol) {
+    OcasOptions o;
+    o.model = model;
+    checkAgainst<OcasSolver>(problem, o, ref, ocasTol, "ocas");
+    BmrmOptions b;
+    b.model = model;
+    checkAgainst<BmrmSolver>(problem, b, ref, bmrmTol, "bmrm");
+}
+
 }  // namespace
 
 class TestBmrmOcas : public QObject {
@@ -146,12 +157,7 @@ void TestBmrmOcas::hingeOnHeart() {
     QVERIFY2(ref.low <= ref.high + 1e-12 * ref.high,
              qPrintable(QString("[%1, %2]").arg(ref.low, 0, 'g', 17).arg(ref.high, 0, 'g', 17)));
     QVERIFY2(ref.high - ref.low <= 1e-6 * ref.high, "the reference interval is not tight");
-    OcasOptions o;
-    o.model = model;
-    checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
-    BmrmOptions b;
-    b.model = model;
-    checkAgainst<BmrmSolver>(problem, b, ref, 1e-5, "bmrm");
+    checkOcasAndBmrm(problem, model, ref, 1e-6, 1e-5);
 }
 
 void TestBmrmOcas::smoothAndSquaredLossesOnHeart_data() {
@@ -168,12 +174,7 @@ void TestBmrmOcas::smoothAndSquaredLossesOnHeart() {
     model.risk = risk.toStdString();
     const Interval ref = reference(problem, model);
     QVERIFY2(ref.high - ref.low <= 1e-6 * ref.high, "the reference interval is not tight");
-    OcasOptions o;
-    o.model = model;
-    checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
-    BmrmOptions b;
-    b.model = model;
-    checkAgainst<BmrmSolver>(problem, b, ref, 1e-5, "bmrm");
+    checkOcasAndBmrm(problem, model, ref, 1e-6, 1e-5);
 }
 
 void TestBmrmOcas::a9a() {
@@ -187,12 +188,9 @@ void TestBmrmOcas::a9a() {
     QVERIFY2(ref.high - ref.low <= 1e-4 * ref.high,
              qPrintable(
                  QString("interval [%1, %2]").arg(ref.low, 0, 'g', 12).arg(ref.high, 0, 'g', 12)));
+    checkOcasAndBmrm(problem, model, ref, 1e-4, 1e-2);
     OcasOptions o;
     o.model = model;
-    checkAgainst<OcasSolver>(problem, o, ref, 1e-4, "ocas");
-    BmrmOptions b;
-    b.model = model;
-    checkAgainst<BmrmSolver>(problem, b, ref, 1e-2, "bmrm");
     // The authors' libocas, run to the same tolerance, lands in the same interval, and our
     // final objectives agree with its within the tolerance.
     LibocasOptions lo;
@@ -222,12 +220,9 @@ void TestBmrmOcas::multiclassOnUsps() {
     model.C = 0.1;
     model.risk = "multiclass";
     const Interval ref = reference(problem, model, 1e-3);  // LIBLINEAR -s 4: an upper bound
+    checkOcasAndBmrm(problem, model, ref, 1e-3, 1e-2);
     OcasOptions o;
     o.model = model;
-    checkAgainst<OcasSolver>(problem, o, ref, 1e-3, "ocas");
-    BmrmOptions b;
-    b.model = model;
-    checkAgainst<BmrmSolver>(problem, b, ref, 1e-2, "bmrm");
     // Both ends agree: our certified lower bound is close below LIBLINEAR's objective.
     o.model.tol_rel = 1e-4;
     OcasSolver run(problem, o);

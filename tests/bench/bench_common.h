@@ -1,0 +1,56 @@
+// Helpers both benchmarks use: clocks, CPU time, medians and the "median [min-max]" text.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPU seconds of this process, all threads (RUSAGE_SELF), or of its finished and waited-for
+// child processes such as svmocas (RUSAGE_CHILDREN).
+inline double cpuSeconds(int who = RUSAGE_SELF) {
+    rusage usage{};
+    getrusage(who, &usage);
+    const auto seconds = [](const timeval& t) { return t.tv_sec + 1e-6 * t.tv_usec; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+inline double loadAverage() {
+    double load[1] = {0};
+    return getloadavg(load, 1) == 1 ? load[0] : std::nan("");
+}
+
+inline double median(std::vector<double> v) {
+    if (v.empty()) return std::nan("");
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+inline std::string fmt(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+// Median with the spread of the runs, e.g. "0.412 [0.40-0.47]".
+inline std::string timeText(const std::vector<double>& v) {
+    if (v.empty()) return "n/a";
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return fmt("%.3f", median(v)) + " [" + fmt("%.3f", *lo) + "-" + fmt("%.3f", *hi) + "]";
+}
+
+}  // namespace bench
