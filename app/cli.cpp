@@ -1,16 +1,20 @@
 #include "cli.h"
 
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QStringList>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <map>
+#include <fstream>
 #include <memory>
 #include <optional>
 
 #include "core/trace_csv.h"
-#include "data/text_io.h"
-#include "json_writer.h"
 #include "registry.h"
 
 namespace cplab {
@@ -21,16 +25,12 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitNumerical = 2;
 
-bool parseDouble(const std::string& text, double& value) {
-    return parseNumber(text, value) == NumberError::None;
-}
-
 const char* kUsage =
     "usage:\n"
     "  cplab-cli list [--json]\n"
     "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
-    "                [--seed S]] [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
-    "                [--json] [--quiet]\n"
+    "                [--seed S]] [--problem-set key=value ...] [--set key=value ...]\n"
+    "                [--trace out.csv] [--model out.txt] [--json] [--quiet]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "\n"
@@ -39,8 +39,8 @@ const char* kUsage =
     "  demo   run a built-in demo headless (all of its runs)\n"
     "  predict  apply a model written by 'run --model' to a data file\n"
     "\n"
-    "exit status: 0 converged or limit reached, 1 invalid input or options, 2 numerical "
-    "failure\n";
+    "exit status: 0 converged, stalled or limit reached, 1 invalid input or options,\n"
+    "2 numerical failure\n";
 
 struct RunResult {
     std::string solver;
@@ -56,6 +56,7 @@ int exitCodeFor(const Status& status) {
         case StatusCode::IterationLimit:
         case StatusCode::TimeLimit:
         case StatusCode::Cancelled:
+        case StatusCode::Stalled:
         case StatusCode::Running:
             return kExitOk;
         case StatusCode::InvalidInput:
@@ -64,6 +65,68 @@ int exitCodeFor(const Status& status) {
             return kExitNumerical;
     }
     return kExitNumerical;
+}
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// ---- JSON ----------------------------------------------------------------------------------
+
+QJsonValue jsonNumber(double value) {
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue jsonValue(const SummaryValue& value) {
+    struct Visitor {
+        QJsonValue operator()(double x) const { return jsonNumber(x); }
+        QJsonValue operator()(long long x) const { return QJsonValue(static_cast<qint64>(x)); }
+        QJsonValue operator()(const std::string& s) const { return q(s); }
+        QJsonValue operator()(const std::vector<double>& xs) const {
+            QJsonArray array;
+            for (double x : xs)
+                array.append(jsonNumber(x));
+            return array;
+        }
+        QJsonValue operator()(const NamedValues& map) const {
+            QJsonObject object;
+            for (const auto& [name, x] : map)
+                object.insert(q(name), jsonNumber(x));
+            return object;
+        }
+    };
+    return std::visit(Visitor{}, value);
+}
+
+void writeJson(std::ostream& out, const QJsonObject& object) {
+    out << QJsonDocument(object).toJson(QJsonDocument::Indented).toStdString();
+}
+
+// ---- text ----------------------------------------------------------------------------------
+
+std::string summaryText(const SummaryValue& value) {
+    struct Visitor {
+        std::string operator()(double x) const { return formatReal(x); }
+        std::string operator()(long long x) const { return std::to_string(x); }
+        std::string operator()(const std::string& s) const { return s; }
+        std::string operator()(const std::vector<double>& xs) const {
+            std::vector<std::string> items;
+            for (double x : xs)
+                items.push_back(formatReal(x));
+            return "[" + joined(items) + "]";
+        }
+        std::string operator()(const NamedValues& map) const {
+            std::vector<std::string> items;
+            for (const auto& [name, x] : map)
+                items.push_back(name + ": " + formatReal(x));
+            return "{" + joined(items) + "}";
+        }
+    };
+    return std::visit(Visitor{}, value);
+}
+
+void printLine(std::ostream& out, const std::string& name, const std::string& value) {
+    out << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ') << value << '\n';
 }
 
 void printProgress(std::ostream& err, const std::string& label, const IterationRecord& r) {
@@ -98,215 +161,268 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
     return result;
 }
 
-void writeSummaryJson(JsonWriter& json, const RunResult& run, const ProblemInstance& problem) {
+QJsonObject summaryJson(const RunResult& run, const ProblemInstance& problem) {
     const IterationRecord& r = run.last;
-    json.beginObject();
-    json.field("solver", run.solver);
-    json.field("problem", problem.info.name);
-    json.field("status", toString(run.status.code));
-    json.field("message", run.status.message);
-    json.field("iterations", r.iteration);
-    json.field("seconds", r.seconds);
-    json.field("oracle_calls", r.oracleCalls);
-    json.field("upper", r.upper);
-    json.field("lower", r.lower);
-    json.field("gap", r.gap);
-    json.field("rel_gap", r.relGap());
-    for (const auto& [name, value] : problem.summary())
-        json.field(name, value);
-    for (const auto& [name, value] : run.fields)
-        json.field(name, value);
-    json.key("options");
-    json.beginObject();
-    for (const auto& [name, value] : run.options)
-        json.field(name, value);
-    json.endObject();
-    json.endObject();
-}
-
-std::string summaryText(const SummaryValue& v) {
-    if (const double* d = std::get_if<double>(&v)) return formatReal(*d);
-    if (const std::string* s = std::get_if<std::string>(&v)) return *s;
-    std::string out = "[";
-    for (double x : std::get<std::vector<double>>(v)) {
-        out += (out.size() > 1 ? ", " : "") + formatReal(x);
+    const Family* family = findFamily(problem.info.family);
+    QJsonObject json;
+    json.insert("solver", q(run.solver));
+    json.insert("problem", q(problem.info.name));
+    json.insert("family", q(problem.info.family));
+    json.insert("status", toString(run.status.code));
+    json.insert("message", q(run.status.message));
+    json.insert("iterations", r.iteration);
+    json.insert("seconds", jsonNumber(r.seconds));
+    json.insert("oracle_calls", static_cast<qint64>(r.oracleCalls));
+    json.insert("passes", jsonNumber(r.passes));
+    json.insert("upper", jsonNumber(r.upper));
+    json.insert("lower", jsonNumber(r.lower));
+    json.insert("gap", jsonNumber(r.gap));
+    json.insert("rel_gap", jsonNumber(r.relGap()));
+    if (r.hasPathParameter()) json.insert("path_parameter", jsonNumber(r.pathParameter));
+    if (family) {
+        const BoundLabels labels = family->boundLabels();
+        json.insert("sense", toString(family->sense()));
+        json.insert("bounds", QJsonObject{{"upper", q(labels.upper)}, {"lower", q(labels.lower)}});
     }
-    return out + "]";
+    for (const auto& [name, value] : problem.summary())
+        json.insert(q(name), jsonValue(value));
+    for (const auto& [name, value] : run.fields)
+        json.insert(q(name), jsonValue(value));
+    QJsonObject options;
+    for (const auto& [name, value] : run.options)
+        options.insert(q(name), q(value));
+    json.insert("options", options);
+    return json;
 }
 
 void writeSummaryText(std::ostream& out, const RunResult& run, const ProblemInstance& problem) {
     const IterationRecord& r = run.last;
-    auto line = [&out](const std::string& name, const std::string& value) {
-        out << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ') << value << '\n';
-    };
-    line("solver", run.solver);
-    line("problem", problem.info.name);
-    line("status", std::string(toString(run.status.code)) + " (" + run.status.message + ")");
-    line("iterations", std::to_string(r.iteration));
-    line("seconds", formatReal(r.seconds));
-    line("oracle_calls", std::to_string(r.oracleCalls));
-    line("upper", formatReal(r.upper));
-    line("lower", formatReal(r.lower));
-    line("gap", formatReal(r.gap));
-    line("rel_gap", formatReal(r.relGap()));
+    const Family* family = findFamily(problem.info.family);
+    const BoundLabels labels = family ? family->boundLabels() : BoundLabels{};
+    printLine(out, "solver", run.solver);
+    printLine(out, "problem", problem.info.name);
+    printLine(out, "status",
+              std::string(toString(run.status.code)) + " (" + run.status.message + ")");
+    printLine(out, "iterations", std::to_string(r.iteration));
+    printLine(out, "seconds", formatReal(r.seconds));
+    printLine(out, "oracle_calls", std::to_string(r.oracleCalls));
+    printLine(out, "upper", formatReal(r.upper) + "  (" + labels.upper + ")");
+    printLine(out, "lower", formatReal(r.lower) + "  (" + labels.lower + ")");
+    printLine(out, "gap", formatReal(r.gap));
+    printLine(out, "rel_gap", formatReal(r.relGap()));
+    if (r.hasPathParameter()) printLine(out, "path_parameter", formatReal(r.pathParameter));
     for (const auto& [name, value] : problem.summary())
-        line(name, summaryText(value));
+        printLine(out, name, summaryText(value));
     for (const auto& [name, value] : run.fields)
-        line(name, summaryText(value));
+        printLine(out, name, summaryText(value));
+}
+
+QJsonArray optionsJson(const std::vector<OptionInfo>& options) {
+    QJsonArray array;
+    for (const auto& o : options) {
+        QJsonObject option{{"name", q(o.name)},
+                           {"type", toString(o.kind)},
+                           {"default", q(o.defaultValue)},
+                           {"help", q(o.help)}};
+        if (!o.choices.empty()) {
+            QJsonArray choices;
+            for (const auto& c : o.choices)
+                choices.append(q(c));
+            option.insert("choices", choices);
+        }
+        array.append(option);
+    }
+    return array;
 }
 
 void writeListJson(std::ostream& out) {
-    JsonWriter json(out);
-    json.beginObject();
-    json.key("problems");
-    json.beginArray();
+    QJsonArray familyArray;
+    for (const Family* f : families()) {
+        const BoundLabels labels = f->boundLabels();
+        familyArray.append(QJsonObject{
+            {"name", q(f->name())},
+            {"title", q(f->title())},
+            {"sense", toString(f->sense())},
+            {"bounds", QJsonObject{{"upper", q(labels.upper)}, {"lower", q(labels.lower)}}},
+            {"data_files", q(f->fileFormats())},
+            {"problem_options", optionsJson(f->problemOptions())},
+            {"models", f->writesModels()}});
+    }
+    QJsonArray problems;
     for (const auto& p : problemCatalog()) {
-        json.beginObject();
-        json.field("name", p.name);
-        json.field("family", p.family);
-        json.field("title", p.title);
-        json.field("dimension", p.dimension);
-        json.field("description", p.description);
-        json.endObject();
+        problems.append(QJsonObject{{"name", q(p.name)},
+                                    {"family", q(p.family)},
+                                    {"title", q(p.title)},
+                                    {"dimension", p.dimension},
+                                    {"description", q(p.description)}});
     }
-    json.endArray();
-    json.key("solvers");
-    json.beginArray();
+    QJsonArray solvers;
     for (const auto& s : solverCatalog()) {
-        json.beginObject();
-        json.field("name", s.name);
-        json.field("family", s.family);
-        json.field("title", s.title);
-        json.field("description", s.description);
-        json.key("options");
-        json.beginArray();
-        for (const auto& o : s.options) {
-            json.beginObject();
-            json.field("name", o.name);
-            json.field("type", toString(o.kind));
-            json.field("default", o.defaultValue);
-            json.field("help", o.help);
-            if (!o.choices.empty()) {
-                json.key("choices");
-                json.beginArray();
-                for (const auto& c : o.choices)
-                    json.value(c);
-                json.endArray();
-            }
-            json.endObject();
-        }
-        json.endArray();
-        json.endObject();
+        solvers.append(QJsonObject{{"name", q(s.name)},
+                                   {"family", q(s.family)},
+                                   {"title", q(s.title)},
+                                   {"description", q(s.description)},
+                                   {"options", optionsJson(s.options)}});
     }
-    json.endArray();
-    json.key("demos");
-    json.beginArray();
+    QJsonArray demos;
     for (const auto& d : demoCatalog()) {
-        json.beginObject();
-        json.field("name", d.name);
-        json.field("title", d.title);
-        json.field("problem", d.problem);
-        json.key("solvers");
-        json.beginArray();
+        QJsonArray runs;
         for (const auto& run : d.runs)
-            json.value(run.solver);
-        json.endArray();
-        json.field("description", d.description);
-        json.endObject();
+            runs.append(q(run.solver));
+        demos.append(QJsonObject{{"name", q(d.name)},
+                                 {"title", q(d.title)},
+                                 {"problem", q(d.problem)},
+                                 {"solvers", runs},
+                                 {"description", q(d.description)}});
     }
-    json.endArray();
-    json.endObject();
+    writeJson(out, QJsonObject{{"families", familyArray},
+                               {"problems", problems},
+                               {"solvers", solvers},
+                               {"demos", demos}});
 }
 
 void writeListText(std::ostream& out) {
-    out << "problems:\n";
+    auto padded = [](const std::string& name) {
+        return name + std::string(name.size() < 20 ? 20 - name.size() : 1, ' ');
+    };
+    out << "families:\n";
+    for (const Family* f : families()) {
+        out << "  " << padded(f->name()) << f->title() << " (" << toString(f->sense()) << ")\n";
+        for (const auto& o : f->problemOptions())
+            out << "      problem option " << o.name << '=' << o.defaultValue << "  " << o.help
+                << '\n';
+    }
+    out << "\nproblems:\n";
     for (const auto& p : problemCatalog()) {
-        out << "  " << p.name << std::string(p.name.size() < 20 ? 20 - p.name.size() : 1, ' ')
-            << p.family << ", " << p.dimension << "-D: " << p.title << '\n';
+        out << "  " << padded(p.name) << p.family << ", " << p.dimension << "-D: " << p.title
+            << '\n';
     }
     out << "\nsolvers:\n";
     for (const auto& s : solverCatalog()) {
         out << "  " << s.name << " (" << s.family << "): " << s.title << '\n';
-        for (const auto& o : s.options) {
+        for (const auto& o : s.options)
             out << "      " << o.name << '=' << o.defaultValue << "  " << o.help << '\n';
-        }
     }
     out << "\ndemos:\n";
-    for (const auto& d : demoCatalog()) {
-        out << "  " << d.name << std::string(d.name.size() < 20 ? 20 - d.name.size() : 1, ' ')
-            << d.title << '\n';
+    for (const auto& d : demoCatalog())
+        out << "  " << padded(d.name) << d.title << '\n';
+}
+
+// ---- argument parsing ----------------------------------------------------------------------
+
+// Parses `args` (without the command word) with `parser`; on failure returns the message in
+// the CLI's words.
+std::optional<std::string> parse(QCommandLineParser& parser, const std::vector<std::string>& args,
+                                 const std::string& command) {
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    QStringList list{q("cplab-cli " + command)};
+    for (const auto& a : args)
+        list << q(a);
+    if (parser.parse(list)) return std::nullopt;
+    const QStringList unknown = parser.unknownOptionNames();
+    if (!unknown.isEmpty()) {
+        for (const auto& a : args) {
+            const QString arg = q(a);
+            const QString name = arg.section('=', 0, 0).remove(QRegularExpression("^-+"));
+            if (arg.startsWith('-') && name == unknown.first()) {
+                return "unknown argument '" + a + "'";
+            }
+        }
+        return "unknown argument '" + unknown.first().toStdString() + "'";
     }
+    // "Missing value after '--set'." and the like.
+    return command + ": " + parser.errorText().toStdString();
+}
+
+// One `key=value` of --set or --problem-set into `values`.
+std::optional<std::string> addAssignments(const QStringList& items, const char* flag,
+                                          OptionValues& values) {
+    for (const QString& item : items) {
+        std::string why;
+        if (!parseOptionAssignment(item.toStdString(), &values, &why)) {
+            return std::string(flag) + " " + why;
+        }
+    }
+    return std::nullopt;
 }
 
 struct RunArguments {
     std::string solver;
     std::string problem;
     std::string data;
-    std::string test;
-    double testFraction = 0.0;
-    std::uint64_t seed = 1;
     std::string model;
-    OptionValues options;
     std::string trace;
+    OptionValues options;
+    OptionValues problemOptions;
     bool json = false;
     bool quiet = false;
 };
 
-// Parses run arguments; returns an error message or nothing.
 std::optional<std::string> parseRunArguments(const std::vector<std::string>& args,
                                              RunArguments& a) {
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        auto next = [&](const char* what) -> std::optional<std::string> {
-            if (i + 1 >= args.size()) return std::nullopt;
-            (void)what;
-            return args[++i];
-        };
-        if (arg == "--json") {
-            a.json = true;
-        } else if (arg == "--quiet") {
-            a.quiet = true;
-        } else if (arg == "--problem" || arg == "--data" || arg == "--test" || arg == "--trace" ||
-                   arg == "--set" || arg == "--test-fraction" || arg == "--seed" ||
-                   arg == "--model") {
-            const auto value = next(arg.c_str());
-            if (!value) return arg + " needs a value";
-            if (arg == "--test-fraction") {
-                double f = 0.0;
-                if (!parseDouble(*value, f) || !(f > 0 && f < 1)) {
-                    return "--test-fraction expects a number in (0, 1), got '" + *value + "'";
-                }
-                a.testFraction = f;
-            }
-            if (arg == "--seed") {
-                double s = 0.0;
-                if (!parseDouble(*value, s) || s < 0 || s != std::floor(s) || s > 9e15) {
-                    return "--seed expects a non-negative integer, got '" + *value + "'";
-                }
-                a.seed = static_cast<std::uint64_t>(s);
-            }
-            if (arg == "--model") a.model = *value;
-            if (arg == "--problem") a.problem = *value;
-            if (arg == "--data") a.data = *value;
-            if (arg == "--test") a.test = *value;
-            if (arg == "--trace") a.trace = *value;
-            if (arg == "--set") {
-                const auto eq = value->find('=');
-                if (eq == std::string::npos || eq == 0) {
-                    return "--set expects key=value, got '" + *value + "'";
-                }
-                a.options[value->substr(0, eq)] = value->substr(eq + 1);
-            }
-        } else if (!arg.empty() && arg[0] == '-') {
-            return "unknown argument '" + arg + "'";
-        } else if (a.solver.empty()) {
-            a.solver = arg;
-        } else {
-            return "unexpected argument '" + arg + "'";
+    QCommandLineParser parser;
+    const QCommandLineOption problem("problem", "built-in problem", "NAME");
+    const QCommandLineOption data("data", "data file", "FILE");
+    const QCommandLineOption test("test", "test file", "FILE");
+    const QCommandLineOption fraction("test-fraction", "held-out fraction", "F");
+    const QCommandLineOption seed("seed", "seed of the held-out split", "S");
+    const QCommandLineOption set("set", "solver option", "key=value");
+    const QCommandLineOption problemSet("problem-set", "problem option", "key=value");
+    const QCommandLineOption trace("trace", "trace CSV", "FILE");
+    const QCommandLineOption model("model", "model file", "FILE");
+    const QCommandLineOption json("json", "JSON summary");
+    const QCommandLineOption quiet("quiet", "no progress lines");
+    parser.addOptions(
+        {problem, data, test, fraction, seed, set, problemSet, trace, model, json, quiet});
+    if (auto error = parse(parser, args, "run")) return error;
+    for (const auto& once : {problem, data, test, fraction, seed, trace, model}) {
+        if (parser.values(once).size() > 1) {
+            return "--" + once.names().first().toStdString() + " given more than once";
         }
     }
-    if (a.solver.empty()) return std::string("run: missing SOLVER (see 'cplab-cli list')");
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) return std::string("run: missing SOLVER (see 'cplab-cli list')");
+    if (positional.size() > 1) return "unexpected argument '" + positional[1].toStdString() + "'";
+    a.solver = positional[0].toStdString();
+    a.problem = parser.value(problem).toStdString();
+    a.data = parser.value(data).toStdString();
+    a.model = parser.value(model).toStdString();
+    a.trace = parser.value(trace).toStdString();
+    a.json = parser.isSet(json);
+    a.quiet = parser.isSet(quiet);
+    if (auto error = addAssignments(parser.values(set), "--set", a.options)) return error;
+    if (auto error = addAssignments(parser.values(problemSet), "--problem-set", a.problemOptions))
+        return error;
+    // The test split flags are the linear family's problem options test, test_fraction, seed.
+    if (parser.isSet(fraction)) {
+        const std::string text = parser.value(fraction).toStdString();
+        double f = 0.0;
+        if (parseReal(text, f) != NumberError::None || !(f > 0 && f < 1)) {
+            return "--test-fraction expects a number in (0, 1), got '" + text + "'";
+        }
+        a.problemOptions["test_fraction"] = text;
+    }
+    if (parser.isSet(seed)) {
+        const std::string text = parser.value(seed).toStdString();
+        double s = 0.0;
+        if (parseReal(text, s) != NumberError::None || s < 0 || s != std::floor(s) || s > 9e15) {
+            return "--seed expects a non-negative integer, got '" + text + "'";
+        }
+        a.problemOptions["seed"] = text;
+    }
+    if (parser.isSet(test)) a.problemOptions["test"] = parser.value(test).toStdString();
+    if (parser.isSet(test) && parser.isSet(fraction)) {
+        return std::string("give either --test FILE or --test-fraction F, not both");
+    }
     return std::nullopt;
+}
+
+bool hasProblemOption(const Family& family, const std::string& name) {
+    for (const auto& o : family.problemOptions()) {
+        if (o.name == name) return true;
+    }
+    return false;
 }
 
 int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -315,56 +431,51 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << *error << '\n' << kUsage;
         return kExitInvalid;
     }
-    const SolverInfo* solverInfo = findSolver(a.solver);
-    if (!solverInfo) {
-        std::string why;
-        makeSolver(a.solver, ProblemInstance{}, {}, &why);
+    const Family* family = familyOfSolver(a.solver);
+    std::string why;
+    if (!family) {
+        checkSolverOptions(a.solver, {}, &why);
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
-    const bool linear = solverInfo->family == kFamilyLinear;
-    if (!linear && (!a.data.empty() || !a.test.empty() || a.testFraction > 0)) {
-        err << "cplab-cli: solver '" << a.solver << "' works on built-in " << solverInfo->family
+    const bool readsFiles = family->fileAffinity(a.data) > 0;
+    bool onlyBuiltin = !a.data.empty() && !readsFiles;
+    for (const auto& [name, value] : a.problemOptions)
+        onlyBuiltin = onlyBuiltin || !hasProblemOption(*family, name);
+    if (onlyBuiltin) {
+        err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
             << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
         return kExitInvalid;
     }
-    if (!a.model.empty() && !linear) {
-        err << "cplab-cli: --model is for linear models (solvers of the linear family)\n";
-        return kExitInvalid;
-    }
-    if (!a.test.empty() && a.testFraction > 0) {
-        err << "cplab-cli: give either --test FILE or --test-fraction F, not both\n";
+    if (!a.model.empty() && !family->writesModels()) {
+        err << "cplab-cli: --model: the " << family->name()
+            << " family writes no model files (solvers of the linear family do)\n";
         return kExitInvalid;
     }
     if (!a.data.empty() && !a.problem.empty()) {
         err << "cplab-cli: give either --problem NAME or --data FILE, not both\n";
         return kExitInvalid;
     }
-    if (a.problem.empty() && (!linear || a.data.empty())) {
-        std::string names;
-        for (const auto& p : problemCatalog()) {
-            if (p.family == solverInfo->family) names += (names.empty() ? "" : ", ") + p.name;
-        }
-        err << "cplab-cli: run " << a.solver << ": missing --problem NAME; " << solverInfo->family
-            << " problems: " << names << '\n';
+    if (a.problem.empty() && a.data.empty()) {
+        std::vector<std::string> names;
+        for (const auto& p : family->problems())
+            names.push_back(p.name);
+        err << "cplab-cli: run " << a.solver << ": missing --problem NAME"
+            << (readsFiles ? " or --data FILE" : "") << "; " << family->name()
+            << " problems: " << joined(names) << '\n';
         return kExitInvalid;
     }
-    std::string why;
-    std::shared_ptr<const ProblemInstance> problem;
-    if (linear) {
-        const ProblemInfo* info = a.problem.empty() ? nullptr : findProblem(a.problem);
-        if (!a.problem.empty() && (!info || info->family != kFamilyLinear)) {
-            problem = makeProblem(a.problem, &why);  // for the message
-            if (problem) {
-                why = "solver '" + a.solver + "' works on linear problems, but '" + a.problem +
-                      "' is a " + problem->info.family + " problem";
-                problem.reset();
-            }
-        } else {
-            problem = makeLinearProblem(a.data, a.problem, {a.test, a.testFraction, a.seed}, &why);
-        }
+    ProblemPtr problem;
+    if (!a.data.empty()) {
+        problem = family->loadFile(a.data, a.problemOptions, &why);
     } else {
-        problem = makeProblem(a.problem, &why);
+        const ProblemInfo* info = findProblem(a.problem);
+        if (info && info->family != family->name()) {
+            why = "solver '" + a.solver + "' works on " + family->name() + " problems, but '" +
+                  a.problem + "' is a " + info->family + " problem";
+        } else {
+            problem = makeProblem(a.problem, a.problemOptions, &why);
+        }
     }
     if (!problem) {
         err << "cplab-cli: " << why << '\n';
@@ -383,17 +494,12 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }
-    if (!a.model.empty()) {
-        try {
-            writeLinearModel(a.model, dynamic_cast<const LinearSvmSolver&>(*solver).model());
-        } catch (const std::exception& e) {
-            err << "cplab-cli: " << e.what() << '\n';
-            code = std::max(code, kExitInvalid);
-        }
+    if (!a.model.empty() && !family->writeModel(*solver, a.model, &why)) {
+        err << "cplab-cli: " << why << '\n';
+        code = std::max(code, kExitInvalid);
     }
     if (a.json) {
-        JsonWriter json(out);
-        writeSummaryJson(json, result, *problem);
+        writeJson(out, summaryJson(result, *problem));
     } else {
         writeSummaryText(out, result, *problem);
     }
@@ -403,89 +509,95 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     return code;
 }
 
+// The first bytes of a file (for telling model formats apart); empty when unreadable.
+std::string fileHead(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(256, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+    return head;
+}
+
 int commandPredict(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string modelPath, dataPath, outPath;
-    bool json = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& arg = args[i];
-        if (arg == "--json") {
-            json = true;
-        } else if ((arg == "--model" || arg == "--data" || arg == "--out") && i + 1 < args.size()) {
-            (arg == "--model" ? modelPath : arg == "--data" ? dataPath : outPath) = args[++i];
-        } else {
-            err << "cplab-cli: predict: unexpected argument '" << arg << "'\n" << kUsage;
-            return kExitInvalid;
-        }
+    QCommandLineParser parser;
+    const QCommandLineOption model("model", "model file", "FILE");
+    const QCommandLineOption data("data", "data file", "FILE");
+    const QCommandLineOption output("out", "predictions", "FILE");
+    const QCommandLineOption json("json", "JSON summary");
+    parser.addOptions({model, data, output, json});
+    if (auto error = parse(parser, args, "predict")) {
+        err << "cplab-cli: predict: " << *error << '\n' << kUsage;
+        return kExitInvalid;
     }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "cplab-cli: predict: unexpected argument '"
+            << parser.positionalArguments().first().toStdString() << "'\n"
+            << kUsage;
+        return kExitInvalid;
+    }
+    const std::string modelPath = parser.value(model).toStdString();
+    const std::string dataPath = parser.value(data).toStdString();
     if (modelPath.empty() || dataPath.empty()) {
         err << "cplab-cli: predict needs --model FILE and --data FILE\n" << kUsage;
         return kExitInvalid;
     }
-    try {
-        const LinearModel model = readLinearModel(modelPath);
-        LoadOptions options;
-        options.dimension = model.features;
-        const Dataset data = loadDataFile(dataPath, options);
-        const Eigen::VectorXd predicted = model.predict(data);
-        const bool regression = model.risk == LossKind::EpsilonInsensitive;
-        double error = 0.0;
-        for (Eigen::Index i = 0; i < predicted.size(); ++i) {
-            error += regression ? std::abs(predicted(i) - data.labels(i))
-                                : (predicted(i) != data.labels(i) ? 1.0 : 0.0);
+    // The family whose model format the file has (the best claim; ties to the earlier one).
+    const std::string head = fileHead(modelPath);
+    const Family* reader = nullptr;
+    int best = 0;
+    for (const Family* f : families()) {
+        const int affinity = f->writesModels() ? f->modelAffinity(head) : 0;
+        if (affinity > best) {
+            best = affinity;
+            reader = f;
         }
-        error /= std::max<Eigen::Index>(1, predicted.size());
-        if (!outPath.empty()) {
-            std::string text;
-            for (Eigen::Index i = 0; i < predicted.size(); ++i) {
-                text += data.labelText(predicted(i)) + "\n";
-            }
-            writeOutputFile(outPath, text);
-        }
-        const char* measure = regression ? "mean_absolute_error" : "error";
-        if (json) {
-            JsonWriter writer(out);
-            writer.beginObject();
-            writer.field("model", modelPath);
-            writer.field("data", dataPath);
-            writer.field("examples", static_cast<double>(predicted.size()));
-            writer.field(measure, error);
-            writer.endObject();
-        } else {
-            const std::string name = measure;
-            out << "examples" << std::string(14 - 8, ' ') << predicted.size() << '\n'
-                << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ')
-                << formatReal(error) << '\n';
-        }
-    } catch (const std::exception& e) {
-        err << "cplab-cli: " << e.what() << '\n';
+    }
+    if (!reader) {
+        err << "cplab-cli: " << modelPath << ": no family reads model files\n";
         return kExitInvalid;
+    }
+    std::string why;
+    const auto prediction =
+        reader->predict(modelPath, dataPath, parser.value(output).toStdString(), &why);
+    if (!prediction) {
+        err << "cplab-cli: " << why << '\n';
+        return kExitInvalid;
+    }
+    if (parser.isSet(json)) {
+        writeJson(out, QJsonObject{{"model", q(modelPath)},
+                                   {"data", q(dataPath)},
+                                   {"examples", static_cast<qint64>(prediction->examples)},
+                                   {q(prediction->measure), jsonNumber(prediction->value)}});
+    } else {
+        printLine(out, "examples", std::to_string(prediction->examples));
+        printLine(out, prediction->measure, formatReal(prediction->value));
     }
     return kExitOk;
 }
 
 int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string name, tracePrefix;
-    bool json = false, quiet = false;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--json") {
-            json = true;
-        } else if (args[i] == "--quiet") {
-            quiet = true;
-        } else if (args[i] == "--trace-prefix" && i + 1 < args.size()) {
-            tracePrefix = args[++i];
-        } else if (!args[i].empty() && args[i][0] != '-' && name.empty()) {
-            name = args[i];
-        } else {
-            err << "cplab-cli: demo: unexpected argument '" << args[i] << "'\n" << kUsage;
-            return kExitInvalid;
-        }
+    QCommandLineParser parser;
+    const QCommandLineOption json("json", "JSON summary");
+    const QCommandLineOption quiet("quiet", "no progress lines");
+    const QCommandLineOption tracePrefix("trace-prefix", "trace files", "PREFIX");
+    parser.addOptions({json, quiet, tracePrefix});
+    if (auto error = parse(parser, args, "demo")) {
+        err << "cplab-cli: demo: " << *error << '\n' << kUsage;
+        return kExitInvalid;
     }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        err << "cplab-cli: demo: unexpected argument '" << positional[1].toStdString() << "'\n"
+            << kUsage;
+        return kExitInvalid;
+    }
+    const std::string name = positional.isEmpty() ? std::string() : positional[0].toStdString();
     const DemoInfo* demo = findDemo(name);
     if (!demo) {
-        std::string names;
+        std::vector<std::string> names;
         for (const auto& d : demoCatalog())
-            names += (names.empty() ? "" : ", ") + d.name;
-        err << "cplab-cli: unknown demo '" << name << "'; demos: " << names << '\n';
+            names.push_back(d.name);
+        err << "cplab-cli: unknown demo '" << name << "'; demos: " << joined(names) << '\n';
         return kExitInvalid;
     }
     std::string why;
@@ -494,6 +606,8 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
+    const bool quietRun = parser.isSet(quiet);
+    const std::string prefix = parser.value(tracePrefix).toStdString();
     std::vector<RunResult> results;
     int code = kExitOk;
     for (std::size_t k = 0; k < demo->runs.size(); ++k) {
@@ -504,30 +618,25 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
             return kExitInvalid;
         }
         const std::string label = run.solver + "#" + std::to_string(k + 1);
-        results.push_back(runSolver(*solver, label, quiet, err));
+        results.push_back(runSolver(*solver, label, quietRun, err));
         results.back().options = run.options;
         code = std::max(code, exitCodeFor(results.back().status));
-        if (!tracePrefix.empty()) {
-            const std::string path =
-                tracePrefix + std::to_string(k + 1) + "_" + run.solver + ".csv";
+        if (!prefix.empty()) {
+            const std::string path = prefix + std::to_string(k + 1) + "_" + run.solver + ".csv";
             if (!writeTraceCsv(path, solver->trace(), solver->extraColumns(), &why)) {
                 err << "cplab-cli: " << why << '\n';
                 code = std::max(code, kExitInvalid);
             }
         }
     }
-    if (json) {
-        JsonWriter writer(out);
-        writer.beginObject();
-        writer.field("demo", demo->name);
-        writer.field("title", demo->title);
-        writer.field("problem", demo->problem);
-        writer.key("runs");
-        writer.beginArray();
+    if (parser.isSet(json)) {
+        QJsonArray runs;
         for (const auto& r : results)
-            writeSummaryJson(writer, r, *problem);
-        writer.endArray();
-        writer.endObject();
+            runs.append(summaryJson(r, *problem));
+        writeJson(out, QJsonObject{{"demo", q(demo->name)},
+                                   {"title", q(demo->title)},
+                                   {"problem", q(demo->problem)},
+                                   {"runs", runs}});
     } else {
         out << demo->title << "\n\n";
         for (std::size_t k = 0; k < results.size(); ++k) {
@@ -538,6 +647,27 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
     return code;
 }
 
+int commandList(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    QCommandLineParser parser;
+    const QCommandLineOption json("json", "JSON listing");
+    parser.addOption(json);
+    if (auto error = parse(parser, args, "list")) {
+        err << "cplab-cli: list: " << *error << '\n';
+        return kExitInvalid;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "cplab-cli: list: unexpected argument '"
+            << parser.positionalArguments().first().toStdString() << "'\n";
+        return kExitInvalid;
+    }
+    if (parser.isSet(json)) {
+        writeListJson(out);
+    } else {
+        writeListText(out);
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -546,26 +676,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return args.empty() ? kExitInvalid : kExitOk;
     }
     const std::string& command = args[0];
-    if (command == "list") {
-        bool json = false;
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--json") {
-                json = true;
-            } else {
-                err << "cplab-cli: list: unexpected argument '" << args[i] << "'\n";
-                return kExitInvalid;
-            }
-        }
-        if (json) {
-            writeListJson(out);
-        } else {
-            writeListText(out);
-        }
-        return kExitOk;
-    }
-    if (command == "run") return commandRun(args, out, err);
-    if (command == "demo") return commandDemo(args, out, err);
-    if (command == "predict") return commandPredict(args, out, err);
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "list") return commandList(rest, out, err);
+    if (command == "run") return commandRun(rest, out, err);
+    if (command == "demo") return commandDemo(rest, out, err);
+    if (command == "predict") return commandPredict(rest, out, err);
     err << "cplab-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitInvalid;
 }

@@ -1,15 +1,16 @@
 // cplab, the GUI. Opens on a ready-to-run demo. Options let scripts take screenshots:
 //   cplab --demo kelley --steps 6 --screenshot shot.png
+//   cplab --demo kelley_2d --steps 10 --timeline 3 --screenshot earlier.png
 //   cplab --data a9a.gz --test a9a.t.gz --solvers ocas:C=1,bmrm:C=1 --run --screenshot race.png
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QScreen>
 #include <QTimer>
 #include <cstdio>
 #include <limits>
 
 #include "main_window.h"
+#include "registry.h"
 #include "run.h"
 
 namespace {
@@ -31,6 +32,17 @@ bool waitForSteps(const cplab::MainWindow& window, int steps, int timeoutMs) {
     return false;
 }
 
+// "ocas:C=1:tol_rel=1e-3" → solver and options, with --set's key=value rule.
+bool parseRunSpec(const QString& spec, std::string* solver, cplab::OptionValues* options,
+                  std::string* why) {
+    const QStringList parts = spec.split(':');
+    *solver = parts[0].toStdString();
+    for (qsizetype k = 1; k < parts.size(); ++k) {
+        if (!cplab::parseOptionAssignment(parts[k].toStdString(), options, why)) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,8 +53,7 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        "Cutting-Plane Lab: optimisation methods of machine "
-        "learning, step by step.");
+        "Cutting-Plane Lab: optimisation methods of machine learning, step by step.");
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption demo("demo", "Open this built-in demo (default: kelley).", "name", "kelley");
@@ -52,14 +63,20 @@ int main(int argc, char** argv) {
     QCommandLineOption screenshot("screenshot",
                                   "Save a screenshot of the window to this PNG and quit.", "file");
     QCommandLineOption size("size", "Window size, e.g. 1440x900.", "WxH");
-    QCommandLineOption data(
-        "data", "Open this data file (LIBSVM/SVMlight or CSV) instead of a demo.", "file");
+    QCommandLineOption data("data", "Open this data file instead of a demo.", "file");
     QCommandLineOption test("test", "Test file for --data.", "file");
     QCommandLineOption solvers("solvers",
                                "With --data: comma-separated runs, each SOLVER or "
                                "SOLVER:key=value:key=value (e.g. ocas:C=1,bmrm:C=1).",
                                "list");
-    parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers});
+    QCommandLineOption timeline("timeline",
+                                "Show this iteration of the selected run (the timeline scrubbed "
+                                "back) before a screenshot.",
+                                "iteration");
+    QCommandLineOption history(
+        "history-mb", "Memory for the snapshots of all runs together (default 256).", "MB");
+    parser.addOptions(
+        {demo, steps, run, delay, screenshot, size, data, test, solvers, timeline, history});
     parser.process(app);
 
     cplab::MainWindow window;
@@ -68,55 +85,50 @@ int main(int argc, char** argv) {
         if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
     }
     if (parser.isSet(delay)) window.setDelayMs(parser.value(delay).toInt());
-    if (parser.isSet(data)) {
-        QString why;
-        if (!window.loadDataFile(parser.value(data), parser.value(test), &why)) {
-            std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
-            return 1;
-        }
-        if (parser.isSet(solvers)) {
-            window.clearRunsOnly();
+    if (parser.isSet(history)) window.setHistoryBudgetMb(parser.value(history).toInt());
+
+    // What the options ask for once the problem is open; -1: go on interactively.
+    auto script = [&]() -> int {
+        if (parser.isSet(data) && parser.isSet(solvers)) {
+            window.removeAllRuns();
             for (const QString& spec : parser.value(solvers).split(',', Qt::SkipEmptyParts)) {
-                const QStringList parts = spec.split(':');
+                std::string solver, why;
                 cplab::OptionValues options;
-                for (qsizetype k = 1; k < parts.size(); ++k) {
-                    const qsizetype eq = parts[k].indexOf('=');
-                    if (eq <= 0) {
-                        std::fprintf(stderr, "cplab: --solvers: expected key=value, got '%s'\n",
-                                     qPrintable(parts[k]));
-                        return 1;
-                    }
-                    options[parts[k].left(eq).toStdString()] = parts[k].mid(eq + 1).toStdString();
+                QString message;
+                if (!parseRunSpec(spec, &solver, &options, &why)) {
+                    std::fprintf(stderr, "cplab: --solvers: %s\n", why.c_str());
+                    return 1;
                 }
-                if (!window.addRun(parts[0].toStdString(), options, &why)) {
-                    std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+                if (!window.addRun(solver, options, &message)) {
+                    std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
                     return 1;
                 }
             }
         }
-    } else if (!window.loadDemo(parser.value(demo))) {
-        std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(parser.value(demo)));
-        return 1;
-    }
-    window.show();
-
-    if (parser.isSet(steps)) {
-        const int n = parser.value(steps).toInt();
-        waitForSteps(window, 0, 10000);
-        window.stepAll(n);
-        waitForSteps(window, n, 60000);
-    }
-    if (parser.isSet(run)) {
-        window.runAll();
-        // A scripted screenshot shows the runs' end (at most two minutes).
-        if (parser.isSet(screenshot)) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
-    }
-    if (parser.isSet(screenshot)) {
-        // Let queued replots land before grabbing.
+        if (parser.isSet(steps)) {
+            const int n = parser.value(steps).toInt();
+            waitForSteps(window, 0, 10000);
+            window.stepAll(n);
+            waitForSteps(window, n, 60000);
+        }
+        if (parser.isSet(run)) {
+            window.runAll();
+            // A scripted screenshot shows the runs' end (at most two minutes).
+            if (parser.isSet(screenshot))
+                waitForSteps(window, std::numeric_limits<int>::max(), 120000);
+        }
+        if (!parser.isSet(screenshot)) return -1;
+        // Let queued snapshots and replots land before scrubbing and grabbing.
         QElapsedTimer settle;
         settle.start();
         while (settle.elapsed() < 400)
             QApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (parser.isSet(timeline)) {
+            window.showIteration(parser.value(timeline).toInt());
+            settle.restart();
+            while (settle.elapsed() < 200)
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
         const QString path = parser.value(screenshot);
         if (!window.grab().save(path)) {
             std::fprintf(stderr, "cplab: could not write %s\n", qPrintable(path));
@@ -124,6 +136,29 @@ int main(int argc, char** argv) {
         }
         std::printf("%s\n", qPrintable(path));
         return 0;
+    };
+
+    if (parser.isSet(data)) {
+        // The file loads on a background thread; the script goes on when it is there.
+        QObject::connect(&window, &cplab::MainWindow::dataFileLoaded, &app,
+                         [&](bool ok, const QString& message) {
+                             if (!ok) {
+                                 std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
+                                 QApplication::exit(1);
+                                 return;
+                             }
+                             const int code = script();
+                             if (code >= 0) QApplication::exit(code);
+                         });
+        window.show();
+        window.openDataFile(parser.value(data), parser.value(test));
+        return QApplication::exec();
     }
-    return QApplication::exec();
+    if (!window.loadDemo(parser.value(demo))) {
+        std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(parser.value(demo)));
+        return 1;
+    }
+    window.show();
+    const int code = script();
+    return code >= 0 ? code : QApplication::exec();
 }

@@ -18,6 +18,42 @@ constexpr double kGapFloor = 1e-16;
 
 }  // namespace
 
+QString axisLabel(XAxisKind kind) {
+    switch (kind) {
+        case XAxisKind::Iteration:
+            return "iteration";
+        case XAxisKind::Seconds:
+            return "solver seconds";
+        case XAxisKind::OracleCalls:
+            return "oracle calls";
+        case XAxisKind::Passes:
+            return "passes over the data";
+        case XAxisKind::PathParameter:
+            return "path parameter";
+        case XAxisKind::LogPathParameter:
+            return "log10 path parameter";
+    }
+    return "iteration";
+}
+
+double axisKey(XAxisKind kind, const IterationRecord& r) {
+    switch (kind) {
+        case XAxisKind::Iteration:
+            return r.iteration;
+        case XAxisKind::Seconds:
+            return r.seconds;
+        case XAxisKind::OracleCalls:
+            return static_cast<double>(r.oracleCalls);
+        case XAxisKind::Passes:
+            return r.passes;
+        case XAxisKind::PathParameter:
+            return r.pathParameter;
+        case XAxisKind::LogPathParameter:
+            return r.pathParameter > 0 ? std::log10(r.pathParameter) : qQNaN();
+    }
+    return r.iteration;
+}
+
 BoundsPlot::BoundsPlot(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), replotTimer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
@@ -47,7 +83,24 @@ BoundsPlot::BoundsPlot(QWidget* parent)
     gapAxis->setNumberFormat("eb");
     gapAxis->setNumberPrecision(0);
     gapAxis->setLabel("gap  U - L  (log)");
-    boundsRect_->axis(QCPAxis::atLeft)->setLabel("U (solid), L (dashed)");
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds");
+    upperKey_ =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    upperKey_->setPen(pen(colors::kFunction, 1.8));
+    lowerKey_ =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    lowerKey_->setPen(pen(colors::kFunction, 1.6, Qt::DashLine));
+    setBoundLabels("upper bound U", "lower bound L");
+    for (int k = 0; k < 2; ++k) {
+        QCPAxisRect* rect = k == 0 ? boundsRect_ : gapRect_;
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setClipAxisRect(rect);
+        line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->setPen(pen(colors::kMarker, 1.2, Qt::DashDotLine));
+        line->setVisible(false);
+        markerLines_[k] = line;
+    }
     setXAxis(XAxisKind::Iteration);
 
     applyPlotStyle(plot_);
@@ -86,23 +139,38 @@ BoundsPlot::BoundsPlot(QWidget* parent)
 }
 
 double BoundsPlot::key(const IterationRecord& r) const {
-    switch (xAxis_) {
-        case XAxisKind::Iteration:
-            return r.iteration;
-        case XAxisKind::Seconds:
-            return r.seconds;
-        case XAxisKind::OracleCalls:
-            return static_cast<double>(r.oracleCalls);
+    return axisKey(xAxis_, r);
+}
+
+void BoundsPlot::setBoundLabels(const QString& upper, const QString& lower) {
+    // Two legend keys name the line styles; every run's colour is a legend entry of its own.
+    upperKey_->setName(upper + " (solid)");
+    lowerKey_->setName(lower + " (dashed)");
+    scheduleReplot();
+}
+
+QString BoundsPlot::boundLabels() const {
+    return upperKey_->name() + "; " + lowerKey_->name();
+}
+
+void BoundsPlot::setMarker(double key) {
+    marker_ = key;
+    placeMarker();
+    scheduleReplot();
+}
+
+void BoundsPlot::placeMarker() {
+    for (auto* line : markerLines_) {
+        line->setVisible(std::isfinite(marker_));
+        if (!std::isfinite(marker_)) continue;
+        line->point1->setCoords(marker_, 0.0);
+        line->point2->setCoords(marker_, 1.0);
     }
-    return r.iteration;
 }
 
 void BoundsPlot::setXAxis(XAxisKind kind) {
     xAxis_ = kind;
-    const char* label = kind == XAxisKind::Iteration ? "iteration"
-                        : kind == XAxisKind::Seconds ? "solver seconds"
-                                                     : "oracle calls";
-    gapRect_->axis(QCPAxis::atBottom)->setLabel(label);
+    gapRect_->axis(QCPAxis::atBottom)->setLabel(axisLabel(kind));
     for (auto& [id, run] : runs_)
         rebuild(run);
     autoScale_ = true;
@@ -148,7 +216,7 @@ void BoundsPlot::setReference(double value, const QString& label) {
     if (!reference_) {
         reference_ = plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom),
                                      boundsRect_->axis(QCPAxis::atLeft));
-        reference_->setPen(pen(QColor(0, 0, 0), 1.0, Qt::DotLine));
+        reference_->setPen(pen(colors::kOptimum, 1.0, Qt::DotLine));
     }
     referenceValue_ = value;
     reference_->setName(label);
@@ -171,8 +239,11 @@ void BoundsPlot::addToGraphs(RunGraphs& run, const std::vector<IterationRecord>&
     QVector<double> keys, upper, lower, gap;
     keys.reserve(static_cast<int>(records.size()));
     for (const auto& r : records) {
-        // Non-finite bounds (no lower bound yet) leave a gap in the line.
-        keys.append(key(r));
+        // Records without a position on this axis (no path parameter) are not drawn;
+        // non-finite bounds (no lower bound yet) leave a gap in the line.
+        const double k = key(r);
+        if (!std::isfinite(k)) continue;
+        keys.append(k);
         upper.append(std::isfinite(r.upper) ? r.upper : qQNaN());
         lower.append(std::isfinite(r.lower) ? r.lower : qQNaN());
         gap.append(std::isfinite(r.gap) ? std::max(r.gap, kGapFloor) : qQNaN());
@@ -202,12 +273,22 @@ void BoundsPlot::scheduleReplot() {
 void BoundsPlot::rescale() {
     // x: everything; bounds: from the point where every run has a finite lower bound, so that
     // one early, very loose bound does not flatten the picture; gap: all finite values.
-    double xMax = 1.0, yLow = std::numeric_limits<double>::infinity(), yHigh = -yLow;
+    // Counting axes start at 0; the path parameter's axis spans the keys present.
+    const bool counting =
+        xAxis_ != XAxisKind::PathParameter && xAxis_ != XAxisKind::LogPathParameter;
+    double xMin = counting ? 0.0 : std::numeric_limits<double>::infinity();
+    double xMax = counting ? 1.0 : -std::numeric_limits<double>::infinity();
+    double yLow = std::numeric_limits<double>::infinity(), yHigh = -yLow;
     double gLow = std::numeric_limits<double>::infinity(), gHigh = 0.0;
     for (const auto& [id, run] : runs_) {
         const auto& rs = run.records;
         if (rs.empty()) continue;
-        xMax = std::max(xMax, key(rs.back()));
+        for (const auto& r : rs) {
+            const double k = key(r);
+            if (!std::isfinite(k)) continue;
+            xMin = std::min(xMin, k);
+            xMax = std::max(xMax, k);
+        }
         // Skip the first 5 % of the records when scaling the bounds panel.
         const std::size_t skip = rs.size() / 20;
         for (std::size_t k = skip; k < rs.size(); ++k) {
@@ -231,9 +312,13 @@ void BoundsPlot::rescale() {
         yLow = std::min(yLow, referenceValue_);
         yHigh = std::max(yHigh, referenceValue_);
     }
-    const double xMin = 0.0;
-    boundsRect_->axis(QCPAxis::atBottom)->setRange(xMin, xMax * 1.02);
-    if (reference_) reference_->setData({xMin, xMax * 1.02}, {referenceValue_, referenceValue_});
+    if (!(xMin < xMax)) {
+        xMin = std::isfinite(xMin) ? xMin - 1.0 : 0.0;
+        xMax = xMin + 2.0;
+    }
+    const double xHigh = counting ? xMax * 1.02 : xMax + 0.02 * (xMax - xMin);
+    boundsRect_->axis(QCPAxis::atBottom)->setRange(xMin, xHigh);
+    if (reference_) reference_->setData({xMin, xHigh}, {referenceValue_, referenceValue_});
     if (std::isfinite(yLow) && std::isfinite(yHigh)) {
         // A single value (e.g. only the known optimum before the first step) gets a range of
         // its own size, not one of 1e-12 whose ticks would all read the same number.

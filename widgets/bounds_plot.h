@@ -1,11 +1,14 @@
 // The race view: upper and lower bounds (top, linear) and the gap (bottom, log scale) of
-// every run of one problem against iteration, solver seconds or oracle calls. Records are
-// appended as they arrive; the widget replots from one coalescing timer.
+// every run of one problem against iteration, solver seconds, oracle calls, passes over the
+// data, or the path parameter (and its logarithm) of path-following runs. The bounds carry
+// the names the problem's family gives them. Records are appended as they arrive; the widget
+// replots from one coalescing timer. A marker shows the timeline's position.
 #pragma once
 
 #include <QColor>
 #include <QString>
 #include <QWidget>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -14,11 +17,17 @@
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
+class QCPItemStraightLine;
 class QTimer;
 
 namespace cplab::widgets {
 
-enum class XAxisKind { Iteration, Seconds, OracleCalls };
+enum class XAxisKind { Iteration, Seconds, OracleCalls, Passes, PathParameter, LogPathParameter };
+// "iteration", "solver seconds", "oracle calls", "passes over the data", "path parameter",
+// "log10 path parameter".
+QString axisLabel(XAxisKind kind);
+// The record's position on that axis (NaN when it has none, e.g. no path parameter).
+double axisKey(XAxisKind kind, const IterationRecord& record);
 
 class BoundsPlot : public QWidget {
     Q_OBJECT
@@ -35,6 +44,13 @@ class BoundsPlot : public QWidget {
     void clearReference();
     void setXAxis(XAxisKind kind);
     XAxisKind xAxis() const { return xAxis_; }
+    // The family's names of the bounds ("dual bound U", "E(best labeling)").
+    void setBoundLabels(const QString& upper, const QString& lower);
+    // The legend's names of the line styles ("upper bound U (solid); lower bound L (dashed)").
+    QString boundLabels() const;
+    // A vertical marker at `key` on the x axis (the timeline's position), or none (NaN).
+    void setMarker(double key);
+    double marker() const { return marker_; }
 
     QCustomPlot* plot() const { return plot_; }
     int pointCount(int id) const;
@@ -53,13 +69,18 @@ class BoundsPlot : public QWidget {
     void addToGraphs(RunGraphs& run, const std::vector<IterationRecord>& records);
     void scheduleReplot();
     void rescale();
+    void placeMarker();
 
     QCustomPlot* plot_;
     QCPAxisRect* boundsRect_;
     QCPAxisRect* gapRect_;
     QCPGraph* reference_ = nullptr;
+    QCPGraph* upperKey_ = nullptr;  // legend keys of the line styles (no data)
+    QCPGraph* lowerKey_ = nullptr;
     double referenceValue_ = 0.0;
     std::map<int, RunGraphs> runs_;
+    QCPItemStraightLine* markerLines_[2] = {nullptr, nullptr};
+    double marker_ = std::numeric_limits<double>::quiet_NaN();
     XAxisKind xAxis_ = XAxisKind::Iteration;
     bool autoScale_ = true;
     QTimer* replotTimer_;

@@ -44,10 +44,10 @@ QCPCurve* newCurve(QCustomPlot* plot, const QPen& p, const QString& name = {}) {
 QCPColorGradient heatGradient() {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(255, 252, 235));
-    g.setColorStopAt(0.35, QColor(230, 240, 210));
-    g.setColorStopAt(0.7, QColor(190, 220, 225));
-    g.setColorStopAt(1.0, QColor(150, 180, 215));
+    g.setColorStopAt(0.0, colors::kHeatLow);
+    g.setColorStopAt(0.35, colors::kHeatMidLow);
+    g.setColorStopAt(0.7, colors::kHeatMidHigh);
+    g.setColorStopAt(1.0, colors::kHeatHigh);
     return g;
 }
 
@@ -110,6 +110,7 @@ void CuttingPlanePlot::trimPlaneCurves(std::size_t count) {
     for (std::size_t k = count; k < planeCurves_.size(); ++k) {
         planeCurves_[k]->data()->clear();
         planeCurves_[k]->setVisible(false);
+        planeCurves_[k]->removeFromLegend();  // it may have been the newest of a later step
     }
 }
 
@@ -135,8 +136,9 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
         gapSegment_ = newCurve(plot_, pen(colors::kCandidate, 1.2, Qt::DotLine));
         iterates_ = pointsGraph(plot_, "oracle points",
                                 marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
-        optimum_ = pointsGraph(plot_, "minimum f*",
-                               marker(QCPScatterStyle::ssStar, colors::kOptimum, Qt::black, 11));
+        optimum_ =
+            pointsGraph(plot_, "minimum f*",
+                        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 11));
         optimum_->setData({view.minimizer(0)}, {view.minimum});
     } else {
         plot_->xAxis->setLabel("x1");
@@ -173,11 +175,12 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
         contours_->data()->set(data, true);
         plot_->xAxis->setRange(box.lower(0), box.upper(0));
         plot_->yAxis->setRange(box.lower(1), box.upper(1));
-        path_ = newCurve(plot_, pen(QColor(40, 40, 40), 1.2), "iterates");
-        path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, QColor(40, 40, 40), Qt::white, 5));
+        path_ = newCurve(plot_, pen(colors::kPath, 1.2), "iterates");
+        path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
         iterates_ = nullptr;
-        optimum_ = pointsGraph(plot_, "minimiser x*",
-                               marker(QCPScatterStyle::ssStar, colors::kOptimum, Qt::black, 12));
+        optimum_ =
+            pointsGraph(plot_, "minimiser x*",
+                        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
         optimum_->setData({view.minimizer(0)}, {view.minimizer(1)});
         ball_ = new QCPItemEllipse(plot_);
         ball_->setPen(pen(colors::kProx, 1.3, Qt::DashLine));
@@ -308,7 +311,7 @@ void CuttingPlanePlot::draw2d(const CuttingPlaneSnapshot& s) {
         c->setData(t, x, y);
         const bool isNewest = k == newest && s.planes.size() > 1;
         c->setPen(isNewest ? pen(colors::kNewestPlane, 2.0) : pen(colors::kKink, 0.9));
-        c->setBrush(isNewest ? QBrush(QColor(255, 127, 14, 40)) : Qt::NoBrush);
+        c->setBrush(isNewest ? QBrush(colors::kNewestPlaneFill) : Qt::NoBrush);
         labelPlane(c, drawn - 1, isNewest);
     }
     trimPlaneCurves(drawn);

@@ -36,8 +36,8 @@ QCPLegend* addLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
     QFont font;
     font.setPointSize(8);
     legend->setFont(font);
-    legend->setBrush(QColor(255, 255, 255, 220));
-    legend->setBorderPen(pen(QColor(200, 200, 200)));
+    legend->setBrush(colors::kLegendFill);
+    legend->setBorderPen(pen(colors::kLegendBorder));
     return legend;
 }
 
@@ -95,7 +95,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     // lists the three lines and lets the points show through.
     positives_->removeFromLegend();
     negatives_->removeFromLegend();
-    plot_->legend->setBrush(QColor(255, 255, 255, 170));
+    plot_->legend->setBrush(colors::kLegendFillLight);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
@@ -104,8 +104,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     slice_ = addGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
     breakpoints_ = addGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
     breakpoints_->setLineStyle(QCPGraph::lsNone);
-    breakpoints_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssPlus, QColor(120, 120, 120), 5));
+    breakpoints_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssPlus, colors::kBreakpoint, 5));
     chosen_ = addGraph(plot_, sliceRect_, "chosen k_t", Qt::NoPen);
     chosen_->setLineStyle(QCPGraph::lsNone);
     chosen_->setScatterStyle(
@@ -125,7 +124,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     sliceNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
     sliceNote_->position->setCoords(0.5, 0.5);
     sliceNote_->setText("no line search in this solver");
-    sliceNote_->setColor(QColor(110, 110, 110));
+    sliceNote_->setColor(colors::kNote);
 
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
     progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
@@ -140,7 +139,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
     planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
     QCPLegend* planesLegend = addLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
-    planes_ = addGraph(plot_, planesRect, "stored", pen(QColor(60, 60, 60), 1.8));
+    planes_ = addGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
     activePlanes_ = addGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
     for (QCPGraph* g : {planes_, activePlanes_}) {
         g->removeFromLegend();
@@ -155,7 +154,7 @@ void LinearModelPlot::scheduleReplot() {
 void LinearModelPlot::clear() {
     data_.reset();
     traceShown_ = 0;
-    traceFirstIteration_ = -1;
+    traceRun_ = -1;
     twoD_ = false;
     for (QCPGraph* g : {positives_, negatives_, weightBars_, slice_, breakpoints_, chosen_,
                         trainError_, testError_, planes_, activePlanes_}) {
@@ -297,21 +296,24 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
     scheduleReplot();
 }
 
-void LinearModelPlot::setTrace(const std::vector<IterationRecord>& trace,
-                               const QStringList& columns) {
-    // Appends the records not shown yet; a different run (or a reset) starts over.
-    const int first = trace.empty() ? -1 : trace.front().iteration;
-    if (trace.size() < traceShown_ || first != traceFirstIteration_) {
+void LinearModelPlot::setTrace(std::span<const IterationRecord> trace,
+                               const std::vector<std::string>& columns, int runKey) {
+    // Appends the records not shown yet; another run, a reset or a step back starts over.
+    if (trace.size() < traceShown_ || runKey != traceRun_) {
         for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_})
             g->data()->clear();
         traceShown_ = 0;
-        traceFirstIteration_ = first;
+        traceRun_ = runKey;
     }
     if (trace.size() == traceShown_) return;
-    const int train = static_cast<int>(columns.indexOf("train_error"));
-    const int test = static_cast<int>(columns.indexOf("test_error"));
-    const int stored = static_cast<int>(columns.indexOf("planes"));
-    const int active = static_cast<int>(columns.indexOf("active_planes"));
+    auto columnOf = [&columns](const char* name) {
+        const auto it = std::find(columns.begin(), columns.end(), name);
+        return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+    };
+    const int train = columnOf("train_error");
+    const int test = columnOf("test_error");
+    const int stored = columnOf("planes");
+    const int active = columnOf("active_planes");
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t k = traceShown_; k < trace.size(); ++k) {
         const IterationRecord& r = trace[k];

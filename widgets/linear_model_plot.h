@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "bmrm/linear_svm.h"
@@ -30,9 +32,12 @@ class LinearModelPlot : public QWidget {
     explicit LinearModelPlot(QWidget* parent = nullptr);
 
     void setSnapshot(std::shared_ptr<const LinearSvmSnapshot> snapshot);
-    // The selected run's trace and its extra column names (errors and planes are read from
-    // the columns train_error, test_error, planes, active_planes when present).
-    void setTrace(const std::vector<IterationRecord>& trace, const QStringList& columns);
+    // The shown run's records and their extra column names (errors and planes are read from
+    // the columns train_error, test_error, planes, active_planes when present). Records are
+    // appended while they extend what is shown; another `runKey`, or fewer records (the
+    // timeline moved back), start over.
+    void setTrace(std::span<const IterationRecord> trace, const std::vector<std::string>& columns,
+                  int runKey);
     void clear();
     QCustomPlot* plot() const { return plot_; }
     // Number of separating lines drawn (0 when the data are not 2-D).
@@ -69,7 +74,7 @@ class LinearModelPlot : public QWidget {
     bool twoD_ = false;
     class QTimer* replotTimer_ = nullptr;
     std::size_t traceShown_ = 0;  // records of the trace already in the graphs
-    int traceFirstIteration_ = -1;
+    int traceRun_ = -1;
 };
 
 }  // namespace cplab::widgets

@@ -3,6 +3,8 @@
 #include <QFontDatabase>
 #include <QTime>
 
+#include "plot_style.h"
+
 namespace cplab::widgets {
 
 LogPanel::LogPanel(QWidget* parent) : QPlainTextEdit(parent) {
@@ -19,8 +21,9 @@ void LogPanel::appendMessage(const QString& message) {
 }
 
 void LogPanel::appendError(const QString& message) {
-    appendHtml(QString("<span style='color:#b00000'>%1  error: %2</span>")
-                   .arg(QTime::currentTime().toString("HH:mm:ss"), message.toHtmlEscaped()));
+    appendHtml(QString("<span style='color:%1'>%2  error: %3</span>")
+                   .arg(colors::kErrorText.name(), QTime::currentTime().toString("HH:mm:ss"),
+                        message.toHtmlEscaped()));
 }
 
 }  // namespace cplab::widgets

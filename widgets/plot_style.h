@@ -24,6 +24,26 @@ inline const QColor kProx{148, 103, 189};
 inline const QColor kOptimum{0, 0, 0};
 inline const QColor kContour{110, 110, 110};
 inline const QColor kKink{120, 30, 30};
+inline const QColor kMarker{90, 90, 90};   // the timeline position in the bounds plot
+inline const QColor kPath{40, 40, 40};     // the iterates' path
+inline const QColor kOutline{60, 60, 60};  // polygon, stored planes, vertex labels
+inline const QColor kNote{110, 110, 110};  // notes in a plot
+inline const QColor kBreakpoint{120, 120, 120};
+inline const QColor kLegendBorder{200, 200, 200};
+inline const QColor kLegendFill{255, 255, 255, 220};
+inline const QColor kLegendFillLight{255, 255, 255, 170};
+inline const QColor kNewestPlaneFill{255, 127, 14, 40};
+inline const QColor kPolygonFill{31, 119, 180, 28};
+// Heat map of f, low to high.
+inline const QColor kHeatLow{255, 252, 235};
+inline const QColor kHeatMidLow{230, 240, 210};
+inline const QColor kHeatMidHigh{190, 220, 225};
+inline const QColor kHeatHigh{150, 180, 215};
+// Text panels (HTML): errors in the log, the pseudocode's current and executed lines.
+inline const QColor kErrorText{176, 0, 0};
+inline const QColor kCurrentLine{255, 217, 168};
+inline const QColor kExecutedLine{232, 240, 250};
+inline const QColor kLineNumber{192, 64, 0};
 }  // namespace colors
 
 // White background, light grid, readable fonts, antialiasing, drag/zoom interactions.

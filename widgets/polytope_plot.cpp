@@ -64,8 +64,8 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
 
     polygon_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     polygon_->setName("polytope M");
-    polygon_->setPen(pen(QColor(60, 60, 60), 1.8));
-    polygon_->setBrush(QColor(31, 119, 180, 28));
+    polygon_->setPen(pen(colors::kOutline, 1.8));
+    polygon_->setBrush(colors::kPolygonFill);
     QVector<double> pt, px, py;
     for (std::size_t k = 0; k <= p.vertices.size(); ++k) {
         const auto& v = p.vertices[k % p.vertices.size()];
@@ -83,7 +83,7 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
         QFont font;
         font.setPointSize(8);
         label->setFont(font);
-        label->setColor(QColor(60, 60, 60));
+        label->setColor(colors::kOutline);
         label->setText(QString("v%1").arg(k));
         weightLabels_.push_back(label);
     }
@@ -100,7 +100,8 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
     optimum_ = plot_->addGraph();
     optimum_->setName("minimiser x*");
     optimum_->setLineStyle(QCPGraph::lsNone);
-    optimum_->setScatterStyle(marker(QCPScatterStyle::ssStar, Qt::black, Qt::black, 12));
+    optimum_->setScatterStyle(
+        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
     optimum_->setData({view.minimizer.x()}, {view.minimizer.y()});
 
     fwVertex_ = plot_->addGraph();

@@ -6,6 +6,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "plot_style.h"
+
 namespace cplab::widgets {
 
 PseudocodePanel::PseudocodePanel(QWidget* parent)
@@ -58,7 +60,9 @@ void PseudocodePanel::render() {
     for (int k = 0; k < static_cast<int>(lines_.size()); ++k) {
         const bool isCurrent = k == current_;
         const bool wasRun = std::find(executed_.begin(), executed_.end(), k) != executed_.end();
-        const char* background = isCurrent ? "#ffd9a8" : (wasRun ? "#e8f0fa" : "#ffffff");
+        const QString background = isCurrent ? colors::kCurrentLine.name()
+                                   : wasRun  ? colors::kExecutedLine.name()
+                                             : QString("#ffffff");
         // Indentation is kept (non-breaking spaces); long lines wrap at the panel's width.
         const QString line = QString::fromStdString(lines_[static_cast<std::size_t>(k)]);
         qsizetype indent = 0;
@@ -66,12 +70,10 @@ void PseudocodePanel::render() {
             ++indent;
         const QString code = QString("&nbsp;").repeated(indent) + line.mid(indent).toHtmlEscaped();
         html += QString(
-                    "<tr style='background:%1'><td style='color:#888' align='right'>%2</td>"
-                    "<td style='color:#c04000'>%3</td><td>%4</td></tr>")
-                    .arg(background)
-                    .arg(k)
-                    .arg(isCurrent ? "&#9654;" : "")
-                    .arg(code);
+                    "<tr style='background:%1'><td style='color:%5' align='right'>%2</td>"
+                    "<td style='color:%6'>%3</td><td>%4</td></tr>")
+                    .arg(background, QString::number(k), isCurrent ? "&#9654;" : "", code,
+                         colors::kNote.name(), colors::kLineNumber.name());
     }
     html += "</table>";
     text_->setHtml(html);

@@ -82,7 +82,7 @@ Status BmrmSolver::doStep(IterationRecord& record) {
                             : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 
-    return tolRelStatus(record);
+    return Status::running();
 }
 
 SnapshotPtr BmrmSolver::snapshot() const {

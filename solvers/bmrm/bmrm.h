@@ -26,7 +26,7 @@ struct CuttingPlaneOptions {
 
     CuttingPlaneOptions() {
         stop.epsilon = 0.0;  // the relative rule tol_rel is the default, as libocas
-        model.tol_rel = 1e-3;
+        stop.tol_rel = 1e-3;
         stop.max_iterations = 10000;  // BMRM may need thousands of planes at tight tolerances
     }
 };

@@ -34,7 +34,7 @@ void DcdOptions::visit(OptionVisitor& v) {
     model.visit(v);
     v.boolean("shrinking", shrinking,
               "drop dual variables stuck at a bound from the epochs, as LIBLINEAR does");
-    v.integer("seed", seed, "seed of the random permutation of every epoch (>= 0)");
+    v.seed("seed", seed, "seed of the random permutation of every epoch (>= 0)");
 }
 
 bool DcdOptions::isValid(std::string* why) const {
@@ -44,13 +44,13 @@ bool DcdOptions::isValid(std::string* why) const {
                        "must be hinge (L1-loss SVM) or squared_hinge (L2-loss SVM): dual "
                        "coordinate descent solves only their duals",
                        why) &&
-           require(seed >= 0, kOwner, "seed", seed, "must be >= 0", why);
+           require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
 DcdSolver::DcdSolver(const LinearProblem& problem, DcdOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       dcdOptions_(options),
-      random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
+      random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options.seed, 0))) {
     if (!acceptOptions(dcdOptions_)) return;
 
     SetupTimer timer(*this);
@@ -261,12 +261,6 @@ Status DcdSolver::doStep(IterationRecord& record) {
          {f, dual, f - dual, static_cast<double>(activeSize_), static_cast<double>(supportVectors)})
         record.extra.push_back(value);
 
-    record.gap = record.upper - record.lower;
-    if (tolRelReached(record)) {
-        return Status::make(StatusCode::Converged,
-                            "gap " + formatReal(record.gap) + " <= tol_rel |upper| after " +
-                                std::to_string(record.iteration) + " epochs");
-    }
     return Status::running();
 }
 

@@ -24,7 +24,7 @@
 //                                                        duality for every feasible α),
 //             capped at U_t (at the optimum λD may round a few ulps above F; the gap stays ≥ 0).
 //             The current duality gap F(w_t) − λD(α_t) is its own column.
-// Stopping:   StopOptions on U − L (absolute epsilon, epsilon_rel) and LinearSvmOptions::tol_rel.
+// Stopping:   StopOptions on U − L (absolute epsilon and relative tol_rel).
 // Oracle calls (convention): 1 for F(0) at construction, then per step 1 for the epoch (a
 //             pass over the active examples) + 1 for the primal evaluation F(w) through Risk;
 //             so oracleCalls = 1 + 2·iteration.
@@ -41,10 +41,10 @@ namespace cplab {
 
 struct DcdOptions {
     StopOptions stop;
-    // λ or C, bias, threads, tol_rel; risk must be hinge (L1-loss) or squared_hinge (L2-loss).
+    // λ or C, bias, threads; risk must be hinge (L1-loss) or squared_hinge (L2-loss).
     LinearSvmOptions model;
     bool shrinking = true;  // drop variables stuck at a bound from the epochs (LIBLINEAR's)
-    int seed = 1;           // seed of the epochs' permutations, ≥ 0
+    std::int64_t seed = 1;  // seed of the epochs' permutations, ≥ 0
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

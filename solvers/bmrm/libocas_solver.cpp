@@ -419,8 +419,8 @@ LibocasSolver::LibocasSolver(const LinearProblem& problem, LibocasOptions option
     if (!acceptOptions(libocasOptions_)) return;
     multiclass_ = risk_->options().loss == LossKind::Multiclass;
     const StopOptions& stop = libocasOptions_.stop;
-    tolRel_ = std::max({libocasOptions_.model.tol_rel, stop.epsilon_rel, kMinTolRel});
-    tolAbs_ = std::max(stop.epsilon, stop.epsilon_rel) / lambda_;
+    tolRel_ = std::max(stop.tol_rel, kMinTolRel);
+    tolAbs_ = stop.epsilon / lambda_;
     wBest_ = Eigen::VectorXd::Zero(risk_->dimension());
     wModel_ = wBest_;
     wCurrent_ = wBest_;
@@ -620,15 +620,8 @@ Status LibocasSolver::doStep(IterationRecord& record) {
     // no run ends on time with libocas left parked. A token cancelled after this check is
     // seen by the parked thread itself within 50 ms.
     record.gap = record.upper - record.lower;
-    const double relGap = record.gap / std::max(1.0, std::abs(record.upper));
     const StopOptions& stop = stopOptions();
-    if (tolRelReached(record) && !stop.gapReached(record.gap, relGap)) {
-        stopRun("tol_rel reached");
-        return Status::make(StatusCode::Converged,
-                            "gap " + formatReal(record.gap) + " <= tol_rel |upper| after " +
-                                std::to_string(record.iteration) + " iterations");
-    }
-    if (stop.gapReached(record.gap, relGap) || record.iteration >= stop.max_iterations ||
+    if (stop.gapReached(record.gap, record.upper) || record.iteration >= stop.max_iterations ||
         cancelToken().cancelled()) {
         stopRun("the run ended on the stop rules");
         return Status::running();  // Solver::step names the rule

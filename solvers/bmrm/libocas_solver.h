@@ -14,12 +14,11 @@
 // Bounds:     upper U = λ·min over iterations of libocas's Q_P (for OCAS that is its last
 //             Q_P, F of its w^b), lower L = λ·max over iterations of its Q_D (the reduced
 //             problem's dual value at a feasible α: certified by weak duality).
-// Stopping:   libocas's TolRel = max(tol_rel, epsilon_rel, 1e-12) and TolAbs =
-//             max(epsilon, epsilon_rel)/λ, which together are exactly StopOptions' gap rules
-//             and tol_rel on the λ-form gap (the floor 1e-12 exists because libocas's inner
-//             QP runs to TolRel/2 and would otherwise iterate up to 10⁷ times per call);
-//             max_iterations, max_seconds and cancellation are applied here, not by libocas
-//             (its MaxTime counts wall time, including the time it waits for step()).
+// Stopping:   libocas's TolRel = max(tol_rel, 1e-12) and TolAbs = epsilon/λ, which
+//             together are exactly StopOptions' gap rules on the λ-form gap (the floor 1e-12 exists
+//             because libocas's inner QP runs to TolRel/2 and would otherwise iterate up to 10⁷
+//             times per call); max_iterations, max_seconds and cancellation are applied here, not
+//             by libocas (its MaxTime counts wall time, including the time it waits for step()).
 //
 // Stepping:   svm_ocas_solver runs on a background std::thread. Its ocas_print callback fires
 //             once per iteration; there the thread publishes libocas's state and w, then
@@ -58,7 +57,7 @@ namespace cplab {
 
 struct LibocasOptions {
     StopOptions stop;
-    LinearSvmOptions model;       // risk hinge or multiclass; C or lambda, bias, tol_rel
+    LinearSvmOptions model;       // risk hinge or multiclass; C or lambda, bias
     std::string method = "ocas";  // ocas: libocas Method 1 (OCAS); bmrm: Method 0 (cutting plane)
     // libocas's BufSize: the most cutting planes it stores (it keeps every plane, and
     // allocates a BufSize² Hessian up front); 0: max_iterations + 1, at most 4001. A full
@@ -67,7 +66,7 @@ struct LibocasOptions {
 
     LibocasOptions() {
         stop.epsilon = 0.0;  // libocas's default rule is the relative one
-        model.tol_rel = 1e-3;
+        stop.tol_rel = 1e-3;
     }
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

@@ -49,13 +49,13 @@ std::string formatLinearModel(const LinearModel& model) {
     text += std::string("bias ") + (model.bias ? "1" : "0") + "\n";
     text += "features " + std::to_string(model.features) + "\n";
     text += "outputs " + std::to_string(model.outputs) + "\n";
-    text += "lambda " + formatNumber(model.lambda) + "\n";
+    text += "lambda " + formatReal(model.lambda) + "\n";
     text += "classes";
     for (double c : model.classes)
-        text += " " + formatNumber(c);
+        text += " " + formatReal(c);
     text += "\nweights\n";
     for (Eigen::Index i = 0; i < model.weights.size(); ++i) {
-        appendNumber(text, model.weights(i));
+        appendReal(text, model.weights(i));
         text += '\n';
     }
     return text;
@@ -75,7 +75,7 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
     std::string_view line;
     auto number = [&reader](std::string_view token, const char* what) {
         double value = 0.0;
-        const NumberError error = parseNumber(token, value);
+        const NumberError error = parseReal(token, value);
         if (error != NumberError::None) {
             reader.fail(std::string(what) + " " + inQuotes(token) + " " + describe(error));
         }

@@ -49,7 +49,6 @@ void LinearSvmOptions::visit(OptionVisitor& v) {
     v.boolean("bias", bias, "append a constant feature 1 (a regularised bias, as libocas)");
     v.real("tube", tube, "epsilon of the epsilon-insensitive loss, >= 0");
     v.integer("threads", threads, "threads of the risk oracle (0: all cores)");
-    v.real("tol_rel", tol_rel, "also stop when upper - lower <= tol_rel |upper| (0: off)");
 }
 
 bool LinearSvmOptions::isValid(const char* owner, std::string* why) const {
@@ -67,9 +66,7 @@ bool LinearSvmOptions::isValid(const char* owner, std::string* why) const {
            require(std::isfinite(tube) && tube >= 0, owner, "tube", tube,
                    "must be a finite number >= 0", why) &&
            require(threads >= 0 && threads <= 256, owner, "threads", threads,
-                   "must lie in [0, 256]", why) &&
-           require(std::isfinite(tol_rel) && tol_rel >= 0 && tol_rel < 1, owner, "tol_rel", tol_rel,
-                   "must lie in [0, 1)", why);
+                   "must lie in [0, 256]", why);
 }
 
 double LinearSvmOptions::lambdaFor(int m) const {
@@ -175,19 +172,6 @@ std::vector<double> LinearSvmSolver::commonExtras(int planes, int activePlanes, 
 std::vector<double> LinearSvmSolver::commonExtras(int planes, int activePlanes) const {
     return {static_cast<double>(planes), static_cast<double>(activePlanes), lastTrainError_,
             lastTestError_};
-}
-
-Status LinearSvmSolver::tolRelStatus(const IterationRecord& record) const {
-    if (!tolRelReached(record)) return Status::running();
-    return Status::make(StatusCode::Converged, "gap " + formatReal(record.upper - record.lower) +
-                                                   " <= tol_rel * upper after " +
-                                                   std::to_string(record.iteration) +
-                                                   " iterations");
-}
-
-bool LinearSvmSolver::tolRelReached(const IterationRecord& record) const {
-    return options_.tol_rel > 0 &&
-           record.upper - record.lower <= options_.tol_rel * std::abs(record.upper);
 }
 
 void LinearSvmSolver::fillLinearSnapshot(LinearSvmSnapshot& snapshot) const {

@@ -36,8 +36,6 @@ struct LinearSvmOptions {
     bool bias = false;           // append a constant feature 1 (regularised, as libocas)
     double tube = 0.1;           // ε of the ε-insensitive loss, ≥ 0
     int threads = 1;             // oracle threads, ≥ 0 (0: all cores)
-    // libocas's TolRel: also stop when U − L ≤ tol_rel·|U| (0: off).
-    double tol_rel = 0.0;
 
     void visit(OptionVisitor& v);
     bool isValid(const char* owner, std::string* why) const;
@@ -66,6 +64,13 @@ struct LinearSvmSnapshot final : Snapshot {
     std::vector<double> ks, fks, breakpoints;
     double kChosen = 0.0;
     double fAtChosen = 0.0;
+
+    std::size_t bytes() const override {
+        return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) +
+               sizeof(double) *
+                   static_cast<std::size_t>(wBest.size() + wModel.size() + wCut.size()) +
+               sizeof(double) * (ks.capacity() + fks.capacity() + breakpoints.capacity());
+    }
 };
 
 class LinearSvmSolver : public Solver {
@@ -112,13 +117,9 @@ class LinearSvmSolver : public Solver {
     std::vector<double> commonExtras(int planes, int activePlanes, double trainError,
                                      const Eigen::VectorXd& wForTest);
 
-    // The relative criterion tol_rel on the record (call at the end of doStep).
     // The same columns with the errors of the previous call (w^b did not change).
     std::vector<double> commonExtras(int planes, int activePlanes) const;
 
-    bool tolRelReached(const IterationRecord& record) const;
-    // Converged with the message of the tol_rel rule, or running (cutting-plane solvers).
-    Status tolRelStatus(const IterationRecord& record) const;
     void fillLinearSnapshot(LinearSvmSnapshot& snapshot) const;
 
     virtual SummaryFields familySummary() const { return {}; }

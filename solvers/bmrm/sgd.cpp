@@ -37,19 +37,19 @@ void SgdOptions::visit(OptionVisitor& v) {
     v.boolean("projection", projection,
               "project w onto the ball |w| <= sqrt(R(0)/lambda), which holds the minimiser");
     v.integer("minibatch", minibatch, "examples per stochastic update (>= 1)");
-    v.integer("seed", seed, "seed of the random permutation of every epoch (>= 0)");
+    v.seed("seed", seed, "seed of the random permutation of every epoch (>= 0)");
 }
 
 bool SgdOptions::isValid(std::string* why) const {
     return stop.isValid(kOwner, why) && model.isValid(kOwner, why) &&
            require(minibatch >= 1, kOwner, "minibatch", minibatch, "must be >= 1", why) &&
-           require(seed >= 0, kOwner, "seed", seed, "must be >= 0", why);
+           require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
 SgdSolver::SgdSolver(const LinearProblem& problem, SgdOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       sgdOptions_(options),
-      random_(static_cast<std::uint64_t>(std::max(options.seed, 0))) {
+      random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options.seed, 0))) {
     if (!acceptOptions(sgdOptions_)) return;
 
     SetupTimer timer(*this);

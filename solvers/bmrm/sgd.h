@@ -18,7 +18,7 @@
 //             costs O(1) and an update O(nonzeros of the batch).
 // Bounds:     upper U_t = min over epochs of F(w) (one full risk evaluation per epoch; the
 //             best w is kept); lower L_t = −∞ always: a stochastic method certifies nothing,
-//             so gap = ∞ and neither epsilon, epsilon_rel nor tol_rel can stop it; the run
+//             so gap = ∞ and neither epsilon nor tol_rel can stop it; the run
 //             ends at max_iterations (epochs; default 100 here) or max_seconds.
 // Oracle calls (convention, as DcdSolver): 1 for F(0) at construction, then per step 1 for
 //             the epoch (m per-example subgradients = one pass) + 1 for the evaluation of F;
@@ -41,7 +41,7 @@ struct SgdOptions {
     LinearSvmOptions model;  // λ or C, any risk, bias, threads (of the per-epoch F evaluation)
     bool projection = true;  // project onto the ball ‖w‖ ≤ √(R(0)/λ) after every update
     int minibatch = 1;       // examples per update, ≥ 1 (clipped to m)
-    int seed = 1;            // seed of the epochs' permutations, ≥ 0
+    std::int64_t seed = 1;   // seed of the epochs' permutations, ≥ 0
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

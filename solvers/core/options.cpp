@@ -18,41 +18,29 @@ const char* toString(OptionInfo::Kind kind) {
             return "boolean";
         case OptionInfo::Kind::Choice:
             return "choice";
+        case OptionInfo::Kind::Text:
+            return "text";
+        case OptionInfo::Kind::Seed:
+            return "seed";
     }
     return "unknown";
 }
 
-std::string formatReal(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buffer[64];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-        if (std::strtod(buffer, nullptr) == value) break;
-    }
-    return buffer;
-}
-
 namespace {
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items)
-        out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
-
-bool parseReal(const std::string& text, double* out) {
-    if (text.empty()) return false;
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size()) return false;
+bool parseInteger(const std::string& text, int* out) {
+    int value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (first != last && *first == '+') ++first;
+    const auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec != std::errc() || ptr != last || first == last) return false;
     *out = value;
     return true;
 }
 
-bool parseInteger(const std::string& text, int* out) {
-    int value = 0;
+bool parseSeed(const std::string& text, std::int64_t* out) {
+    std::int64_t value = 0;
     const char* first = text.data();
     const char* last = text.data() + text.size();
     if (first != last && *first == '+') ++first;
@@ -90,6 +78,12 @@ class Describer final : public OptionVisitor {
                 const char* help) override {
         infos.push_back({name, OptionInfo::Kind::Choice, value, help, choices});
     }
+    void text(const char* name, std::string& value, const char* help) override {
+        infos.push_back({name, OptionInfo::Kind::Text, value, help, {}});
+    }
+    void seed(const char* name, std::int64_t& value, const char* help) override {
+        infos.push_back({name, OptionInfo::Kind::Seed, std::to_string(value), help, {}});
+    }
 };
 
 class Assigner final : public OptionVisitor {
@@ -102,7 +96,8 @@ class Assigner final : public OptionVisitor {
 
     void real(const char* name, double& value, const char* /*help*/) override {
         if (const std::string* text = find(name)) {
-            if (!parseReal(*text, &value)) fail(name, *text, "a real number");
+            if (parseReal(*text, value, true) != NumberError::None)
+                fail(name, *text, "a real number");
         }
     }
     void integer(const char* name, int& value, const char* /*help*/) override {
@@ -126,6 +121,14 @@ class Assigner final : public OptionVisitor {
             } else {
                 fail(name, *text, ("one of: " + joined(choices)).c_str());
             }
+        }
+    }
+    void text(const char* name, std::string& value, const char* /*help*/) override {
+        if (const std::string* given = find(name)) value = *given;
+    }
+    void seed(const char* name, std::int64_t& value, const char* /*help*/) override {
+        if (const std::string* text = find(name)) {
+            if (!parseSeed(*text, &value)) fail(name, *text, "a 64-bit integer");
         }
     }
 
@@ -160,6 +163,10 @@ class Printer final : public OptionVisitor {
     void choice(const char* name, std::string& value, const std::vector<std::string>&,
                 const char*) override {
         values[name] = value;
+    }
+    void text(const char* name, std::string& value, const char*) override { values[name] = value; }
+    void seed(const char* name, std::int64_t& value, const char*) override {
+        values[name] = std::to_string(value);
     }
 };
 

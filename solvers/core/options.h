@@ -9,14 +9,19 @@
 //   };
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "number_text.h"
+
 namespace cplab {
 
 struct OptionInfo {
-    enum class Kind { Real, Integer, Boolean, Choice };
+    // Text: free text the owner validates (kernel lists such as "gaussian:0.1,1,10;poly:2",
+    // λ grids); Seed: a 64-bit integer (random seeds; the owner requires ≥ 0).
+    enum class Kind { Real, Integer, Boolean, Choice, Text, Seed };
     std::string name;
     Kind kind = Kind::Real;
     std::string defaultValue;          // as text, as the CLI would accept it
@@ -34,14 +39,13 @@ class OptionVisitor {
     virtual void boolean(const char* name, bool& value, const char* help) = 0;
     virtual void choice(const char* name, std::string& value,
                         const std::vector<std::string>& choices, const char* help) = 0;
+    virtual void text(const char* name, std::string& value, const char* help) = 0;
+    virtual void seed(const char* name, std::int64_t& value, const char* help) = 0;
 };
 
 // Option values as text, keyed by option name, as typed on the command line
 // (--set key=value) or entered in the GUI's form.
 using OptionValues = std::map<std::string, std::string>;
-
-// Shortest text that reads back to the same double ("0.1", "1e-06", "inf").
-std::string formatReal(double value);
 
 namespace detail {
 std::vector<OptionInfo> describe(void (*visit)(void*, OptionVisitor&), void* options);

@@ -1,7 +1,9 @@
 // An immutable picture of a solver's state after an iteration: what the views need, by
-// value. Families derive from Snapshot and add their plot data; the views dynamic_cast.
+// value. Families derive from Snapshot and add their plot data; each family's view casts to
+// the types its solvers produce.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +22,13 @@ struct Snapshot {
     // Lines of the solver's pseudocode (0-based, see pseudocode()) executed by the last step,
     // in order; the last one is where the step ended.
     std::vector<int> executedLines;
+
+    // Memory this snapshot holds of its own (not what it shares with the run's other
+    // snapshots, such as the dataset or the sampled function), for the history budget.
+    virtual std::size_t bytes() const {
+        return sizeof(Snapshot) + solver.capacity() + executedLines.capacity() * sizeof(int) +
+               record.extra.capacity() * sizeof(double);
+    }
 };
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;

@@ -1,6 +1,7 @@
 #include "solver.h"
 
 #include <cmath>
+#include <exception>
 
 namespace cplab {
 
@@ -16,6 +17,7 @@ void Solver::setInitialRecord(const IterationRecord& record) {
     lastRecord_.seconds = setupSeconds_;
     lastRecord_.gap = record.upper - record.lower;
     if (std::isnan(lastRecord_.gap)) lastRecord_.gap = std::numeric_limits<double>::infinity();
+    if (std::isnan(lastRecord_.passes)) lastRecord_.passes = double(lastRecord_.oracleCalls);
 }
 
 void Solver::fillSnapshot(Snapshot& snapshot) const {
@@ -43,21 +45,37 @@ Status Solver::step() {
     record.oracleCalls = lastRecord_.oracleCalls;
     record.upper = lastRecord_.upper;
     record.lower = lastRecord_.lower;
+    record.pathParameter = lastRecord_.pathParameter;
 
     const auto start = std::chrono::steady_clock::now();
-    Status result = doStep(record);
+    // An exception from the iteration (a failed allocation, a library's error) ends the run
+    // with its message instead of escaping into the caller's thread.
+    Status result;
+    try {
+        result = doStep(record);
+    } catch (const std::exception& e) {
+        result = Status::make(StatusCode::NumericalFailure, e.what());
+    } catch (...) {
+        result = Status::make(StatusCode::NumericalFailure, "unknown error in the iteration");
+    }
     stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     record.seconds = setupSeconds_ + stepSeconds_;
     record.gap = record.upper - record.lower;
     if (std::isnan(record.gap)) record.gap = std::numeric_limits<double>::infinity();
+    if (std::isnan(record.passes)) record.passes = double(record.oracleCalls);
     trace_.push_back(record);
     lastRecord_ = record;
 
     if (result.code == StatusCode::Running) {
-        if (stop_.gapReached(record.gap, record.relGap())) {
+        const bool gapRules = !followsPath();
+        if (gapRules && stop_.absoluteReached(record.gap)) {
             result = Status::make(StatusCode::Converged,
                                   "gap " + formatReal(record.gap) + " within tolerance after " +
+                                      std::to_string(record.iteration) + " iterations");
+        } else if (gapRules && stop_.relativeReached(record.gap, record.upper)) {
+            result = Status::make(StatusCode::Converged,
+                                  "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
                                       std::to_string(record.iteration) + " iterations");
         } else if (record.iteration >= stop_.max_iterations) {
             result =

@@ -9,10 +9,11 @@
 //   * the constructor validates options and problem; on failure it calls reject(message)
 //     and leaves the object inert (step() then returns InvalidInput without calling doStep);
 //   * doStep(record) does exactly one iteration, fills record.oracleCalls, upper, lower and
-//     extra (the base fills iteration, seconds and gap after it returns) and returns Running,
-//     Converged (by a family criterion of its own), NumericalFailure with a message, or — for
-//     a solver that wraps a foreign library with limits of its own — IterationLimit or
-//     TimeLimit;
+//     extra (and passes or pathParameter where they apply; the base fills iteration, seconds
+//     and gap after it returns) and returns Running, Converged (by a family criterion of its
+//     own), Stalled (no progress possible with the gap open), NumericalFailure with a message,
+//     or — for a solver that wraps a foreign library with limits of its own — IterationLimit
+//     or TimeLimit;
 //   * snapshot() builds, on demand, the data the family's views need.
 #pragma once
 
@@ -31,8 +32,11 @@
 
 namespace cplab {
 
-// A family-specific result field for summaries (CLI JSON, GUI result table).
-using SummaryValue = std::variant<double, std::string, std::vector<double>>;
+// A family-specific result field for summaries (CLI JSON, GUI result table): a number, an
+// integer, a text, a vector, or a named map such as kernel → weight (written as a JSON object,
+// in this order).
+using NamedValues = std::vector<std::pair<std::string, double>>;
+using SummaryValue = std::variant<double, long long, std::string, std::vector<double>, NamedValues>;
 using SummaryFields = std::vector<std::pair<std::string, SummaryValue>>;
 
 class Solver {
@@ -52,12 +56,17 @@ class Solver {
     // Every record, one per completed iteration.
     const std::vector<IterationRecord>& trace() const { return trace_; }
     const StopOptions& stopOptions() const { return stop_; }
+    // The gap at which this run converges, max(epsilon, tol_rel·|U|) with the newest U.
+    double gapTolerance() const { return stop_.gapTolerance(lastRecord_.upper); }
 
     // Registry name ("kelley"), and the names of IterationRecord::extra's columns.
     virtual std::string name() const = 0;
     virtual std::vector<std::string> extraColumns() const { return {}; }
     // The solver's pseudocode, one line per entry, for the pseudocode panel.
     virtual std::vector<std::string> pseudocode() const { return {}; }
+    // A path-following solver (a regularisation path) fills IterationRecord::pathParameter;
+    // the gap rules do not end its run, since every corrected point of the path is exact.
+    virtual bool followsPath() const { return false; }
 
     // Family result fields for the run's summary, e.g. {"x", [1.0, 0.5]}, {"planes", 12}.
     virtual SummaryFields summary() const { return {}; }

@@ -14,6 +14,8 @@ const char* toString(StatusCode code) {
             return "time_limit";
         case StatusCode::Cancelled:
             return "cancelled";
+        case StatusCode::Stalled:
+            return "stalled";
         case StatusCode::NumericalFailure:
             return "numerical_failure";
         case StatusCode::InvalidInput:

@@ -11,6 +11,8 @@ enum class StatusCode {
     IterationLimit,    // max_iterations reached before convergence
     TimeLimit,         // max_seconds reached before convergence
     Cancelled,         // stopped by the user (cancel token)
+    Stalled,           // no further progress is possible, but the gap is still open (e.g. no
+                       // violated cycle left to tighten with); the result is usable
     NumericalFailure,  // the method cannot continue (e.g. master problem failed)
     InvalidInput,      // options or problem rejected at construction
 };
@@ -24,10 +26,12 @@ struct Status {
     std::string message;
 
     bool finished() const { return code != StatusCode::Running; }
-    // A finished run whose result is usable: converged or stopped by a limit or the user.
+    // A finished run whose result is usable: converged, stalled, or stopped by a limit or the
+    // user.
     bool usable() const {
         return code == StatusCode::Converged || code == StatusCode::IterationLimit ||
-               code == StatusCode::TimeLimit || code == StatusCode::Cancelled;
+               code == StatusCode::TimeLimit || code == StatusCode::Cancelled ||
+               code == StatusCode::Stalled;
     }
 
     static Status running() { return {}; }

@@ -1,6 +1,8 @@
-// Stopping rules shared by every solver (ALGORITHMS.md, conventions): a solver stops when
-// the gap upper − lower is ≤ epsilon, or the relative gap ≤ epsilon_rel, or at an iteration
-// or time cap, or when cancelled.
+// Stopping rules shared by every solver (ALGORITHMS.md, conventions). One gap rule for all:
+// a solver stops when the gap U − L ≤ epsilon (absolute) or U − L ≤ tol_rel·|U| (relative,
+// libocas's TolRel), or at an iteration or time cap, or when cancelled. Path-following
+// solvers (Solver::followsPath) do not stop on the gap: a point of the path is exact and the
+// path goes on.
 #pragma once
 
 #include <string>
@@ -10,15 +12,15 @@
 namespace cplab {
 
 struct StopOptions {
-    double epsilon = 1e-6;      // absolute gap tolerance, ≥ 0 (0: only an exact zero gap)
-    double epsilon_rel = 0.0;   // relative gap tolerance gap / max(1,|upper|), ≥ 0 (0: off)
+    double epsilon = 1e-6;  // absolute gap tolerance, ≥ 0 (0: only an exact zero gap)
+    double tol_rel = 0.0;   // relative gap tolerance: U − L ≤ tol_rel·|U|, in [0, 1) (0: off)
     int max_iterations = 1000;  // outer iterations, > 0
     double max_seconds = 0.0;   // solver time limit in seconds, ≥ 0 (0: no limit)
 
     void visit(OptionVisitor& v) {
         v.real("epsilon", epsilon, "absolute gap tolerance: stop when upper - lower <= epsilon");
-        v.real("epsilon_rel", epsilon_rel,
-               "relative gap tolerance: stop when gap / max(1,|upper|) <= epsilon_rel (0: off)");
+        v.real("tol_rel", tol_rel,
+               "relative gap tolerance: stop when upper - lower <= tol_rel |upper| (0: off)");
         v.integer("max_iterations", max_iterations, "maximum number of outer iterations (> 0)");
         v.real("max_seconds", max_seconds, "time limit in solver seconds (0: no limit)");
     }
@@ -26,9 +28,15 @@ struct StopOptions {
     // `owner` names the options struct in the message ("KelleyOptions").
     bool isValid(const char* owner, std::string* why) const;
 
-    // True when the gap satisfies the absolute or the relative tolerance.
-    bool gapReached(double gap, double relGap) const {
-        return gap <= epsilon || (epsilon_rel > 0.0 && relGap <= epsilon_rel);
+    // The gap at which a run with upper bound `upper` has converged:
+    // max(epsilon, tol_rel·|upper|) (epsilon alone while upper is not finite).
+    double gapTolerance(double upper) const;
+    // True when the gap satisfies the absolute rule.
+    bool absoluteReached(double gap) const { return gap <= epsilon; }
+    // True when the gap satisfies the relative rule (never while it is off).
+    bool relativeReached(double gap, double upper) const;
+    bool gapReached(double gap, double upper) const {
+        return absoluteReached(gap) || relativeReached(gap, upper);
     }
 };
 

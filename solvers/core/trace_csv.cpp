@@ -4,20 +4,33 @@
 #include <cstring>
 #include <fstream>
 
-#include "options.h"
+#include "number_text.h"
 
 namespace cplab {
 
-std::vector<std::string> traceColumns(const std::vector<std::string>& extraColumns) {
+TraceLayout TraceLayout::of(const std::vector<IterationRecord>& records) {
+    TraceLayout layout;
+    for (const auto& r : records) {
+        layout.passes = layout.passes || r.passes != static_cast<double>(r.oracleCalls);
+        layout.path = layout.path || r.hasPathParameter();
+    }
+    return layout;
+}
+
+std::vector<std::string> traceColumns(const std::vector<std::string>& extraColumns,
+                                      TraceLayout layout) {
     std::vector<std::string> columns = {"iteration", "seconds", "oracle_calls", "upper",
                                         "lower",     "gap",     "rel_gap"};
+    if (layout.passes) columns.push_back("passes");
+    if (layout.path) columns.push_back("path_parameter");
     columns.insert(columns.end(), extraColumns.begin(), extraColumns.end());
     return columns;
 }
 
 void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns) {
-    const auto columns = traceColumns(extraColumns);
+    const TraceLayout layout = TraceLayout::of(records);
+    const auto columns = traceColumns(extraColumns, layout);
     for (std::size_t c = 0; c < columns.size(); ++c)
         out << (c ? "," : "") << columns[c];
     out << '\n';
@@ -25,6 +38,8 @@ void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& record
         out << r.iteration << ',' << formatReal(r.seconds) << ',' << r.oracleCalls << ','
             << formatReal(r.upper) << ',' << formatReal(r.lower) << ',' << formatReal(r.gap) << ','
             << formatReal(r.relGap());
+        if (layout.passes) out << ',' << formatReal(r.passes);
+        if (layout.path) out << ',' << formatReal(r.pathParameter);
         for (std::size_t k = 0; k < extraColumns.size(); ++k) {
             out << ',' << (k < r.extra.size() ? formatReal(r.extra[k]) : std::string("nan"));
         }

@@ -1,5 +1,7 @@
 // Traces as CSV: one header line, then one row per iteration with every record column:
-//   iteration,seconds,oracle_calls,upper,lower,gap,rel_gap,<extra columns...>
+//   iteration,seconds,oracle_calls,upper,lower,gap,rel_gap[,passes][,path_parameter],<extra…>
+// `passes` appears when a solver counts passes over the data apart from its oracle calls
+// (online and block-coordinate solvers), `path_parameter` for path-following solvers.
 // Doubles are written with round-trip precision so a trace re-reads to the same numbers.
 #pragma once
 
@@ -11,7 +13,15 @@
 
 namespace cplab {
 
-std::vector<std::string> traceColumns(const std::vector<std::string>& extraColumns);
+// Which optional columns `records` need.
+struct TraceLayout {
+    bool passes = false;
+    bool path = false;
+    static TraceLayout of(const std::vector<IterationRecord>& records);
+};
+
+std::vector<std::string> traceColumns(const std::vector<std::string>& extraColumns,
+                                      TraceLayout layout = {});
 
 void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns);

@@ -33,7 +33,7 @@ std::string fieldText(const Field& field) {
 
 bool isNumber(const Field& field) {
     double value = 0.0;
-    return parseNumber(field.raw, value) == NumberError::None;
+    return parseReal(field.raw, value) == NumberError::None;
 }
 
 // Reads a quoted field starting at line[pos] == '"'. Returns nullptr, or why it failed.
@@ -238,7 +238,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                 continue;
             }
             double value = 0.0;
-            const NumberError error = parseNumber(field.raw, value);
+            const NumberError error = parseReal(field.raw, value);
             if (error != NumberError::None) {
                 const std::string shown = fieldText(field);
                 std::string detail = columnName(k) + ": value " + inQuotes(shown) + " " +
@@ -275,13 +275,13 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
         const bool textLabels =
             std::any_of(labelFields.begin(), labelFields.end(), [](const Field& f) {
                 double value = 0.0;
-                return parseNumber(f.raw, value) == NumberError::NotANumber;
+                return parseReal(f.raw, value) == NumberError::NotANumber;
             });
         const std::string what = "label (" + columnName(labelColumn) + ")";
         if (!textLabels) {
             for (std::size_t i = 0; i < m; ++i) {
                 double value = 0.0;
-                const NumberError error = parseNumber(labelFields[i].raw, value);
+                const NumberError error = parseReal(labelFields[i].raw, value);
                 if (error != NumberError::None) {
                     failAt(
                         rows[dataBegin + i].line,
@@ -426,12 +426,12 @@ std::string formatCsv(const Dataset& data, const CsvWriteOptions& options) {
     Eigen::VectorXd x;
     for (int i = 0; i < data.size(); ++i) {
         if (data.sparseStorage) x = data.row(i);
-        appendRow([&](int j) { appendNumber(out, data.sparseStorage ? x[j] : data.dense(i, j)); },
+        appendRow([&](int j) { appendReal(out, data.sparseStorage ? x[j] : data.dense(i, j)); },
                   [&] {
                       if (names) {
                           appendText(out, data.labelText(data.labels[i]), d);
                       } else {
-                          appendNumber(out, data.labels[i]);
+                          appendReal(out, data.labels[i]);
                       }
                   });
     }

@@ -86,7 +86,7 @@ std::string Dataset::labelText(double label) const {
     for (int k = 0; k < static_cast<int>(classNames.size()); ++k) {
         if (classValue(k) == label) return classNames[static_cast<std::size_t>(k)];
     }
-    return formatNumber(label);
+    return formatReal(label);
 }
 
 void Dataset::makeBinaryLabels() {
@@ -198,7 +198,7 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
 
 std::pair<Dataset, Dataset> Dataset::split(double testFraction, std::uint64_t seed) const {
     if (!(testFraction >= 0.0 && testFraction <= 1.0)) {
-        throw std::invalid_argument("Dataset::split: test fraction " + formatNumber(testFraction) +
+        throw std::invalid_argument("Dataset::split: test fraction " + formatReal(testFraction) +
                                     " outside [0, 1]");
     }
     const int m = size();

@@ -170,7 +170,7 @@ Dataset gaussianBlobs(int m, double separation, std::uint64_t seed) {
     Dataset data = blobs(m, separation, random);
     data.name = "gaussian_blobs";
     data.source = "generator:gaussian_blobs?m=" + std::to_string(m) +
-                  "&separation=" + formatNumber(separation) + "&seed=" + std::to_string(seed);
+                  "&separation=" + formatReal(separation) + "&seed=" + std::to_string(seed);
     return data;
 }
 

@@ -54,7 +54,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                         kExpected);
         }
         double label = 0.0;
-        if (const NumberError error = parseNumber(labelToken, label); error != NumberError::None) {
+        if (const NumberError error = parseReal(labelToken, label); error != NumberError::None) {
             std::string detail = "label " + inQuotes(labelToken) + " " + describe(error);
             if (labelToken.find(',') != std::string_view::npos) {
                 detail += " (commas: a multi-label line or a CSV file? LIBSVM lines are not)";
@@ -105,8 +105,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                             std::to_string(previous) + "; indices must increase");
             }
             double value = 0.0;
-            if (const NumberError error = parseNumber(valueText, value);
-                error != NumberError::None) {
+            if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
                 reader.fail("value " + inQuotes(valueText) + " of feature " +
                             std::to_string(index) + " " + describe(error));
             }
@@ -163,13 +162,13 @@ std::string formatLibsvm(const Dataset& data) {
     out.reserve(static_cast<std::size_t>(data.size()) * 8 +
                 static_cast<std::size_t>(data.nonZeros()) * 16);
     for (int i = 0; i < data.size(); ++i) {
-        appendNumber(out, data.labels[i]);
+        appendReal(out, data.labels[i]);
         auto appendFeature = [&out](int j, double v) {
             out += ' ';
             char buffer[16];
             out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, j + 1).ptr);
             out += ':';
-            appendNumber(out, v);
+            appendReal(out, v);
         };
         if (data.sparseStorage) {
             for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {

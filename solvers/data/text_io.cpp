@@ -268,51 +268,6 @@ void LineReader::checkText(std::string_view line) const {
 
 // --- numbers --------------------------------------------------------------------------------
 
-NumberError parseNumber(std::string_view token, double& value) {
-    if (token.empty()) return NumberError::Empty;
-    const char* first = token.data();
-    const char* last = first + token.size();
-    if (*first == '+') {  // from_chars rejects a plus sign; LIBSVM labels use it ("+1")
-        ++first;
-        if (first == last || *first == '+' || *first == '-') return NumberError::NotANumber;
-    }
-    double parsed = 0.0;
-    const auto [end, ec] = std::from_chars(first, last, parsed);
-    if (ec == std::errc::result_out_of_range) return NumberError::OutOfRange;
-    if (ec != std::errc() || end != last) return NumberError::NotANumber;
-    if (!std::isfinite(parsed)) return NumberError::NotFinite;
-    value = parsed;
-    return NumberError::None;
-}
-
-const char* describe(NumberError error) {
-    switch (error) {
-        case NumberError::None:
-            return "is a number";
-        case NumberError::Empty:
-            return "is empty";
-        case NumberError::NotANumber:
-            return "is not a number";
-        case NumberError::NotFinite:
-            return "is not finite (NaN and infinity are not allowed)";
-        case NumberError::OutOfRange:
-            return "is out of range for a double";
-    }
-    return "is not a number";
-}
-
-void appendNumber(std::string& out, double value) {
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    out.append(buffer, result.ptr);
-}
-
-std::string formatNumber(double value) {
-    std::string out;
-    appendNumber(out, value);
-    return out;
-}
-
 std::string inQuotes(std::string_view text) {
     constexpr std::size_t kMax = 40;
     if (text.size() <= kMax) return "'" + std::string(text) + "'";

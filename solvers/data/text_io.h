@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 // --- whole inputs ---------------------------------------------------------------------------
@@ -66,17 +68,7 @@ class LineReader {
 
 // --- numbers --------------------------------------------------------------------------------
 
-enum class NumberError { None, Empty, NotANumber, NotFinite, OutOfRange };
-
-// Parses all of `token` as a finite double ("1", "+1", "-2.5e-3", ".5"); nothing else may
-// follow. On success returns NumberError::None and sets `value`.
-NumberError parseNumber(std::string_view token, double& value);
-// "is empty", "is not a number", "is not finite", "is out of range for a double".
-const char* describe(NumberError error);
-
-// Appends the shortest text that reads back to exactly `value` ("0.1", "1e-06", "-3").
-void appendNumber(std::string& out, double value);
-std::string formatNumber(double value);
+// Numbers: parseReal, describe(NumberError) and formatReal in core/number_text.h.
 
 // `text` in single quotes for messages, shortened to about 40 characters.
 std::string inQuotes(std::string_view text);

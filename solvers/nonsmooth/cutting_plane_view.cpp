@@ -131,4 +131,21 @@ std::vector<std::vector<Eigen::Vector2d>> modelCells(const std::vector<CuttingPl
     return cells;
 }
 
+std::size_t CuttingPlaneSnapshot::bytes() const {
+    auto vector = [](const Eigen::VectorXd& v) {
+        return sizeof(double) * static_cast<std::size_t>(v.size());
+    };
+    std::size_t total = Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot);
+    for (const auto& plane : planes)
+        total += sizeof(CuttingPlane) + vector(plane.point) + vector(plane.gradient);
+    for (const auto& x : iterates)
+        total += sizeof(Eigen::VectorXd) + vector(x);
+    total += vector(candidate) + vector(modelMinimizer) + vector(best) + vector(proxCenter);
+    total +=
+        serious.capacity() / 8 + sizeof(double) * (modelCurve.capacity() + proxCurve.capacity());
+    for (const auto& cell : modelCells)
+        total += sizeof(cell) + cell.capacity() * sizeof(Eigen::Vector2d);
+    return total;
+}
+
 }  // namespace cplab

@@ -82,6 +82,8 @@ struct CuttingPlaneSnapshot final : Snapshot {
     std::vector<double> modelCurve;  // 1-D, at function->xs
     std::vector<double> proxCurve;   // 1-D bundle: f_t(x) + ν/2 (x − x̂)² at function->xs
     std::vector<std::vector<Eigen::Vector2d>> modelCells;  // 2-D
+
+    std::size_t bytes() const override;
 };
 
 }  // namespace cplab

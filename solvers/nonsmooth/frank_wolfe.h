@@ -47,6 +47,11 @@ struct FrankWolfeSnapshot final : Snapshot {
     double stepSize = 0.0;
     double fwGap = 0.0;
     std::vector<double> weights;  // active-set weight per vertex (away variant), else empty
+
+    std::size_t bytes() const override {
+        return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) +
+               iterates.capacity() * sizeof(Eigen::Vector2d) + weights.capacity() * sizeof(double);
+    }
 };
 
 class FrankWolfeSolver final : public Solver {

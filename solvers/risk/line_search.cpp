@@ -63,7 +63,7 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
     };
     const auto nonNegative = [&](const char* name, double value) {
         if (!(value >= 0.0) || !std::isfinite(value)) {
-            fail(std::string("LineRegulariser::") + name + " = " + formatNumber(value) +
+            fail(std::string("LineRegulariser::") + name + " = " + formatReal(value) +
                  ": must be >= 0 and finite");
         }
     };
@@ -71,9 +71,9 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
     nonNegative("ww", line.ww);
     nonNegative("dd", line.dd);
     if (!std::isfinite(line.wd))
-        fail("LineRegulariser::wd = " + formatNumber(line.wd) + ": must be finite");
+        fail("LineRegulariser::wd = " + formatReal(line.wd) + ": must be finite");
     if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        fail("epsilon = " + formatNumber(epsilon) + ": must be >= 0 and finite");
+        fail("epsilon = " + formatReal(epsilon) + ": must be >= 0 and finite");
     const Eigen::Index m = labels.size();
     if (m == 0) fail("no examples");
     if (S.rows() != m) fail("S is " + shape(S) + " for " + std::to_string(m) + " labels");
@@ -102,8 +102,8 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
                             ? (y >= 0.0 && y < static_cast<double>(S.cols()) && y == std::floor(y))
                             : std::isfinite(y);
         if (!ok) {
-            fail(std::string("the ") + toString(loss) + " loss cannot take label " +
-                 formatNumber(y) + " of example " + std::to_string(i) +
+            fail(std::string("the ") + toString(loss) + " loss cannot take label " + formatReal(y) +
+                 " of example " + std::to_string(i) +
                  (isBinary(loss) ? " (needs -1/+1)"
                   : loss == LossKind::Multiclass
                       ? " (needs a class index 0.." + std::to_string(S.cols() - 1) + ")"
@@ -114,8 +114,8 @@ void checkInputs(const char* where, LossKind loss, double epsilon, const Eigen::
 
 void checkOptions(const LineSearchOptions& options) {
     if (!(options.maxStep > 0.0)) {
-        throw std::invalid_argument(
-            "LineSearchOptions::maxStep = " + formatNumber(options.maxStep) + ": must be > 0");
+        throw std::invalid_argument("LineSearchOptions::maxStep = " + formatReal(options.maxStep) +
+                                    ": must be > 0");
     }
     if (options.breakpointSample < 0) {
         throw std::invalid_argument("LineSearchOptions::breakpointSample = " +

@@ -252,7 +252,7 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
     : data_(std::move(data)), options_(options), impl_(std::make_unique<Impl>()) {
     if (!data_) throw std::invalid_argument("Risk: no dataset");
     if (!(options_.epsilon >= 0.0) || !std::isfinite(options_.epsilon)) {
-        throw std::invalid_argument("RiskOptions::epsilon = " + formatNumber(options_.epsilon) +
+        throw std::invalid_argument("RiskOptions::epsilon = " + formatReal(options_.epsilon) +
                                     ": must be >= 0 and finite");
     }
     if (options_.threads < 0) {
@@ -286,7 +286,7 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
             if (labels[i] != 1.0 && labels[i] != -1.0) {
                 throw std::invalid_argument(std::string("Risk: ") + lossPhrase(kind) +
                                             " needs labels -1/+1, example " + std::to_string(i) +
-                                            " has " + formatNumber(labels[i]));
+                                            " has " + formatReal(labels[i]));
             }
         }
     } else if (kind == LossKind::Multiclass) {
@@ -302,7 +302,7 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
                     throw std::invalid_argument(
                         "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
                         "example " +
-                        std::to_string(i) + " has " + formatNumber(v) +
+                        std::to_string(i) + " has " + formatReal(v) +
                         (v >= kMaxClasses ? " (at most " + std::to_string(kMaxClasses) + " classes)"
                                           : ""));
                 }

@@ -22,6 +22,7 @@
 #include <QApplication>
 #include <QEventLoop>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTimer>
 #include <algorithm>
 #include <chrono>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "linear.h"
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
@@ -109,11 +111,14 @@ Measured runGui(const std::string& path, const Setting& s) {
     window.show();
     window.setDelayMs(0);
     QString why;
-    if (!window.loadDataFile(QString::fromStdString(path), {}, &why)) {
-        m.error = why.toStdString();
+    QSignalSpy loaded(&window, &cplab::MainWindow::dataFileLoaded);
+    window.openDataFile(QString::fromStdString(path));
+    if (!loaded.wait(120000) || !loaded.front().at(0).toBool()) {
+        m.error =
+            loaded.isEmpty() ? "loading timed out" : loaded.front().at(1).toString().toStdString();
         return m;
     }
-    // loadDataFile adds a run of the selected solver with default options: remove it with the
+    // Loading adds a run of the selected solver with default options: remove it with the
     // window's own button, so that only the measured run computes.
     while (window.runCount() > 0) {
         window.selectRun(0);

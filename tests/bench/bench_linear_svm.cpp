@@ -165,24 +165,25 @@ OurRun runOurs(const Case& c, Options options) {
     return r;
 }
 
-cplab::LinearSvmOptions modelOptions(double C, double tolRel, int threads) {
+cplab::LinearSvmOptions modelOptions(double C, int threads) {
     cplab::LinearSvmOptions m;
     m.C = C;
-    m.tol_rel = tolRel;
     m.threads = threads;
     return m;
 }
 
 OurRun runOcas(const Case& c, double C, double tolRel, int threads) {
     cplab::OcasOptions o;
-    o.model = modelOptions(C, tolRel, threads);
+    o.model = modelOptions(C, threads);
+    o.stop.tol_rel = tolRel;
     o.stop.max_iterations = 100000;
     return runOurs<cplab::OcasSolver>(c, o);
 }
 
 OurRun runBmrm(const Case& c, double C, double tolRel) {
     cplab::BmrmOptions o;
-    o.model = modelOptions(C, tolRel, 1);
+    o.model = modelOptions(C, 1);
+    o.stop.tol_rel = tolRel;
     o.stop.max_iterations = 100000;
     return runOurs<cplab::BmrmSolver>(c, o);
 }

@@ -160,7 +160,7 @@ class TestCli : public QObject {
         // registry, then every option as the registry describes it.
         const QJsonArray solvers = root.value("solvers").toArray();
         const std::map<std::string, std::map<std::string, std::string>> known = {
-            {"kelley", {{"epsilon", "1e-06"}, {"max_iterations", "1000"}, {"epsilon_rel", "0"}}},
+            {"kelley", {{"epsilon", "1e-06"}, {"max_iterations", "1000"}, {"tol_rel", "0"}}},
             {"bundle", {{"epsilon", "1e-06"}, {"nu", "1"}, {"nu_rule", "adaptive"}}},
             {"frank_wolfe", {{"epsilon", "1e-06"}, {"step", "line_search"}, {"variant", "plain"}}},
         };

@@ -7,9 +7,12 @@
 #include <QtTest>
 
 #include "cutting_plane_plot.h"
+#include "linear.h"
 #include "linear_model_plot.h"
+#include "linear_view.h"
 #include "main_window.h"
 #include "nonsmooth/cutting_plane_view.h"
+#include "nonsmooth_view.h"
 #include "registry.h"
 #include "run.h"
 #include "test_printers.h"
@@ -39,10 +42,32 @@ bool allReady(const MainWindow& w) {
     return w.runCount() > 0;
 }
 
+cplab::widgets::CuttingPlanePlot* cuttingPlanePlot(const MainWindow& w) {
+    return static_cast<cplab::widgets::NonsmoothView*>(w.view("nonsmooth"))->modelPlot();
+}
+
+cplab::widgets::LinearModelPlot* linearModelPlot(const MainWindow& w) {
+    return static_cast<cplab::widgets::LinearView*>(w.view("linear"))->modelPlot();
+}
+
+// Loads a data file through the window's background loader; false and *why on failure.
+bool loadDataFile(MainWindow& w, const QString& path, QString* why) {
+    QSignalSpy loaded(&w, &MainWindow::dataFileLoaded);
+    w.openDataFile(path);
+    if (!loaded.wait(30000)) {
+        *why = "loading did not finish";
+        return false;
+    }
+    *why = loaded.front().at(1).toString();
+    return loaded.front().at(0).toBool();
+}
+
 // The "planes" column of the run's newest record.
 int planesOf(const Run& run) {
-    const int column = static_cast<int>(run.extraColumns().indexOf("planes"));
-    if (column < 0 || run.trace().empty()) return -1;
+    const auto& columns = run.extraColumns();
+    const int column =
+        static_cast<int>(std::find(columns.begin(), columns.end(), "planes") - columns.begin());
+    if (column >= static_cast<int>(columns.size()) || run.trace().empty()) return -1;
     return static_cast<int>(run.trace().back().extra[static_cast<std::size_t>(column)]);
 }
 
@@ -96,7 +121,7 @@ void TestMainWindow::stepAdvancesExactlyOneIteration() {
         QVERIFY(snap);
         QCOMPARE(static_cast<int>(snap->planes.size()), expected + 1);
         QCOMPARE(planesOf(*run), expected + 1);
-        QCOMPARE(w.cuttingPlanePlot()->planeLineCount(), expected + 1);
+        QCOMPARE(cuttingPlanePlot(w)->planeLineCount(), expected + 1);
     }
 }
 
@@ -126,7 +151,7 @@ void TestMainWindow::exportsPlotsAndTrace() {
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.stepAll(3);
     QVERIFY(waitFor([&] { return w.run(0)->iteration() >= 3; }));
-    QVERIFY(waitFor([&] { return w.cuttingPlanePlot()->planeLineCount() == 4; }));
+    QVERIFY(waitFor([&] { return cuttingPlanePlot(w)->planeLineCount() == 4; }));
     QTemporaryDir dir;
     QString why;
     const QString png = dir.filePath("model.png");
@@ -227,7 +252,7 @@ void TestMainWindow::linearModelView() {
     w.selectRun(0);
     w.stepAll(3);
     QVERIFY(waitFor([&] { return w.run(0)->iteration() == 3 && w.run(1)->iteration() == 3; }));
-    QVERIFY(waitFor([&] { return w.linearModelPlot()->separatingLineCount() == 3; }));
+    QVERIFY(waitFor([&] { return linearModelPlot(w)->separatingLineCount() == 3; }));
 }
 
 void TestMainWindow::badDataFileIsReportedNotLoaded() {
@@ -237,11 +262,11 @@ void TestMainWindow::badDataFileIsReportedNotLoaded() {
     QString why;
     const QString bad = QString(CPLAB_TEST_DATA_DIR) + "/bad/index_zero.libsvm";
     QVERIFY(QFile::exists(bad));
-    QVERIFY(!w.loadDataFile(bad, {}, &why));
+    QVERIFY(!loadDataFile(w, bad, &why));
     QVERIFY2(why.contains("index_zero.libsvm") && why.contains(":"), qPrintable(why));
     QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
-    QVERIFY(w.loadDataFile(QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", {}, &why));
-    QCOMPARE(w.problem()->linear.train->size(), 270);
+    QVERIFY(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why));
+    QCOMPARE(w.problem()->as<cplab::LinearData>()->linear.train->size(), 270);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -49,7 +49,7 @@ Interval reference(const LinearProblem& problem, const LinearSvmOptions& model,
         // Dual coordinate descent: a primal point and a dual value, a certified interval.
         DcdOptions d;
         d.model = model;
-        d.model.tol_rel = accuracy;
+        d.stop.tol_rel = accuracy;
         d.stop.epsilon = 0.0;
         d.stop.max_iterations = 20000;
         DcdSolver dcd(problem, d);
@@ -74,7 +74,7 @@ Interval reference(const LinearProblem& problem, const LinearSvmOptions& model,
 template <class SolverType, class Options>
 void checkAgainst(const LinearProblem& problem, Options options, const Interval& ref, double tolRel,
                   const char* label) {
-    options.model.tol_rel = tolRel;
+    options.stop.tol_rel = tolRel;
     options.stop.max_iterations = 20000;
     SolverType solver(problem, options);
     QVERIFY2(solver.status().code != StatusCode::InvalidInput, solver.status().message.c_str());
@@ -195,19 +195,19 @@ void TestBmrmOcas::a9a() {
     // final objectives agree with its within the tolerance.
     LibocasOptions lo;
     lo.model = model;
-    lo.model.tol_rel = 1e-4;
+    lo.stop.tol_rel = 1e-4;
     LibocasSolver libocas(problem, lo);
     QCOMPARE(solve(libocas).code, StatusCode::Converged);
     QVERIFY(libocas.lastRecord().upper >= ref.low - 1e-12);
     QVERIFY(libocas.lastRecord().lower <= ref.high + 1e-12);
     OcasOptions tight = o;
-    tight.model.tol_rel = 1e-4;
+    tight.stop.tol_rel = 1e-4;
     OcasSolver ours(problem, tight);
     solve(ours);
     QVERIFY(std::abs(ours.lastRecord().upper - libocas.lastRecord().upper) <=
             1e-4 * libocas.lastRecord().upper);
     // Test error is reported and plausible for a9a (about 15 %).
-    o.model.tol_rel = 1e-4;
+    o.stop.tol_rel = 1e-4;
     OcasSolver run(problem, o);
     solve(run);
     const double testError = run.lastRecord().extra[3];
@@ -224,7 +224,7 @@ void TestBmrmOcas::multiclassOnUsps() {
     OcasOptions o;
     o.model = model;
     // Both ends agree: our certified lower bound is close below LIBLINEAR's objective.
-    o.model.tol_rel = 1e-4;
+    o.stop.tol_rel = 1e-4;
     OcasSolver run(problem, o);
     solve(run);
     QVERIFY(run.lastRecord().lower >= ref.high * (1 - 2e-3));
@@ -242,7 +242,7 @@ void TestBmrmOcas::epsilonInsensitiveRegression() {
     OcasOptions o;
     o.model = model;
     checkAgainst<OcasSolver>(problem, o, ref, 1e-6, "ocas");
-    o.model.tol_rel = 1e-6;
+    o.stop.tol_rel = 1e-6;
     OcasSolver run(problem, o);
     solve(run);
     QVERIFY(run.lastRecord().lower >= ref.high * (1 - 2e-6));
@@ -269,7 +269,7 @@ void TestBmrmOcas::planeManagementKeepsTheOptimum() {
     o.planes.inactive_limit = 2;
     checkAgainst<OcasSolver>(problem, o, ref, 1e-5, "ocas max_planes=8");
     // The cap holds at every iteration (one new plane may sit on top of it).
-    o.model.tol_rel = 1e-5;
+    o.stop.tol_rel = 1e-5;
     OcasSolver capped(problem, o);
     solve(capped);
     for (const auto& r : capped.trace())

@@ -252,7 +252,7 @@ class TestPeers : public QObject {
 
         LibocasOptions o;
         o.model = svmOptions("hinge", C, bias);
-        o.model.tol_rel = 1e-9;
+        o.stop.tol_rel = 1e-9;
         o.method = method.toStdString();
         o.stop.max_iterations = 3000;
         LibocasSolver solver(problem, o);
@@ -429,7 +429,7 @@ class TestPeers : public QObject {
         QVERIFY(ref.solver.find("-s 4") != std::string::npos);
         LibocasOptions o;
         o.model = svm;
-        o.model.tol_rel = 1e-9;
+        o.stop.tol_rel = 1e-9;
         LibocasSolver solver(problem, o);
         const Status status = solve(solver, [&](const Solver&, const IterationRecord& r) {
             QVERIFY(r.lower <= ref.objective * (1 + 1e-12));
@@ -478,7 +478,7 @@ class TestPeers : public QObject {
         QFETCH(bool, sparse);
         LibocasOptions o;
         o.model = svmOptions("hinge", 1.0, true);
-        o.model.tol_rel = 1e-7;
+        o.stop.tol_rel = 1e-7;
         o.method = method.toStdString();
         LibocasSolver solver({heartScale(sparse), nullptr}, o);
         const int iterColumn = column(solver, "libocas_iter");
@@ -514,7 +514,7 @@ class TestPeers : public QObject {
     void destroyingMidRunIsPrompt() {
         LibocasOptions o;
         o.model = svmOptions("hinge", 1.0, false);
-        o.model.tol_rel = 1e-12;
+        o.stop.tol_rel = 1e-12;
         auto solver = std::make_unique<LibocasSolver>(LinearProblem{heartScale(), nullptr}, o);
         for (int k = 0; k < 3; ++k) {
             QCOMPARE(solver->step().code, StatusCode::Running);
@@ -536,7 +536,7 @@ class TestPeers : public QObject {
     void cancellingStopsLibocas() {
         LibocasOptions o;
         o.model = svmOptions("hinge", 1.0, true);
-        o.model.tol_rel = 1e-12;
+        o.stop.tol_rel = 1e-12;
         LibocasSolver solver({heartScale(), nullptr}, o);
         CancelToken token;
         solver.setCancelToken(token);
@@ -563,7 +563,7 @@ class TestPeers : public QObject {
         o.model = svmOptions("hinge", 1.0, true);
         // About 2 s in all, each iteration under 25 ms: at much tighter tol_rel libqp's
         // solves (which nothing can interrupt) grow to a second each.
-        o.model.tol_rel = 1e-7;
+        o.stop.tol_rel = 1e-7;
         LibocasSolver solver({a9a, nullptr}, o);
         CancelToken token;
         solver.setCancelToken(token);
@@ -602,7 +602,7 @@ class TestPeers : public QObject {
         QFETCH(int, code);
         QFETCH(QString, message);
         LibocasOptions o;
-        o.model.tol_rel = 1e-12;
+        o.stop.tol_rel = 1e-12;
         if (limit == "max_iterations") o.stop.max_iterations = 5;
         if (limit == "buf_size") o.buf_size = 3;
         if (limit == "epsilon") o.stop.epsilon = 1e-3;
@@ -627,7 +627,7 @@ class TestPeers : public QObject {
     // libocas keeps its buffers in statics: a second live run is refused, with a reason.
     void overlappingRunsAreRefused() {
         LibocasOptions o;
-        o.model.tol_rel = 1e-12;
+        o.stop.tol_rel = 1e-12;
         auto first = std::make_unique<LibocasSolver>(LinearProblem{heartScale(), nullptr}, o);
         QCOMPARE(first->step().code, StatusCode::Running);
         LibocasSolver second({heartScale(), nullptr}, o);

@@ -152,9 +152,12 @@ class TestCore : public QObject {
         QTest::newRow("inf eps") << "epsilon"
                                  << "inf"
                                  << "StopOptions::epsilon = inf";
-        QTest::newRow("negative rel") << "epsilon_rel"
+        QTest::newRow("negative rel") << "tol_rel"
                                       << "-0.5"
-                                      << "epsilon_rel = -0.5";
+                                      << "tol_rel = -0.5";
+        QTest::newRow("rel of one") << "tol_rel"
+                                    << "1"
+                                    << "tol_rel = 1: must lie in [0, 1)";
         QTest::newRow("zero iterations") << "max_iterations"
                                          << "0"
                                          << "max_iterations = 0: must be > 0";
@@ -195,7 +198,7 @@ class TestCore : public QObject {
     void convergesOnRelativeGap() {
         StopOptions stop;
         stop.epsilon = 0.0;
-        stop.epsilon_rel = 0.01;  // gap/(1+gap) <= 0.01 first at gap = 2^-7
+        stop.tol_rel = 0.01;  // 2^-t <= 0.01 (1 + 2^-t) first at t = 7
         HalvingSolver solver(stop);
         QCOMPARE(solve(solver).code, StatusCode::Converged);
         QCOMPARE(solver.iteration(), 7);

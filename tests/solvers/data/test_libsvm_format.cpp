@@ -36,7 +36,7 @@ std::string difference(const Dataset& a, const Dataset& b) {
             // Compare bits, so that -0 and 0 or a changed last digit would show.
             if (std::memcmp(&x[j], &y[j], sizeof(double)) != 0) {
                 return "row " + std::to_string(i) + " feature " + std::to_string(j + 1) + ": " +
-                       formatNumber(x[j]) + " vs " + formatNumber(y[j]);
+                       formatReal(x[j]) + " vs " + formatReal(y[j]);
             }
         }
     }

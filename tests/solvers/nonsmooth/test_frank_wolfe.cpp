@@ -452,11 +452,11 @@ class TestFrankWolfe : public QObject {
                                           << ""
                                           << ""
                                           << "FrankWolfeOptions::epsilon = -1";
-        QTest::newRow("epsilon_rel negative") << "epsilon_rel"
-                                              << "-0.5"
-                                              << ""
-                                              << ""
-                                              << "FrankWolfeOptions::epsilon_rel = -0.5";
+        QTest::newRow("tol_rel negative") << "tol_rel"
+                                          << "-0.5"
+                                          << ""
+                                          << ""
+                                          << "FrankWolfeOptions::tol_rel = -0.5";
         QTest::newRow("max_iterations zero")
             << "max_iterations"
             << "0"

@@ -9,6 +9,7 @@ using Clock = std::chrono::steady_clock;
 
 void registerRunMetaTypes() {
     qRegisterMetaType<cplab::RunUpdatePtr>("cplab::RunUpdatePtr");
+    qRegisterMetaType<cplab::RunStartPtr>("cplab::RunStartPtr");
 }
 
 RunWorker::RunWorker(SolverFactory factory) : factory_(std::move(factory)) {}
@@ -32,16 +33,15 @@ void RunWorker::initialize() {
         return;
     }
     solver_->setCancelToken(cancel_);
-    QStringList pseudocode, columns;
-    for (const auto& line : solver_->pseudocode())
-        pseudocode << QString::fromStdString(line);
-    for (const auto& column : solver_->extraColumns())
-        columns << QString::fromStdString(column);
-    auto initial = std::make_shared<RunUpdate>();
-    initial->snapshot = solver_->snapshot();
-    initial->status = solver_->status();
+    auto start = std::make_shared<RunStart>();
+    start->pseudocode = solver_->pseudocode();
+    start->extraColumns = solver_->extraColumns();
+    start->followsPath = solver_->followsPath();
+    start->initial.snapshot = safeSnapshot();
+    start->initial.status = solver_->status();
+    start->initial.gapTolerance = solver_->gapTolerance();
     lastSnapshot_ = Clock::now();
-    emit started(pseudocode, columns, initial);
+    emit started(start);
     if (running_ || pendingSteps_ > 0) wake();
 }
 
@@ -83,13 +83,22 @@ void RunWorker::emitUpdate(bool withSnapshot) {
     update->records = std::move(pending_);
     pending_.clear();
     update->status = solver_->status();
+    update->gapTolerance = solver_->gapTolerance();
     if (withSnapshot) {
         const auto start = Clock::now();
-        update->snapshot = solver_->snapshot();
+        update->snapshot = safeSnapshot();
         lastSnapshot_ = Clock::now();
         snapshotCost_ = std::chrono::duration<double>(lastSnapshot_ - start).count();
     }
     emit updated(update);
+}
+
+SnapshotPtr RunWorker::safeSnapshot() {
+    try {
+        return solver_->snapshot();
+    } catch (const std::exception&) {
+        return nullptr;  // the views keep the previous picture
+    }
 }
 
 void RunWorker::work() {

@@ -1,8 +1,8 @@
 #include "run.h"
 
+#include <QStringList>
 #include <QThread>
 #include <algorithm>
-#include <cmath>
 
 #include "core/trace_csv.h"
 #include "registry.h"
@@ -49,31 +49,56 @@ Run::~Run() {
 QString Run::label() const {
     QString text = QString("#%1 %2").arg(id_).arg(QString::fromStdString(solver_));
     QStringList parts;
-    for (const auto& [name, value] : options_) {
+    for (const auto& [name, value] : options_)
         parts << QString::fromStdString(name + "=" + value);
-    }
     if (!parts.isEmpty()) text += " (" + parts.join(", ") + ")";
     return text;
 }
 
-double Run::epsilon() const {
-    // The option's value, else its default; the relative rule tol_rel (linear models) counts
-    // as tol_rel·|U| with the newest upper bound.
-    auto value = [this](const std::string& name, double fallback) {
-        const auto it = options_.find(name);
-        try {
-            if (it != options_.end()) return std::stod(it->second);
-            for (const auto& o : findSolver(solver_)->options) {
-                if (o.name == name) return std::stod(o.defaultValue);
-            }
-        } catch (...) {
+const IterationRecord& Run::recordAt(int iteration) const {
+    if (iteration <= 0 || trace_.empty()) return initial_;
+    // Records are numbered 1, 2, … in order.
+    const auto index = static_cast<std::size_t>(std::min<int>(iteration, int(trace_.size())) - 1);
+    return trace_[index];
+}
+
+SnapshotPtr Run::snapshotAt(int iteration) const {
+    const auto it = std::upper_bound(
+        history_.begin(), history_.end(), iteration,
+        [](int value, const SnapshotPtr& s) { return value < s->record.iteration; });
+    if (it == history_.begin()) return history_.empty() ? nullptr : history_.front();
+    return *(it - 1);
+}
+
+int Run::thinHistory(std::size_t bytes) {
+    int k = 1;
+    while (historyBytes_ > bytes && history_.size() > 2) {
+        k *= 2;
+        std::vector<SnapshotPtr> kept;
+        std::size_t keptBytes = 0;
+        for (std::size_t i = 0; i < history_.size(); ++i) {
+            const bool keep =
+                i == 0 || i + 1 == history_.size() || history_[i]->record.iteration % k == 0;
+            if (!keep) continue;
+            keptBytes += history_[i]->bytes();
+            kept.push_back(std::move(history_[i]));
         }
-        return fallback;
-    };
-    const double epsilon = value("epsilon", 1e-6);
-    const double tolRel = value("tol_rel", 0.0);
-    const double upper = std::isfinite(last_.upper) ? std::abs(last_.upper) : 1.0;
-    return std::max(epsilon, tolRel * upper);
+        history_ = std::move(kept);
+        historyBytes_ = keptBytes;
+        if (k > (1 << 24)) break;
+    }
+    return k;
+}
+
+void Run::keep(SnapshotPtr snapshot) {
+    if (!snapshot) return;
+    // A snapshot of an iteration already kept (a final one after cancel) replaces it.
+    if (!history_.empty() && history_.back()->record.iteration >= snapshot->record.iteration) {
+        historyBytes_ -= history_.back()->bytes();
+        history_.pop_back();
+    }
+    historyBytes_ += snapshot->bytes();
+    history_.push_back(std::move(snapshot));
 }
 
 void Run::start() {
@@ -92,13 +117,22 @@ void Run::setDelayMs(int milliseconds) {
     worker_->setDelayMs(milliseconds);
 }
 
-void Run::onStarted(QStringList pseudocode, QStringList columns, RunUpdatePtr initial) {
-    pseudocode_ = std::move(pseudocode);
-    extraColumns_ = std::move(columns);
+bool Run::threadRunning() const {
+    return thread_->isRunning();
+}
+
+void Run::onStarted(RunStartPtr start) {
+    pseudocode_ = start->pseudocode;
+    extraColumns_ = start->extraColumns;
+    followsPath_ = start->followsPath;
     ready_ = true;
-    status_ = initial->status;
-    snapshot_ = initial->snapshot;
-    if (snapshot_) last_ = snapshot_->record;
+    status_ = start->initial.status;
+    gapTolerance_ = start->initial.gapTolerance;
+    if (start->initial.snapshot) {
+        initial_ = start->initial.snapshot->record;
+        last_ = initial_;
+        keep(start->initial.snapshot);
+    }
     emit becameReady(id_);
     emit snapshotChanged(id_);
     emit statusChanged(id_);
@@ -110,8 +144,9 @@ void Run::onUpdated(RunUpdatePtr update) {
         last_ = trace_.back();
         emit recordsAppended(id_, update->records);
     }
+    gapTolerance_ = update->gapTolerance;
     if (update->snapshot) {
-        snapshot_ = update->snapshot;
+        keep(update->snapshot);
         emit snapshotChanged(id_);
     }
     const bool statusChangedNow = update->status.code != status_.code;
@@ -120,11 +155,8 @@ void Run::onUpdated(RunUpdatePtr update) {
 }
 
 bool Run::exportTrace(const QString& path, QString* why) const {
-    std::vector<std::string> columns;
-    for (const auto& c : extraColumns_)
-        columns.push_back(c.toStdString());
     std::string message;
-    if (!writeTraceCsv(path.toStdString(), trace_, columns, &message)) {
+    if (!writeTraceCsv(path.toStdString(), trace_, extraColumns_, &message)) {
         if (why) *why = QString::fromStdString(message);
         return false;
     }

@@ -1,40 +1,43 @@
-// The main window (DESIGN.md, "GUI"): problem and solver panel with a generated options
-// form, run controls, the family's view and the race view in the centre, pseudocode, log, and
-// a progress bar of the selected run's gap toward ε. It only wires: solvers run in Run
-// workers, plots draw snapshots.
+// The main window (DESIGN.md, "GUI"): the set-up panel (demo, problem with its family's
+// controls, solver with a generated options form, the runs), run controls, the family's view
+// and the race view in the centre with the timeline between them, pseudocode, log, and a
+// progress bar of the selected run's gap toward its tolerance. It lays out and draws; the
+// RunController creates and drives the runs, and each family's view draws its snapshots.
 #pragma once
 
 #include <QMainWindow>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/options.h"
+#include "family.h"
 
-class QDoubleSpinBox;
-class QSpinBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
 class QStackedWidget;
 class QTableWidget;
-class QAction;
+class QVBoxLayout;
+template <class T>
+class QFutureWatcher;
 
 namespace cplab {
 
-struct ProblemInstance;
 class Run;
+class RunController;
 class OptionForm;
 
 namespace widgets {
 class BoundsPlot;
-class CuttingPlanePlot;
-class LinearModelPlot;
-class PolytopePlot;
+class FamilyView;
 class PseudocodePanel;
 class LogPanel;
 class GapProgress;
+class TimelineBar;
+struct ViewFrame;
 }  // namespace widgets
 
 class MainWindow : public QMainWindow {
@@ -45,30 +48,42 @@ class MainWindow : public QMainWindow {
 
     // Loads a built-in demo (problem and its runs, paused at iteration 0).
     bool loadDemo(const QString& name);
-    // Switches to a built-in problem with one run of the selected solver.
+    // Switches to a built-in problem (with its family's problem controls) and one run of the
+    // first solver.
     bool loadProblem(const QString& name);
-    // Loads a data file (LIBSVM/SVMlight or CSV) as a linear problem, with an optional test
-    // file or the held-out fraction/seed of the test-split controls; errors go to the log
-    // and *why.
-    bool loadDataFile(const QString& path, const QString& testPath, QString* why);
+    // Loads a data file on a background thread (the window keeps painting) as a problem of
+    // the family that reads it, with an optional test file or the family's problem controls;
+    // dataFileLoaded() reports the outcome, errors also go to the log.
+    void openDataFile(const QString& path, const QString& testPath = {});
+    bool loading() const;
     // Adds a run of `solver` with `options` on the current problem; false and *why if the
     // options are invalid.
     bool addRun(const std::string& solver, const OptionValues& options, QString* why);
-
     // Removes every run of the current problem (the problem stays).
-    void clearRunsOnly() { clearRuns(); }
+    void removeAllRuns();
+    void removeSelected();
 
-    int runCount() const { return static_cast<int>(runs_.size()); }
+    RunController* controller() const { return controller_; }
+    int runCount() const;
     Run* run(int index) const;
     Run* selectedRun() const;
     void selectRun(int index);
-    const ProblemInstance* problem() const { return problem_.get(); }
+    const ProblemInstance* problem() const;
 
-    widgets::CuttingPlanePlot* cuttingPlanePlot() const { return cuttingPlanePlot_; }
-    widgets::PolytopePlot* polytopePlot() const { return polytopePlot_; }
-    widgets::LinearModelPlot* linearModelPlot() const { return linearPlot_; }
+    // The view of family `name` (every registered family has one), and the one shown.
+    widgets::FamilyView* view(const std::string& family) const;
+    widgets::FamilyView* currentView() const;
     widgets::BoundsPlot* boundsPlot() const { return boundsPlot_; }
     widgets::PseudocodePanel* pseudocodePanel() const { return pseudocode_; }
+    widgets::TimelineBar* timeline() const { return timeline_; }
+    QString statusText() const;
+
+    // The iteration of the selected run the views show (its newest while live).
+    int shownIteration() const;
+    // Shows iteration `iteration` of the selected run in every view (leaves live mode), or
+    // follows the newest again.
+    void showIteration(int iteration);
+    void goLive();
 
     // Exports; false with *why on failure.
     bool exportModelPlot(const QString& path, QString* why);
@@ -82,46 +97,49 @@ class MainWindow : public QMainWindow {
     void resetAll();
     void cancelAll();
     void setDelayMs(int milliseconds);
+    void setHistoryBudgetMb(int megabytes);
 
   signals:
     void runsChanged();
+    void dataFileLoaded(bool ok, const QString& message);
 
   private:
+    struct Loaded;
+
     void buildUi();
+    QWidget* buildSetupPanel();
     void buildMenus();
     void populateProblems();
-    void onProblemChosen(int index);
-    void onSolverChosen(int index);
-    void onDemoChosen(int index);
-    void setProblem(std::shared_ptr<const ProblemInstance> problem);
+    void onProblemChanged();
     void populateSolvers();
-    void clearRuns();
-    std::unique_ptr<Run> createRun(int id, const std::string& solver, const OptionValues& options);
-    void onRunReady(int id);
+    void onSolverChosen(int index);
+    void onRunAdded(int id);
+    void onRunRemoved(int id);
+    void onRunReplaced(int id);
     void onRunSnapshot(int id);
     void onRunStatus(int id);
-    void refreshRunRow(int id);
-    void refreshSelection();
-    void updateStatusLine();
+    void onRecords(int id);
+    void onDataLoaded();
+    void setProblemWithRun(ProblemPtr problem);
     void applyToSelected();
-    void removeSelected();
+    void refreshRunRow(int id);
+    void refreshRunRows();
+    void refreshSelection();
+    void showFrame();
+    void updateStatusLine(const IterationRecord& record, const widgets::ViewFrame& frame);
     void updateButtons();
-    int rowOf(int id) const;
-    Run* runById(int id) const;
-    QWidget* currentView() const;
     void exportDialog(const QString& what);
+    OptionValues problemOptions() const;
+    const IterationRecord& recordAtKey(const Run& run, double key) const;
 
-    std::shared_ptr<const ProblemInstance> problem_;
-    std::vector<std::unique_ptr<Run>> runs_;
-    int nextRunId_ = 1;
+    RunController* controller_;
     int selectedId_ = -1;
-    int delayMs_ = 100;
-    std::map<int, bool> finishedLogged_;
 
-    // Left panel.
+    // Set-up panel.
     QComboBox* demoCombo_ = nullptr;
     QComboBox* problemCombo_ = nullptr;
     QLabel* problemDescription_ = nullptr;
+    QVBoxLayout* problemLayout_ = nullptr;
     QComboBox* solverCombo_ = nullptr;
     QLabel* solverDescription_ = nullptr;
     OptionForm* optionForm_ = nullptr;
@@ -142,17 +160,15 @@ class MainWindow : public QMainWindow {
     // Centre and docks.
     QStackedWidget* viewStack_ = nullptr;
     QLabel* emptyView_ = nullptr;
-    widgets::CuttingPlanePlot* cuttingPlanePlot_ = nullptr;
-    widgets::PolytopePlot* polytopePlot_ = nullptr;
-    widgets::LinearModelPlot* linearPlot_ = nullptr;
-    QWidget* splitControls_ = nullptr;  // test fraction and seed (linear problems)
-    QDoubleSpinBox* testFraction_ = nullptr;
-    QSpinBox* splitSeed_ = nullptr;
+    std::map<std::string, widgets::FamilyView*> views_;
+    widgets::TimelineBar* timeline_ = nullptr;
     widgets::BoundsPlot* boundsPlot_ = nullptr;
     widgets::PseudocodePanel* pseudocode_ = nullptr;
     widgets::LogPanel* log_ = nullptr;
     widgets::GapProgress* progress_ = nullptr;
     QLabel* statusLine_ = nullptr;
+    // A data file being loaded.
+    QFutureWatcher<std::shared_ptr<Loaded>>* loader_ = nullptr;
 };
 
 }  // namespace cplab

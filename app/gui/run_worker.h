@@ -9,7 +9,6 @@
 #pragma once
 
 #include <QObject>
-#include <QStringList>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -27,8 +26,18 @@ struct RunUpdate {
     std::vector<IterationRecord> records;  // every record since the previous update, in order
     SnapshotPtr snapshot;                  // the newest state, or null when not due
     Status status;
+    double gapTolerance = 0.0;  // Solver::gapTolerance() after the update
 };
 using RunUpdatePtr = std::shared_ptr<const RunUpdate>;
+
+// What the worker reports once the solver is built.
+struct RunStart {
+    std::vector<std::string> pseudocode;
+    std::vector<std::string> extraColumns;
+    bool followsPath = false;
+    RunUpdate initial;  // iteration 0: its snapshot and status
+};
+using RunStartPtr = std::shared_ptr<const RunStart>;
 
 using SolverFactory = std::function<std::unique_ptr<Solver>(std::string* why)>;
 
@@ -59,7 +68,7 @@ class RunWorker : public QObject {
     void initialize();
 
   signals:
-    void started(QStringList pseudocode, QStringList extraColumns, cplab::RunUpdatePtr initial);
+    void started(cplab::RunStartPtr start);
     void failed(QString message);
     void updated(cplab::RunUpdatePtr update);
 
@@ -67,6 +76,8 @@ class RunWorker : public QObject {
     void wake();
     void work();
     void emitUpdate(bool withSnapshot);
+    // The solver's snapshot, or null when building it failed (the run goes on).
+    SnapshotPtr safeSnapshot();
 
     SolverFactory factory_;
     std::unique_ptr<Solver> solver_;
@@ -89,3 +100,4 @@ void registerRunMetaTypes();
 }  // namespace cplab
 
 Q_DECLARE_METATYPE(cplab::RunUpdatePtr)
+Q_DECLARE_METATYPE(cplab::RunStartPtr)

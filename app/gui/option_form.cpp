@@ -24,7 +24,11 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
     for (const auto& info : options_) {
         QWidget* field = nullptr;
         switch (info.kind) {
-            case OptionInfo::Kind::Real: {
+            case OptionInfo::Kind::Real:
+            case OptionInfo::Kind::Text:
+            case OptionInfo::Kind::Seed: {
+                // Reals (1e-6), free text (kernel lists) and 64-bit seeds are typed; the
+                // owner's validation checks them when a run is added.
                 auto* edit = new QLineEdit(this);
                 connect(edit, &QLineEdit::textEdited, this, &OptionForm::edited);
                 field = edit;
@@ -79,6 +83,8 @@ void OptionForm::setText(const OptionInfo& info, const std::string& value) {
     const QString text = QString::fromStdString(value);
     switch (info.kind) {
         case OptionInfo::Kind::Real:
+        case OptionInfo::Kind::Text:
+        case OptionInfo::Kind::Seed:
             static_cast<QLineEdit*>(w)->setText(text);
             break;
         case OptionInfo::Kind::Integer:
@@ -97,7 +103,10 @@ QString OptionForm::text(const OptionInfo& info) const {
     QWidget* w = field(info.name);
     switch (info.kind) {
         case OptionInfo::Kind::Real:
+        case OptionInfo::Kind::Seed:
             return static_cast<QLineEdit*>(w)->text().trimmed();
+        case OptionInfo::Kind::Text:
+            return static_cast<QLineEdit*>(w)->text();
         case OptionInfo::Kind::Integer:
             return QString::number(static_cast<QSpinBox*>(w)->value());
         case OptionInfo::Kind::Boolean:
@@ -121,11 +130,12 @@ OptionValues OptionForm::changedValues() const {
         const std::string value = text(info).toStdString();
         if (value == info.defaultValue) continue;
         // "1e-6" and "1e-06" are the same real: compare numerically.
-        if (info.kind == OptionInfo::Kind::Real) {
-            try {
-                if (std::stod(value) == std::stod(info.defaultValue)) continue;
-            } catch (...) {
-            }
+        double given = 0.0, fallback = 0.0;
+        if (info.kind == OptionInfo::Kind::Real &&
+            parseReal(value, given, true) == NumberError::None &&
+            parseReal(info.defaultValue, fallback, true) == NumberError::None &&
+            given == fallback) {
+            continue;
         }
         out[info.name] = value;
     }

@@ -1,12 +1,12 @@
-// One run as the GUI sees it: which solver with which options, its colour, the full trace
-// (every record), the newest snapshot and status. Owns the worker thread; destroying the run
-// cancels, stops and joins it.
+// One run as the GUI sees it: which solver with which options, its colour, its whole history
+// (every record, and every snapshot it received, thinned only past the history budget), the
+// newest status, and the worker thread it owns. Destroying the run cancels, stops and joins
+// the worker.
 #pragma once
 
 #include <QColor>
 #include <QObject>
 #include <QString>
-#include <QStringList>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,17 +39,32 @@ class Run : public QObject {
     const Status& status() const { return status_; }
     const std::vector<IterationRecord>& trace() const { return trace_; }
     int iteration() const { return trace_.empty() ? 0 : trace_.back().iteration; }
+    // The newest record (iteration 0 with the initial bounds before the first step).
     const IterationRecord& lastRecord() const { return last_; }
-    SnapshotPtr snapshot() const { return snapshot_; }
-    const QStringList& pseudocode() const { return pseudocode_; }
-    const QStringList& extraColumns() const { return extraColumns_; }
-    double epsilon() const;
+    // The record of `iteration` (0: the initial one), clamped to what exists.
+    const IterationRecord& recordAt(int iteration) const;
+    // The newest snapshot, and the newest one at or before `iteration` (history).
+    SnapshotPtr snapshot() const { return history_.empty() ? nullptr : history_.back(); }
+    SnapshotPtr snapshotAt(int iteration) const;
+    const std::vector<SnapshotPtr>& history() const { return history_; }
+    std::size_t historyBytes() const { return historyBytes_; }
+    // Drops snapshots until the history holds at most `bytes`, keeping the first, the last and
+    // every k-th (k doubling as needed). Returns the k used (1: nothing dropped).
+    int thinHistory(std::size_t bytes);
+
+    const std::vector<std::string>& pseudocode() const { return pseudocode_; }
+    const std::vector<std::string>& extraColumns() const { return extraColumns_; }
+    // max(epsilon, tol_rel·|U|) with the newest U, as the solver answers it.
+    double gapTolerance() const { return gapTolerance_; }
+    bool followsPath() const { return followsPath_; }
 
     void start();
     void pause();
     void step(int count = 1);
     void cancel();
     void setDelayMs(int milliseconds);
+    // True while its worker thread runs (until the run is destroyed).
+    bool threadRunning() const;
 
     // Writes the trace as CSV (all record columns); false and *why on failure.
     bool exportTrace(const QString& path, QString* why) const;
@@ -62,8 +77,9 @@ class Run : public QObject {
     void statusChanged(int id);
 
   private:
-    void onStarted(QStringList pseudocode, QStringList columns, RunUpdatePtr initial);
+    void onStarted(RunStartPtr start);
     void onUpdated(RunUpdatePtr update);
+    void keep(SnapshotPtr snapshot);
 
     int id_;
     std::shared_ptr<const ProblemInstance> problem_;
@@ -76,10 +92,14 @@ class Run : public QObject {
     bool ready_ = false;
     QString error_;
     Status status_;
+    IterationRecord initial_;
     IterationRecord last_;
     std::vector<IterationRecord> trace_;
-    SnapshotPtr snapshot_;
-    QStringList pseudocode_, extraColumns_;
+    std::vector<SnapshotPtr> history_;  // ascending iterations, one per iteration at most
+    std::size_t historyBytes_ = 0;
+    std::vector<std::string> pseudocode_, extraColumns_;
+    double gapTolerance_ = 0.0;
+    bool followsPath_ = false;
 };
 
 }  // namespace cplab

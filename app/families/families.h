@@ -1,0 +1,12 @@
+// Every registered family (families/family_list.h), in order.
+#pragma once
+
+#include <vector>
+
+#include "family.h"
+
+namespace cplab {
+
+const std::vector<const Family*>& families();
+
+}  // namespace cplab

@@ -1,0 +1,47 @@
+// The linear family: linear SVMs and other regularised risks (ALGORITHMS.md §3) by BMRM, OCAS,
+// dual coordinate descent and Pegasos SGD, raced against libocas, on built-in or loaded
+// datasets with an optional test set; model files for `cplab-cli run --model` and `predict`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bmrm/linear_svm.h"
+#include "data/load_options.h"
+#include "family.h"
+
+namespace cplab {
+
+struct LinearData final : ProblemData {
+    LinearProblem linear;  // training set and optional test set
+
+    std::string details() const override;
+};
+
+// Size and seed of the generated 2-D demo sets offered as built-in problems.
+inline constexpr int kGeneratedExamples = 200;
+inline constexpr int kGeneratedSeed = 1;
+
+// Where the test set of a linear problem comes from: a file, or a held-out fraction of the
+// training data (Dataset::split with `seed`), or none. As problem options: test,
+// test_fraction, seed.
+struct TestSetSpec {
+    std::string file;
+    double fraction = 0.0;
+    std::uint64_t seed = 1;
+};
+
+// A data file: CSV when the name ends in .csv or .csv.gz, else LIBSVM/SVMlight text (gzip
+// detected by content). Throws DataError naming the file and line.
+Dataset loadDataFile(const std::string& path, const LoadOptions& options = {});
+
+// A linear problem from a data file or, when `path` is empty, the built-in dataset or
+// generated set `builtin`, with the test set of `test`. Null and *why (file, line and what
+// was expected) on failure.
+ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin,
+                             const TestSetSpec& test, std::string* why);
+
+const Family& linearFamily();
+
+}  // namespace cplab

@@ -1,0 +1,69 @@
+#include "polytope.h"
+
+#include "nonsmooth/frank_wolfe.h"
+
+namespace cplab {
+
+SummaryFields PolytopeData::summary() const {
+    const Eigen::Vector2d x = polytope->minimizer();
+    return {{"f_star", polytope->value(x)}, {"x_star", std::vector<double>{x.x(), x.y()}}};
+}
+
+std::optional<double> PolytopeData::knownOptimum() const {
+    return polytope->minimumValue();
+}
+
+namespace {
+
+std::shared_ptr<const PolytopeProblem> polytopeOf(const PolytopeData& data) {
+    return data.polytope;
+}
+
+class PolytopeFamily final : public Family {
+  public:
+    PolytopeFamily() {
+        for (const auto& name : polytopeProblemNames()) {
+            const auto p = makePolytopeProblem(name);
+            addProblem({name, {}, p->title, p->description, 2});
+        }
+        addSolver<FrankWolfeOptions, FrankWolfeSolver>(
+            {"frank_wolfe",
+             {},
+             "Frank-Wolfe",
+             "Conditional gradient over a polygon with its duality (FW) gap; standard or "
+             "line-search steps, optional away steps.",
+             {}},
+            &polytopeOf);
+        addDemo(
+            {"frank_wolfe",
+             "Frank-Wolfe vs away steps",
+             "Minimiser on an edge of a triangle: plain Frank-Wolfe zig-zags, away steps "
+             "converge linearly; the FW gap certifies both.",
+             "triangle_edge",
+             {{"frank_wolfe", {{"variant", "plain"}}}, {"frank_wolfe", {{"variant", "away"}}}}});
+    }
+
+    std::string name() const override { return "polytope"; }
+    std::string title() const override { return "Smooth minimisation over a polygon"; }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& /*problemOptions*/,
+                           std::string* why) const override {
+        for (const auto& info : problems()) {
+            if (info.name != name) continue;
+            auto data = std::make_shared<PolytopeData>();
+            data->polytope = makePolytopeProblem(name);
+            return std::make_shared<ProblemInstance>(ProblemInstance{info, std::move(data)});
+        }
+        if (why) *why = "unknown polytope problem '" + name + "'";
+        return nullptr;
+    }
+};
+
+}  // namespace
+
+const Family& polytopeFamily() {
+    static const PolytopeFamily family;
+    return family;
+}
+
+}  // namespace cplab

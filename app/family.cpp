@@ -1,0 +1,98 @@
+#include "family.h"
+
+namespace cplab {
+
+const char* toString(Sense sense) {
+    return sense == Sense::Maximize ? "maximize" : "minimize";
+}
+
+const std::vector<ProblemInfo>& Family::problems() const {
+    return problems_;
+}
+
+const std::vector<SolverInfo>& Family::solvers() const {
+    return solverInfos_;
+}
+
+const std::vector<DemoInfo>& Family::demos() const {
+    return demos_;
+}
+
+void Family::addProblem(ProblemInfo info) {
+    info.family = name();
+    problems_.push_back(std::move(info));
+}
+
+void Family::addDemo(DemoInfo demo) {
+    demos_.push_back(std::move(demo));
+}
+
+void Family::addSolver(SolverInfo info, Checker check, Factory create) {
+    info.family = name();
+    solverInfos_.push_back(info);
+    solvers_.push_back({std::move(info), std::move(check), std::move(create)});
+}
+
+const Family::SolverEntry* Family::findEntry(const std::string& solver) const {
+    for (const auto& entry : solvers_) {
+        if (entry.info.name == solver) return &entry;
+    }
+    return nullptr;
+}
+
+int Family::fileAffinity(const std::string& /*path*/) const {
+    return 0;
+}
+
+ProblemPtr Family::loadFile(const std::string& path, const OptionValues& /*problemOptions*/,
+                            std::string* why) const {
+    if (why) *why = path + ": the " + name() + " family reads no data files";
+    return nullptr;
+}
+
+bool Family::checkSolverOptions(const std::string& solver, const OptionValues& options,
+                                std::string* why) const {
+    const SolverEntry* entry = findEntry(solver);
+    if (!entry) {
+        if (why) *why = "unknown solver '" + solver + "' in the " + name() + " family";
+        return false;
+    }
+    return entry->check(options, why);
+}
+
+std::unique_ptr<Solver> Family::makeSolver(const std::string& solver,
+                                           const ProblemInstance& problem,
+                                           const OptionValues& options, std::string* why) const {
+    const SolverEntry* entry = findEntry(solver);
+    if (!entry) {
+        if (why) *why = "unknown solver '" + solver + "' in the " + name() + " family";
+        return nullptr;
+    }
+    if (problem.info.family != name()) {
+        if (why) {
+            *why = "solver '" + solver + "' works on " + name() + " problems, but '" +
+                   problem.info.name + "' is a " + problem.info.family + " problem";
+        }
+        return nullptr;
+    }
+    return entry->create(problem, options, why);
+}
+
+bool Family::writeModel(const Solver& /*solver*/, const std::string& /*path*/,
+                        std::string* why) const {
+    if (why) *why = "the " + name() + " family writes no model files";
+    return false;
+}
+
+int Family::modelAffinity(const std::string& /*head*/) const {
+    return 0;
+}
+
+std::optional<Prediction> Family::predict(const std::string& modelPath,
+                                          const std::string& /*dataPath*/,
+                                          const std::string& /*outPath*/, std::string* why) const {
+    if (why) *why = modelPath + ": the " + name() + " family reads no model files";
+    return std::nullopt;
+}
+
+}  // namespace cplab

@@ -1,0 +1,203 @@
+// A family of problems and solvers (DESIGN.md, "A family is a plug-in"): its problems and
+// data loaders, its solvers with their options, its demos, the sense and names of its bounds,
+// and its hooks for the command line (model files). The main window, the CLI and the run
+// controller know families only through this interface and the list in families/families.h;
+// each family lives in app/families/<family>.{h,cpp} with its maths in solvers/<family>/ and
+// its view in widgets/<family>_view.{h,cpp}.
+//
+// Qt-free: cplab-cli links it without Qt Widgets.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/solver.h"
+
+namespace cplab {
+
+// Whether a problem minimises or maximises. Records keep bounds on the problem's own scale
+// (IterationRecord): upper ≥ lower either way, and gap = upper − lower ≥ 0.
+enum class Sense { Minimize, Maximize };
+const char* toString(Sense sense);  // "minimize", "maximize"
+
+// What the family calls its bounds, for the bounds plot, the status line and the CLI
+// (MAP inference: "dual bound U" and "E(best labeling)").
+struct BoundLabels {
+    std::string upper = "upper bound U";
+    std::string lower = "lower bound L";
+};
+
+struct ProblemInfo {
+    std::string name;
+    std::string family;
+    std::string title;
+    std::string description;
+    int dimension = 0;
+};
+
+struct SolverInfo {
+    std::string name;
+    std::string family;
+    std::string title;
+    std::string description;
+    std::vector<OptionInfo> options;  // with defaults
+};
+
+struct DemoRun {
+    std::string solver;
+    OptionValues options;
+};
+
+struct DemoInfo {
+    std::string name;
+    std::string title;
+    std::string description;
+    std::string problem;
+    std::vector<DemoRun> runs;
+};
+
+// The family's data behind an instantiated problem (a function, a polygon, a dataset with
+// its test set, a graphical model). Each family derives its own and its solver factories
+// cast back to it.
+struct ProblemData {
+    virtual ~ProblemData() = default;
+    // Known facts for summaries (e.g. {"f_star", -0.333}, {"x_star", [...]}).
+    virtual SummaryFields summary() const { return {}; }
+    // The known optimum, drawn as a reference line in the bounds plot.
+    virtual std::optional<double> knownOptimum() const { return std::nullopt; }
+    // One line for the log ("heart_scale: 270 examples, 13 features; test set 30 examples").
+    virtual std::string details() const { return {}; }
+};
+
+struct ProblemInstance {
+    ProblemInfo info;
+    std::shared_ptr<const ProblemData> data;
+
+    SummaryFields summary() const { return data ? data->summary() : SummaryFields{}; }
+    // The data as the family's own type, or null.
+    template <class T>
+    const T* as() const {
+        return dynamic_cast<const T*>(data.get());
+    }
+};
+
+using ProblemPtr = std::shared_ptr<const ProblemInstance>;
+
+// What `predict` reports: how many examples, and the error under its name ("error", or
+// "mean_absolute_error" for regression).
+struct Prediction {
+    long long examples = 0;
+    std::string measure;
+    double value = 0.0;
+};
+
+class Family {
+  public:
+    virtual ~Family() = default;
+    Family(const Family&) = delete;
+    Family& operator=(const Family&) = delete;
+
+    // Registry name ("linear"); the same word names its files.
+    virtual std::string name() const = 0;
+    virtual std::string title() const = 0;
+    virtual Sense sense() const { return Sense::Minimize; }
+    virtual BoundLabels boundLabels() const { return {}; }
+
+    const std::vector<ProblemInfo>& problems() const;
+    const std::vector<SolverInfo>& solvers() const;
+    const std::vector<DemoInfo>& demos() const;
+
+    // Settings of a problem that are not a solver's (a dataset's test split), with defaults;
+    // empty when the family has none.
+    virtual std::vector<OptionInfo> problemOptions() const { return {}; }
+
+    // The built-in problem `name` with `problemOptions`; null and *why when unknown.
+    virtual ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
+                                   std::string* why) const = 0;
+
+    // Data files. fileAffinity: 0 when the family cannot read `path`, higher for a better
+    // match (by extension and by sniffing the content); loadFile: null and *why (file, line
+    // and what was expected) on failure. The defaults read no files.
+    virtual int fileAffinity(const std::string& path) const;
+    virtual std::string fileFormats() const { return {}; }
+    virtual ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+                                std::string* why) const;
+
+    // Parses and validates `options` for `solver` without building it (cheap; for forms).
+    bool checkSolverOptions(const std::string& solver, const OptionValues& options,
+                            std::string* why) const;
+    // A solver of this family for `problem` (which must be of this family); null and *why
+    // when an option is unknown, does not parse or is out of range, or the data are rejected.
+    std::unique_ptr<Solver> makeSolver(const std::string& solver, const ProblemInstance& problem,
+                                       const OptionValues& options, std::string* why) const;
+
+    // Model files for `cplab-cli run --model` and `predict`. The defaults write none.
+    virtual bool writesModels() const { return false; }
+    virtual bool writeModel(const Solver& solver, const std::string& path, std::string* why) const;
+    // 0 when `head` (the first bytes of a file) is not one of this family's models.
+    virtual int modelAffinity(const std::string& head) const;
+    virtual std::optional<Prediction> predict(const std::string& modelPath,
+                                              const std::string& dataPath,
+                                              const std::string& outPath, std::string* why) const;
+
+  protected:
+    Family() = default;
+
+    using Factory = std::function<std::unique_ptr<Solver>(const ProblemInstance&,
+                                                          const OptionValues&, std::string*)>;
+    using Checker = std::function<bool(const OptionValues&, std::string*)>;
+
+    // Registration, from the family's constructor.
+    void addProblem(ProblemInfo info);
+    void addDemo(DemoInfo demo);
+    void addSolver(SolverInfo info, Checker check, Factory create);
+
+    // A solver entry for Options/SolverType built from the family's problem data `Data`
+    // through `argument` (e.g. the data's function, or its LinearProblem).
+    template <class Options, class SolverType, class Data, class Argument>
+    void addSolver(SolverInfo info, Argument (*argument)(const Data&)) {
+        info.options = describeOptions<Options>();
+        info.family = name();
+        addSolver(
+            std::move(info),
+            [](const OptionValues& values, std::string* why) {
+                Options options;
+                return assignOptions(options, values, why) && options.isValid(why);
+            },
+            [argument](const ProblemInstance& problem, const OptionValues& values,
+                       std::string* why) -> std::unique_ptr<Solver> {
+                const Data* data = problem.as<Data>();
+                if (!data) {
+                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
+                    return nullptr;
+                }
+                Options options;
+                if (!assignOptions(options, values, why) || !options.isValid(why)) return nullptr;
+                auto solver = std::make_unique<SolverType>(argument(*data), options);
+                if (solver->status().code == StatusCode::InvalidInput) {
+                    if (why) *why = solver->status().message;
+                    return nullptr;
+                }
+                return solver;
+            });
+    }
+
+  private:
+    struct SolverEntry {
+        SolverInfo info;
+        Checker check;
+        Factory create;
+    };
+    const SolverEntry* findEntry(const std::string& solver) const;
+
+    std::vector<ProblemInfo> problems_;
+    std::vector<SolverInfo> solverInfos_;
+    std::vector<SolverEntry> solvers_;
+    std::vector<DemoInfo> demos_;
+};
+
+}  // namespace cplab

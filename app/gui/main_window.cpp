@@ -1,0 +1,979 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSlider>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+
+#include "bounds_plot.h"
+#include "family_view.h"
+#include "family_views.h"
+#include "gap_progress.h"
+#include "log_panel.h"
+#include "option_form.h"
+#include "plot_style.h"
+#include "pseudocode_panel.h"
+#include "registry.h"
+#include "run.h"
+#include "run_controller.h"
+#include "timeline_bar.h"
+
+namespace cplab {
+
+namespace {
+
+enum RunColumn { kColRun, kColStatus, kColIteration, kColUpper, kColGap, kColumnCount };
+
+QString number(double value) {
+    if (!std::isfinite(value)) return value > 0 ? "inf" : (value < 0 ? "-inf" : "nan");
+    return QString::number(value, 'g', 8);
+}
+
+QPushButton* controlButton(const QString& text, const QString& name, const QString& tip,
+                           QWidget* parent) {
+    auto* button = new QPushButton(text, parent);
+    button->setObjectName(name);
+    button->setToolTip(tip);
+    return button;
+}
+
+// The x axes offered, in the order of the combo box.
+const widgets::XAxisKind kAxes[] = {
+    widgets::XAxisKind::Iteration,     widgets::XAxisKind::Seconds,
+    widgets::XAxisKind::OracleCalls,   widgets::XAxisKind::Passes,
+    widgets::XAxisKind::PathParameter, widgets::XAxisKind::LogPathParameter};
+
+}  // namespace
+
+// The result of a background load.
+struct MainWindow::Loaded {
+    ProblemPtr problem;
+    std::string why;
+    QString path;
+};
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), controller_(new RunController(this)) {
+    setWindowTitle("cplab - Cutting-Plane Lab");
+    buildUi();
+    buildMenus();
+    populateProblems();
+
+    connect(controller_, &RunController::problemChanged, this, &MainWindow::onProblemChanged);
+    connect(controller_, &RunController::runAdded, this, &MainWindow::onRunAdded);
+    connect(controller_, &RunController::runRemoved, this, &MainWindow::onRunRemoved);
+    connect(controller_, &RunController::runReplaced, this, &MainWindow::onRunReplaced);
+    connect(controller_, &RunController::runReady, this, [this](int id) {
+        if (id == selectedId_) refreshSelection();
+        refreshRunRow(id);
+    });
+    connect(controller_, &RunController::recordsAppended, this,
+            [this](int id, const std::vector<IterationRecord>& records) {
+                boundsPlot_->appendRecords(id, records);
+                onRecords(id);
+            });
+    connect(controller_, &RunController::snapshotChanged, this, &MainWindow::onRunSnapshot);
+    connect(controller_, &RunController::statusChanged, this, &MainWindow::onRunStatus);
+    connect(controller_, &RunController::message, this, [this](const QString& text, bool error) {
+        if (error) {
+            log_->appendError(text);
+        } else {
+            log_->appendMessage(text);
+        }
+    });
+    setDelayMs(controller_->delayMs());
+    updateButtons();
+    resize(1440, 900);
+}
+
+MainWindow::~MainWindow() {
+    if (loader_) loader_->waitForFinished();
+    // The runs stop and join before the views they report to go away.
+    controller_->removeAll();
+}
+
+void MainWindow::buildUi() {
+    // ---- Centre: the family's view, the timeline, and the race view.
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(splitter);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(0);
+    viewStack_ = new QStackedWidget(top);
+    emptyView_ = new QLabel(tr("Choose a demo or a problem on the left."), viewStack_);
+    emptyView_->setAlignment(Qt::AlignCenter);
+    viewStack_->addWidget(emptyView_);
+    for (const auto& [family, view] : widgets::createFamilyViews(viewStack_)) {
+        view->setObjectName(QString::fromStdString(family + "View"));
+        viewStack_->addWidget(view);
+        views_[family] = view;
+    }
+    timeline_ = new widgets::TimelineBar(top);
+    topLayout->addWidget(viewStack_, 1);
+    topLayout->addWidget(timeline_);
+    boundsPlot_ = new widgets::BoundsPlot(splitter);
+    splitter->addWidget(top);
+    splitter->addWidget(boundsPlot_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    setCentralWidget(splitter);
+    connect(timeline_, &widgets::TimelineBar::positionChosen, this, [this] { showFrame(); });
+    connect(timeline_, &widgets::TimelineBar::liveChosen, this, [this] { showFrame(); });
+    // ← and → step through history wherever the focus is in the centre (not in the forms).
+    auto* back = new QShortcut(QKeySequence(Qt::Key_Left), splitter);
+    back->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(back, &QShortcut::activated, timeline_, &widgets::TimelineBar::stepBack);
+    auto* forward = new QShortcut(QKeySequence(Qt::Key_Right), splitter);
+    forward->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(forward, &QShortcut::activated, timeline_, &widgets::TimelineBar::stepForward);
+
+    // ---- Run controls.
+    auto* controls = addToolBar(tr("Run controls"));
+    controls->setObjectName("runControls");
+    controls->setMovable(false);
+    runButton_ = controlButton(tr("Run"), "runButton", tr("Run all runs until they stop"), this);
+    pauseButton_ = controlButton(tr("Pause"), "pauseButton", tr("Pause all runs"), this);
+    stepButton_ = controlButton(tr("Step"), "stepButton", tr("One iteration of every run"), this);
+    step10Button_ =
+        controlButton(tr("Step x10"), "step10Button", tr("Ten iterations of every run"), this);
+    resetButton_ = controlButton(tr("Reset"), "resetButton",
+                                 tr("Restart every run from iteration 0 with its options"), this);
+    cancelButton_ =
+        controlButton(tr("Cancel"), "cancelButton", tr("Stop every run for good"), this);
+    for (QPushButton* b :
+         {runButton_, pauseButton_, stepButton_, step10Button_, resetButton_, cancelButton_}) {
+        controls->addWidget(b);
+    }
+    controls->addSeparator();
+    controls->addWidget(new QLabel(tr(" Delay per step "), this));
+    delaySlider_ = new QSlider(Qt::Horizontal, this);
+    delaySlider_->setObjectName("delaySlider");
+    delaySlider_->setRange(0, 1000);
+    delaySlider_->setSingleStep(10);
+    delaySlider_->setPageStep(100);
+    delaySlider_->setFixedWidth(160);
+    delaySlider_->setToolTip(tr("Pause between iterations while running (0: full speed)"));
+    controls->addWidget(delaySlider_);
+    delayLabel_ = new QLabel(this);
+    delayLabel_->setMinimumWidth(60);
+    controls->addWidget(delayLabel_);
+    controls->addSeparator();
+    controls->addWidget(new QLabel(tr(" x axis "), this));
+    xAxisCombo_ = new QComboBox(this);
+    xAxisCombo_->setObjectName("xAxisCombo");
+    for (const auto kind : kAxes)
+        xAxisCombo_->addItem(widgets::axisLabel(kind));
+    controls->addWidget(xAxisCombo_);
+
+    connect(runButton_, &QPushButton::clicked, this, &MainWindow::runAll);
+    connect(pauseButton_, &QPushButton::clicked, this, &MainWindow::pauseAll);
+    connect(stepButton_, &QPushButton::clicked, this, [this] { stepAll(1); });
+    connect(step10Button_, &QPushButton::clicked, this, [this] { stepAll(10); });
+    connect(resetButton_, &QPushButton::clicked, this, &MainWindow::resetAll);
+    connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelAll);
+    connect(delaySlider_, &QSlider::valueChanged, this, &MainWindow::setDelayMs);
+    connect(xAxisCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index < 0) return;
+        boundsPlot_->setXAxis(kAxes[index]);
+        showFrame();  // the marker and the other runs' rows follow the axis
+    });
+
+    // ---- Left dock: demo, problem, solver, options, runs.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(buildSetupPanel());
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(370);
+    auto* left = new QDockWidget(tr("Problem and solver"), this);
+    left->setObjectName("problemDock");
+    left->setWidget(scroll);
+    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, left);
+
+    // ---- Right dock: pseudocode; below it the log.
+    pseudocode_ = new widgets::PseudocodePanel(this);
+    pseudocode_->setObjectName("pseudocodePanel");
+    auto* right = new QDockWidget(tr("Pseudocode"), this);
+    right->setObjectName("pseudocodeDock");
+    right->setWidget(pseudocode_);
+    pseudocode_->setMinimumWidth(420);
+    addDockWidget(Qt::RightDockWidgetArea, right);
+    log_ = new widgets::LogPanel(this);
+    log_->setObjectName("logPanel");
+    auto* bottom = new QDockWidget(tr("Log"), this);
+    bottom->setObjectName("logDock");
+    bottom->setWidget(log_);
+    addDockWidget(Qt::RightDockWidgetArea, bottom);
+    splitDockWidget(right, bottom, Qt::Vertical);
+
+    // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
+    statusLine_ = new QLabel(this);
+    statusLine_->setObjectName("statusLine");
+    progress_ = new widgets::GapProgress(this);
+    progress_->setMinimumWidth(340);
+    statusBar()->addWidget(statusLine_, 1);
+    statusBar()->addPermanentWidget(progress_);
+}
+
+QWidget* MainWindow::buildSetupPanel() {
+    auto* panel = new QWidget(this);
+    auto* panelLayout = new QVBoxLayout(panel);
+
+    auto* demoBox = new QGroupBox(tr("Demo"), panel);
+    auto* demoLayout = new QVBoxLayout(demoBox);
+    demoCombo_ = new QComboBox(demoBox);
+    demoCombo_->setObjectName("demoCombo");
+    demoCombo_->addItem(tr("(choose a demo)"), QString());
+    for (const auto& demo : demoCatalog()) {
+        demoCombo_->addItem(QString::fromStdString(demo.title), QString::fromStdString(demo.name));
+        demoCombo_->setItemData(demoCombo_->count() - 1, QString::fromStdString(demo.description),
+                                Qt::ToolTipRole);
+    }
+    demoLayout->addWidget(demoCombo_);
+    panelLayout->addWidget(demoBox);
+
+    auto* problemBox = new QGroupBox(tr("Problem"), panel);
+    problemLayout_ = new QVBoxLayout(problemBox);
+    problemCombo_ = new QComboBox(problemBox);
+    problemCombo_->setObjectName("problemCombo");
+    problemDescription_ = new QLabel(problemBox);
+    problemDescription_->setWordWrap(true);
+    problemDescription_->setStyleSheet("color: #444;");
+    problemLayout_->addWidget(problemCombo_);
+    problemLayout_->addWidget(problemDescription_);
+    // Each family's own problem controls (a dataset's test split), shown for its problems.
+    for (const auto& [family, view] : views_) {
+        if (QWidget* controls = view->problemControls()) {
+            controls->setParent(problemBox);
+            controls->setVisible(false);
+            problemLayout_->addWidget(controls);
+        }
+    }
+    panelLayout->addWidget(problemBox);
+
+    auto* solverBox = new QGroupBox(tr("Solver"), panel);
+    auto* solverLayout = new QVBoxLayout(solverBox);
+    solverCombo_ = new QComboBox(solverBox);
+    solverCombo_->setObjectName("solverCombo");
+    solverDescription_ = new QLabel(solverBox);
+    solverDescription_->setWordWrap(true);
+    solverDescription_->setStyleSheet("color: #444;");
+    optionForm_ = new OptionForm(solverBox);
+    optionForm_->setObjectName("optionForm");
+    auto* runButtons = new QHBoxLayout;
+    addRunButton_ =
+        controlButton(tr("Add run"), "addRunButton",
+                      tr("Add a run of this solver with these options (a race)"), solverBox);
+    applyButton_ =
+        controlButton(tr("Apply to selected"), "applyButton",
+                      tr("Restart the selected run with this solver and options"), solverBox);
+    runButtons->addWidget(addRunButton_);
+    runButtons->addWidget(applyButton_);
+    solverLayout->addWidget(solverCombo_);
+    solverLayout->addWidget(solverDescription_);
+    solverLayout->addWidget(optionForm_);
+    solverLayout->addLayout(runButtons);
+    panelLayout->addWidget(solverBox);
+
+    auto* runsBox = new QGroupBox(tr("Runs (at the timeline's position)"), panel);
+    auto* runsLayout = new QVBoxLayout(runsBox);
+    runTable_ = new QTableWidget(0, kColumnCount, runsBox);
+    runTable_->setWordWrap(false);
+    runTable_->setObjectName("runTable");
+    runTable_->setHorizontalHeaderLabels(
+        {tr("run"), tr("status"), tr("iter"), tr("upper"), tr("gap")});
+    runTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    runTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    runTable_->verticalHeader()->hide();
+    runTable_->horizontalHeader()->setSectionResizeMode(kColRun, QHeaderView::Stretch);
+    for (int c = kColStatus; c < kColumnCount; ++c)
+        runTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    runTable_->setMinimumHeight(120);
+    removeButton_ =
+        controlButton(tr("Remove run"), "removeButton", tr("Remove the selected run"), runsBox);
+    runsLayout->addWidget(runTable_);
+    runsLayout->addWidget(removeButton_);
+    panelLayout->addWidget(runsBox, 1);
+
+    connect(demoCombo_, &QComboBox::activated, this, [this](int index) {
+        const QString name = demoCombo_->itemData(index).toString();
+        if (!name.isEmpty()) loadDemo(name);
+    });
+    connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
+        const QString name = problemCombo_->itemData(index).toString();
+        if (!name.isEmpty()) loadProblem(name);
+    });
+    connect(solverCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::onSolverChosen);
+    connect(addRunButton_, &QPushButton::clicked, this, [this] {
+        QString why;
+        const std::string solver = solverCombo_->currentData().toString().toStdString();
+        if (!addRun(solver, optionForm_->changedValues(), &why)) {
+            QMessageBox::warning(this, tr("Invalid options"), why);
+        }
+    });
+    connect(applyButton_, &QPushButton::clicked, this, &MainWindow::applyToSelected);
+    connect(removeButton_, &QPushButton::clicked, this, &MainWindow::removeSelected);
+    connect(runTable_, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = runTable_->selectionModel()->selectedRows();
+        if (rows.isEmpty()) return;
+        if (Run* r = controller_->run(rows.front().row()); r && r->id() != selectedId_) {
+            selectedId_ = r->id();
+            refreshSelection();
+        }
+    });
+    return panel;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* demos = file->addMenu(tr("Load &demo"));
+    for (const auto& demo : demoCatalog()) {
+        const QString name = QString::fromStdString(demo.name);
+        demos->addAction(QString::fromStdString(demo.title), this,
+                         [this, name] { loadDemo(name); });
+    }
+    file->addSeparator();
+    file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
+        QStringList formats;
+        for (const Family* f : families()) {
+            if (!f->fileFormats().empty()) formats << QString::fromStdString(f->fileFormats());
+        }
+        const QString filter = formats.join(", ") + " (*)";
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open data file"), QString(), filter);
+        if (path.isEmpty()) return;
+        const QString test = QFileDialog::getOpenFileName(
+            this, tr("Test file (cancel: use the test fraction)"), QFileInfo(path).path(), filter);
+        openDataFile(path, test);
+    });
+    file->addSeparator();
+    file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
+    file->addAction(tr("Export &bounds plot (PNG/PDF)..."), this,
+                    [this] { exportDialog("bounds"); });
+    file->addAction(tr("Export &trace of the selected run (CSV)..."), this,
+                    [this] { exportDialog("trace"); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::runAll);
+    run->addAction(tr("&Pause"), QKeySequence(Qt::Key_F6), this, &MainWindow::pauseAll);
+    run->addAction(tr("&Step"), QKeySequence(Qt::Key_F10), this, [this] { stepAll(1); });
+    run->addAction(tr("Step x&10"), QKeySequence(Qt::SHIFT | Qt::Key_F10), this,
+                   [this] { stepAll(10); });
+    run->addAction(tr("R&eset"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::resetAll);
+    run->addSeparator();
+    run->addAction(tr("&Live (follow the newest iteration)"), QKeySequence(Qt::Key_End), this,
+                   &MainWindow::goLive);
+    run->addAction(tr("History &budget..."), this, [this] {
+        bool ok = false;
+        const int mb = QInputDialog::getInt(
+            this, tr("History budget"),
+            tr("Memory for the snapshots of all runs together (MB); past it old snapshots are "
+               "thinned:"),
+            static_cast<int>(controller_->historyBudget() >> 20), 1, 65536, 16, &ok);
+        if (ok) setHistoryBudgetMb(mb);
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About cplab"), this, [this] {
+        QMessageBox::about(
+            this, tr("About cplab"),
+            tr("<b>cplab</b> - Cutting-Plane Lab<br>Step-wise optimisation methods of machine "
+               "learning, live-plotted: cutting planes, bundle methods, Frank-Wolfe, BMRM and "
+               "OCAS.<br><br>Command-line twin: <tt>cplab-cli</tt>."));
+    });
+}
+
+void MainWindow::populateProblems() {
+    problemCombo_->clear();
+    for (const auto& p : problemCatalog()) {
+        problemCombo_->addItem(
+            QString("%1  [%2, %3-D]")
+                .arg(QString::fromStdString(p.name), QString::fromStdString(p.family))
+                .arg(p.dimension),
+            QString::fromStdString(p.name));
+        problemCombo_->setItemData(problemCombo_->count() - 1, QString::fromStdString(p.title),
+                                   Qt::ToolTipRole);
+    }
+    problemCombo_->setCurrentIndex(-1);
+}
+
+// ---- problems -------------------------------------------------------------------------------
+
+const ProblemInstance* MainWindow::problem() const {
+    return controller_->problem();
+}
+
+OptionValues MainWindow::problemOptions() const {
+    const ProblemInfo* info =
+        problemCombo_->currentIndex() >= 0
+            ? findProblem(problemCombo_->currentData().toString().toStdString())
+            : nullptr;
+    const std::string family = info ? info->family : std::string();
+    const auto it = views_.find(family);
+    return it == views_.end() ? OptionValues{} : it->second->problemOptions();
+}
+
+void MainWindow::onProblemChanged() {
+    const ProblemInstance* p = controller_->problem();
+    selectedId_ = -1;
+    runTable_->setRowCount(0);
+    boundsPlot_->clear();
+    pseudocode_->clear();
+    statusLine_->clear();
+    timeline_->setLast(0);
+    timeline_->setLive(true);
+    timeline_->setCaption({});
+    for (const auto& [family, view] : views_)
+        view->clear();
+    if (!p) {
+        viewStack_->setCurrentWidget(emptyView_);
+        updateButtons();
+        return;
+    }
+    problemCombo_->setCurrentIndex(problemCombo_->findData(QString::fromStdString(p->info.name)));
+    problemDescription_->setText(
+        QString::fromStdString(p->info.title + "\n\n" + p->info.description));
+    const Family* family = controller_->family();
+    if (family) {
+        const BoundLabels labels = family->boundLabels();
+        boundsPlot_->setBoundLabels(QString::fromStdString(labels.upper),
+                                    QString::fromStdString(labels.lower));
+    }
+    if (p->data) {
+        if (const auto optimum = p->data->knownOptimum())
+            boundsPlot_->setReference(*optimum, tr("known optimum"));
+        const std::string details = p->data->details();
+        if (!details.empty()) log_->appendMessage(QString::fromStdString(details));
+    }
+    for (const auto& [name, view] : views_) {
+        if (QWidget* controls = view->problemControls())
+            controls->setVisible(name == p->info.family);
+    }
+    const auto it = views_.find(p->info.family);
+    viewStack_->setCurrentWidget(it == views_.end() ? static_cast<QWidget*>(emptyView_)
+                                                    : it->second);
+    populateSolvers();
+    log_->appendMessage(
+        tr("problem %1: %2")
+            .arg(QString::fromStdString(p->info.name), QString::fromStdString(p->info.title)));
+    updateButtons();
+}
+
+void MainWindow::populateSolvers() {
+    QSignalBlocker block(solverCombo_);
+    solverCombo_->clear();
+    for (const SolverInfo* s : solversForFamily(problem()->info.family))
+        solverCombo_->addItem(QString::fromStdString(s->title), QString::fromStdString(s->name));
+    solverCombo_->setCurrentIndex(0);
+    onSolverChosen(0);
+}
+
+void MainWindow::onSolverChosen(int index) {
+    const SolverInfo* info = findSolver(solverCombo_->itemData(index).toString().toStdString());
+    if (!info) return;
+    solverDescription_->setText(QString::fromStdString(info->description));
+    optionForm_->setOptions(info->options);
+}
+
+void MainWindow::setProblemWithRun(ProblemPtr problem) {
+    demoCombo_->setCurrentIndex(0);
+    controller_->setProblem(std::move(problem));
+    QString why;
+    if (!addRun(solverCombo_->currentData().toString().toStdString(), {}, &why)) {
+        log_->appendError(why);
+    }
+}
+
+bool MainWindow::loadProblem(const QString& name) {
+    std::string why;
+    auto problem = makeProblem(name.toStdString(), problemOptions(), &why);
+    if (!problem) {
+        log_->appendError(QString::fromStdString(why));
+        return false;
+    }
+    setProblemWithRun(std::move(problem));
+    return true;
+}
+
+bool MainWindow::loadDemo(const QString& name) {
+    const DemoInfo* demo = findDemo(name.toStdString());
+    if (!demo) {
+        log_->appendError(tr("unknown demo '%1'").arg(name));
+        return false;
+    }
+    std::string why;
+    auto problem = makeProblem(demo->problem, &why);
+    if (!problem) {
+        log_->appendError(QString::fromStdString(why));
+        return false;
+    }
+    controller_->setProblem(std::move(problem));
+    demoCombo_->setCurrentIndex(demoCombo_->findData(name));
+    log_->appendMessage(tr("demo: %1").arg(QString::fromStdString(demo->title)));
+    for (const auto& run : demo->runs) {
+        QString message;
+        if (!addRun(run.solver, run.options, &message)) log_->appendError(message);
+    }
+    selectRun(0);
+    return true;
+}
+
+void MainWindow::openDataFile(const QString& path, const QString& testPath) {
+    if (loading()) {
+        log_->appendError(tr("%1: still loading another file").arg(path));
+        emit dataFileLoaded(false, tr("still loading another file"));
+        return;
+    }
+    // The family that reads the file best; its problem controls give the test split.
+    const Family* reader = nullptr;
+    int best = 0;
+    for (const Family* f : families()) {
+        const int affinity = f->fileAffinity(path.toStdString());
+        if (affinity > best) {
+            best = affinity;
+            reader = f;
+        }
+    }
+    OptionValues options;
+    if (reader) {
+        const auto it = views_.find(reader->name());
+        if (it != views_.end()) options = it->second->problemOptions();
+        if (!testPath.isEmpty()) {
+            options.erase("test_fraction");
+            options["test"] = testPath.toStdString();
+        }
+    }
+    const std::string family = reader ? reader->name() : std::string();
+    loader_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
+    connect(loader_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this,
+            &MainWindow::onDataLoaded);
+    statusBar()->showMessage(tr("Loading %1 ...").arg(QFileInfo(path).fileName()));
+    loader_->setFuture(QtConcurrent::run([path, family, options] {
+        auto loaded = std::make_shared<Loaded>();
+        loaded->path = path;
+        try {
+            loaded->problem = loadProblemFile(path.toStdString(), family, options, &loaded->why);
+        } catch (const std::exception& e) {
+            loaded->why = e.what();
+        }
+        return loaded;
+    }));
+}
+
+bool MainWindow::loading() const {
+    return loader_ != nullptr;
+}
+
+void MainWindow::onDataLoaded() {
+    const std::shared_ptr<Loaded> loaded = loader_->result();
+    loader_->deleteLater();
+    loader_ = nullptr;
+    statusBar()->clearMessage();
+    if (!loaded->problem) {
+        const QString why = QString::fromStdString(loaded->why);
+        log_->appendError(why);
+        emit dataFileLoaded(false, why);
+        return;
+    }
+    setProblemWithRun(loaded->problem);
+    emit dataFileLoaded(true, loaded->path);
+}
+
+// ---- runs -----------------------------------------------------------------------------------
+
+bool MainWindow::addRun(const std::string& solver, const OptionValues& options, QString* why) {
+    return controller_->addRun(solver, options, why) != nullptr;
+}
+
+void MainWindow::removeAllRuns() {
+    controller_->removeAll();
+}
+
+int MainWindow::runCount() const {
+    return controller_->runCount();
+}
+
+Run* MainWindow::run(int index) const {
+    return controller_->run(index);
+}
+
+Run* MainWindow::selectedRun() const {
+    return controller_->runById(selectedId_);
+}
+
+void MainWindow::selectRun(int index) {
+    Run* r = controller_->run(index);
+    if (!r) return;
+    selectedId_ = r->id();
+    runTable_->selectRow(index);
+    refreshSelection();
+}
+
+void MainWindow::onRunAdded(int id) {
+    Run* r = controller_->runById(id);
+    const int row = runTable_->rowCount();
+    runTable_->insertRow(row);
+    for (int c = 0; c < kColumnCount; ++c)
+        runTable_->setItem(row, c, new QTableWidgetItem);
+    boundsPlot_->addRun(id, r->label(), r->color());
+    refreshRunRow(id);
+    if (selectedId_ < 0) selectRun(row);
+    updateButtons();
+    emit runsChanged();
+}
+
+void MainWindow::onRunRemoved(int id) {
+    boundsPlot_->removeRun(id);
+    // Rows follow the controller's order: the removed run's row is the first that differs.
+    int row = 0;
+    while (row < runTable_->rowCount() && row < runCount() &&
+           runTable_->item(row, kColRun)->data(Qt::UserRole).toInt() == run(row)->id()) {
+        ++row;
+    }
+    if (row < runTable_->rowCount()) runTable_->removeRow(row);
+    if (id == selectedId_) {
+        selectedId_ = -1;
+        if (runCount() > 0) {
+            selectRun(std::min(row, runCount() - 1));
+        } else {
+            // Nothing left to show: every view, the pseudocode and the status line clear.
+            for (const auto& [family, view] : views_)
+                view->clear();
+            pseudocode_->clear();
+            statusLine_->clear();
+            progress_->reset(1.0);
+            timeline_->setLast(0);
+            timeline_->setLive(true);
+            timeline_->setCaption({});
+            boundsPlot_->setMarker(qQNaN());
+        }
+    }
+    updateButtons();
+    emit runsChanged();
+}
+
+void MainWindow::onRunReplaced(int id) {
+    Run* r = controller_->runById(id);
+    boundsPlot_->addRun(id, r->label(), r->color());
+    refreshRunRow(id);
+    if (id == selectedId_) {
+        timeline_->setLive(true);
+        refreshSelection();
+    }
+    updateButtons();
+}
+
+void MainWindow::removeSelected() {
+    if (selectedId_ >= 0) controller_->removeRun(selectedId_);
+}
+
+void MainWindow::applyToSelected() {
+    Run* r = selectedRun();
+    if (!r) return;
+    QString why;
+    if (!controller_->restartRun(r->id(), solverCombo_->currentData().toString().toStdString(),
+                                 optionForm_->changedValues(), &why)) {
+        QMessageBox::warning(this, tr("Invalid options"), why);
+    }
+}
+
+void MainWindow::refreshSelection() {
+    Run* r = selectedRun();
+    if (!r) return;
+    const SolverInfo* info = findSolver(r->solver());
+    pseudocode_->setPseudocode(QString::fromStdString(info ? info->title : r->solver()),
+                               r->pseudocode());
+    {
+        QSignalBlocker block(solverCombo_);
+        solverCombo_->setCurrentIndex(solverCombo_->findData(QString::fromStdString(r->solver())));
+        onSolverChosen(solverCombo_->currentIndex());
+    }
+    optionForm_->setValues(r->options());
+    progress_->reset(r->gapTolerance());
+    for (const auto& rec : r->trace())
+        progress_->setGap(rec.gap);
+    timeline_->setLast(r->iteration());
+    showFrame();
+}
+
+void MainWindow::onRecords(int id) {
+    if (id != selectedId_) {
+        if (!timeline_->isLive()) refreshRunRow(id);
+        return;
+    }
+    Run* r = selectedRun();
+    timeline_->setLast(r->iteration());
+    if (!timeline_->isLive()) showFrame();  // the caption's count and the run rows
+}
+
+void MainWindow::onRunSnapshot(int id) {
+    if (id == selectedId_ && timeline_->isLive()) showFrame();
+}
+
+void MainWindow::onRunStatus(int id) {
+    refreshRunRow(id);
+    Run* r = controller_->runById(id);
+    if (r && id == selectedId_) {
+        progress_->reset(r->gapTolerance());
+        for (const auto& rec : r->trace())
+            progress_->setGap(rec.gap);
+        if (timeline_->isLive()) showFrame();
+    }
+    updateButtons();
+}
+
+// ---- what the views show --------------------------------------------------------------------
+
+int MainWindow::shownIteration() const {
+    const Run* r = selectedRun();
+    if (!r) return 0;
+    return timeline_->isLive() ? r->iteration() : std::min(timeline_->position(), r->iteration());
+}
+
+void MainWindow::showIteration(int iteration) {
+    timeline_->setPosition(iteration);
+    if (timeline_->isLive()) showFrame();
+}
+
+void MainWindow::goLive() {
+    timeline_->setLive(true);
+    showFrame();
+}
+
+const IterationRecord& MainWindow::recordAtKey(const Run& run, double key) const {
+    const widgets::XAxisKind axis = boundsPlot_->xAxis();
+    if (axis == widgets::XAxisKind::Iteration) return run.recordAt(static_cast<int>(key));
+    const auto& trace = run.trace();
+    if (axis == widgets::XAxisKind::PathParameter || axis == widgets::XAxisKind::LogPathParameter) {
+        // A path may run either way: the point nearest to the key.
+        const IterationRecord* best = &run.recordAt(0);
+        double distance = std::numeric_limits<double>::infinity();
+        for (const auto& r : trace) {
+            const double d = std::abs(widgets::axisKey(axis, r) - key);
+            if (d < distance) {
+                distance = d;
+                best = &r;
+            }
+        }
+        return *best;
+    }
+    // Counting axes grow with the iterations: the last record at or before the key.
+    const auto it = std::upper_bound(trace.begin(), trace.end(), key,
+                                     [axis](double value, const IterationRecord& r) {
+                                         return value < widgets::axisKey(axis, r);
+                                     });
+    return it == trace.begin() ? run.recordAt(0) : *(it - 1);
+}
+
+void MainWindow::showFrame() {
+    Run* r = selectedRun();
+    if (!r || !r->ready()) {
+        refreshRunRows();
+        return;
+    }
+    const int iteration = shownIteration();
+    widgets::ViewFrame frame;
+    frame.runId = r->id();
+    frame.snapshot = timeline_->isLive() ? r->snapshot() : r->snapshotAt(iteration);
+    frame.records =
+        std::span<const IterationRecord>(r->trace().data(), static_cast<std::size_t>(iteration));
+    frame.columns = r->extraColumns();
+    if (frame.snapshot) {
+        if (widgets::FamilyView* view = currentView(); view && !view->showFrame(frame)) {
+            log_->appendError(tr("%1: the %2 view cannot draw this run's snapshots")
+                                  .arg(r->label(), QString::fromStdString(problem()->info.family)));
+        }
+        pseudocode_->setExecuted(frame.snapshot->executedLines);
+    }
+    const IterationRecord& record = r->recordAt(iteration);
+    updateStatusLine(record, frame);
+    timeline_->setCaption(timeline_->isLive()
+                              ? tr("iteration %1 (live)").arg(iteration)
+                              : tr("iteration %1 of %2").arg(iteration).arg(r->iteration()));
+    boundsPlot_->setMarker(timeline_->isLive() ? qQNaN()
+                                               : widgets::axisKey(boundsPlot_->xAxis(), record));
+    refreshRunRows();
+}
+
+void MainWindow::refreshRunRows() {
+    for (int k = 0; k < runCount(); ++k)
+        refreshRunRow(run(k)->id());
+}
+
+void MainWindow::refreshRunRow(int id) {
+    const int row = controller_->indexOf(id);
+    Run* r = controller_->runById(id);
+    if (row < 0 || !r || row >= runTable_->rowCount()) return;
+    auto* name = runTable_->item(row, kColRun);
+    name->setText(r->label());
+    name->setData(Qt::UserRole, id);
+    QPixmap swatch(12, 12);
+    swatch.fill(r->color());
+    name->setIcon(QIcon(swatch));
+    name->setToolTip(r->label());
+    const QString state = r->failed()   ? tr("failed")
+                          : !r->ready() ? tr("starting")
+                                        : QString(toString(r->status().code));
+    runTable_->item(row, kColStatus)->setText(state);
+    runTable_->item(row, kColStatus)->setToolTip(QString::fromStdString(r->status().message));
+    // Live: the newest record; scrubbed back: the record at the timeline's position (the
+    // selected run's iteration, or the same time, calls or passes for the others).
+    const IterationRecord* record = &r->lastRecord();
+    if (!timeline_->isLive()) {
+        if (Run* shown = selectedRun()) {
+            const IterationRecord& at = shown->recordAt(shownIteration());
+            record = id == selectedId_
+                         ? &at
+                         : &recordAtKey(*r, widgets::axisKey(boundsPlot_->xAxis(), at));
+        }
+    }
+    runTable_->item(row, kColIteration)->setText(QString::number(record->iteration));
+    runTable_->item(row, kColUpper)->setText(number(record->upper));
+    runTable_->item(row, kColGap)->setText(QString::number(record->gap, 'e', 2));
+}
+
+void MainWindow::updateStatusLine(const IterationRecord& rec, const widgets::ViewFrame& frame) {
+    Run* r = selectedRun();
+    const Family* family = controller_->family();
+    const BoundLabels labels = family ? family->boundLabels() : BoundLabels{};
+    QString text = tr("%1   iteration %2   %3 %4   %5 %6   gap %7   oracles %8   %9 s   [%10]")
+                       .arg(QString("#%1 %2").arg(r->id()).arg(QString::fromStdString(r->solver())))
+                       .arg(rec.iteration)
+                       .arg(QString::fromStdString(labels.upper), number(rec.upper),
+                            QString::fromStdString(labels.lower), number(rec.lower))
+                       .arg(rec.gap, 0, 'e', 3)
+                       .arg(rec.oracleCalls)
+                       .arg(rec.seconds, 0, 'f', 3)
+                       .arg(QString(toString(r->status().code)));
+    if (rec.hasPathParameter()) text += tr("   path parameter %1").arg(number(rec.pathParameter));
+    if (widgets::FamilyView* view = currentView(); view && frame.snapshot) {
+        const QString extra = view->statusText(frame);
+        if (!extra.isEmpty()) text += "   " + extra;
+    }
+    statusLine_->setText(text);
+}
+
+QString MainWindow::statusText() const {
+    return statusLine_->text();
+}
+
+widgets::FamilyView* MainWindow::view(const std::string& family) const {
+    const auto it = views_.find(family);
+    return it == views_.end() ? nullptr : it->second;
+}
+
+widgets::FamilyView* MainWindow::currentView() const {
+    return qobject_cast<widgets::FamilyView*>(viewStack_->currentWidget());
+}
+
+void MainWindow::updateButtons() {
+    const bool anyActive = controller_->anyActive();
+    for (QPushButton* b : {runButton_, pauseButton_, stepButton_, step10Button_, cancelButton_})
+        b->setEnabled(anyActive);
+    resetButton_->setEnabled(runCount() > 0);
+    applyButton_->setEnabled(selectedId_ >= 0);
+    removeButton_->setEnabled(selectedId_ >= 0);
+    addRunButton_->setEnabled(problem() != nullptr);
+}
+
+// ---- controls and exports -------------------------------------------------------------------
+
+void MainWindow::runAll() {
+    controller_->runAll();
+}
+
+void MainWindow::pauseAll() {
+    controller_->pauseAll();
+}
+
+void MainWindow::stepAll(int count) {
+    controller_->stepAll(count);
+}
+
+void MainWindow::cancelAll() {
+    controller_->cancelAll();
+}
+
+void MainWindow::resetAll() {
+    controller_->resetAll();
+    updateButtons();
+}
+
+void MainWindow::setDelayMs(int milliseconds) {
+    controller_->setDelayMs(milliseconds);
+    delayLabel_->setText(milliseconds == 0 ? tr("full speed") : tr("%1 ms").arg(milliseconds));
+    if (delaySlider_->value() != milliseconds) delaySlider_->setValue(milliseconds);
+}
+
+void MainWindow::setHistoryBudgetMb(int megabytes) {
+    controller_->setHistoryBudget(static_cast<std::size_t>(std::max(1, megabytes)) << 20);
+    log_->appendMessage(tr("history budget %1 MB for all runs").arg(megabytes));
+}
+
+bool MainWindow::exportModelPlot(const QString& path, QString* why) {
+    widgets::FamilyView* view = currentView();
+    if (!view) {
+        if (why) *why = tr("no problem shown");
+        return false;
+    }
+    return view->exportImage(path, why);
+}
+
+bool MainWindow::exportBoundsPlot(const QString& path, QString* why) {
+    boundsPlot_->replotNow();
+    return widgets::exportPlot(boundsPlot_->plot(), path, why);
+}
+
+bool MainWindow::exportSelectedTrace(const QString& path, QString* why) {
+    Run* r = selectedRun();
+    if (!r) {
+        if (why) *why = tr("no run selected");
+        return false;
+    }
+    return r->exportTrace(path, why);
+}
+
+void MainWindow::exportDialog(const QString& what) {
+    const bool trace = what == "trace";
+    const QString filter = trace ? tr("CSV (*.csv)") : tr("PNG image (*.png);;PDF (*.pdf)");
+    QString suggested = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
+    suggested += trace ? "_trace.csv" : "_" + what + ".png";
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, filter);
+    if (path.isEmpty()) return;
+    QString why;
+    const bool ok =
+        trace ? exportSelectedTrace(path, &why)
+              : (what == "model" ? exportModelPlot(path, &why) : exportBoundsPlot(path, &why));
+    if (ok) {
+        log_->appendMessage(tr("exported %1").arg(path));
+    } else {
+        log_->appendError(why);
+        QMessageBox::warning(this, tr("Export failed"), why);
+    }
+}
+
+}  // namespace cplab

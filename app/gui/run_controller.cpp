@@ -1,0 +1,200 @@
+#include "run_controller.h"
+
+#include "plot_style.h"
+#include "registry.h"
+#include "run.h"
+
+namespace cplab {
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    registerRunMetaTypes();
+}
+
+RunController::~RunController() {
+    runs_.clear();  // each Run cancels and joins its worker
+}
+
+void RunController::setProblem(ProblemPtr problem) {
+    removeAll();
+    problem_ = std::move(problem);
+    family_ = problem_ ? findFamily(problem_->info.family) : nullptr;
+    emit problemChanged();
+}
+
+bool RunController::check(const std::string& solver, const OptionValues& options, QString* why) {
+    std::string message;
+    if (!problem_) {
+        message = "no problem loaded";
+    } else if (!checkSolverOptions(solver, options, &message)) {
+    } else if (const SolverInfo* info = findSolver(solver); info->family != problem_->info.family) {
+        message = "solver '" + solver + "' works on " + info->family + " problems, but '" +
+                  problem_->info.name + "' is a " + problem_->info.family + " problem";
+    } else {
+        return true;
+    }
+    if (why) *why = QString::fromStdString(message);
+    emit this->message(QString::fromStdString(message), true);
+    return false;
+}
+
+std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
+                                              const OptionValues& options) {
+    auto run =
+        std::make_unique<Run>(id, problem_, solver, options, widgets::runColor(id - 1), nullptr);
+    Run* raw = run.get();
+    connect(raw, &Run::becameReady, this, &RunController::runReady);
+    connect(raw, &Run::recordsAppended, this, &RunController::recordsAppended);
+    connect(raw, &Run::snapshotChanged, this, [this](int runId) {
+        enforceBudget();
+        emit snapshotChanged(runId);
+    });
+    connect(raw, &Run::statusChanged, this, &RunController::onStatus);
+    connect(raw, &Run::failedToStart, this, [this](int runId, const QString& text) {
+        emit message(tr("run #%1: %2").arg(runId).arg(text), true);
+    });
+    raw->setDelayMs(delayMs_);
+    return run;
+}
+
+Run* RunController::addRun(const std::string& solver, const OptionValues& options, QString* why) {
+    if (!check(solver, options, why)) return nullptr;
+    const int id = nextRunId_++;
+    runs_.push_back(createRun(id, solver, options));
+    Run* run = runs_.back().get();
+    emit message(tr("added %1").arg(run->label()), false);
+    emit runAdded(id);
+    return run;
+}
+
+Run* RunController::restartRun(int id, const std::string& solver, const OptionValues& options,
+                               QString* why) {
+    const int index = indexOf(id);
+    if (index < 0 || !check(solver, options, why)) return nullptr;
+    auto& slot = runs_[static_cast<std::size_t>(index)];
+    slot.reset();
+    finishedLogged_.erase(id);
+    slot = createRun(id, solver, options);
+    emit message(tr("restarted %1").arg(slot->label()), false);
+    emit runReplaced(id);
+    return slot.get();
+}
+
+void RunController::removeRun(int id) {
+    const int index = indexOf(id);
+    if (index < 0) return;
+    runs_.erase(runs_.begin() + index);
+    finishedLogged_.erase(id);
+    emit runRemoved(id);
+}
+
+void RunController::removeAll() {
+    while (!runs_.empty())
+        removeRun(runs_.back()->id());
+    nextRunId_ = 1;
+    finishedLogged_.clear();
+}
+
+Run* RunController::run(int index) const {
+    if (index < 0 || index >= runCount()) return nullptr;
+    return runs_[static_cast<std::size_t>(index)].get();
+}
+
+Run* RunController::runById(int id) const {
+    const int index = indexOf(id);
+    return index < 0 ? nullptr : runs_[static_cast<std::size_t>(index)].get();
+}
+
+int RunController::indexOf(int id) const {
+    for (int k = 0; k < runCount(); ++k) {
+        if (runs_[static_cast<std::size_t>(k)]->id() == id) return k;
+    }
+    return -1;
+}
+
+void RunController::runAll() {
+    for (const auto& r : runs_)
+        r->start();
+}
+
+void RunController::pauseAll() {
+    for (const auto& r : runs_)
+        r->pause();
+}
+
+void RunController::stepAll(int count) {
+    for (const auto& r : runs_)
+        r->step(count);
+}
+
+void RunController::cancelAll() {
+    for (const auto& r : runs_)
+        r->cancel();
+}
+
+void RunController::resetAll() {
+    for (auto& r : runs_) {
+        const int id = r->id();
+        const std::string solver = r->solver();
+        const OptionValues options = r->options();
+        r.reset();
+        finishedLogged_.erase(id);
+        r = createRun(id, solver, options);
+        emit runReplaced(id);
+    }
+    emit message(tr("reset all runs to iteration 0"), false);
+}
+
+void RunController::setDelayMs(int milliseconds) {
+    delayMs_ = std::max(0, milliseconds);
+    for (const auto& r : runs_)
+        r->setDelayMs(delayMs_);
+}
+
+bool RunController::anyActive() const {
+    for (const auto& r : runs_) {
+        if (!r->status().finished()) return true;
+    }
+    return false;
+}
+
+void RunController::setHistoryBudget(std::size_t bytes) {
+    historyBudget_ = bytes;
+    enforceBudget();
+}
+
+std::size_t RunController::historyBytes() const {
+    std::size_t total = 0;
+    for (const auto& r : runs_)
+        total += r->historyBytes();
+    return total;
+}
+
+void RunController::enforceBudget() {
+    if (historyBytes() <= historyBudget_ || runs_.empty()) return;
+    // Each run gets an equal share; the runs over their share are thinned.
+    const std::size_t share = historyBudget_ / runs_.size();
+    for (const auto& r : runs_) {
+        if (r->historyBytes() <= share) continue;
+        const int k = r->thinHistory(share);
+        emit message(tr("history of %1 over its share of the %2 MB budget: kept the first, the "
+                        "last and every %3th snapshot")
+                         .arg(r->label())
+                         .arg(static_cast<double>(historyBudget_) / (1 << 20), 0, 'f', 0)
+                         .arg(k),
+                     false);
+    }
+}
+
+void RunController::onStatus(int id) {
+    Run* r = runById(id);
+    if (r && r->status().finished() && !finishedLogged_.count(id)) {
+        finishedLogged_.insert(id);
+        const QString text = tr("%1: %2 - %3")
+                                 .arg(r->label(), QString(toString(r->status().code)),
+                                      QString::fromStdString(r->status().message));
+        emit message(text, !r->status().usable());
+    }
+    emit statusChanged(id);
+}
+
+}  // namespace cplab

@@ -1,0 +1,87 @@
+// The runs of the current problem (DESIGN.md, "Threads"): creates them through the registry,
+// drives them (run, pause, step, reset, cancel, delay), keeps their whole history within a
+// memory budget, and tells the window what changed. It owns no widget; the main window lays
+// out and draws, this class manages.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "core/options.h"
+#include "family.h"
+
+namespace cplab {
+
+class Run;
+
+class RunController : public QObject {
+    Q_OBJECT
+  public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Replaces the problem; every run of the old one is stopped and removed.
+    void setProblem(ProblemPtr problem);
+    const ProblemInstance* problem() const { return problem_.get(); }
+    ProblemPtr problemPtr() const { return problem_; }
+    const Family* family() const { return family_; }
+
+    // Adds a run of `solver` with `options`; null and *why when the options are invalid.
+    Run* addRun(const std::string& solver, const OptionValues& options, QString* why);
+    // Replaces run `id` by a fresh one (same id and colour) with `solver` and `options`.
+    Run* restartRun(int id, const std::string& solver, const OptionValues& options, QString* why);
+    void removeRun(int id);
+    void removeAll();
+
+    int runCount() const { return static_cast<int>(runs_.size()); }
+    Run* run(int index) const;
+    Run* runById(int id) const;
+    int indexOf(int id) const;
+
+    // What the run controls do, to every run.
+    void runAll();
+    void pauseAll();
+    void stepAll(int count);
+    void cancelAll();
+    void resetAll();
+    void setDelayMs(int milliseconds);
+    int delayMs() const { return delayMs_; }
+    bool anyActive() const;
+
+    // Memory for all runs' snapshots together; past it old snapshots are thinned (the first,
+    // the last and every k-th of a run are kept) and the log says so.
+    void setHistoryBudget(std::size_t bytes);
+    std::size_t historyBudget() const { return historyBudget_; }
+    std::size_t historyBytes() const;
+
+  signals:
+    void problemChanged();
+    void runAdded(int id);
+    void runRemoved(int id);
+    void runReplaced(int id);
+    void runReady(int id);
+    void recordsAppended(int id, const std::vector<cplab::IterationRecord>& records);
+    void snapshotChanged(int id);
+    void statusChanged(int id);
+    // A line for the log.
+    void message(const QString& text, bool error);
+
+  private:
+    std::unique_ptr<Run> createRun(int id, const std::string& solver, const OptionValues& options);
+    bool check(const std::string& solver, const OptionValues& options, QString* why);
+    void onStatus(int id);
+    void enforceBudget();
+
+    ProblemPtr problem_;
+    const Family* family_ = nullptr;
+    std::vector<std::unique_ptr<Run>> runs_;
+    int nextRunId_ = 1;
+    int delayMs_ = 100;
+    std::size_t historyBudget_ = std::size_t(256) << 20;
+    std::set<int> finishedLogged_;
+};
+
+}  // namespace cplab

@@ -1,0 +1,50 @@
+// The interface every family's view implements (widgets/<family>_view.{h,cpp}). The main
+// window holds one view per registered family, shows the one of the current problem, and
+// hands it frames: a snapshot of the selected run and that run's records up to it (the newest
+// while live, an earlier iteration while the timeline is scrubbed back). A view only draws
+// what it is handed; it holds no solver and does no solver maths.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/iteration_record.h"
+#include "core/options.h"
+#include "core/snapshot.h"
+
+class QCustomPlot;
+
+namespace cplab::widgets {
+
+struct ViewFrame {
+    int runId = 0;                             // another id: another run (views restart)
+    SnapshotPtr snapshot;                      // the state to draw
+    std::span<const IterationRecord> records;  // the run's records up to that state
+    std::vector<std::string> columns;          // names of IterationRecord::extra
+};
+
+class FamilyView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit FamilyView(QWidget* parent = nullptr) : QWidget(parent) {}
+
+    // Draws `frame`; false (and draws nothing) when the snapshot is of a type this view does
+    // not know.
+    virtual bool showFrame(const ViewFrame& frame) = 0;
+    virtual void clear() = 0;
+    // The plot that File › Export saves.
+    virtual QCustomPlot* plot() const = 0;
+    // PNG or PDF by the file's extension; false with *why on failure.
+    virtual bool exportImage(const QString& path, QString* why);
+    // Family facts for the status line ("C-form U/lambda 78.0 (lambda 0.0046)"), or empty.
+    virtual QString statusText(const ViewFrame& /*frame*/) const { return {}; }
+    // The family's own problem controls (a dataset's test split), or null; problemOptions()
+    // reads them as the family's problem options.
+    virtual QWidget* problemControls() { return nullptr; }
+    virtual OptionValues problemOptions() const { return {}; }
+};
+
+}  // namespace cplab::widgets

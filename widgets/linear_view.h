@@ -1,0 +1,37 @@
+// The linear family's view: the separating lines, OCAS's line-search slice, errors and planes
+// (LinearModelPlot), the C-form objective in the status line, and the dataset's test split as
+// the family's problem controls.
+#pragma once
+
+#include "family_view.h"
+
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace cplab::widgets {
+
+class LinearModelPlot;
+
+class LinearView final : public FamilyView {
+    Q_OBJECT
+  public:
+    explicit LinearView(QWidget* parent = nullptr);
+
+    bool showFrame(const ViewFrame& frame) override;
+    void clear() override;
+    QCustomPlot* plot() const override;
+    QString statusText(const ViewFrame& frame) const override;
+    QWidget* problemControls() override { return splitControls_; }
+    OptionValues problemOptions() const override;
+    LinearModelPlot* modelPlot() const { return plot_; }
+
+  private:
+    LinearModelPlot* plot_;
+    QWidget* splitControls_;
+    QDoubleSpinBox* testFraction_;
+    QSpinBox* splitSeed_;
+};
+
+FamilyView* linearView(QWidget* parent);
+
+}  // namespace cplab::widgets

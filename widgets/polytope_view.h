@@ -1,0 +1,26 @@
+// The polytope family's view: Frank–Wolfe on a polygon (PolytopePlot).
+#pragma once
+
+#include "family_view.h"
+
+namespace cplab::widgets {
+
+class PolytopePlot;
+
+class PolytopeView final : public FamilyView {
+    Q_OBJECT
+  public:
+    explicit PolytopeView(QWidget* parent = nullptr);
+
+    bool showFrame(const ViewFrame& frame) override;
+    void clear() override;
+    QCustomPlot* plot() const override;
+    PolytopePlot* polygonPlot() const { return plot_; }
+
+  private:
+    PolytopePlot* plot_;
+};
+
+FamilyView* polytopeView(QWidget* parent);
+
+}  // namespace cplab::widgets
