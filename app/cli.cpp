@@ -50,7 +50,9 @@ struct RunResult {
     SummaryFields fields;
 };
 
-int exitCodeFor(const Status& status) {
+}  // namespace
+
+int exitStatusFor(const Status& status) {
     switch (status.code) {
         case StatusCode::Converged:
         case StatusCode::IterationLimit:
@@ -67,6 +69,8 @@ int exitCodeFor(const Status& status) {
     return kExitNumerical;
 }
 
+namespace {
+
 QString q(const std::string& text) {
     return QString::fromStdString(text);
 }
@@ -77,7 +81,9 @@ QJsonValue jsonNumber(double value) {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
-QJsonValue jsonValue(const SummaryValue& value) {
+}  // namespace
+
+QJsonValue toJson(const SummaryValue& value) {
     struct Visitor {
         QJsonValue operator()(double x) const { return jsonNumber(x); }
         QJsonValue operator()(long long x) const { return QJsonValue(static_cast<qint64>(x)); }
@@ -97,6 +103,8 @@ QJsonValue jsonValue(const SummaryValue& value) {
     };
     return std::visit(Visitor{}, value);
 }
+
+namespace {
 
 void writeJson(std::ostream& out, const QJsonObject& object) {
     out << QJsonDocument(object).toJson(QJsonDocument::Indented).toStdString();
@@ -185,9 +193,9 @@ QJsonObject summaryJson(const RunResult& run, const ProblemInstance& problem) {
         json.insert("bounds", QJsonObject{{"upper", q(labels.upper)}, {"lower", q(labels.lower)}});
     }
     for (const auto& [name, value] : problem.summary())
-        json.insert(q(name), jsonValue(value));
+        json.insert(q(name), toJson(value));
     for (const auto& [name, value] : run.fields)
-        json.insert(q(name), jsonValue(value));
+        json.insert(q(name), toJson(value));
     QJsonObject options;
     for (const auto& [name, value] : run.options)
         options.insert(q(name), q(value));
@@ -488,7 +496,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     RunResult result = runSolver(*solver, a.solver, a.quiet, err);
     result.options = a.options;
-    int code = exitCodeFor(result.status);
+    int code = exitStatusFor(result.status);
     if (!a.trace.empty() &&
         !writeTraceCsv(a.trace, solver->trace(), solver->extraColumns(), &why)) {
         err << "cplab-cli: " << why << '\n';
@@ -620,7 +628,7 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
         const std::string label = run.solver + "#" + std::to_string(k + 1);
         results.push_back(runSolver(*solver, label, quietRun, err));
         results.back().options = run.options;
-        code = std::max(code, exitCodeFor(results.back().status));
+        code = std::max(code, exitStatusFor(results.back().status));
         if (!prefix.empty()) {
             const std::string path = prefix + std::to_string(k + 1) + "_" + run.solver + ".csv";
             if (!writeTraceCsv(path, solver->trace(), solver->extraColumns(), &why)) {

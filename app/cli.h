@@ -1,20 +1,34 @@
 // cplab-cli, the scriptable twin of the GUI (DESIGN.md, "Command line"):
 //
 //   cplab-cli list [--json]
-//   cplab-cli run SOLVER (--problem NAME | --data FILE [--test FILE]) [--set key=value ...]
-//                 [--trace out.csv] [--json] [--quiet]
+//   cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F
+//                 [--seed S]] [--problem-set key=value ...] [--set key=value ...]
+//                 [--trace out.csv] [--model out.txt] [--json] [--quiet]
+//   cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]
 //   cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]
 //
-// Exit status: 0 on convergence or a reached limit, 1 on invalid input or options (message
-// on stderr), 2 on numerical failure.
+// Exit status: 0 on convergence, a stall or a reached limit, 1 on invalid input or options
+// (message on stderr), 2 on numerical failure. Arguments are parsed by QCommandLineParser and
+// JSON is written by QJsonDocument (QtCore only; the solver library stays Qt-free).
 #pragma once
 
+#include <QJsonValue>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "core/solver.h"
+
 namespace cplab {
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The exit status of a run that ended with `status`: 0 converged, stalled, stopped by a limit
+// or cancelled; 1 invalid input or options; 2 numerical failure.
+int exitStatusFor(const Status& status);
+
+// A summary value as JSON: a number (null when not finite), an integer, a text, an array, or
+// an object for a named map (kernel → weight).
+QJsonValue toJson(const SummaryValue& value);
 
 }  // namespace cplab

@@ -86,6 +86,10 @@ int CuttingPlanePlot::planeLineCount() const {
     return activePlaneCurves_;
 }
 
+int CuttingPlanePlot::planeCount() const {
+    return snapshot_ ? static_cast<int>(snapshot_->planes.size()) : 0;
+}
+
 QCPCurve* CuttingPlanePlot::planeCurve(std::size_t index) {
     while (planeCurves_.size() <= index) {
         QCPCurve* c = newCurve(plot_, pen(colors::kPlane, 1.0));

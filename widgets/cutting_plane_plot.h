@@ -31,6 +31,8 @@ class CuttingPlanePlot : public QWidget {
     // Lines drawn for planes: 1-D one line per plane, 2-D one kink polygon per plane that is
     // somewhere active.
     int planeLineCount() const;
+    // Planes of the snapshot shown (0 without one).
+    int planeCount() const;
 
   private:
     void setupFunction(const FunctionView& view);

@@ -128,10 +128,10 @@ void Run::onStarted(RunStartPtr start) {
     ready_ = true;
     status_ = start->initial.status;
     gapTolerance_ = start->initial.gapTolerance;
-    if (start->initial.snapshot) {
-        initial_ = start->initial.snapshot->record;
+    if (!start->initial.snapshots.empty()) {
+        initial_ = start->initial.snapshots.front()->record;
         last_ = initial_;
-        keep(start->initial.snapshot);
+        keep(start->initial.snapshots.front());
     }
     emit becameReady(id_);
     emit snapshotChanged(id_);
@@ -145,8 +145,9 @@ void Run::onUpdated(RunUpdatePtr update) {
         emit recordsAppended(id_, update->records);
     }
     gapTolerance_ = update->gapTolerance;
-    if (update->snapshot) {
-        keep(update->snapshot);
+    if (!update->snapshots.empty()) {
+        for (const auto& s : update->snapshots)
+            keep(s);
         emit snapshotChanged(id_);
     }
     const bool statusChangedNow = update->status.code != status_.code;

@@ -37,7 +37,7 @@ void RunWorker::initialize() {
     start->pseudocode = solver_->pseudocode();
     start->extraColumns = solver_->extraColumns();
     start->followsPath = solver_->followsPath();
-    start->initial.snapshot = safeSnapshot();
+    if (SnapshotPtr s = safeSnapshot()) start->initial.snapshots.push_back(std::move(s));
     start->initial.status = solver_->status();
     start->initial.gapTolerance = solver_->gapTolerance();
     lastSnapshot_ = Clock::now();
@@ -84,9 +84,13 @@ void RunWorker::emitUpdate(bool withSnapshot) {
     pending_.clear();
     update->status = solver_->status();
     update->gapTolerance = solver_->gapTolerance();
-    if (withSnapshot) {
+    update->snapshots = std::move(pendingSnapshots_);
+    pendingSnapshots_.clear();
+    const int newest = solver_->lastRecord().iteration;
+    const bool have = !update->snapshots.empty() && update->snapshots.back()->record.iteration == newest;
+    if (withSnapshot && !have) {
         const auto start = Clock::now();
-        update->snapshot = safeSnapshot();
+        if (SnapshotPtr s = safeSnapshot()) update->snapshots.push_back(std::move(s));
         lastSnapshot_ = Clock::now();
         snapshotCost_ = std::chrono::duration<double>(lastSnapshot_ - start).count();
     }
@@ -128,7 +132,8 @@ void RunWorker::work() {
         int pending = pendingSteps_.load();
         while (pending > 0 && !pendingSteps_.compare_exchange_weak(pending, pending - 1)) {
         }
-        if (pending > 0) {
+        const bool stepping = pending > 0;
+        if (stepping) {
             take = true;
         } else if (running_) {
             take = true;
@@ -138,7 +143,13 @@ void RunWorker::work() {
         solver_->step();
         lastStep_ = Clock::now();
         stepped = true;
-        if (solver_->trace().size() > before) pending_.push_back(solver_->trace().back());
+        if (solver_->trace().size() > before) {
+            pending_.push_back(solver_->trace().back());
+            // Steps asked for one by one (Step, Step x10) keep their pictures for the timeline.
+            if (stepping && !solver_->status().finished()) {
+                if (SnapshotPtr s = safeSnapshot()) pendingSnapshots_.push_back(std::move(s));
+            }
+        }
         if (solver_->status().finished() || delay > 0) break;
         if (Clock::now() - chunkStart > kChunk) break;
     }

@@ -4,8 +4,9 @@
 // set-up does not block the GUI). It loops on step() in short chunks from its event loop, so
 // run, pause, step ×n, delay and cancel need no blocked threads: the GUI sets atomics and
 // wakes it. Every iteration record reaches the GUI; snapshots are built only when one will be
-// sent, at most about 60 per second and rarer when building one is expensive, so that drawing
-// costs the run only a few percent.
+// sent, at most about ten per second and rarer when building one is expensive, so that
+// drawing costs the run only a few percent; each step the user asks for (Step, Step x10, a
+// teaching delay) keeps its own snapshot for the timeline.
 #pragma once
 
 #include <QObject>
@@ -24,7 +25,9 @@ namespace cplab {
 // What one update carries from the worker to the GUI. Immutable once sent.
 struct RunUpdate {
     std::vector<IterationRecord> records;  // every record since the previous update, in order
-    SnapshotPtr snapshot;                  // the newest state, or null when not due
+    // Snapshots since the previous update, in order (the newest last; none when not due):
+    // one per step of Step/Step x10 and of teaching delays, spaced out while running flat out.
+    std::vector<SnapshotPtr> snapshots;
     Status status;
     double gapTolerance = 0.0;  // Solver::gapTolerance() after the update
 };
@@ -35,7 +38,7 @@ struct RunStart {
     std::vector<std::string> pseudocode;
     std::vector<std::string> extraColumns;
     bool followsPath = false;
-    RunUpdate initial;  // iteration 0: its snapshot and status
+    RunUpdate initial;  // iteration 0: its snapshot (snapshots[0]) and status
 };
 using RunStartPtr = std::shared_ptr<const RunStart>;
 
@@ -90,6 +93,7 @@ class RunWorker : public QObject {
     // Worker-thread state.
     QTimer* delayTimer_ = nullptr;
     std::vector<IterationRecord> pending_;
+    std::vector<SnapshotPtr> pendingSnapshots_;
     std::chrono::steady_clock::time_point lastSnapshot_{};
     std::chrono::steady_clock::time_point lastStep_{};
     double snapshotCost_ = 0.0;  // seconds the last snapshot took to build

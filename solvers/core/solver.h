@@ -33,8 +33,8 @@
 namespace cplab {
 
 // A family-specific result field for summaries (CLI JSON, GUI result table): a number, an
-// integer, a text, a vector, or a named map such as kernel → weight (written as a JSON object,
-// in this order).
+// integer, a text, a vector, or a named map such as kernel → weight (a JSON object; the text
+// summary keeps this order).
 using NamedValues = std::vector<std::pair<std::string, double>>;
 using SummaryValue = std::variant<double, long long, std::string, std::vector<double>, NamedValues>;
 using SummaryFields = std::vector<std::pair<std::string, SummaryValue>>;

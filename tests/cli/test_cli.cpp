@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "cli.h"
 #include "core/trace_csv.h"
 #include "nonsmooth/polytope_problem.h"
 #include "nonsmooth/test_functions.h"
@@ -449,6 +450,49 @@ class TestCli : public QObject {
             QVERIFY(run.value("lower").toDouble() <= fStar + 1e-12);
             QVERIFY(fStar <= run.value("upper").toDouble() + 1e-12);
         }
+    }
+
+    // Exit statuses of the contract: stalled is an ordinary end (0) with its message.
+    void exitStatusOfEveryEnd() {
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::Converged, "")), 0);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::Stalled, "no violated cycle left")), 0);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::IterationLimit, "")), 0);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::TimeLimit, "")), 0);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::Cancelled, "")), 0);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::InvalidInput, "")), 1);
+        QCOMPARE(exitStatusFor(Status::make(StatusCode::NumericalFailure, "")), 2);
+    }
+
+    // Summary values become JSON numbers, integers, texts, arrays and objects.
+    void summaryValuesAsJson() {
+        QCOMPARE(toJson(SummaryValue(0.25)), QJsonValue(0.25));
+        QVERIFY(toJson(SummaryValue(std::numeric_limits<double>::infinity())).isNull());
+        const QJsonValue big = toJson(SummaryValue(9007199254740993LL));
+        QCOMPARE(big.toInteger(), qint64(9007199254740993LL));  // exact beyond 2^53
+        QCOMPARE(toJson(SummaryValue(std::string("hinge"))), QJsonValue("hinge"));
+        const QJsonArray array = toJson(SummaryValue(std::vector<double>{1.0, 2.5})).toArray();
+        QCOMPARE(array.size(), 2);
+        QCOMPARE(array[1].toDouble(), 2.5);
+        const QJsonObject weights =
+            toJson(SummaryValue(NamedValues{{"gaussian:1", 0.75}, {"linear", 0.25}})).toObject();
+        QCOMPARE(weights.size(), 2);
+        QCOMPARE(weights.value("gaussian:1").toDouble(), 0.75);
+        QCOMPARE(weights.value("linear").toDouble(), 0.25);
+        // And in a run's summary: the sense and the family's names of the bounds.
+        const QStringList args{"run", "kelley", "--problem", "abs_quad", "--json", "--quiet"};
+        const CliResult r = runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(args, r)));
+        bool ok = false;
+        const QJsonObject json = parseObject(r.out, &ok);
+        QVERIFY(ok);
+        QCOMPARE(json.value("sense").toString(), QString("minimize"));
+        const BoundLabels labels = findFamily("nonsmooth")->boundLabels();
+        QCOMPARE(json.value("bounds").toObject().value("upper").toString(),
+                 QString::fromStdString(labels.upper));
+        QCOMPARE(json.value("bounds").toObject().value("lower").toString(),
+                 QString::fromStdString(labels.lower));
+        QCOMPARE(json.value("passes").toDouble(), json.value("oracle_calls").toDouble());
+        QVERIFY(json.value("planes").isDouble());
     }
 
     void helpExitsWithZero() {

@@ -3,9 +3,11 @@
 #include <QComboBox>
 #include <QImage>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "bounds_plot.h"
 #include "cutting_plane_plot.h"
 #include "linear.h"
 #include "linear_model_plot.h"
@@ -13,6 +15,8 @@
 #include "main_window.h"
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth_view.h"
+#include "pseudocode_panel.h"
+#include "timeline_bar.h"
 #include "registry.h"
 #include "run.h"
 #include "test_printers.h"
@@ -62,6 +66,15 @@ bool loadDataFile(MainWindow& w, const QString& path, QString* why) {
     return loaded.front().at(0).toBool();
 }
 
+// The "planes" column of the record of `iteration` (0: the initial record).
+int planesAt(const Run& run, int iteration) {
+    const auto& columns = run.extraColumns();
+    const auto column = static_cast<std::size_t>(
+        std::find(columns.begin(), columns.end(), "planes") - columns.begin());
+    const cplab::IterationRecord& r = run.recordAt(iteration);
+    return column < r.extra.size() ? static_cast<int>(r.extra[column]) : -1;
+}
+
 // The "planes" column of the run's newest record.
 int planesOf(const Run& run) {
     const auto& columns = run.extraColumns();
@@ -86,11 +99,15 @@ class TestMainWindow : public QObject {
     void resetReturnsToIterationZero();
     void linearModelView();
     void badDataFileIsReportedNotLoaded();
+    void timelineScrubsBackThroughARun();
+    void boundsCarryTheFamilysLabels();
+    void everyFamilyHasItsViewAndControls();
 };
 
 void TestMainWindow::opensOnADemo() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     QCOMPARE(w.runCount(), 1);
@@ -101,6 +118,7 @@ void TestMainWindow::opensOnADemo() {
 void TestMainWindow::stepAdvancesExactlyOneIteration() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     auto* step = w.findChild<QPushButton*>("stepButton");
@@ -128,6 +146,7 @@ void TestMainWindow::stepAdvancesExactlyOneIteration() {
 void TestMainWindow::stepTenAndConvergence() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     auto* step10 = w.findChild<QPushButton*>("step10Button");
@@ -147,6 +166,7 @@ void TestMainWindow::exportsPlotsAndTrace() {
     MainWindow w;
     w.resize(1280, 800);
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.stepAll(3);
@@ -185,6 +205,7 @@ void TestMainWindow::exportsPlotsAndTrace() {
 void TestMainWindow::guiTraceEqualsHeadlessRun() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("bundle_vs_kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.runAll();
@@ -220,6 +241,7 @@ void TestMainWindow::guiTraceEqualsHeadlessRun() {
 void TestMainWindow::raceRunsToTheEnd() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("frank_wolfe"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.setDelayMs(0);
@@ -235,6 +257,7 @@ void TestMainWindow::raceRunsToTheEnd() {
 void TestMainWindow::resetReturnsToIterationZero() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.stepAll(2);
@@ -247,6 +270,7 @@ void TestMainWindow::resetReturnsToIterationZero() {
 void TestMainWindow::linearModelView() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("ocas_vs_bmrm"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.selectRun(0);
@@ -258,6 +282,7 @@ void TestMainWindow::linearModelView() {
 void TestMainWindow::badDataFileIsReportedNotLoaded() {
     MainWindow w;
     w.show();
+    w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
     QString why;
     const QString bad = QString(CPLAB_TEST_DATA_DIR) + "/bad/index_zero.libsvm";
@@ -267,6 +292,94 @@ void TestMainWindow::badDataFileIsReportedNotLoaded() {
     QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
     QVERIFY(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why));
     QCOMPARE(w.problem()->as<cplab::LinearData>()->linear.train->size(), 270);
+}
+
+// After 10 steps of Kelley on the 2-D bowl, the timeline at iteration 3 shows exactly the planes
+// of iteration 3 (as many as the record says) in the view, the pseudocode and the status line
+// of that step, and a marker in the bounds plot; ← and → move by one; Live shows iteration 10.
+void TestMainWindow::timelineScrubsBackThroughARun() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    w.setDelayMs(0);
+    QVERIFY(w.loadDemo("kelley_2d"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    QTest::mouseClick(w.findChild<QPushButton*>("step10Button"), Qt::LeftButton);
+    Run* run = w.run(0);
+    QVERIFY(waitFor([&] {
+        return run->iteration() == 10 && run->snapshot() &&
+               run->snapshot()->record.iteration == 10;
+    }));
+    QCOMPARE(run->status().code, cplab::StatusCode::Running);  // 35 iterations to converge
+    // Every step of Step x10 kept its snapshot.
+    QCOMPARE(static_cast<int>(run->history().size()), 11);
+    QCOMPARE(w.shownIteration(), 10);
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), planesAt(*run, 10));
+
+    auto* slider = w.timeline()->slider();
+    slider->setValue(3);  // what dragging the slider does
+    QVERIFY(!w.timeline()->isLive());
+    QCOMPARE(w.shownIteration(), 3);
+    // Kelley adds one plane per iteration to the initial one: 4 at iteration 3.
+    QCOMPARE(planesAt(*run, 3), 4);
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), 4);
+    QVERIFY(cuttingPlanePlot(w)->planeLineCount() <= 4);
+    QVERIFY2(w.statusText().contains("iteration 3 "), qPrintable(w.statusText()));
+    const auto third = run->snapshotAt(3);
+    QCOMPARE(third->record.iteration, 3);
+    QCOMPARE(w.pseudocodePanel()->currentLine(), third->executedLines.back());
+    QCOMPARE(w.boundsPlot()->marker(), 3.0);
+    // The run table shows the run at the timeline's position.
+    auto* table = w.findChild<QTableWidget*>("runTable");
+    QCOMPARE(table->item(0, 2)->text(), QString("3"));
+
+    w.timeline()->stepBack();
+    QCOMPARE(w.shownIteration(), 2);
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), 3);
+    QTest::keyClick(slider, Qt::Key_Right);  // → on the focused slider
+    QCOMPARE(w.shownIteration(), 3);
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), 4);
+
+    QTest::mouseClick(w.findChild<QPushButton*>("timelineLive"), Qt::LeftButton);
+    QVERIFY(w.timeline()->isLive());
+    QCOMPARE(w.shownIteration(), 10);
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), planesAt(*run, 10));
+    QCOMPARE(cuttingPlanePlot(w)->planeCount(), 11);
+    QVERIFY(std::isnan(w.boundsPlot()->marker()));
+    QCOMPARE(table->item(0, 2)->text(), QString("10"));
+}
+
+// The bounds plot and the status line use the names the problem's family gives its bounds.
+void TestMainWindow::boundsCarryTheFamilysLabels() {
+    MainWindow w;
+    w.show();
+    w.setDelayMs(0);
+    QVERIFY(w.loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    const cplab::BoundLabels labels = cplab::findFamily("nonsmooth")->boundLabels();
+    QVERIFY(w.boundsPlot()->boundLabels().contains(QString::fromStdString(labels.upper)));
+    QVERIFY(w.boundsPlot()->boundLabels().contains(QString::fromStdString(labels.lower)));
+    QVERIFY2(w.statusText().contains(QString::fromStdString(labels.upper)),
+             qPrintable(w.statusText()));
+    QVERIFY(w.statusText().contains(QString::fromStdString(labels.lower)));
+    w.boundsPlot()->setBoundLabels("dual bound U", "E(best labeling)");
+    QVERIFY(w.boundsPlot()->boundLabels().contains("E(best labeling) (dashed)"));
+}
+
+// Each family's problem is shown in that family's view, with that family's problem controls.
+void TestMainWindow::everyFamilyHasItsViewAndControls() {
+    MainWindow w;
+    w.show();
+    w.setDelayMs(0);
+    for (const auto& demo : cplab::demoCatalog()) {
+        QVERIFY(w.loadDemo(QString::fromStdString(demo.name)));
+        const std::string family = cplab::familyOfDemo(demo)->name();
+        QCOMPARE(w.currentView(), w.view(family));
+        for (const cplab::Family* f : cplab::families()) {
+            if (QWidget* controls = w.view(f->name())->problemControls())
+                QCOMPARE(controls->isVisible(), f->name() == family);
+        }
+    }
 }
 
 QTEST_MAIN(TestMainWindow)
