@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coalesced_replot.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -55,7 +56,10 @@ double axisKey(XAxisKind kind, const IterationRecord& r) {
 }
 
 BoundsPlot::BoundsPlot(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), replotTimer_(new QTimer(this)) {
+    : QWidget(parent), plot_(new QCustomPlot(this)) {
+    replot_ = new CoalescedReplot(plot_, [this] {
+        if (autoScale_) rescale();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -132,9 +136,6 @@ BoundsPlot::BoundsPlot(QWidget* parent)
     });
     plot_->setToolTip(tr("Drag or wheel to zoom; double-click to rescale automatically"));
 
-    replotTimer_->setSingleShot(true);
-    replotTimer_->setInterval(40);
-    connect(replotTimer_, &QTimer::timeout, this, [this] { replotNow(); });
     setMinimumSize(360, 280);
 }
 
@@ -267,7 +268,7 @@ int BoundsPlot::pointCount(int id) const {
 }
 
 void BoundsPlot::scheduleReplot() {
-    if (!replotTimer_->isActive()) replotTimer_->start();
+    replot_->schedule();
 }
 
 void BoundsPlot::rescale() {
@@ -333,9 +334,7 @@ void BoundsPlot::rescale() {
 }
 
 void BoundsPlot::replotNow() {
-    replotTimer_->stop();
-    if (autoScale_) rescale();
-    plot_->replot();
+    replot_->now();
 }
 
 }  // namespace cplab::widgets

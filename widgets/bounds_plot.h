@@ -83,7 +83,7 @@ class BoundsPlot : public QWidget {
     double marker_ = std::numeric_limits<double>::quiet_NaN();
     XAxisKind xAxis_ = XAxisKind::Iteration;
     bool autoScale_ = true;
-    QTimer* replotTimer_;
+    class CoalescedReplot* replot_ = nullptr;
 };
 
 }  // namespace cplab::widgets

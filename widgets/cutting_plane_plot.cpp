@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coalesced_replot.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -55,6 +56,7 @@ QCPColorGradient heatGradient() {
 
 CuttingPlanePlot::CuttingPlanePlot(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)) {
+    replot_ = new CoalescedReplot(plot_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -79,7 +81,7 @@ void CuttingPlanePlot::clear() {
     activePlaneCurves_ = 0;
     function_.reset();
     snapshot_.reset();
-    plot_->replot();
+    replot_->now();
 }
 
 int CuttingPlanePlot::planeLineCount() const {
@@ -232,7 +234,7 @@ void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> s
             p->removeFromLegend();
         }
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replot_->schedule();
 }
 
 void CuttingPlanePlot::draw1d(const CuttingPlaneSnapshot& s) {

@@ -43,6 +43,7 @@ class CuttingPlanePlot : public QWidget {
     void trimPlaneCurves(std::size_t count);
 
     QCustomPlot* plot_;
+    class CoalescedReplot* replot_ = nullptr;
     std::shared_ptr<const FunctionView> function_;  // what the static layers show
     std::shared_ptr<const CuttingPlaneSnapshot> snapshot_;
 

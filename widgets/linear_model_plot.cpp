@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coalesced_replot.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -50,10 +51,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->setObjectName("linearModelPlot");
     applyPlotStyle(plot_);
     setMinimumSize(420, 320);
-    replotTimer_ = new QTimer(this);
-    replotTimer_->setSingleShot(true);
-    replotTimer_->setInterval(40);
-    connect(replotTimer_, &QTimer::timeout, this, [this] { plot_->replot(); });
+    replot_ = new CoalescedReplot(plot_);
 
     dataRect_ = plot_->axisRect();
     sliceRect_ = new QCPAxisRect(plot_);
@@ -148,7 +146,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 }
 
 void LinearModelPlot::scheduleReplot() {
-    if (!replotTimer_->isActive()) replotTimer_->start();
+    replot_->schedule();
 }
 
 void LinearModelPlot::clear() {
@@ -162,7 +160,7 @@ void LinearModelPlot::clear() {
     }
     for (QCPCurve* c : {lineBest_, lineModel_, lineCut_, chosenLine_})
         c->data()->clear();
-    plot_->replot();
+    replot_->now();
 }
 
 int LinearModelPlot::separatingLineCount() const {

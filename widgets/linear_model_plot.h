@@ -72,7 +72,7 @@ class LinearModelPlot : public QWidget {
     std::shared_ptr<const Dataset> data_;
     double box_[4] = {0, 1, 0, 1};  // x min, x max, y min, y max of the data view
     bool twoD_ = false;
-    class QTimer* replotTimer_ = nullptr;
+    class CoalescedReplot* replot_ = nullptr;
     std::size_t traceShown_ = 0;  // records of the trace already in the graphs
     int traceRun_ = -1;
 };

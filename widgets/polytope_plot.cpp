@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "coalesced_replot.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -22,6 +23,7 @@ QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, 
 }  // namespace
 
 PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    replot_ = new CoalescedReplot(plot_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -39,7 +41,7 @@ void PolytopePlot::clear() {
     gradientArrow_ = nullptr;
     weightLabels_.clear();
     view_.reset();
-    plot_->replot();
+    replot_->now();
 }
 
 void PolytopePlot::setupProblem(const PolytopeView& view) {
@@ -188,7 +190,7 @@ void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapsho
         }
         weightLabels_[k]->setText(text);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replot_->schedule();
 }
 
 }  // namespace cplab::widgets

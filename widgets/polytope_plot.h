@@ -29,6 +29,7 @@ class PolytopePlot : public QWidget {
     void setupProblem(const PolytopeView& view);
 
     QCustomPlot* plot_;
+    class CoalescedReplot* replot_ = nullptr;
     std::shared_ptr<const PolytopeView> view_;
     QCPCurve* polygon_ = nullptr;
     QCPCurve* contours_ = nullptr;

@@ -1,0 +1,31 @@
+// The one replot scheme of every plot (STYLE.md, after PlotJuggler): changes only mark a plot
+// dirty, and one single-shot timer replots it at most every 40 ms, however many snapshots or
+// records arrive in between. `now()` replots at once (exports, tests).
+#pragma once
+
+#include <QObject>
+#include <functional>
+
+class QCustomPlot;
+class QTimer;
+
+namespace cplab::widgets {
+
+class CoalescedReplot : public QObject {
+    Q_OBJECT
+  public:
+    static constexpr int kIntervalMs = 40;
+
+    // `beforeReplot` runs first on each replot (e.g. automatic rescaling); may be empty.
+    explicit CoalescedReplot(QCustomPlot* plot, std::function<void()> beforeReplot = {});
+
+    void schedule();
+    void now();
+
+  private:
+    QCustomPlot* plot_;
+    std::function<void()> beforeReplot_;
+    QTimer* timer_;
+};
+
+}  // namespace cplab::widgets
