@@ -19,9 +19,11 @@
 #include "bmrm/ocas.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
+#include "record_columns.h"
 #include "test_printers.h"
 
 using namespace cplab;
+using cplab::test::column;
 
 namespace {
 
@@ -210,7 +212,7 @@ void TestBmrmOcas::a9a() {
     o.stop.tol_rel = 1e-4;
     OcasSolver run(problem, o);
     solve(run);
-    const double testError = run.lastRecord().extra[3];
+    const double testError = column(run, run.lastRecord(), "test_error");
     QVERIFY2(testError > 0.13 && testError < 0.17, qPrintable(QString::number(testError)));
 }
 
@@ -273,7 +275,7 @@ void TestBmrmOcas::planeManagementKeepsTheOptimum() {
     OcasSolver capped(problem, o);
     solve(capped);
     for (const auto& r : capped.trace())
-        QVERIFY(r.extra[0] <= 9);
+        QVERIFY(column(capped, r, "planes") <= 9);
 }
 
 void TestBmrmOcas::labelsAreMappedAndPredictionsRoundTrip() {
@@ -304,7 +306,7 @@ void TestBmrmOcas::labelsAreMappedAndPredictionsRoundTrip() {
         errors += predicted(i) != data->labels(i);
     }
     // The same error as the solver reports for w_b on the training set.
-    QCOMPARE(double(errors) / data->size(), shifted.lastRecord().extra[2]);
+    QCOMPARE(double(errors) / data->size(), column(shifted, shifted.lastRecord(), "train_error"));
     // A damaged model file is rejected with its line.
     QVERIFY_THROWS_EXCEPTION(std::exception,
                              parseLinearModel("risk hinge\nfeatures 2\nweights\n1\n", "m.txt"));

@@ -4,7 +4,6 @@
 // our own hand-written F on tiny problems — so that a wrong reference fails here instead of
 // passing its error on to the solvers it judges.
 #include <Eigen/Dense>
-#include <QElapsedTimer>
 #include <QtTest>
 #include <chrono>
 #include <cmath>
@@ -17,9 +16,11 @@
 #include "bmrm/libocas_solver.h"
 #include "data/libsvm_format.h"
 #include "data/portable_random.h"
+#include "record_columns.h"
 #include "test_printers.h"
 
 using namespace cplab;
+using cplab::test::columnIndex;
 
 namespace {
 
@@ -199,12 +200,6 @@ LinearSvmOptions svmOptions(const std::string& risk, double C, bool bias) {
     o.C = C;
     o.bias = bias;
     return o;
-}
-
-int column(const Solver& solver, const std::string& name) {
-    const auto columns = solver.extraColumns();
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
 }
 
 double relDiff(double a, double b) {
@@ -481,8 +476,8 @@ class TestPeers : public QObject {
         o.stop.tol_rel = 1e-7;
         o.method = method.toStdString();
         LibocasSolver solver({heartScale(sparse), nullptr}, o);
-        const int iterColumn = column(solver, "libocas_iter");
-        const int planesColumn = column(solver, "planes");
+        const int iterColumn = columnIndex(solver, "libocas_iter");
+        const int planesColumn = columnIndex(solver, "planes");
         QVERIFY(iterColumn >= 0 && planesColumn >= 0);
         QCOMPARE(solver.lastRecord().upper, 1.0);  // F(0)
         QVERIFY(!solver.threadRunning());
@@ -510,24 +505,18 @@ class TestPeers : public QObject {
         QVERIFY(!snapshot->executedLines.empty());
     }
 
-    // (d) Destroying mid-run stops libocas at once; afterwards libocas is free again.
-    void destroyingMidRunIsPrompt() {
+    // (d) Destroying mid-run stops libocas; afterwards libocas is free again. How promptly,
+    // and that records' seconds leave out the waits for step(): tests/bench/
+    // bench_responsiveness (timings are not asserted in unit tests).
+    void destroyingMidRunFreesLibocas() {
         LibocasOptions o;
         o.model = svmOptions("hinge", 1.0, false);
         o.stop.tol_rel = 1e-12;
         auto solver = std::make_unique<LibocasSolver>(LinearProblem{heartScale(), nullptr}, o);
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 3; ++k)
             QCOMPARE(solver->step().code, StatusCode::Running);
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
         QVERIFY(solver->threadRunning());
-        // Seconds count libocas's work, not the time it waited for step().
-        QVERIFY2(solver->lastRecord().seconds < 0.1,
-                 qPrintable(QString("%1 s").arg(solver->lastRecord().seconds)));
-        QElapsedTimer timer;
-        timer.start();
         solver.reset();
-        QVERIFY2(timer.elapsed() < 500, qPrintable(QString("%1 ms").arg(timer.elapsed())));
         LibocasSolver next({heartScale(), nullptr}, o);
         QCOMPARE(next.step().code, StatusCode::Running);
     }
@@ -555,7 +544,8 @@ class TestPeers : public QObject {
         QCOMPARE(static_cast<int>(solver.trace().size()), 2);
     }
 
-    // (d) Cancelling from another thread while a step computes (a9a, 32561 examples).
+    // (d) Cancelling from another thread while a step computes (a9a, 32561 examples). The
+    // latency from cancel() to the end of solve(): tests/bench/bench_responsiveness.
     void cancellingFromAnotherThread() {
         const auto a9a = std::make_shared<const Dataset>(
             loadLibsvm(std::string(CPLAB_TEST_DATA_DIR) + "/a9a.gz"));
@@ -569,12 +559,9 @@ class TestPeers : public QObject {
         solver.setCancelToken(token);
         Status status;
         std::thread worker([&] { status = solve(solver); });
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        QElapsedTimer timer;
-        timer.start();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the run
         token.cancel();
         worker.join();
-        QVERIFY2(timer.elapsed() < 500, qPrintable(QString("%1 ms").arg(timer.elapsed())));
         QCOMPARE(status.code, StatusCode::Cancelled);
         QVERIFY(!solver.threadRunning());
         QVERIFY(solver.trace().size() >= 1);

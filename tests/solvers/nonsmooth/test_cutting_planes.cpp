@@ -7,9 +7,11 @@
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/kelley.h"
 #include "nonsmooth/test_functions.h"
+#include "record_columns.h"
 #include "test_printers.h"
 
 using namespace cplab;
+using cplab::test::column;
 
 namespace {
 
@@ -197,7 +199,7 @@ class TestCuttingPlanes : public QObject {
         o.decrease_tolerance = 1e-4;
         BundleSolver s(makeTestFunction("lq"), o);
         QCOMPARE(solve(s).code, StatusCode::Converged);
-        QVERIFY(s.lastRecord().extra[2] <= 1e-4);
+        QVERIFY(column(s, s.lastRecord(), "predicted_decrease") <= 1e-4);
         QVERIFY(QString::fromStdString(s.status().message).contains("predicted decrease"));
     }
 

@@ -9,9 +9,11 @@
 
 #include "nonsmooth/frank_wolfe.h"
 #include "nonsmooth/polytope_problem.h"
+#include "record_columns.h"
 #include "test_printers.h"
 
 using namespace cplab;
+using cplab::test::column;
 using Eigen::Vector2d;
 
 namespace {
@@ -219,7 +221,7 @@ class TestFrankWolfe : public QObject {
             QCOMPARE(r.oracleCalls, static_cast<long long>(t + 1));
             // The gap reported for this step is the FW gap at the point the step started
             // from: max_v ⟨x − v, ∇f(x)⟩, recomputed here, and ≥ f(x) − f*.
-            const double fwGap = r.extra.at(0);
+            const double fwGap = column(s, r, "fw_gap");
             QCOMPARE(fwGap, s.lastFwGap());
             QVERIFY(std::abs(fwGap + firstOrderCondition(*p, x)) <= tol);
             QVERIFY2(fwGap >= fx - fStar - tol,
@@ -246,11 +248,11 @@ class TestFrankWolfe : public QObject {
                                     .arg(xt.x(), 0, 'g', 17)
                                     .arg(xt.y(), 0, 'g', 17)));
             QVERIFY(r.upper <= p->value(xt) + tol);
-            const double stepSize = r.extra.at(1);
+            const double stepSize = column(s, r, "step_size");
             if (step == "standard") QCOMPARE(stepSize, 2.0 / (t + 1));
             if (variant == "plain") {
                 QVERIFY(stepSize >= 0.0 && stepSize <= 1.0);
-                QCOMPARE(r.extra.at(2), 0.0);
+                QCOMPARE(column(s, r, "away_step"), 0.0);
                 // Jaggi (2013), Theorem 1: h(x_t) ≤ 2 C_f / (t + 2) for both step rules.
                 const double bound = 2.0 * cf / (t + 2);
                 QVERIFY2(p->value(xt) - fStar <= bound + tol,
@@ -286,7 +288,7 @@ class TestFrankWolfe : public QObject {
                 }
                 QVERIFY(std::abs(sum - 1.0) <= 1e-12);
                 QVERIFY((combination - xt).norm() <= 1e-12 * std::max(1.0, xt.norm()));
-                QCOMPARE(r.extra.at(3), static_cast<double>(active));
+                QCOMPARE(column(s, r, "active_vertices"), static_cast<double>(active));
                 QCOMPARE(snap->iterates.size(), static_cast<std::size_t>(t + 1));
                 QCOMPARE(snap->iterates.back(), xt);
             }
