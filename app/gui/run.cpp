@@ -71,9 +71,8 @@ SnapshotPtr Run::snapshotAt(int iteration) const {
 }
 
 int Run::thinHistory(std::size_t bytes) {
-    int k = 1;
-    while (historyBytes_ > bytes && history_.size() > 2) {
-        k *= 2;
+    // Keeps the first, the last and the iterations divisible by k.
+    auto thin = [this](int k) {
         std::vector<SnapshotPtr> kept;
         std::size_t keptBytes = 0;
         for (std::size_t i = 0; i < history_.size(); ++i) {
@@ -85,9 +84,14 @@ int Run::thinHistory(std::size_t bytes) {
         }
         history_ = std::move(kept);
         historyBytes_ = keptBytes;
-        if (k > (1 << 24)) break;
+    };
+    // Snapshots that arrived since the last thinning first get the density of the rest.
+    if (historyBytes_ > bytes && thinFactor_ > 1) thin(thinFactor_);
+    while (historyBytes_ > bytes && history_.size() > 2 && thinFactor_ < (1 << 24)) {
+        thinFactor_ *= 2;
+        thin(thinFactor_);
     }
-    return k;
+    return thinFactor_;
 }
 
 void Run::keep(SnapshotPtr snapshot) {

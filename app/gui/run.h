@@ -49,8 +49,10 @@ class Run : public QObject {
     const std::vector<SnapshotPtr>& history() const { return history_; }
     std::size_t historyBytes() const { return historyBytes_; }
     // Drops snapshots until the history holds at most `bytes`, keeping the first, the last and
-    // every k-th (k doubling as needed). Returns the k used (1: nothing dropped).
+    // every k-th (k doubling as needed, and kept for the snapshots still to come). Returns k
+    // (1: nothing was ever dropped).
     int thinHistory(std::size_t bytes);
+    int thinFactor() const { return thinFactor_; }
 
     const std::vector<std::string>& pseudocode() const { return pseudocode_; }
     const std::vector<std::string>& extraColumns() const { return extraColumns_; }
@@ -97,6 +99,7 @@ class Run : public QObject {
     std::vector<IterationRecord> trace_;
     std::vector<SnapshotPtr> history_;  // ascending iterations, one per iteration at most
     std::size_t historyBytes_ = 0;
+    int thinFactor_ = 1;
     std::vector<std::string> pseudocode_, extraColumns_;
     double gapTolerance_ = 0.0;
     bool followsPath_ = false;

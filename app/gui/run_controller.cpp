@@ -175,11 +175,13 @@ void RunController::enforceBudget() {
     const std::size_t share = historyBudget_ / runs_.size();
     for (const auto& r : runs_) {
         if (r->historyBytes() <= share) continue;
+        const int before = r->thinFactor();
         const int k = r->thinHistory(share);
-        emit message(tr("history of %1 over its share of the %2 MB budget: kept the first, the "
-                        "last and every %3th snapshot")
+        if (k <= before) continue;  // said already; new snapshots follow the same density
+        emit message(tr("history of %1 over its share of the %2 MB budget: keeping its first "
+                        "and last snapshots and one in every %3 iterations")
                          .arg(r->label())
-                         .arg(static_cast<double>(historyBudget_) / (1 << 20), 0, 'f', 0)
+                         .arg(static_cast<double>(historyBudget_) / (1 << 20), 0, 'g', 3)
                          .arg(k),
                      false);
     }

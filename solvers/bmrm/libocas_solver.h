@@ -119,6 +119,9 @@ class LibocasSolver final : public LinearSvmSolver {
     struct Run;  // the libocas thread, its callbacks' data and the rendezvous
     Status startRun();
     void stopRun(const std::string& reason);
+    // Whatever ended the run (a stop rule decided in Solver::step included), libocas's thread
+    // stops and its buffers are freed.
+    void onFinished() override { stopRun("the run ended"); }
 
     LibocasOptions libocasOptions_;
     bool multiclass_ = false;

@@ -37,6 +37,7 @@ Status Solver::step() {
     }
     if (cancel_.cancelled()) {
         status_ = Status::make(StatusCode::Cancelled, "stopped by the user");
+        onFinished();
         return status_;
     }
 
@@ -91,6 +92,7 @@ Status Solver::step() {
         }
     }
     status_ = std::move(result);
+    if (status_.finished()) onFinished();
     return status_;
 }
 

@@ -83,6 +83,9 @@ class Solver {
     explicit Solver(StopOptions stop);
 
     virtual Status doStep(IterationRecord& record) = 0;
+    // Called once when the run finishes, whatever ended it (a solver with threads or buffers
+    // of its own releases them here).
+    virtual void onFinished() {}
 
     // Marks the solver as unusable because of invalid options or data.
     void reject(std::string message);
