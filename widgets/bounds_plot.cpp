@@ -55,8 +55,7 @@ double axisKey(XAxisKind kind, const IterationRecord& r) {
     return r.iteration;
 }
 
-BoundsPlot::BoundsPlot(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)) {
+BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     replot_ = new CoalescedReplot(plot_, [this] {
         if (autoScale_) rescale();
     });
@@ -116,7 +115,7 @@ BoundsPlot::BoundsPlot(QWidget* parent)
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(4);
+    plot_->legend->setWrap(2);
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setMargins(QMargins(4, 2, 4, 0));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

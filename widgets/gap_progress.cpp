@@ -25,14 +25,14 @@ void GapProgress::reset(double epsilon) {
     initial_ = 0.0;
     fraction_ = 0.0;
     setValue(0);
-    setFormat(QString("gap -> epsilon %1").arg(epsilon_, 0, 'g', 3));
+    setFormat(QString("gap -> tolerance %1").arg(epsilon_, 0, 'g', 3));
 }
 
 void GapProgress::setGap(double gap) {
     if (initial_ <= 0.0 && std::isfinite(gap) && gap > 0) initial_ = gap;
     fraction_ = progress(initial_, gap, epsilon_);
     setValue(static_cast<int>(std::lround(1000 * fraction_)));
-    setFormat(QString("gap %1 -> epsilon %2  (%3%)")
+    setFormat(QString("gap %1 -> tolerance %2  (%3%)")
                   .arg(gap, 0, 'e', 2)
                   .arg(epsilon_, 0, 'g', 3)
                   .arg(static_cast<int>(100 * fraction_)));

@@ -449,6 +449,8 @@ void MainWindow::onProblemChanged() {
     timeline_->setCaption({});
     for (const auto& [family, view] : views_)
         view->clear();
+    shownSnapshot_.reset();
+    shownRun_ = -1;
     if (!p) {
         viewStack_->setCurrentWidget(emptyView_);
         updateButtons();
@@ -663,6 +665,8 @@ void MainWindow::onRunRemoved(int id) {
             // Nothing left to show: every view, the pseudocode and the status line clear.
             for (const auto& [family, view] : views_)
                 view->clear();
+            shownSnapshot_.reset();
+            shownRun_ = -1;
             pseudocode_->clear();
             statusLine_->clear();
             progress_->reset(1.0);
@@ -713,9 +717,6 @@ void MainWindow::refreshSelection() {
         onSolverChosen(solverCombo_->currentIndex());
     }
     optionForm_->setValues(r->options());
-    progress_->reset(r->gapTolerance());
-    for (const auto& rec : r->trace())
-        progress_->setGap(rec.gap);
     timeline_->setLast(r->iteration());
     showFrame();
 }
@@ -737,12 +738,7 @@ void MainWindow::onRunSnapshot(int id) {
 void MainWindow::onRunStatus(int id) {
     refreshRunRow(id);
     Run* r = controller_->runById(id);
-    if (r && id == selectedId_) {
-        progress_->reset(r->gapTolerance());
-        for (const auto& rec : r->trace())
-            progress_->setGap(rec.gap);
-        if (timeline_->isLive()) showFrame();
-    }
+    if (r && id == selectedId_ && timeline_->isLive()) showFrame();
     updateButtons();
 }
 
@@ -802,7 +798,10 @@ void MainWindow::showFrame() {
     frame.records =
         std::span<const IterationRecord>(r->trace().data(), static_cast<std::size_t>(iteration));
     frame.columns = r->extraColumns();
-    if (frame.snapshot) {
+    // The view redraws only for another picture (records alone arrive 25 times a second).
+    if (frame.snapshot && (frame.snapshot != shownSnapshot_ || r->id() != shownRun_)) {
+        shownSnapshot_ = frame.snapshot;
+        shownRun_ = r->id();
         if (widgets::FamilyView* view = currentView(); view && !view->showFrame(frame)) {
             log_->appendError(tr("%1: the %2 view cannot draw this run's snapshots")
                                   .arg(r->label(), QString::fromStdString(problem()->info.family)));
@@ -810,6 +809,15 @@ void MainWindow::showFrame() {
         pseudocode_->setExecuted(frame.snapshot->executedLines);
     }
     const IterationRecord& record = r->recordAt(iteration);
+    // The gap's progress toward the run's tolerance at the shown iteration.
+    progress_->reset(r->gapTolerance());
+    for (const auto& rec : frame.records) {
+        if (std::isfinite(rec.gap) && rec.gap > 0) {
+            progress_->setGap(rec.gap);
+            break;
+        }
+    }
+    progress_->setGap(record.gap);
     updateStatusLine(record, frame);
     timeline_->setCaption(timeline_->isLive()
                               ? tr("iteration %1 (live)").arg(iteration)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/options.h"
+#include "core/snapshot.h"
 #include "family.h"
 
 class QComboBox;
@@ -134,6 +135,9 @@ class MainWindow : public QMainWindow {
 
     RunController* controller_;
     int selectedId_ = -1;
+    // What the family view draws now (it redraws only for another snapshot or run).
+    int shownRun_ = -1;
+    SnapshotPtr shownSnapshot_;
 
     // Set-up panel.
     QComboBox* demoCombo_ = nullptr;
