@@ -1,4 +1,5 @@
-// Helpers both benchmarks use: clocks, CPU time, medians and the "median [min-max]" text.
+// Helpers every benchmark uses: clocks, CPU time, medians, the "median [min-max]" text, the
+// --runs option and the header line with the date and the machine's load.
 #pragma once
 
 #include <sys/resource.h>
@@ -8,7 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bench {
@@ -51,6 +55,32 @@ inline std::string timeText(const std::vector<double>& v) {
     if (v.empty()) return "n/a";
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
     return fmt("%.3f", median(v)) + " [" + fmt("%.3f", *lo) + "-" + fmt("%.3f", *hi) + "]";
+}
+
+// Reads "--runs N" (the only option) into *runs; false after printing the usage otherwise.
+inline bool parseRuns(int argc, char** argv, int* runs) {
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        if (a == "--runs" && k + 1 < argc) {
+            *runs = std::max(1, std::atoi(argv[++k]));
+        } else {
+            std::cerr << "usage: " << argv[0]
+                      << " [--runs N]\n  --runs N   measurements per row (default " << *runs
+                      << ")\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+// "<name>  2026-11-23 09:29  (2 hardware threads, load average 0.52": the caller closes it.
+inline std::string header(const char* name) {
+    const std::time_t now = std::time(nullptr);
+    char date[64];
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+    return std::string(name) + "  " + date + "  (" +
+           std::to_string(std::thread::hardware_concurrency()) +
+           " hardware threads, load average " + fmt("%.2f", loadAverage());
 }
 
 }  // namespace bench

@@ -37,8 +37,10 @@ namespace {
 
 using bench::Clock;
 using bench::fmt;
+using bench::header;
 using bench::loadAverage;
 using bench::median;
+using bench::parseRuns;
 using bench::secondsSince;
 using cplab::CancelToken;
 using cplab::Dataset;
@@ -80,32 +82,13 @@ LibocasOptions hingeOptions(bool bias, double tolRel) {
     return o;
 }
 
-int usage(const char* argv0) {
-    std::cerr << "usage: " << argv0
-              << " [--runs N]\n"
-                 "  --runs N   measurements per row (default 5)\n";
-    return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     int runs = 5;
-    for (int k = 1; k < argc; ++k) {
-        const std::string a = argv[k];
-        if (a == "--runs" && k + 1 < argc) {
-            runs = std::max(1, std::atoi(argv[++k]));
-        } else {
-            return usage(argv[0]);
-        }
-    }
+    if (!parseRuns(argc, argv, &runs)) return 2;
 
-    const std::time_t now = std::time(nullptr);
-    char date[64];
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    std::cout << "bench_responsiveness  " << date << "  (" << std::thread::hardware_concurrency()
-              << " hardware threads, load average " << fmt("%.2f", loadAverage())
-              << "; other processes may share the CPU)\n";
+    std::cout << header("bench_responsiveness") << "; other processes may share the CPU)\n";
 
     std::shared_ptr<const Dataset> heart, a9a;
     try {

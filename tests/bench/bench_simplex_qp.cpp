@@ -32,8 +32,10 @@ namespace {
 
 using bench::Clock;
 using bench::fmt;
+using bench::header;
 using bench::loadAverage;
 using bench::median;
+using bench::parseRuns;
 using bench::secondsSince;
 using cplab::SimplexQp;
 using cplab::SimplexQpResult;
@@ -109,32 +111,14 @@ std::string msText(const std::vector<double>& seconds) {
            fmt("%.1f", 1e3 * *hi) + "]";
 }
 
-int usage(const char* argv0) {
-    std::cerr << "usage: " << argv0
-              << " [--runs N]\n"
-                 "  --runs N   measurements per row (default 3)\n";
-    return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     int runs = 3;
-    for (int k = 1; k < argc; ++k) {
-        const std::string a = argv[k];
-        if (a == "--runs" && k + 1 < argc) {
-            runs = std::max(1, std::atoi(argv[++k]));
-        } else {
-            return usage(argv[0]);
-        }
-    }
+    if (!parseRuns(argc, argv, &runs)) return 2;
 
-    const std::time_t now = std::time(nullptr);
-    char date[64];
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    std::cout << "bench_simplex_qp  " << date << "  (" << std::thread::hardware_concurrency()
-              << " hardware threads, load average " << fmt("%.2f", loadAverage()) << "; medians of "
-              << runs << " runs, other processes may share the CPU)\n"
+    std::cout << header("bench_simplex_qp") << "; medians of " << runs
+              << " runs, other processes may share the CPU)\n"
               << "t planes in dimension n; warm growth: t warm solve() calls, one per added "
                  "plane; cold: one solve of the final problem. No target (context).\n";
 

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cli.h"
+#include "cli_process.h"
 #include "core/trace_csv.h"
 #include "nonsmooth/polytope_problem.h"
 #include "nonsmooth/test_functions.h"
@@ -21,46 +22,10 @@ using namespace cplab;
 
 namespace {
 
-struct CliResult {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliResult runCli(const QStringList& arguments) {
-    QProcess process;
-    process.start(QStringLiteral(CPLAB_CLI_PATH), arguments);
-    CliResult result;
-    if (!process.waitForStarted(10000)) {
-        result.err = "cplab-cli did not start: " + process.errorString().toUtf8();
-        return result;
-    }
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        process.waitForFinished();
-        result.err = "cplab-cli did not finish";
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
-
-QString describe(const QStringList& arguments, const CliResult& r) {
-    return QString("cplab-cli %1 -> exit %2\nstdout: %3\nstderr: %4")
-        .arg(arguments.join(' '))
-        .arg(r.exitCode)
-        .arg(QString::fromUtf8(r.out.left(2000)))
-        .arg(QString::fromUtf8(r.err.left(2000)));
-}
-
-QJsonObject parseObject(const QByteArray& text, bool* ok) {
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    *ok = error.error == QJsonParseError::NoError && doc.isObject();
-    return doc.object();
-}
+using clitest::CliResult;
+using clitest::describe;
+using clitest::parseObject;
+using clitest::runCli;
 
 QJsonObject findByName(const QJsonArray& array, const QString& name) {
     for (const auto& item : array) {
