@@ -402,7 +402,8 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     if (auto error = addAssignments(parser.values(set), "--set", a.options)) return error;
     if (auto error = addAssignments(parser.values(problemSet), "--problem-set", a.problemOptions))
         return error;
-    // The test split flags are the linear family's problem options test, test_fraction, seed.
+    // The test split flags are the problem options test, test_fraction and seed of a family
+    // that reads datasets; the family checks them again.
     if (parser.isSet(fraction)) {
         const std::string text = parser.value(fraction).toStdString();
         double f = 0.0;
@@ -456,8 +457,12 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         return kExitInvalid;
     }
     if (!a.model.empty() && !family->writesModels()) {
+        std::vector<std::string> writers;
+        for (const Family* f : families()) {
+            if (f->writesModels()) writers.push_back(f->name());
+        }
         err << "cplab-cli: --model: the " << family->name()
-            << " family writes no model files (solvers of the linear family do)\n";
+            << " family writes no model files (the solvers of " << joined(writers) << " do)\n";
         return kExitInvalid;
     }
     if (!a.data.empty() && !a.problem.empty()) {

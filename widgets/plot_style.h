@@ -41,6 +41,7 @@ inline const QColor kHeatMidHigh{190, 220, 225};
 inline const QColor kHeatHigh{150, 180, 215};
 // Text panels (HTML): errors in the log, the pseudocode's current and executed lines.
 inline const QColor kErrorText{176, 0, 0};
+inline const QColor kText{68, 68, 68};  // descriptions beside the forms
 inline const QColor kCurrentLine{255, 217, 168};
 inline const QColor kExecutedLine{232, 240, 250};
 inline const QColor kLineNumber{192, 64, 0};

@@ -37,8 +37,26 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 
 }  // namespace
 
+bool looksLikeCsv(const std::string& path) {
+    if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return true;
+    // Sniffed: the first line that is neither empty nor a comment has a comma and no LIBSVM
+    // "index:value" token (UCI files such as sonar.all-data are CSV without the extension).
+    const std::string head = readInputHead(path);
+    std::size_t start = 0;
+    while (start < head.size()) {
+        std::size_t end = head.find('\n', start);
+        if (end == std::string::npos) end = head.size();
+        const std::string_view line(head.data() + start, end - start);
+        start = end + 1;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == '#') continue;
+        return line.find(',') != std::string_view::npos && line.find(':') == std::string_view::npos;
+    }
+    return false;
+}
+
 Dataset loadDataFile(const std::string& path, const LoadOptions& options) {
-    if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return loadCsv(path, {}, options);
+    if (looksLikeCsv(path)) return loadCsv(path, {}, options);
     return loadLibsvm(path, options);
 }
 
@@ -216,8 +234,8 @@ class LinearFamily final : public Family {
     }
 
     int fileAffinity(const std::string& path) const override {
-        // Any text file may be LIBSVM/SVMlight; a .csv name says CSV.
-        return endsWith(path, ".csv") || endsWith(path, ".csv.gz") ? 2 : 1;
+        // Any text file may be LIBSVM/SVMlight; CSV by its name or its content.
+        return looksLikeCsv(path) ? 2 : 1;
     }
     std::string fileFormats() const override { return "LIBSVM/SVMlight or CSV"; }
 

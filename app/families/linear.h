@@ -32,8 +32,9 @@ struct TestSetSpec {
     std::uint64_t seed = 1;
 };
 
-// A data file: CSV when the name ends in .csv or .csv.gz, else LIBSVM/SVMlight text (gzip
-// detected by content). Throws DataError naming the file and line.
+// A data file: CSV when the name ends in .csv or .csv.gz or its first data line has commas
+// and no index:value token, else LIBSVM/SVMlight text (gzip detected by content). Throws
+// DataError naming the file and line.
 Dataset loadDataFile(const std::string& path, const LoadOptions& options = {});
 
 // A linear problem from a data file or, when `path` is empty, the built-in dataset or

@@ -259,7 +259,7 @@ QWidget* MainWindow::buildSetupPanel() {
     problemCombo_->setObjectName("problemCombo");
     problemDescription_ = new QLabel(problemBox);
     problemDescription_->setWordWrap(true);
-    problemDescription_->setStyleSheet("color: #444;");
+    problemDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
     problemLayout_->addWidget(problemCombo_);
     problemLayout_->addWidget(problemDescription_);
     // Each family's own problem controls (a dataset's test split), shown for its problems.
@@ -278,7 +278,7 @@ QWidget* MainWindow::buildSetupPanel() {
     solverCombo_->setObjectName("solverCombo");
     solverDescription_ = new QLabel(solverBox);
     solverDescription_->setWordWrap(true);
-    solverDescription_->setStyleSheet("color: #444;");
+    solverDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
     optionForm_ = new OptionForm(solverBox);
     optionForm_->setObjectName("optionForm");
     auto* runButtons = new QHBoxLayout;

@@ -132,10 +132,8 @@ const Generator& find(const std::string& name) {
     for (const Generator& g : generators()) {
         if (name == g.name) return g;
     }
-    std::string known;
-    for (const Generator& g : generators())
-        known += (known.empty() ? "" : ", ") + std::string(g.name);
-    throw std::invalid_argument("unknown generator '" + name + "'; known: " + known);
+    throw std::invalid_argument("unknown generator '" + name +
+                                "'; known: " + joined(generatorNames()));
 }
 
 }  // namespace

@@ -66,6 +66,17 @@ std::string readInputFile(const std::string& path) {
     return bytes;
 }
 
+std::string readInputHead(const std::string& path, std::size_t count) {
+    // gzopen reads plain files as they are and inflates gzip ones; errors mean "no head".
+    gzFile file = gzopen(path.c_str(), "rb");
+    if (!file) return {};
+    std::string head(count, '\0');
+    const int n = gzread(file, head.data(), static_cast<unsigned>(count));
+    gzclose(file);
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head;
+}
+
 bool isGzip(std::string_view bytes) {
     return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
            static_cast<unsigned char>(bytes[1]) == 0x8b;

@@ -18,6 +18,10 @@ namespace cplab {
 // is a directory, cannot be read, or holds a truncated or corrupt gzip stream.
 std::string readInputFile(const std::string& path);
 
+// At most the first `count` bytes of the file (inflated when it is gzip), for telling formats
+// apart by their content; empty when the file cannot be read (readInputFile says why).
+std::string readInputHead(const std::string& path, std::size_t count = 4096);
+
 // True when `bytes` starts with the gzip magic bytes 1f 8b.
 bool isGzip(std::string_view bytes);
 

@@ -460,6 +460,28 @@ class TestCli : public QObject {
         QVERIFY(json.value("planes").isDouble());
     }
 
+    // A CSV file without the .csv name is recognised by its content: bupa.data and its byte
+    // copy cli/bupa.csv give the same run.
+    void csvIsSniffedByContent() {
+        auto runOn = [](const QString& file) {
+            const QStringList args{"run",    "ocas",
+                                   "--data", QString(CPLAB_TEST_DATA_DIR) + "/" + file,
+                                   "--json", "--quiet"};
+            const CliResult r = runCli(args);
+            bool ok = false;
+            QJsonObject json = parseObject(r.out, &ok);
+            if (r.exitCode != 0 || !ok) json.insert("error", describe(args, r));
+            return json;
+        };
+        const QJsonObject sniffed = runOn("bupa.data");
+        const QJsonObject named = runOn("cli/bupa.csv");
+        QVERIFY2(!sniffed.contains("error"), qPrintable(sniffed.value("error").toString()));
+        QVERIFY2(!named.contains("error"), qPrintable(named.value("error").toString()));
+        QCOMPARE(sniffed.value("iterations").toInt(), named.value("iterations").toInt());
+        QCOMPARE(sniffed.value("upper").toDouble(), named.value("upper").toDouble());
+        QCOMPARE(sniffed.value("train_error").toDouble(), named.value("train_error").toDouble());
+    }
+
     void helpExitsWithZero() {
         const CliResult r = runCli({"--help"});
         QCOMPARE(r.exitCode, 0);
