@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "bmrm/bmrm.h"
 #include "bmrm/dcd.h"
@@ -81,6 +82,14 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
             testSet = std::make_shared<Dataset>(loadDataFile(test.file, options));
         } else if (test.fraction > 0) {
             auto [trainPart, testPart] = train.split(test.fraction, test.seed);
+            if (testPart.size() == 0 || trainPart.size() == 0) {
+                throw std::invalid_argument(
+                    "test fraction " + formatReal(test.fraction) + " of the " +
+                    std::to_string(train.size()) + " examples of '" + train.name + "' leaves " +
+                    (testPart.size() == 0 ? "no test example" : "no training example") +
+                    "; choose a fraction between " + formatReal(1.0 / train.size()) + " and " +
+                    formatReal(1.0 - 1.0 / train.size()));
+            }
             train = std::move(trainPart);
             testSet = std::make_shared<Dataset>(std::move(testPart));
         }

@@ -362,6 +362,14 @@ class TestCli : public QObject {
         QTest::newRow("unknown demo") << QStringList{"demo", "nosuch"} << "unknown demo 'nosuch'";
         QTest::newRow("unknown command") << QStringList{"frob"} << "unknown command 'frob'";
         QTest::newRow("no arguments") << QStringList{} << "usage:";
+        QTest::newRow("empty test split")
+            << QStringList{"run",
+                           "ocas",
+                           "--data",
+                           QString(CPLAB_TEST_DATA_DIR) + "/heart_scale",
+                           "--test-fraction",
+                           "0.001"}
+            << "test fraction 0.001 of the 270 examples of 'heart_scale' leaves no test example";
     }
     void invalidInputsExitWithOne() {
         QFETCH(QStringList, args);
