@@ -87,7 +87,8 @@ void RunWorker::emitUpdate(bool withSnapshot) {
     update->snapshots = std::move(pendingSnapshots_);
     pendingSnapshots_.clear();
     const int newest = solver_->lastRecord().iteration;
-    const bool have = !update->snapshots.empty() && update->snapshots.back()->record.iteration == newest;
+    const bool have =
+        !update->snapshots.empty() && update->snapshots.back()->record.iteration == newest;
     if (withSnapshot && !have) {
         const auto start = Clock::now();
         if (SnapshotPtr s = safeSnapshot()) update->snapshots.push_back(std::move(s));

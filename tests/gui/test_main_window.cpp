@@ -16,10 +16,10 @@
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth_view.h"
 #include "pseudocode_panel.h"
-#include "timeline_bar.h"
 #include "registry.h"
 #include "run.h"
 #include "test_printers.h"
+#include "timeline_bar.h"
 
 using cplab::MainWindow;
 using cplab::Run;
@@ -307,8 +307,7 @@ void TestMainWindow::timelineScrubsBackThroughARun() {
     QTest::mouseClick(w.findChild<QPushButton*>("step10Button"), Qt::LeftButton);
     Run* run = w.run(0);
     QVERIFY(waitFor([&] {
-        return run->iteration() == 10 && run->snapshot() &&
-               run->snapshot()->record.iteration == 10;
+        return run->iteration() == 10 && run->snapshot() && run->snapshot()->record.iteration == 10;
     }));
     QCOMPARE(run->status().code, cplab::StatusCode::Running);  // 35 iterations to converge
     // Every step of Step x10 kept its snapshot.

@@ -110,8 +110,8 @@ struct KernelOptions {
     }
     bool isValid(std::string* why) const {
         return requireText(!kernels.empty() && kernels.find(' ') == std::string::npos,
-                           "KernelOptions", "kernels", kernels, "expected a list such as linear;poly:2",
-                           why) &&
+                           "KernelOptions", "kernels", kernels,
+                           "expected a list such as linear;poly:2", why) &&
                require(seed >= 0, "KernelOptions", "seed", static_cast<double>(seed),
                        "must be >= 0", why);
     }
@@ -211,8 +211,8 @@ class TestContract : public QObject {
         QTest::newRow("relative wins") << 1e-6 << 1e-3 << 50.0 << 0.05;
         QTest::newRow("absolute wins") << 1.0 << 1e-3 << 50.0 << 1.0;
         QTest::newRow("negative upper") << 0.0 << 1e-2 << -300.0 << 3.0;
-        QTest::newRow("no upper yet") << 1e-4 << 0.5 << std::numeric_limits<double>::infinity()
-                                      << 1e-4;
+        QTest::newRow("no upper yet")
+            << 1e-4 << 0.5 << std::numeric_limits<double>::infinity() << 1e-4;
     }
     void gapToleranceIsTheOneRule() {
         QFETCH(double, epsilon);
@@ -258,8 +258,8 @@ class TestContract : public QObject {
 
         KernelOptions o;
         std::string why;
-        QVERIFY(assignOptions(o, {{"kernels", "linear;poly:2,1"}, {"seed", "9007199254740993"}},
-                              &why));
+        QVERIFY(
+            assignOptions(o, {{"kernels", "linear;poly:2,1"}, {"seed", "9007199254740993"}}, &why));
         QCOMPARE(o.kernels, std::string("linear;poly:2,1"));
         QCOMPARE(o.seed, std::int64_t(9007199254740993));  // 2^53 + 1: no trip through double
         QCOMPARE(optionValues(o).at("seed"), std::string("9007199254740993"));
