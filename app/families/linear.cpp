@@ -274,8 +274,8 @@ class LinearFamily final : public Family {
     }
 
     int modelAffinity(const std::string& head) const override {
-        // Our model files start with the line "risk <name>".
-        return head.rfind("risk ", 0) == 0 ? 2 : 1;
+        // Our model files start with "# cplab linear model" (or, hand-written, "risk <name>").
+        return head.rfind("# cplab linear model", 0) == 0 || head.rfind("risk ", 0) == 0 ? 2 : 1;
     }
 
     std::optional<Prediction> predict(const std::string& modelPath, const std::string& dataPath,

@@ -1,5 +1,6 @@
 #include "linear_model.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "data/data_error.h"
@@ -83,9 +84,11 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
     };
     auto integer = [&](std::string_view token, const char* what, int low) {
         const double value = number(token, what);
-        if (value != static_cast<int>(value) || value < low) {
-            reader.fail(std::string(what) + " " + inQuotes(token) +
-                        " must be an integer >= " + std::to_string(low));
+        // Checked as a double first: converting one beyond int's range is undefined.
+        constexpr double kMax = 1 << 30;  // far beyond any feature count or class count
+        if (!(value >= low && value <= kMax) || value != std::floor(value)) {
+            reader.fail(std::string(what) + " " + inQuotes(token) + " must be an integer in [" +
+                        std::to_string(low) + ", " + formatReal(kMax) + "]");
         }
         return static_cast<int>(value);
     };
@@ -134,8 +137,29 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
                         "incomplete model: expected the keys risk, features and weights "
                         "(is this a cplab model file?)");
     }
-    const std::size_t expected =
-        static_cast<std::size_t>(model.features + (model.bias ? 1 : 0)) * model.outputs;
+    // The class list, when given, must match the outputs: predict maps output k to classes[k].
+    const bool multiclass = model.risk == LossKind::Multiclass;
+    if (multiclass && !model.classes.empty() &&
+        model.classes.size() != static_cast<std::size_t>(model.outputs)) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "a multiclass model with outputs " + std::to_string(model.outputs) +
+                            " needs as many class values, found " +
+                            std::to_string(model.classes.size()));
+    }
+    if (!multiclass && model.outputs != 1) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "a " + std::string(toString(model.risk)) +
+                            " model has one output, found outputs " +
+                            std::to_string(model.outputs));
+    }
+    if (!multiclass && model.risk != LossKind::EpsilonInsensitive && model.classes.size() != 0 &&
+        model.classes.size() != 2) {
+        throw DataError(
+            sourceName, reader.lineNumber(),
+            "a binary model needs two class values, found " + std::to_string(model.classes.size()));
+    }
+    const std::size_t expected = (static_cast<std::size_t>(model.features) + (model.bias ? 1 : 0)) *
+                                 static_cast<std::size_t>(model.outputs);
     if (weights.size() != expected) {
         throw DataError(sourceName, reader.lineNumber(),
                         "expected " + std::to_string(expected) + " weights ((features + bias) x " +

@@ -254,8 +254,23 @@ bool readModel(const QString& path, Model* model, QString* why) {
         *why = path + ": no weights, or features/outputs < 1";
         return false;
     }
+    // README: two class values for a binary risk, one per output for multiclass, none for
+    // regression; binary and regression risks have one output.
+    const std::size_t classCount = model->classes.size();
+    if (model->risk == "multiclass"
+            ? classCount != 0 && classCount != std::size_t(model->outputs)
+            : model->outputs != 1 ||
+                  (model->risk != "epsilon_insensitive" && classCount != 0 && classCount != 2)) {
+        *why = QString("%1: %2 outputs and %3 class values for risk %4")
+                   .arg(path)
+                   .arg(model->outputs)
+                   .arg(classCount)
+                   .arg(model->risk);
+        return false;
+    }
     const std::size_t expected =
-        static_cast<std::size_t>(model->features + (model->bias ? 1 : 0)) * model->outputs;
+        (static_cast<std::size_t>(model->features) + (model->bias ? 1 : 0)) *
+        static_cast<std::size_t>(model->outputs);
     if (model->weights.size() != expected) {
         *why = QString("%1: %2 weights, expected %3")
                    .arg(path)
@@ -471,6 +486,9 @@ std::vector<std::tuple<const char*, int, const char*>> badModelRows() {
         {"zero_outputs.txt", 5, "outputs"},
         {"unknown_risk.txt", 2, "unknown risk"},
         {"unknown_key.txt", 8, "unknown key"},
+        {"short_classes.txt", 0, "needs as many class values, found 2"},
+        {"huge_features.txt", 4, "must be an integer in"},
+        {"binary_two_outputs.txt", 0, "has one output, found outputs 2"},
     };
 }
 
