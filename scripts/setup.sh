@@ -15,6 +15,7 @@ PACKAGES="
   libocas-dev
   libocas-tools
   liblinear-dev
+  libsvm-dev
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core

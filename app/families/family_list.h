@@ -7,3 +7,4 @@
 CPLAB_FAMILY(nonsmooth)
 CPLAB_FAMILY(polytope)
 CPLAB_FAMILY(linear)
+CPLAB_FAMILY(kernel)

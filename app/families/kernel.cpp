@@ -1,0 +1,426 @@
+#include "kernel.h"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+#include "builtin_datasets.h"
+#include "data/data_error.h"
+#include "data/generators.h"
+#include "data/libsvm_format.h"
+#include "data/text_io.h"
+#include "kernel/kernel_model.h"
+#include "kernel/libsvm_solver.h"
+#include "kernel/precomputed.h"
+#include "kernel/silp.h"
+#include "kernel/simplemkl.h"
+#include "kernel/svm.h"
+#include "linear.h"
+
+namespace cplab {
+
+std::string KernelData::details() const {
+    if (!kernel.train) return {};
+    const Dataset& train = *kernel.train;
+    std::string text = train.name + ": " + std::to_string(train.size()) + " examples, " +
+                       (precomputed ? "precomputed kernel"
+                                    : std::to_string(train.dimension()) + " features" +
+                                          (train.sparseStorage ? ", sparse" : ""));
+    if (kernel.test) text += "; test set " + std::to_string(kernel.test->size()) + " examples";
+    return text;
+}
+
+namespace {
+
+// The family's built-in problems are the built-in datasets and the generated 2-D
+// classification sets under the prefix "kernel_" (problem names are unique across families:
+// the linear family has the plain names).
+const std::string kPrefix = "kernel_";
+
+// The problem options of the family: the test split (as the linear family's).
+struct SplitOptions {
+    std::string test;            // test file (LIBSVM/SVMlight, CSV or precomputed), or empty
+    double test_fraction = 0.0;  // held-out fraction of the training data, in [0, 1)
+    std::int64_t seed = 1;       // seed of the held-out split, ≥ 0
+
+    void visit(OptionVisitor& v) {
+        v.text("test", test,
+               "test file (LIBSVM/SVMlight, CSV, or precomputed kernel rows against the training "
+               "examples); empty: none");
+        v.real("test_fraction", test_fraction,
+               "fraction of the training data held out as test set, in [0, 1) (0: none)");
+        v.seed("seed", seed, "seed of the held-out split (>= 0)");
+    }
+    bool isValid(std::string* why) const {
+        return require(std::isfinite(test_fraction) && test_fraction >= 0 && test_fraction < 1,
+                       "test split", "test_fraction", test_fraction, "must lie in [0, 1)", why) &&
+               require(seed >= 0, "test split", "seed", static_cast<double>(seed), "must be >= 0",
+                       why) &&
+               requireText(test.empty() || test_fraction == 0, "test split", "test", test,
+                           "give either a test file or a test fraction, not both", why);
+    }
+};
+
+bool parseSplit(const OptionValues& values, TestSetSpec* spec, std::string* why) {
+    SplitOptions split;
+    if (!assignOptions(split, values, why) || !split.isValid(why)) return false;
+    *spec = {split.test, split.test_fraction, static_cast<std::uint64_t>(split.seed)};
+    return true;
+}
+
+// The block K(rows, columns) of a precomputed kernel (dense), with the rows' labels.
+Dataset precomputedBlock(const Dataset& kernel, const std::vector<int>& rows,
+                         const std::vector<int>& columns, const std::string& name) {
+    Dataset out;
+    out.name = name;
+    out.source = kernel.source;
+    out.classNames = kernel.classNames;
+    out.labelName = kernel.labelName;
+    out.dense.resize(static_cast<Eigen::Index>(rows.size()),
+                     static_cast<Eigen::Index>(columns.size()));
+    out.labels.resize(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const Eigen::VectorXd x = kernel.row(rows[r]);
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            out.dense(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = x(columns[c]);
+        out.labels(static_cast<Eigen::Index>(r)) = kernel.labels(rows[r]);
+    }
+    return out;
+}
+
+// A precomputed-kernel problem: the training file (m × m), and a test file (rows against the
+// m training examples) or a held-out split of the examples, which splits rows and columns.
+void loadPrecomputedProblem(const std::string& path, const TestSetSpec& test, KernelData& data) {
+    Dataset train = loadPrecomputedKernel(path);
+    std::shared_ptr<const Dataset> testSet;
+    if (!test.file.empty()) {
+        testSet = std::make_shared<Dataset>(loadPrecomputedKernel(test.file, train.size()));
+    } else if (test.fraction > 0) {
+        // The same examples as Dataset::split would hold out: split an index set with the seed.
+        Dataset index;
+        index.dense.resize(train.size(), 0);
+        index.labels.resize(train.size());
+        for (int i = 0; i < train.size(); ++i)
+            index.labels(i) = i;
+        const auto [trainPart, testPart] = index.split(test.fraction, test.seed);
+        if (testPart.size() == 0 || trainPart.size() == 0) {
+            throw std::invalid_argument(
+                "test fraction " + formatReal(test.fraction) + " of the " +
+                std::to_string(train.size()) + " examples of '" + train.name + "' leaves " +
+                (testPart.size() == 0 ? "no test example" : "no training example") +
+                "; choose a fraction between " + formatReal(1.0 / train.size()) + " and " +
+                formatReal(1.0 - 1.0 / train.size()));
+        }
+        auto indices = [](const Dataset& part) {
+            std::vector<int> out;
+            for (int i = 0; i < part.size(); ++i)
+                out.push_back(static_cast<int>(part.labels(i)));
+            return out;
+        };
+        const std::vector<int> kept = indices(trainPart), held = indices(testPart);
+        testSet =
+            std::make_shared<Dataset>(precomputedBlock(train, held, kept, train.name + " (test)"));
+        train = precomputedBlock(train, kept, kept, train.name + " (train)");
+    }
+    data.kernel.train = std::make_shared<Dataset>(std::move(train));
+    data.kernel.test = std::move(testSet);
+    data.precomputed = true;
+}
+
+// A kernel problem from a data file or, when `path` is empty, the built-in dataset or
+// generated set `builtin` (its name without the prefix), with its test set.
+ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin,
+                             const ProblemInfo* known, const TestSetSpec& test, std::string* why) {
+    auto instance = std::make_shared<ProblemInstance>();
+    auto data = std::make_shared<KernelData>();
+    try {
+        if (!path.empty() && looksLikePrecomputedKernel(path)) {
+            loadPrecomputedProblem(path, test, *data);
+        } else {
+            // Reading, held-out splits and test files exactly as the linear family does.
+            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why);
+            if (!linear) return nullptr;
+            const LinearData* read = linear->as<LinearData>();
+            if (!read) throw std::logic_error("the linear family's problem carries no data");
+            data->kernel.train = read->linear.train;
+            data->kernel.test = read->linear.test;
+        }
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        return nullptr;
+    }
+    const Dataset& train = *data->kernel.train;
+    if (known) {
+        instance->info = *known;
+    } else {
+        instance->info = {train.name, "kernel",
+                          std::to_string(train.size()) + " examples from " + path +
+                              (data->precomputed ? " (precomputed kernel)" : ""),
+                          "Dataset loaded from " + path + ".",
+                          data->precomputed ? train.size() : train.dimension()};
+    }
+    instance->data = std::move(data);
+    return instance;
+}
+
+// Solvers check their kernel against the kind of data: a precomputed-kernel file takes the
+// kernel "precomputed" (the default there), and only it takes that kernel.
+bool kernelFitsData(const KernelOptions& options, const KernelData& data,
+                    const std::string& problem, std::string* why) {
+    std::vector<KernelSpec> specs;
+    std::string reason;
+    const int dimension = data.kernel.train ? data.kernel.train->dimension() : 0;
+    if (!parseKernelList(options.kernels, std::max(1, dimension), &specs, &reason)) return true;
+    const bool precomputedKernel = specs.front().type == KernelType::Precomputed;
+    if (precomputedKernel == data.precomputed) return true;
+    if (why) {
+        *why = data.precomputed
+                   ? "'" + problem +
+                         "' is a precomputed kernel (LIBSVM's '<label> 0:<serial> "
+                         "1:K(x,x1) ...' rows); its solvers take the kernel "
+                         "'precomputed', not '" +
+                         options.kernels + "'"
+                   : "kernel 'precomputed' needs a precomputed-kernel file (LIBSVM's '<label> "
+                     "0:<serial> 1:K(x,x1) ...' rows), but '" +
+                         problem + "' holds feature vectors";
+    }
+    return false;
+}
+
+KernelProblem kernelOf(const KernelData& data) {
+    return data.kernel;
+}
+
+class KernelFamily final : public Family {
+  public:
+    KernelFamily() {
+        for (const auto& file : builtinDatasetFiles()) {
+            const Dataset data = parseLibsvm(file.bytes, "builtin:" + std::string(file.name));
+            addProblem({kPrefix + std::string(file.name),
+                        {},
+                        std::to_string(data.size()) + " examples, built-in dataset (" +
+                            std::string(file.name) + ")",
+                        "Real dataset compiled into cplab (see resources/datasets/README.md).",
+                        data.dimension()});
+        }
+        for (const auto& name : generatorNames()) {
+            // The 2-D classification sets (the regression sets have real targets).
+            const Dataset data = generate(name, kGeneratedExamples, kGeneratedSeed);
+            if (data.classes().size() != 2) continue;
+            addProblem({kPrefix + name,
+                        {},
+                        std::to_string(kGeneratedExamples) + " generated examples (seed " +
+                            std::to_string(kGeneratedSeed) + ")",
+                        generatorDescription(name),
+                        data.dimension()});
+        }
+        addKernelSolver<SvmOptions, SvmSolver>(
+            {"svm",
+             {},
+             "SVM by SMO",
+             "The kernel SVM dual by SMO with second-order working-set selection and shrinking "
+             "(Fan, Chen, Lin 2005, as LIBSVM): smo_steps pair updates per step, so that alpha "
+             "and the decision function animate; converged when the maximal KKT violation is "
+             "below kkt_tolerance. Bounds: primal objective and dual D(alpha).",
+             {}},
+            "kernel");
+        addKernelSolver<LibsvmOptions, LibsvmSolver>(
+            {"libsvm",
+             {},
+             "LIBSVM (reference)",
+             "LIBSVM's svm_train with the same kernel, C, tolerance, shrinking and cache: the "
+             "reference to race the step-wise SMO against (one step, the whole solve).",
+             {}},
+            "kernel");
+        addKernelSolver<SilpOptions, SilpSolver>(
+            {"silp",
+             {},
+             "MKL by SILP (cutting planes)",
+             "Multiple kernel learning by cutting planes on the simplex (Sonnenburg et al. 2006, "
+             "§7.3): each step solves the SVM for the current weights beta, adds the plane "
+             "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. Bounds: best D(beta) "
+             "and the LP's theta.",
+             {}},
+            "kernels");
+        addKernelSolver<SimpleMklOptions, SimpleMklSolver>(
+            {"simplemkl",
+             {},
+             "SimpleMKL (reduced gradient)",
+             "Multiple kernel learning by reduced-gradient descent on the simplex with a line "
+             "search (Rakotomamonjy et al. 2008); each trial point is one warm-started SVM "
+             "solve. Bounds: J(beta) and min_k S_k(alpha) (its duality gap).",
+             {}},
+            "kernels");
+
+        // The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it
+        // (alone, their test errors are about 0.5), a Gaussian can; MKL puts all the weight
+        // on the Gaussian.
+        const OptionValues choice = {{"kernels", "linear;poly:2;gaussian:2"}, {"C", "10"}};
+        addDemo({"kernel_choice_2d",
+                 "MKL: which kernel fits? (2-D checkerboard)",
+                 "A checkerboard: SILP and SimpleMKL weigh a linear, a degree-2 polynomial and "
+                 "a Gaussian kernel (trace-normalised). Only the Gaussian can draw the cells: "
+                 "watch the weights move to it, the cutting-plane model of D(beta) over the "
+                 "triangle of weights, and the decision function.",
+                 kPrefix + "checkerboard",
+                 {{"silp", choice}, {"simplemkl", choice}}});
+        addDemo({"ionosphere_features",
+                 "MKL: feature selection on ionosphere (34 kernels)",
+                 "One Gaussian kernel per feature of ionosphere (gaussian:1@each_feature, 34 "
+                 "kernels) learnt by SILP: the weights pick out the few features (3 to 7 above "
+                 "all) that separate the radar returns.",
+                 kPrefix + "ionosphere_scale",
+                 {{"silp",
+                   {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}}});
+        addDemo(
+            {"svm_2d",
+             "Kernel SVM by SMO, step by step (2-D)",
+             "Ripley's 2-D set with a Gaussian kernel: five SMO pair updates per step, so "
+             "the support vectors (free and at the bound C) and the decision function "
+             "f = 0 with its margins f = +-1 settle as the duality gap closes (tol_rel "
+             "1e-4 for both runs); LIBSVM solves the same SVM in one step.",
+             kPrefix + "ripley_train",
+             {{"svm",
+               {{"kernel", "gaussian:5"}, {"C", "10"}, {"smo_steps", "5"}, {"tol_rel", "1e-4"}}},
+              {"libsvm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"tol_rel", "1e-4"}}}}});
+    }
+
+    std::string name() const override { return "kernel"; }
+    std::string title() const override { return "Kernel SVMs and MKL"; }
+    BoundLabels boundLabels() const override {
+        return {"upper bound U (primal; MKL: best D(beta))",
+                "lower bound L (dual D(alpha); MKL: LP theta)"};
+    }
+
+    std::vector<OptionInfo> problemOptions() const override {
+        return describeOptions<SplitOptions>();
+    }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
+                           std::string* why) const override {
+        TestSetSpec test;
+        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        const ProblemInfo* known = nullptr;
+        for (const auto& info : problems()) {
+            if (info.name == name) known = &info;
+        }
+        if (!known) {
+            if (why) *why = "unknown kernel problem '" + name + "'";
+            return nullptr;
+        }
+        return makeKernelProblem({}, name.substr(kPrefix.size()), known, test, why);
+    }
+
+    int fileAffinity(const std::string& path) const override {
+        // Precomputed-kernel files are ours alone (index 0 is not LIBSVM/SVMlight). Ordinary
+        // data files we read too, but the linear family (earlier in the list, and 2 for CSV)
+        // keeps them by default; `cplab-cli run svm --data FILE` loads them here.
+        return looksLikePrecomputedKernel(path) ? 3 : 1;
+    }
+    std::string fileFormats() const override {
+        return "LIBSVM/SVMlight, CSV, or LIBSVM precomputed kernel";
+    }
+
+    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+                        std::string* why) const override {
+        TestSetSpec test;
+        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        return makeKernelProblem(path, {}, nullptr, test, why);
+    }
+
+    bool writesModels() const override { return true; }
+
+    bool writeModel(const Solver& solver, const std::string& path,
+                    std::string* why) const override {
+        const auto* kernel = dynamic_cast<const KernelSvmSolver*>(&solver);
+        if (!kernel) {
+            if (why) *why = "solver '" + solver.name() + "' has no kernel model to write";
+            return false;
+        }
+        try {
+            writeOutputFile(path, formatKernelModel(kernel->classifier()));
+        } catch (const std::exception& e) {
+            if (why) *why = path + ": " + e.what();
+            return false;
+        }
+        return true;
+    }
+
+    int modelAffinity(const std::string& head) const override {
+        return head.rfind("# cplab kernel model", 0) == 0 ? 2 : 0;
+    }
+
+    std::optional<Prediction> predict(const std::string& modelPath, const std::string& dataPath,
+                                      const std::string& outPath, std::string* why) const override {
+        try {
+            const KernelClassifier model = parseKernelModel(readInputFile(modelPath), modelPath);
+            const bool precomputed =
+                model.specs.size() == 1 && model.specs[0].type == KernelType::Precomputed;
+            Dataset data;
+            if (precomputed) {
+                data = loadPrecomputedKernel(dataPath, model.features);
+            } else {
+                LoadOptions options;
+                options.dimension = model.features;
+                data = loadDataFile(dataPath, options);
+            }
+            const double error = model.error(data);
+            if (!outPath.empty()) {
+                const Eigen::VectorXd f = model.decisions(data);
+                std::string text;
+                for (Eigen::Index i = 0; i < f.size(); ++i)
+                    text += data.labelText(model.classes[f(i) > 0 ? 1 : 0]) + "\n";
+                writeOutputFile(outPath, text);
+            }
+            return Prediction{data.size(), "error", error};
+        } catch (const std::exception& e) {
+            if (why) *why = e.what();
+            return std::nullopt;
+        }
+    }
+
+  private:
+    // A solver entry as Family::addSolver<Options, SolverType> makes it, except that on a
+    // precomputed-kernel problem the kernel defaults to "precomputed", and a kernel that does
+    // not fit the kind of data is refused with a message saying which one does.
+    template <class Options, class SolverType>
+    void addKernelSolver(SolverInfo info, const std::string& kernelKey) {
+        info.options = describeOptions<Options>();
+        addSolver(
+            std::move(info),
+            [](const OptionValues& values, std::string* why) {
+                Options options;
+                return assignOptions(options, values, why) && options.isValid(why);
+            },
+            [kernelKey](const ProblemInstance& problem, const OptionValues& values,
+                        std::string* why) -> std::unique_ptr<Solver> {
+                const KernelData* data = problem.as<KernelData>();
+                if (!data) {
+                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
+                    return nullptr;
+                }
+                OptionValues given = values;
+                if (data->precomputed && !given.count(kernelKey)) given[kernelKey] = "precomputed";
+                Options options;
+                if (!assignOptions(options, given, why) || !options.isValid(why) ||
+                    !kernelFitsData(options.kernel, *data, problem.info.name, why)) {
+                    return nullptr;
+                }
+                auto solver = std::make_unique<SolverType>(kernelOf(*data), options);
+                if (solver->status().code == StatusCode::InvalidInput) {
+                    if (why) *why = solver->status().message;
+                    return nullptr;
+                }
+                return solver;
+            });
+    }
+};
+
+}  // namespace
+
+const Family& kernelFamily() {
+    static const KernelFamily family;
+    return family;
+}
+
+}  // namespace cplab

@@ -1,0 +1,137 @@
+// The kernel family's common ground (ALGORITHMS.md §4): the problem (training set, optional
+// test set), the options every kernel solver shares, the snapshot the views draw, and the
+// base class that owns the kernels and reports errors, summaries and models.
+//
+// Bounds. `svm`/`libsvm`: upper U = the primal objective at the current (α, b), lower L = the
+// dual D(α) (a certified bound once α is feasible). MKL (`silp`, `simplemkl`) minimises
+// J(β) = D(β) = max_α Σₖ βₖ Sₖ(α) over the simplex: U = the best J(βᵢ) found (the inner SVM's
+// dual value), L = θ_t for SILP (the master LP) and min_k S_k(α_t) for SimpleMKL (its
+// duality gap). Both read S_k(α) = Σα − ½ αᵀ Y K_k Y α.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/solver.h"
+#include "data/dataset.h"
+#include "kernel_model.h"
+#include "kernel_set.h"
+#include "kernel_spec.h"
+#include "smo.h"
+
+namespace cplab {
+
+struct KernelProblem {
+    std::shared_ptr<const Dataset> train;  // two label values (mapped to ±1 by the solver)
+    std::shared_ptr<const Dataset> test;   // may be null
+};
+
+// Options every kernel solver has. `kernels` is one kernel for svm and libsvm, a list for the
+// MKL solvers (kernel_spec.h's grammar).
+struct KernelOptions {
+    std::string kernels = "gaussian:1";
+    double C = 1.0;                  // > 0
+    std::string normalize = "none";  // none|diagonal|trace
+    double cache_mb = 256.0;         // kernel cache budget in MB, ≥ 1
+    double kkt_tolerance = 1e-3;     // inner SMO's KKT tolerance (LIBSVM -e), > 0
+    bool shrinking = true;           // SMO shrinking heuristic (LIBSVM -h)
+
+    // `kernelKey` is the option's name ("kernel" for one kernel, "kernels" for a list).
+    void visit(OptionVisitor& v, const char* kernelKey, const char* kernelHelp);
+    bool isValid(const char* owner, std::string* why) const;  // ranges and the kernel grammar
+};
+
+// What the parameters of one SVM solve are, so that a view can solve more SVMs on its own
+// thread (D(β) on a grid) without touching the run's cache.
+struct KernelSetup {
+    std::shared_ptr<const Dataset> train;  // labels already ±1
+    std::vector<KernelSpec> specs;
+    KernelNormalization normalization = KernelNormalization::None;
+    double C = 1.0;
+    double tolerance = 1e-3;
+    double cacheMb = 256.0;
+};
+
+// D(β) by a fresh SMO solve with the setup's kernels (for views and tests).
+double evaluateMklObjective(const KernelSetup& setup, const Eigen::VectorXd& beta,
+                            const CancelToken* cancel = nullptr);
+
+// The plane of α: S_k(α) = Σα − ½ αᵀ Y K_k Y α for every base kernel k of `kernels` (y = the
+// training labels, ±1), from the rows of the support vectors (αᵢ > 0): O(K · nSV · m).
+// D(β) ≥ Σₖ βₖ S_k(α) on the simplex for every feasible α, with equality at β's own solution.
+Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha);
+
+struct KernelSnapshot final : Snapshot {
+    std::shared_ptr<const KernelSetup> setup;  // shared by the run's snapshots
+    std::vector<std::string> kernelLabels;     // K names, as KernelSpec::label()
+    Eigen::VectorXd beta;                      // current weights (K)
+    Eigen::VectorXd alpha;                     // current α (m): 0 < α < C free, α = C bound
+    double bias = 0.0;
+    std::shared_ptr<const KernelClassifier> classifier;  // f of the current iterate
+    DecisionGrid grid;  // f on a grid for 2-D training data (empty otherwise), worker-side
+    double trainError = 0.0;
+    double testError = -1.0;  // −1 without a test set
+
+    // The cutting-plane model of D over the simplex (SILP; SimpleMKL's points too): plane i
+    // is β ↦ Σₖ βₖ planes[i][k], taken at betaIterates[i] where D = dValues[i].
+    std::vector<Eigen::VectorXd> planes;
+    std::vector<Eigen::VectorXd> betaIterates;
+    std::vector<double> dValues;
+    Eigen::VectorXd lpMinimiser;  // SILP's master-LP β (empty otherwise)
+    double theta = 0.0;           // SILP's θ_t
+
+    std::size_t bytes() const override;
+};
+
+class KernelSvmSolver : public Solver {
+  public:
+    const KernelProblem& problem() const { return problem_; }
+    const std::vector<KernelSpec>& specs() const { return specs_; }
+    // The current classifier (α, b, β of the newest iterate).
+    virtual KernelClassifier classifier() const = 0;
+    virtual Eigen::VectorXd weights() const = 0;  // β (ones(1) for svm/libsvm)
+
+    // Common columns: dual_objective, kkt_violation, svm_calls, smo_iterations,
+    // support_vectors, train_error, test_error, then beta:<label> per kernel.
+    std::vector<std::string> extraColumns() const override;
+    // Common: weights (label → β), objective, svm_calls, smo_iterations, support_vectors,
+    // train_error, test_error (with a test set), C, kernels; then familySummary().
+    SummaryFields summary() const final;
+
+  protected:
+    // Validates options and data (two classes, kernel list for the data, precomputed sizes);
+    // on failure rejects. `owner` names the options struct in messages; `singleKernel`
+    // refuses lists of more than one kernel ("svm takes one kernel; silp or simplemkl learn
+    // a combination").
+    KernelSvmSolver(const KernelProblem& problem, const KernelOptions& options,
+                    const StopOptions& stop, const char* owner, bool singleKernel);
+    bool valid() const { return kernels_ != nullptr && !rejected(); }
+
+    // Fills the common extra columns (and the errors of the current classifier).
+    // `trainScores`, when given, are f(xᵢ) on the training set (svm reads them off SMO's
+    // gradient instead of evaluating the classifier); the test error is recomputed only when
+    // `testDue` (else the last value is kept: svm spreads its cost over SMO steps).
+    std::vector<double> commonExtras(double dualObjective, double kktViolation,
+                                     const Eigen::VectorXd* trainScores = nullptr,
+                                     bool testDue = true);
+    void fillKernelSnapshot(KernelSnapshot& snapshot) const;
+    virtual SummaryFields familySummary() const { return {}; }
+    // The classifier from α (m), b and β over the training set.
+    KernelClassifier makeClassifier(const Eigen::VectorXd& alpha, double bias,
+                                    const Eigen::VectorXd& beta) const;
+
+    KernelProblem problem_;  // train labels mapped to ±1 (copied only when they were not)
+    KernelOptions options_;
+    std::vector<KernelSpec> specs_;
+    std::unique_ptr<KernelSet> kernels_;
+    std::shared_ptr<const KernelSetup> setup_;
+    std::vector<double> classes_;  // the training file's two label values
+    long long svmCalls_ = 0;
+    long long smoIterations_ = 0;
+    double lastTrainError_ = 0.0;
+    double lastTestError_ = -1.0;
+};
+
+}  // namespace cplab

@@ -1,0 +1,233 @@
+#include "silp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "core/number_text.h"
+#include "math/lp_master.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "SilpOptions";
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum Line { kInput, kInit, kRepeat, kSvm, kPlane, kBest, kLp, kUntil, kReturn };
+
+// β from the LP's columns: clipped to ≥ 0 and rescaled to sum 1 (the LP's tolerances leave
+// ~1e-12 outside the simplex).
+Eigen::VectorXd onSimplex(const Eigen::VectorXd& z) {
+    Eigen::VectorXd beta = z.cwiseMax(0.0);
+    const double sum = beta.sum();
+    if (sum > 0) beta /= sum;
+    return beta;
+}
+
+}  // namespace
+
+struct SilpSolver::State {
+    State(KernelSet& kernels, const Eigen::VectorXd& y, const Eigen::VectorXd& beta0,
+          double cacheMb, const SmoOptions& smoOptions, int K)
+        : q(kernels, y, beta0, cacheMb),
+          smo(q, smoOptions),
+          lp(objective(K), columnLower(K), columnUpper(K)),
+          beta(beta0) {
+        // Σβ = 1 (θ's coefficient 0).
+        Eigen::VectorXd ones = Eigen::VectorXd::Ones(K + 1);
+        ones[K] = 0.0;
+        lp.addRow(ones, 1.0, 1.0);
+    }
+    static Eigen::VectorXd objective(int K) {
+        Eigen::VectorXd c = Eigen::VectorXd::Zero(K + 1);
+        c[K] = 1.0;  // min θ
+        return c;
+    }
+    static Eigen::VectorXd columnLower(int K) {
+        Eigen::VectorXd l = Eigen::VectorXd::Zero(K + 1);
+        l[K] = -kInf;  // θ free
+        return l;
+    }
+    static Eigen::VectorXd columnUpper(int K) {
+        Eigen::VectorXd u = Eigen::VectorXd::Ones(K + 1);
+        u[K] = kInf;
+        return u;
+    }
+
+    KernelQ q;
+    Smo smo;
+    LpMaster lp;
+    Eigen::VectorXd beta;  // β_t: where the next SVM is solved (the LP's last minimiser)
+
+    // The newest SVM solution (at the previous β).
+    Eigen::VectorXd alpha;
+    double bias = 0.0;
+    double violation = 0.0;
+    // The best βᵢ so far (min D) and its solution: the classifier.
+    double bestD = kInf;
+    Eigen::VectorXd bestBeta, bestAlpha;
+    double bestBias = 0.0;
+    double theta = 0.0;  // θ_t (0, the trivial bound, before the first plane)
+
+    std::vector<Eigen::VectorXd> planes, betaIterates;
+    std::vector<double> dValues;
+};
+
+void SilpOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    kernel.visit(v, "kernels",
+                 "kernel list, e.g. gaussian:0.1,1,10;poly:2;linear or gaussian:1@each_feature");
+}
+
+bool SilpOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why);
+}
+
+SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options)
+    : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/false),
+      silpOptions_(std::move(options)) {
+    if (!valid()) return;
+    SetupTimer timer(*this);
+    const int K = kernels_->kernels();
+    const Eigen::VectorXd beta0 = Eigen::VectorXd::Constant(K, 1.0 / K);
+    try {
+        state_ = std::make_unique<State>(
+            *kernels_, problem_.train->labels, beta0, std::max(1.0, 0.5 * options_.cache_mb),
+            SmoOptions{options_.C, options_.kkt_tolerance, options_.shrinking}, K);
+    } catch (const std::exception& e) {
+        state_.reset();
+        kernels_.reset();
+        reject(std::string(kOwner) + ": " + e.what());
+        return;
+    }
+    state_->alpha = Eigen::VectorXd::Zero(problem_.train->size());
+    state_->bestBeta = beta0;
+    state_->bestAlpha = state_->alpha;
+    IterationRecord initial;
+    initial.upper = kInf;  // no D(β) known yet
+    initial.lower = 0.0;   // D ≥ D(α = 0) = 0 everywhere
+    initial.extra = commonExtras(0.0, std::numeric_limits<double>::quiet_NaN());
+    setInitialRecord(initial);
+}
+
+SilpSolver::~SilpSolver() = default;
+
+std::vector<std::string> SilpSolver::pseudocode() const {
+    return {
+        "input: kernels K_1..K_K, C, labels y, tolerance tol_rel",
+        "beta_0 <- (1/K, ..., 1/K);  U <- inf;  master LP: min theta, beta in simplex",
+        "repeat",
+        "  alpha_t <- SVM(sum_k beta_t,k K_k)       (SMO, warm start);  D_t <- D(alpha_t)",
+        "  S_k <- sum(alpha_t) - 1/2 alpha_t' Y K_k Y alpha_t  for every k   (the plane)",
+        "  U <- min(U, D_t)                          (remember the best beta and alpha)",
+        "  add theta >= sum_k beta_k S_k;  (beta_t+1, theta_t) <- LP (dual simplex, warm)",
+        "until 1 - theta_t / U <= tol_rel",
+        "return the best beta, its alpha, b averaged over the free SVs",
+    };
+}
+
+Status SilpSolver::doStep(IterationRecord& record) {
+    State& s = *state_;
+    // The previous record's columns with the new counts (svm_calls, smo_iterations are the
+    // third and fourth of extraColumns()), for a step that ends without a new solution.
+    const auto withCounts = [this](std::vector<double> extra) {
+        if (extra.size() > 3) {
+            extra[2] = static_cast<double>(svmCalls_);
+            extra[3] = static_cast<double>(smoIterations_);
+        }
+        return extra;
+    };
+    // 1. The SVM at β_t, warm-started from the previous α.
+    s.q.setWeights(s.beta);
+    s.smo.refreshGradient();
+    const SmoProgress progress = s.smo.run(0, &cancelToken());
+    ++svmCalls_;
+    smoIterations_ += progress.steps;
+    record.oracleCalls = svmCalls_;
+    if (!progress.converged) {
+        record.extra = withCounts(lastRecord().extra);  // nothing changed but the counts
+        return Status::make(StatusCode::Cancelled,
+                            "stopped by the user during SVM call " + std::to_string(svmCalls_));
+    }
+    const double D = s.smo.dualObjective();
+    s.alpha = s.smo.alpha();
+    s.bias = s.smo.bias();
+    s.violation = progress.maxViolation;
+
+    // 2. The plane θ ≥ Σₖ βₖ S_k(α_t).
+    const Eigen::VectorXd S = mklPlane(*kernels_, s.alpha);
+    s.planes.push_back(S);
+    s.betaIterates.push_back(s.beta);
+    s.dValues.push_back(D);
+    if (D < s.bestD) {
+        s.bestD = D;
+        s.bestBeta = s.beta;
+        s.bestAlpha = s.alpha;
+        s.bestBias = s.bias;
+    }
+    const int K = kernels_->kernels();
+    Eigen::VectorXd row(K + 1);
+    row.head(K) = -S;
+    row[K] = 1.0;
+    s.lp.addRow(row, 0.0, kInf);
+
+    // 3. The master LP.
+    const LpStatus lpStatus = s.lp.solve();
+    if (lpStatus != LpStatus::Optimal) {
+        record.extra = withCounts(lastRecord().extra);
+        return Status::make(StatusCode::NumericalFailure, "the master LP failed after " +
+                                                              std::to_string(s.planes.size()) +
+                                                              " planes: " + s.lp.lastMessage());
+    }
+    s.beta = onSimplex(s.lp.solution().head(K));
+    s.theta = s.lp.solution()[K];
+
+    record.upper = s.bestD;
+    record.lower = s.theta;
+    record.extra = commonExtras(D, s.violation);
+    return Status::running();
+}
+
+KernelClassifier SilpSolver::classifier() const {
+    const State& s = *state_;
+    return makeClassifier(s.bestAlpha, s.bestBias, s.bestBeta);
+}
+
+Eigen::VectorXd SilpSolver::weights() const {
+    return state_ ? state_->bestBeta : Eigen::VectorXd();
+}
+
+const std::vector<Eigen::VectorXd>& SilpSolver::planes() const {
+    static const std::vector<Eigen::VectorXd> none;
+    return state_ ? state_->planes : none;
+}
+
+const std::vector<Eigen::VectorXd>& SilpSolver::betaIterates() const {
+    static const std::vector<Eigen::VectorXd> none;
+    return state_ ? state_->betaIterates : none;
+}
+
+SnapshotPtr SilpSolver::snapshot() const {
+    auto snapshot = std::make_shared<KernelSnapshot>();
+    fillKernelSnapshot(*snapshot);
+    if (!valid()) return snapshot;
+    const State& s = *state_;
+    // α of the newest SVM (the classifier is the best one's).
+    snapshot->alpha = s.alpha;
+    snapshot->planes = s.planes;
+    snapshot->betaIterates = s.betaIterates;
+    snapshot->dValues = s.dValues;
+    if (!s.planes.empty()) snapshot->lpMinimiser = s.beta;
+    snapshot->theta = s.theta;
+    if (iteration() == 0) {
+        snapshot->executedLines = {kInput, kInit};
+    } else {
+        snapshot->executedLines = {kRepeat, kSvm, kPlane, kBest, kLp, kUntil};
+        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
+    }
+    return snapshot;
+}
+
+}  // namespace cplab

@@ -1,0 +1,48 @@
+// MKL by cutting planes on the simplex (solver `silp`; Sonnenburg et al. 2006, §7.3 of the
+// chapter, ALGORITHMS.md §4). Iteration t:
+//   1. solve the SVM for the composite kernel Σ βₖ Kₖ, warm-started from the previous α;
+//      D(β_t) = its dual value; the plane's coefficients are S_k(α_t);
+//   2. add the row θ ≥ Σₖ βₖ S_k(α_t) to the master LP min θ over (β ∈ simplex, θ), re-solve
+//      warm by Clp (solvers/math/lp_master);
+//   3. β_{t+1}, θ_{t+1} = the LP's solution.
+// Bounds: U = min_i D(βᵢ), L = θ_t (monotone). Stop on tol_rel: 1 − θ_t / min_i D(βᵢ) ≤ tol_rel.
+// Final classifier: α of the best βᵢ with b averaged over the free SVs (eq. 7.27).
+#pragma once
+
+#include "kernel_solver.h"
+
+namespace cplab {
+
+struct SilpOptions {
+    StopOptions stop{0.0, 1e-3, 200, 0.0};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+
+    void visit(OptionVisitor& v);
+    bool isValid(std::string* why) const;
+};
+
+class SilpSolver final : public KernelSvmSolver {
+  public:
+    SilpSolver(const KernelProblem& problem, SilpOptions options = {});
+    ~SilpSolver() override;
+
+    std::string name() const override { return "silp"; }
+    std::vector<std::string> pseudocode() const override;
+    SnapshotPtr snapshot() const override;
+    KernelClassifier classifier() const override;
+    Eigen::VectorXd weights() const override;
+
+    // The planes so far: coefficients (S_1(αᵢ), …, S_K(αᵢ)) and where they were taken.
+    const std::vector<Eigen::VectorXd>& planes() const;
+    const std::vector<Eigen::VectorXd>& betaIterates() const;
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    struct State;
+    SilpOptions silpOptions_;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace cplab

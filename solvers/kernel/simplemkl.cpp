@@ -1,0 +1,333 @@
+#include "simplemkl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "core/number_text.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "SimpleMklOptions";
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// 1/φ: the golden section keeps this fraction of the bracket per trial.
+const double kGolden = (std::sqrt(5.0) - 1.0) / 2.0;
+// Weights below this are set to 0 after a step (SimpleMKL's "numerical precision" cut).
+constexpr double kZeroWeight = 1e-12;
+// The line search gives up improving on γ = 0 below this fraction of the maximal step.
+constexpr double kTinyStep = 1e-10;
+constexpr double kBacktrack = 0.1;
+
+enum Line {
+    kInput,
+    kInit,
+    kRepeat,
+    kGradient,
+    kDirection,
+    kMaxStep,
+    kLineSearch,
+    kUpdate,
+    kUntil,
+    kReturn
+};
+
+Eigen::VectorXd onSimplex(Eigen::VectorXd beta) {
+    for (Eigen::Index k = 0; k < beta.size(); ++k)
+        if (!(beta[k] > kZeroWeight)) beta[k] = 0.0;
+    const double sum = beta.sum();
+    if (sum > 0) beta /= sum;
+    return beta;
+}
+
+bool hasNegative(const Eigen::VectorXd& v) {
+    return (v.array() < 0.0).any();
+}
+
+// One SVM solution: J(β) = D(β) and what the descent needs from it.
+struct SimpleMklPoint {
+    Eigen::VectorXd beta;
+    Eigen::VectorXd alpha;
+    Eigen::VectorXd S;  // S_k(α); ∂J/∂βₖ = S_k − Σα = −½ αᵀ Y Kₖ Y α
+    double J = kInf;
+    double bias = 0.0;
+    double violation = 0.0;
+};
+
+}  // namespace
+
+struct SimpleMklSolver::State {
+    State(KernelSet& kernels, const Eigen::VectorXd& y, const Eigen::VectorXd& beta0,
+          double cacheMb, const SmoOptions& smoOptions)
+        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions) {}
+
+    // J(β) by the persistent SMO, warm-started from its last α; records the plane. False when
+    // cancelled.
+    bool evaluate(const Eigen::VectorXd& beta, KernelSet& kernels, const CancelToken& cancel,
+                  long long& svmCalls, long long& smoIterations, SimpleMklPoint* point) {
+        q.setWeights(beta);
+        smo.refreshGradient();
+        const SmoProgress progress = smo.run(0, &cancel);
+        ++svmCalls;
+        smoIterations += progress.steps;
+        if (!progress.converged) return false;
+        point->beta = beta;
+        point->alpha = smo.alpha();
+        point->J = smo.dualObjective();
+        point->bias = smo.bias();
+        point->violation = progress.maxViolation;
+        point->S = mklPlane(kernels, point->alpha);
+        // Every SVM solution is a plane of D (a lower bound on the simplex), like SILP's.
+        planes.push_back(point->S);
+        betaIterates.push_back(beta);
+        dValues.push_back(point->J);
+        return true;
+    }
+
+    KernelQ q;
+    Smo smo;
+    bool solved = false;     // current holds J(β_t)
+    SimpleMklPoint current;  // β_t and its SVM solution
+    std::vector<Eigen::VectorXd> planes, betaIterates;
+    std::vector<double> dValues;
+};
+
+void SimpleMklOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    kernel.visit(v, "kernels",
+                 "kernel list, e.g. gaussian:0.1,1,10;poly:2;linear or gaussian:1@each_feature");
+    v.real("line_search_tol", line_search_tol,
+           "golden-section line search stops when its bracket is below this fraction of the "
+           "maximal step, in (0, 1)");
+}
+
+bool SimpleMklOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
+           require(std::isfinite(line_search_tol) && line_search_tol > 0 && line_search_tol < 1,
+                   kOwner, "line_search_tol", line_search_tol, "must lie in (0, 1)", why);
+}
+
+SimpleMklSolver::SimpleMklSolver(const KernelProblem& problem, SimpleMklOptions options)
+    : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/false),
+      simpleOptions_(std::move(options)) {
+    if (!valid()) return;
+    std::string why;
+    if (!simpleOptions_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    const int K = kernels_->kernels();
+    const Eigen::VectorXd beta0 = Eigen::VectorXd::Constant(K, 1.0 / K);
+    try {
+        state_ = std::make_unique<State>(
+            *kernels_, problem_.train->labels, beta0, std::max(1.0, 0.5 * options_.cache_mb),
+            SmoOptions{options_.C, options_.kkt_tolerance, options_.shrinking});
+    } catch (const std::exception& e) {
+        state_.reset();
+        kernels_.reset();
+        reject(std::string(kOwner) + ": " + e.what());
+        return;
+    }
+    state_->current.beta = beta0;
+    state_->current.alpha = Eigen::VectorXd::Zero(problem_.train->size());
+    IterationRecord initial;
+    initial.upper = kInf;  // J(β_0) is the first step's SVM
+    initial.lower = 0.0;   // J ≥ D(α = 0) = 0
+    initial.extra = commonExtras(0.0, std::numeric_limits<double>::quiet_NaN());
+    setInitialRecord(initial);
+}
+
+SimpleMklSolver::~SimpleMklSolver() = default;
+
+std::vector<std::string> SimpleMklSolver::pseudocode() const {
+    return {
+        "input: kernels K_1..K_K, C, labels y, tol_rel, line_search_tol",
+        "beta <- (1/K, ..., 1/K);  alpha <- SVM(sum_k beta_k K_k);  J <- D(alpha)",
+        "repeat",
+        "  g_k <- -1/2 alpha' Y K_k Y alpha  (dJ/dbeta_k);  mu <- argmax_k beta_k",
+        "  D_k <- g_mu - g_k  (0 if beta_k = 0 and D_k < 0);  D_mu <- -sum_{k != mu} D_k",
+        "  while J decreases: gamma_max <- min_{D_k < 0} -beta_k / D_k;  J+ <- J(beta + "
+        "gamma_max D) (SVM);  if J+ < J: beta <- beta + gamma_max D, D_mu <- D_mu + D_nu, "
+        "D_nu <- 0",
+        "  gamma <- golden section of J(beta + gamma D) on [0, gamma_max]  (an SVM per trial, "
+        "warm)",
+        "  beta <- beta + gamma D;  U <- J(beta);  L <- min_k S_k(alpha)",
+        "until U - L <= tol_rel U",
+        "return beta, alpha, b",
+    };
+}
+
+Status SimpleMklSolver::doStep(IterationRecord& record) {
+    State& s = *state_;
+    // The previous record's columns with the new counts (svm_calls, smo_iterations are the
+    // third and fourth of extraColumns()), for a step that ends without a new solution.
+    const auto withCounts = [this](std::vector<double> extra) {
+        if (extra.size() > 3) {
+            extra[2] = static_cast<double>(svmCalls_);
+            extra[3] = static_cast<double>(smoIterations_);
+        }
+        return extra;
+    };
+    const auto evaluate = [&](const Eigen::VectorXd& beta, SimpleMklPoint* point) {
+        return s.evaluate(beta, *kernels_, cancelToken(), svmCalls_, smoIterations_, point);
+    };
+    const auto cancelled = [&] {
+        record.oracleCalls = svmCalls_;
+        record.extra = withCounts(lastRecord().extra);  // β_t and its solution stay
+        return Status::make(StatusCode::Cancelled,
+                            "stopped by the user during SVM call " + std::to_string(svmCalls_));
+    };
+    if (!s.solved) {
+        if (!evaluate(s.current.beta, &s.current)) return cancelled();
+        s.solved = true;
+    }
+    const SimpleMklPoint start = s.current;
+    const int K = static_cast<int>(start.beta.size());
+
+    // The reduced gradient against μ = argmax β (Rakotomamonjy et al. 2008, eq. 14, with the
+    // zero-sum D_μ of their code so that β stays on the simplex).
+    const Eigen::VectorXd g = start.S.array() - start.alpha.sum();
+    int mu = 0;
+    start.beta.maxCoeff(&mu);
+    Eigen::VectorXd direction = Eigen::VectorXd::Zero(K);
+    for (int k = 0; k < K; ++k) {
+        if (k == mu) continue;
+        direction[k] = g[mu] - g[k];
+        if (start.beta[k] == 0.0 && direction[k] < 0) direction[k] = 0.0;
+    }
+    direction[mu] = -direction.sum();
+
+    SimpleMklPoint best = start;
+    if (hasNegative(direction)) {
+        // Move to each βₖ that reaches 0 while J decreases (the paper's inner while loop).
+        SimpleMklPoint base = start;
+        SimpleMklPoint far;
+        double gammaMax = 0.0;
+        bool lineSearch = true;
+        for (;;) {
+            int nu = -1;
+            gammaMax = kInf;
+            for (int k = 0; k < K; ++k) {
+                if (direction[k] < 0) {
+                    const double step = -base.beta[k] / direction[k];
+                    if (step < gammaMax) {
+                        gammaMax = step;
+                        nu = k;
+                    }
+                }
+            }
+            Eigen::VectorXd betaFar = base.beta + gammaMax * direction;
+            betaFar[nu] = 0.0;
+            if (!evaluate(onSimplex(betaFar), &far)) return cancelled();
+            if (far.J < base.J) {
+                // β_ν stays at 0 from here: μ gives up what ν no longer takes, D_μ + D_ν, so that
+                // Σ D stays 0 (β on the simplex).
+                base = far;
+                direction[mu] += direction[nu];
+                direction[nu] = 0.0;
+                if (!hasNegative(direction)) {
+                    lineSearch = false;
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        best = base;
+        if (lineSearch && gammaMax > 0) {
+            // Golden section of J(base.β + γ D) on [0, γ_max]; J(0) = base.J, J(γ_max) = far.J.
+            const auto at = [&](double gamma) { return onSimplex(base.beta + gamma * direction); };
+            double a = 0.0;
+            double b = gammaMax;
+            double x1 = b - kGolden * (b - a);
+            double x2 = a + kGolden * (b - a);
+            SimpleMklPoint p1, p2;
+            if (!evaluate(at(x1), &p1) || !evaluate(at(x2), &p2)) return cancelled();
+            const auto keep = [&](const SimpleMklPoint& p) {
+                if (p.J < best.J) best = p;
+            };
+            keep(p1);
+            keep(p2);
+            const double width = simpleOptions_.line_search_tol * gammaMax;
+            while (b - a > width) {
+                if (p1.J < p2.J) {
+                    b = x2;
+                    x2 = x1;
+                    p2 = std::move(p1);
+                    x1 = b - kGolden * (b - a);
+                    if (!evaluate(at(x1), &p1)) return cancelled();
+                    keep(p1);
+                } else {
+                    a = x1;
+                    x1 = x2;
+                    p1 = std::move(p2);
+                    x2 = a + kGolden * (b - a);
+                    if (!evaluate(at(x2), &p2)) return cancelled();
+                    keep(p2);
+                }
+            }
+            // No trial beat γ = 0: the minimum lies below the bracket's resolution. Along a
+            // descent direction a small enough step improves (unless J's inner accuracy hides
+            // it): back off by factors of kBacktrack down to kTinyStep · γ_max.
+            double gamma = std::min(x1, x2);
+            while (!(best.J < base.J) && gamma > kTinyStep * gammaMax) {
+                gamma *= kBacktrack;
+                SimpleMklPoint p;
+                if (!evaluate(at(gamma), &p)) return cancelled();
+                keep(p);
+            }
+        }
+    }
+    const bool moved = best.J < start.J;
+    s.current = std::move(best);
+
+    record.oracleCalls = svmCalls_;
+    record.upper = s.current.J;
+    record.lower = std::max(record.lower, s.current.S.minCoeff());
+    record.extra = commonExtras(s.current.J, s.current.violation);
+    if (!moved && !stopOptions().gapReached(record.upper - record.lower, record.upper)) {
+        return Status::make(StatusCode::Stalled,
+                            "no descent along the reduced gradient with the gap " +
+                                formatReal(record.upper - record.lower) +
+                                " open: J is known to the inner SVM's accuracy only (lower "
+                                "kkt_tolerance = " +
+                                formatReal(options_.kkt_tolerance) + ")");
+    }
+    return Status::running();
+}
+
+KernelClassifier SimpleMklSolver::classifier() const {
+    const SimpleMklPoint& p = state_->current;
+    return makeClassifier(p.alpha, p.bias, p.beta);
+}
+
+Eigen::VectorXd SimpleMklSolver::weights() const {
+    return state_ ? state_->current.beta : Eigen::VectorXd();
+}
+
+SnapshotPtr SimpleMklSolver::snapshot() const {
+    auto snapshot = std::make_shared<KernelSnapshot>();
+    fillKernelSnapshot(*snapshot);
+    if (!valid()) return snapshot;
+    const State& s = *state_;
+    snapshot->alpha = s.current.alpha;
+    snapshot->planes = s.planes;
+    snapshot->betaIterates = s.betaIterates;
+    snapshot->dValues = s.dValues;
+    if (iteration() == 0) {
+        snapshot->executedLines = {kInput};
+    } else {
+        snapshot->executedLines = {kGradient, kDirection, kMaxStep, kLineSearch, kUpdate, kUntil};
+        if (iteration() == 1)
+            snapshot->executedLines.insert(snapshot->executedLines.begin(), {kInit, kRepeat});
+        else
+            snapshot->executedLines.insert(snapshot->executedLines.begin(), kRepeat);
+        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
+    }
+    return snapshot;
+}
+
+}  // namespace cplab

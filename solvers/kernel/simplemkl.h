@@ -1,0 +1,43 @@
+// SimpleMKL (solver `simplemkl`; Rakotomamonjy, Bach, Canu, Grandvalet 2008): reduced-gradient
+// descent on β over the simplex, with ∂J/∂βₖ = −½ αᵀ Y Kₖ Y α, a descent direction that keeps
+// the simplex (the reduced gradient against the largest βₖ; components at 0 with a positive
+// reduced gradient stay at 0), the maximal step along it found as in the paper (moving to
+// each βₖ that reaches 0 in turn while J decreases), then a line search on that step
+// (golden section, each trial one warm-started SVM solve). One app iteration is one descent
+// step. Bounds: U = J(β_t), L = min_k S_k(α_t) (its duality gap J − L); stop on tol_rel.
+#pragma once
+
+#include "kernel_solver.h"
+
+namespace cplab {
+
+struct SimpleMklOptions {
+    StopOptions stop{0.0, 1e-3, 200, 0.0};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    double line_search_tol = 0.1;  // golden section stops at this fraction of the step, (0, 1)
+
+    void visit(OptionVisitor& v);
+    bool isValid(std::string* why) const;
+};
+
+class SimpleMklSolver final : public KernelSvmSolver {
+  public:
+    SimpleMklSolver(const KernelProblem& problem, SimpleMklOptions options = {});
+    ~SimpleMklSolver() override;
+
+    std::string name() const override { return "simplemkl"; }
+    std::vector<std::string> pseudocode() const override;
+    SnapshotPtr snapshot() const override;
+    KernelClassifier classifier() const override;
+    Eigen::VectorXd weights() const override;
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    struct State;
+    SimpleMklOptions simpleOptions_;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace cplab

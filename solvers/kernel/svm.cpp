@@ -1,0 +1,123 @@
+#include "svm.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "core/number_text.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "SvmOptions";
+
+enum Line { kInput, kInit, kRepeat, kSelectI, kSelectJ, kUpdate, kGradient, kUntil, kReturn };
+
+}  // namespace
+
+void SvmOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    kernel.visit(v, "kernel", "one kernel: linear, poly:d[,c], gaussian:gamma or precomputed");
+    v.integer("smo_steps", smo_steps, "SMO pair updates per app iteration (>= 1)");
+}
+
+bool SvmOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
+           require(smo_steps >= 1, kOwner, "smo_steps", smo_steps, "must be >= 1", why);
+}
+
+SvmSolver::SvmSolver(const KernelProblem& problem, SvmOptions options)
+    : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/true),
+      svmOptions_(std::move(options)) {
+    if (!valid()) return;
+    std::string why;
+    if (!svmOptions_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    try {
+        q_ = std::make_unique<KernelQ>(*kernels_, problem_.train->labels, Eigen::VectorXd::Ones(1),
+                                       std::max(1.0, 0.5 * options_.cache_mb));
+        smo_ = std::make_unique<Smo>(
+            *q_, SmoOptions{options_.C, options_.kkt_tolerance, options_.shrinking});
+    } catch (const std::exception& e) {
+        smo_.reset();
+        q_.reset();
+        kernels_.reset();
+        reject(std::string(kOwner) + ": " + e.what());
+        return;
+    }
+    IterationRecord initial;
+    initial.oracleCalls = q_->rowsComputed();
+    initial.upper = smo_->primalObjective();  // α = 0: C Σ max(0, 1 − yᵢ b)
+    initial.lower = 0.0;                      // D(0) = 0
+    initial.extra = commonExtras(0.0, smo_->maxViolation());
+    setInitialRecord(initial);
+}
+
+SvmSolver::~SvmSolver() = default;
+
+std::vector<std::string> SvmSolver::pseudocode() const {
+    return {
+        "input: kernel K, C, tolerance eps, labels y;  Q = Y K Y",
+        "alpha <- 0;  G <- Q alpha - 1 = -1",
+        "repeat  (smo_steps pair updates per iteration)",
+        "  i <- argmax_{t in I_up} -y_t G_t                       (maximal violator)",
+        "  j <- argmax second-order gain over I_low                (WSS 2, one row of Q)",
+        "  update alpha_i, alpha_j within [0, C] keeping y^T alpha = 0",
+        "  G <- G + Q_i d_alpha_i + Q_j d_alpha_j;  shrink variables stuck at a bound",
+        "until max_{I_up} -y G - min_{I_low} -y G <= eps        (KKT rule)",
+        "b <- average of -y_t G_t over free alpha_t;  return alpha, b",
+    };
+}
+
+Status SvmSolver::doStep(IterationRecord& record) {
+    const SmoProgress progress = smo_->run(svmOptions_.smo_steps, &cancelToken());
+    svmCalls_ = 1;
+    smoIterations_ = smo_->totalSteps();
+    record.oracleCalls = q_->rowsComputed();
+    record.upper = smo_->primalObjective();
+    record.lower = smo_->dualObjective();
+    // f(xᵢ) off the gradient: (Qα)ᵢ = yᵢ (f(xᵢ) − b), so f(xᵢ) = yᵢ (∇ᵢ + 1) + b.
+    const Eigen::VectorXd& y = problem_.train->labels;
+    const Eigen::VectorXd scores =
+        (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
+    // The test error costs about nSV · m_test kernel values, an SMO step up to two rows of m:
+    // it is recomputed once the steps since the last time have cost as much (and at the end),
+    // so that it never dominates the run.
+    stepsSinceTest_ += progress.steps;
+    const double testCost =
+        problem_.test ? double(smo_->supportVectors()) * problem_.test->size() : 0.0;
+    const bool testDue =
+        progress.converged || testCost <= 2.0 * double(stepsSinceTest_) * problem_.train->size();
+    if (testDue) stepsSinceTest_ = 0;
+    record.extra = commonExtras(record.lower, progress.maxViolation, &scores, testDue);
+    if (progress.converged) {
+        return Status::make(StatusCode::Converged,
+                            "maximal KKT violation " + formatReal(progress.maxViolation) +
+                                " <= kkt_tolerance " + formatReal(options_.kkt_tolerance) +
+                                " after " + std::to_string(smo_->totalSteps()) + " SMO steps");
+    }
+    return Status::running();
+}
+
+KernelClassifier SvmSolver::classifier() const {
+    return makeClassifier(smo_->alpha(), smo_->bias(), Eigen::VectorXd::Ones(1));
+}
+
+SnapshotPtr SvmSolver::snapshot() const {
+    auto snapshot = std::make_shared<KernelSnapshot>();
+    fillKernelSnapshot(*snapshot);
+    if (!valid()) return snapshot;
+    if (iteration() == 0) {
+        snapshot->executedLines = {kInput, kInit};
+    } else {
+        snapshot->executedLines = {kRepeat, kSelectI, kSelectJ, kUpdate, kGradient, kUntil};
+        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
+    }
+    return snapshot;
+}
+
+}  // namespace cplab

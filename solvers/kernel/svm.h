@@ -1,0 +1,43 @@
+// The kernel SVM by SMO (solver `svm`): one app iteration is `smo_steps` pair updates, so a
+// 2-D demo animates α and the decision function; the run converges when the maximal KKT
+// violation is ≤ kkt_tolerance (LIBSVM's stopping rule). Warm start is SMO's (smo.h).
+// Record: upper = the primal objective at (α, b), lower = D(α); oracleCalls counts the kernel
+// rows computed (KernelQ::rowsComputed), the SVM's real cost.
+#pragma once
+
+#include "kernel_solver.h"
+
+namespace cplab {
+
+struct SvmOptions {
+    StopOptions stop{0.0, 0.0, 100000, 0.0};  // the KKT rule ends the run; gap rules off
+    KernelOptions kernel;
+    int smo_steps = 100;  // SMO pair updates per app iteration, ≥ 1
+
+    void visit(OptionVisitor& v);
+    bool isValid(std::string* why) const;
+};
+
+class SvmSolver final : public KernelSvmSolver {
+  public:
+    SvmSolver(const KernelProblem& problem, SvmOptions options = {});
+    ~SvmSolver() override;
+
+    std::string name() const override { return "svm"; }
+    std::vector<std::string> pseudocode() const override;
+    SnapshotPtr snapshot() const override;
+    KernelClassifier classifier() const override;
+    Eigen::VectorXd weights() const override { return Eigen::VectorXd::Ones(1); }
+    const Smo& smo() const { return *smo_; }
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    SvmOptions svmOptions_;
+    std::unique_ptr<KernelQ> q_;
+    std::unique_ptr<Smo> smo_;
+    long long stepsSinceTest_ = 0;  // SMO steps since the test error was last computed
+};
+
+}  // namespace cplab
