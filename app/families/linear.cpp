@@ -40,7 +40,7 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 
 bool looksLikeCsv(const std::string& path) {
     if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return true;
-    // Sniffed: the first line that is neither empty nor a comment has a comma and no LIBSVM
+    // Sniffed: the first line that is neither empty nor a comment has a ',' or ';' and no LIBSVM
     // "index:value" token (UCI files such as sonar.all-data are CSV without the extension).
     const std::string head = readInputHead(path);
     std::size_t start = 0;
@@ -51,7 +51,8 @@ bool looksLikeCsv(const std::string& path) {
         start = end + 1;
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string_view::npos || line[first] == '#') continue;
-        return line.find(',') != std::string_view::npos && line.find(':') == std::string_view::npos;
+        return line.find_first_of(",;") != std::string_view::npos &&
+               line.find(':') == std::string_view::npos;
     }
     return false;
 }
