@@ -80,7 +80,9 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
         if (!test.file.empty()) {
             LoadOptions options;
             options.dimension = train.dimension();
-            testSet = std::make_shared<Dataset>(loadDataFile(test.file, options));
+            Dataset testData = loadDataFile(test.file, options);
+            testData.useClassesOf(train);
+            testSet = std::make_shared<Dataset>(std::move(testData));
         } else if (test.fraction > 0) {
             auto [trainPart, testPart] = train.split(test.fraction, test.seed);
             if (testPart.size() == 0 || trainPart.size() == 0) {

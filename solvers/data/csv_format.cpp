@@ -274,6 +274,9 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
     data.dense = Eigen::Map<const Dataset::DenseMatrix>(values.data(), static_cast<Eigen::Index>(m),
                                                         dimension);
     data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+    data.lines.reserve(static_cast<std::size_t>(m));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
+        data.lines.push_back(rows[dataBegin + i].line);
     if (header) {
         for (int k = 0; k < columns; ++k) {
             std::string fieldName = fieldText(firstFields[static_cast<std::size_t>(k)]);

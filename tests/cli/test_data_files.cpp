@@ -1011,6 +1011,18 @@ class TestCliDataFiles : public QObject {
             << QStringList{"run", "ocas", "--data", dataPath("cli/bupa.csv"), "--test", heart}
             << "heart_scale"
             << "label";
+        // Training labels already ±1 need no mapping; the test labels are checked all the same,
+        // and the message gives the file, the line and the label as written.
+        QTest::newRow("--test with a label ±1 --data lacks")
+            << QStringList{"run", "ocas", "--data", heart, "--test", dataPath("bupa.data")}
+            << "bupa.data:3:"
+            << "label 2, which the training set does not have";
+        QTest::newRow("text label of --test that --data lacks")
+            << QStringList{"run",    "ocas",
+                           "--data", dataPath("sonar.all-data"),
+                           "--test", dataPath("cli/bad_test_labels/sonar_unknown_label.csv")}
+            << "sonar_unknown_label.csv:3:"
+            << "label X, which the training set does not have";
     }
     void badRunFiles() {
         QFETCH(QStringList, args);
