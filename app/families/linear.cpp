@@ -287,7 +287,8 @@ class LinearFamily final : public Family {
             const LinearModel model = readLinearModel(modelPath);
             LoadOptions options;
             options.dimension = model.features;
-            const Dataset data = loadDataFile(dataPath, options);
+            Dataset data = loadDataFile(dataPath, options);
+            model.matchLabels(data);
             const Eigen::VectorXd predicted = model.predict(data);
             const bool regression = model.risk == LossKind::EpsilonInsensitive;
             double error = 0.0;

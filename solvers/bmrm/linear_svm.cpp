@@ -142,7 +142,13 @@ LinearModel LinearSvmSolver::model() const {
     m.features = problem_.train->dimension();
     m.outputs = risk_->outputs();
     m.lambda = lambda_;
-    if (m.risk != LossKind::EpsilonInsensitive) m.classes = classes_;
+    if (m.risk != LossKind::EpsilonInsensitive) {
+        m.classes = classes_;
+        if (!problem_.train->classNames.empty()) {
+            for (double c : classes_)
+                m.classNames.push_back(problem_.train->labelText(c));
+        }
+    }
     m.weights = bestWeights();
     return m;
 }
