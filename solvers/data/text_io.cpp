@@ -265,6 +265,19 @@ std::string deflateGzip(std::string_view bytes) {
     return out;
 }
 
+void checkOutputPath(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw DataError(path, 0, "is a directory, not a file");
+    // writeOutputFile writes `path`.part and renames it: try exactly that, without renaming.
+    const std::string temporary = path + ".part";
+    const bool existed = fs::exists(temporary, ec);
+    errno = 0;
+    FilePtr file(std::fopen(temporary.c_str(), "ab"));
+    if (!file) throw DataError(path, 0, "cannot write: " + systemReason(errno));
+    file.reset();
+    if (!existed) fs::remove(temporary, ec);
+}
+
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) throw DataError(path, 0, "is a directory, not a file");

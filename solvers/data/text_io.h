@@ -60,6 +60,11 @@ std::string deflateGzip(std::string_view bytes);
 // Throws DataError(path, 0, ...) on failure.
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip = false);
 
+// Throws the DataError writeOutputFile would throw for `path` because of where it is (a
+// missing folder, a folder without write permission, a directory in its place), before any
+// work is done for it. Leaves no file behind.
+void checkOutputPath(const std::string& path);
+
 // --- lines ----------------------------------------------------------------------------------
 
 // Splits text into lines ("\n" or "\r\n"; a last line without terminator counts), skipping a

@@ -1232,7 +1232,16 @@ class TestCliDataFiles : public QObject {
         const CliResult run = runCli(runArgs);
         QVERIFY2(run.exitCode == 1, qPrintable(describe(runArgs, run)));
         QVERIFY2(run.err.contains(badModel.toUtf8()), qPrintable(describe(runArgs, run)));
+        // Found before the solve: the message is all there is on stderr (no progress lines).
+        QVERIFY2(run.err.trimmed().count('\n') == 0, qPrintable(describe(runArgs, run)));
         QVERIFY(!QFileInfo::exists(badModel));
+        const QStringList traceArgs =
+            QStringList{"run", "ocas", "--data", dataPath("heart_scale"), "--trace", dir.path()} +
+            kFast;
+        const CliResult trace = runCli(traceArgs);
+        QVERIFY2(trace.exitCode == 1 && trace.err.contains("is a directory") &&
+                     trace.err.trimmed().count('\n') == 0,
+                 qPrintable(describe(traceArgs, trace)));
 
         const QString modelPath = dir.filePath("model.txt");
         QJsonObject json;
