@@ -109,6 +109,8 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
                               std::to_string(train.size()) + " examples from " + path,
                               "Dataset loaded from " + path + ".", train.dimension()};
         }
+        checkMagnitudes(train);
+        if (testSet) checkMagnitudes(*testSet);
         data->linear.train = std::make_shared<Dataset>(std::move(train));
         data->linear.test = std::move(testSet);
     } catch (const std::exception& e) {
@@ -288,6 +290,7 @@ class LinearFamily final : public Family {
             LoadOptions options;
             options.dimension = model.features;
             Dataset data = loadDataFile(dataPath, options);
+            checkMagnitudes(data);
             model.matchLabels(data);
             const Eigen::VectorXd predicted = model.predict(data);
             const bool regression = model.risk == LossKind::EpsilonInsensitive;

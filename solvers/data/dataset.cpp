@@ -261,6 +261,43 @@ std::string Dataset::where(int i) const {
     return "example " + std::to_string(i + 1) + " of '" + name + "'";
 }
 
+namespace {
+
+[[noreturn]] void failMagnitude(const Dataset& data, int i, const std::string& what, double v) {
+    const std::size_t row = static_cast<std::size_t>(i);
+    const int line = row < data.lines.size() ? data.lines[row] : 0;
+    throw DataError(data.source, line,
+                    (line > 0 ? std::string() : data.where(i) + ": ") + what + " is " +
+                        formatReal(v) + ", beyond +-" + formatReal(kMaxMagnitude) +
+                        " (its square overflows in the solvers' sums); scale the data");
+}
+
+}  // namespace
+
+void checkMagnitudes(const Dataset& data) {
+    for (int i = 0; i < data.size(); ++i) {
+        if (std::abs(data.labels[i]) > kMaxMagnitude)
+            failMagnitude(data, i, "the label", data.labels[i]);
+    }
+    if (data.sparseStorage) {
+        for (int i = 0; i < data.sparse.outerSize(); ++i) {
+            for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
+                if (std::abs(it.value()) > kMaxMagnitude) {
+                    failMagnitude(data, i, "feature " + std::to_string(it.col() + 1), it.value());
+                }
+            }
+        }
+    } else {
+        for (int i = 0; i < data.size(); ++i) {
+            for (int j = 0; j < data.dimension(); ++j) {
+                if (std::abs(data.dense(i, j)) > kMaxMagnitude) {
+                    failMagnitude(data, i, "feature " + std::to_string(j + 1), data.dense(i, j));
+                }
+            }
+        }
+    }
+}
+
 std::string Dataset::contractViolation() const {
     const int m = size();
     const int d = dimension();

@@ -101,4 +101,13 @@ struct Dataset {
     std::string contractViolation() const;
 };
 
+// Feature values and labels beyond ±kMaxMagnitude cannot be given to a solver: solvers square
+// and sum them (‖x‖², kernels, risks), and 1e155² is already infinite in double precision. The
+// loaders read any finite double (formats round-trip exactly); a family checks its data with
+// checkMagnitudes before making a problem of it.
+inline constexpr double kMaxMagnitude = 1e100;
+// Throws DataError (source, the example's line, the feature and the value) for the first value
+// beyond ±kMaxMagnitude; "scale the data".
+void checkMagnitudes(const Dataset& data);
+
 }  // namespace cplab

@@ -447,6 +447,8 @@ QStringList filesIn(const QString& folder) {
 std::vector<std::tuple<const char*, int, const char*>> badDataRows() {
     return {
         {"bad_index.libsvm", 2, "abc"},
+        {"huge_value.libsvm", 2, "feature 1 is 1e+155, beyond +-1e+100"},
+        {"huge_label.csv", 3, "the label is -1e+120, beyond +-1e+100"},
         {"bad_value.libsvm", 3, "not a number"},
         {"binary.csv", 2, "binary"},
         {"binary_nul.libsvm", 2, "binary"},

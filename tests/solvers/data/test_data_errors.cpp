@@ -2,6 +2,7 @@
 // is not about one line) and what was expected; fixtures in tests/data/bad (see its README).
 #include <QtTest>
 #include <algorithm>
+#include <tuple>
 
 #include "data/csv_format.h"
 #include "data/data_error.h"
@@ -156,6 +157,31 @@ class TestDataErrors : public QObject {
             QVERIFY2(what.rfind(prefix, 0) == 0, what.c_str());
             QVERIFY2(what.find(detail.toStdString()) != std::string::npos, what.c_str());
         }
+    }
+
+    // Values whose squares overflow (1e155² = inf) load (formats keep any finite double) but
+    // cannot go to a solver: checkMagnitudes names the file, the line and the value.
+    void hugeValuesAreRefusedForSolvers() {
+        const std::string value = (kData + "/bad/huge_value.libsvm").toStdString();
+        const std::string label = (kData + "/bad/huge_label.csv").toStdString();
+        const std::vector<std::tuple<Dataset, std::string, int, std::string>> cases = {
+            {loadLibsvm(value), value, 2, "feature 1 is 1e+155, beyond +-1e+100 (its square"},
+            {loadCsv(label), label, 3, "the label is -1e+120, beyond +-1e+100"},
+        };
+        for (const auto& [data, file, line, detail] : cases) {
+            try {
+                checkMagnitudes(data);
+                QFAIL("no DataError");
+            } catch (const DataError& e) {
+                QCOMPARE(e.file(), file);
+                QCOMPARE(e.line(), line);
+                QVERIFY2(std::string(e.what()).find(detail) != std::string::npos, e.what());
+            }
+        }
+        // The same data once scaled are fine.
+        Dataset scaled = loadLibsvm(value);
+        scaled.sparse /= 1e100;
+        checkMagnitudes(scaled);
     }
 
     // Built-in resources are parsed from memory: their name stands in for the file.
