@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "core/trace_csv.h"
+#include "data/text_io.h"
 #include "registry.h"
 
 namespace cplab {
@@ -465,6 +466,16 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
             << " family writes no model files (the solvers of " << joined(writers) << " do)\n";
         return kExitInvalid;
     }
+    // Output paths are checked before any work, not found unwritable after a long solve.
+    for (const std::string* path : {&a.model, &a.trace}) {
+        if (path->empty()) continue;
+        try {
+            checkOutputPath(*path);
+        } catch (const std::exception& e) {
+            err << "cplab-cli: " << e.what() << '\n';
+            return kExitInvalid;
+        }
+    }
     if (!a.data.empty() && !a.problem.empty()) {
         err << "cplab-cli: give either --problem NAME or --data FILE, not both\n";
         return kExitInvalid;
@@ -553,6 +564,14 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
     if (modelPath.empty() || dataPath.empty()) {
         err << "cplab-cli: predict needs --model FILE and --data FILE\n" << kUsage;
         return kExitInvalid;
+    }
+    if (parser.isSet(output)) {
+        try {
+            checkOutputPath(parser.value(output).toStdString());
+        } catch (const std::exception& e) {
+            err << "cplab-cli: " << e.what() << '\n';
+            return kExitInvalid;
+        }
     }
     // The family whose model format the file has (the best claim; ties to the earlier one).
     const std::string head = fileHead(modelPath);

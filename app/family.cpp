@@ -75,7 +75,18 @@ std::unique_ptr<Solver> Family::makeSolver(const std::string& solver,
         }
         return nullptr;
     }
-    return entry->create(problem, options, why);
+    // A solver that does work while it is built (a first oracle call, a first plane) may
+    // throw; that ends here as a refusal with its message, never as an escaped exception.
+    try {
+        return entry->create(problem, options, why);
+    } catch (const std::exception& e) {
+        if (why)
+            *why = "solver '" + solver + "' could not start on '" + problem.info.name +
+                   "': " + e.what();
+    } catch (...) {
+        if (why) *why = "solver '" + solver + "' could not start on '" + problem.info.name + "'";
+    }
+    return nullptr;
 }
 
 bool Family::writeModel(const Solver& /*solver*/, const std::string& /*path*/,

@@ -40,7 +40,7 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 
 bool looksLikeCsv(const std::string& path) {
     if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return true;
-    // Sniffed: the first line that is neither empty nor a comment has a comma and no LIBSVM
+    // Sniffed: the first line that is neither empty nor a comment has a ',' or ';' and no LIBSVM
     // "index:value" token (UCI files such as sonar.all-data are CSV without the extension).
     const std::string head = readInputHead(path);
     std::size_t start = 0;
@@ -51,7 +51,8 @@ bool looksLikeCsv(const std::string& path) {
         start = end + 1;
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string_view::npos || line[first] == '#') continue;
-        return line.find(',') != std::string_view::npos && line.find(':') == std::string_view::npos;
+        return line.find_first_of(",;") != std::string_view::npos &&
+               line.find(':') == std::string_view::npos;
     }
     return false;
 }
@@ -79,7 +80,9 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
         if (!test.file.empty()) {
             LoadOptions options;
             options.dimension = train.dimension();
-            testSet = std::make_shared<Dataset>(loadDataFile(test.file, options));
+            Dataset testData = loadDataFile(test.file, options);
+            testData.useClassesOf(train);
+            testSet = std::make_shared<Dataset>(std::move(testData));
         } else if (test.fraction > 0) {
             auto [trainPart, testPart] = train.split(test.fraction, test.seed);
             if (testPart.size() == 0 || trainPart.size() == 0) {
@@ -106,6 +109,8 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
                               std::to_string(train.size()) + " examples from " + path,
                               "Dataset loaded from " + path + ".", train.dimension()};
         }
+        checkMagnitudes(train);
+        if (testSet) checkMagnitudes(*testSet);
         data->linear.train = std::make_shared<Dataset>(std::move(train));
         data->linear.test = std::move(testSet);
     } catch (const std::exception& e) {
@@ -284,7 +289,9 @@ class LinearFamily final : public Family {
             const LinearModel model = readLinearModel(modelPath);
             LoadOptions options;
             options.dimension = model.features;
-            const Dataset data = loadDataFile(dataPath, options);
+            Dataset data = loadDataFile(dataPath, options);
+            checkMagnitudes(data);
+            model.matchLabels(data);
             const Eigen::VectorXd predicted = model.predict(data);
             const bool regression = model.risk == LossKind::EpsilonInsensitive;
             double error = 0.0;

@@ -1,5 +1,6 @@
 #include "linear_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -44,6 +45,32 @@ Eigen::VectorXd LinearModel::predict(const Dataset& data) const {
     return out;
 }
 
+void LinearModel::matchLabels(Dataset& data) const {
+    if (risk == LossKind::EpsilonInsensitive || classes.empty()) return;
+    Dataset training;  // the training file's classes, as the model recorded them
+    training.labels = Eigen::Map<const Eigen::VectorXd>(classes.data(),
+                                                        static_cast<Eigen::Index>(classes.size()));
+    training.classNames = classNames;
+    data.useClassesOf(training);
+    for (Eigen::Index i = 0; i < data.labels.size(); ++i) {
+        if (std::find(classes.begin(), classes.end(), data.labels[i]) == classes.end()) {
+            const int example = static_cast<int>(i);
+            const int line = example < static_cast<int>(data.lines.size())
+                                 ? data.lines[static_cast<std::size_t>(i)]
+                                 : 0;
+            std::vector<std::string> known;
+            for (double c : classes)
+                known.push_back(formatReal(c));
+            if (known.size() > 10) known.resize(10), known.push_back("...");
+            throw DataError(data.source, line,
+                            (line > 0 ? "" : data.where(example) + ": ") + "label " +
+                                data.labelText(data.labels[i]) +
+                                ", which the model's training set does not have (it has " +
+                                joined(known) + ")");
+        }
+    }
+}
+
 std::string formatLinearModel(const LinearModel& model) {
     std::string text = "# cplab linear model\n";
     text += std::string("risk ") + toString(model.risk) + "\n";
@@ -54,7 +81,10 @@ std::string formatLinearModel(const LinearModel& model) {
     text += "classes";
     for (double c : model.classes)
         text += " " + formatReal(c);
-    text += "\nweights\n";
+    text += "\n";
+    for (const std::string& name : model.classNames)
+        text += "class_name " + name + "\n";
+    text += "weights\n";
     for (Eigen::Index i = 0; i < model.weights.size(); ++i) {
         appendReal(text, model.weights(i));
         text += '\n';
@@ -125,17 +155,26 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
             std::string token;
             while (tokens >> token)
                 model.classes.push_back(number(token, "class value"));
+        } else if (key == "class_name") {
+            model.classNames.emplace_back(value);
         } else if (key == "weights") {
             seenWeights = true;
         } else {
             reader.fail("unknown key " + inQuotes(key) +
-                        "; expected risk, bias, features, outputs, lambda, classes or weights");
+                        "; expected risk, bias, features, outputs, lambda, classes, class_name or "
+                        "weights");
         }
     }
     if (!seenRisk || !seenFeatures || !seenWeights) {
         throw DataError(sourceName, reader.lineNumber(),
                         "incomplete model: expected the keys risk, features and weights "
                         "(is this a cplab model file?)");
+    }
+    if (!model.classNames.empty() && model.classNames.size() != model.classes.size()) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "expected one class_name line per class value (" +
+                            std::to_string(model.classes.size()) + "), found " +
+                            std::to_string(model.classNames.size()));
     }
     // The class list, when given, must match the outputs: predict maps output k to classes[k].
     const bool multiclass = model.risk == LossKind::Multiclass;

@@ -7,6 +7,8 @@
 //     outputs 1               K
 //     lambda 3.0712e-05
 //     classes -1 1            the label values in the training file (for predictions)
+//     class_name M            for text labels: the text of each class, in the order above
+//     class_name R
 //     weights                 then (d + bias)·K numbers, one per line, laid out as Risk's w
 //     0.125
 //     ...
@@ -31,13 +33,18 @@ struct LinearModel {
     int outputs = 1;   // K
     double lambda = 0.0;
     std::vector<double> classes;  // original label values: binary {a, b} ↔ −1/+1, or K classes
-    Eigen::VectorXd weights;      // (d + bias)·K
+    std::vector<std::string> classNames;  // their texts for text labels, else empty
+    Eigen::VectorXd weights;              // (d + bias)·K
 
     // Scores of every example of `data` (extra features beyond d are an error, missing ones
     // count as zero): m × K.
     Eigen::MatrixXd scores(const Dataset& data) const;
     // Predicted labels in the training file's values (class label, or the regression value).
     Eigen::VectorXd predict(const Dataset& data) const;
+    // Gives `data` (a file to predict) the training file's label values: text labels matched
+    // by text (Dataset::useClassesOf), and for a classifier every label checked to be one of
+    // `classes`. Throws DataError naming the file and line of a label the model never saw.
+    void matchLabels(Dataset& data) const;
 };
 
 void writeLinearModel(const std::string& path, const LinearModel& model);

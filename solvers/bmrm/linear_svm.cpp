@@ -24,18 +24,23 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
         if (classes.size() != 2) return data;  // Risk reports the problem
         targets = {-1.0, 1.0};
     }
+    // Every label must be one the training set has (a test set's too), even when no mapping
+    // is needed.
+    auto classOf = [&](double label) {
+        const auto it = std::lower_bound(classes.begin(), classes.end(), label);
+        return it == classes.end() || *it != label ? -1 : static_cast<int>(it - classes.begin());
+    };
+    for (Eigen::Index i = 0; i < data->labels.size(); ++i) {
+        if (classOf(data->labels(i)) < 0) {
+            throw std::invalid_argument(data->where(static_cast<int>(i)) + ": label " +
+                                        data->labelText(data->labels(i)) +
+                                        ", which the training set does not have (" + owner + ")");
+        }
+    }
     if (classes == targets) return data;
     auto copy = std::make_shared<Dataset>(*data);
-    for (Eigen::Index i = 0; i < copy->labels.size(); ++i) {
-        const auto it = std::lower_bound(classes.begin(), classes.end(), copy->labels(i));
-        if (it == classes.end() || *it != copy->labels(i)) {
-            throw std::invalid_argument(std::string(owner) + ": example " + std::to_string(i + 1) +
-                                        " of '" + data->name + "' has label " +
-                                        data->labelText(copy->labels(i)) +
-                                        ", which the training set does not have");
-        }
-        copy->labels(i) = targets[static_cast<std::size_t>(it - classes.begin())];
-    }
+    for (Eigen::Index i = 0; i < copy->labels.size(); ++i)
+        copy->labels(i) = targets[static_cast<std::size_t>(classOf(copy->labels(i)))];
     return copy;
 }
 
@@ -137,7 +142,13 @@ LinearModel LinearSvmSolver::model() const {
     m.features = problem_.train->dimension();
     m.outputs = risk_->outputs();
     m.lambda = lambda_;
-    if (m.risk != LossKind::EpsilonInsensitive) m.classes = classes_;
+    if (m.risk != LossKind::EpsilonInsensitive) {
+        m.classes = classes_;
+        if (!problem_.train->classNames.empty()) {
+            for (double c : classes_)
+                m.classNames.push_back(problem_.train->labelText(c));
+        }
+    }
     m.weights = bestWeights();
     return m;
 }

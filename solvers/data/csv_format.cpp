@@ -103,6 +103,27 @@ const char* splitFields(std::string_view line, char delimiter, std::vector<Field
     }
 }
 
+struct Row {
+    int line = 0;
+    std::string_view text;
+};
+
+// CsvOptions::delimiter = 0: ';' or '|' when every one of the first rows (up to 10) has the same
+// nonzero number of them (a ';' file may use ',' as its decimal mark), else ',' when the first
+// row has one, else runs of blanks.
+char detectDelimiter(const std::vector<Row>& rows) {
+    const std::size_t sample = std::min<std::size_t>(rows.size(), 10);
+    for (char candidate : {';', '|'}) {
+        const auto first = std::count(rows[0].text.begin(), rows[0].text.end(), candidate);
+        bool consistent = first > 0;
+        for (std::size_t r = 1; consistent && r < sample; ++r) {
+            consistent = std::count(rows[r].text.begin(), rows[r].text.end(), candidate) == first;
+        }
+        if (consistent) return candidate;
+    }
+    return rows[0].text.find(',') != std::string_view::npos ? ',' : ' ';
+}
+
 void checkOptions(const CsvOptions& csv) {
     const char d = csv.delimiter;
     if (d != 0 && d != ',' && d != ';' && d != '\t' && d != '|' && d != ' ') {
@@ -127,11 +148,6 @@ std::string joinNames(const std::vector<Field>& fields) {
     }
     return out;
 }
-
-struct Row {
-    int line = 0;
-    std::string_view text;
-};
 
 Dataset parseText(std::string_view text, const std::string& sourceName, std::string name,
                   const CsvOptions& csv, const LoadOptions& options) {
@@ -158,9 +174,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
             sawAnyLine ? "no rows: only blank lines and comments" : "no rows: the file is empty");
     }
 
-    const char delimiter = csv.delimiter != 0
-                               ? csv.delimiter
-                               : (rows[0].text.find(',') != std::string_view::npos ? ',' : ' ');
+    const char delimiter = csv.delimiter != 0 ? csv.delimiter : detectDelimiter(rows);
     std::vector<Field> firstFields;
     std::vector<Field> fields;
     if (const char* why = splitFields(rows[0].text, delimiter, firstFields)) {
@@ -260,6 +274,9 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
     data.dense = Eigen::Map<const Dataset::DenseMatrix>(values.data(), static_cast<Eigen::Index>(m),
                                                         dimension);
     data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+    data.lines.reserve(static_cast<std::size_t>(m));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
+        data.lines.push_back(rows[dataBegin + i].line);
     if (header) {
         for (int k = 0; k < columns; ++k) {
             std::string fieldName = fieldText(firstFields[static_cast<std::size_t>(k)]);

@@ -33,7 +33,8 @@ enum class CsvHeader {
 struct CsvOptions {
     // Field separator: ',' ';' '\t' or '|' split at that character (blanks around fields are
     // trimmed); ' ' splits at runs of spaces and tabs (whitespace tables such as housing.data
-    // or ripley's .asc files); 0 = auto: ',' when the first row contains a comma, else ' '.
+    // or ripley's .asc files); 0 = auto: ';' or '|' when each of the first rows (up to 10) has
+    // the same nonzero number of them, else ',' when the first row contains a comma, else ' '.
     char delimiter = 0;
     CsvHeader header = CsvHeader::Auto;
     // Label column, 0-based; negative counts from the end. Default −1, the last column: the

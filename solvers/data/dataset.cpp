@@ -110,6 +110,33 @@ void Dataset::makeBinaryLabels() {
         labels[i] = labels[i] == values[0] ? -1.0 : 1.0;
 }
 
+void Dataset::useClassesOf(const Dataset& train) {
+    if (classNames.empty() && train.classNames.empty()) return;
+    const std::vector<double> trainValues = train.classes();
+    std::vector<std::string> known;  // the training classes as written
+    for (double value : trainValues)
+        known.push_back(train.labelText(value));
+    std::vector<std::string> shown(known.begin(),
+                                   known.begin() + std::min<std::size_t>(known.size(), 10));
+    if (known.size() > shown.size()) shown.push_back("...");
+    Eigen::VectorXd mapped(labels.size());
+    for (Eigen::Index i = 0; i < labels.size(); ++i) {
+        const std::string text = labelText(labels[i]);
+        const auto it = std::find(known.begin(), known.end(), text);
+        if (it == known.end()) {
+            const auto line =
+                static_cast<std::size_t>(i) < lines.size() ? lines[static_cast<std::size_t>(i)] : 0;
+            throw DataError(source, line,
+                            (line > 0 ? "" : where(static_cast<int>(i)) + ": ") + "label " + text +
+                                ", which the training set does not have (it has " +
+                                joined(shown, ", ") + ")");
+        }
+        mapped[i] = trainValues[static_cast<std::size_t>(it - known.begin())];
+    }
+    labels = std::move(mapped);
+    classNames = train.classNames;
+}
+
 void Dataset::setDimension(int d) {
     if (d < 0) throw std::invalid_argument("Dataset::setDimension: negative dimension");
     const int old = dimension();
@@ -171,6 +198,11 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
     out.labels.resize(count);
     for (Eigen::Index k = 0; k < count; ++k)
         out.labels[k] = labels[rows[static_cast<std::size_t>(k)]];
+    if (!lines.empty()) {
+        out.lines.reserve(rows.size());
+        for (int r : rows)
+            out.lines.push_back(lines[static_cast<std::size_t>(r)]);
+    }
     if (!sparseStorage) {
         out.dense = dense(rows, Eigen::all);
         return out;
@@ -222,11 +254,59 @@ std::pair<Dataset, Dataset> Dataset::split(double testFraction, std::uint64_t se
     return parts;
 }
 
+std::string Dataset::where(int i) const {
+    if (i >= 0 && static_cast<std::size_t>(i) < lines.size()) {
+        return source + ":" + std::to_string(lines[static_cast<std::size_t>(i)]);
+    }
+    return "example " + std::to_string(i + 1) + " of '" + name + "'";
+}
+
+namespace {
+
+[[noreturn]] void failMagnitude(const Dataset& data, int i, const std::string& what, double v) {
+    const std::size_t row = static_cast<std::size_t>(i);
+    const int line = row < data.lines.size() ? data.lines[row] : 0;
+    throw DataError(data.source, line,
+                    (line > 0 ? std::string() : data.where(i) + ": ") + what + " is " +
+                        formatReal(v) + ", beyond +-" + formatReal(kMaxMagnitude) +
+                        " (its square overflows in the solvers' sums); scale the data");
+}
+
+}  // namespace
+
+void checkMagnitudes(const Dataset& data) {
+    for (int i = 0; i < data.size(); ++i) {
+        if (std::abs(data.labels[i]) > kMaxMagnitude)
+            failMagnitude(data, i, "the label", data.labels[i]);
+    }
+    if (data.sparseStorage) {
+        for (int i = 0; i < data.sparse.outerSize(); ++i) {
+            for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
+                if (std::abs(it.value()) > kMaxMagnitude) {
+                    failMagnitude(data, i, "feature " + std::to_string(it.col() + 1), it.value());
+                }
+            }
+        }
+    } else {
+        for (int i = 0; i < data.size(); ++i) {
+            for (int j = 0; j < data.dimension(); ++j) {
+                if (std::abs(data.dense(i, j)) > kMaxMagnitude) {
+                    failMagnitude(data, i, "feature " + std::to_string(j + 1), data.dense(i, j));
+                }
+            }
+        }
+    }
+}
+
 std::string Dataset::contractViolation() const {
     const int m = size();
     const int d = dimension();
     if (labels.size() != m) {
         return std::to_string(labels.size()) + " labels for " + std::to_string(m) + " examples";
+    }
+    if (!lines.empty() && lines.size() != static_cast<std::size_t>(m)) {
+        return std::to_string(lines.size()) + " line numbers for " + std::to_string(m) +
+               " examples";
     }
     if (sparseStorage && dense.size() != 0)
         return "sparse storage but the dense matrix is not empty";

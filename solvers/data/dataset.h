@@ -6,6 +6,7 @@
 //     and it stores no explicit zeros;
 //   * labels.size() == size(); every label and feature value is finite;
 //   * featureNames is empty or has dimension() entries;
+//   * lines is empty (examples not read from a file) or has size() entries;
 //   * classNames is empty (numeric labels) or names the classes of text labels. Mapping of
 //     text labels (sorted in byte order, so it does not depend on row order):
 //       - exactly two classes: classNames[0] ↔ label −1, classNames[1] ↔ label +1
@@ -36,6 +37,7 @@ struct Dataset {
     std::vector<std::string> featureNames;  // from a CSV header, else empty
     std::vector<std::string> classNames;    // text of text labels; mapping in the file comment
     std::string labelName;                  // header of a CSV label column, else empty
+    std::vector<int> lines;                 // 1-based line of each example in `source`, or empty
 
     // Number of examples m.
     int size() const;
@@ -51,6 +53,10 @@ struct Dataset {
     double rowSquaredNorm(int i) const;                            // ‖x_i‖²
     Eigen::VectorXd row(int i) const;                              // dense copy of x_i
 
+    // Where example i came from, for messages: "heart_scale:41" (source and line) when lines
+    // are known, else "example 42 of 'two_blobs'" (1-based).
+    std::string where(int i) const;
+
     // Sorted distinct label values.
     std::vector<double> classes() const;
     // The label value of class name k (see the mapping above); k in [0, classNames.size()).
@@ -63,6 +69,13 @@ struct Dataset {
     // Labels that are already {−1, +1} are left alone. Throws DataError (file = source) when
     // the labels do not have exactly two distinct values.
     void makeBinaryLabels();
+
+    // Gives a test (or prediction) set the label values of `train`: a label is matched by its
+    // text (classNames, or the number as written) against train's classes, so that "R" means
+    // what it means in the training file whatever other classes this file holds. Afterwards
+    // classNames = train.classNames. Throws DataError (source, line of the example) for a
+    // label train does not have. Nothing changes when neither set has text labels.
+    void useClassesOf(const Dataset& train);
 
     // Changes d. Growing pads with zero features (e.g. a test set that lacks the training
     // set's last features); shrinking is allowed only over all-zero columns, else throws
@@ -87,5 +100,14 @@ struct Dataset {
     // for checking hand-built datasets before a solver takes them.
     std::string contractViolation() const;
 };
+
+// Feature values and labels beyond ±kMaxMagnitude cannot be given to a solver: solvers square
+// and sum them (‖x‖², kernels, risks), and 1e155² is already infinite in double precision. The
+// loaders read any finite double (formats round-trip exactly); a family checks its data with
+// checkMagnitudes before making a problem of it.
+inline constexpr double kMaxMagnitude = 1e100;
+// Throws DataError (source, the example's line, the feature and the value) for the first value
+// beyond ±kMaxMagnitude; "scale the data".
+void checkMagnitudes(const Dataset& data);
 
 }  // namespace cplab

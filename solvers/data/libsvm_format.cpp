@@ -33,6 +33,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                   const LoadOptions& options) {
     LineReader reader(text, sourceName);
     std::vector<double> labels;
+    std::vector<int> lines;  // of each example
     std::vector<int> outer{0};
     std::vector<int> inner;
     std::vector<double> values;
@@ -120,6 +121,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
             reader.fail("too many nonzero features for one dataset (more than 2^31)");
         }
         labels.push_back(label);
+        lines.push_back(reader.lineNumber());
         outer.push_back(static_cast<int>(values.size()));
     }
     if (labels.empty()) {
@@ -134,6 +136,7 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
     data.sparseStorage = true;
     const auto m = static_cast<int>(labels.size());
     data.labels = Eigen::Map<const Eigen::VectorXd>(labels.data(), m);
+    data.lines = std::move(lines);
     data.sparse = Eigen::Map<const Dataset::SparseMatrix>(m, dimension, outer.back(), outer.data(),
                                                           inner.data(), values.data());
     applyLoadOptions(data, options, /*naturalSparse=*/true);

@@ -1,8 +1,10 @@
 #include "data/load_options.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "core/number_text.h"
 #include "data/data_error.h"
 #include "data/dataset.h"
 

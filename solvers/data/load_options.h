@@ -31,9 +31,9 @@ struct LoadOptions {
 inline constexpr long long kMaxDenseEntries = 1LL << 30;
 
 // What every loader does last: checks `options` (std::invalid_argument for a negative field),
-// pads the dimension, converts to the requested storage (`naturalSparse` is the format's
-// Auto choice), then checks minClasses and applies binaryLabels; problems with the data are
-// DataErrors naming data.source.
+// pads the dimension, converts to the
+// requested storage (`naturalSparse` is the format's Auto choice), then checks minClasses and
+// applies binaryLabels; problems with the data are DataErrors naming data.source.
 void applyLoadOptions(Dataset& data, const LoadOptions& options, bool naturalSparse);
 
 }  // namespace cplab

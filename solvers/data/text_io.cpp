@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <new>
 #include <system_error>
@@ -38,9 +40,65 @@ std::string hexByte(unsigned char c) {
     return text;
 }
 
+constexpr std::size_t kHeadBytes = 1 << 16;   // checked for binary bytes before reading on
+std::atomic<std::size_t> gInputByteLimit{0};  // 0: half of MemAvailable
+
+// MemAvailable from /proc/meminfo in bytes; 0 when it cannot be read.
+std::size_t availableMemory() {
+    FilePtr file(std::fopen("/proc/meminfo", "r"));
+    if (!file) return 0;
+    char line[256];
+    while (std::fgets(line, sizeof line, file.get())) {
+        unsigned long long kb = 0;
+        if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) return kb * 1024ULL;
+    }
+    return 0;
+}
+
+std::string megabytes(std::size_t bytes) {
+    const double mb = static_cast<double>(bytes) / (1 << 20);
+    return formatReal(mb >= 100 ? std::round(mb) : std::round(mb * 100) / 100) + " MB";
+}
+
+[[noreturn]] void failTooLarge(const std::string& source, const char* what) {
+    const std::size_t limit = inputByteLimit();
+    throw DataError(source, 0,
+                    std::string(what) + " more than " + megabytes(limit) +
+                        " of text, beyond what the memory available can load (half of it)");
+}
+
 }  // namespace
 
-// --- whole inputs ---------------------------------------------------------------------------
+std::size_t inputByteLimit() {
+    if (const std::size_t set = gInputByteLimit.load()) return set;
+    const std::size_t available = availableMemory();
+    return available > 0 ? available / 2 : std::numeric_limits<std::size_t>::max();
+}
+
+void setInputByteLimit(std::size_t bytes) {
+    gInputByteLimit.store(bytes);
+}
+
+void checkTextHead(std::string_view text, const std::string& sourceName) {
+    const std::string_view head = text.substr(0, std::min(text.size(), kHeadBytes));
+    // Whole lines as LineReader checks them (same rule, same message) …
+    const std::size_t lastNewline = head.rfind('\n');
+    const std::size_t whole = lastNewline == std::string_view::npos ? 0 : lastNewline + 1;
+    LineReader reader(head.substr(0, whole), sourceName);
+    std::string_view line;
+    while (reader.next(line)) {
+    }
+    // … and the line cut at 64 KB by its control bytes (a UTF-8 sequence may be cut too).
+    const int lineNumber = reader.lineNumber() + 1;
+    for (std::size_t i = whole; i < head.size(); ++i) {
+        const auto c = static_cast<unsigned char>(head[i]);
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+            throw DataError(sourceName, lineNumber,
+                            "unexpected binary byte " + hexByte(c) + " at column " +
+                                std::to_string(i - whole + 1) + "; expected text (ASCII or UTF-8)");
+        }
+    }
+}
 
 std::string readInputFile(const std::string& path) {
     std::error_code ec;
@@ -53,12 +111,24 @@ std::string readInputFile(const std::string& path) {
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file) throw DataError(path, 0, "cannot open: " + systemReason(errno));
     std::string bytes;
+    const std::size_t limit = inputByteLimit();
     const auto size = fs::file_size(path, ec);
-    if (!ec && fs::is_regular_file(status)) bytes.reserve(static_cast<std::size_t>(size));
-    char buffer[1 << 16];
+    if (!ec && fs::is_regular_file(status)) {
+        if (size > limit) failTooLarge(path, "the file holds");
+        bytes.reserve(static_cast<std::size_t>(size));
+    }
+    char buffer[kHeadBytes];
+    bool headChecked = false;
     for (;;) {
         const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
         bytes.append(buffer, n);
+        // The first bytes tell binary input (a device such as /dev/zero never ends) before
+        // the rest is read; gzip is checked once inflated.
+        if (!headChecked && (bytes.size() >= kHeadBytes || n < sizeof buffer)) {
+            headChecked = true;
+            if (!isGzip(bytes)) checkTextHead(bytes, path);
+        }
+        if (bytes.size() > limit) failTooLarge(path, "the input holds");
         if (n < sizeof buffer) break;
     }
     if (std::ferror(file.get())) throw DataError(path, 0, "cannot read: " + systemReason(errno));
@@ -100,14 +170,17 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
             tail[0] | (tail[1] << 8) | (tail[2] << 16) | (static_cast<std::size_t>(tail[3]) << 24);
         guess = std::max(guess, std::min(isize + 1, bytes.size() * 64));
     }
-    std::string out(guess + (1 << 16), '\0');
+    const std::size_t limit = inputByteLimit();
+    std::string out(std::min(guess, limit) + (1 << 16), '\0');
+    bool headChecked = false;
 
     constexpr std::size_t kMaxChunk = UINT_MAX / 2;  // zlib counts in uInt
     std::size_t inPos = 0;
     std::size_t outPos = 0;
     for (;;) {
         if (out.size() - outPos < (1 << 16))
-            out.resize(std::max(out.size() * 2, outPos + (1 << 16)));
+            out.resize(std::min(std::max(out.size() * 2, outPos + (1 << 16)),
+                                std::max(limit, outPos) + (1 << 16)));
         const std::size_t inAvail = std::min(bytes.size() - inPos, kMaxChunk);
         const std::size_t outAvail = std::min(out.size() - outPos, kMaxChunk);
         zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + inPos));
@@ -117,6 +190,11 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
         const int ret = inflate(&zs, Z_NO_FLUSH);
         inPos += inAvail - zs.avail_in;
         outPos += outAvail - zs.avail_out;
+        if (!headChecked && (outPos >= kHeadBytes || ret == Z_STREAM_END)) {
+            headChecked = true;
+            checkTextHead(std::string_view(out.data(), outPos), sourceName);
+        }
+        if (outPos > limit) failTooLarge(sourceName, "the compressed stream expands to");
         if (ret == Z_STREAM_END) {
             const std::string_view rest = bytes.substr(inPos);
             if (rest.empty()) break;
@@ -185,6 +263,19 @@ std::string deflateGzip(std::string_view bytes) {
         inPos += inAvail - zs.avail_in;
     }
     return out;
+}
+
+void checkOutputPath(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw DataError(path, 0, "is a directory, not a file");
+    // writeOutputFile writes `path`.part and renames it: try exactly that, without renaming.
+    const std::string temporary = path + ".part";
+    const bool existed = fs::exists(temporary, ec);
+    errno = 0;
+    FilePtr file(std::fopen(temporary.c_str(), "ab"));
+    if (!file) throw DataError(path, 0, "cannot write: " + systemReason(errno));
+    file.reset();
+    if (!existed) fs::remove(temporary, ec);
 }
 
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip) {

@@ -15,8 +15,23 @@ namespace cplab {
 
 // The bytes of the file at `path`, inflated when they start with the gzip magic bytes (1f 8b;
 // the extension does not matter). Throws DataError(path, 0, ...) when the file does not exist,
-// is a directory, cannot be read, or holds a truncated or corrupt gzip stream.
+// is a directory, cannot be read, or holds a truncated or corrupt gzip stream; and
+// DataError(path, line, ...) as soon as its first 64 KB of text hold a binary byte (so
+// /dev/zero or an image fails at once, not after reading gigabytes). The text may not exceed
+// inputByteLimit(): beyond it, reading stops with a DataError saying so.
 std::string readInputFile(const std::string& path);
+
+// The most text bytes one input may hold (plain or inflated): half the memory available when
+// the input is opened (MemAvailable in /proc/meminfo), or the value set by
+// setInputByteLimit(). Loading needs memory beyond the text itself, so a larger file could not
+// be loaded anyway; it is refused before memory runs out.
+std::size_t inputByteLimit();
+// Overrides the limit (0: back to the memory-based default). For tests.
+void setInputByteLimit(std::size_t bytes);
+
+// Throws DataError(sourceName, line, "unexpected binary byte 0x.. at column N; expected
+// text") when the first 64 KB of `text` hold a control byte other than tab, CR and LF.
+void checkTextHead(std::string_view text, const std::string& sourceName);
 
 // At most the first `count` bytes of the file (inflated when it is gzip), for telling formats
 // apart by their content; empty when the file cannot be read (readInputFile says why).
@@ -27,7 +42,9 @@ bool isGzip(std::string_view bytes);
 
 // Inflates a gzip stream; concatenated members (as `cat a.gz b.gz` makes) are joined, and
 // zero padding after the last member is ignored. Throws DataError(sourceName, 0, ...) with
-// "truncated gzip stream ..." or "corrupt gzip stream (<zlib's reason>)".
+// "truncated gzip stream ...", "corrupt gzip stream (<zlib's reason>)" or, when the output
+// would exceed inputByteLimit(), "expands to more than ..."; and checkTextHead's error as soon
+// as the first 64 KB inflated are not text.
 std::string inflateGzip(std::string_view bytes, const std::string& sourceName);
 
 // The text of an input given in memory: `bytes` itself, or, when it is gzip, its inflated
@@ -42,6 +59,11 @@ std::string deflateGzip(std::string_view bytes);
 // folder that is renamed over `path` at the end, so a failed write never leaves half a file.
 // Throws DataError(path, 0, ...) on failure.
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip = false);
+
+// Throws the DataError writeOutputFile would throw for `path` because of where it is (a
+// missing folder, a folder without write permission, a directory in its place), before any
+// work is done for it. Leaves no file behind.
+void checkOutputPath(const std::string& path);
 
 // --- lines ----------------------------------------------------------------------------------
 

@@ -284,9 +284,9 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
     if (isBinary(kind)) {
         for (int i = 0; i < p.m; ++i) {
             if (labels[i] != 1.0 && labels[i] != -1.0) {
-                throw std::invalid_argument(std::string("Risk: ") + lossPhrase(kind) +
-                                            " needs labels -1/+1, example " + std::to_string(i) +
-                                            " has " + formatReal(labels[i]));
+                throw std::invalid_argument(data_->where(i) + ": " + lossPhrase(kind) +
+                                            " needs labels -1/+1, found label " +
+                                            data_->labelText(labels[i]));
             }
         }
     } else if (kind == LossKind::Multiclass) {
@@ -300,9 +300,10 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
                 const double v = labels[i];
                 if (!(v >= 0.0 && v < kMaxClasses && v == std::floor(v))) {
                     throw std::invalid_argument(
-                        "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
-                        "example " +
-                        std::to_string(i) + " has " + formatReal(v) +
+                        data_->where(i) +
+                        ": the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
+                        "found label " +
+                        data_->labelText(v) +
                         (v >= kMaxClasses ? " (at most " + std::to_string(kMaxClasses) + " classes)"
                                           : ""));
                 }

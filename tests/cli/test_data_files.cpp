@@ -187,6 +187,7 @@ struct Model {
     int outputs = -1;
     double lambda = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> classes;
+    QStringList classNames;       // text labels' texts, one per class, or empty
     std::vector<double> weights;  // (features + bias) × outputs, one block per class
 };
 
@@ -238,6 +239,9 @@ bool readModel(const QString& path, Model* model, QString* why) {
                 if (!isNumber(token, &value)) return fail("class");
                 model->classes.push_back(value);
             }
+        } else if (key == "class_name") {
+            keys.erase(key);  // one line per class
+            model->classNames.push_back(QString::fromUtf8(rest));
         } else if (key == "weights") {
             inWeights = true;
         } else {
@@ -443,6 +447,8 @@ QStringList filesIn(const QString& folder) {
 std::vector<std::tuple<const char*, int, const char*>> badDataRows() {
     return {
         {"bad_index.libsvm", 2, "abc"},
+        {"huge_value.libsvm", 2, "feature 1 is 1e+155, beyond +-1e+100"},
+        {"huge_label.csv", 3, "the label is -1e+120, beyond +-1e+100"},
         {"bad_value.libsvm", 3, "not a number"},
         {"binary.csv", 2, "binary"},
         {"binary_nul.libsvm", 2, "binary"},
@@ -1011,6 +1017,18 @@ class TestCliDataFiles : public QObject {
             << QStringList{"run", "ocas", "--data", dataPath("cli/bupa.csv"), "--test", heart}
             << "heart_scale"
             << "label";
+        // Training labels already ±1 need no mapping; the test labels are checked all the same,
+        // and the message gives the file, the line and the label as written.
+        QTest::newRow("--test with a label ±1 --data lacks")
+            << QStringList{"run", "ocas", "--data", heart, "--test", dataPath("bupa.data")}
+            << "bupa.data:3:"
+            << "label 2, which the training set does not have";
+        QTest::newRow("text label of --test that --data lacks")
+            << QStringList{"run",    "ocas",
+                           "--data", dataPath("sonar.all-data"),
+                           "--test", dataPath("cli/bad_test_labels/sonar_unknown_label.csv")}
+            << "sonar_unknown_label.csv:3:"
+            << "label X, which the training set does not have";
     }
     void badRunFiles() {
         QFETCH(QStringList, args);
@@ -1119,6 +1137,53 @@ class TestCliDataFiles : public QObject {
 
     // predict with a missing model, a data file it cannot read, or data with more features than
     // the model: exit 1, nothing on stdout, the file named.
+    // Text labels mean what they meant in the training file, whichever classes the file to
+    // predict holds: sonar's first five rows (all R) get the predictions and errors they get
+    // inside the whole file, and a class the model never saw is refused.
+    void predictMatchesTextLabelsByText() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString modelPath = dir.filePath("sonar.model");
+        QJsonObject json;
+        RUN_JSON(QStringList({"run", "ocas", "--data", dataPath("sonar.all-data"), "--model",
+                              modelPath, "--json"}) +
+                     kFast,
+                 json);
+        Model model;
+        READ_MODEL(modelPath, model);
+        QCOMPARE(model.classNames, (QStringList{"M", "R"}));
+        QFile whole(dataPath("sonar.all-data"));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        QByteArray firstRows;
+        for (int i = 0; i < 5; ++i)
+            firstRows += whole.readLine();
+        QVERIFY(firstRows.count(",R\n") == 5);
+        const QString part = dir.filePath("first_rows.csv");
+        QFile out(part);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(firstRows);
+        out.close();
+        auto predictions = [&](const QString& data, const QString& name) {
+            const QString outPath = dir.filePath(name);
+            const QStringList args{"predict", "--model", modelPath, "--data",
+                                   data,      "--out",   outPath};
+            const CliResult r = runCli(args);
+            QFile file(outPath);
+            if (r.exitCode != 0 || !file.open(QIODevice::ReadOnly)) return QList<QByteArray>();
+            return file.readAll().split('\n');
+        };
+        const QList<QByteArray> all = predictions(dataPath("sonar.all-data"), "all.txt");
+        const QList<QByteArray> first = predictions(part, "first.txt");
+        QVERIFY(all.size() > 5 && first.size() >= 5);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(first[i], all[i]);
+        const QStringList args{"predict", "--model", modelPath, "--data",
+                               dataPath("cli/bad_test_labels/sonar_unknown_label.csv")};
+        const CliResult r = runCli(args);
+        QVERIFY2(r.exitCode == 1 && r.err.contains("sonar_unknown_label.csv:3: label X"),
+                 qPrintable(describe(args, r)));
+    }
+
     void predictRefusesWhatItCannotUse() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
@@ -1144,6 +1209,9 @@ class TestCliDataFiles : public QObject {
              {"australian_scale", "14", "13", "features"}},
             {{"predict", "--model", modelPath, "--data", dataPath("australian_scale"), "--json"},
              {"australian_scale", "14", "13", "features"}},
+            // Labels the model never saw are refused with their file and line.
+            {{"predict", "--model", modelPath, "--data", dataPath("bupa.data")},
+             {"bupa.data:3:", "label 2, which the model's training set does not have"}},
         };
         for (const Case& c : cases) {
             const CliResult r = runCli(c.args);
@@ -1166,7 +1234,16 @@ class TestCliDataFiles : public QObject {
         const CliResult run = runCli(runArgs);
         QVERIFY2(run.exitCode == 1, qPrintable(describe(runArgs, run)));
         QVERIFY2(run.err.contains(badModel.toUtf8()), qPrintable(describe(runArgs, run)));
+        // Found before the solve: the message is all there is on stderr (no progress lines).
+        QVERIFY2(run.err.trimmed().count('\n') == 0, qPrintable(describe(runArgs, run)));
         QVERIFY(!QFileInfo::exists(badModel));
+        const QStringList traceArgs =
+            QStringList{"run", "ocas", "--data", dataPath("heart_scale"), "--trace", dir.path()} +
+            kFast;
+        const CliResult trace = runCli(traceArgs);
+        QVERIFY2(trace.exitCode == 1 && trace.err.contains("is a directory") &&
+                     trace.err.trimmed().count('\n') == 0,
+                 qPrintable(describe(traceArgs, trace)));
 
         const QString modelPath = dir.filePath("model.txt");
         QJsonObject json;

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "core/solver.h"
+#include "families/linear.h"
 #include "family_view.h"
 #include "family_views.h"
 #include "registry.h"
@@ -174,6 +175,26 @@ class TestFamilies : public QObject {
             QVERIFY(QImage(dir.filePath("view.png")).width() > 100);
             view->clear();
         }
+    }
+
+    // A solver that throws while it is built (OCAS takes its first plane in its constructor;
+    // a feature of 1e155 makes that plane infinite) is refused with the message, and nothing
+    // escapes: the data are built here, past the loaders' magnitude check.
+    void solverThatThrowsWhileBuiltIsRefused() {
+        auto data = std::make_shared<LinearData>();
+        auto train = std::make_shared<Dataset>();
+        train->name = "huge";
+        train->dense = Dataset::DenseMatrix(3, 2);
+        train->dense << 1e155, 1, 1, 1, 0, 3;
+        train->labels = Eigen::Vector3d(1, -1, 1);
+        data->linear.train = train;
+        ProblemInstance problem{{"huge", "linear", "", "", 2}, data};
+        std::string why;
+        const auto solver = makeSolver("ocas", problem, {}, &why);
+        QVERIFY(!solver);
+        QVERIFY2(why.find("solver 'ocas' could not start on 'huge'") != std::string::npos &&
+                     why.find("non-finite") != std::string::npos,
+                 why.c_str());
     }
 };
 

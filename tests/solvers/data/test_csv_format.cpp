@@ -240,6 +240,11 @@ class TestCsvFormat : public QObject {
         QTest::newRow("pipe") << QByteArray("1|2|3\n4|5|6\n") << '|';
         QTest::newRow("whitespace (auto)") << QByteArray("  1 \t 2   3\n4 5 6   \n") << '\0';
         QTest::newRow("CRLF") << QByteArray("1,2,3\r\n4,5,6\r\n") << '\0';
+        // Detected: the same nonzero count of ';' (or '|') on every one of the first rows.
+        QTest::newRow("semicolon (auto)") << QByteArray("1;2;3\n4;5;6\n") << '\0';
+        QTest::newRow("semicolon with a header (auto)")
+            << QByteArray("a;b;y\n1;2;3\n4;5;6\n") << '\0';
+        QTest::newRow("pipe (auto)") << QByteArray("1|2|3\n4|5|6\n") << '\0';
     }
     void delimiters() {
         QFETCH(QByteArray, text);

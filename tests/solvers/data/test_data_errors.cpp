@@ -1,6 +1,8 @@
 // Every malformed input gives a DataError that names the file, the line (0 when the problem
 // is not about one line) and what was expected; fixtures in tests/data/bad (see its README).
 #include <QtTest>
+#include <algorithm>
+#include <tuple>
 
 #include "data/csv_format.h"
 #include "data/data_error.h"
@@ -157,6 +159,31 @@ class TestDataErrors : public QObject {
         }
     }
 
+    // Values whose squares overflow (1e155² = inf) load (formats keep any finite double) but
+    // cannot go to a solver: checkMagnitudes names the file, the line and the value.
+    void hugeValuesAreRefusedForSolvers() {
+        const std::string value = (kData + "/bad/huge_value.libsvm").toStdString();
+        const std::string label = (kData + "/bad/huge_label.csv").toStdString();
+        const std::vector<std::tuple<Dataset, std::string, int, std::string>> cases = {
+            {loadLibsvm(value), value, 2, "feature 1 is 1e+155, beyond +-1e+100 (its square"},
+            {loadCsv(label), label, 3, "the label is -1e+120, beyond +-1e+100"},
+        };
+        for (const auto& [data, file, line, detail] : cases) {
+            try {
+                checkMagnitudes(data);
+                QFAIL("no DataError");
+            } catch (const DataError& e) {
+                QCOMPARE(e.file(), file);
+                QCOMPARE(e.line(), line);
+                QVERIFY2(std::string(e.what()).find(detail) != std::string::npos, e.what());
+            }
+        }
+        // The same data once scaled are fine.
+        Dataset scaled = loadLibsvm(value);
+        scaled.sparse /= 1e100;
+        checkMagnitudes(scaled);
+    }
+
     // Built-in resources are parsed from memory: their name stands in for the file.
     void inMemorySourceName() {
         try {
@@ -195,6 +222,83 @@ class TestDataErrors : public QObject {
         flipped[flipped.size() - 6] ^= 0x55;  // inside the CRC-32 of the trailer
         QVERIFY(message(flipped).find("corrupt gzip stream (incorrect data check)") !=
                 std::string::npos);
+    }
+
+    // Endless binary devices fail at their first bytes (they used to be read until bad_alloc).
+    void binaryDevicesFailAtOnce_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("detail");
+        QTest::newRow("zero") << "/dev/zero"
+                              << "unexpected binary byte 0x00 at column 1";
+        QTest::newRow("urandom") << "/dev/urandom"
+                                 << "unexpected binary byte 0x";
+    }
+    void binaryDevicesFailAtOnce() {
+        QFETCH(QString, path);
+        QFETCH(QString, detail);
+        if (!QFile::exists(path)) QSKIP("no such device here");
+        for (int format = 0; format < 2; ++format) {
+            try {
+                format == 0 ? loadLibsvm(path.toStdString()) : loadCsv(path.toStdString());
+                QFAIL("no DataError");
+            } catch (const DataError& e) {
+                QCOMPARE(e.file(), path.toStdString());
+                QVERIFY2(std::string(e.what()).find(detail.toStdString()) != std::string::npos,
+                         e.what());
+            }
+        }
+    }
+
+    // Binary bytes past the first 64 KB are still found, by the line reader, on their line.
+    void binaryAfterTheHeadKeepsItsLine() {
+        std::string text;
+        while (text.size() < 100000)
+            text += "+1 1:0.5 2:0.25\n";
+        const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+        text += "-1 1:";
+        text += '\0';
+        text += "\n";
+        QTemporaryDir dir;
+        const QString path = dir.filePath("late_nul.libsvm");
+        writeOutputFile(path.toStdString(), text);
+        try {
+            loadLibsvm(path.toStdString());
+            QFAIL("no DataError");
+        } catch (const DataError& e) {
+            QCOMPARE(e.line(), lines + 1);
+            QVERIFY2(std::string(e.what()).find("0x00 at column 6") != std::string::npos, e.what());
+        }
+    }
+
+    // Inputs beyond the byte limit (half the memory available by default) are refused while
+    // they are read: a plain file by its size, a gzip stream while it inflates.
+    void inputsBeyondTheLimitAreRefused() {
+        std::string text;
+        while (text.size() < (1 << 20))
+            text += "+1 1:1 2:2 3:3\n";
+        QTemporaryDir dir;
+        const std::string plain = dir.filePath("big.libsvm").toStdString();
+        const std::string packed = dir.filePath("big.libsvm.gz").toStdString();
+        writeOutputFile(plain, text);
+        writeOutputFile(packed, text, /*gzip=*/true);
+        QVERIFY(inputByteLimit() > (std::size_t{1} << 20));  // the default loads them
+        QCOMPARE(loadLibsvm(packed).size(), loadLibsvm(plain).size());
+        setInputByteLimit(256 << 10);
+        for (const std::string& path : {plain, packed}) {
+            try {
+                loadLibsvm(path);
+                setInputByteLimit(0);
+                QFAIL("no DataError");
+            } catch (const DataError& e) {
+                QCOMPARE(e.file(), path);
+                QVERIFY2(
+                    std::string(e.what()).find("more than 0 MB of text") == std::string::npos &&
+                        std::string(e.what()).find("of text, beyond what the memory") !=
+                            std::string::npos,
+                    e.what());
+            }
+        }
+        setInputByteLimit(0);
     }
 
     // A line of text that is long and bad is quoted shortened, never dumped whole.

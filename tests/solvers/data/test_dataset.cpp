@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <set>
 
+#include "data/csv_format.h"
 #include "data/data_error.h"
 #include "data/dataset.h"
+#include "data/libsvm_format.h"
 
 using namespace cplab;
 
@@ -242,6 +244,33 @@ class TestDataset : public QObject {
         data = small(false);
         data.featureNames = {"only one"};
         QVERIFY(!data.contractViolation().empty());
+    }
+
+    // A test set's labels mean what the training file's texts mean: a file holding only "R"
+    // (which alone would map to 0) or "R" and "X" (−1/+1 alone) gets R's training value.
+    void useClassesOfMatchesByText() {
+        const Dataset train = parseCsv("1,M\n2,R\n3,M\n", "train.csv");
+        QCOMPARE(train.classNames, (std::vector<std::string>{"M", "R"}));
+        Dataset onlyR = parseCsv("# comment\n4,R\n5,R\n", "test.csv");
+        onlyR.useClassesOf(train);
+        QVERIFY(onlyR.labels == Eigen::Vector2d(1, 1));
+        QCOMPARE(onlyR.classNames, train.classNames);
+        Dataset unknown = parseCsv("4,R\n\n5,X\n", "test2.csv");
+        try {
+            unknown.useClassesOf(train);
+            QFAIL("no DataError");
+        } catch (const DataError& e) {
+            QCOMPARE(e.file(), std::string("test2.csv"));
+            QCOMPARE(e.line(), 3);
+            QCOMPARE(e.detail(), std::string("label X, which the training set does not have (it "
+                                             "has M, R)"));
+        }
+        // Numbers against a numeric training set: nothing to map.
+        const Dataset numeric = parseLibsvm("1 1:1\n-1 1:2\n", "n.libsvm");
+        Dataset other = parseLibsvm("1 1:3\n", "o.libsvm");
+        other.useClassesOf(numeric);
+        QCOMPARE(other.labels[0], 1.0);
+        QCOMPARE(other.lines, std::vector<int>{1});
     }
 
     void dataErrorText() {

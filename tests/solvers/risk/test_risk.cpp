@@ -540,25 +540,28 @@ class TestRisk : public QObject {
         const int multi = static_cast<int>(LossKind::Multiclass);
         QTest::newRow("hinge label 2")
             << hinge << "1,-1,1,1,-1,2" << 0.1 << 1
-            << "Risk: the hinge loss needs labels -1/+1, example 5 has 2";
+            << "example 6 of 'six': the hinge loss needs labels -1/+1, found label 2";
         QTest::newRow("logistic label 0")
             << static_cast<int>(LossKind::Logistic) << "0,1,1,1,1,1" << 0.1 << 1
-            << "Risk: the logistic loss needs labels -1/+1, example 0 has 0";
+            << "example 1 of 'six': the logistic loss needs labels -1/+1, found label 0";
         QTest::newRow("squared hinge label 0.5")
             << static_cast<int>(LossKind::SquaredHinge) << "1,1,0.5,1,1,1" << 0.1 << 1
-            << "Risk: the squared hinge loss needs labels -1/+1, example 2 has 0.5";
+            << "example 3 of 'six': the squared hinge loss needs labels -1/+1, found label 0.5";
         QTest::newRow("multiclass negative")
             << multi << "0,1,2,-1,1,0" << 0.1 << 1
-            << "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
-               "example 3 has -1";
+            << "example 4 of 'six': the multi-class loss needs class labels 0, 1, ..., K-1 (or "
+               "-1/+1), found label -1";
         QTest::newRow("multiclass fraction")
             << multi << "0,1,2.5,1,1,0" << 0.1 << 1
-            << "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
-               "example 2 has 2.5";
+            << "example 3 of 'six': the multi-class loss needs class labels 0, 1, ..., K-1 (or "
+               "-1/+1), found label 2.5";
         QTest::newRow("multiclass huge")
             << multi << "0,1,1e9,1,1,0" << 0.1 << 1
-            << "Risk: the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
-               "example 2 has 1e+09 (at most 65536 classes)";
+            << "example 3 of 'six': the multi-class loss needs class labels 0, 1, ..., K-1 (or "
+               "-1/+1), found label 1e+09 (at most 65536 classes)";
+        QTest::newRow("hinge label 2, from a file")
+            << hinge << "1,-1,1,1,-1,2@lines" << 0.1 << 1
+            << "data/six.txt:12: the hinge loss needs labels -1/+1, found label 2";
         QTest::newRow("multiclass one class")
             << multi << "0,0,0,0,0,0" << 0.1 << 1
             << "Risk: the multi-class loss needs at least 2 classes, every label is 0";
@@ -578,6 +581,11 @@ class TestRisk : public QObject {
         Dataset data;
         data.name = "six";
         data.dense = Dataset::DenseMatrix::Ones(6, 2);
+        if (labels.endsWith("@lines")) {  // as read from a file with comments between rows
+            labels.chop(6);
+            data.source = "data/six.txt";
+            data.lines = {2, 3, 5, 8, 9, 12};
+        }
         const QStringList values = labels.split(',');
         data.labels.resize(values.size());
         for (int i = 0; i < values.size(); ++i)
