@@ -35,12 +35,37 @@ bool waitForSteps(const cplab::MainWindow& window, int steps, int timeoutMs) {
 // "ocas:C=1:tol_rel=1e-3" → solver and options, with --set's key=value rule.
 bool parseRunSpec(const QString& spec, std::string* solver, cplab::OptionValues* options,
                   std::string* why) {
+    // "svm:kernel=gaussian:0.5:C=10": a ':' starts a new assignment only when what follows
+    // has its own '=' (values such as kernel specs hold ':' themselves).
     const QStringList parts = spec.split(':');
     *solver = parts[0].toStdString();
+    QStringList assignments;
     for (qsizetype k = 1; k < parts.size(); ++k) {
-        if (!cplab::parseOptionAssignment(parts[k].toStdString(), options, why)) return false;
+        if (parts[k].contains('=') || assignments.isEmpty()) {
+            assignments << parts[k];
+        } else {
+            assignments.back() += ':' + parts[k];
+        }
+    }
+    for (const QString& assignment : assignments) {
+        if (!cplab::parseOptionAssignment(assignment.toStdString(), options, why)) return false;
     }
     return true;
+}
+
+// The runs of --solvers "ocas:C=1,silp:kernels=gaussian:0.1,1;linear": a ',' starts a new run
+// only when a solver's name follows.
+QStringList splitRuns(const QString& value) {
+    QStringList runs;
+    for (const QString& piece : value.split(',', Qt::SkipEmptyParts)) {
+        const std::string name = piece.section(':', 0, 0).toStdString();
+        if (runs.isEmpty() || cplab::familyOfSolver(name)) {
+            runs << piece;
+        } else {
+            runs.back() += ',' + piece;
+        }
+    }
+    return runs;
 }
 
 }  // namespace
@@ -91,7 +116,7 @@ int main(int argc, char** argv) {
     auto script = [&]() -> int {
         if (parser.isSet(data) && parser.isSet(solvers)) {
             window.removeAllRuns();
-            for (const QString& spec : parser.value(solvers).split(',', Qt::SkipEmptyParts)) {
+            for (const QString& spec : splitRuns(parser.value(solvers))) {
                 std::string solver, why;
                 cplab::OptionValues options;
                 QString message;
@@ -151,7 +176,18 @@ int main(int argc, char** argv) {
                              if (code >= 0) QApplication::exit(code);
                          });
         window.show();
-        window.openDataFile(parser.value(data), parser.value(test));
+        // Files several families read open in the family of the first solver asked for.
+        QString family;
+        if (parser.isSet(solvers)) {
+            std::string solver, why;
+            cplab::OptionValues options;
+            const QString first = splitRuns(parser.value(solvers)).value(0);
+            if (parseRunSpec(first, &solver, &options, &why)) {
+                if (const cplab::Family* f = cplab::familyOfSolver(solver))
+                    family = QString::fromStdString(f->name());
+            }
+        }
+        window.openDataFile(parser.value(data), parser.value(test), family);
         return QApplication::exec();
     }
     if (!window.loadDemo(parser.value(demo))) {

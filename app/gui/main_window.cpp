@@ -544,18 +544,23 @@ bool MainWindow::loadDemo(const QString& name) {
     return true;
 }
 
-void MainWindow::openDataFile(const QString& path, const QString& testPath) {
+void MainWindow::openDataFile(const QString& path, const QString& testPath,
+                              const QString& preferredFamily) {
     if (loading()) {
         log_->appendError(tr("%1: still loading another file").arg(path));
         emit dataFileLoaded(false, tr("still loading another file"));
         return;
     }
-    // The family that reads the file best; its problem controls give the test split.
+    // The family that reads the file best (ties: the preferred family, else the current
+    // problem's); its problem controls give the test split.
+    const std::string preferred = !preferredFamily.isEmpty() ? preferredFamily.toStdString()
+                                  : problem()                ? problem()->info.family
+                                                             : std::string();
     const Family* reader = nullptr;
     int best = 0;
     for (const Family* f : families()) {
         const int affinity = f->fileAffinity(path.toStdString());
-        if (affinity > best) {
+        if (affinity > best || (affinity == best && affinity > 0 && f->name() == preferred)) {
             best = affinity;
             reader = f;
         }

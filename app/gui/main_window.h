@@ -54,8 +54,11 @@ class MainWindow : public QMainWindow {
     bool loadProblem(const QString& name);
     // Loads a data file on a background thread (the window keeps painting) as a problem of
     // the family that reads it, with an optional test file or the family's problem controls;
-    // dataFileLoaded() reports the outcome, errors also go to the log.
-    void openDataFile(const QString& path, const QString& testPath = {});
+    // dataFileLoaded() reports the outcome, errors also go to the log. Where families read the
+    // file equally well (a LIBSVM file: linear SVMs and kernel SVMs), `preferredFamily` wins,
+    // or else the family of the problem open now.
+    void openDataFile(const QString& path, const QString& testPath = {},
+                      const QString& preferredFamily = {});
     bool loading() const;
     // Adds a run of `solver` with `options` on the current problem; false and *why if the
     // options are invalid.

@@ -67,6 +67,9 @@ class Solver {
     // A path-following solver (a regularisation path) fills IterationRecord::pathParameter;
     // the gap rules do not end its run, since every corrected point of the path is exact.
     virtual bool followsPath() const { return false; }
+    // A solver that converges by a rule of its own rather than by the gap (an SVM by SMO's KKT
+    // rule, LIBSVM's -e): its Converged status may come with a gap above gapTolerance().
+    virtual bool convergesByOwnRule() const { return false; }
 
     // Family result fields for the run's summary, e.g. {"x", [1.0, 0.5]}, {"planes", 12}.
     virtual SummaryFields summary() const { return {}; }

@@ -31,8 +31,19 @@ void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& record
                    const std::vector<std::string>& extraColumns) {
     const TraceLayout layout = TraceLayout::of(records);
     const auto columns = traceColumns(extraColumns, layout);
-    for (std::size_t c = 0; c < columns.size(); ++c)
-        out << (c ? "," : "") << columns[c];
+    // Names with a comma or a quote ("beta:poly:2,1") are quoted as RFC 4180 says.
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        const std::string& name = columns[c];
+        out << (c ? "," : "");
+        if (name.find_first_of(",\"") == std::string::npos) {
+            out << name;
+            continue;
+        }
+        out << '"';
+        for (char ch : name)
+            out << (ch == '"' ? "\"\"" : std::string(1, ch));
+        out << '"';
+    }
     out << '\n';
     for (const auto& r : records) {
         out << r.iteration << ',' << formatReal(r.seconds) << ',' << r.oracleCalls << ','

@@ -312,7 +312,17 @@ std::vector<double> KernelSvmSolver::commonExtras(double dualObjective, double k
     for (int i = 0; i < m; ++i)
         wrong += (f[i] > 0) != (problem_.train->labels[i] > 0);
     lastTrainError_ = static_cast<double>(wrong) / m;
-    if (testDue) lastTestError_ = problem_.test ? model.error(*problem_.test) : -1.0;
+    // The test labels are mapped to ±1 like the training labels: compare signs.
+    if (testDue && problem_.test) {
+        const Eigen::VectorXd g = model.decisions(*problem_.test);
+        int testWrong = 0;
+        for (int i = 0; i < problem_.test->size(); ++i)
+            testWrong += (g[i] > 0) != (problem_.test->labels[i] > 0);
+        lastTestError_ =
+            problem_.test->size() ? static_cast<double>(testWrong) / problem_.test->size() : 0.0;
+    } else if (testDue) {
+        lastTestError_ = -1.0;
+    }
 
     std::vector<double> extras = {dualObjective,
                                   kktViolation,

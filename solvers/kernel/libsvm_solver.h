@@ -43,6 +43,7 @@ class LibsvmSolver final : public KernelSvmSolver {
 
     std::string name() const override { return "libsvm"; }
     std::vector<std::string> pseudocode() const override;
+    bool convergesByOwnRule() const override { return true; }  // the KKT rule
     SnapshotPtr snapshot() const override;
     KernelClassifier classifier() const override;
     Eigen::VectorXd weights() const override { return Eigen::VectorXd::Ones(1); }

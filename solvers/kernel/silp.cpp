@@ -185,7 +185,8 @@ Status SilpSolver::doStep(IterationRecord& record) {
     s.theta = s.lp.solution()[K];
 
     record.upper = s.bestD;
-    record.lower = s.theta;
+    // θ_t ≤ min D; at an exact optimum (a vertex) rounding may put it a hair above U.
+    record.lower = std::min(s.theta, s.bestD);
     record.extra = commonExtras(D, s.violation);
     return Status::running();
 }

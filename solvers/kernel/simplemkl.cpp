@@ -286,7 +286,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
 
     record.oracleCalls = svmCalls_;
     record.upper = s.current.J;
-    record.lower = std::max(record.lower, s.current.S.minCoeff());
+    record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
     record.extra = commonExtras(s.current.J, s.current.violation);
     if (!moved && !stopOptions().gapReached(record.upper - record.lower, record.upper)) {
         return Status::make(StatusCode::Stalled,

@@ -25,6 +25,7 @@ class SvmSolver final : public KernelSvmSolver {
 
     std::string name() const override { return "svm"; }
     std::vector<std::string> pseudocode() const override;
+    bool convergesByOwnRule() const override { return true; }  // the KKT rule
     SnapshotPtr snapshot() const override;
     KernelClassifier classifier() const override;
     Eigen::VectorXd weights() const override { return Eigen::VectorXd::Ones(1); }
