@@ -37,37 +37,6 @@ namespace {
 // the linear family has the plain names).
 const std::string kPrefix = "kernel_";
 
-// The problem options of the family: the test split (as the linear family's).
-struct SplitOptions {
-    std::string test;            // test file (LIBSVM/SVMlight, CSV or precomputed), or empty
-    double test_fraction = 0.0;  // held-out fraction of the training data, in [0, 1)
-    std::int64_t seed = 1;       // seed of the held-out split, ≥ 0
-
-    void visit(OptionVisitor& v) {
-        v.text("test", test,
-               "test file (LIBSVM/SVMlight, CSV, or precomputed kernel rows against the training "
-               "examples); empty: none");
-        v.real("test_fraction", test_fraction,
-               "fraction of the training data held out as test set, in [0, 1) (0: none)");
-        v.seed("seed", seed, "seed of the held-out split (>= 0)");
-    }
-    bool isValid(std::string* why) const {
-        return require(std::isfinite(test_fraction) && test_fraction >= 0 && test_fraction < 1,
-                       "test split", "test_fraction", test_fraction, "must lie in [0, 1)", why) &&
-               require(seed >= 0, "test split", "seed", static_cast<double>(seed), "must be >= 0",
-                       why) &&
-               requireText(test.empty() || test_fraction == 0, "test split", "test", test,
-                           "give either a test file or a test fraction, not both", why);
-    }
-};
-
-bool parseSplit(const OptionValues& values, TestSetSpec* spec, std::string* why) {
-    SplitOptions split;
-    if (!assignOptions(split, values, why) || !split.isValid(why)) return false;
-    *spec = {split.test, split.test_fraction, static_cast<std::uint64_t>(split.seed)};
-    return true;
-}
-
 // The block K(rows, columns) of a precomputed kernel (dense), with the rows' labels.
 Dataset precomputedBlock(const Dataset& kernel, const std::vector<int>& rows,
                          const std::vector<int>& columns, const std::string& name) {
@@ -293,13 +262,14 @@ class KernelFamily final : public Family {
     }
 
     std::vector<OptionInfo> problemOptions() const override {
-        return describeOptions<SplitOptions>();
+        return testSplitOptions(
+            "LIBSVM/SVMlight, CSV, or precomputed kernel rows against the training examples");
     }
 
     ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                            std::string* why) const override {
         TestSetSpec test;
-        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
         const ProblemInfo* known = nullptr;
         for (const auto& info : problems()) {
             if (info.name == name) known = &info;
@@ -324,7 +294,7 @@ class KernelFamily final : public Family {
     ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
                         std::string* why) const override {
         TestSetSpec test;
-        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
         return makeKernelProblem(path, {}, nullptr, test, why);
     }
 

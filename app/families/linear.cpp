@@ -123,18 +123,16 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
 
 namespace {
 
-LinearProblem linearOf(const LinearData& data) {
-    return data.linear;
-}
-
-// The problem options of the family: the test split.
+// The test split as an options struct (its help names the files `test` may be).
 struct SplitOptions {
+    const char* testFiles = "LIBSVM/SVMlight or CSV";
     std::string test;            // test file (LIBSVM/SVMlight or CSV), or empty
     double test_fraction = 0.0;  // held-out fraction of the training data, in [0, 1)
     std::int64_t seed = 1;       // seed of the held-out split, ≥ 0
 
     void visit(OptionVisitor& v) {
-        v.text("test", test, "test file (LIBSVM/SVMlight or CSV); empty: none");
+        const std::string help = std::string("test file (") + testFiles + "); empty: none";
+        v.text("test", test, help.c_str());
         v.real("test_fraction", test_fraction,
                "fraction of the training data held out as test set, in [0, 1) (0: none)");
         v.seed("seed", seed, "seed of the held-out split (>= 0)");
@@ -149,11 +147,25 @@ struct SplitOptions {
     }
 };
 
-bool parseSplit(const OptionValues& values, TestSetSpec* spec, std::string* why) {
+}  // namespace
+
+bool parseTestSplit(const OptionValues& values, TestSetSpec* spec, std::string* why) {
     SplitOptions split;
     if (!assignOptions(split, values, why) || !split.isValid(why)) return false;
     *spec = {split.test, split.test_fraction, static_cast<std::uint64_t>(split.seed)};
     return true;
+}
+
+std::vector<OptionInfo> testSplitOptions(const char* testFiles) {
+    SplitOptions split;
+    split.testFiles = testFiles;
+    return describeOptions(split);
+}
+
+namespace {
+
+LinearProblem linearOf(const LinearData& data) {
+    return data.linear;
 }
 
 class LinearFamily final : public Family {
@@ -229,14 +241,12 @@ class LinearFamily final : public Family {
     std::string name() const override { return "linear"; }
     std::string title() const override { return "Linear models (regularised risk)"; }
 
-    std::vector<OptionInfo> problemOptions() const override {
-        return describeOptions<SplitOptions>();
-    }
+    std::vector<OptionInfo> problemOptions() const override { return testSplitOptions(); }
 
     ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                            std::string* why) const override {
         TestSetSpec test;
-        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
         bool known = false;
         for (const auto& info : problems())
             known = known || info.name == name;
@@ -256,7 +266,7 @@ class LinearFamily final : public Family {
     ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
                         std::string* why) const override {
         TestSetSpec test;
-        if (!parseSplit(problemOptions, &test, why)) return nullptr;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
         return makeLinearProblem(path, {}, test, why);
     }
 

@@ -32,6 +32,13 @@ struct TestSetSpec {
     std::uint64_t seed = 1;
 };
 
+// The problem options test, test_fraction and seed (families that read datasets share them);
+// `testFiles` says in the help which files `test` may name.
+std::vector<OptionInfo> testSplitOptions(const char* testFiles = "LIBSVM/SVMlight or CSV");
+// Parses and checks them; false and *why when a value is out of range or both a test file and
+// a fraction are given.
+bool parseTestSplit(const OptionValues& values, TestSetSpec* spec, std::string* why);
+
 // A data file: CSV when the name ends in .csv or .csv.gz or its first data line has commas
 // and no index:value token, else LIBSVM/SVMlight text (gzip detected by content). Throws
 // DataError naming the file and line.

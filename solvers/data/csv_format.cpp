@@ -12,10 +12,6 @@ namespace cplab {
 
 namespace {
 
-bool isBlank(char c) {
-    return c == ' ' || c == '\t';
-}
-
 struct Field {
     std::string_view raw;  // the text between the quotes when quoted, "" still doubled
     bool quoted = false;

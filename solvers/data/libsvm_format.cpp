@@ -15,20 +15,6 @@ namespace {
 
 constexpr const char* kExpected = "expected '<label> <index>:<value> ...'";
 
-bool isBlank(char c) {
-    return c == ' ' || c == '\t';
-}
-
-// Next token of `line` starting at `pos` (advanced past it); empty at the end.
-std::string_view nextToken(std::string_view line, std::size_t& pos) {
-    while (pos < line.size() && isBlank(line[pos]))
-        ++pos;
-    const std::size_t begin = pos;
-    while (pos < line.size() && !isBlank(line[pos]))
-        ++pos;
-    return line.substr(begin, pos - begin);
-}
-
 Dataset parseText(std::string_view text, const std::string& sourceName, std::string name,
                   const LoadOptions& options) {
     LineReader reader(text, sourceName);

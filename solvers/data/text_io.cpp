@@ -370,6 +370,15 @@ void LineReader::checkText(std::string_view line) const {
 
 // --- numbers --------------------------------------------------------------------------------
 
+std::string_view nextToken(std::string_view line, std::size_t& pos) {
+    while (pos < line.size() && isBlank(line[pos]))
+        ++pos;
+    const std::size_t begin = pos;
+    while (pos < line.size() && !isBlank(line[pos]))
+        ++pos;
+    return line.substr(begin, pos - begin);
+}
+
 std::string inQuotes(std::string_view text) {
     constexpr std::size_t kMax = 40;
     if (text.size() <= kMax) return "'" + std::string(text) + "'";

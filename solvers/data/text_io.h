@@ -92,6 +92,13 @@ class LineReader {
     int lineNumber_ = 0;
 };
 
+// True for the blanks that separate tokens: space and tab.
+inline bool isBlank(char c) {
+    return c == ' ' || c == '\t';
+}
+// The next blank-separated token of `line` from `pos` (advanced past it); empty at the end.
+std::string_view nextToken(std::string_view line, std::size_t& pos);
+
 // --- numbers --------------------------------------------------------------------------------
 
 // Numbers: parseReal, describe(NumberError) and formatReal in core/number_text.h.

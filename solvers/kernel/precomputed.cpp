@@ -14,19 +14,6 @@ namespace {
 
 constexpr const char* kExpected = "expected '<label> 0:<serial> 1:K(x,x1) ... m:K(x,xm)'";
 
-bool isBlank(char c) {
-    return c == ' ' || c == '\t';
-}
-
-std::string_view nextToken(std::string_view line, std::size_t& pos) {
-    while (pos < line.size() && isBlank(line[pos]))
-        ++pos;
-    const std::size_t begin = pos;
-    while (pos < line.size() && !isBlank(line[pos]))
-        ++pos;
-    return line.substr(begin, pos - begin);
-}
-
 std::string_view withoutComment(std::string_view line) {
     const std::size_t hash = line.find('#');
     return hash == std::string_view::npos ? line : line.substr(0, hash);
