@@ -233,6 +233,16 @@ class KernelFamily final : public Family {
                  "triangle of weights, and the decision function.",
                  kPrefix + "checkerboard",
                  {{"silp", choice}, {"simplemkl", choice}}});
+        const OptionValues widths = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}};
+        addDemo({"mkl_widths_2d",
+                 "MKL: three Gaussian widths on the simplex (2-D)",
+                 "Two overlapping Gaussian blobs and three Gaussian kernels (gamma 0.1, 1 and "
+                 "10): the best combination uses all three. SILP's planes build the model of "
+                 "D(beta) over the triangle of weights, its LP minimiser jumps between corners "
+                 "and edges before settling inside; SimpleMKL descends along the reduced "
+                 "gradient. Evaluate D(beta) on the grid to compare the model with D itself.",
+                 kPrefix + "overlapping_blobs",
+                 {{"silp", widths}, {"simplemkl", widths}}});
         addDemo({"ionosphere_features",
                  "MKL: feature selection on ionosphere (34 kernels)",
                  "One Gaussian kernel per feature of ionosphere (gaussian:1@each_feature, 34 "
