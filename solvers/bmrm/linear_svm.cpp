@@ -132,6 +132,20 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         return;
     }
     lambda_ = options_.lambdaFor(problem_.train->size());
+    // Far below this, w = −Aα/λ and the planes' Hessian overflow or lose every digit: the
+    // run would go on for its whole iteration budget at an unchanging gap.
+    if (!(lambda_ >= kMinLambda) || !(lambda_ <= kMaxLambda)) {
+        reject(std::string(owner) + ": lambda = " + formatReal(lambda_) +
+               (options_.lambda > 0 ? std::string()
+                                    : " (= 1/(C m) with C = " + formatReal(options_.C) +
+                                          ", m = " + std::to_string(problem_.train->size()) + ")") +
+               " is outside [" + formatReal(kMinLambda) + ", " + formatReal(kMaxLambda) +
+               "], where the solvers' arithmetic holds; choose " +
+               (lambda_ < kMinLambda ? "a smaller C or a larger lambda"
+                                     : "a larger C or a smaller lambda"));
+        risk_.reset();
+        return;
+    }
 }
 
 LinearModel LinearSvmSolver::model() const {

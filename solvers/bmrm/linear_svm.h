@@ -27,6 +27,12 @@ struct LinearProblem {
     std::shared_ptr<const Dataset> test;  // may be null
 };
 
+// The range of λ (given, or 1/(C·m)) the solvers accept: beyond it the arithmetic of w = −Aα/λ
+// and of the planes' Hessian breaks down (C = 1e300 made OCAS run its 10,000 iterations at gap
+// 1 and grow to 1 GB).
+inline constexpr double kMinLambda = 1e-15;
+inline constexpr double kMaxLambda = 1e15;
+
 // Options every solver of the family has. Exactly one of lambda and C may be set (> 0); with
 // neither, C = 1.
 struct LinearSvmOptions {

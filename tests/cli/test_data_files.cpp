@@ -1067,6 +1067,16 @@ class TestCliDataFiles : public QObject {
             << QStringList{"run",    "ocas", "--data",          heart,
                            "--test", heart,  "--test-fraction", "0.3"}
             << QStringList{"--test", "--test-fraction"};
+        // λ far outside what double arithmetic can carry (C = 1e300 ran 10,000 iterations at
+        // gap 1 and took 1 GB), for every linear solver.
+        for (const char* solver : {"ocas", "bmrm", "dcd", "sgd", "libocas"}) {
+            QTest::newRow(qPrintable(QString("%1 C=1e300").arg(solver)))
+                << QStringList{"run", solver, "--data", heart, "--set", "C=1e300"}
+                << QStringList{"lambda", "C = 1e+300", "smaller C"};
+        }
+        QTest::newRow("lambda=1e30")
+            << QStringList{"run", "ocas", "--data", heart, "--set", "lambda=1e30"}
+            << QStringList{"lambda = 1e+30", "outside"};
         QTest::newRow("--problem with --data")
             << QStringList{"run", "ocas", "--problem", "heart_scale", "--data", heart}
             << QStringList{"--problem", "--data"};
