@@ -251,6 +251,12 @@ void BoundsPlot::addToGraphs(RunGraphs& run, const std::vector<IterationRecord>&
     run.upper->addData(keys, upper, true);
     run.lower->addData(keys, lower, true);
     run.gap->addData(keys, gap, true);
+    // A run of one iteration (LIBSVM, a converged first step) is a point, not a line.
+    const bool single = run.upper->dataCount() == 1;
+    for (QCPGraph* graph : {run.upper, run.lower, run.gap}) {
+        graph->setScatterStyle(single ? QCPScatterStyle(QCPScatterStyle::ssDisc, 7)
+                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
+    }
 }
 
 void BoundsPlot::appendRecords(int id, const std::vector<IterationRecord>& records) {

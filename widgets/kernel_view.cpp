@@ -21,6 +21,7 @@
 #include "coalesced_replot.h"
 #include "math/contours.h"
 #include "plot_style.h"
+#include "test_split_controls.h"
 
 namespace cplab::widgets {
 
@@ -208,7 +209,7 @@ KernelView::KernelView(QWidget* parent)
       progress_(new QProgressBar),
       evaluateNote_(new QLabel),
       watcher_(new QFutureWatcher<void>(this)),
-      splitControls_(new QWidget) {
+      splitControls_(new TestSplitControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -452,25 +453,6 @@ KernelView::KernelView(QWidget* parent)
     smoPerStep_->addToLegend(callsLegend);
     callsPerStep_->addToLegend(callsLegend);
 
-    // Test split: a held-out fraction (0: none) with its seed, as the linear family's.
-    auto* row = new QHBoxLayout(splitControls_);
-    row->setContentsMargins(0, 0, 0, 0);
-    testFraction_ = new QDoubleSpinBox(splitControls_);
-    testFraction_->setObjectName("kernelTestFraction");
-    testFraction_->setRange(0.0, 0.9);
-    testFraction_->setSingleStep(0.05);
-    testFraction_->setDecimals(2);
-    testFraction_->setToolTip(tr("Fraction of a dataset held out as test set (0: none)"));
-    splitSeed_ = new QSpinBox(splitControls_);
-    splitSeed_->setObjectName("kernelSplitSeed");
-    splitSeed_->setRange(0, 1000000);
-    splitSeed_->setValue(1);
-    splitSeed_->setToolTip(tr("Seed of the held-out split"));
-    row->addWidget(new QLabel(tr("test fraction"), splitControls_));
-    row->addWidget(testFraction_);
-    row->addWidget(new QLabel(tr("seed"), splitControls_));
-    row->addWidget(splitSeed_);
-
     clear();
 }
 
@@ -484,9 +466,7 @@ KernelView::~KernelView() {
 }
 
 OptionValues KernelView::problemOptions() const {
-    if (testFraction_->value() <= 0) return {};
-    return {{"test_fraction", QString::number(testFraction_->value()).toStdString()},
-            {"seed", std::to_string(splitSeed_->value())}};
+    return splitControls_->problemOptions();
 }
 
 void KernelView::clear() {

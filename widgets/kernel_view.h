@@ -28,6 +28,7 @@
 
 #include "family_view.h"
 #include "kernel/kernel_solver.h"
+#include "test_split_controls.h"
 
 class QCPAxisRect;
 class QCPColorMap;
@@ -175,9 +176,7 @@ class KernelView final : public FamilyView {
     bool notePossible_ = true;    // the note is not the "no grid for this run" text
 
     // Problem controls.
-    QWidget* splitControls_;
-    QDoubleSpinBox* testFraction_;
-    QSpinBox* splitSeed_;
+    TestSplitControls* splitControls_;  // the test split (problem controls)
 };
 
 FamilyView* kernelView(QWidget* parent);

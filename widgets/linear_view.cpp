@@ -9,35 +9,15 @@
 
 #include "bmrm/linear_svm.h"
 #include "linear_model_plot.h"
+#include "test_split_controls.h"
 
 namespace cplab::widgets {
 
 LinearView::LinearView(QWidget* parent)
-    : FamilyView(parent), plot_(new LinearModelPlot(this)), splitControls_(new QWidget) {
+    : FamilyView(parent), plot_(new LinearModelPlot(this)), splitControls_(new TestSplitControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
-
-    // Test split: a held-out fraction (0: none) with its seed, applied when a dataset is loaded
-    // (a test file can be given through File > Open data file). The main window places the
-    // controls in its problem panel and owns them from then on.
-    auto* row = new QHBoxLayout(splitControls_);
-    row->setContentsMargins(0, 0, 0, 0);
-    testFraction_ = new QDoubleSpinBox(splitControls_);
-    testFraction_->setObjectName("testFraction");
-    testFraction_->setRange(0.0, 0.9);
-    testFraction_->setSingleStep(0.05);
-    testFraction_->setDecimals(2);
-    testFraction_->setToolTip(tr("Fraction of a dataset held out as test set (0: none)"));
-    splitSeed_ = new QSpinBox(splitControls_);
-    splitSeed_->setObjectName("splitSeed");
-    splitSeed_->setRange(0, 1000000);
-    splitSeed_->setValue(1);
-    splitSeed_->setToolTip(tr("Seed of the held-out split"));
-    row->addWidget(new QLabel(tr("test fraction"), splitControls_));
-    row->addWidget(testFraction_);
-    row->addWidget(new QLabel(tr("seed"), splitControls_));
-    row->addWidget(splitSeed_);
 }
 
 bool LinearView::showFrame(const ViewFrame& frame) {
@@ -67,9 +47,7 @@ QString LinearView::statusText(const ViewFrame& frame) const {
 }
 
 OptionValues LinearView::problemOptions() const {
-    if (testFraction_->value() <= 0) return {};
-    return {{"test_fraction", QString::number(testFraction_->value()).toStdString()},
-            {"seed", std::to_string(splitSeed_->value())}};
+    return splitControls_->problemOptions();
 }
 
 FamilyView* linearView(QWidget* parent) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "family_view.h"
+#include "test_split_controls.h"
 
 class QDoubleSpinBox;
 class QSpinBox;
@@ -27,9 +28,7 @@ class LinearView final : public FamilyView {
 
   private:
     LinearModelPlot* plot_;
-    QWidget* splitControls_;
-    QDoubleSpinBox* testFraction_;
-    QSpinBox* splitSeed_;
+    TestSplitControls* splitControls_;  // the test split (problem controls)
 };
 
 FamilyView* linearView(QWidget* parent);

@@ -267,8 +267,9 @@ class KernelFamily final : public Family {
     std::string name() const override { return "kernel"; }
     std::string title() const override { return "Kernel SVMs and MKL"; }
     BoundLabels boundLabels() const override {
-        return {"upper bound U (primal; MKL: best D(beta))",
-                "lower bound L (dual D(alpha); MKL: LP theta)"};
+        // SVMs: the primal and dual objectives; MKL: the best D(β) and the LP's θ (SILP) or
+        // min_k S_k(α) (SimpleMKL).
+        return {"upper bound U (primal, or best D)", "lower bound L (dual, or MKL bound)"};
     }
 
     std::vector<OptionInfo> problemOptions() const override {

@@ -370,6 +370,26 @@ void LineReader::checkText(std::string_view line) const {
 
 // --- numbers --------------------------------------------------------------------------------
 
+double LineReader::number(std::string_view token, const char* what) const {
+    double value = 0.0;
+    const NumberError error = parseReal(token, value);
+    if (error != NumberError::None) {
+        fail(std::string(what) + " " + inQuotes(token) + " " + describe(error));
+    }
+    return value;
+}
+
+int LineReader::integer(std::string_view token, const char* what, int low) const {
+    const double value = number(token, what);
+    // Checked as a double first: converting one beyond int's range is undefined.
+    constexpr double kMax = 1 << 30;  // far beyond any count a file of ours holds
+    if (!(value >= low && value <= kMax) || value != std::floor(value)) {
+        fail(std::string(what) + " " + inQuotes(token) + " must be an integer in [" +
+             std::to_string(low) + ", " + formatReal(kMax) + "]");
+    }
+    return static_cast<int>(value);
+}
+
 std::string_view nextToken(std::string_view line, std::size_t& pos) {
     while (pos < line.size() && isBlank(line[pos]))
         ++pos;

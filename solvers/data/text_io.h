@@ -82,6 +82,11 @@ class LineReader {
     const std::string& sourceName() const { return sourceName_; }
     // Throws DataError(sourceName(), lineNumber(), detail).
     [[noreturn]] void fail(const std::string& detail) const;
+    // `token` as a finite number, else fail("<what> '<token>' <why>").
+    double number(std::string_view token, const char* what) const;
+    // `token` as an integer in [low, 2^30], checked as a double before any conversion, else
+    // fail("<what> '<token>' must be an integer in [low, 2^30]").
+    int integer(std::string_view token, const char* what, int low) const;
 
   private:
     void checkText(std::string_view line) const;

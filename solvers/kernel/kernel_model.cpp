@@ -296,22 +296,10 @@ KernelClassifier parseKernelModel(const std::string& text, const std::string& so
     KernelClassifier model;
     std::string_view line;
     auto number = [&reader](std::string_view token, const char* what) {
-        double value = 0.0;
-        const NumberError error = parseReal(token, value);
-        if (error != NumberError::None) {
-            reader.fail(std::string(what) + " " + inQuotes(token) + " " + describe(error));
-        }
-        return value;
+        return reader.number(token, what);
     };
-    auto integer = [&](std::string_view token, const char* what, int low) {
-        const double value = number(token, what);
-        // Checked as a double first: converting one beyond int's range is undefined.
-        constexpr double kMax = 1 << 30;  // far beyond any feature or support vector count
-        if (!(value >= low && value <= kMax) || value != std::floor(value)) {
-            reader.fail(std::string(what) + " " + inQuotes(token) + " must be an integer in [" +
-                        std::to_string(low) + ", " + formatReal(kMax) + "]");
-        }
-        return static_cast<int>(value);
+    auto integer = [&reader](std::string_view token, const char* what, int low) {
+        return reader.integer(token, what, low);
     };
     auto tokens = [](std::string_view value) {
         std::vector<std::string> out;

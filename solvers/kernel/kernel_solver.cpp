@@ -285,6 +285,15 @@ std::vector<std::string> KernelSvmSolver::extraColumns() const {
     return columns;
 }
 
+std::vector<double> KernelSvmSolver::previousExtrasWithCounts() const {
+    std::vector<double> extra = lastRecord().extra;
+    if (extra.size() > 3) {  // svm_calls and smo_iterations are the third and fourth columns
+        extra[2] = static_cast<double>(svmCalls_);
+        extra[3] = static_cast<double>(smoIterations_);
+    }
+    return extra;
+}
+
 std::vector<double> KernelSvmSolver::commonExtras(double dualObjective, double kktViolation,
                                                   const Eigen::VectorXd* trainScores,
                                                   bool testDue) {

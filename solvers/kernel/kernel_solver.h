@@ -117,6 +117,9 @@ class KernelSvmSolver : public Solver {
                                      const Eigen::VectorXd* trainScores = nullptr,
                                      bool testDue = true);
     void fillKernelSnapshot(KernelSnapshot& snapshot) const;
+    // The previous record's columns with the current svm_calls and smo_iterations, for a step
+    // that ends without a new solution (cancelled, or the master problem failed).
+    std::vector<double> previousExtrasWithCounts() const;
     virtual SummaryFields familySummary() const { return {}; }
     // The classifier from α (m), b and β over the training set.
     KernelClassifier makeClassifier(const Eigen::VectorXd& alpha, double bias,

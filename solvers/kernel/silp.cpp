@@ -130,15 +130,6 @@ std::vector<std::string> SilpSolver::pseudocode() const {
 
 Status SilpSolver::doStep(IterationRecord& record) {
     State& s = *state_;
-    // The previous record's columns with the new counts (svm_calls, smo_iterations are the
-    // third and fourth of extraColumns()), for a step that ends without a new solution.
-    const auto withCounts = [this](std::vector<double> extra) {
-        if (extra.size() > 3) {
-            extra[2] = static_cast<double>(svmCalls_);
-            extra[3] = static_cast<double>(smoIterations_);
-        }
-        return extra;
-    };
     // 1. The SVM at β_t, warm-started from the previous α.
     s.q.setWeights(s.beta);
     s.smo.refreshGradient();
@@ -147,7 +138,7 @@ Status SilpSolver::doStep(IterationRecord& record) {
     smoIterations_ += progress.steps;
     record.oracleCalls = svmCalls_;
     if (!progress.converged) {
-        record.extra = withCounts(lastRecord().extra);  // nothing changed but the counts
+        record.extra = previousExtrasWithCounts();  // nothing changed but the counts
         return Status::make(StatusCode::Cancelled,
                             "stopped by the user during SVM call " + std::to_string(svmCalls_));
     }
@@ -176,7 +167,7 @@ Status SilpSolver::doStep(IterationRecord& record) {
     // 3. The master LP.
     const LpStatus lpStatus = s.lp.solve();
     if (lpStatus != LpStatus::Optimal) {
-        record.extra = withCounts(lastRecord().extra);
+        record.extra = previousExtrasWithCounts();
         return Status::make(StatusCode::NumericalFailure, "the master LP failed after " +
                                                               std::to_string(s.planes.size()) +
                                                               " planes: " + s.lp.lastMessage());

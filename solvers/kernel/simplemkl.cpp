@@ -162,21 +162,12 @@ std::vector<std::string> SimpleMklSolver::pseudocode() const {
 
 Status SimpleMklSolver::doStep(IterationRecord& record) {
     State& s = *state_;
-    // The previous record's columns with the new counts (svm_calls, smo_iterations are the
-    // third and fourth of extraColumns()), for a step that ends without a new solution.
-    const auto withCounts = [this](std::vector<double> extra) {
-        if (extra.size() > 3) {
-            extra[2] = static_cast<double>(svmCalls_);
-            extra[3] = static_cast<double>(smoIterations_);
-        }
-        return extra;
-    };
     const auto evaluate = [&](const Eigen::VectorXd& beta, SimpleMklPoint* point) {
         return s.evaluate(beta, *kernels_, cancelToken(), svmCalls_, smoIterations_, point);
     };
     const auto cancelled = [&] {
         record.oracleCalls = svmCalls_;
-        record.extra = withCounts(lastRecord().extra);  // β_t and its solution stay
+        record.extra = previousExtrasWithCounts();  // β_t and its solution stay
         return Status::make(StatusCode::Cancelled,
                             "stopped by the user during SVM call " + std::to_string(svmCalls_));
     };

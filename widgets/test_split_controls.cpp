@@ -1,0 +1,35 @@
+#include "test_split_controls.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace cplab::widgets {
+
+TestSplitControls::TestSplitControls(QWidget* parent)
+    : QWidget(parent), testFraction_(new QDoubleSpinBox(this)), splitSeed_(new QSpinBox(this)) {
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    testFraction_->setObjectName("testFraction");
+    testFraction_->setRange(0.0, 0.9);
+    testFraction_->setSingleStep(0.05);
+    testFraction_->setDecimals(2);
+    testFraction_->setToolTip(tr("Fraction of a dataset held out as test set (0: none)"));
+    splitSeed_->setObjectName("splitSeed");
+    splitSeed_->setRange(0, 1000000);
+    splitSeed_->setValue(1);
+    splitSeed_->setToolTip(tr("Seed of the held-out split"));
+    row->addWidget(new QLabel(tr("test fraction"), this));
+    row->addWidget(testFraction_);
+    row->addWidget(new QLabel(tr("seed"), this));
+    row->addWidget(splitSeed_);
+}
+
+OptionValues TestSplitControls::problemOptions() const {
+    if (testFraction_->value() <= 0) return {};
+    return {{"test_fraction", QString::number(testFraction_->value()).toStdString()},
+            {"seed", std::to_string(splitSeed_->value())}};
+}
+
+}  // namespace cplab::widgets

@@ -1,0 +1,30 @@
+// The problem controls of the families that read datasets (linear, kernel): the fraction of a
+// dataset held out as test set (0: none) and the seed of the split, as the problem options
+// test_fraction and seed (app/families/linear.h, testSplitOptions). The main window places
+// the widget in its problem panel and owns it from then on.
+#pragma once
+
+#include <QWidget>
+
+#include "core/options.h"
+
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace cplab::widgets {
+
+class TestSplitControls final : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit TestSplitControls(QWidget* parent = nullptr);
+
+    // {test_fraction, seed} when a fraction is set, else empty.
+    OptionValues problemOptions() const;
+
+  private:
+    QDoubleSpinBox* testFraction_;
+    QSpinBox* splitSeed_;
+};
+
+}  // namespace cplab::widgets
