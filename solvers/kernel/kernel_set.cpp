@@ -460,6 +460,17 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
             for (int i = 0; i < m; ++i)
                 kernel.rawDiagonal[i] = fromInner(kernel.spec, norms[i], norms[i], norms[i]);
         }
+        // A PSD kernel is bounded by its diagonal (|K(x, x')| ≤ √(K(x, x) K(x', x'))): a finite,
+        // moderate diagonal keeps every value and every SMO sum finite (poly:1000000 does not).
+        for (int i = 0; i < m; ++i) {
+            const double v = kernel.rawDiagonal[i];
+            if (!(std::abs(v) <= 1e100)) {
+                throw std::invalid_argument("kernel '" + kernel.spec.label() +
+                                            "': K(x, x) = " + formatReal(v) +
+                                            " on training example " + std::to_string(i + 1) +
+                                            " is beyond 1e100; lower the degree or scale the data");
+            }
+        }
         kernel.identity =
             normalization == KernelNormalization::None || kernel.spec.type == KernelType::Gaussian;
         if (normalization == KernelNormalization::Diagonal) {

@@ -96,7 +96,9 @@ void KernelOptions::visit(OptionVisitor& v, const char* kernelKey, const char* k
 
 bool KernelOptions::isValid(const char* owner, std::string* why) const {
     KernelNormalization normalization;
+    // Beyond 1e15 the primal C·Σ hinge and the dual's box lose all digits of the other terms.
     if (!require(std::isfinite(C) && C > 0, owner, "C", C, "must be a finite number > 0", why) ||
+        !require(C <= 1e15, owner, "C", C, "must be <= 1e15", why) ||
         !requireText(parseNormalization(normalize, &normalization), owner, "normalize", normalize,
                      "must be one of none, diagonal, trace", why) ||
         !require(std::isfinite(cache_mb) && cache_mb >= 1, owner, "cache_mb", cache_mb,

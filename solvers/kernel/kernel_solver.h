@@ -32,7 +32,7 @@ struct KernelProblem {
 // MKL solvers (kernel_spec.h's grammar).
 struct KernelOptions {
     std::string kernels = "gaussian:1";
-    double C = 1.0;                  // > 0
+    double C = 1.0;                  // in (0, 1e15]
     std::string normalize = "none";  // none|diagonal|trace
     double cache_mb = 256.0;         // kernel cache budget in MB, ≥ 1
     double kkt_tolerance = 1e-3;     // inner SMO's KKT tolerance (LIBSVM -e), > 0

@@ -342,6 +342,12 @@ class TestKernelCli : public QObject {
         QTest::newRow("C negative")
             << QStringList{"run", "simplemkl", "--data", heart, "--set", "C=-1"}
             << "C = -1: must be a finite number > 0";
+        // Extremes: C whose primal swamps every other digit, and a kernel that overflows.
+        QTest::newRow("C 1e300") << QStringList{"run", "silp", "--data", heart, "--set", "C=1e300"}
+                                 << "C = 1e+300: must be <= 1e15";
+        QTest::newRow("poly degree overflows")
+            << QStringList{"run", "svm", "--data", heart, "--set", "kernel=poly:1000000"}
+            << "kernel 'poly:1000000,1': K(x, x) = inf on training example 1 is beyond 1e100";
         QTest::newRow("two kernels for svm")
             << QStringList{"run", "svm", "--data", heart, "--set", "kernel=linear;poly:2"}
             << "this solver takes one kernel";

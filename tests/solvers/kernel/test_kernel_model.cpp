@@ -452,6 +452,51 @@ class TestKernelModel : public QObject {
             QVERIFY2(e.line() == line, e.what());
         }
     }
+
+    // Mutations of a good model file never crash the reader: each one parses (and then
+    // evaluates a 2-D point, or refuses it) or throws DataError.
+    void mutatedModelsNeverCrash() {
+        QFile file(QStringLiteral(CPLAB_TEST_DATA_DIR) + "/kernel/model_ok.model");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const std::string good = file.readAll().toStdString();
+        Dataset point;
+        point.dense = Dataset::DenseMatrix::Constant(1, 2, 0.5);
+        point.labels = Eigen::VectorXd::Ones(1);
+        std::uint64_t state = 7;
+        auto next = [&state] {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<unsigned>(state >> 33);
+        };
+        const std::string alphabet = "0123456789-.:e ,;\n#abgpx@";
+        int parsed = 0;
+        for (int trial = 0; trial < 2000; ++trial) {
+            std::string text = good;
+            for (int edits = 1 + next() % 4; edits > 0; --edits) {
+                const std::size_t at = next() % text.size();
+                switch (next() % 3) {
+                    case 0:
+                        text[at] = alphabet[next() % alphabet.size()];
+                        break;
+                    case 1:
+                        text.erase(at, 1 + next() % 8);
+                        break;
+                    default:
+                        text.insert(at, 1, alphabet[next() % alphabet.size()]);
+                }
+                if (text.empty()) text = "x";
+            }
+            try {
+                const KernelClassifier model = parseKernelModel(text, "fuzz");
+                ++parsed;
+                try {
+                    static_cast<void>(model.decision(point, 0));
+                } catch (const std::exception&) {
+                }
+            } catch (const DataError&) {
+            }
+        }
+        QVERIFY(parsed > 0);  // some mutations keep a valid model
+    }
 };
 
 QTEST_MAIN(TestKernelModel)
