@@ -82,15 +82,6 @@ QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
     return g;
 }
 
-QCPGraph* lineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
-                    bool rightAxis = false) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom),
-                                 rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
-    g->setName(name);
-    g->setPen(p);
-    return g;
-}
-
 QCPCurve* curve(QCPAxisRect* rect, const QString& name, const QPen& p) {
     auto* c = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     c->setName(name);
@@ -99,14 +90,7 @@ QCPCurve* curve(QCPAxisRect* rect, const QString& name, const QPen& p) {
 }
 
 QCPLegend* insetLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
-    auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, alignment);
-    legend->setLayer("legend");
-    QFont font;
-    font.setPointSize(8);
-    legend->setFont(font);
-    legend->setBrush(colors::kLegendFill);
-    legend->setBorderPen(pen(colors::kLegendBorder));
+    QCPLegend* legend = addInsetLegend(rect, alignment);
     legend->setRowSpacing(0);
     return legend;
 }
@@ -320,12 +304,12 @@ KernelView::KernelView(QWidget* parent)
     boundSvs_ = pointsGraph(decisionPlot_, mapRect_, "bound SV (\u03b1 = C)",
                             marker(QCPScatterStyle::ssSquare, kBoundSv, Qt::transparent, 9, 1.5));
     alphaPositive_ =
-        lineGraph(decisionPlot_, mapRect_, "\u03b1\u1d62, class +1", pen(kPositive, 1.2));
+        addLineGraph(decisionPlot_, mapRect_, "\u03b1\u1d62, class +1", pen(kPositive, 1.2));
     alphaNegative_ =
-        lineGraph(decisionPlot_, mapRect_, "\u03b1\u1d62, class \u22121", pen(kNegative, 1.2));
+        addLineGraph(decisionPlot_, mapRect_, "\u03b1\u1d62, class \u22121", pen(kNegative, 1.2));
     alphaPositive_->setLineStyle(QCPGraph::lsImpulse);
     alphaNegative_->setLineStyle(QCPGraph::lsImpulse);
-    alphaBound_ = lineGraph(decisionPlot_, mapRect_, "C", pen(kBoundSv, 1.2, Qt::DashLine));
+    alphaBound_ = addLineGraph(decisionPlot_, mapRect_, "C", pen(kBoundSv, 1.2, Qt::DashLine));
     mapNote_ = new QCPItemText(decisionPlot_);
     mapNote_->setClipAxisRect(mapRect_);
     mapNote_->position->setAxisRect(mapRect_);
@@ -364,9 +348,9 @@ KernelView::KernelView(QWidget* parent)
     modelLegend_->setWrap(2);
     planesCurve_ = curve(modelRect_, "planes", pen(colors::kPlane, 1.0));
     newestPlane_ = curve(modelRect_, "newest plane", pen(colors::kNewestPlane, 1.6));
-    modelMax_ = lineGraph(weightsPlot_, modelRect_, "model", pen(colors::kModel, 2.0));
+    modelMax_ = addLineGraph(weightsPlot_, modelRect_, "model", pen(colors::kModel, 2.0));
     evaluatedCurve_ =
-        lineGraph(weightsPlot_, modelRect_, "D(\u03b2) solved", pen(colors::kFunction, 1.6));
+        addLineGraph(weightsPlot_, modelRect_, "D(\u03b2) solved", pen(colors::kFunction, 1.6));
     evaluatedCurve_->setScatterStyle(
         marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 4, 1.0));
     triangle_ = curve(modelRect_, "", pen(colors::kOutline, 1.2));
@@ -397,10 +381,10 @@ KernelView::KernelView(QWidget* parent)
     modelNote_->setColor(colors::kNote);
     modelNote_->setText("no kernel weights yet");
     for (int i = 0; i < 8; ++i) {
-        weightBars_.push_back(lineGraph(weightsPlot_, modelRect_, {}, pen(runColor(i), 5.0)));
+        weightBars_.push_back(addLineGraph(weightsPlot_, modelRect_, {}, pen(runColor(i), 5.0)));
         weightBars_.back()->setLineStyle(QCPGraph::lsImpulse);
     }
-    otherBars_ = lineGraph(weightsPlot_, modelRect_, {}, pen(kOtherKernel, 3.0));
+    otherBars_ = addLineGraph(weightsPlot_, modelRect_, {}, pen(kOtherKernel, 3.0));
     otherBars_->setLineStyle(QCPGraph::lsImpulse);
 
     // Weights per iteration.
@@ -425,9 +409,9 @@ KernelView::KernelView(QWidget* parent)
     kktAxis->setNumberPrecision(0);
     QCPLegend* dualLegend = insetLegend(dualRect_, Qt::AlignTop | Qt::AlignRight);
     dualObjective_ =
-        lineGraph(progressPlot_, dualRect_, "dual objective", pen(colors::kModel, 1.8));
-    kktViolation_ = lineGraph(progressPlot_, dualRect_, "KKT violation (right)",
-                              pen(colors::kCandidate, 1.4), true);
+        addLineGraph(progressPlot_, dualRect_, "dual objective", pen(colors::kModel, 1.8));
+    kktViolation_ = addLineGraph(progressPlot_, dualRect_, "KKT violation (right)",
+                                 pen(colors::kCandidate, 1.4), true);
     dualObjective_->addToLegend(dualLegend);
     kktViolation_->addToLegend(dualLegend);
 
@@ -443,10 +427,11 @@ KernelView::KernelView(QWidget* parent)
     callsAxis->setLabel("SVM calls per step");
     callsAxis->setTicker(integerTicker());
     QCPLegend* callsLegend = insetLegend(callsRect_, Qt::AlignTop | Qt::AlignRight);
-    smoPerStep_ = lineGraph(progressPlot_, callsRect_, "SMO iterations", pen(colors::kModel, 1.4));
+    smoPerStep_ =
+        addLineGraph(progressPlot_, callsRect_, "SMO iterations", pen(colors::kModel, 1.4));
     smoPerStep_->setLineStyle(QCPGraph::lsStepCenter);
     callsPerStep_ =
-        lineGraph(progressPlot_, callsRect_, "SVM calls (right)", pen(colors::kBest, 1.4), true);
+        addLineGraph(progressPlot_, callsRect_, "SVM calls (right)", pen(colors::kBest, 1.4), true);
     callsPerStep_->setLineStyle(QCPGraph::lsNone);
     callsPerStep_->setScatterStyle(
         marker(QCPScatterStyle::ssDisc, colors::kBest, colors::kBest, 5, 1.0));
@@ -1019,9 +1004,9 @@ void KernelView::rebuildWeightGraphs(const std::vector<std::string>& labels) {
     weightLabels_ = labels;
     betaLegend_->clearItems();
     for (std::size_t k = 0; k < labels.size(); ++k) {
-        weightGraphs_.push_back(lineGraph(weightsPlot_, betaRect_,
-                                          QString::fromStdString(labels[k]),
-                                          pen(runColor(static_cast<int>(k)), 1.6)));
+        weightGraphs_.push_back(addLineGraph(weightsPlot_, betaRect_,
+                                             QString::fromStdString(labels[k]),
+                                             pen(runColor(static_cast<int>(k)), 1.6)));
     }
 }
 

@@ -21,27 +21,6 @@ const QColor kLineBest{20, 20, 20};
 const QColor kLineModel{148, 103, 189};
 const QColor kLineCut{255, 127, 14};
 
-QCPGraph* addGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
-                   bool rightAxis = false) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom),
-                                 rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
-    g->setName(name);
-    g->setPen(p);
-    return g;
-}
-
-QCPLegend* addLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
-    auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, alignment);
-    legend->setLayer("legend");
-    QFont font;
-    font.setPointSize(8);
-    legend->setFont(font);
-    legend->setBrush(colors::kLegendFill);
-    legend->setBorderPen(pen(colors::kLegendBorder));
-    return legend;
-}
-
 }  // namespace
 
 LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -70,8 +49,8 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     QFont small;
     small.setPointSize(8);
     plot_->legend->setFont(small);
-    positives_ = addGraph(plot_, dataRect_, "class +1", Qt::NoPen);
-    negatives_ = addGraph(plot_, dataRect_, "class -1", Qt::NoPen);
+    positives_ = addLineGraph(plot_, dataRect_, "class +1", Qt::NoPen);
+    negatives_ = addLineGraph(plot_, dataRect_, "class -1", Qt::NoPen);
     positives_->setLineStyle(QCPGraph::lsNone);
     negatives_->setLineStyle(QCPGraph::lsNone);
     positives_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPositive, 5));
@@ -83,7 +62,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
         c->setPen(pen(color, 2.0, style));
         return c;
     };
-    weightBars_ = addGraph(plot_, dataRect_, "weights of w_b", pen(colors::kModel, 1.5));
+    weightBars_ = addLineGraph(plot_, dataRect_, "weights of w_b", pen(colors::kModel, 1.5));
     weightBars_->setLineStyle(QCPGraph::lsImpulse);
     weightBars_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
     lineBest_ = line("w_b (best)", kLineBest, Qt::SolidLine);
@@ -98,12 +77,12 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
-    QCPLegend* sliceLegend = addLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
-    slice_ = addGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
-    breakpoints_ = addGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
+    QCPLegend* sliceLegend = addInsetLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
+    slice_ = addLineGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
+    breakpoints_ = addLineGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
     breakpoints_->setLineStyle(QCPGraph::lsNone);
     breakpoints_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssPlus, colors::kBreakpoint, 5));
-    chosen_ = addGraph(plot_, sliceRect_, "chosen k_t", Qt::NoPen);
+    chosen_ = addLineGraph(plot_, sliceRect_, "chosen k_t", Qt::NoPen);
     chosen_->setLineStyle(QCPGraph::lsNone);
     chosen_->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
@@ -126,9 +105,9 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
     progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
-    QCPLegend* errorLegend = addLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
-    trainError_ = addGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
-    testError_ = addGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
+    QCPLegend* errorLegend = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
+    testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
     for (QCPGraph* g : {trainError_, testError_}) {
         g->removeFromLegend();
         g->addToLegend(errorLegend);
@@ -136,9 +115,9 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 
     planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
     planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
-    QCPLegend* planesLegend = addLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
-    planes_ = addGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
-    activePlanes_ = addGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    QCPLegend* planesLegend = addInsetLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
+    planes_ = addLineGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
+    activePlanes_ = addLineGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
     for (QCPGraph* g : {planes_, activePlanes_}) {
         g->removeFromLegend();
         g->addToLegend(planesLegend);

@@ -21,6 +21,27 @@ QPen pen(const QColor& color, double width, Qt::PenStyle style) {
     return p;
 }
 
+QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
+                       bool rightAxis) {
+    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom),
+                                 rect->axis(rightAxis ? QCPAxis::atRight : QCPAxis::atLeft));
+    g->setName(name);
+    g->setPen(p);
+    return g;
+}
+
+QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
+    auto* legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, alignment);
+    legend->setLayer("legend");
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBrush(colors::kLegendFill);
+    legend->setBorderPen(pen(colors::kLegendBorder));
+    return legend;
+}
+
 void styleAxisRect(QCPAxisRect* rect) {
     QFont labelFont;
     labelFont.setPointSize(10);

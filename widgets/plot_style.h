@@ -7,6 +7,8 @@
 
 class QCustomPlot;
 class QCPAxisRect;
+class QCPGraph;
+class QCPLegend;
 
 namespace cplab::widgets {
 
@@ -52,6 +54,12 @@ void applyPlotStyle(QCustomPlot* plot);
 void styleAxisRect(QCPAxisRect* rect);
 
 QPen pen(const QColor& color, double width = 1.0, Qt::PenStyle style = Qt::SolidLine);
+
+// A named graph on `rect` (its left axis, or its right one) drawn with `p`.
+QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
+                       bool rightAxis = false);
+// A small legend (8 pt, the legend colours) inside `rect` at `alignment`.
+QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
 
 // Exports to PNG or PDF by the file's extension (.png, .pdf). Returns false with *why on an
 // unknown extension or a write failure.
