@@ -3,9 +3,16 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "core/number_text.h"
 
@@ -124,6 +131,42 @@ double fromInner(const KernelSpec& spec, double dot, double normA, double normB)
     return 0.0;
 }
 
+// Uninitialised memory for a whole kernel matrix. From 2 MB up it is aligned to 2 MB and
+// advised as transparent huge pages: a solve first touches rows in no particular order, and on
+// a virtual machine one 4 KB page fault can cost ~10 µs (an SMO on 683 examples took 400 of
+// them, twice LIBSVM's whole solve); a huge page takes one fault for 512 pages. Smaller blocks
+// come from the heap, which hands the pages of a finished solve to the next one. Pages nobody
+// touches are never committed either way.
+class RowMemory {
+  public:
+    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+    // The bytes a block of `doubles` occupies once touched (rounded up to huge pages).
+    static std::size_t footprint(std::size_t doubles) {
+        const std::size_t bytes = doubles * sizeof(double);
+        return bytes >= kHugePage ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
+    }
+
+    explicit RowMemory(std::size_t doubles) {
+        const std::size_t bytes = footprint(doubles);
+        void* p = bytes >= kHugePage ? std::aligned_alloc(kHugePage, bytes) : std::malloc(bytes);
+        if (p == nullptr) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);  // advice only
+#endif
+        data_.reset(static_cast<double*>(p));
+    }
+    double* data() const {
+        return data_.get();
+    }
+
+  private:
+    struct Free {
+        void operator()(double* p) const { std::free(p); }
+    };
+    std::unique_ptr<double[], Free> data_;
+};
+
 // Slots of `rowLength` doubles for at most `capacity` keys, least recently used evicted.
 // Slots are allocated on first use and reused after that: memory never exceeds
 // capacity · rowLength · 8 bytes.
@@ -132,6 +175,10 @@ class RowLru {
     void configure(int capacity, int rowLength) {
         capacity_ = std::max(capacity, 1);
         rowLength_ = rowLength;
+        slots_.clear();
+        keys_.clear();
+        prev_.clear();
+        next_.clear();
         clear();
     }
     int capacity() const { return capacity_; }
@@ -255,7 +302,7 @@ struct KernelSet::Impl {
         double scale = 1.0;           // trace factor
         // Whole mode: m × m, row-major, filled row by row. Allocated uninitialised, so that the
         // pages of rows a solve never asks for are never touched (nor zeroed).
-        std::unique_ptr<double[]> matrix;
+        std::optional<RowMemory> matrix;
         std::vector<char> computed;  // row i filled
         std::size_t rowsHeld = 0;
     };
@@ -447,6 +494,18 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
             g.dense = &g.denseCopy;
             g.sparseMatrix = &g.sparseCopy;
         }
+        // Sparse features that are at least a quarter filled are held dense (at most 2.7 times
+        // the sparse storage): a kernel row's m inner products then run over contiguous
+        // memory instead of gathering through a scattered row (3× faster on breast-cancer).
+        if (g.sparse && m > 0 && g.sparseMatrix->cols() > 0 &&
+            static_cast<double>(g.sparseMatrix->nonZeros()) >=
+                0.25 * m * static_cast<double>(g.sparseMatrix->cols())) {
+            g.denseCopy = Dataset::DenseMatrix(*g.sparseMatrix);
+            g.sparseCopy = Dataset::SparseMatrix();
+            g.dense = &g.denseCopy;
+            g.sparseMatrix = &g.sparseCopy;
+            g.sparse = false;
+        }
         g.norms.resize(m);
         for (int i = 0; i < m; ++i) {
             g.norms[i] =
@@ -489,7 +548,9 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
 
     const double budget = cacheMb * kBytesPerMb;
     const double rowBytes = static_cast<double>(m) * sizeof(double);
-    d.whole = static_cast<double>(d.kernels.size()) * rowBytes * m <= budget;
+    const auto matrixBytes =
+        static_cast<double>(RowMemory::footprint(static_cast<std::size_t>(m) * m));
+    d.whole = static_cast<double>(d.kernels.size()) * matrixBytes <= budget;
     if (!d.whole) d.lru.configure(static_cast<int>(budget / rowBytes), m);
 }
 
@@ -520,10 +581,10 @@ const double* KernelSet::row(int k, int i) {
         Impl::Kernel& kernel = d.kernels[k];
         const auto m = static_cast<std::size_t>(d.m);
         if (!kernel.matrix) {
-            kernel.matrix.reset(new double[m * m]);
+            kernel.matrix.emplace(m * m);
             kernel.computed.assign(m, 0);
         }
-        double* out = kernel.matrix.get() + static_cast<std::size_t>(i) * m;
+        double* out = kernel.matrix->data() + static_cast<std::size_t>(i) * m;
         if (!kernel.computed[static_cast<std::size_t>(i)]) {
             d.computeRow(k, i, out);
             kernel.computed[static_cast<std::size_t>(i)] = 1;

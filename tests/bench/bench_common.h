@@ -57,6 +57,14 @@ inline std::string timeText(const std::vector<double>& v) {
     return fmt("%.3f", median(v)) + " [" + fmt("%.3f", *lo) + "-" + fmt("%.3f", *hi) + "]";
 }
 
+// The same in milliseconds with two decimals, for runs of a few milliseconds.
+inline std::string millisecondsText(const std::vector<double>& v) {
+    if (v.empty()) return "n/a";
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return fmt("%.2f", 1e3 * median(v)) + " [" + fmt("%.2f", 1e3 * *lo) + "-" +
+           fmt("%.2f", 1e3 * *hi) + "]";
+}
+
 // Reads "--runs N" (the only option) into *runs; false after printing the usage otherwise.
 inline bool parseRuns(int argc, char** argv, int* runs) {
     for (int k = 1; k < argc; ++k) {

@@ -20,9 +20,11 @@
 // range in brackets). Targets are judged PASS/FAIL in the output, but the exit code is 0
 // unless the benchmark itself cannot run: it is a report.
 //
-// Usage: bench_mkl [--runs N]
+// Usage: bench_mkl [--runs N] [--tol-rel X]   (X = 1e-3 by default; smaller X means longer
+// SILP runs whose late β move less, where warm starts save more)
 #include <Eigen/Core>
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -53,7 +55,7 @@ struct Case {
 };
 
 constexpr double kC = 1.0;
-constexpr double kTolRel = 1e-3;
+double kTolRel = 1e-3;  // --tol-rel
 constexpr double kKkt = 1e-3;
 constexpr double kWarmTarget = 0.3;
 constexpr int kRepeats = 15;  // timed blocks per warm/cold measurement
@@ -190,7 +192,20 @@ std::string passFail(bool pass) {
 
 int main(int argc, char** argv) {
     int runs = 3;
-    if (!bench::parseRuns(argc, argv, &runs)) return 2;
+    // --tol-rel X (SILP's and SimpleMKL's stopping rule) is read here; the rest is --runs.
+    std::vector<char*> rest{argv[0]};
+    for (int k = 1; k < argc; ++k) {
+        if (std::string(argv[k]) == "--tol-rel" && k + 1 < argc) {
+            kTolRel = std::atof(argv[++k]);
+            if (!(kTolRel > 0.0 && kTolRel < 1.0)) {
+                std::cerr << "bench_mkl: --tol-rel must be in (0, 1)\n";
+                return 2;
+            }
+        } else {
+            rest.push_back(argv[k]);
+        }
+    }
+    if (!bench::parseRuns(static_cast<int>(rest.size()), rest.data(), &runs)) return 2;
     std::cout << bench::header("bench_mkl") << ", " << runs << " runs per cell)\n";
 
     std::vector<Case> cases;

@@ -40,8 +40,8 @@ namespace {
 using bench::Clock;
 using bench::fmt;
 using bench::median;
+using bench::millisecondsText;
 using bench::secondsSince;
-using bench::timeText;
 using cplab::Dataset;
 
 constexpr double kC = 1.0;
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
     }
 
     std::cout << "\nSMO vs LIBSVM, cold, Gaussian kernel, C = 1, eps = 1e-3, shrinking, cache "
-              << kCacheMb << " MB (seconds: median [min-max])\n";
+              << kCacheMb << " MB (milliseconds: median [min-max])\n";
     std::cout << pad("dataset", 26) << pad("gamma", 7) << pad("ours", 24) << pad("LIBSVM", 24)
               << pad("ratio", 8) << pad("steps ours/LIBSVM", 19) << "rel. diff. dual\n";
     bool allPass = true;
@@ -170,8 +170,9 @@ int main(int argc, char** argv) {
         const Timing t = timeCase(c, runs);
         const double ratio = median(t.ours) / median(t.libsvm);
         allPass = allPass && ratio <= 1.0;
-        std::cout << pad(c.name, 26) << pad(fmt("%g", c.gamma), 7) << pad(timeText(t.ours), 24)
-                  << pad(timeText(t.libsvm), 24) << pad(fmt("%.2f", ratio), 8)
+        std::cout << pad(c.name, 26) << pad(fmt("%g", c.gamma), 7)
+                  << pad(millisecondsText(t.ours), 24) << pad(millisecondsText(t.libsvm), 24)
+                  << pad(fmt("%.2f", ratio), 8)
                   << pad(std::to_string(t.oursSteps) + "/" + std::to_string(t.libsvmSteps), 19)
                   << fmt("%.1e", std::abs(t.oursDual - t.libsvmDual) / std::abs(t.libsvmDual))
                   << '\n';
