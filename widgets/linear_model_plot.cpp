@@ -21,6 +21,13 @@ const QColor kLineBest{20, 20, 20};
 const QColor kLineModel{148, 103, 189};
 const QColor kLineCut{255, 127, 14};
 
+// Up to this many components of w_b are drawn one bar (and marker) each. Beyond, each of
+// kWeightGroups runs of consecutive features is drawn as its smallest and its largest
+// component (the panel has a few hundred pixels across, so the picture is the same): a
+// marker per feature of a file with 10^6 features took QCustomPlot over ten seconds to draw.
+constexpr Eigen::Index kMaxWeightBars = 1024;
+constexpr Eigen::Index kWeightGroups = 512;
+
 }  // namespace
 
 LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -230,14 +237,38 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
     }
     const bool binary = s->outputs == 1;
     if (!twoD_) {
-        // The weight vector of w_b (all classes' blocks one after the other).
+        // The weight vector of w_b (all classes' blocks one after the other); a long one as
+        // the smallest and the largest component of each group of features.
+        const Eigen::VectorXd& w = s->wBest;
+        const Eigen::Index d = w.size();
+        const bool grouped = d > kMaxWeightBars;
         QVector<double> index, value;
-        for (Eigen::Index j = 0; j < s->wBest.size(); ++j) {
+        index.reserve(static_cast<qsizetype>(grouped ? 2 * kWeightGroups : d));
+        value.reserve(index.capacity());
+        const auto add = [&](Eigen::Index j) {
             index.append(static_cast<double>(j + 1));
-            value.append(s->wBest(j));
+            value.append(w(j));
+        };
+        if (!grouped) {
+            for (Eigen::Index j = 0; j < d; ++j)
+                add(j);
+        } else {
+            for (Eigen::Index g = 0; g < kWeightGroups; ++g) {
+                const Eigen::Index begin = g * d / kWeightGroups, end = (g + 1) * d / kWeightGroups;
+                Eigen::Index low = begin, high = begin;
+                for (Eigen::Index j = begin + 1; j < end; ++j) {
+                    if (w(j) < w(low)) low = j;
+                    if (w(j) > w(high)) high = j;
+                }
+                add(std::min(low, high));  // in the order of the features
+                if (low != high) add(std::max(low, high));
+            }
         }
         weightBars_->setData(index, value, true);
-        const double extent = s->wBest.size() ? s->wBest.cwiseAbs().maxCoeff() : 1.0;
+        // Markers only where the bars stand apart.
+        weightBars_->setScatterStyle(grouped ? QCPScatterStyle(QCPScatterStyle::ssNone)
+                                             : QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+        const double extent = d ? w.cwiseAbs().maxCoeff() : 1.0;
         dataRect_->axis(QCPAxis::atBottom)->setRange(0, s->wBest.size() + 1);
         dataRect_->axis(QCPAxis::atLeft)->setRange(-1.08 * extent - 1e-12, 1.08 * extent + 1e-12);
     }

@@ -107,7 +107,7 @@ ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin
             loadPrecomputedProblem(path, test, *data);
         } else {
             // Reading, held-out splits and test files exactly as the linear family does.
-            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why);
+            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why, false);
             if (!linear) return nullptr;
             const LinearData* read = linear->as<LinearData>();
             if (!read) throw std::logic_error("the linear family's problem carries no data");

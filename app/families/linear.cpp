@@ -63,7 +63,7 @@ Dataset loadDataFile(const std::string& path, const LoadOptions& options) {
 }
 
 ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin,
-                             const TestSetSpec& test, std::string* why) {
+                             const TestSetSpec& test, std::string* why, bool compact) {
     auto instance = std::make_shared<ProblemInstance>();
     auto data = std::make_shared<LinearData>();
     try {
@@ -76,7 +76,7 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
         } else {
             train = generate(builtin, kGeneratedExamples, kGeneratedSeed);
         }
-        std::shared_ptr<const Dataset> testSet;
+        std::shared_ptr<Dataset> testSet;
         if (!test.file.empty()) {
             LoadOptions options;
             options.dimension = train.dimension();
@@ -111,6 +111,9 @@ ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin
         }
         checkMagnitudes(train);
         if (testSet) checkMagnitudes(*testSet);
+        // Sparse data with a few features under large indices: solve over the features the
+        // training set uses (the model file names them by their numbers in the file).
+        if (compact) compactFeatures(train, testSet.get(), false);
         data->linear.train = std::make_shared<Dataset>(std::move(train));
         data->linear.test = std::move(testSet);
     } catch (const std::exception& e) {

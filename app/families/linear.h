@@ -46,9 +46,12 @@ Dataset loadDataFile(const std::string& path, const LoadOptions& options = {});
 
 // A linear problem from a data file or, when `path` is empty, the built-in dataset or
 // generated set `builtin`, with the test set of `test`. Null and *why (file, line and what
-// was expected) on failure.
+// was expected) on failure. With `compact`, sparse data with few features under large indices
+// are compacted to the features training uses (compactFeatures; the linear models' weights
+// elsewhere are zero); the kernel family, whose models and feature groups name features by
+// their numbers, reads without.
 ProblemPtr makeLinearProblem(const std::string& path, const std::string& builtin,
-                             const TestSetSpec& test, std::string* why);
+                             const TestSetSpec& test, std::string* why, bool compact = true);
 
 const Family& linearFamily();
 

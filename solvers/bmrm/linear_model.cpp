@@ -9,20 +9,58 @@
 
 namespace cplab {
 
+int LinearModel::storedFeatures() const {
+    return featureIds.empty() ? features : static_cast<int>(featureIds.size());
+}
+
 Eigen::MatrixXd LinearModel::scores(const Dataset& data) const {
-    if (data.dimension() > features) {
+    const int dataFeatures = data.featureIds.empty() ? data.dimension() : data.originalDimension;
+    if (dataFeatures > features) {
         throw DataError(data.source, 0,
-                        "the data have " + std::to_string(data.dimension()) +
+                        "the data have " + std::to_string(dataFeatures) +
                             " features but the model only " + std::to_string(features));
     }
-    const int rows = features + (bias ? 1 : 0);
+    const int stored = storedFeatures();
+    const int rows = stored + (bias ? 1 : 0);
     Eigen::MatrixXd S(data.size(), outputs);
+    if (featureIds.empty() && data.featureIds.empty()) {
+        for (int k = 0; k < outputs; ++k) {
+            const Eigen::VectorXd w = weights.segment(static_cast<Eigen::Index>(k) * rows, rows);
+            const Eigen::VectorXd head = w.head(data.dimension());
+            const double b = bias ? w(features) : 0.0;
+            for (int i = 0; i < data.size(); ++i)
+                S(i, k) = data.dot(i, head) + b;
+        }
+        return S;
+    }
+    // Weights on some features only, or data on some: each entry's weight row is found by a
+    // sorted search (O(nnz log stored)), so that nothing of the size of the largest feature
+    // index is allocated.
+    auto rowOf = [&](int column) {
+        const int feature = data.featureNumber(column) - 1;
+        if (featureIds.empty()) return feature;
+        const auto it = std::lower_bound(featureIds.begin(), featureIds.end(), feature);
+        return it != featureIds.end() && *it == feature ? static_cast<int>(it - featureIds.begin())
+                                                        : -1;
+    };
     for (int k = 0; k < outputs; ++k) {
-        const Eigen::VectorXd w = weights.segment(static_cast<Eigen::Index>(k) * rows, rows);
-        const Eigen::VectorXd head = w.head(data.dimension());
-        const double b = bias ? w(features) : 0.0;
-        for (int i = 0; i < data.size(); ++i)
-            S(i, k) = data.dot(i, head) + b;
+        const Eigen::Index offset = static_cast<Eigen::Index>(k) * rows;
+        const double b = bias ? weights(offset + stored) : 0.0;
+        for (int i = 0; i < data.size(); ++i) {
+            double sum = b;
+            if (data.sparseStorage) {
+                for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
+                    const int r = rowOf(static_cast<int>(it.col()));
+                    if (r >= 0) sum += it.value() * weights(offset + r);
+                }
+            } else {
+                for (int j = 0; j < data.dimension(); ++j) {
+                    const int r = data.dense(i, j) != 0.0 ? rowOf(j) : -1;
+                    if (r >= 0) sum += data.dense(i, j) * weights(offset + r);
+                }
+            }
+            S(i, k) = sum;
+        }
     }
     return S;
 }
@@ -76,6 +114,11 @@ std::string formatLinearModel(const LinearModel& model) {
     text += std::string("risk ") + toString(model.risk) + "\n";
     text += std::string("bias ") + (model.bias ? "1" : "0") + "\n";
     text += "features " + std::to_string(model.features) + "\n";
+    if (!model.featureIds.empty()) {
+        text += "stored_features " + std::to_string(model.featureIds.size()) + "\n";
+        for (const int id : model.featureIds)
+            text += std::to_string(id + 1) + "\n";
+    }
     text += "outputs " + std::to_string(model.outputs) + "\n";
     text += "lambda " + formatReal(model.lambda) + "\n";
     text += "classes";
@@ -110,12 +153,24 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
     auto integer = [&reader](std::string_view token, const char* what, int low) {
         return reader.integer(token, what, low);
     };
-    bool seenWeights = false, seenRisk = false, seenFeatures = false;
+    bool seenWeights = false, seenRisk = false, seenFeatures = false, seenStored = false;
+    std::size_t idsToRead = 0;  // feature numbers still expected after stored_features
     std::vector<double> weights;
     while (reader.next(line)) {
         if (line.empty() || line[0] == '#') continue;
         if (seenWeights) {
             weights.push_back(number(line, "weight"));
+            continue;
+        }
+        if (idsToRead > 0) {
+            const int id = integer(line, "feature number", 1) - 1;
+            if (!model.featureIds.empty() && id <= model.featureIds.back()) {
+                reader.fail("feature numbers after stored_features must increase; " +
+                            std::to_string(id + 1) + " follows " +
+                            std::to_string(model.featureIds.back() + 1));
+            }
+            model.featureIds.push_back(id);
+            --idsToRead;
             continue;
         }
         const std::size_t space = line.find(' ');
@@ -134,6 +189,16 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
         } else if (key == "features") {
             model.features = integer(value, "features", 1);
             seenFeatures = true;
+        } else if (key == "stored_features") {
+            if (seenStored) reader.fail("stored_features given twice");
+            seenStored = true;
+            idsToRead = static_cast<std::size_t>(integer(value, "stored_features", 1));
+            // The numbers follow one per line; a count beyond the file's lines fails below.
+            if (idsToRead > text.size() / 2 + 1) {
+                reader.fail("stored_features " + std::string(value) +
+                            " is more than the file can list");
+            }
+            model.featureIds.reserve(std::min<std::size_t>(idsToRead, 1 << 20));
         } else if (key == "outputs") {
             model.outputs = integer(value, "outputs", 1);
         } else if (key == "lambda") {
@@ -149,14 +214,24 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
             seenWeights = true;
         } else {
             reader.fail("unknown key " + inQuotes(key) +
-                        "; expected risk, bias, features, outputs, lambda, classes, class_name or "
-                        "weights");
+                        "; expected risk, bias, features, stored_features, outputs, lambda, "
+                        "classes, class_name or weights");
         }
     }
     if (!seenRisk || !seenFeatures || !seenWeights) {
         throw DataError(sourceName, reader.lineNumber(),
                         "incomplete model: expected the keys risk, features and weights "
                         "(is this a cplab model file?)");
+    }
+    if (idsToRead > 0 || (seenStored && model.featureIds.empty())) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "expected " + std::to_string(idsToRead) +
+                            " more feature numbers after stored_features");
+    }
+    if (!model.featureIds.empty() && model.featureIds.back() >= model.features) {
+        throw DataError(sourceName, reader.lineNumber(),
+                        "stored feature " + std::to_string(model.featureIds.back() + 1) +
+                            " is beyond features " + std::to_string(model.features));
     }
     if (!model.classNames.empty() && model.classNames.size() != model.classes.size()) {
         throw DataError(sourceName, reader.lineNumber(),
@@ -185,12 +260,14 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
             sourceName, reader.lineNumber(),
             "a binary model needs two class values, found " + std::to_string(model.classes.size()));
     }
-    const std::size_t expected = (static_cast<std::size_t>(model.features) + (model.bias ? 1 : 0)) *
-                                 static_cast<std::size_t>(model.outputs);
+    const std::size_t expected =
+        (static_cast<std::size_t>(model.storedFeatures()) + (model.bias ? 1 : 0)) *
+        static_cast<std::size_t>(model.outputs);
     if (weights.size() != expected) {
         throw DataError(sourceName, reader.lineNumber(),
-                        "expected " + std::to_string(expected) + " weights ((features + bias) x " +
-                            "outputs), found " + std::to_string(weights.size()));
+                        "expected " + std::to_string(expected) + " weights ((" +
+                            (model.featureIds.empty() ? "features" : "stored_features") +
+                            " + bias) x " + "outputs), found " + std::to_string(weights.size()));
     }
     model.weights = Eigen::Map<const Eigen::VectorXd>(weights.data(),
                                                       static_cast<Eigen::Index>(weights.size()));

@@ -4,6 +4,9 @@
 //     risk hinge
 //     bias 1
 //     features 123            d, without the bias
+//     stored_features 2       optional: only these features have weights (the others are
+//     3                       zero), then their 1-based numbers, one per line, increasing;
+//     100000000               the weights below then cover just them
 //     outputs 1               K
 //     lambda 3.0712e-05
 //     classes -1 1            the label values in the training file (for predictions)
@@ -30,11 +33,17 @@ struct LinearModel {
     LossKind risk = LossKind::Hinge;
     bool bias = false;
     int features = 0;  // d
-    int outputs = 1;   // K
+    // The 0-based features the weights cover, increasing; empty: all d (a model trained on
+    // compacted features, Dataset::featureIds).
+    std::vector<int> featureIds;
+    int outputs = 1;  // K
     double lambda = 0.0;
     std::vector<double> classes;  // original label values: binary {a, b} ↔ −1/+1, or K classes
     std::vector<std::string> classNames;  // their texts for text labels, else empty
-    Eigen::VectorXd weights;              // (d + bias)·K
+    Eigen::VectorXd weights;              // (stored + bias)·K, stored = d or featureIds.size()
+
+    // Rows of one output's block of weights before the bias.
+    int storedFeatures() const;
 
     // Scores of every example of `data` (extra features beyond d are an error, missing ones
     // count as zero): m × K.

@@ -153,7 +153,9 @@ LinearModel LinearSvmSolver::model() const {
     if (!valid()) return m;
     m.risk = risk_->options().loss;
     m.bias = options_.bias;
-    m.features = problem_.train->dimension();
+    const Dataset& train = *problem_.train;
+    m.features = train.featureIds.empty() ? train.dimension() : train.originalDimension;
+    m.featureIds = train.featureIds;
     m.outputs = risk_->outputs();
     m.lambda = lambda_;
     if (m.risk != LossKind::EpsilonInsensitive) {

@@ -1,5 +1,6 @@
 #include "plane_set.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -18,17 +19,23 @@ SimplexQpOptions qpOptions(const PlaneOptions& options) {
 bool PlaneOptions::isValid(const char* owner, std::string* why) const {
     return require(inactive_limit >= 0, owner, "inactive_limit", inactive_limit, "must be >= 0",
                    why) &&
-           require(max_planes == 0 || max_planes >= 2, owner, "max_planes", max_planes,
-                   "must be 0 (no cap) or >= 2", why) &&
+           require(max_planes == -1 || max_planes == 0 || max_planes >= 2, owner, "max_planes",
+                   max_planes, "must be -1 (automatic), 0 (no cap) or >= 2", why) &&
            require(std::isfinite(qp_tolerance) && qp_tolerance > 0 && qp_tolerance < 1, owner,
                    "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
+}
+
+int automaticMaxPlanes(Eigen::Index dimension) {
+    const double fit =
+        kAutoPlaneBytes / (8.0 * static_cast<double>(std::max<Eigen::Index>(1, dimension)));
+    return static_cast<int>(std::clamp(fit, 16.0, static_cast<double>(kAutoMaxPlanes)));
 }
 
 PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& options)
     : dimension_(dimension),
       lambda_(lambda),
       inactiveLimit_(options.inactive_limit),
-      maxPlanes_(options.max_planes),
+      maxPlanes_(options.max_planes < 0 ? automaticMaxPlanes(dimension) : options.max_planes),
       qp_(qpOptions(options)),
       A_(dimension, 16),
       qpOptions_(qpOptions(options)) {

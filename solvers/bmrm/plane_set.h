@@ -28,19 +28,28 @@ namespace cplab {
 
 // The plane-management options BMRM and OCAS share.
 struct PlaneOptions {
-    int inactive_limit = 0;       // drop a plane after this many solves with α = 0 (0: never)
-    int max_planes = 0;           // aggregate all planes when more are stored (0: no cap)
+    int inactive_limit = 0;  // drop a plane after this many solves with α = 0 (0: never)
+    // Aggregate all planes when more are stored: 0 no cap; −1 (default) automatic, 2,000
+    // (libocas's buffer) or as many as fit kAutoPlaneBytes when d is large, at least 16, so that
+    // a long run's memory stays flat.
+    int max_planes = -1;
     double qp_tolerance = 1e-10;  // relative accuracy of the reduced QP, in (0, 1)
 
     void visit(OptionVisitor& v) {
         v.integer("inactive_limit", inactive_limit,
                   "drop planes inactive (alpha = 0) for this many iterations (0: never)");
         v.integer("max_planes", max_planes,
-                  "aggregate the planes when more are stored, limited memory (0: no cap)");
+                  "aggregate the planes when more are stored, limited memory (0: no cap, -1: "
+                  "2000 or fewer for large d)");
         v.real("qp_tolerance", qp_tolerance, "relative tolerance of the reduced QP, > 0");
     }
     bool isValid(const char* owner, std::string* why) const;
 };
+
+inline constexpr int kAutoMaxPlanes = 2000;
+inline constexpr double kAutoPlaneBytes = 512.0 * 1024 * 1024;
+// The cap max_planes = −1 stands for in `dimension` features.
+int automaticMaxPlanes(Eigen::Index dimension);
 
 class PlaneSet {
   public:

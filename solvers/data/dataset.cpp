@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include "data/data_error.h"
@@ -192,6 +193,8 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
     out.source = source;
     out.sparseStorage = sparseStorage;
     out.featureNames = featureNames;
+    out.featureIds = featureIds;
+    out.originalDimension = originalDimension;
     out.classNames = classNames;
     out.labelName = labelName;
     const auto count = static_cast<Eigen::Index>(rows.size());
@@ -254,6 +257,138 @@ std::pair<Dataset, Dataset> Dataset::split(double testFraction, std::uint64_t se
     return parts;
 }
 
+int Dataset::featureNumber(int j) const {
+    return (featureIds.empty() ? j : featureIds[static_cast<std::size_t>(j)]) + 1;
+}
+
+std::vector<int> Dataset::usedColumns() const {
+    std::vector<int> columns;
+    if (sparseStorage) {
+        // From the stored indices (O(nnz log nnz)), not a flag per column: d may be 10⁸.
+        const int* inner = sparse.innerIndexPtr();
+        columns.assign(inner, inner + sparse.nonZeros());
+        std::sort(columns.begin(), columns.end());
+        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+        columns.shrink_to_fit();
+    } else {
+        for (int j = 0; j < dimension(); ++j)
+            if ((dense.col(j).array() != 0.0).any()) columns.push_back(j);
+    }
+    return columns;
+}
+
+void Dataset::selectColumns(const std::vector<int>& columns) {
+    const int d = dimension();
+    for (std::size_t t = 0; t < columns.size(); ++t) {
+        if (columns[t] < 0 || columns[t] >= d || (t > 0 && columns[t] <= columns[t - 1])) {
+            throw std::invalid_argument(
+                "Dataset::selectColumns: columns must be increasing and in [0, " +
+                std::to_string(d) + ")");
+        }
+    }
+    const auto k = static_cast<int>(columns.size());
+    // New column of each old one (−1: dropped); a sorted search keeps this O(nnz log k)
+    // rather than O(d) when d is huge and k small.
+    auto newColumn = [&columns](int j) {
+        const auto it = std::lower_bound(columns.begin(), columns.end(), j);
+        return it != columns.end() && *it == j ? static_cast<int>(it - columns.begin()) : -1;
+    };
+    if (sparseStorage) {
+        const int m = size();
+        const int* outer = sparse.outerIndexPtr();
+        const int* inner = sparse.innerIndexPtr();
+        const double* values = sparse.valuePtr();
+        SparseMatrix result(m, k);
+        std::vector<int> newOuter(static_cast<std::size_t>(m) + 1, 0);
+        std::vector<int> newInner;
+        std::vector<double> newValues;
+        newInner.reserve(static_cast<std::size_t>(sparse.nonZeros()));
+        newValues.reserve(static_cast<std::size_t>(sparse.nonZeros()));
+        for (int i = 0; i < m; ++i) {
+            for (int p = outer[i]; p < outer[i + 1]; ++p) {
+                const int c = newColumn(inner[p]);
+                if (c < 0) continue;
+                newInner.push_back(c);
+                newValues.push_back(values[p]);
+            }
+            newOuter[static_cast<std::size_t>(i) + 1] = static_cast<int>(newInner.size());
+        }
+        result.resizeNonZeros(static_cast<Eigen::Index>(newInner.size()));
+        std::copy(newOuter.begin(), newOuter.end(), result.outerIndexPtr());
+        std::copy(newInner.begin(), newInner.end(), result.innerIndexPtr());
+        std::copy(newValues.begin(), newValues.end(), result.valuePtr());
+        sparse = std::move(result);
+    } else {
+        DenseMatrix selected = dense(Eigen::all, columns);
+        dense = std::move(selected);
+    }
+    std::vector<int> ids(columns.size());
+    for (std::size_t t = 0; t < columns.size(); ++t)
+        ids[t] = featureIds.empty() ? columns[t] : featureIds[static_cast<std::size_t>(columns[t])];
+    if (!featureNames.empty()) {
+        std::vector<std::string> names(columns.size());
+        for (std::size_t t = 0; t < columns.size(); ++t)
+            names[t] = std::move(featureNames[static_cast<std::size_t>(columns[t])]);
+        featureNames = std::move(names);
+    }
+    if (featureIds.empty()) originalDimension = d;
+    featureIds = std::move(ids);
+}
+
+Dataset::SparseMatrix sparseFromTriplets(int rows, int cols,
+                                         std::vector<Eigen::Triplet<double, int>> entries) {
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+        return a.row() != b.row() ? a.row() < b.row() : a.col() < b.col();
+    });
+    std::vector<int> outer(static_cast<std::size_t>(rows) + 1, 0);
+    std::vector<int> inner;
+    std::vector<double> values;
+    for (std::size_t k = 0; k < entries.size();) {
+        const int r = entries[k].row();
+        const int c = entries[k].col();
+        if (r < 0 || r >= rows || c < 0 || c >= cols)
+            throw std::invalid_argument("sparseFromTriplets: entry outside the matrix");
+        double sum = 0.0;
+        for (; k < entries.size() && entries[k].row() == r && entries[k].col() == c; ++k)
+            sum += entries[k].value();
+        if (sum == 0.0) continue;
+        inner.push_back(c);
+        values.push_back(sum);
+        ++outer[static_cast<std::size_t>(r) + 1];
+    }
+    for (int i = 0; i < rows; ++i)
+        outer[static_cast<std::size_t>(i) + 1] += outer[static_cast<std::size_t>(i)];
+    Dataset::SparseMatrix matrix(rows, cols);
+    matrix.resizeNonZeros(static_cast<Eigen::Index>(values.size()));
+    std::copy(outer.begin(), outer.end(), matrix.outerIndexPtr());
+    std::copy(inner.begin(), inner.end(), matrix.innerIndexPtr());
+    std::copy(values.begin(), values.end(), matrix.valuePtr());
+    return matrix;
+}
+
+bool compactFeatures(Dataset& train, Dataset* test, bool keepTestFeatures) {
+    const int d = train.dimension();
+    if (d < kCompactFrom || !train.featureIds.empty()) return false;
+    if (test && test->dimension() < d) test->setDimension(d);
+    std::vector<int> columns = train.usedColumns();
+    if (test && keepTestFeatures) {
+        std::vector<int> more = test->usedColumns();
+        std::vector<int> both;
+        std::set_union(columns.begin(), columns.end(), more.begin(), more.end(),
+                       std::back_inserter(both));
+        columns = std::move(both);
+    }
+    if (2 * static_cast<long long>(columns.size()) > d) return false;
+    if (columns.empty()) columns.push_back(0);  // all zero: one column keeps d ≥ 1
+    train.selectColumns(columns);
+    if (test) {
+        // Test-only features beyond the training set's columns are dropped with the rest.
+        test->selectColumns(columns);
+        test->originalDimension = std::max(test->originalDimension, d);
+    }
+    return true;
+}
+
 std::string Dataset::where(int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < lines.size()) {
         return source + ":" + std::to_string(lines[static_cast<std::size_t>(i)]);
@@ -283,7 +418,9 @@ void checkMagnitudes(const Dataset& data) {
         for (int i = 0; i < data.sparse.outerSize(); ++i) {
             for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
                 if (std::abs(it.value()) > kMaxMagnitude) {
-                    failMagnitude(data, i, "feature " + std::to_string(it.col() + 1), it.value());
+                    failMagnitude(data, i,
+                                  "feature " + std::to_string(data.featureNumber(it.col())),
+                                  it.value());
                 }
             }
         }
@@ -291,7 +428,8 @@ void checkMagnitudes(const Dataset& data) {
         for (int i = 0; i < data.size(); ++i) {
             for (int j = 0; j < data.dimension(); ++j) {
                 if (std::abs(data.dense(i, j)) > kMaxMagnitude) {
-                    failMagnitude(data, i, "feature " + std::to_string(j + 1), data.dense(i, j));
+                    failMagnitude(data, i, "feature " + std::to_string(data.featureNumber(j)),
+                                  data.dense(i, j));
                 }
             }
         }
@@ -332,6 +470,18 @@ std::string Dataset::contractViolation() const {
         return "non-finite feature value";
     }
     if (!labels.allFinite()) return "non-finite label";
+    if (!featureIds.empty()) {
+        if (static_cast<int>(featureIds.size()) != d) {
+            return std::to_string(featureIds.size()) + " feature ids for " + std::to_string(d) +
+                   " features";
+        }
+        for (std::size_t t = 0; t < featureIds.size(); ++t) {
+            if (featureIds[t] < 0 || featureIds[t] >= originalDimension ||
+                (t > 0 && featureIds[t] <= featureIds[t - 1])) {
+                return "feature ids not increasing within the original dimension";
+            }
+        }
+    }
     if (!featureNames.empty() && static_cast<int>(featureNames.size()) != d) {
         return std::to_string(featureNames.size()) + " feature names for " + std::to_string(d) +
                " features";

@@ -498,9 +498,7 @@ KernelClassifier parseKernelModel(const std::string& text, const std::string& so
         sv.name = "support vectors";
         sv.source = sourceName;
         sv.sparseStorage = true;
-        sv.sparse.resize(n, model.features);
-        sv.sparse.setFromTriplets(triplets.begin(), triplets.end());
-        sv.sparse.makeCompressed();
+        sv.sparse = sparseFromTriplets(n, model.features, std::move(triplets));
         sv.labels.resize(n);
         for (int j = 0; j < n; ++j)
             sv.labels(j) = model.coefficients(j) < 0 ? -1.0 : 1.0;

@@ -321,7 +321,28 @@ struct KernelSet::Impl {
     const Eigen::VectorXd& dotsFor(Group& g, int i) {
         if (g.dotsOf == i) return g.dots;
         if (g.dots.size() != m) g.dots.resize(m);
-        if (g.sparse) {
+        if (g.sparse && g.sparseMatrix->cols() > 4 * g.sparseMatrix->nonZeros() + 4096) {
+            // Few features under large indices: merge x_i with each sorted row rather than
+            // scatter it into a vector as long as the largest index.
+            const Dataset::SparseMatrix& s = *g.sparseMatrix;
+            const int* outer = s.outerIndexPtr();
+            const int* inner = s.innerIndexPtr();
+            const double* values = s.valuePtr();
+            for (int j = 0; j < m; ++j) {
+                double sum = 0.0;
+                int p = outer[i], q = outer[j];
+                while (p < outer[i + 1] && q < outer[j + 1]) {
+                    if (inner[p] < inner[q]) {
+                        ++p;
+                    } else if (inner[q] < inner[p]) {
+                        ++q;
+                    } else {
+                        sum += values[p++] * values[q++];
+                    }
+                }
+                g.dots[j] = sum;
+            }
+        } else if (g.sparse) {
             const Dataset::SparseMatrix& s = *g.sparseMatrix;
             if (g.scatter.size() != s.cols()) g.scatter = Eigen::VectorXd::Zero(s.cols());
             for (Dataset::SparseMatrix::InnerIterator it(s, i); it; ++it)
@@ -466,17 +487,22 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
                     g.dense = &data.dense;
                     g.sparseMatrix = &data.sparse;
                 } else if (g.sparse) {
-                    std::vector<int> column(static_cast<std::size_t>(dimension), -1);
-                    for (std::size_t t = 0; t < spec.features.size(); ++t)
-                        column[static_cast<std::size_t>(spec.features[t])] = static_cast<int>(t);
+                    // The group's column of a feature by a sorted search (features are
+                    // sorted), not a table as long as the largest index.
+                    const std::vector<int>& features = spec.features;
                     std::vector<Eigen::Triplet<double, int>> entries;
-                    for (int i = 0; i < m; ++i)
-                        for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it)
-                            if (column[it.col()] >= 0)
-                                entries.emplace_back(i, column[it.col()], it.value());
-                    g.sparseCopy.resize(m, static_cast<int>(spec.features.size()));
-                    g.sparseCopy.setFromTriplets(entries.begin(), entries.end());
-                    g.sparseCopy.makeCompressed();
+                    for (int i = 0; i < m; ++i) {
+                        for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
+                            const auto at =
+                                std::lower_bound(features.begin(), features.end(), it.col());
+                            if (at != features.end() && *at == it.col()) {
+                                entries.emplace_back(i, static_cast<int>(at - features.begin()),
+                                                     it.value());
+                            }
+                        }
+                    }
+                    g.sparseCopy = sparseFromTriplets(m, static_cast<int>(spec.features.size()),
+                                                      std::move(entries));
                 } else {
                     g.denseCopy.resize(m, static_cast<int>(spec.features.size()));
                     for (std::size_t t = 0; t < spec.features.size(); ++t)

@@ -155,6 +155,12 @@ bool parseScope(std::string_view item, std::string_view scope, int dimension,
         return true;
     }
     if (scope == "each_feature") {
+        if (dimension > kMaxKernels) {
+            *why = prefix + "each_feature over " + std::to_string(dimension) +
+                   " features would make as many kernels; at most " + std::to_string(kMaxKernels) +
+                   " are allowed (list feature groups instead)";
+            return false;
+        }
         for (int j = 0; j < dimension; ++j)
             groups->push_back({j});
         return true;
@@ -178,6 +184,11 @@ bool parseScope(std::string_view item, std::string_view scope, int dimension,
                        std::to_string(std::max(dimension, 1));
                 return false;
             }
+        }
+        if (static_cast<long long>(features.size()) + b - a + 1 > kMaxGroupFeatures) {
+            *why = prefix + "more than " + std::to_string(kMaxGroupFeatures) +
+                   " features in one group; use @all for all features";
+            return false;
         }
         for (int f = a; f <= b; ++f)
             features.push_back(f - 1);
@@ -273,6 +284,11 @@ bool parseKernelList(const std::string& text, int dimension, std::vector<KernelS
         for (const KernelSpec& b : bases) {
             if (b.type == KernelType::Precomputed) precomputed = true;
             for (const std::vector<int>& group : groups) {
+                if (specs.size() >= static_cast<std::size_t>(kMaxKernels)) {
+                    *why = "the kernel list makes more than " + std::to_string(kMaxKernels) +
+                           " kernels, the most allowed";
+                    return false;
+                }
                 KernelSpec spec = b;
                 spec.features = group;
                 specs.push_back(std::move(spec));

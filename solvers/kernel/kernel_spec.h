@@ -42,10 +42,16 @@ enum class KernelNormalization { None, Diagonal, Trace };
 const char* toString(KernelNormalization normalization);
 bool parseNormalization(const std::string& text, KernelNormalization* out);
 
+// At most this many kernels in one list (each is a column of SILP's LP and a cached matrix),
+// and at most kMaxGroupFeatures features listed in one '@' group (use '@all' for more).
+inline constexpr int kMaxKernels = 1000;
+inline constexpr int kMaxGroupFeatures = 1 << 20;
+
 // Parses a kernel list for data with `dimension` features. Returns false with *why naming the
 // offending item and what was expected (empty list, unknown kernel word, γ ≤ 0, degree not a
 // positive integer, c < 0, a feature index outside 1..dimension, a malformed range,
-// 'precomputed' mixed with other kernels). Never throws.
+// 'precomputed' mixed with other kernels, more than kMaxKernels kernels or kMaxGroupFeatures
+// features in a group). Never throws.
 bool parseKernelList(const std::string& text, int dimension, std::vector<KernelSpec>* out,
                      std::string* why);
 

@@ -495,6 +495,9 @@ std::vector<std::tuple<const char*, int, const char*>> badModelRows() {
         {"short_classes.txt", 0, "needs as many class values, found 2"},
         {"huge_features.txt", 4, "must be an integer in"},
         {"binary_two_outputs.txt", 0, "has one output, found outputs 2"},
+        {"stored_not_increasing.txt", 7, "must increase"},
+        {"stored_beyond_features.txt", 0, "is beyond features 10"},
+        {"stored_too_few_ids.txt", 8, "feature number"},
     };
 }
 
@@ -854,6 +857,45 @@ class TestCliDataFiles : public QObject {
         RUN_JSON(args, pj);
         QCOMPARE(pj.value("examples").toDouble(), 70.0);
         QVERIFY(std::abs(pj.value("error").toDouble() - ev.error) <= (ev.nearTies + 1e-9) / 70);
+    }
+
+    // A feature numbered 10⁸ among small ones: every linear solver solves over the three
+    // features the training file uses (the weights elsewhere are zero), the model names them by
+    // their numbers (stored_features), and predict applies it to files with any features,
+    // including a test file with a feature training never saw (its weight is zero).
+    void wideIndicesAreCompacted_data() {
+        QTest::addColumn<QString>("solver");
+        for (const char* solver : {"ocas", "bmrm", "dcd", "sgd", "libocas"})
+            QTest::newRow(solver) << solver;
+    }
+    void wideIndicesAreCompacted() {
+        QFETCH(QString, solver);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&dir](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(text);
+            return dir.filePath(name);
+        };
+        const QString train = write("wide.svm", "+1 3:1 100000000:2\n-1 8:1\n+1 100000000:1\n");
+        const QString test = write("wide_test.svm", "+1 50:7 100000000:1\n-1 8:2 50:-3\n");
+        const QString modelPath = dir.filePath("wide.model");
+        QJsonObject json;
+        RUN_JSON(QStringList({"run", solver, "--data", train, "--test", test, "--model", modelPath,
+                              "--json"}),
+                 json);
+        QCOMPARE(json.value("train_error").toDouble(), 0.0);
+        QCOMPARE(json.value("test_error").toDouble(), 0.0);
+        QFile in(modelPath);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray model = in.readAll();
+        QVERIFY2(model.contains("\nfeatures 100000000\nstored_features 3\n3\n8\n100000000\n"),
+                 model.constData());
+        QJsonObject pj;
+        RUN_JSON(QStringList({"predict", "--model", modelPath, "--data", test, "--json"}), pj);
+        QCOMPARE(pj.value("examples").toDouble(), 2.0);
+        QCOMPARE(pj.value("error").toDouble(), 0.0);
     }
 
     // --test-fraction F --seed S: the same seed gives the same numbers; other seeds give other

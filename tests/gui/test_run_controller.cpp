@@ -21,6 +21,7 @@
 #include "bounds_plot.h"
 #include "family_view.h"
 #include "main_window.h"
+#include "plot_points.h"
 #include "pseudocode_panel.h"
 #include "registry.h"
 #include "run.h"
@@ -143,20 +144,7 @@ bool settle(QSignalSpy& spy) {
     return true;
 }
 
-// Data points held by the plot's plottables (a colour map counts its cells): 0 when nothing
-// is drawn.
-int drawnPoints(QCustomPlot* plot) {
-    int count = 0;
-    for (int i = 0; i < plot->plottableCount(); ++i) {
-        QCPAbstractPlottable* p = plot->plottable(i);
-        if (QCPPlottableInterface1D* data = p->interface1D()) {
-            count += data->dataCount();
-        } else if (auto* map = qobject_cast<QCPColorMap*>(p)) {
-            count += map->data()->keySize() * map->data()->valueSize();
-        }
-    }
-    return count;
-}
+using cplab::testing::drawnPoints;
 
 QString plainText(const QString& html) {
     QTextDocument document;

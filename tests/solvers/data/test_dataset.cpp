@@ -273,6 +273,83 @@ class TestDataset : public QObject {
         QCOMPARE(other.lines, std::vector<int>{1});
     }
 
+    void usedAndSelectedColumns_data() { rowOperations_data(); }
+    void usedAndSelectedColumns() {
+        QFETCH(bool, sparse);
+        Dataset data = small(sparse);
+        data.featureNames = {"a", "b", "c", "d"};
+        QCOMPARE(data.usedColumns(), (std::vector<int>{0, 1, 2}));
+        data.selectColumns({0, 2});  // drops column 1 (x2's 3) and the zero column 3
+        QVERIFY2(data.contractViolation().empty(), data.contractViolation().c_str());
+        QCOMPARE(data.dimension(), 2);
+        QCOMPARE(data.originalDimension, 4);
+        QCOMPARE(data.featureIds, (std::vector<int>{0, 2}));
+        QCOMPARE(data.featureNames, (std::vector<std::string>{"a", "c"}));
+        QCOMPARE(data.featureNumber(1), 3);
+        Eigen::VectorXd x0(2), x2(2);
+        x0 << 1, -2;
+        x2 << 0.5, 0;
+        QVERIFY(data.row(0) == x0);
+        QVERIFY(data.row(2) == x2);
+        // A second selection composes with the first: column 0 now is the file's feature 3.
+        data.selectColumns({1});
+        QCOMPARE(data.featureIds, (std::vector<int>{2}));
+        QCOMPARE(data.originalDimension, 4);
+        QCOMPARE(data.featureNumber(0), 3);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data.selectColumns({1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, small(sparse).selectColumns({2, 1}));
+    }
+
+    // A feature numbered 10⁸ next to small ones: the training set keeps the 3 it uses; the
+    // test set is mapped onto them, dropping its own feature 50 (keepTestFeatures false) or
+    // keeping it (true). Dot products with a weight vector over the kept features agree with
+    // the uncompacted data's.
+    void compactFeaturesMapsLargeIndices() {
+        const int d = 100'000'000;
+        auto make = [d](std::vector<Eigen::Triplet<double, int>> entries, int rows) {
+            Dataset data;
+            data.source = "memory:wide";
+            data.sparseStorage = true;
+            data.sparse = sparseFromTriplets(rows, d, std::move(entries));
+            data.labels = Eigen::VectorXd::Ones(rows);
+            return data;
+        };
+        Dataset train = make({{0, d - 1, 2.0}, {0, 2, 1.0}, {1, 7, -1.0}}, 2);
+        Dataset test = make({{0, d - 1, 1.0}, {0, 49, 5.0}, {1, 7, 3.0}}, 2);
+        QVERIFY(compactFeatures(train, &test, false));
+        QCOMPARE(train.featureIds, (std::vector<int>{2, 7, d - 1}));
+        QCOMPARE(train.originalDimension, d);
+        QCOMPARE(test.featureIds, train.featureIds);
+        QVERIFY2(test.contractViolation().empty(), test.contractViolation().c_str());
+        Eigen::VectorXd w(3);
+        w << 10, 100, 1000;  // weights of features 3, 8 and 10⁸
+        QCOMPARE(train.dot(0, w), 10 + 2000.0);
+        QCOMPARE(test.dot(0, w), 1000.0);  // feature 50 has no weight
+        QCOMPARE(test.dot(1, w), 300.0);
+
+        Dataset train2 = make({{0, d - 1, 2.0}, {0, 2, 1.0}, {1, 7, -1.0}}, 2);
+        Dataset test2 = make({{0, d - 1, 1.0}, {0, 49, 5.0}, {1, 7, 3.0}}, 2);
+        QVERIFY(compactFeatures(train2, &test2, true));
+        QCOMPARE(test2.featureIds, (std::vector<int>{2, 7, 49, d - 1}));
+        QCOMPARE(test2.rowSquaredNorm(0), 26.0);
+
+        // Small or dense-enough data stay as they are.
+        Dataset dense = small(true);
+        QVERIFY(!compactFeatures(dense, nullptr, false));
+        QVERIFY(dense.featureIds.empty());
+    }
+
+    void sparseFromTripletsSumsAndDropsZeros() {
+        const Dataset::SparseMatrix s = sparseFromTriplets(
+            2, 5, {{1, 4, 1.0}, {0, 3, 2.0}, {0, 1, 1.0}, {0, 3, -2.0}, {1, 0, 0.5}, {1, 4, 2.0}});
+        QCOMPARE(s.nonZeros(), Eigen::Index(3));  // (0,3) cancelled
+        QCOMPARE(s.coeff(0, 1), 1.0);
+        QCOMPARE(s.coeff(1, 0), 0.5);
+        QCOMPARE(s.coeff(1, 4), 3.0);
+        QVERIFY(s.isCompressed());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sparseFromTriplets(2, 5, {{2, 0, 1.0}}));
+    }
+
     void dataErrorText() {
         const DataError withLine("heart.txt", 17, "feature index 3 after index 5");
         QCOMPARE(std::string(withLine.what()),
