@@ -82,7 +82,7 @@ Status BmrmSolver::doStep(IterationRecord& record) {
                             : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 
-    return Status::running();
+    return progressStatus(record);
 }
 
 SnapshotPtr BmrmSolver::snapshot() const {

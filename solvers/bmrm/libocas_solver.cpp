@@ -413,10 +413,23 @@ thread_local LibocasSolver::Run* LibocasSolver::Run::current = nullptr;
 // ---------------------------------------------------------------------------------------------
 // The solver
 
+namespace {
+constexpr int kLibocasStallIterations = 10;
+}  // namespace
+
 LibocasSolver::LibocasSolver(const LinearProblem& problem, LibocasOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, kOwner),
       libocasOptions_(std::move(options)) {
     if (!acceptOptions(libocasOptions_)) return;
+    // Without a nonzero feature every plane libocas builds is zero and its inner QP
+    // degenerates: each iteration took longer than the last, for minutes.
+    if (problem_.train->nonZeros() == 0) {
+        reject(std::string(kOwner) + ": every feature of the training set '" +
+               problem_.train->name +
+               "' is zero, on which libocas's inner QP degenerates; ocas, bmrm or dcd solve it "
+               "(w = 0)");
+        return;
+    }
     multiclass_ = risk_->options().loss == LossKind::Multiclass;
     const StopOptions& stop = libocasOptions_.stop;
     tolRel_ = std::max(stop.tol_rel, kMinTolRel);
@@ -635,7 +648,12 @@ Status LibocasSolver::doStep(IterationRecord& record) {
                             "reached max_seconds = " + formatReal(stop.max_seconds) + " with gap " +
                                 formatReal(record.gap));
     }
-    return Status::running();
+    // A shorter window than ours: when no feature separates any two examples (the same x
+    // under different labels) libocas's inner QP takes longer at every iteration (0.4 s each
+    // for two examples), and a stalled run would take minutes to reach 100.
+    const Status progress = progressStatus(record, kLibocasStallIterations);
+    if (progress.finished()) stopRun("no progress");
+    return progress;
 }
 
 SnapshotPtr LibocasSolver::snapshot() const {

@@ -10,6 +10,7 @@
 // the best w found, lower L a certified lower bound of min F (−∞ when the method has none).
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -128,6 +129,15 @@ class LinearSvmSolver : public Solver {
 
     void fillLinearSnapshot(LinearSvmSnapshot& snapshot) const;
 
+    // For the cutting-plane solvers, at the end of each iteration: running, or a
+    // NumericalFailure once neither bound has moved (by more than 1e-13 relative) for
+    // kStallIterations iterations in a row. A cutting-plane model raises L at every step
+    // while it has precision; it stops when features lie on scales 10⁸ apart, say, and the
+    // run would otherwise spend its whole budget at an unchanging gap. The message says so
+    // with the training data's range of magnitudes.
+    static constexpr int kStallIterations = 100;
+    Status progressStatus(const IterationRecord& record, int window = kStallIterations);
+
     virtual SummaryFields familySummary() const { return {}; }
     virtual int storedPlanes() const { return 0; }
     virtual int activeStoredPlanes() const { return 0; }
@@ -138,6 +148,9 @@ class LinearSvmSolver : public Solver {
     double lambda_ = 0.0;
     std::vector<double> classes_;  // the training file's label values, before mapping
     double lastTrainError_ = 0.0;
+    int stalledFor_ = 0;
+    double progressUpper_ = std::numeric_limits<double>::infinity();
+    double progressLower_ = -std::numeric_limits<double>::infinity();
     double lastTestError_ = -1.0;
 };
 

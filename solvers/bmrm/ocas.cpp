@@ -137,7 +137,7 @@ Status OcasSolver::doStep(IterationRecord& record) {
                                                risk_->errorFromScores(scoresBest_), wBest_)
                                 : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(search.k);
-    return Status::running();
+    return progressStatus(record);
 }
 
 SnapshotPtr OcasSolver::snapshot() const {

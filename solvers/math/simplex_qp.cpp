@@ -242,6 +242,7 @@ SimplexQp::Measure SimplexQp::measure() const {
     Measure m;
     for (int i = 0; i < t_; ++i) {
         const double gi = grad_(i);
+        m.hAlphaMax = std::max(m.hAlphaMax, std::abs(gi + b_(i)));
         if (gi < m.gMin) {
             m.gMin = gi;
             m.iMin = i;
@@ -565,10 +566,15 @@ SimplexQpResult SimplexQp::solve() {
     // Rounding floor of the gradient: |H_ij| ≤ max Hᵢᵢ for PSD H and Σα = 1, so g is known to
     // about eps·(max Hᵢᵢ + max |bᵢ|); gaps and KKT violations below a multiple of it are noise
     // and are not asked for (this matters only for badly scaled data).
-    const double scale = std::max(diag_.head(t_).cwiseAbs().maxCoeff(), b_.cwiseAbs().maxCoeff());
-    const double roundingFloor = 1e3 * kEps * scale;
-    auto gapTolerance = [&](double q) {
-        return std::max(options_.tolerance * std::max(1.0, std::abs(q)), roundingFloor);
+    // The scale is that of the current Hα, not of H's largest entry: at a vertex whose plane
+    // is 0 (Hα = 0) g = −b is exact, and a floor from max Hᵢᵢ (10¹⁵ for one feature of 10⁸)
+    // would keep α there for good, the model's minimiser at w = 0 and the run without
+    // progress.
+    const double bMax = b_.head(t_).cwiseAbs().maxCoeff();
+    auto gapTolerance = [&](const Measure& measured) {
+        const double roundingFloor = 1e3 * kEps * std::max(measured.hAlphaMax, bMax);
+        return std::max(options_.tolerance * std::max(1.0, std::abs(measured.objective)),
+                        roundingFloor);
     };
     // Iterations without a decrease of q beyond its rounding noise after which the solve is
     // declared stalled (q no longer measures progress; prevents spinning on noise).
@@ -587,7 +593,7 @@ SimplexQpResult SimplexQp::solve() {
     Measure m;
     for (;;) {
         m = measure();
-        const double kappa = gapTolerance(m.objective);
+        const double kappa = gapTolerance(m);
         const bool gapMet = m.fwGap <= kappa;
         // Converged on fwGap; keep going while some α_j > 0 still violates KKT by more than
         // κ (a tiny α_j with a large g_j hardly shows in fwGap), for a bounded extra effort.
@@ -646,7 +652,7 @@ SimplexQpResult SimplexQp::solve() {
     result.fwGap = m.fwGap;
     result.kktViolation = m.kktViolation;
     result.iterations = iterations;
-    result.converged = m.fwGap <= gapTolerance(m.objective);
+    result.converged = m.fwGap <= gapTolerance(m);
     return result;
 }
 

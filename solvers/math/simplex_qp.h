@@ -91,6 +91,7 @@ class SimplexQp {
         double objective = 0.0;
         double fwGap = 0.0;
         double kktViolation = 0.0;
+        double hAlphaMax = 0.0;  // max |(Hα)ᵢ| = max |gᵢ + bᵢ|, the scale of g's rounding
     };
     struct PairStep {
         bool moved = false;           // α changed

@@ -898,6 +898,49 @@ class TestCliDataFiles : public QObject {
         QCOMPARE(pj.value("error").toDouble(), 0.0);
     }
 
+    // One feature value of 1e8 among values below 1: OCAS and BMRM reach the optimum DCD (a
+    // different method) finds, instead of stalling at U = 1, L = 0 as when the reduced QP's
+    // rounding floor followed H's largest entry (10¹⁵ here).
+    void badlyScaledDataStillSolve() {
+        const QString data = dataPath("cli/one_huge_value.libsvm");
+        QJsonObject dcd;
+        RUN_JSON(QStringList(
+                     {"run", "dcd", "--data", data, "--set", "tol_rel=1e-9", "--json", "--quiet"}),
+                 dcd);
+        const double optimum = dcd.value("upper").toDouble();
+        QVERIFY(optimum > 0.3 && optimum < 0.4);
+        for (const char* solver : {"ocas", "bmrm"}) {
+            QJsonObject json;
+            RUN_JSON(QStringList({"run", solver, "--data", data, "--set", "tol_rel=1e-9", "--json",
+                                  "--quiet"}),
+                     json);
+            QCOMPARE(json.value("status").toString(), QString("converged"));
+            QVERIFY2(std::abs(json.value("upper").toDouble() - optimum) <= 1e-6 * optimum, solver);
+        }
+    }
+
+    // Data libocas cannot make progress on: refused before the run (no feature at all), or
+    // stopped with a numerical failure (exit 2) after 10 iterations without progress, saying
+    // why, instead of running for minutes.
+    void libocasStopsOnDegenerateData() {
+        const CliResult zero =
+            runCli({"run", "libocas", "--data", dataPath("cli/all_zero_features.libsvm")});
+        QCOMPARE(zero.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(zero.err).contains("every feature of the training set"),
+                 zero.err.constData());
+        const QStringList args{"run",    "libocas",
+                               "--data", dataPath("cli/same_x_two_labels.libsvm"),
+                               "--json", "--quiet"};
+        const CliResult same = runCli(args);
+        QVERIFY2(same.exitCode == 2, qPrintable(describe(args, same)));
+        bool ok = false;
+        const QJsonObject json = parseObject(same.out, &ok);
+        QVERIFY2(ok, qPrintable(describe(args, same)));
+        QVERIFY(json.value("iterations").toInt() <= 11);  // the first sets the bounds
+        QVERIFY2(QString::fromUtf8(same.err).contains("no progress in 10 iterations"),
+                 qPrintable(describe(args, same)));
+    }
+
     // --test-fraction F --seed S: the same seed gives the same numbers; other seeds give other
     // splits; the split holds round(F m) test examples and the rest for training (λ = 1/m_train),
     // and the two parts partition the file (predict on the whole file counts the errors of both).
