@@ -124,7 +124,7 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         return;
     }
     if (problem_.test && problem_.test->dimension() > problem_.train->dimension()) {
-        reject(std::string(owner) + ": the test set has " +
+        reject(std::string(owner) + ": the test set '" + problem_.test->source + "' has " +
                std::to_string(problem_.test->dimension()) +
                " features, more than the training set's " +
                std::to_string(problem_.train->dimension()));

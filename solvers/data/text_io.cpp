@@ -79,6 +79,18 @@ void setInputByteLimit(std::size_t bytes) {
     gInputByteLimit.store(bytes);
 }
 
+void checkParsedSize(const std::string& sourceName, std::size_t examples, std::size_t values,
+                     std::size_t bytes) {
+    const std::size_t set = gInputByteLimit.load();
+    const std::size_t budget = set ? set : availableMemory();
+    if (budget == 0 || bytes <= budget) return;
+    throw DataError(sourceName, 0,
+                    "the text holds up to " + std::to_string(examples) + " examples with " +
+                        std::to_string(values) + " feature values, which need about " +
+                        megabytes(bytes) + " of memory once parsed; only " + megabytes(budget) +
+                        " are available");
+}
+
 void checkTextHead(std::string_view text, const std::string& sourceName) {
     const std::string_view head = text.substr(0, std::min(text.size(), kHeadBytes));
     // Whole lines as LineReader checks them (same rule, same message) …

@@ -29,6 +29,13 @@ std::size_t inputByteLimit();
 // Overrides the limit (0: back to the memory-based default). For tests.
 void setInputByteLimit(std::size_t bytes);
 
+// Before a loader parses text it has read: throws DataError(sourceName, 0, ...) saying how
+// many examples and values the text can hold and how much memory they need, when `bytes`
+// exceeds the memory available now (MemAvailable; or the limit set by setInputByteLimit), so
+// that a file whose data cannot fit fails with a message instead of exhausting memory.
+void checkParsedSize(const std::string& sourceName, std::size_t examples, std::size_t values,
+                     std::size_t bytes);
+
 // Throws DataError(sourceName, line, "unexpected binary byte 0x.. at column N; expected
 // text") when the first 64 KB of `text` hold a control byte other than tab, CR and LF.
 void checkTextHead(std::string_view text, const std::string& sourceName);

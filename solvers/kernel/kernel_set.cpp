@@ -443,7 +443,7 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
             }
             if (dimension != m) {
                 throw std::invalid_argument(
-                    "precomputed kernel is " + std::to_string(m) + " × " +
+                    "precomputed kernel '" + data.source + "' is " + std::to_string(m) + " × " +
                     std::to_string(dimension) + "; expected a square matrix (" + std::to_string(m) +
                     " training examples × " + std::to_string(m) + " kernel values)");
             }
@@ -457,11 +457,11 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
                     const double a = featureValue(data, i, j);
                     const double b = featureValue(data, j, i);
                     if (std::abs(a - b) > 1e-9 * std::max(std::abs(a), std::abs(b))) {
-                        throw std::invalid_argument("precomputed kernel is not symmetric: K(" +
-                                                    std::to_string(i + 1) + ", " +
-                                                    std::to_string(j + 1) + ") = " + formatReal(a) +
-                                                    " but K(" + std::to_string(j + 1) + ", " +
-                                                    std::to_string(i + 1) + ") = " + formatReal(b));
+                        throw std::invalid_argument(
+                            "precomputed kernel '" + data.source + "' is not symmetric: K(" +
+                            std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                            ") = " + formatReal(a) + " but K(" + std::to_string(j + 1) + ", " +
+                            std::to_string(i + 1) + ") = " + formatReal(b));
                     }
                 }
             }

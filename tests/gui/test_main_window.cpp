@@ -9,6 +9,7 @@
 
 #include "bounds_plot.h"
 #include "cutting_plane_plot.h"
+#include "gui_wait.h"
 #include "linear.h"
 #include "linear_model_plot.h"
 #include "linear_view.h"
@@ -26,25 +27,8 @@ using cplab::Run;
 
 namespace {
 
-// Processes events until `done` holds or `ms` pass.
-template <class Predicate>
-bool waitFor(Predicate done, int ms = 20000) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > ms) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        QTest::qWait(5);
-    }
-    return true;
-}
-
-bool allReady(const MainWindow& w) {
-    for (int k = 0; k < w.runCount(); ++k) {
-        if (!w.run(k)->ready()) return false;
-    }
-    return w.runCount() > 0;
-}
+using cplab::testing::allReady;
+using cplab::testing::waitFor;
 
 cplab::widgets::CuttingPlanePlot* cuttingPlanePlot(const MainWindow& w) {
     return static_cast<cplab::widgets::NonsmoothView*>(w.view("nonsmooth"))->modelPlot();

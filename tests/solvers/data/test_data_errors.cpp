@@ -301,6 +301,30 @@ class TestDataErrors : public QObject {
         setInputByteLimit(0);
     }
 
+    // Text within the byte limit whose parsed data would not fit the memory available (here a
+    // limit of 256 KB stands for it): refused before parsing, saying how much it would need.
+    // 30,000 short lines need about 1 MB parsed (labels, lines, rows, indices, values).
+    void parsedDataBeyondTheMemoryAreRefused() {
+        std::string text;
+        for (int i = 0; i < 30000; ++i)
+            text += i % 2 ? "-1 2:1\n" : "+1 1:1\n";
+        QCOMPARE(parseLibsvm(text, "memory").size(), 30000);
+        setInputByteLimit(256 << 10);
+        try {
+            parseLibsvm(text, "memory:short_lines");
+            setInputByteLimit(0);
+            QFAIL("no DataError");
+        } catch (const DataError& e) {
+            setInputByteLimit(0);
+            QCOMPARE(e.file(), std::string("memory:short_lines"));
+            const std::string what = e.what();
+            QVERIFY2(what.find("30001 examples with 30000 feature values") != std::string::npos &&
+                         what.find("of memory once parsed; only 0.25 MB are available") !=
+                             std::string::npos,
+                     what.c_str());
+        }
+    }
+
     // A line of text that is long and bad is quoted shortened, never dumped whole.
     void longTokensAreShortened() {
         const std::string token(500, 'x');

@@ -443,7 +443,7 @@ void TestKernels::kernelSetRejects() {
     const auto pre = kernelList("precomputed", 0);
     QVERIFY(message([&] {
                 KernelSet(train, pre, KernelNormalization::None, 16);
-            }).contains("precomputed kernel is 270 × 13; expected a square matrix"));
+            }).contains("heart_scale' is 270 × 13; expected a square matrix"));
     auto asymmetric =
         std::make_shared<const Dataset>(loadPrecomputedKernel(kPrecomputed + "not_symmetric.txt"));
     QVERIFY(message([&] {
