@@ -2,7 +2,9 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QtTest>
 
 #include "main_window.h"
@@ -29,6 +31,22 @@ inline bool allReady(const MainWindow& w) {
         if (!w.run(k)->ready()) return false;
     }
     return w.runCount() > 0;
+}
+
+// Threads of this process whose name starts with "run-" (Run names its QThread "run-<id>",
+// which Qt gives the native thread on Linux); -1 where that cannot be read.
+inline int runThreadsAlive() {
+#ifdef Q_OS_LINUX
+    int count = 0;
+    const QDir tasks("/proc/self/task");
+    for (const QString& task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(task + "/comm"));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("run-")) ++count;
+    }
+    return count;
+#else
+    return -1;
+#endif
 }
 
 }  // namespace cplab::testing

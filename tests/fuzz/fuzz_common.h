@@ -67,6 +67,17 @@ inline bool sameExamples(const Dataset& a, const Dataset& b) {
 }
 
 // FNV-1a of the input: a deterministic choice of options per input.
+// Two dense rows of `features` features, zeros then ones, with labels 0: something to apply a
+// parsed model to.
+inline Dataset zerosAndOnes(int features) {
+    Dataset data;
+    data.name = data.source = "fuzz rows";
+    data.dense = Dataset::DenseMatrix::Zero(2, features);
+    data.dense.row(1).setOnes();
+    data.labels = Eigen::VectorXd::Zero(2);
+    return data;
+}
+
 inline std::uint64_t hashOf(std::string_view bytes) {
     std::uint64_t h = 1469598103934665603ULL;
     for (const char c : bytes) {

@@ -32,11 +32,7 @@ bool sameModel(const KernelClassifier& a, const KernelClassifier& b) {
 // kernel values against the training examples).
 void checkDecisions(const KernelClassifier& model) {
     if (model.features > 4096) return;  // keep the dense rows small
-    Dataset data;
-    data.name = data.source = "fuzz rows";
-    data.dense = Dataset::DenseMatrix::Zero(2, model.features);
-    data.dense.row(1).setOnes();
-    data.labels = Eigen::VectorXd::Zero(2);
+    const Dataset data = zerosAndOnes(model.features);
     const Eigen::VectorXd f = model.decisions(data);
     require(f.size() == 2, "decisions of the wrong length");
 }

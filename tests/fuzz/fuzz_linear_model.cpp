@@ -48,11 +48,7 @@ bool sameModel(const LinearModel& a, const LinearModel& b) {
 // Scores and predictions on two examples of the model's dimension (a zero and a ones row).
 void checkScores(const LinearModel& model) {
     if (model.features > 4096) return;  // keep the dense rows small
-    Dataset data;
-    data.name = data.source = "fuzz rows";
-    data.dense = Dataset::DenseMatrix::Zero(2, model.features);
-    data.dense.row(1).setOnes();
-    data.labels = Eigen::VectorXd::Zero(2);
+    const Dataset data = zerosAndOnes(model.features);
     const Eigen::MatrixXd S = model.scores(data);
     require(S.rows() == 2 && S.cols() == model.outputs, "scores of the wrong shape");
     const Eigen::VectorXd predicted = model.predict(data);

@@ -20,6 +20,7 @@
 
 #include "bounds_plot.h"
 #include "family_view.h"
+#include "gui_wait.h"
 #include "main_window.h"
 #include "plot_points.h"
 #include "pseudocode_panel.h"
@@ -152,21 +153,7 @@ QString plainText(const QString& html) {
     return document.toPlainText().trimmed();
 }
 
-// Threads of this process whose name starts with "run-" (Run names its QThread "run-<id>",
-// which Qt gives the native thread on Linux); -1 where that cannot be read.
-int runThreadsAlive() {
-#ifdef Q_OS_LINUX
-    int count = 0;
-    const QDir tasks("/proc/self/task");
-    for (const QString& task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm(tasks.filePath(task + "/comm"));
-        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("run-")) ++count;
-    }
-    return count;
-#else
-    return -1;
-#endif
-}
+using cplab::testing::runThreadsAlive;
 
 }  // namespace
 

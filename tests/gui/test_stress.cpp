@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "family_view.h"
+#include "gui_wait.h"
 #include "main_window.h"
 #include "plot_points.h"
 #include "registry.h"
@@ -119,16 +120,7 @@ int threadCount() {
     return static_cast<int>(tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
 }
 
-// Threads whose name starts with "run-" (Run names its QThread "run-<id>").
-int runThreadCount() {
-    int count = 0;
-    const QDir tasks("/proc/self/task");
-    for (const QString& task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm(tasks.filePath(task + "/comm"));
-        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("run-")) ++count;
-    }
-    return count;
-}
+using cplab::testing::runThreadsAlive;
 
 // Resident memory in MB (/proc/self/statm), -1 where that cannot be read. With `trim`, the
 // allocator first returns what it keeps free (glibc), so that the number counts memory in
@@ -284,9 +276,9 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
     w.removeAllRuns();
     QVERIFY(open(w, first));
     QVERIFY2(
-        waitFor([&] { return w.runCount() == 0 && runThreadCount() == 0; }),
+        waitFor([&] { return w.runCount() == 0 && runThreadsAlive() == 0; }),
         qPrintable(
-            QString("%1 runs and %2 run threads left").arg(w.runCount()).arg(runThreadCount())));
+            QString("%1 runs and %2 run threads left").arg(w.runCount()).arg(runThreadsAlive())));
     settle(300);
     const int threadsAfter = threadCount();
     const double rssAfter = residentMb(false);
