@@ -1,6 +1,5 @@
 #include "core/worker_team.h"
 
-#include <chrono>
 #include <system_error>
 
 namespace cplab {
@@ -10,6 +9,9 @@ namespace {
 // How long a waiting thread spins before it sleeps: a few OCAS passes' worth, so that the
 // passes of one iteration never pay a futex wake-up, while an idle team soon stops using CPU.
 constexpr std::chrono::microseconds kSpin{200};
+
+// Waiting for helpers longer than their parts saved, by more than this, is a stall.
+constexpr std::chrono::microseconds kStallSlack{20};
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -39,7 +41,7 @@ WorkerTeam::WorkerTeam(int threads) {
     helpers_.reserve(static_cast<std::size_t>(wanted));
     for (int h = 1; h <= wanted; ++h) {
         try {
-            helpers_.emplace_back([this, h] { helperLoop(h); });
+            helpers_.emplace_back([this] { helperLoop(); });
         } catch (const std::system_error&) {
             break;  // out of threads: a smaller team
         }
@@ -57,39 +59,67 @@ WorkerTeam::~WorkerTeam() {
         helper.join();
 }
 
-void WorkerTeam::dispatch(int workers, Call call, void* context) {
-    workers = std::max(workers, 1);
-    std::unique_lock<std::mutex> lock(busy_, std::defer_lock);
-    if (workers == 1 || helpers_.empty() || !lock.try_lock()) {
-        for (int t = 0; t < workers; ++t)
-            call(context, t);
-        return;
-    }
-    call_ = call;
-    context_ = context;
-    workers_ = workers;
-    const int helpers = static_cast<int>(helpers_.size());
-    // Every helper acknowledges every job (even one it has no part in), so none can still be
-    // reading this job's fields when the next one is written.
-    pending_.store(helpers, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_seq_cst);
-    if (sleepingHelpers_.load(std::memory_order_seq_cst) > 0) generation_.notify_all();
-
-    call(context, 0);
-    for (int t = helpers + 1; t < workers; ++t)
-        call(context, t);
-
-    const auto done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
-    if (!spinUntil(done)) {
-        callerSleeping_.store(true, std::memory_order_seq_cst);
-        for (int left = pending_.load(std::memory_order_seq_cst); left != 0;
-             left = pending_.load(std::memory_order_seq_cst))
-            pending_.wait(left, std::memory_order_seq_cst);
-        callerSleeping_.store(false, std::memory_order_relaxed);
+int WorkerTeam::runClaimedParts() {
+    int ran = 0;
+    for (;;) {
+        const std::uint64_t claim = claims_.fetch_add(1, std::memory_order_acq_rel);
+        const auto part = static_cast<std::uint32_t>(claim);
+        const auto parts = static_cast<std::uint32_t>(claim >> 32);
+        if (part >= parts) return ran;
+        call_(context_, static_cast<int>(part));
+        ++ran;
+        if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == static_cast<int>(parts) &&
+            callerSleeping_.load(std::memory_order_seq_cst))
+            done_.notify_one();
     }
 }
 
-void WorkerTeam::helperLoop(int index) {
+void WorkerTeam::dispatch(int parts, Call call, void* context) {
+    parts = std::max(parts, 1);
+    std::unique_lock<std::mutex> lock(busy_, std::defer_lock);
+    const auto alone = [&] {
+        for (int t = 0; t < parts; ++t)
+            call(context, t);
+    };
+    if (parts == 1 || helpers_.empty() || !lock.try_lock()) return alone();
+    const Clock::time_point start = Clock::now();
+    if (start < soloUntil_) {
+        soloJobs_.fetch_add(1, std::memory_order_relaxed);
+        return alone();
+    }
+
+    call_ = call;
+    context_ = context;
+    done_.store(0, std::memory_order_relaxed);
+    claims_.store(static_cast<std::uint64_t>(parts) << 32, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepingHelpers_.load(std::memory_order_seq_cst) > 0) generation_.notify_all();
+
+    const int mine = runClaimedParts();
+    if (mine == parts) return;  // the helpers took nothing: no one to wait for
+    const Clock::time_point ownEnd = Clock::now();
+    const auto done = [&] { return done_.load(std::memory_order_acquire) == parts; };
+    if (!spinUntil(done)) {
+        callerSleeping_.store(true, std::memory_order_seq_cst);
+        for (int finished = done_.load(std::memory_order_seq_cst); finished != parts;
+             finished = done_.load(std::memory_order_seq_cst))
+            done_.wait(finished, std::memory_order_seq_cst);
+        callerSleeping_.store(false, std::memory_order_relaxed);
+    }
+    const Clock::time_point end = Clock::now();
+
+    // What the helpers' parts would have cost the caller at its own pace, against the wait.
+    const auto own = ownEnd - start;
+    const auto saved = mine > 0 ? own * (parts - mine) / mine : Clock::duration::zero();
+    if (end - ownEnd > saved + kStallSlack) {
+        // A stall soon after the last spell alone: contention goes on, stay alone longer.
+        const bool again = end - soloUntil_ < soloSpell_;
+        soloSpell_ = again ? std::min(2 * soloSpell_, kSoloMax) : kSoloStart;
+        soloUntil_ = end + soloSpell_;
+    }
+}
+
+void WorkerTeam::helperLoop() {
     unsigned seen = 0;
     for (;;) {
         const auto changed = [&] { return generation_.load(std::memory_order_acquire) != seen; };
@@ -103,10 +133,7 @@ void WorkerTeam::helperLoop(int index) {
         }
         seen = generation_.load(std::memory_order_acquire);
         if (stop_.load(std::memory_order_acquire)) return;
-        if (index < workers_) call_(context_, index);
-        if (pending_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
-            callerSleeping_.load(std::memory_order_seq_cst))
-            pending_.notify_one();
+        runClaimedParts();
     }
 }
 

@@ -6,7 +6,9 @@
 //   OCAS  vs BMRM                       iteration ratio
 //   LIBLINEAR -s 3 (C API train())      time at the largest eps whose primal objective is within
 //                                       the same relative tolerance of the optimum P*
-//   OCAS with 2 threads vs 1            on the largest set (most stored non-zeros)
+//   OCAS with 2 threads vs 1            on the largest set (most stored non-zeros), idle
+//   the same under contention           every set, with a busy-loop process pinned to one CPU:
+//                                       2 threads may be at most 1.1x slower than 1
 //
 // The single-thread sections run pinned to one CPU, svmocas too (it inherits the affinity).
 // Like with like: libocas's `ocas_time` excludes loading, so our time runs from the solver's
@@ -18,10 +20,13 @@
 // itself cannot run: it is a report.
 //
 // Usage: bench_linear_svm [--runs N] [--bmrm-runs N] [--C c] [--quick] [--keep-temp]
-//                         [--file NAME=PATH]...
+//                         [--threads-only] [--file NAME=PATH]...
 #include <linear.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -46,6 +51,7 @@
 #include "bench_common.h"
 #include "bmrm/bmrm.h"
 #include "bmrm/ocas.h"
+#include "core/worker_team.h"
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
 #include "risk/risk.h"
@@ -112,6 +118,39 @@ class CpuPin {
     int cpu_ = -1;
 };
 
+// Another program using one CPU flat out for the lifetime of this object: a child process
+// pinned to the last CPU, spinning. Our runs are not pinned, so the scheduler places them as it
+// would next to any other program.
+class BusyCore {
+  public:
+    BusyCore() {
+        cpu_ = static_cast<int>(std::max(1U, std::thread::hardware_concurrency())) - 1;
+        pid_ = fork();
+        if (pid_ == 0) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu_, &one);
+            sched_setaffinity(0, sizeof one, &one);
+            for (;;)
+                asm volatile("" ::: "memory");  // spins; never returns
+        }
+        if (pid_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    ~BusyCore() {
+        if (pid_ <= 0) return;
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+    }
+    BusyCore(const BusyCore&) = delete;
+    BusyCore& operator=(const BusyCore&) = delete;
+    bool running() const { return pid_ > 0; }
+    int cpu() const { return cpu_; }
+
+  private:
+    pid_t pid_ = -1;
+    int cpu_ = 0;
+};
+
 // ---- The problem -------------------------------------------------------------------------
 
 struct Case {
@@ -141,8 +180,9 @@ struct OurRun {
     double cpu = 0;            // CPU seconds of the process over the same span
     double solverSeconds = 0;  // the solver's own clock (last record)
     int iterations = 0;
-    double primal = 0;  // C-form U
-    double lowerC = 0;  // C-form L
+    double primal = 0;       // C-form U
+    double lowerC = 0;       // C-form L
+    long long soloJobs = 0;  // passes the worker team ran alone after stalls
     std::string status;
 };
 
@@ -162,6 +202,9 @@ OurRun runOurs(const Case& c, Options options) {
     r.primal = last.upper / solver.lambda();
     r.lowerC = last.lower / solver.lambda();
     r.status = std::string(cplab::toString(solver.status().code));
+    if constexpr (requires { solver.risk(); }) {
+        if (const cplab::WorkerTeam* team = solver.risk().team()) r.soloJobs = team->soloJobs();
+    }
     return r;
 }
 
@@ -371,6 +414,7 @@ struct Settings {
     int bmrmRuns = 3;
     double C = 1.0;
     bool keepTemp = false;
+    bool threadsOnly = false;
     std::vector<std::pair<std::string, std::string>> extraFiles;
 };
 
@@ -618,6 +662,47 @@ void benchThreads(const Case& c, const Settings& s, const std::filesystem::path&
         std::cout << "  (libocas's own speedup -p 1 -> -p 2 = "
                   << fmt("%.2f", median(libOne) / median(libTwo)) << "x)\n";
     }
+
+    // The same with another program using one CPU flat out.
+    std::vector<double> busyOne, busyTwo, busyLibOne, busyLibTwo;
+    long long solo = 0;
+    {
+        const BusyCore busy;
+        if (!busy.running()) {
+            std::cout << "  could not start the busy-loop process: contention not measured\n";
+            return;
+        }
+        std::cout << "  under contention: a busy-loop process pinned to CPU " << busy.cpu()
+                  << ", load average " << fmt("%.2f", loadAverage()) << "\n";
+        for (int k = 0; k < s.runs; ++k) {
+            busyOne.push_back(runOcas(c, s.C, tol, 1).seconds);
+            const OurRun b = runOcas(c, s.C, tol, 2);
+            busyTwo.push_back(b.seconds);
+            solo += b.soloJobs;
+            if (haveOcas) {
+                const SvmocasRun la = runSvmocas(c, tmp, s.C, tol, 1, 1, false);
+                const SvmocasRun lb = runSvmocas(c, tmp, s.C, tol, 1, 2, false);
+                if (la.ok) busyLibOne.push_back(la.ocasTime);
+                if (lb.ok) busyLibTwo.push_back(lb.ocasTime);
+            }
+        }
+    }
+    printRow({"our OCAS, 1 thread", timeText(busyOne), ""}, widths);
+    printRow({"our OCAS, 2 threads", timeText(busyTwo), ""}, widths);
+    if (!busyLibOne.empty() && !busyLibTwo.empty()) {
+        printRow({"svmocas -m 1 -p 1", timeText(busyLibOne), ""}, widths);
+        printRow({"svmocas -m 1 -p 2", timeText(busyLibTwo), ""}, widths);
+    }
+    const double slowdown = median(busyTwo) / median(busyOne);
+    const bool fair = slowdown <= 1.1;
+    tally.add(fair);
+    std::cout << "  under contention, 2 threads / 1 thread = " << fmt("%.2f", slowdown)
+              << "x   target <= 1.1x  " << passFail(fair) << "   (passes run alone after stalls: "
+              << fmt("%.0f", static_cast<double>(solo) / s.runs) << " per run)\n";
+    if (!busyLibOne.empty() && !busyLibTwo.empty()) {
+        std::cout << "  (libocas under contention, -p 2 / -p 1 = "
+                  << fmt("%.2f", median(busyLibTwo) / median(busyLibOne)) << "x)\n";
+    }
 }
 
 // The letters of ocr_letter.data.gz (letter.data layout: id, letter, next_id, word_id,
@@ -658,10 +743,11 @@ Case makeCase(std::string name, std::string note, Dataset data, const std::files
 int usage(const char* argv0) {
     std::cerr << "usage: " << argv0
               << " [--runs N] [--bmrm-runs N] [--C c] [--quick] [--keep-temp]"
-                 " [--file NAME=PATH]...\n"
+                 " [--threads-only] [--file NAME=PATH]...\n"
                  "  --runs N        timed runs per OCAS/libocas/LIBLINEAR cell (default 5)\n"
                  "  --bmrm-runs N   timed runs per BMRM cell (default 3)\n"
                  "  --quick         --runs 1 --bmrm-runs 1\n"
+                 "  --threads-only  only the thread sections (idle and under contention)\n"
                  "  --file NAME=PATH  an extra binary LIBSVM set (labels two values)\n";
     return 2;
 }
@@ -682,6 +768,8 @@ int main(int argc, char** argv) {
             s.C = std::atof(v);
         } else if (a == "--quick") {
             s.runs = s.bmrmRuns = 1;
+        } else if (a == "--threads-only") {
+            s.threadsOnly = true;
         } else if (a == "--keep-temp") {
             s.keepTemp = true;
         } else if (a == "--file" && (v = next())) {
@@ -754,7 +842,7 @@ int main(int argc, char** argv) {
         bySize[k]->judgeIterationRatio = k < 2;
 
     TargetTally tally;
-    {
+    if (!s.threadsOnly) {
         // The single-thread comparisons run on one CPU (the svmocas children inherit it):
         // unpinned, the scheduler moving a run between the CPUs made whole invocations 30 %
         // slower or not, for us and for svmocas alike. The thread section below is not pinned.

@@ -68,6 +68,14 @@ struct DemoOptions {
     }
 };
 
+// Keeps the calling thread busy for `duration` (a part long enough for a helper to claim the
+// next one while it runs).
+void busyFor(std::chrono::microseconds duration) {
+    const auto until = std::chrono::steady_clock::now() + duration;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+
 }  // namespace
 
 class TestCore : public QObject {
@@ -305,27 +313,40 @@ class TestCore : public QObject {
         QCOMPARE(QString::fromStdString(formatReal(INFINITY)), QString("inf"));
     }
 
-    // Every part runs exactly once, part 0 on the calling thread and parts 1..size−1 on the
-    // helpers; parts beyond the team's size run on the caller; blocks tile [0, n).
+    // Every part runs exactly once, on the calling thread or a helper (parts are claimed, not
+    // assigned), also when there are more parts than threads; blocks tile [0, n).
     void workerTeamRunsEveryPartOnce() {
         WorkerTeam team(3);
         QCOMPARE(team.size(), 3);
         const std::thread::id caller = std::this_thread::get_id();
-        for (int workers : {1, 2, 3, 5}) {
+        bool helped = false;
+        for (int workers : {1, 2, 3, 5, 16}) {
             for (int round = 0; round < 200; ++round) {
                 std::vector<std::atomic<int>> calls(static_cast<std::size_t>(workers));
                 std::vector<std::thread::id> where(static_cast<std::size_t>(workers));
                 team.run(workers, [&](int t) {
+                    busyFor(std::chrono::microseconds(5));
                     calls[static_cast<std::size_t>(t)].fetch_add(1);
                     where[static_cast<std::size_t>(t)] = std::this_thread::get_id();
                 });
-                for (int t = 0; t < workers; ++t) {
-                    const auto u = static_cast<std::size_t>(t);
-                    QCOMPARE(calls[u].load(), 1);
-                    QCOMPARE(where[u] == caller, t == 0 || t >= team.size());
-                }
+                for (int t = 0; t < workers; ++t)
+                    QCOMPARE(calls[static_cast<std::size_t>(t)].load(), 1);
+                if (workers == 1) QVERIFY(where[0] == caller);
+                helped = helped || std::any_of(where.begin(), where.end(),
+                                               [&](std::thread::id id) { return id != caller; });
             }
         }
+        // The helpers do take parts (on a loaded machine, perhaps only after a while).
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!helped && std::chrono::steady_clock::now() < until) {
+            std::atomic<bool> other{false};
+            team.run(3, [&](int) {
+                busyFor(std::chrono::microseconds(50));
+                if (std::this_thread::get_id() != caller) other.store(true);
+            });
+            helped = other.load();
+        }
+        QVERIFY(helped);
         for (int n : {0, 1, 7, 1000}) {
             for (int blocks : {1, 2, 3, 4}) {
                 std::vector<int> covered(static_cast<std::size_t>(n), 0);
@@ -369,6 +390,56 @@ class TestCore : public QObject {
         std::atomic<int> ran{0};
         team.run(2, [&](int) { ran.fetch_add(1); });
         QCOMPARE(ran.load(), 2);
+    }
+
+    // A helper held up in the middle of its part (here it sleeps, as a descheduled thread
+    // would) makes the caller wait longer than the part saved: the team then runs the next
+    // passes on the calling thread alone, with the same parts, and goes back to its helpers
+    // once the spell is over.
+    void workerTeamRunsAloneAfterAStall() {
+        WorkerTeam team(2);
+        const std::thread::id caller = std::this_thread::get_id();
+        const auto stall = [&] {
+            std::atomic<bool> held{false};
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (!held.load() && std::chrono::steady_clock::now() < until) {
+                team.run(2, [&](int) {
+                    if (std::this_thread::get_id() == caller)
+                        return busyFor(std::chrono::microseconds(50));
+                    held.store(true);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                });
+            }
+            return held.load();
+        };
+        // The next job, microseconds later, runs alone (tried again should this thread itself
+        // have been held up past the spell).
+        bool alone = false;
+        for (int attempt = 0; attempt < 20 && !alone; ++attempt) {
+            QVERIFY(stall());
+            const long long before = team.soloJobs();
+            std::vector<std::thread::id> where(4);
+            team.run(
+                4, [&](int t) { where[static_cast<std::size_t>(t)] = std::this_thread::get_id(); });
+            alone = team.soloJobs() == before + 1;
+            if (alone) {
+                QVERIFY(
+                    std::all_of(where.begin(), where.end(), [&](auto id) { return id == caller; }));
+            }
+        }
+        QVERIFY(alone);
+        // Once the spell is over the helper takes parts again (on a loaded machine further
+        // stalls may start further spells, hence the patience).
+        std::this_thread::sleep_for(WorkerTeam::kSoloMax + std::chrono::milliseconds(10));
+        std::atomic<bool> helped{false};
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!helped.load() && std::chrono::steady_clock::now() < until) {
+            team.run(2, [&](int) {
+                busyFor(std::chrono::microseconds(50));
+                if (std::this_thread::get_id() != caller) helped.store(true);
+            });
+        }
+        QVERIFY(helped.load());
     }
 };
 
