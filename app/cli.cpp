@@ -448,11 +448,19 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
+    for (const auto& [name, value] : a.problemOptions) {
+        if (hasProblemOption(*family, name)) continue;
+        std::vector<std::string> known;
+        for (const auto& o : family->problemOptions())
+            known.push_back(o.name);
+        err << "cplab-cli: --problem-set '" << name << "': unknown option of the " << family->name()
+            << " problems ("
+            << (known.empty() ? std::string("they take none") : "they take " + joined(known))
+            << ")\n";
+        return kExitInvalid;
+    }
     const bool readsFiles = family->fileAffinity(a.data) > 0;
-    bool onlyBuiltin = !a.data.empty() && !readsFiles;
-    for (const auto& [name, value] : a.problemOptions)
-        onlyBuiltin = onlyBuiltin || !hasProblemOption(*family, name);
-    if (onlyBuiltin) {
+    if (!a.data.empty() && !readsFiles) {
         err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
             << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
         return kExitInvalid;

@@ -166,7 +166,8 @@ class Family {
             std::move(info),
             [](const OptionValues& values, std::string* why) {
                 Options options;
-                return assignOptions(options, values, why) && options.isValid(why);
+                return assignOptions(options, values, why) && options.isValid(why) &&
+                       checkGiven<Options>(values, why);
             },
             [argument](const ProblemInstance& problem, const OptionValues& values,
                        std::string* why) -> std::unique_ptr<Solver> {
@@ -176,7 +177,9 @@ class Family {
                     return nullptr;
                 }
                 Options options;
-                if (!assignOptions(options, values, why) || !options.isValid(why)) return nullptr;
+                if (!assignOptions(options, values, why) || !options.isValid(why) ||
+                    !checkGiven<Options>(values, why))
+                    return nullptr;
                 auto solver = std::make_unique<SolverType>(argument(*data), options);
                 if (solver->status().code == StatusCode::InvalidInput) {
                     if (why) *why = solver->status().message;
@@ -187,6 +190,17 @@ class Family {
     }
 
   private:
+    // Options::checkGiven(values, why) when the options have one: checks of what was typed
+    // that the values alone cannot show (a 0 that would read as "unset").
+    template <class Options>
+    static bool checkGiven(const OptionValues& values, std::string* why) {
+        if constexpr (requires { Options::checkGiven(values, why); }) {
+            return Options::checkGiven(values, why);
+        } else {
+            return true;
+        }
+    }
+
     struct SolverEntry {
         SolverInfo info;
         Checker check;

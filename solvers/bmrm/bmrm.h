@@ -38,6 +38,9 @@ struct BmrmOptions : CuttingPlaneOptions {
         planes.visit(v);
     }
     bool isValid(std::string* why) const;
+    static bool checkGiven(const OptionValues& given, std::string* why) {
+        return LinearSvmOptions::checkGiven(given, "BmrmOptions", why);
+    }
 };
 
 class BmrmSolver final : public LinearSvmSolver {

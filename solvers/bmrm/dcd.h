@@ -48,6 +48,9 @@ struct DcdOptions {
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
+    static bool checkGiven(const OptionValues& given, std::string* why) {
+        return LinearSvmOptions::checkGiven(given, "DcdOptions", why);
+    }
 };
 
 class DcdSolver final : public LinearSvmSolver {

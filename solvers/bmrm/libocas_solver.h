@@ -70,6 +70,9 @@ struct LibocasOptions {
     }
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
+    static bool checkGiven(const OptionValues& given, std::string* why) {
+        return LinearSvmOptions::checkGiven(given, "LibocasOptions", why);
+    }
     // BufSize passed to libocas.
     std::uint32_t bufferSize() const;
 };

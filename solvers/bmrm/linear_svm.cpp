@@ -47,13 +47,35 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
 }  // namespace
 
 void LinearSvmOptions::visit(OptionVisitor& v) {
-    v.real("lambda", lambda, "regularisation of F(w) = lambda/2 |w|^2 + R(w) (0: from C)");
-    v.real("C", C, "C of 1/2 |w|^2 + C sum loss; lambda = 1/(C m) (0: use lambda; neither: C = 1)");
+    v.real("lambda", lambda,
+           "regularisation of F(w) = lambda/2 |w|^2 + R(w), > 0 (0: unset, from C)");
+    v.real("C", C,
+           "C of 1/2 |w|^2 + C sum loss; lambda = 1/(C m), > 0 (0: unset, use lambda; neither: "
+           "C = 1)");
     std::vector<std::string> risks = lossKindNames();
     v.choice("risk", risk, risks, "loss of the empirical risk R(w)");
     v.boolean("bias", bias, "append a constant feature 1 (a regularised bias, as libocas)");
     v.real("tube", tube, "epsilon of the epsilon-insensitive loss, >= 0");
     v.integer("threads", threads, "threads of the risk oracle (0: all cores)");
+}
+
+bool LinearSvmOptions::checkGiven(const OptionValues& given, const char* owner, std::string* why) {
+    for (const char* name : {"lambda", "C"}) {
+        const auto it = given.find(name);
+        double value = 0.0;
+        if (it == given.end() || parseReal(it->second, value) != NumberError::None || value != 0.0)
+            continue;
+        if (why) {
+            *why =
+                std::string(owner) + ": " + name + " = 0 " +
+                (name == std::string("lambda")
+                     ? "is outside [" + formatReal(kMinLambda) + ", " + formatReal(kMaxLambda) +
+                           "], where the solvers' arithmetic holds; leave lambda out to use C"
+                     : std::string("given: C must be > 0; leave C out to use lambda (or C = 1)"));
+        }
+        return false;
+    }
+    return true;
 }
 
 bool LinearSvmOptions::isValid(const char* owner, std::string* why) const {

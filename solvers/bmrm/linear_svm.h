@@ -46,6 +46,9 @@ struct LinearSvmOptions {
 
     void visit(OptionVisitor& v);
     bool isValid(const char* owner, std::string* why) const;
+    // What isValid cannot see: λ or C given as 0 (0 is how the defaults say "unset", so a
+    // typed 0 would silently mean C = 1). `given` holds the option texts as typed.
+    static bool checkGiven(const OptionValues& given, const char* owner, std::string* why);
     // λ for m training examples.
     double lambdaFor(int m) const;
     RiskOptions riskOptions() const;

@@ -30,6 +30,9 @@ struct OcasOptions : CuttingPlaneOptions {
         planes.visit(v);
     }
     bool isValid(std::string* why) const;
+    static bool checkGiven(const OptionValues& given, std::string* why) {
+        return LinearSvmOptions::checkGiven(given, "OcasOptions", why);
+    }
 };
 
 class OcasSolver final : public LinearSvmSolver {

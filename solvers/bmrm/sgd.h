@@ -45,6 +45,9 @@ struct SgdOptions {
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
+    static bool checkGiven(const OptionValues& given, std::string* why) {
+        return LinearSvmOptions::checkGiven(given, "SgdOptions", why);
+    }
 };
 
 class SgdSolver final : public LinearSvmSolver {

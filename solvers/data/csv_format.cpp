@@ -104,18 +104,21 @@ struct Row {
     std::string_view text;
 };
 
-// CsvOptions::delimiter = 0: ';' or '|' when every one of the first rows (up to 10) has the same
-// nonzero number of them (a ';' file may use ',' as its decimal mark), else ',' when the first
-// row has one, else runs of blanks.
+// CsvOptions::delimiter = 0: ';' or '|' when the first row has some and most of the first rows
+// (up to 10) have as many (a ';' file may use ',' as its decimal mark; one short row among them
+// is then reported as such, not read as a file of one column), else ',' when the first row has
+// one, else runs of blanks.
 char detectDelimiter(const std::vector<Row>& rows) {
     const std::size_t sample = std::min<std::size_t>(rows.size(), 10);
     for (char candidate : {';', '|'}) {
         const auto first = std::count(rows[0].text.begin(), rows[0].text.end(), candidate);
-        bool consistent = first > 0;
-        for (std::size_t r = 1; consistent && r < sample; ++r) {
-            consistent = std::count(rows[r].text.begin(), rows[r].text.end(), candidate) == first;
+        if (first == 0) continue;
+        std::size_t agreeing = 0;
+        for (std::size_t r = 0; r < sample; ++r) {
+            if (std::count(rows[r].text.begin(), rows[r].text.end(), candidate) == first)
+                ++agreeing;
         }
-        if (consistent) return candidate;
+        if (2 * agreeing > sample) return candidate;
     }
     return rows[0].text.find(',') != std::string_view::npos ? ',' : ' ';
 }
@@ -330,9 +333,11 @@ std::string fileName(const std::string& path) {
 // `text` as one field: quoted when it could be misread (delimiter, quote, blanks at the ends
 // or anywhere in whitespace mode, a leading comment character, or empty).
 void appendText(std::string& out, const std::string& text, char delimiter) {
+    // A field starting with a byte-order mark would lose it when it opens the file.
     const bool needsQuotes = text.empty() || text.find_first_of("\"\r\n") != std::string::npos ||
                              text.find(delimiter) != std::string::npos || text.front() == '#' ||
-                             isBlank(text.front()) || isBlank(text.back()) ||
+                             text.rfind("\xEF\xBB\xBF", 0) == 0 || isBlank(text.front()) ||
+                             isBlank(text.back()) ||
                              (delimiter == ' ' && text.find('\t') != std::string::npos);
     if (!needsQuotes) {
         out += text;

@@ -11,6 +11,28 @@
 
 namespace cplab {
 
+Dataset::Dataset(Dataset&& other) noexcept {
+    *this = std::move(other);
+}
+
+Dataset& Dataset::operator=(Dataset&& other) noexcept {
+    if (this == &other) return *this;
+    name = std::move(other.name);
+    source = std::move(other.source);
+    sparseStorage = other.sparseStorage;
+    sparse.swap(other.sparse);          // no move in Eigen 3.4: swapped, and the old matrix
+    SparseMatrix().swap(other.sparse);  // freed now, leaving `other` empty
+    dense = std::move(other.dense);
+    labels = std::move(other.labels);
+    featureNames = std::move(other.featureNames);
+    classNames = std::move(other.classNames);
+    labelName = std::move(other.labelName);
+    lines = std::move(other.lines);
+    featureIds = std::move(other.featureIds);
+    originalDimension = other.originalDimension;
+    return *this;
+}
+
 int Dataset::size() const {
     return static_cast<int>(sparseStorage ? sparse.rows() : dense.rows());
 }

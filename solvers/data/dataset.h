@@ -43,6 +43,17 @@ struct Dataset {
     std::vector<int> lines;                 // 1-based line of each example in `source`, or empty
     std::vector<int> featureIds;            // see the contract; empty unless compacted
     int originalDimension = 0;              // d before compaction (0 unless compacted)
+    // (A new member must be added to the move operations in dataset.cpp too.)
+
+    // Moves take the matrices' storage over. Eigen 3.4's SparseMatrix has no move
+    // operations: a defaulted move of a Dataset copied its sparse matrix, so every dataset
+    // handed on by value (a loader's result assigned, a problem's make_shared) existed twice.
+    Dataset() = default;
+    Dataset(const Dataset&) = default;
+    Dataset& operator=(const Dataset&) = default;
+    Dataset(Dataset&& other) noexcept;
+    Dataset& operator=(Dataset&& other) noexcept;
+    ~Dataset() = default;
 
     // Number of examples m.
     int size() const;

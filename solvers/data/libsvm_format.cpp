@@ -25,23 +25,25 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
         static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
     const std::size_t maxValues =
         static_cast<std::size_t>(std::count(text.begin(), text.end(), ':'));
-    // Parse arrays (label, line, row start; index and value), then the largest copy into the
-    // matrix while they are still held.
+    // The values and indices go straight into the matrix's arrays, sized for maxValues (the
+    // number of ':'), and the row starts into its outer array: the parsed data never exist
+    // twice. Labels and lines are parsed into vectors, the labels then copied.
     checkParsedSize(sourceName, maxExamples, maxValues,
-                    maxExamples * (sizeof(double) + 2 * sizeof(int)) +
-                        maxValues * (sizeof(int) + sizeof(double)) +
-                        std::max(maxExamples, maxValues) * sizeof(double));
+                    maxExamples * (2 * sizeof(double) + 2 * sizeof(int)) +
+                        maxValues * (sizeof(int) + sizeof(double)));
     LineReader reader(text, sourceName);
+    Dataset data;
+    Dataset::SparseMatrix& X = data.sparse;
+    X.resize(static_cast<Eigen::Index>(maxExamples), 0);
+    X.resizeNonZeros(static_cast<Eigen::Index>(maxValues));
+    int* const outer = X.outerIndexPtr();  // maxExamples + 1 entries, all 0
+    int* const inner = X.innerIndexPtr();
+    double* const values = X.valuePtr();
+    std::size_t stored = 0;
     std::vector<double> labels;
     std::vector<int> lines;  // of each example
-    std::vector<int> outer{0};
-    std::vector<int> inner;
-    std::vector<double> values;
     labels.reserve(maxExamples);
     lines.reserve(maxExamples);
-    outer.reserve(maxExamples + 1);
-    inner.reserve(maxValues);
-    values.reserve(maxValues);
     int dimension = 0;
     bool sawAnyLine = false;
 
@@ -118,16 +120,17 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
             previous = index;
             if (index > dimension) dimension = index;
             if (value != 0.0) {
-                inner.push_back(index - 1);
-                values.push_back(value);
+                if (stored >= static_cast<std::size_t>(std::numeric_limits<int>::max() - 1)) {
+                    reader.fail("too many nonzero features for one dataset (more than 2^31)");
+                }
+                inner[stored] = index - 1;
+                values[stored] = value;
+                ++stored;
             }
-        }
-        if (values.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() - 1)) {
-            reader.fail("too many nonzero features for one dataset (more than 2^31)");
         }
         labels.push_back(label);
         lines.push_back(reader.lineNumber());
-        outer.push_back(static_cast<int>(values.size()));
+        outer[labels.size()] = static_cast<int>(stored);
     }
     if (labels.empty()) {
         throw DataError(sourceName, 0,
@@ -135,7 +138,6 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                                    : "no examples: the file is empty");
     }
 
-    Dataset data;
     data.name = std::move(name);
     data.source = sourceName;
     data.sparseStorage = true;
@@ -144,15 +146,12 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
     std::vector<double>().swap(labels);
     lines.shrink_to_fit();
     data.lines = std::move(lines);
-    // Filled directly, each array freed once copied: Eigen's assignment from a Map reserves
-    // 2·max(m, d) entries, 2.4 GB for one feature numbered 10⁸.
-    data.sparse.resize(m, dimension);
-    data.sparse.resizeNonZeros(static_cast<Eigen::Index>(values.size()));
-    std::copy(outer.begin(), outer.end(), data.sparse.outerIndexPtr());
-    std::vector<int>().swap(outer);
-    std::copy(inner.begin(), inner.end(), data.sparse.innerIndexPtr());
-    std::vector<int>().swap(inner);
-    std::copy(values.begin(), values.end(), data.sparse.valuePtr());
+    // The arrays keep their contents: fewer nonzeros shrink the count, not the storage;
+    // conservativeResize trims the outer array to m + 1 and sets the width.
+    X.resizeNonZeros(static_cast<Eigen::Index>(stored));
+    X.conservativeResize(m, dimension);
+    // Explicit zeros, comments or query ids reserved more than was stored: give it back.
+    if (stored + stored / 8 < maxValues) X.data().squeeze();
     applyLoadOptions(data, options, /*naturalSparse=*/true);
     return data;
 }

@@ -202,7 +202,9 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
         const int ret = inflate(&zs, Z_NO_FLUSH);
         inPos += inAvail - zs.avail_in;
         outPos += outAvail - zs.avail_out;
-        if (!headChecked && (outPos >= kHeadBytes || ret == Z_STREAM_END)) {
+        // Checked once 64 KB are out, or at the end: not at the end of a first member, which
+        // may be empty (a text after it went unchecked).
+        if (!headChecked && outPos >= kHeadBytes) {
             headChecked = true;
             checkTextHead(std::string_view(out.data(), outPos), sourceName);
         }
@@ -234,6 +236,7 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
         }
     }
     out.resize(outPos);
+    if (!headChecked) checkTextHead(out, sourceName);
     return out;
 }
 

@@ -37,24 +37,31 @@ bool parseIndex(std::string_view text, long long& out) {
 }  // namespace
 
 bool looksLikePrecomputedKernel(const std::string& path) {
-    const std::string head = readInputHead(path);
+    constexpr std::size_t kHead = 4096;
+    const std::string head = readInputHead(path, kHead);
+    const bool whole = head.size() < kHead;  // the head is the whole file
     std::size_t start = 0;
+    int lines = 0, kernelLines = 0;  // data lines, and those whose first feature is 0:...
     while (start < head.size()) {
         std::size_t end = head.find('\n', start);
-        const bool complete = end != std::string::npos;
-        if (!complete) end = head.size();
-        const std::string_view line =
-            withoutComment(std::string_view(head).substr(start, end - start));
+        // The head may end inside a line (kernel rows are long): its tokens that a blank
+        // follows are complete, the last one may not be.
+        const bool complete = end != std::string::npos || whole;
+        if (end == std::string::npos) end = head.size();
+        std::string_view line = withoutComment(std::string_view(head).substr(start, end - start));
+        if (!complete) line = line.substr(0, line.find_last_of(" \t") + 1);
         std::size_t pos = 0;
-        const std::string_view label = nextToken(line, pos);
-        if (!label.empty()) {
+        if (!nextToken(line, pos).empty()) {
             const std::string_view first = nextToken(line, pos);
-            if (first.empty() && !complete) return false;  // the head ends inside the line
-            return first.size() > 2 && first.substr(0, 2) == "0:";
+            if (first.empty() && !complete) break;
+            const bool kernel = first.size() > 2 && first.substr(0, 2) == "0:";
+            if (lines == 0 && !kernel) return false;
+            ++lines;
+            kernelLines += kernel ? 1 : 0;
         }
         start = end + 1;
     }
-    return false;
+    return lines > 0 && 2 * kernelLines > lines;
 }
 
 Dataset loadPrecomputedKernel(const std::string& path, int columns) {

@@ -13,7 +13,9 @@
 
 namespace cplab {
 
-// True when the first data line of `path` starts "<label> 0:" (the sniffing rule).
+// True when the first data line of `path` starts "<label> 0:" and so do most data lines in its
+// first 4 KB (the sniffing rule: a LIBSVM file with one index 0 is not a kernel, and a kernel
+// file with one serial missing is still reported as a kernel file).
 bool looksLikePrecomputedKernel(const std::string& path);
 
 // Reads a precomputed-kernel file. `columns` = the number of training examples the rows are

@@ -363,6 +363,16 @@ class TestCsvFormat : public QObject {
         numbers.header = false;
         numbers.delimiter = ' ';
         QCOMPARE(formatCsv(data, numbers), std::string("0.5 -1 1\n3 1e-06 -1\n"));
+        // A name starting with a byte-order mark is quoted: first in the file, a reader would
+        // take it for the mark and skip it.
+        data.featureNames = {
+            "\xEF\xBB\xBF"
+            "f",
+            "g"};
+        const std::string text = formatCsv(data);
+        QCOMPARE(text.substr(0, 7), std::string("\"\xEF\xBB\xBF"
+                                                "f\","));
+        QVERIFY(parse(text.c_str()).featureNames == data.featureNames);
     }
 };
 

@@ -222,6 +222,11 @@ class TestDataErrors : public QObject {
         flipped[flipped.size() - 6] ^= 0x55;  // inside the CRC-32 of the trailer
         QVERIFY(message(flipped).find("corrupt gzip stream (incorrect data check)") !=
                 std::string::npos);
+        // A binary byte after an empty first member is found as in one member (it was let
+        // through: the head was checked when the empty member ended).
+        const std::string binary = std::string("+1 1:1\n", 7) + std::string(1, '\0') + "\n";
+        QCOMPARE(message(deflateGzip(binary)), std::string("line 2"));
+        QCOMPARE(message(deflateGzip("") + deflateGzip(binary)), std::string("line 2"));
     }
 
     // Endless binary devices fail at their first bytes (they used to be read until bad_alloc).

@@ -7,6 +7,7 @@
 #include "data/csv_format.h"
 #include "data/data_error.h"
 #include "data/dataset.h"
+#include "data/generators.h"
 #include "data/libsvm_format.h"
 
 using namespace cplab;
@@ -35,6 +36,48 @@ class TestDataset : public QObject {
     Q_OBJECT
 
   private slots:
+    // A move hands the sparse matrix's arrays over (Eigen 3.4's SparseMatrix has no move
+    // operations, so a defaulted move copied them) and keeps every other member; the moved-from
+    // dataset is left empty.
+    void moveTakesTheStorageOver() {
+        Dataset a = parseLibsvm("+1 1:0.5 3:2\n-1 2:1 # x\n+1 3:4\n", "moves.txt");
+        a.featureNames = {"f1", "f2", "f3"};
+        a.classNames = {"no", "yes"};
+        a.labelName = "y";
+        a.selectColumns({0, 2});
+        QVERIFY(a.contractViolation().empty());
+        const Dataset copy = a;
+        const double* values = a.sparse.valuePtr();
+        const int* outer = a.sparse.outerIndexPtr();
+
+        Dataset b(std::move(a));
+        QVERIFY(b.sparse.valuePtr() == values);
+        QVERIFY(b.sparse.outerIndexPtr() == outer);
+        Dataset c;
+        c = std::move(b);
+        QVERIFY(c.sparse.valuePtr() == values);
+        QCOMPARE(b.sparse.nonZeros(), Eigen::Index(0));
+        QCOMPARE(b.size(), 0);
+
+        QCOMPARE(c.name, copy.name);
+        QCOMPARE(c.source, copy.source);
+        QCOMPARE(c.sparseStorage, copy.sparseStorage);
+        QVERIFY(c.sparse.isApprox(copy.sparse));
+        QCOMPARE(c.sparse.nonZeros(), copy.sparse.nonZeros());
+        QVERIFY(c.labels == copy.labels);
+        QVERIFY(c.featureNames == copy.featureNames);
+        QVERIFY(c.classNames == copy.classNames);
+        QCOMPARE(c.labelName, copy.labelName);
+        QVERIFY(c.lines == copy.lines);
+        QVERIFY(c.featureIds == copy.featureIds);
+        QCOMPARE(c.originalDimension, copy.originalDimension);
+
+        Dataset dense = generate("two_blobs", 10, 1);
+        const double* cells = dense.dense.data();
+        const Dataset moved(std::move(dense));
+        QVERIFY(moved.dense.data() == cells);
+    }
+
     void rowOperations_data() {
         QTest::addColumn<bool>("sparse");
         QTest::newRow("dense") << false;
