@@ -70,7 +70,16 @@ Status Solver::step() {
 
     if (result.code == StatusCode::Running) {
         const bool gapRules = !followsPath();
-        if (gapRules && stop_.absoluteReached(record.gap)) {
+        // Bounds may cross by rounding; by more, the lower bound is not one any more and a
+        // "converged" would certify nothing.
+        const double crossing = 1e-6 * std::max(1.0, std::abs(record.upper));
+        if (gapRules && record.gap < -crossing) {
+            result = Status::make(StatusCode::NumericalFailure,
+                                  "the lower bound " + formatReal(record.lower) +
+                                      " exceeds the upper bound " + formatReal(record.upper) +
+                                      " by " + formatReal(-record.gap) +
+                                      ": the method has lost precision (badly scaled data?)");
+        } else if (gapRules && stop_.absoluteReached(record.gap)) {
             result = Status::make(StatusCode::Converged,
                                   "gap " + formatReal(record.gap) + " within tolerance after " +
                                       std::to_string(record.iteration) + " iterations");

@@ -67,6 +67,60 @@ std::string megabytes(std::size_t bytes) {
                         " of text, beyond what the memory available can load (half of it)");
 }
 
+// What one inflate() call did.
+struct InflateStep {
+    std::size_t written = 0;  // bytes of text
+    bool memberEnd = false;   // a gzip member ended
+};
+
+// One inflate() call from bytes[inPos...] into out[0, room): advances inPos. Throws DataError
+// for corrupt data and for a stream that stops before its end.
+InflateStep inflateOnce(z_stream& zs, std::string_view bytes, std::size_t& inPos, char* out,
+                        std::size_t room, const std::string& source) {
+    constexpr std::size_t kMaxChunk = UINT_MAX / 2;  // zlib counts in uInt
+    const std::size_t inAvail = std::min(bytes.size() - inPos, kMaxChunk);
+    const std::size_t outAvail = std::min(room, kMaxChunk);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + inPos));
+    zs.avail_in = static_cast<uInt>(inAvail);
+    zs.next_out = reinterpret_cast<Bytef*>(out);
+    zs.avail_out = static_cast<uInt>(outAvail);
+    const int ret = inflate(&zs, Z_NO_FLUSH);
+    inPos += inAvail - zs.avail_in;
+    const InflateStep step{outAvail - zs.avail_out, ret == Z_STREAM_END};
+    if (ret == Z_STREAM_END) return step;
+    if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR) {
+        throw DataError(source, 0,
+                        std::string("corrupt gzip stream (") +
+                            (zs.msg ? zs.msg : "invalid compressed data") + ")");
+    }
+    if (ret == Z_MEM_ERROR) throw std::bad_alloc();
+    // Z_OK or Z_BUF_ERROR: inflate wants more input or more room. No input left while there
+    // is room means the stream stops before its end.
+    if (inPos == bytes.size() && zs.avail_out > 0) {
+        throw DataError(source, 0,
+                        "truncated gzip stream (the file ends before the compressed data does; "
+                        "incomplete download or copy?)");
+    }
+    return step;
+}
+
+// After a member ended at inPos: true when another member follows (as `cat a.gz b.gz` makes;
+// zs is reset for it), false at the end (nothing more, or zero padding); DataError for other
+// bytes.
+bool nextMember(z_stream& zs, std::string_view bytes, std::size_t inPos,
+                const std::string& source) {
+    const std::string_view rest = bytes.substr(inPos);
+    if (rest.empty() || std::all_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; }))
+        return false;
+    if (!isGzip(rest)) {
+        throw DataError(source, 0,
+                        "corrupt gzip stream (" + std::to_string(rest.size()) +
+                            " unexpected bytes after the end of the compressed data)");
+    }
+    inflateReset(&zs);
+    return true;
+}
+
 }  // namespace
 
 std::size_t inputByteLimit() {
@@ -186,22 +240,15 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
     std::string out(std::min(guess, limit) + (1 << 16), '\0');
     bool headChecked = false;
 
-    constexpr std::size_t kMaxChunk = UINT_MAX / 2;  // zlib counts in uInt
     std::size_t inPos = 0;
     std::size_t outPos = 0;
     for (;;) {
         if (out.size() - outPos < (1 << 16))
             out.resize(std::min(std::max(out.size() * 2, outPos + (1 << 16)),
                                 std::max(limit, outPos) + (1 << 16)));
-        const std::size_t inAvail = std::min(bytes.size() - inPos, kMaxChunk);
-        const std::size_t outAvail = std::min(out.size() - outPos, kMaxChunk);
-        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + inPos));
-        zs.avail_in = static_cast<uInt>(inAvail);
-        zs.next_out = reinterpret_cast<Bytef*>(out.data() + outPos);
-        zs.avail_out = static_cast<uInt>(outAvail);
-        const int ret = inflate(&zs, Z_NO_FLUSH);
-        inPos += inAvail - zs.avail_in;
-        outPos += outAvail - zs.avail_out;
+        const InflateStep step =
+            inflateOnce(zs, bytes, inPos, out.data() + outPos, out.size() - outPos, sourceName);
+        outPos += step.written;
         // Checked once 64 KB are out, or at the end: not at the end of a first member, which
         // may be empty (a text after it went unchecked).
         if (!headChecked && outPos >= kHeadBytes) {
@@ -209,31 +256,7 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
             checkTextHead(std::string_view(out.data(), outPos), sourceName);
         }
         if (outPos > limit) failTooLarge(sourceName, "the compressed stream expands to");
-        if (ret == Z_STREAM_END) {
-            const std::string_view rest = bytes.substr(inPos);
-            if (rest.empty()) break;
-            if (isGzip(rest)) {  // another member follows
-                inflateReset(&zs);
-                continue;
-            }
-            if (std::all_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; })) break;
-            throw DataError(sourceName, 0,
-                            "corrupt gzip stream (" + std::to_string(rest.size()) +
-                                " unexpected bytes after the end of the compressed data)");
-        }
-        if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR) {
-            throw DataError(sourceName, 0,
-                            std::string("corrupt gzip stream (") +
-                                (zs.msg ? zs.msg : "invalid compressed data") + ")");
-        }
-        if (ret == Z_MEM_ERROR) throw std::bad_alloc();
-        // Z_OK or Z_BUF_ERROR: inflate wants more input or more room. No input left while
-        // there is room means the stream stops before its end.
-        if (inPos == bytes.size() && zs.avail_out > 0) {
-            throw DataError(sourceName, 0,
-                            "truncated gzip stream (the file ends before the compressed data "
-                            "does; incomplete download or copy?)");
-        }
+        if (step.memberEnd && !nextMember(zs, bytes, inPos, sourceName)) break;
     }
     out.resize(outPos);
     if (!headChecked) checkTextHead(out, sourceName);
@@ -320,11 +343,158 @@ void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip)
     }
 }
 
+// --- pieces ---------------------------------------------------------------------------------
+
+struct TextPieces::Impl {
+    std::string path;
+    std::size_t pieceBytes = 0;
+    bool whole = false;  // not a regular file: `buffer` holds all of its text
+    bool gzip = false;
+    FilePtr file;        // a plain regular file
+    std::string packed;  // a gzip file's bytes
+    z_stream zs{};
+    bool zsOpen = false;
+    std::size_t packedPos = 0;
+    bool memberDone = false;
+    std::string buffer;  // text read and not yet handed out, from `consumed` on
+    std::size_t consumed = 0;
+    std::size_t total = 0;  // text bytes produced so far
+    bool headChecked = false;
+    bool end = false;  // no more text to read
+
+    ~Impl() {
+        if (zsOpen) inflateEnd(&zs);
+    }
+
+    // Appends up to `count` bytes of text to `buffer`; 0 at the end of the text.
+    std::size_t produce(std::size_t count) {
+        const std::size_t old = buffer.size();
+        buffer.resize(old + count);
+        std::size_t made = 0;
+        if (!gzip) {
+            made = std::fread(buffer.data() + old, 1, count, file.get());
+            if (made < count && std::ferror(file.get()))
+                throw DataError(path, 0, "cannot read: " + systemReason(errno));
+        } else {
+            made = inflateSome(buffer.data() + old, count);
+        }
+        buffer.resize(old + made);
+        total += made;
+        if (total > inputByteLimit())
+            failTooLarge(path, gzip ? "the compressed stream expands to" : "the input holds");
+        return made;
+    }
+
+    // inflateGzip's loop, a bounded output at a time.
+    std::size_t inflateSome(char* out, std::size_t count) {
+        std::size_t made = 0;
+        while (made < count) {
+            if (memberDone) {
+                if (!nextMember(zs, packed, packedPos, path)) return made;
+                memberDone = false;
+            }
+            const InflateStep step =
+                inflateOnce(zs, packed, packedPos, out + made, count - made, path);
+            made += step.written;
+            memberDone = step.memberEnd;
+        }
+        return made;
+    }
+
+    void start() {
+        buffer.clear();
+        consumed = 0;
+        total = 0;
+        end = false;
+        if (gzip) {
+            if (zsOpen) inflateEnd(&zs);
+            zs = z_stream{};
+            if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
+            zsOpen = true;
+            packedPos = 0;
+            memberDone = false;
+        } else if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
+            throw DataError(path, 0, "cannot read: " + systemReason(errno));
+        }
+    }
+};
+
+TextPieces::TextPieces(const std::string& path, std::size_t pieceBytes)
+    : impl_(std::make_unique<Impl>()) {
+    Impl& p = *impl_;
+    p.path = path;
+    p.pieceBytes = std::max<std::size_t>(pieceBytes, 1);
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (!ec && fs::is_regular_file(status)) {
+        errno = 0;
+        p.file.reset(std::fopen(path.c_str(), "rb"));
+        if (!p.file) throw DataError(path, 0, "cannot open: " + systemReason(errno));
+        char magic[2] = {0, 0};
+        const std::size_t n = std::fread(magic, 1, 2, p.file.get());
+        p.gzip = isGzip(std::string_view(magic, n));
+        if (p.gzip) {  // the compressed bytes, held whole
+            std::rewind(p.file.get());
+            char block[kHeadBytes];
+            for (std::size_t got; (got = std::fread(block, 1, sizeof block, p.file.get())) > 0;)
+                p.packed.append(block, got);
+            if (std::ferror(p.file.get()))
+                throw DataError(path, 0, "cannot read: " + systemReason(errno));
+        }
+    }
+    if (!p.file) {  // not a regular file, or one readInputFile explains
+        p.whole = true;
+        p.buffer = readInputFile(path);
+        p.headChecked = true;
+        return;
+    }
+    if (p.gzip) p.file.reset();
+    p.start();
+}
+
+TextPieces::~TextPieces() = default;
+
+void TextPieces::rewind() {
+    Impl& p = *impl_;
+    if (p.whole) {
+        p.consumed = 0;
+        return;
+    }
+    p.start();
+}
+
+bool TextPieces::next(std::string_view& piece) {
+    Impl& p = *impl_;
+    if (p.whole) {
+        if (p.consumed >= p.buffer.size()) return false;
+        piece = p.buffer;
+        p.consumed = p.buffer.size();
+        return true;
+    }
+    p.buffer.erase(0, p.consumed);  // the cut line left over from the last piece
+    p.consumed = 0;
+    // Read until the piece is full and holds a line end, or the text ends.
+    while (!p.end && (!p.headChecked || p.buffer.size() < p.pieceBytes ||
+                      p.buffer.find('\n') == std::string::npos)) {
+        if (p.produce(p.pieceBytes) == 0) p.end = true;
+        if (!p.headChecked && (p.total >= kHeadBytes || p.end)) {
+            p.headChecked = true;
+            checkTextHead(p.buffer, p.path);
+        }
+    }
+    if (p.buffer.empty()) return false;
+    const std::size_t lastEnd = p.buffer.rfind('\n');
+    const std::size_t cut = p.end || lastEnd == std::string::npos ? p.buffer.size() : lastEnd + 1;
+    piece = std::string_view(p.buffer).substr(0, cut);
+    p.consumed = cut;
+    return true;
+}
+
 // --- lines ----------------------------------------------------------------------------------
 
-LineReader::LineReader(std::string_view text, std::string sourceName)
-    : text_(text), sourceName_(std::move(sourceName)) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") position_ = 3;
+LineReader::LineReader(std::string_view text, std::string sourceName, int linesBefore)
+    : text_(text), sourceName_(std::move(sourceName)), lineNumber_(linesBefore) {
+    if (linesBefore == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF") position_ = 3;
 }
 
 bool LineReader::next(std::string_view& line) {

@@ -4,6 +4,7 @@
 // Every failure is a DataError naming the file and, where it is about one line, the line.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -72,6 +73,30 @@ void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip 
 // work is done for it. Leaves no file behind.
 void checkOutputPath(const std::string& path);
 
+// The text of a file piece by piece, gzip inflated on the way, each piece ending at a line end:
+// a loader can parse a file without holding all of its text (the compressed bytes of a gzip
+// file are held; they are a fraction of it). Same checks and messages as readInputFile: a
+// missing file, a directory, binary bytes in the first 64 KB, truncated or corrupt gzip, more
+// text than inputByteLimit(). What is not a regular file (a pipe, a device) is read whole by
+// readInputFile and given as one piece.
+class TextPieces {
+  public:
+    explicit TextPieces(const std::string& path, std::size_t pieceBytes = std::size_t{1} << 18);
+    ~TextPieces();
+    TextPieces(const TextPieces&) = delete;
+    TextPieces& operator=(const TextPieces&) = delete;
+
+    // The next piece: whole lines (the file's last line may lack its '\n'), valid until the
+    // next call; false at the end.
+    bool next(std::string_view& piece);
+    // Back to the first byte, for another pass.
+    void rewind();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // --- lines ----------------------------------------------------------------------------------
 
 // Splits text into lines ("\n" or "\r\n"; a last line without terminator counts), skipping a
@@ -80,7 +105,9 @@ void checkOutputPath(const std::string& path);
 // "unexpected binary byte 0x.. at column N; expected text".
 class LineReader {
   public:
-    LineReader(std::string_view text, std::string sourceName);
+    // `linesBefore`: lines of the same file before `text` (a piece of it, see TextPieces); the
+    // numbers continue from there, and a byte-order mark is skipped only at line 1.
+    LineReader(std::string_view text, std::string sourceName, int linesBefore = 0);
 
     // Stores the next line (without terminator) in `line`; false at the end of the text.
     bool next(std::string_view& line);

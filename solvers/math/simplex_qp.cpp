@@ -579,6 +579,12 @@ SimplexQpResult SimplexQp::solve() {
     // Iterations without a decrease of q beyond its rounding noise after which the solve is
     // declared stalled (q no longer measures progress; prevents spinning on noise).
     const int patience = 2 * t_ + 50;
+    // Work per solve: max_iterations, and at most 1000 steps per variable (plus 10,000). A
+    // well-posed QP needs a small multiple of t; one whose H spans 60 orders of magnitude (a
+    // feature of 10³⁰ among values of 1) crept on by rounding-level decreases for the whole
+    // 10⁶, 0.6 s per cutting-plane iteration with 4 planes.
+    const int maxIterations =
+        static_cast<int>(std::min<long long>(options_.max_iterations, 1000LL * t_ + 10000));
 
     SimplexQpResult result;
     int iterations = 0;
@@ -609,13 +615,13 @@ SimplexQpResult SimplexQp::solve() {
         } else if (iterations - lastImprovement > patience) {
             stalled = true;
         }
-        done = done || stalled || iterations >= options_.max_iterations;
+        done = done || stalled || iterations >= maxIterations;
         if (done) {
             // Confirm on a freshly computed gradient: the cached one accumulates rounding.
             if (!gradientFresh) {
                 refreshGradient();
                 gradientFresh = true;
-                if (!stalled && iterations < options_.max_iterations) continue;
+                if (!stalled && iterations < maxIterations) continue;
                 m = measure();
             }
             break;
@@ -632,7 +638,7 @@ SimplexQpResult SimplexQp::solve() {
         if (polishDue) {
             smoSincePolish = 0;
             polishGap = std::min(2 * polishGap, 1 << 24);
-            if (activeSetPolish(iterations, options_.max_iterations, kappa)) {
+            if (activeSetPolish(iterations, maxIterations, kappa)) {
                 lastSupportChange = iterations;
                 continue;
             }
@@ -645,7 +651,7 @@ SimplexQpResult SimplexQp::solve() {
             continue;
         }
         // No pair can move any more; a final active-set attempt, then give up.
-        stalled = !activeSetPolish(iterations, options_.max_iterations, kappa);
+        stalled = !activeSetPolish(iterations, maxIterations, kappa);
     }
 
     result.objective = m.objective;

@@ -37,7 +37,8 @@ namespace cplab {
 
 struct SimplexQpOptions {
     double tolerance = 1e-10;      // stop when fwGap ≤ tolerance·max(1, |q(α)|) (or ρ), > 0
-    int max_iterations = 1000000;  // inner iterations (pair updates + active-set steps), > 0
+    int max_iterations = 1000000;  // inner iterations (pair updates + active-set steps) per
+                                   // solve, > 0; at most 1000·t + 10,000 for t variables
 };
 
 struct SimplexQpResult {

@@ -51,6 +51,37 @@ class TestLibsvmFormat : public QObject {
     Q_OBJECT
 
   private slots:
+    // A file is parsed piece by piece (TextPieces, 256 KB each): a 1.6 MB file, plain and
+    // gzip, loads as the same text parsed whole, with the line numbers of its messages right
+    // across pieces; pieces cut at line ends even for lines longer than a piece.
+    void piecesLoadAsTheWholeText() {
+        QTemporaryDir dir;
+        std::string text = "\xEF\xBB\xBF# byte-order mark and a comment\n";
+        for (int i = 0; i < 40000; ++i) {
+            text += (i % 3 ? "+1" : "-1");
+            for (int j = 1 + i % 7; j <= 30; j += 4)
+                text += " " + std::to_string(j) + ":" + formatReal(0.25 * ((i + j) % 13) - 1.5);
+            text += (i % 1000 == 0 ? "\r\n" : "\n");
+        }
+        text += "+1 1:" + std::string(300000, '1') + "e-300000 2:1\n";  // longer than a piece
+        text += "-1 3:2";                                               // no line end
+        const Dataset whole = parseLibsvm(text, "memory");
+        for (const bool gzip : {false, true}) {
+            const std::string path = dir.filePath(gzip ? "big.gz" : "big.txt").toStdString();
+            writeOutputFile(path, text, gzip);
+            const Dataset loaded = loadLibsvm(path);
+            QCOMPARE(QString::fromStdString(difference(loaded, whole)), QString());
+            QCOMPARE(loaded.lines.back(), 40003);
+            writeOutputFile(path, text + "\n-1 2:x\n", gzip);
+            try {
+                loadLibsvm(path);
+                QFAIL("a bad value on the last line was accepted");
+            } catch (const DataError& e) {
+                QCOMPARE(e.line(), 40004);
+            }
+        }
+    }
+
     void realFiles_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<bool>("inMemory");  // as a built-in resource: parseLibsvm(bytes)
