@@ -131,7 +131,7 @@ void SimplexQp::addVariable(const Eigen::Ref<const Eigen::VectorXd>& hColumn, do
     if (!hColumn.allFinite() || !std::isfinite(bValue)) {
         throw std::invalid_argument("SimplexQp::addVariable: non-finite H column or b value");
     }
-    if (t + 1 > H_.cols()) reserve(std::max(16, 2 * static_cast<int>(H_.cols())));
+    if (t + 1 > H_.cols()) reserve(std::max(16, static_cast<int>(H_.cols()) * 3 / 2));
 
     H_.col(t).head(t + 1) = hColumn;
     H_.row(t).head(t) = hColumn.head(t).transpose();

@@ -12,6 +12,8 @@
 //                  API, in a fresh process of this program), which allocate by the largest
 //                  index.
 //
+//   usps0          usps as a binary task (digit 0 against the rest), every solver.
+//
 // Usage: bench_memory [--cli PATH]   (default: the cplab-cli built next to this program)
 #include <fcntl.h>
 #include <linear.h>
@@ -190,10 +192,29 @@ int main(int argc, char** argv) {
         std::string name, file;
         std::vector<std::string> options;
     };
-    const std::vector<Set> sets{{"a9a", "a9a.gz", {}},
-                                {"usps", "usps.gz", {"--set", "risk=multiclass"}}};
+    const std::filesystem::path tmp =
+        std::filesystem::temp_directory_path() / ("cplab_bench_memory_" + std::to_string(getpid()));
+    std::filesystem::create_directories(tmp);
+    // usps0: the same digits as a binary task, digit 0 against the rest (written by a child).
+    const std::string usps0 = (tmp / "usps0.txt").string();
+    if (const pid_t pid = fork(); pid == 0) {
+        try {
+            cplab::Dataset d = cplab::loadLibsvm(dir + "/usps.gz");
+            for (int i = 0; i < d.size(); ++i)
+                d.labels(i) = d.labels(i) == 0.0 ? 1.0 : -1.0;
+            cplab::writeLibsvm(usps0, d);
+        } catch (const std::exception&) {
+            _exit(1);
+        }
+        _exit(0);
+    } else if (pid > 0) {
+        waitpid(pid, nullptr, 0);
+    }
+    const std::vector<Set> sets{{"a9a", dir + "/a9a.gz", {}},
+                                {"usps", dir + "/usps.gz", {"--set", "risk=multiclass"}},
+                                {"usps0", usps0, {}}};
     for (const Set& set : sets) {
-        const std::string path = dir + "/" + set.file;
+        const std::string& path = set.file;
         const double data = dataMb(path);
         const auto row = [&](const std::string& label, const Peak& p, bool judged) {
             const double ratio = (p.mb - overhead.mb) / data;
@@ -216,9 +237,6 @@ int main(int argc, char** argv) {
         }
     }
 
-    const std::filesystem::path tmp =
-        std::filesystem::temp_directory_path() / ("cplab_bench_memory_" + std::to_string(getpid()));
-    std::filesystem::create_directories(tmp);
     const auto twoLines = [&](long long index) {
         const std::string path = (tmp / ("index_" + std::to_string(index) + ".txt")).string();
         std::ofstream(path) << "+1 " << index << ":1\n-1 1:1\n";
