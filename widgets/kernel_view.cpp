@@ -442,6 +442,7 @@ KernelView::KernelView(QWidget* parent)
 }
 
 KernelView::~KernelView() {
+    if (splitControls_ && !splitControls_->parent()) delete splitControls_;
     // The worker holds only copies and shared data; stop it before the watcher goes.
     if (job_) {
         job_->cancel.cancel();

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QPointer>
 #include <memory>
 #include <span>
 #include <string>
@@ -176,7 +177,8 @@ class KernelView final : public FamilyView {
     bool notePossible_ = true;    // the note is not the "no grid for this run" text
 
     // Problem controls.
-    TestSplitControls* splitControls_;  // the test split (problem controls)
+    // The test split (problem controls): ours until a window takes it into its problem panel.
+    QPointer<TestSplitControls> splitControls_;
 };
 
 FamilyView* kernelView(QWidget* parent);

@@ -50,6 +50,10 @@ OptionValues LinearView::problemOptions() const {
     return splitControls_->problemOptions();
 }
 
+LinearView::~LinearView() {
+    if (splitControls_ && !splitControls_->parent()) delete splitControls_;
+}
+
 FamilyView* linearView(QWidget* parent) {
     return new LinearView(parent);
 }

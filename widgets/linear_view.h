@@ -3,6 +3,8 @@
 // the family's problem controls.
 #pragma once
 
+#include <QPointer>
+
 #include "family_view.h"
 #include "test_split_controls.h"
 
@@ -17,6 +19,7 @@ class LinearView final : public FamilyView {
     Q_OBJECT
   public:
     explicit LinearView(QWidget* parent = nullptr);
+    ~LinearView() override;
 
     bool showFrame(const ViewFrame& frame) override;
     void clear() override;
@@ -28,7 +31,8 @@ class LinearView final : public FamilyView {
 
   private:
     LinearModelPlot* plot_;
-    TestSplitControls* splitControls_;  // the test split (problem controls)
+    // The test split (problem controls): ours until a window takes it into its problem panel.
+    QPointer<TestSplitControls> splitControls_;
 };
 
 FamilyView* linearView(QWidget* parent);

@@ -297,7 +297,12 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
         threadsAfter <= threadsBefore,
         qPrintable(
             QString("%1 threads after the runs, %2 before").arg(threadsAfter).arg(threadsBefore)));
-    // (b) No memory is left: what is in use is back near its value after the warm-up.
+    // (b) No memory is left: what is in use is back near its value after the warm-up. Under
+    // AddressSanitizer freed memory waits in its quarantine (up to 256 MB) and resident memory
+    // says nothing; LeakSanitizer checks what is left at exit instead.
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("resident memory is not measurable under AddressSanitizer (LeakSanitizer checks)");
+#endif
     QVERIFY2(trimmedAfter - trimmedBefore <= kRssSlackMb,
              qPrintable(QString("resident memory grew by %1 MB (%2 -> %3 MB)")
                             .arg(trimmedAfter - trimmedBefore, 0, 'f', 1)
