@@ -89,17 +89,10 @@ bool open(MainWindow& w, const Block& block) {
     return ok && w.problem() != nullptr;
 }
 
-// Processes events until `done` holds or `ms` pass.
+// cplab::testing::waitFor with this test's timeout.
 template <class Predicate>
 bool waitFor(Predicate done, int ms = kTimeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > ms) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        QThread::msleep(1);
-    }
-    return true;
+    return cplab::testing::waitFor(done, ms);
 }
 
 // Processes events for `ms` (queued updates, coalesced replots, deferred deletes land).
