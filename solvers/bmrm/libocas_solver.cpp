@@ -100,6 +100,9 @@ void LibocasOptions::visit(OptionVisitor& v) {
     v.integer("buf_size", buf_size,
               "libocas BufSize, the most planes it stores (0: max_iterations + 1, at most 4001; "
               "else 2..20000)");
+    v.integer("qp_limit_stop", qp_limit_stop,
+              "stop after this many iterations in a row whose inner QP hit its iteration limit "
+              "(badly scaled data; 0: never)");
 }
 
 bool LibocasOptions::isValid(std::string* why) const {
@@ -112,7 +115,9 @@ bool LibocasOptions::isValid(std::string* why) const {
            requireText(method == "ocas" || method == "bmrm", kOwner, "method", method,
                        "must be ocas or bmrm", why) &&
            require(buf_size == 0 || (buf_size >= 2 && buf_size <= kMaxBufferSize), kOwner,
-                   "buf_size", buf_size, "must be 0 (automatic) or lie in [2, 20000]", why);
+                   "buf_size", buf_size, "must be 0 (automatic) or lie in [2, 20000]", why) &&
+           require(qp_limit_stop >= 0, kOwner, "qp_limit_stop", qp_limit_stop,
+                   "must be >= 0 (0: never stop for it)", why);
 }
 
 std::uint32_t LibocasOptions::bufferSize() const {
@@ -651,6 +656,19 @@ Status LibocasSolver::doStep(IterationRecord& record) {
     // A shorter window than ours: when no feature separates any two examples (the same x
     // under different labels) libocas's inner QP takes longer at every iteration (0.4 s each
     // for two examples), and a stalled run would take minutes to reach 100.
+    // libqp's exitflag 0: its 10⁷ iterations ran out before the reduced QP was solved.
+    qpAtLimitFor_ = state_.qpExitflag == 0 ? qpAtLimitFor_ + 1 : 0;
+    const int qpLimitStop = libocasOptions_.qp_limit_stop;
+    if (qpLimitStop > 0 && qpAtLimitFor_ >= qpLimitStop) {
+        stopRun("inner QP at its iteration limit");
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "libocas's inner QP ended at its iteration limit (qp_exitflag 0) in " +
+                std::to_string(qpAtLimitFor_) +
+                " iterations in a row: its reduced problem is too ill-conditioned for it (" +
+                dataConditionNote() +
+                "); ocas and bmrm solve such data, and qp_limit_stop=0 lets libocas go on");
+    }
     const Status progress = progressStatus(record, kLibocasStallIterations);
     if (progress.finished()) stopRun("no progress");
     return progress;

@@ -63,6 +63,11 @@ struct LibocasOptions {
     // allocates a BufSize² Hessian up front); 0: max_iterations + 1, at most 4001. A full
     // buffer ends the run (libocas exitflag −1). 0 or in [2, 20000].
     int buf_size = 0;
+    // Stop with a numerical failure after this many consecutive iterations whose inner QP
+    // (libqp) ended at its iteration limit, 10⁷ (qp_exitflag 0; 0: never stop for it). On badly
+    // scaled data each such iteration takes a second or more, and the bounds creep for
+    // minutes; on well-scaled data the inner QP converges every time.
+    int qp_limit_stop = 5;
 
     LibocasOptions() {
         stop.epsilon = 0.0;  // libocas's default rule is the relative one
@@ -132,6 +137,7 @@ class LibocasSolver final : public LinearSvmSolver {
     std::unique_ptr<Run> run_;
     LibocasState state_;
     int exitflag_ = 0;
+    int qpAtLimitFor_ = 0;  // consecutive iterations whose inner QP hit its iteration limit
     std::string exitText_ = "not started";
     Eigen::VectorXd wBest_;        // w of the best Q_P so far (F(wBest) = U)
     Eigen::VectorXd wCurrent_;     // libocas's W after the last iteration (w_b; w_t for bmrm)

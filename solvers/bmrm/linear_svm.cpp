@@ -170,18 +170,8 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
     }
 }
 
-Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window) {
-    const double scale = 1e-13 * std::max({1.0, std::abs(record.upper), std::abs(record.lower)});
-    const bool moved =
-        record.upper < progressUpper_ - scale || record.lower > progressLower_ + scale;
-    if (moved) {
-        progressUpper_ = record.upper;
-        progressLower_ = record.lower;
-        stalledFor_ = 0;
-        return Status::running();
-    }
-    if (++stalledFor_ < window) return Status::running();
-    // The range of the training features' magnitudes, for the message.
+std::string LinearSvmSolver::dataConditionNote(bool* degenerate) const {
+    if (degenerate) *degenerate = false;
     const Dataset& train = *problem_.train;
     double largest = 0.0;
     double smallest = std::numeric_limits<double>::infinity();
@@ -198,14 +188,34 @@ Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window
         for (Eigen::Index k = 0; k < train.dense.size(); ++k)
             see(train.dense.data()[k]);
     }
-    const bool badlyScaled = largest > 0.0 && largest > 1e6 * smallest;
-    const std::string why =
-        largest == 0.0 ? "every training feature is zero"
-        : badlyScaled
-            ? "the training features' magnitudes range from " + formatReal(smallest) + " to " +
-                  formatReal(largest) + "; scale them, e.g. to [-1, 1]"
-            : "the data are degenerate for this method (e.g. examples that no feature tells "
-              "apart); another solver (ocas, bmrm, dcd) may still solve them";
+    if (largest == 0.0) return "every training feature is zero";
+    if (largest > 1e6 * smallest) {
+        return "the training features' magnitudes range from " + formatReal(smallest) + " to " +
+               formatReal(largest) + "; scale them, e.g. to [-1, 1]";
+    }
+    if (largest >= 1e3) {
+        return "the training features reach " + formatReal(largest) +
+               "; scale them, e.g. to [-1, 1]";
+    }
+    if (degenerate) *degenerate = true;
+    return "the data are degenerate for this method (e.g. examples that no feature tells "
+           "apart)";
+}
+
+Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window) {
+    const double scale = 1e-13 * std::max({1.0, std::abs(record.upper), std::abs(record.lower)});
+    const bool moved =
+        record.upper < progressUpper_ - scale || record.lower > progressLower_ + scale;
+    if (moved) {
+        progressUpper_ = record.upper;
+        progressLower_ = record.lower;
+        stalledFor_ = 0;
+        return Status::running();
+    }
+    if (++stalledFor_ < window) return Status::running();
+    bool degenerate = false;
+    std::string why = dataConditionNote(&degenerate);
+    if (degenerate) why += "; another solver (ocas, bmrm, dcd) may still solve them";
     return Status::make(StatusCode::NumericalFailure,
                         "no progress in " + std::to_string(window) + " iterations: U = " +
                             formatReal(record.upper) + " and L = " + formatReal(record.lower) +

@@ -139,6 +139,10 @@ class LinearSvmSolver : public Solver {
     // run would otherwise spend its whole budget at an unchanging gap. The message says so
     // with the training data's range of magnitudes.
     static constexpr int kStallIterations = 100;
+    // Why a cutting-plane model may lose precision on the training data, for messages: every
+    // feature zero, magnitudes far apart, or large magnitudes (each with "scale them"), else
+    // degenerate data (then *degenerate is set, when given).
+    std::string dataConditionNote(bool* degenerate = nullptr) const;
     Status progressStatus(const IterationRecord& record, int window = kStallIterations);
 
     virtual SummaryFields familySummary() const { return {}; }

@@ -14,6 +14,15 @@ SimplexQpOptions qpOptions(const PlaneOptions& options) {
     return qp;
 }
 
+// Planes per storage block: about kBlockBytes, at most 64, at least one.
+constexpr double kBlockBytes = 256.0 * 1024;
+
+int blockWidthFor(Eigen::Index dimension) {
+    const double fit =
+        kBlockBytes / (8.0 * static_cast<double>(std::max<Eigen::Index>(1, dimension)));
+    return static_cast<int>(std::clamp(fit, 1.0, 64.0));
+}
+
 }  // namespace
 
 bool PlaneOptions::isValid(const char* owner, std::string* why) const {
@@ -37,19 +46,25 @@ PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& op
       inactiveLimit_(options.inactive_limit),
       maxPlanes_(options.max_planes < 0 ? automaticMaxPlanes(dimension) : options.max_planes),
       qp_(qpOptions(options)),
-      A_(dimension, 16),
+      blockWidth_(blockWidthFor(dimension)),
       qpOptions_(qpOptions(options)) {
     add(Eigen::VectorXd::Zero(dimension), 0.0);  // R ≥ 0
 }
 
 void PlaneSet::add(const Eigen::VectorXd& a, double b) {
-    if (count_ == A_.cols()) A_.conservativeResize(Eigen::NoChange, 2 * A_.cols());
-    A_.col(count_) = a;
-    Eigen::VectorXd column(count_ + 1);
-    if (count_ > 0) column.head(count_).noalias() = A_.leftCols(count_).transpose() * a;
-    column(count_) = a.squaredNorm();
-    column /= lambda_;
-    qp_.addVariable(column, b);
+    if (count_ == static_cast<int>(blocks_.size()) * blockWidth_)
+        blocks_.emplace_back(dimension_, blockWidth_);
+    // The new Gram column ⟨aᵢ, a⟩/λ, block by block.
+    Eigen::VectorXd gram(count_ + 1);
+    for (int start = 0; start < count_; start += blockWidth_) {
+        const int width = std::min(blockWidth_, count_ - start);
+        gram.segment(start, width).noalias() =
+            blocks_[start / blockWidth_].leftCols(width).transpose() * a;
+    }
+    Eigen::Map<Eigen::VectorXd>(column(count_), dimension_) = a;
+    gram(count_) = a.squaredNorm();
+    gram /= lambda_;
+    qp_.addVariable(gram, b);
     b_.push_back(b);
     inactiveFor_.push_back(0);
     ++count_;
@@ -80,7 +95,7 @@ void PlaneSet::dropInactive() {
             continue;
         }
         if (kept != i) {
-            A_.col(kept) = A_.col(i);
+            std::copy_n(column(i), dimension_, column(kept));
             b_[kept] = b_[i];
             inactiveFor_[kept] = inactiveFor_[i];
         }
@@ -90,16 +105,27 @@ void PlaneSet::dropInactive() {
     count_ = kept;
     b_.resize(kept);
     inactiveFor_.resize(kept);
+    releaseEmptyBlocks();
+}
+
+void PlaneSet::releaseEmptyBlocks() {
+    const std::size_t needed = static_cast<std::size_t>((count_ + blockWidth_ - 1) / blockWidth_);
+    if (blocks_.size() > needed) {
+        blocks_.resize(needed);
+        blocks_.shrink_to_fit();
+    }
 }
 
 void PlaneSet::aggregate() {
     const Eigen::VectorXd alpha = qp_.alpha();
-    const Eigen::VectorXd a = A_.leftCols(count_) * alpha;
+    const Eigen::VectorXd a = combination(alpha);
     double b = 0.0;
     for (int i = 0; i < count_; ++i)
         b += alpha(i) * b_[i];
     qp_ = SimplexQp(qpOptions_);
     count_ = 0;
+    blocks_.clear();
+    blocks_.shrink_to_fit();
     b_.clear();
     inactiveFor_.clear();
     add(Eigen::VectorXd::Zero(dimension_), 0.0);  // R ≥ 0 again as plane 0
@@ -111,9 +137,18 @@ void PlaneSet::aggregate() {
     ++aggregations_;
 }
 
+Eigen::VectorXd PlaneSet::combination(const Eigen::VectorXd& alpha) const {
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(dimension_);
+    for (int start = 0; start < count_; start += blockWidth_) {
+        const int width = std::min(blockWidth_, count_ - start);
+        sum.noalias() += blocks_[start / blockWidth_].leftCols(width) * alpha.segment(start, width);
+    }
+    return sum;
+}
+
 Eigen::VectorXd PlaneSet::weights() const {
     if (count_ == 0) return Eigen::VectorXd::Zero(dimension_);
-    return -(A_.leftCols(count_) * qp_.alpha()) / lambda_;
+    return -combination(qp_.alpha()) / lambda_;
 }
 
 double PlaneSet::dualValue() const {
@@ -124,7 +159,8 @@ double PlaneSet::dualValue() const {
 double PlaneSet::modelValue(const Eigen::VectorXd& w) const {
     double value = -std::numeric_limits<double>::infinity();
     for (int i = 0; i < count_; ++i)
-        value = std::max(value, A_.col(i).dot(w) + b_[i]);
+        value = std::max(value,
+                         Eigen::Map<const Eigen::VectorXd>(column(i), dimension_).dot(w) + b_[i]);
     return value;
 }
 

@@ -12,6 +12,9 @@
 // the first iteration and saves OCAS about 10 % of its iterations. It is plane 0, never
 // dropped, and counted by size() like the others.
 //
+// The planes are stored in blocks of columns (about 256 KB each): adding one never copies
+// the others, and the blocks a drop empties are freed, so memory follows the planes stored.
+//
 // Memory management: a plane whose αᵢ stayed 0 for `inactiveLimit` consecutive solves is
 // dropped (0: never); when more than `maxPlanes` are stored after the drop, all planes are
 // replaced by their aggregate ā = Σ αᵢ aᵢ, b̄ = Σ αᵢ bᵢ (a valid plane below R, with the
@@ -26,9 +29,14 @@
 
 namespace cplab {
 
+inline constexpr int kDefaultInactiveLimit = 50;
+
 // The plane-management options BMRM and OCAS share.
 struct PlaneOptions {
-    int inactive_limit = 0;  // drop a plane after this many solves with α = 0 (0: never)
+    // Drop a plane after this many solves with α = 0 (0: never). 50 keeps the iteration counts
+    // of keeping every plane within a few per cent (README) while the plane set stays at a few
+    // hundred planes instead of one per iteration.
+    int inactive_limit = kDefaultInactiveLimit;
     // Aggregate all planes when more are stored: 0 no cap; −1 (default) automatic, 2,000
     // (libocas's buffer) or as many as fit kAutoPlaneBytes when d is large, at least 16, so that
     // a long run's memory stays flat.
@@ -75,13 +83,23 @@ class PlaneSet {
   private:
     void dropInactive();
     void aggregate();
+    double* column(int i) { return blocks_[i / blockWidth_].col(i % blockWidth_).data(); }
+    const double* column(int i) const {
+        return blocks_[i / blockWidth_].col(i % blockWidth_).data();
+    }
+    // Σ αᵢ aᵢ over the stored planes.
+    Eigen::VectorXd combination(const Eigen::VectorXd& alpha) const;
+    // Frees the blocks beyond those the count_ planes need.
+    void releaseEmptyBlocks();
 
     Eigen::Index dimension_;
     double lambda_;
     int inactiveLimit_;
     int maxPlanes_;
     SimplexQp qp_;
-    Eigen::MatrixXd A_;  // dimension × capacity; the first count_ columns are the planes
+    int blockWidth_;                       // planes per block
+    std::vector<Eigen::MatrixXd> blocks_;  // dimension × blockWidth_ each; plane i is column
+                                           // i % blockWidth_ of block i / blockWidth_
     std::vector<double> b_;
     std::vector<int> inactiveFor_;  // consecutive solves with α = 0, per plane
     int count_ = 0;

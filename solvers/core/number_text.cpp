@@ -27,7 +27,17 @@ void appendReal(std::string& out, double value) {
     for (const char* p = digits; p != result.ptr && *p != 'e'; ++p)
         precision += (*p >= '0' && *p <= '9') ? 1 : 0;
     char buffer[64];
-    const int length = std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    int length = std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    // %g writes 420 as "4.2e+02"; an integer is written plainly where that is no longer
+    // (420, 1200), so counts read as counts while 1e+06 stays short.
+    if (std::fabs(value) < 1e15 && value == std::trunc(value)) {
+        char plain[32];
+        const int plainLength = std::snprintf(plain, sizeof plain, "%.0f", value);
+        if (plainLength <= length) {
+            std::memcpy(buffer, plain, static_cast<std::size_t>(plainLength));
+            length = plainLength;
+        }
+    }
     out.append(buffer, static_cast<std::size_t>(length));
 }
 

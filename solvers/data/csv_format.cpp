@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -99,9 +100,10 @@ const char* splitFields(std::string_view line, char delimiter, std::vector<Field
     }
 }
 
+// A row kept as text: the first rows decide the delimiter and the header.
 struct Row {
     int line = 0;
-    std::string_view text;
+    std::string text;
 };
 
 // CsvOptions::delimiter = 0: ';' or '|' when the first row has some and most of the first rows
@@ -148,43 +150,72 @@ std::string joinNames(const std::vector<Field>& fields) {
     return out;
 }
 
-Dataset parseText(std::string_view text, const std::string& sourceName, std::string name,
+// The label of one row: a number, or (for text labels) the row's index into `labelNames`.
+// Labels are numeric when every label field is a number; which of the two it is becomes known
+// only at the last row, so rows before the first text label are read again for their text.
+struct LabelColumn {
+    bool text = false;
+    int firstTextLine = 0;  // line of the first label that is not a number
+    int errorLine = 0;      // first numeric label that failed (NotFinite, OutOfRange, Empty)
+    std::string error;
+};
+
+// Calls visit(lineNumber, line) for every row of `pieces` (blank lines and comments skipped).
+template <class Pieces, class Visit>
+void forEachRow(Pieces& pieces, const std::string& sourceName, const CsvOptions& csv,
+                bool* sawAnyLine, Visit&& visit) {
+    int linesBefore = 0;
+    for (std::string_view piece; pieces.next(piece);) {
+        LineReader reader(piece, sourceName, linesBefore);
+        std::string_view line;
+        while (reader.next(line)) {
+            if (sawAnyLine) *sawAnyLine = true;
+            const std::size_t first = line.find_first_not_of(" \t");
+            if (first == std::string_view::npos) continue;
+            if (csv.comment != 0 && line[first] == csv.comment) continue;
+            visit(reader.lineNumber(), line);
+        }
+        linesBefore = reader.lineNumber();
+    }
+    pieces.rewind();
+}
+
+// Parses the table that `pieces` (TextPieces or OnePiece) hands out: a first pass counts the
+// rows and keeps the first ten (delimiter and header), a second parses every row straight into
+// the dense matrix, so the text is never held whole and the values never exist twice.
+template <class Pieces>
+Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,
                   const CsvOptions& csv, const LoadOptions& options) {
     checkOptions(csv);
     auto failAt = [&sourceName](int line, const std::string& detail) {
         throw DataError(sourceName, line, detail);
     };
 
-    // Collect the rows first: the header decision needs the first two.
-    LineReader reader(text, sourceName);
-    std::vector<Row> rows;
+    std::vector<Row> head;  // the first rows, up to 10
+    std::size_t rowCount = 0;
     bool sawAnyLine = false;
-    std::string_view line;
-    while (reader.next(line)) {
-        sawAnyLine = true;
-        const std::size_t first = line.find_first_not_of(" \t");
-        if (first == std::string_view::npos) continue;
-        if (csv.comment != 0 && line[first] == csv.comment) continue;
-        rows.push_back({reader.lineNumber(), line});
-    }
-    if (rows.empty()) {
+    forEachRow(pieces, sourceName, csv, &sawAnyLine, [&](int lineNumber, std::string_view line) {
+        if (head.size() < 10) head.push_back({lineNumber, std::string(line)});
+        ++rowCount;
+    });
+    if (head.empty()) {
         throw DataError(
             sourceName, 0,
             sawAnyLine ? "no rows: only blank lines and comments" : "no rows: the file is empty");
     }
 
-    const char delimiter = csv.delimiter != 0 ? csv.delimiter : detectDelimiter(rows);
+    const char delimiter = csv.delimiter != 0 ? csv.delimiter : detectDelimiter(head);
     std::vector<Field> firstFields;
     std::vector<Field> fields;
-    if (const char* why = splitFields(rows[0].text, delimiter, firstFields)) {
-        failAt(rows[0].line, why);
+    if (const char* why = splitFields(head[0].text, delimiter, firstFields)) {
+        failAt(head[0].line, why);
     }
 
     bool header = csv.header == CsvHeader::Yes || !csv.labelName.empty();
     if (csv.header == CsvHeader::Auto && !header) {
-        if (rows.size() >= 2) {
-            if (const char* why = splitFields(rows[1].text, delimiter, fields)) {
-                failAt(rows[1].line, why);
+        if (head.size() >= 2) {
+            if (const char* why = splitFields(head[1].text, delimiter, fields)) {
+                failAt(head[1].line, why);
             }
             for (std::size_t k = 0; k < std::min(firstFields.size(), fields.size()); ++k) {
                 if (!isNumber(firstFields[k]) && isNumber(fields[k])) header = true;
@@ -194,13 +225,13 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
         }
     }
     const std::size_t dataBegin = header ? 1 : 0;
-    if (dataBegin >= rows.size()) {
-        failAt(rows[0].line, "no data rows after the header");
+    if (dataBegin >= rowCount) {
+        failAt(head[0].line, "no data rows after the header");
     }
 
     const int columns = static_cast<int>(firstFields.size());
     const std::string reference = std::string(header ? "the header" : "the first row") + " (line " +
-                                  std::to_string(rows[0].line) + ")";
+                                  std::to_string(head[0].line) + ")";
     int labelColumn = -1;
     if (!csv.unlabeled) {
         if (!csv.labelName.empty()) {
@@ -210,14 +241,14 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                 }
             }
             if (labelColumn < 0) {
-                failAt(rows[0].line, "label column " + inQuotes(csv.labelName) +
+                failAt(head[0].line, "label column " + inQuotes(csv.labelName) +
                                          " not found in the header; columns are " +
                                          joinNames(firstFields));
             }
         } else {
             labelColumn = csv.labelColumn < 0 ? columns + csv.labelColumn : csv.labelColumn;
             if (labelColumn < 0 || labelColumn >= columns) {
-                failAt(rows[0].line, "label column " + std::to_string(csv.labelColumn) +
+                failAt(head[0].line, "label column " + std::to_string(csv.labelColumn) +
                                          " is out of range: the rows have " +
                                          std::to_string(columns) + " columns");
             }
@@ -230,28 +261,50 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
             out += " (" + inQuotes(fieldText(firstFields[static_cast<std::size_t>(k)])) + ")";
         return out;
     };
+    const std::string labelWhat =
+        labelColumn >= 0 ? "label (" + columnName(labelColumn) + ")" : std::string();
 
-    const std::size_t m = rows.size() - dataBegin;
-    std::vector<double> values;
-    values.reserve(m * static_cast<std::size_t>(dimension));
-    std::vector<Field> labelFields;
-    labelFields.reserve(m);
-    for (std::size_t r = dataBegin; r < rows.size(); ++r) {
-        if (const char* why = splitFields(rows[r].text, delimiter, fields)) {
-            failAt(rows[r].line, why);
-        }
+    const std::size_t m = rowCount - dataBegin;
+    checkParsedSize(
+        sourceName, m, m * static_cast<std::size_t>(dimension),
+        m * (static_cast<std::size_t>(dimension) * sizeof(double) + sizeof(double) + sizeof(int)));
+    Dataset data;
+    data.name = std::move(name);
+    data.source = sourceName;
+    data.sparseStorage = false;
+    data.dense.resize(static_cast<Eigen::Index>(m), dimension);
+    data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+    data.lines.reserve(m);
+
+    LabelColumn label;
+    std::size_t row = 0;  // counts every row, header included
+    forEachRow(pieces, sourceName, csv, nullptr, [&](int lineNumber, std::string_view line) {
+        if (row++ < dataBegin) return;
+        const auto i = static_cast<Eigen::Index>(row - 1 - dataBegin);
+        if (const char* why = splitFields(line, delimiter, fields)) failAt(lineNumber, why);
         if (static_cast<int>(fields.size()) != columns) {
-            failAt(rows[r].line, std::to_string(fields.size()) + " fields, expected " +
-                                     std::to_string(columns) + " as in " + reference);
+            failAt(lineNumber, std::to_string(fields.size()) + " fields, expected " +
+                                   std::to_string(columns) + " as in " + reference);
         }
+        data.lines.push_back(lineNumber);
+        Eigen::Index j = 0;
         for (int k = 0; k < columns; ++k) {
             const Field& field = fields[static_cast<std::size_t>(k)];
-            if (k == labelColumn) {
-                labelFields.push_back(field);
-                continue;
-            }
             double value = 0.0;
             const NumberError error = parseReal(field.raw, value);
+            if (k == labelColumn) {
+                if (error == NumberError::None) {
+                    data.labels[i] = value;
+                } else if (error == NumberError::NotANumber) {
+                    if (!label.text) label.firstTextLine = lineNumber;
+                    label.text = true;
+                } else if (label.error.empty()) {
+                    label.errorLine = lineNumber;
+                    label.error =
+                        labelWhat + " " + inQuotes(fieldText(field)) + " " + describe(error);
+                }
+                continue;
+            }
             if (error != NumberError::None) {
                 const std::string shown = fieldText(field);
                 std::string detail = columnName(k) + ": value " + inQuotes(shown) + " " +
@@ -260,22 +313,12 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
                 if (error == NumberError::Empty || shown == "?" || shown == "NA") {
                     detail += " (missing values are not supported)";
                 }
-                failAt(rows[r].line, detail);
+                failAt(lineNumber, detail);
             }
-            values.push_back(value);
+            data.dense(i, j++) = value;
         }
-    }
+    });
 
-    Dataset data;
-    data.name = std::move(name);
-    data.source = sourceName;
-    data.sparseStorage = false;
-    data.dense = Eigen::Map<const Dataset::DenseMatrix>(values.data(), static_cast<Eigen::Index>(m),
-                                                        dimension);
-    data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
-    data.lines.reserve(static_cast<std::size_t>(m));
-    for (std::size_t i = 0; i < static_cast<std::size_t>(m); ++i)
-        data.lines.push_back(rows[dataBegin + i].line);
     if (header) {
         for (int k = 0; k < columns; ++k) {
             std::string fieldName = fieldText(firstFields[static_cast<std::size_t>(k)]);
@@ -287,39 +330,34 @@ Dataset parseText(std::string_view text, const std::string& sourceName, std::str
         }
     }
 
-    if (labelColumn >= 0) {
-        const bool textLabels =
-            std::any_of(labelFields.begin(), labelFields.end(), [](const Field& f) {
-                double value = 0.0;
-                return parseReal(f.raw, value) == NumberError::NotANumber;
-            });
-        const std::string what = "label (" + columnName(labelColumn) + ")";
-        if (!textLabels) {
-            for (std::size_t i = 0; i < m; ++i) {
-                double value = 0.0;
-                const NumberError error = parseReal(labelFields[i].raw, value);
-                if (error != NumberError::None) {
-                    failAt(
-                        rows[dataBegin + i].line,
-                        what + " " + inQuotes(fieldText(labelFields[i])) + " " + describe(error));
-                }
-                data.labels[static_cast<Eigen::Index>(i)] = value;
-            }
-        } else {
-            std::vector<std::string> texts(m);
-            for (std::size_t i = 0; i < m; ++i) {
-                texts[i] = fieldText(labelFields[i]);
-                if (texts[i].empty()) failAt(rows[dataBegin + i].line, what + " is empty");
-            }
-            std::vector<std::string> names = texts;
-            std::sort(names.begin(), names.end());
-            names.erase(std::unique(names.begin(), names.end()), names.end());
-            data.classNames = names;
-            for (std::size_t i = 0; i < m; ++i) {
-                const auto k = static_cast<int>(
-                    std::lower_bound(names.begin(), names.end(), texts[i]) - names.begin());
-                data.labels[static_cast<Eigen::Index>(i)] = data.classValue(k);
-            }
+    if (labelColumn >= 0 && !label.text && !label.error.empty()) {
+        failAt(label.errorLine, label.error);
+    }
+    if (labelColumn >= 0 && label.text) {
+        // Text labels: every label field is read again as text; the sorted distinct texts are
+        // the class names. Each row keeps the index of its text among the distinct ones.
+        std::map<std::string, int, std::less<>> codes;  // text → first-seen index
+        std::vector<int> rowCodes;
+        rowCodes.reserve(m);
+        row = 0;
+        forEachRow(pieces, sourceName, csv, nullptr, [&](int lineNumber, std::string_view line) {
+            if (row++ < dataBegin) return;
+            splitFields(line, delimiter, fields);  // succeeded in the pass before
+            std::string text = fieldText(fields[static_cast<std::size_t>(labelColumn)]);
+            if (text.empty()) failAt(lineNumber, labelWhat + " is empty");
+            const auto [it, added] = codes.try_emplace(std::move(text), 0);
+            if (added) it->second = static_cast<int>(codes.size()) - 1;
+            rowCodes.push_back(it->second);
+        });
+        std::vector<int> sortedIndex(codes.size());  // first-seen index → sorted position
+        data.classNames.reserve(codes.size());
+        for (const auto& [text, code] : codes) {
+            sortedIndex[static_cast<std::size_t>(code)] = static_cast<int>(data.classNames.size());
+            data.classNames.push_back(text);
+        }
+        for (std::size_t i = 0; i < m; ++i) {
+            data.labels[static_cast<Eigen::Index>(i)] =
+                data.classValue(sortedIndex[static_cast<std::size_t>(rowCodes[i])]);
         }
     }
     applyLoadOptions(data, options, /*naturalSparse=*/false);
@@ -354,14 +392,14 @@ void appendText(std::string& out, const std::string& text, char delimiter) {
 }  // namespace
 
 Dataset loadCsv(const std::string& path, const CsvOptions& csv, const LoadOptions& options) {
-    const std::string bytes = readInputFile(path);
-    return parseText(bytes, path, fileName(path), csv, options);
+    TextPieces pieces(path);
+    return parseText(pieces, path, fileName(path), csv, options);
 }
 
 Dataset parseCsv(std::string_view bytes, const std::string& sourceName, const CsvOptions& csv,
                  const LoadOptions& options) {
     std::string storage;
-    const std::string_view text = inputText(bytes, sourceName, storage);
+    OnePiece text{inputText(bytes, sourceName, storage)};
     return parseText(text, sourceName, sourceName, csv, options);
 }
 

@@ -16,19 +16,6 @@ namespace {
 
 constexpr const char* kExpected = "expected '<label> <index>:<value> ...'";
 
-// A text given whole, as TextPieces gives a file's: one piece.
-struct OnePiece {
-    std::string_view text;
-    bool given = false;
-    bool next(std::string_view& piece) {
-        if (given) return false;
-        given = true;
-        piece = text;
-        return true;
-    }
-    void rewind() { given = false; }
-};
-
 // Parses the text that `pieces` (TextPieces or OnePiece) hands out, in two passes.
 template <class Pieces>
 Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,

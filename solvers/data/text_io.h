@@ -97,6 +97,20 @@ class TextPieces {
     std::unique_ptr<Impl> impl_;
 };
 
+// A text given whole, handed out as TextPieces hands out a file's: one piece (loaders that
+// parse piece by piece take either).
+struct OnePiece {
+    std::string_view text;
+    bool given = false;
+    bool next(std::string_view& piece) {
+        if (given) return false;
+        given = true;
+        piece = text;
+        return true;
+    }
+    void rewind() { given = false; }
+};
+
 // --- lines ----------------------------------------------------------------------------------
 
 // Splits text into lines ("\n" or "\r\n"; a last line without terminator counts), skipping a

@@ -936,8 +936,9 @@ class TestCliDataFiles : public QObject {
         bool ok = false;
         const QJsonObject json = parseObject(same.out, &ok);
         QVERIFY2(ok, qPrintable(describe(args, same)));
-        QVERIFY(json.value("iterations").toInt() <= 11);  // the first sets the bounds
-        QVERIFY2(QString::fromUtf8(same.err).contains("no progress in 10 iterations"),
+        // Five iterations in a row whose inner QP ends at libqp's limit (the first may converge).
+        QVERIFY(json.value("iterations").toInt() <= 6);
+        QVERIFY2(QString::fromUtf8(same.err).contains("inner QP ended at its iteration limit"),
                  qPrintable(describe(args, same)));
     }
 

@@ -14,6 +14,7 @@
 
 #include "bmrm/liblinear_reference.h"
 #include "bmrm/libocas_solver.h"
+#include "bmrm/ocas.h"
 #include "data/libsvm_format.h"
 #include "data/portable_random.h"
 #include "record_columns.h"
@@ -611,6 +612,37 @@ class TestPeers : public QObject {
         QCOMPARE(next.step().code == StatusCode::NumericalFailure, false);
     }
 
+    // Badly scaled data: libocas's inner QP ends at its iteration limit (libqp exitflag 0) at
+    // every iteration and its bounds creep (two examples, one without features: 0.0025 per
+    // iteration, each slower than the last, for minutes). The run stops after qp_limit_stop
+    // such iterations in a row and says why; with qp_limit_stop = 0 it goes on. Our OCAS
+    // solves the same data (the independent check that the data are solvable).
+    void innerQpAtItsLimitStopsTheRun() {
+        const auto data =
+            std::make_shared<const Dataset>(parseLibsvm("1\n-1 172:31701.25\n", "creep.txt"));
+        LibocasSolver solver({data, nullptr});
+        const Status status = solve(solver);
+        QCOMPARE(status.code, StatusCode::NumericalFailure);
+        QVERIFY2(
+            status.message.find("inner QP ended at its iteration limit") != std::string::npos &&
+                status.message.find("reach 31701.25") != std::string::npos,
+            status.message.c_str());
+        QCOMPARE(static_cast<int>(solver.trace().size()), 6);  // the first QP converges
+        QVERIFY(!solver.threadRunning());
+        QVERIFY(solver.lastRecord().gap > 0.4);
+
+        LibocasOptions o;
+        o.qp_limit_stop = 0;
+        o.stop.max_iterations = 8;
+        LibocasSolver patient({data, nullptr}, o);
+        QCOMPARE(solve(patient).code, StatusCode::IterationLimit);
+
+        OcasSolver ocas({data, nullptr});
+        QCOMPARE(solve(ocas).code, StatusCode::Converged);
+        // The optimum is 1/2 (example 1 always costs 1, m = 2) plus λ/2 w² ≈ 2.5e-10.
+        QVERIFY(ocas.lastRecord().lower > 0.4995 && ocas.lastRecord().upper < 0.5001);
+    }
+
     // libocas keeps its buffers in statics: a second live run is refused, with a reason.
     void overlappingRunsAreRefused() {
         LibocasOptions o;
@@ -651,6 +683,8 @@ class TestPeers : public QObject {
                                   << QString("LibocasOptions::buf_size = 1");
         QTest::newRow("max_iterations") << QString("max_iterations") << QString("0")
                                         << QString("LibocasOptions::max_iterations = 0");
+        QTest::newRow("qp_limit_stop") << QString("qp_limit_stop") << QString("-1")
+                                       << QString("LibocasOptions::qp_limit_stop = -1");
     }
     void invalidOptionsAreRejected() {
         QFETCH(QString, key);
@@ -662,6 +696,7 @@ class TestPeers : public QObject {
         if (key == "method") o.method = value.toStdString();
         if (key == "buf_size") o.buf_size = value.toInt();
         if (key == "max_iterations") o.stop.max_iterations = value.toInt();
+        if (key == "qp_limit_stop") o.qp_limit_stop = value.toInt();
         std::string why;
         QVERIFY(!o.isValid(&why));
         QVERIFY2(why.find(expected.toStdString()) == 0, why.c_str());

@@ -311,6 +311,11 @@ class TestCore : public QObject {
         }
         QCOMPARE(QString::fromStdString(formatReal(0.1)), QString("0.1"));
         QCOMPARE(QString::fromStdString(formatReal(INFINITY)), QString("inf"));
+        // Integers plainly where that is no longer than %g's text.
+        QCOMPARE(QString::fromStdString(formatReal(420.0)), QString("420"));
+        QCOMPARE(QString::fromStdString(formatReal(-1200.0)), QString("-1200"));
+        QCOMPARE(QString::fromStdString(formatReal(1e6)), QString("1e+06"));
+        QCOMPARE(QString::fromStdString(formatReal(-0.0)), QString("-0"));
     }
 
     // Every part runs exactly once, on the calling thread or a helper (parts are claimed, not
