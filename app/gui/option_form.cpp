@@ -20,6 +20,7 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
     while (layout_->rowCount() > 0)
         layout_->removeRow(0);
     fields_.clear();
+    typed_.clear();
     options_ = options;
     for (const auto& info : options_) {
         QWidget* field = nullptr;
@@ -30,7 +31,10 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
                 // Reals (1e-6), free text (kernel lists) and 64-bit seeds are typed; the
                 // owner's validation checks them when a run is added.
                 auto* edit = new QLineEdit(this);
-                connect(edit, &QLineEdit::textEdited, this, &OptionForm::edited);
+                connect(edit, &QLineEdit::textEdited, this, [this, name = info.name] {
+                    typed_.insert(name);
+                    emit edited();
+                });
                 field = edit;
                 break;
             }
@@ -67,6 +71,7 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
 }
 
 void OptionForm::setValues(const OptionValues& values) {
+    typed_.clear();
     for (const auto& info : options_) {
         const auto it = values.find(info.name);
         setText(info, it == values.end() ? info.defaultValue : it->second);
@@ -128,10 +133,13 @@ OptionValues OptionForm::changedValues() const {
     OptionValues out;
     for (const auto& info : options_) {
         const std::string value = text(info).toStdString();
-        if (value == info.defaultValue) continue;
+        // A typed value counts even when it reads as the default: C = 0 typed is an error
+        // to report, not the default "neither C nor lambda given".
+        const bool typed = typed_.count(info.name) > 0;
+        if (value == info.defaultValue && !typed) continue;
         // "1e-6" and "1e-06" are the same real: compare numerically.
         double given = 0.0, fallback = 0.0;
-        if (info.kind == OptionInfo::Kind::Real &&
+        if (!typed && info.kind == OptionInfo::Kind::Real &&
             parseReal(value, given, true) == NumberError::None &&
             parseReal(info.defaultValue, fallback, true) == NumberError::None &&
             given == fallback) {

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ class OptionForm : public QWidget {
     void setOptions(const std::vector<OptionInfo>& options);
     // Fills the fields from `values`; fields not mentioned get their defaults.
     void setValues(const OptionValues& values);
-    // The values that differ from the defaults (what a run's label and a demo list).
+    // The values that differ from the defaults (what a run's label and a demo list), and those
+    // typed since the options or values were last set, even when they equal the default.
     OptionValues changedValues() const;
     OptionValues values() const;
 
@@ -39,6 +41,7 @@ class OptionForm : public QWidget {
     QFormLayout* layout_;
     std::vector<OptionInfo> options_;
     std::map<std::string, QWidget*> fields_;
+    std::set<std::string> typed_;  // text fields the user typed into
 };
 
 }  // namespace cplab

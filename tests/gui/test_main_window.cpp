@@ -2,6 +2,7 @@
 // checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
 #include <QComboBox>
 #include <QImage>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include "main_window.h"
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth_view.h"
+#include "option_form.h"
 #include "pseudocode_panel.h"
 #include "registry.h"
 #include "run.h"
@@ -83,6 +85,7 @@ class TestMainWindow : public QObject {
     void resetReturnsToIterationZero();
     void linearModelView();
     void badDataFileIsReportedNotLoaded();
+    void typedDefaultValueIsStillChecked();
     void timelineScrubsBackThroughARun();
     void boundsCarryTheFamilysLabels();
     void everyFamilyHasItsViewAndControls();
@@ -276,6 +279,32 @@ void TestMainWindow::badDataFileIsReportedNotLoaded() {
     QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
     QVERIFY(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why));
     QCOMPARE(w.problem()->as<cplab::LinearData>()->linear.train->size(), 270);
+}
+
+// C = 0 typed into the form is refused as on the command line (C must be > 0), although its
+// text equals the field's default "neither C nor lambda given"; untouched fields stay out.
+void TestMainWindow::typedDefaultValueIsStillChecked() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("ocas_vs_bmrm"));
+    auto* solver = w.findChild<QComboBox*>("solverCombo");
+    QVERIFY(solver);
+    solver->setCurrentIndex(solver->findData("ocas"));
+    auto* form = w.findChild<cplab::OptionForm*>();
+    QVERIFY(form);
+    const cplab::OptionValues before = form->changedValues();  // what the demo set
+    auto* c = qobject_cast<QLineEdit*>(form->field("C"));
+    QVERIFY(c);
+    c->clear();
+    QTest::keyClicks(c, "0");
+    const cplab::OptionValues typed = form->changedValues();
+    QCOMPARE(typed.size(), before.size() + (before.count("C") ? 0 : 1));
+    QCOMPARE(typed.at("C"), std::string("0"));
+    QString why;
+    QVERIFY(!w.addRun("ocas", typed, &why));
+    QVERIFY2(why.contains("C = 0"), qPrintable(why));
+    form->setValues({});
+    QVERIFY(form->changedValues().empty());
 }
 
 // After 10 steps of Kelley on the 2-D bowl, the timeline at iteration 3 shows exactly the planes
