@@ -101,6 +101,12 @@ QJsonValue toJson(const SummaryValue& value) {
                 object.insert(q(name), jsonNumber(x));
             return object;
         }
+        QJsonValue operator()(const NamedSeries& series) const {
+            QJsonObject object;
+            for (const auto& [name, xs] : series)
+                object.insert(q(name), (*this)(xs));
+            return object;
+        }
     };
     return std::visit(Visitor{}, value);
 }
@@ -128,6 +134,12 @@ std::string summaryText(const SummaryValue& value) {
             std::vector<std::string> items;
             for (const auto& [name, x] : map)
                 items.push_back(name + ": " + formatReal(x));
+            return "{" + joined(items) + "}";
+        }
+        std::string operator()(const NamedSeries& series) const {
+            std::vector<std::string> items;
+            for (const auto& [name, xs] : series)
+                items.push_back(name + ": " + (*this)(xs));
             return "{" + joined(items) + "}";
         }
     };

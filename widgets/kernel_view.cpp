@@ -10,6 +10,7 @@
 #include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QThreadPool>
 #include <QVBoxLayout>
@@ -20,6 +21,7 @@
 
 #include "coalesced_replot.h"
 #include "math/contours.h"
+#include "mkl_path_view.h"
 #include "plot_style.h"
 #include "test_split_controls.h"
 
@@ -184,7 +186,9 @@ struct KernelView::Job {
 
 KernelView::KernelView(QWidget* parent)
     : FamilyView(parent),
-      tabs_(new QTabWidget(this)),
+      stack_(new QStackedWidget(this)),
+      pathView_(new MklPathView),
+      tabs_(new QTabWidget),
       decisionPlot_(new QCustomPlot),
       weightsPlot_(new QCustomPlot),
       progressPlot_(new QCustomPlot),
@@ -196,7 +200,9 @@ KernelView::KernelView(QWidget* parent)
       splitControls_(new TestSplitControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tabs_);
+    layout->addWidget(stack_);
+    stack_->addWidget(tabs_);
+    stack_->addWidget(pathView_);
     tabs_->setObjectName("kernelTabs");
     tabs_->setDocumentMode(true);
     tabs_->addTab(decisionPlot_, tr("Decision function"));
@@ -456,6 +462,8 @@ OptionValues KernelView::problemOptions() const {
 }
 
 void KernelView::clear() {
+    pathView_->clear();
+    stack_->setCurrentWidget(tabs_);
     if (job_) {
         job_->cancel.cancel();
         watcher_->cancel();
@@ -492,8 +500,13 @@ void KernelView::clear() {
 }
 
 bool KernelView::showFrame(const ViewFrame& frame) {
+    if (pathView_->showFrame(frame)) {
+        stack_->setCurrentWidget(pathView_);
+        return true;
+    }
     auto snapshot = std::dynamic_pointer_cast<const KernelSnapshot>(frame.snapshot);
     if (!snapshot) return false;
+    stack_->setCurrentWidget(tabs_);
     snapshot_ = std::move(snapshot);
     const KernelSnapshot& s = *snapshot_;
     if (s.setup && s.setup->train != train_) setupTrainingData(s);
@@ -961,6 +974,7 @@ void KernelView::drawModelTriangle(const KernelSnapshot& s) {
 }
 
 QCustomPlot* KernelView::plot() const {
+    if (stack_->currentWidget() == pathView_) return pathView_->plot();
     switch (tabs_->currentIndex()) {
         case 1:
             return weightsPlot_;
@@ -1106,6 +1120,8 @@ void KernelView::setTrace(std::span<const IterationRecord> trace,
 // ---- status ---------------------------------------------------------------------------------
 
 QString KernelView::statusText(const ViewFrame& frame) const {
+    if (dynamic_cast<const MklPathSnapshot*>(frame.snapshot.get()))
+        return pathView_->statusText(frame);
     const auto* s = dynamic_cast<const KernelSnapshot*>(frame.snapshot.get());
     if (!s || !s->setup) return {};
     int free = 0, bound = 0;

@@ -15,7 +15,8 @@
 //     the largest few are named and coloured);
 //   * "Convergence": the dual objective and the maximal KKT violation (log scale) per
 //     iteration, and below SVM calls and SMO iterations per outer step.
-// File › Export saves the tab shown.
+// File › Export saves the tab shown. A regularisation path (`mklpath`) is drawn by its own view
+// (mkl_path_view.h), which this view shows in place of its tabs for path snapshots.
 // The status line reads the training and test errors and the support vectors. The dataset's
 // test split is the family's problem control.
 #pragma once
@@ -43,9 +44,12 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QStackedWidget;
 class QTabWidget;
 
 namespace cplab::widgets {
+
+class MklPathView;
 
 class KernelView final : public FamilyView {
     Q_OBJECT
@@ -75,6 +79,8 @@ class KernelView final : public FamilyView {
     int namedKernelCount() const;
     // The tabs, for tests and scripts: 0 decision function, 1 kernel weights, 2 convergence.
     void showTab(int index);
+    // The view of mklpath runs (shown instead of the tabs for their snapshots).
+    MklPathView* pathView() const { return pathView_; }
 
   signals:
     // The grid evaluation ended (finished, cancelled or failed; `message` says which).
@@ -100,6 +106,9 @@ class KernelView final : public FamilyView {
     void fixAspect();
     void scheduleReplots();
 
+    // The tabs, or the path view for mklpath runs.
+    QStackedWidget* stack_;
+    MklPathView* pathView_;
     // Tabs and their plots.
     QTabWidget* tabs_;
     QCustomPlot* decisionPlot_;

@@ -11,6 +11,7 @@
 #include "data/text_io.h"
 #include "kernel/kernel_model.h"
 #include "kernel/libsvm_solver.h"
+#include "kernel/mkl_path.h"
 #include "kernel/precomputed.h"
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
@@ -220,6 +221,7 @@ class KernelFamily final : public Family {
              "solve. Bounds: J(beta) and min_k S_k(alpha) (its duality gap).",
              {}},
             "kernels");
+        addMklPathSolver();
 
         // The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it
         // (alone, their test errors are about 0.5), a Gaussian can; MKL puts all the weight
@@ -361,6 +363,48 @@ class KernelFamily final : public Family {
     }
 
   private:
+    // The MKL regularisation path: a kernel list like the MKL solvers', but its own options
+    // (no C: it follows every λ) and regression targets as well as two classes.
+    void addMklPathSolver() {
+        SolverInfo info{
+            "mklpath",
+            {},
+            "MKL regularisation path (Bach et al. 2004)",
+            "The block-1-norm MKL solution for all lambda (Bach, Thibaux, Jordan 2004): a "
+            "log-barrier dual (weight mu) followed from lambda_0 down to lambda_min by "
+            "predictor-corrector steps in log(lambda); squared loss (regression) or logistic "
+            "loss (two classes). Each step is one point of the path with every kernel weight "
+            "eta_j. Bounds: the primal and the dual objective at that lambda.",
+            describeOptions<MklPathOptions>()};
+        addSolver(
+            std::move(info),
+            [](const OptionValues& values, std::string* why) {
+                MklPathOptions options;
+                return assignOptions(options, values, why) && options.isValid(why);
+            },
+            [](const ProblemInstance& problem, const OptionValues& values,
+               std::string* why) -> std::unique_ptr<Solver> {
+                const KernelData* data = problem.as<KernelData>();
+                if (!data) {
+                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
+                    return nullptr;
+                }
+                OptionValues given = values;
+                if (data->precomputed && !given.count("kernels")) given["kernels"] = "precomputed";
+                MklPathOptions options;
+                KernelOptions kernel;
+                if (!assignOptions(options, given, why) || !options.isValid(why)) return nullptr;
+                kernel.kernels = options.kernels;
+                if (!kernelFitsData(kernel, *data, problem.info.name, why)) return nullptr;
+                auto solver = std::make_unique<MklPathSolver>(kernelOf(*data), options);
+                if (solver->status().code == StatusCode::InvalidInput) {
+                    if (why) *why = solver->status().message;
+                    return nullptr;
+                }
+                return solver;
+            });
+    }
+
     // A solver entry as Family::addSolver<Options, SolverType> makes it, except that on a
     // precomputed-kernel problem the kernel defaults to "precomputed", and a kernel that does
     // not fit the kind of data is refused with a message saying which one does.

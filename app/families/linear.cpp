@@ -40,21 +40,47 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 
 bool looksLikeCsv(const std::string& path) {
     if (endsWith(path, ".csv") || endsWith(path, ".csv.gz")) return true;
-    // Sniffed: the first line that is neither empty nor a comment has a ',' or ';' and no LIBSVM
-    // "index:value" token (UCI files such as sonar.all-data are CSV without the extension).
+    // Sniffed from the lines that are neither empty nor comments in the first 4 KB: the first
+    // has a ',' or ';' and no LIBSVM "index:value" token (UCI files such as sonar.all-data are
+    // CSV without the extension); or no line has a ':', every line has the same number (two or
+    // more) of blank-separated fields and one at least holds numbers only: a whitespace table
+    // such as housing.data (a LIBSVM line holds ':' in every token after its label, so a file
+    // with one bad line stays LIBSVM and is reported as such).
     const std::string head = readInputHead(path);
+    const bool whole = head.size() < 4096;
     std::size_t start = 0;
+    int lines = 0;
+    std::size_t fields = 0;
+    bool numericRow = false;  // a line of numbers only (the others may be a header)
     while (start < head.size()) {
         std::size_t end = head.find('\n', start);
-        if (end == std::string::npos) end = head.size();
+        if (end == std::string::npos) {
+            if (!whole) break;  // a line cut by the 4 KB window
+            end = head.size();
+        }
         const std::string_view line(head.data() + start, end - start);
         start = end + 1;
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string_view::npos || line[first] == '#') continue;
-        return line.find_first_of(",;") != std::string_view::npos &&
-               line.find(':') == std::string_view::npos;
+        if (lines == 0 && line.find_first_of(",;") != std::string_view::npos) {
+            return line.find(':') == std::string_view::npos;
+        }
+        if (line.find(':') != std::string_view::npos) return false;
+        std::size_t count = 0;
+        bool numbers = true;
+        for (std::size_t pos = 0;;) {
+            const std::string_view token = nextToken(line, pos);
+            if (token.empty()) break;
+            double value = 0.0;
+            numbers = numbers && parseReal(token, value) == NumberError::None;
+            ++count;
+        }
+        numericRow = numericRow || numbers;
+        if (lines > 0 && count != fields) return false;
+        fields = count;
+        ++lines;
     }
-    return false;
+    return numericRow && fields >= 2;
 }
 
 Dataset loadDataFile(const std::string& path, const LoadOptions& options) {

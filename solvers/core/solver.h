@@ -33,10 +33,13 @@
 namespace cplab {
 
 // A family-specific result field for summaries (CLI JSON, GUI result table): a number, an
-// integer, a text, a vector, or a named map such as kernel → weight (a JSON object; the text
-// summary keeps this order).
+// integer, a text, a vector, a named map such as kernel → weight (a JSON object; the text
+// summary keeps this order), or named series such as a regularisation path (λ and each
+// kernel's weight along it: a JSON object of arrays).
 using NamedValues = std::vector<std::pair<std::string, double>>;
-using SummaryValue = std::variant<double, long long, std::string, std::vector<double>, NamedValues>;
+using NamedSeries = std::vector<std::pair<std::string, std::vector<double>>>;
+using SummaryValue =
+    std::variant<double, long long, std::string, std::vector<double>, NamedValues, NamedSeries>;
 using SummaryFields = std::vector<std::pair<std::string, SummaryValue>>;
 
 class Solver {

@@ -45,9 +45,15 @@ int dimensionNamedBy(const std::string& text) {
     return static_cast<int>(largest);
 }
 
-// Labels a < b of `data` → −1/+1 following `classes` (the training set's two values). Returns
-// the same pointer when they already are ±1, else a copy. Throws std::invalid_argument for a
-// label that is not one of `classes`.
+std::string classText(const Dataset& data, const std::vector<double>& classes) {
+    std::vector<std::string> texts;
+    for (double c : classes)
+        texts.push_back(data.labelText(c));
+    return joined(texts);
+}
+
+}  // namespace
+
 std::shared_ptr<const Dataset> withPlusMinusLabels(const std::shared_ptr<const Dataset>& data,
                                                    const std::vector<double>& classes,
                                                    const char* owner) {
@@ -71,15 +77,6 @@ std::shared_ptr<const Dataset> withPlusMinusLabels(const std::shared_ptr<const D
     }
     return copy;
 }
-
-std::string classText(const Dataset& data, const std::vector<double>& classes) {
-    std::vector<std::string> texts;
-    for (double c : classes)
-        texts.push_back(data.labelText(c));
-    return joined(texts);
-}
-
-}  // namespace
 
 // ---- KernelOptions ----
 

@@ -137,4 +137,11 @@ class KernelSvmSolver : public Solver {
     double lastTestError_ = -1.0;
 };
 
+// Labels a < b of `data` → −1/+1 following `classes` (the training set's two values). Returns
+// the same pointer when they already are ±1, else a copy. Throws std::invalid_argument naming
+// `owner` for a label that is not one of `classes`.
+std::shared_ptr<const Dataset> withPlusMinusLabels(const std::shared_ptr<const Dataset>& data,
+                                                   const std::vector<double>& classes,
+                                                   const char* owner);
+
 }  // namespace cplab

@@ -685,6 +685,38 @@ class TestCliDataFiles : public QObject {
             QCOMPARE(b.value(field).toDouble(), a.value(field).toDouble());
     }
 
+    // A whitespace table without a .csv name (housing.data: 506 rows of 14 numbers) is
+    // sniffed as a table, not misread as LIBSVM: the run equals the one on its comma-separated
+    // copy written here.
+    void whitespaceTableIsSniffed() {
+        QFile in(dataPath("housing.data"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray csv;
+        int rows = 0;
+        for (const QByteArray& line : in.readAll().split('\n')) {
+            const QList<QByteArray> fields = line.simplified().split(' ');
+            if (line.trimmed().isEmpty()) continue;
+            QCOMPARE(fields.size(), 14);
+            csv += fields.join(',') + '\n';
+            ++rows;
+        }
+        QCOMPARE(rows, 506);
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("housing.csv");
+        QFile out(copy);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(csv);
+        out.close();
+        const QStringList sets{"--set", "risk=epsilon_insensitive", "--set", "max_iterations=20"};
+        QJsonObject a, b;
+        RUN_JSON(QStringList({"run", "ocas", "--data", dataPath("housing.data"), "--json"}) + sets,
+                 a);
+        RUN_JSON(QStringList({"run", "ocas", "--data", copy, "--json"}) + sets, b);
+        for (const char* field : {"iterations", "upper", "lower", "train_error"})
+            QCOMPARE(a.value(field).toDouble(), b.value(field).toDouble());
+        QVERIFY(a.value("upper").toDouble() > 0);
+    }
+
     // run --model, then predict on the training file and on a test file: predict's error (text
     // and JSON), its --out predictions and run's train_error / test_error all equal this test's
     // own application of the model file.
