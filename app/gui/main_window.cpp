@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
+#include <limits>
 
 #include "bounds_plot.h"
 #include "family_view.h"
@@ -551,7 +552,8 @@ void MainWindow::openDataFile(const QString& path, const QString& testPath,
         emit dataFileLoaded(false, tr("still loading another file"));
         return;
     }
-    // The family that reads the file best (ties: the preferred family, else the current
+    // The family asked for (the first solver's on the command line) when it reads the file at
+    // all (a CSV table for an SVM), else the family that reads it best (ties: the current
     // problem's); its problem controls give the test split.
     const std::string preferred = !preferredFamily.isEmpty() ? preferredFamily.toStdString()
                                   : problem()                ? problem()->info.family
@@ -560,8 +562,10 @@ void MainWindow::openDataFile(const QString& path, const QString& testPath,
     int best = 0;
     for (const Family* f : families()) {
         const int affinity = f->fileAffinity(path.toStdString());
-        if (affinity > best || (affinity == best && affinity > 0 && f->name() == preferred)) {
-            best = affinity;
+        const bool asked = !preferredFamily.isEmpty() && f->name() == preferred && affinity > 0;
+        if (asked || affinity > best ||
+            (affinity == best && affinity > 0 && f->name() == preferred)) {
+            best = asked ? std::numeric_limits<int>::max() : affinity;
             reader = f;
         }
     }

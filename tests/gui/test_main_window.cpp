@@ -41,9 +41,10 @@ cplab::widgets::LinearModelPlot* linearModelPlot(const MainWindow& w) {
 }
 
 // Loads a data file through the window's background loader; false and *why on failure.
-bool loadDataFile(MainWindow& w, const QString& path, QString* why) {
+bool loadDataFile(MainWindow& w, const QString& path, QString* why,
+                  const QString& family = QString()) {
     QSignalSpy loaded(&w, &MainWindow::dataFileLoaded);
-    w.openDataFile(path);
+    w.openDataFile(path, {}, family);
     if (!loaded.wait(30000)) {
         *why = "loading did not finish";
         return false;
@@ -279,6 +280,14 @@ void TestMainWindow::badDataFileIsReportedNotLoaded() {
     QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
     QVERIFY(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why));
     QCOMPARE(w.problem()->as<cplab::LinearData>()->linear.train->size(), 270);
+    // A table both families read opens in the family asked for (cplab --data F --solvers svm),
+    // else in the one that reads it best (CSV: linear).
+    const QString sonar = QString(CPLAB_TEST_DATA_DIR) + "/sonar.all-data";
+    QVERIFY2(loadDataFile(w, sonar, &why, "kernel"), qPrintable(why));
+    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("kernel"));
+    QVERIFY2(w.addRun("svm", {}, &why), qPrintable(why));
+    QVERIFY2(loadDataFile(w, sonar, &why), qPrintable(why));
+    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("linear"));
 }
 
 // C = 0 typed into the form is refused as on the command line (C must be > 0), although its
