@@ -334,7 +334,10 @@ void BoundsPlot::rescale() {
         boundsRect_->axis(QCPAxis::atLeft)->setRange(yLow - margin, yHigh + margin);
     }
     if (std::isfinite(gLow) && gHigh > 0) {
-        gapRect_->axis(QCPAxis::atLeft)->setRange(gLow / 3.0, gHigh * 3.0);
+        // At least two decades, so that the log ticker labels powers of ten only: over less
+        // than one it labels 3·10⁻³, 5·10⁻³, 7·10⁻³ … one above the other in the short panel.
+        const double high = gHigh * 3.0;
+        gapRect_->axis(QCPAxis::atLeft)->setRange(std::min(gLow / 3.0, high / 100.0), high);
     }
 }
 

@@ -38,4 +38,16 @@ void GapProgress::setGap(double gap) {
                   .arg(static_cast<int>(100 * fraction_)));
 }
 
+void GapProgress::setPath(double start, double value, double end) {
+    // The same log-scale measure as the gap's: value runs from start toward end.
+    fraction_ = start > 0 && end > 0 && value > 0 && start != end
+                    ? std::clamp(std::log(value / start) / std::log(end / start), 0.0, 1.0)
+                    : 0.0;
+    setValue(static_cast<int>(std::lround(1000 * fraction_)));
+    setFormat(QString("path %1 -> %2  (%3%)")
+                  .arg(value, 0, 'e', 2)
+                  .arg(end, 0, 'e', 2)
+                  .arg(static_cast<int>(100 * fraction_)));
+}
+
 }  // namespace cplab::widgets

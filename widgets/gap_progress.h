@@ -1,5 +1,7 @@
 // A progress bar whose position is the gap's progress toward ε on a log scale:
-// (log g₀ − log g) / (log g₀ − log ε), where g₀ is the first finite gap of the run.
+// (log g₀ − log g) / (log g₀ − log ε), where g₀ is the first finite gap of the run; or, for a
+// path run, the path parameter's progress from its first value toward its end, also on a log
+// scale.
 #pragma once
 
 #include <QProgressBar>
@@ -13,6 +15,9 @@ class GapProgress : public QProgressBar {
 
     void reset(double epsilon);
     void setGap(double gap);
+    // A path run: how far the parameter has come from `start` toward `end` (log scale; both
+    // > 0), e.g. lambda from lambda_0 down to lambda_min.
+    void setPath(double start, double value, double end);
     // Position in [0, 1].
     double fraction() const { return fraction_; }
 

@@ -818,15 +818,20 @@ void MainWindow::showFrame() {
         pseudocode_->setExecuted(frame.snapshot->executedLines);
     }
     const IterationRecord& record = r->recordAt(iteration);
-    // The gap's progress toward the run's tolerance at the shown iteration.
-    progress_->reset(r->gapTolerance());
-    for (const auto& rec : frame.records) {
-        if (std::isfinite(rec.gap) && rec.gap > 0) {
-            progress_->setGap(rec.gap);
-            break;
+    // The gap's progress toward the run's tolerance at the shown iteration; a path run's
+    // progress along its parameter.
+    if (r->followsPath() && std::isfinite(r->pathEnd()) && record.hasPathParameter()) {
+        progress_->setPath(r->recordAt(0).pathParameter, record.pathParameter, r->pathEnd());
+    } else {
+        progress_->reset(r->gapTolerance());
+        for (const auto& rec : frame.records) {
+            if (std::isfinite(rec.gap) && rec.gap > 0) {
+                progress_->setGap(rec.gap);
+                break;
+            }
         }
+        progress_->setGap(record.gap);
     }
-    progress_->setGap(record.gap);
     updateStatusLine(record, frame);
     timeline_->setCaption(timeline_->isLive()
                               ? tr("iteration %1 (live)").arg(iteration)

@@ -129,6 +129,7 @@ void Run::onStarted(RunStartPtr start) {
     pseudocode_ = start->pseudocode;
     extraColumns_ = start->extraColumns;
     followsPath_ = start->followsPath;
+    pathEnd_ = start->pathEnd;
     ready_ = true;
     status_ = start->initial.status;
     gapTolerance_ = start->initial.gapTolerance;

@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QObject>
 #include <QString>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,8 @@ class Run : public QObject {
     // max(epsilon, tol_rel·|U|) with the newest U, as the solver answers it.
     double gapTolerance() const { return gapTolerance_; }
     bool followsPath() const { return followsPath_; }
+    // Where the path's parameter ends (Solver::pathEnd(); NaN when the run follows no path).
+    double pathEnd() const { return pathEnd_; }
 
     void start();
     void pause();
@@ -103,6 +106,7 @@ class Run : public QObject {
     std::vector<std::string> pseudocode_, extraColumns_;
     double gapTolerance_ = 0.0;
     bool followsPath_ = false;
+    double pathEnd_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace cplab

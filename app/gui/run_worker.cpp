@@ -37,6 +37,7 @@ void RunWorker::initialize() {
     start->pseudocode = solver_->pseudocode();
     start->extraColumns = solver_->extraColumns();
     start->followsPath = solver_->followsPath();
+    start->pathEnd = solver_->pathEnd();
     if (SnapshotPtr s = safeSnapshot()) start->initial.snapshots.push_back(std::move(s));
     start->initial.status = solver_->status();
     start->initial.gapTolerance = solver_->gapTolerance();

@@ -38,7 +38,8 @@ struct RunStart {
     std::vector<std::string> pseudocode;
     std::vector<std::string> extraColumns;
     bool followsPath = false;
-    RunUpdate initial;  // iteration 0: its snapshot (snapshots[0]) and status
+    double pathEnd = 0.0;  // Solver::pathEnd() (NaN for solvers that follow no path)
+    RunUpdate initial;     // iteration 0: its snapshot (snapshots[0]) and status
 };
 using RunStartPtr = std::shared_ptr<const RunStart>;
 

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -70,6 +71,10 @@ class Solver {
     // A path-following solver (a regularisation path) fills IterationRecord::pathParameter;
     // the gap rules do not end its run, since every corrected point of the path is exact.
     virtual bool followsPath() const { return false; }
+    // Where a path run's parameter ends (its lambda_min): the progress shown for a path run is
+    // how far pathParameter has come from the first record's toward it, on a log scale. NaN
+    // for the other solvers.
+    virtual double pathEnd() const { return std::numeric_limits<double>::quiet_NaN(); }
     // A solver that converges by a rule of its own rather than by the gap (an SVM by SMO's KKT
     // rule, LIBSVM's -e): its Converged status may come with a gap above gapTolerance().
     virtual bool convergesByOwnRule() const { return false; }
