@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QMouseEvent>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "math/contours.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -16,6 +18,47 @@ namespace cplab::widgets {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Cells per side of the predictor's map (2-D data): f at 48² points, each a sum over the
+// training examples and kernels, computed when a point is selected.
+constexpr int kGridCells = 48;
+// Points of the regression curve (1-D data).
+constexpr int kCurvePoints = 200;
+// A press and release within this many pixels is a click (else a drag of the axes).
+constexpr int kClickSlop = 4;
+
+// f < 0 light red, f = 0 near white, f > 0 light blue (the kernel view's decision colours).
+QCPColorGradient decisionGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(238, 160, 155));
+    g.setColorStopAt(0.5, QColor(250, 250, 248));
+    g.setColorStopAt(1.0, QColor(160, 196, 230));
+    return g;
+}
+
+QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
+                      const QColor& color) {
+    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    g->setName(name);
+    g->setLineStyle(QCPGraph::lsNone);
+    QCPScatterStyle style(QCPScatterStyle::ssDisc, 4.5);
+    style.setPen(pen(color, 1.0));
+    style.setBrush(color);
+    g->setScatterStyle(style);
+    return g;
+}
+
+QCPItemStraightLine* verticalMarker(QCustomPlot* plot, QCPAxisRect* rect) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(rect);
+    for (QCPItemPosition* p : {line->point1, line->point2}) {
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        p->setAxisRect(rect);
+    }
+    line->setPen(pen(colors::kOutline, 1.2, Qt::DashLine));
+    line->setVisible(false);
+    return line;
+}
 
 int columnOf(const std::vector<std::string>& columns, const std::string& name) {
     const auto it = std::find(columns.begin(), columns.end(), name);
@@ -82,7 +125,8 @@ MklPathView::MklPathView(QWidget* parent)
     : FamilyView(parent),
       tabs_(new QTabWidget(this)),
       weightsPlot_(new QCustomPlot),
-      errorsPlot_(new QCustomPlot) {
+      errorsPlot_(new QCustomPlot),
+      predictorPlot_(new QCustomPlot) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -90,17 +134,28 @@ MklPathView::MklPathView(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(weightsPlot_, tr("Kernel weights \u03b7(\u03bb)"));
     tabs_->addTab(errorsPlot_, tr("Errors and steps"));
+    tabs_->addTab(predictorPlot_, tr("Predictor at \u03bb"));
+    predictorPlot_->setObjectName("mklPathPredictorPlot");
     weightsPlot_->setObjectName("mklPathWeightsPlot");
     errorsPlot_->setObjectName("mklPathErrorsPlot");
-    for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_, predictorPlot_}) {
         applyPlotStyle(p);
         p->setAutoAddPlottableToLegend(false);
         p->legend->setVisible(false);
     }
     weightsReplot_ = new CoalescedReplot(weightsPlot_);
     errorsReplot_ = new CoalescedReplot(errorsPlot_);
-    connect(tabs_, &QTabWidget::currentChanged, this,
-            [this](int index) { (index == 0 ? weightsReplot_ : errorsReplot_)->now(); });
+    predictorReplot_ = new CoalescedReplot(predictorPlot_);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+        (index == 0 ? weightsReplot_ : index == 1 ? errorsReplot_ : predictorReplot_)->now();
+    });
+    // A click (not a drag) on the path's plots selects the nearest point.
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
+        connect(p, &QCustomPlot::mousePress, this,
+                [this](QMouseEvent* event) { pressed_ = event->position().toPoint(); });
+        connect(p, &QCustomPlot::mouseRelease, this,
+                [this, p](QMouseEvent* event) { onRelease(p, event); });
+    }
 
     // The weights, their legend in a row below (the curves fill the panel), active kernels.
     etaRect_ = weightsPlot_->axisRect();
@@ -167,6 +222,35 @@ MklPathView::MklPathView(QWidget* parent)
     sigmaStep_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     sigmaStep_->addToLegend(stepLegend);
     newtonSteps_->addToLegend(stepLegend);
+    etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
+    errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
+
+    // The predictor at the selected λ.
+    QCPAxisRect* rect = predictorPlot_->axisRect();
+    styleAxisRect(rect);
+    predictorMap_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    predictorMap_->setGradient(decisionGradient());
+    predictorMap_->setInterpolate(true);
+    predictorMap_->setLayer("background");
+    zeroContour_ = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    zeroContour_->setName("f = 0");
+    zeroContour_->setPen(pen(colors::kFunction, 2.0));
+    positives_ = pointsGraph(predictorPlot_, rect, "class +1", colors::kModel);
+    negatives_ = pointsGraph(predictorPlot_, rect, "class \u22121", colors::kCandidate);
+    curve_ = addLineGraph(predictorPlot_, rect, "f(x)", pen(colors::kFunction, 2.0));
+    bars_ = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    bars_->setName("\u03b7\u2c7c");
+    bars_->setPen(pen(colors::kModel, 1.0));
+    bars_->setBrush(
+        QColor(colors::kModel.red(), colors::kModel.green(), colors::kModel.blue(), 110));
+    bars_->setWidth(0.7);
+    predictorNote_ = new QCPItemText(predictorPlot_);
+    predictorNote_->setClipAxisRect(rect);
+    predictorNote_->position->setAxisRect(rect);
+    predictorNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    predictorNote_->position->setCoords(0.5, 0.5);
+    predictorNote_->setColor(colors::kNote);
+    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     setMinimumSize(420, 320);
 }
 
@@ -193,12 +277,18 @@ void MklPathView::clear() {
         g->data()->clear();
     shown_ = 0;
     run_ = -1;
+    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     weightsReplot_->now();
     errorsReplot_->now();
 }
 
 QCustomPlot* MklPathView::plot() const {
-    return tabs_->currentIndex() == 1 ? errorsPlot_ : weightsPlot_;
+    const int index = tabs_->currentIndex();
+    return index == 1 ? errorsPlot_ : index == 2 ? predictorPlot_ : weightsPlot_;
+}
+
+int MklPathView::currentTab() const {
+    return tabs_->currentIndex();
 }
 
 void MklPathView::showTab(int index) {
@@ -265,6 +355,9 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
         for (QCPGraph* g : {active_, trainError_, testError_, sigmaStep_, newtonSteps_})
             g->data()->clear();
         shown_ = 0;
+        if (run_ != runId || records.size() < static_cast<std::size_t>(selected_ + 1))
+            clearPredictor(
+                tr("click a point of the path (kernel weights or errors) to see its predictor"));
         run_ = runId;
     }
     const int logLambda = columnOf(columns, "log10_lambda");
@@ -306,6 +399,270 @@ void MklPathView::rescale() {
     activeRect_->axis(QCPAxis::atLeft)->setRange(-0.3, kernels + 0.5);
     fitLinear(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_}, 0.0);
     fitLinear(stepRect_->axis(QCPAxis::atRight), {newtonSteps_}, 0.0);
+}
+
+}  // namespace cplab::widgets
+
+namespace cplab::widgets {
+
+void MklPathView::onRelease(QCustomPlot* plot, QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    if ((event->position().toPoint() - pressed_).manhattanLength() > kClickSlop) return;
+    QCPAxisRect* rect = plot->axisRectAt(event->position().toPoint());
+    if (!rect) return;
+    if (selectNearest(rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().toPoint().x())))
+        showTab(2);
+}
+
+bool MklPathView::selectNearest(double log10Lambda) {
+    if (!snapshot_ || snapshot_->lambdas.empty() || !std::isfinite(log10Lambda)) return false;
+    int best = 0;
+    double distance = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < snapshot_->lambdas.size(); ++k) {
+        const double d = std::abs(std::log10(snapshot_->lambdas[k]) - log10Lambda);
+        if (d < distance) {
+            distance = d;
+            best = static_cast<int>(k);
+        }
+    }
+    return selectPoint(best);
+}
+
+bool MklPathView::selectPoint(int index) {
+    if (!snapshot_ || index < 0 || index >= static_cast<int>(snapshot_->lambdas.size()) ||
+        index >= static_cast<int>(snapshot_->etas.size()) ||
+        index >= static_cast<int>(snapshot_->alphas.size())) {
+        return false;
+    }
+    selected_ = index;
+    selectedLambda_ = snapshot_->lambdas[static_cast<std::size_t>(index)];
+    selectedEta_ = snapshot_->etas[static_cast<std::size_t>(index)];
+    const double x = std::log10(selectedLambda_);
+    for (QCPItemStraightLine* line : {etaMarker_, errorMarker_}) {
+        line->point1->setCoords(x, 0.0);
+        line->point2->setCoords(x, 1.0);
+        line->setVisible(true);
+    }
+    drawPredictor();
+    weightsReplot_->schedule();
+    errorsReplot_->schedule();
+    return true;
+}
+
+void MklPathView::clearPredictor(const QString& note) {
+    selected_ = -1;
+    selectedLambda_ = 0.0;
+    selectedEta_.resize(0);
+    kind_ = PredictorKind::None;
+    gridSize_ = 0;
+    gridValues_.clear();
+    predictorMap_->setVisible(false);
+    predictorMap_->data()->clear();
+    zeroContour_->data()->clear();
+    for (QCPGraph* g : {positives_, negatives_, curve_})
+        g->data()->clear();
+    bars_->data()->clear();
+    predictorPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    predictorPlot_->xAxis->setLabel({});
+    predictorPlot_->yAxis->setLabel({});
+    predictorNote_->setText(note);
+    predictorNote_->setVisible(true);
+    for (QCPItemStraightLine* line : {etaMarker_, errorMarker_})
+        line->setVisible(false);
+    predictorReplot_->now();
+}
+
+void MklPathView::drawPredictor() {
+    const MklPathSnapshot& s = *snapshot_;
+    const std::size_t k = static_cast<std::size_t>(selected_);
+    const std::shared_ptr<const MklPathModel>& model = s.model;
+    const Dataset* train = model ? model->train.get() : nullptr;
+    const int dimension = train ? train->dimension() : 0;
+    const bool evaluable =
+        model && !model->precomputed && train && (dimension == 1 || dimension == 2);
+    QCPAxis* x = predictorPlot_->xAxis;
+    QCPAxis* y = predictorPlot_->yAxis;
+    predictorMap_->setVisible(false);
+    zeroContour_->data()->clear();
+    for (QCPGraph* g : {positives_, negatives_, curve_})
+        g->data()->clear();
+    bars_->data()->clear();
+    gridValues_.clear();
+    gridSize_ = 0;
+    predictorNote_->setVisible(false);
+    const QString title =
+        tr("point %1 of the path: \u03bb = %2").arg(selected_).arg(selectedLambda_, 0, 'g', 4);
+
+    if (!evaluable) {
+        // The kernel weights at that λ as bars, one per kernel.
+        kind_ = PredictorKind::Bars;
+        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        for (Eigen::Index j = 0; j < selectedEta_.size(); ++j) {
+            bars_->addData(static_cast<double>(j + 1), selectedEta_[j]);
+            const std::string label = j < static_cast<Eigen::Index>(s.kernelLabels.size())
+                                          ? s.kernelLabels[static_cast<std::size_t>(j)]
+                                          : std::to_string(j + 1);
+            ticker->addTick(static_cast<double>(j + 1), QString::fromStdString(label));
+        }
+        x->setTicker(ticker);
+        x->setTickLabelRotation(selectedEta_.size() > 6 ? 45 : 0);
+        x->setLabel(title);
+        y->setLabel(tr("kernel weight \u03b7\u2c7c"));
+        x->setRange(0.3, static_cast<double>(selectedEta_.size()) + 0.7);
+        bool found = false;
+        const QCPRange r = bars_->getValueRange(found);
+        y->setRange(0.0, found && r.upper > 0 ? 1.1 * r.upper : 1.0);
+        predictorReplot_->now();
+        return;
+    }
+
+    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    x->setTickLabelRotation(0);
+    const Eigen::VectorXd& alpha = *s.alphas[k];
+    const std::vector<double> classes =
+        model->classification ? train->classes() : std::vector<double>{};
+    const double upper = classes.empty() ? 0.0 : classes.back();
+    auto isPositive = [&](int i) { return train->labels(i) == upper; };
+    if (dimension == 1) {
+        kind_ = PredictorKind::Curve;
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (int i = 0; i < train->size(); ++i) {
+            const double v = train->row(i)(0);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        const double pad = std::max(0.05 * (hi - lo), 1e-9);
+        Eigen::MatrixXd points(kCurvePoints, 1);
+        for (int t = 0; t < kCurvePoints; ++t)
+            points(t, 0) = lo - pad + (hi - lo + 2 * pad) * t / (kCurvePoints - 1);
+        const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
+        for (int t = 0; t < kCurvePoints; ++t) {
+            curve_->addData(points(t, 0), f[t]);
+            gridValues_.push_back(f[t]);
+        }
+        gridX0_ = points(0, 0);
+        gridDx_ = (hi - lo + 2 * pad) / (kCurvePoints - 1);
+        gridSize_ = kCurvePoints;
+        for (int i = 0; i < train->size(); ++i) {
+            const double xi = train->row(i)(0);
+            if (model->classification) {
+                (isPositive(i) ? positives_ : negatives_)->addData(xi, isPositive(i) ? 1.0 : -1.0);
+            } else {
+                positives_->addData(xi, train->labels(i));
+            }
+        }
+        x->setLabel(title);
+        y->setLabel(model->classification ? tr("f(x) (class +1 where f > 0)") : tr("f(x)"));
+        predictorPlot_->rescaleAxes();
+        predictorReplot_->now();
+        return;
+    }
+
+    // 2-D: f on the data's box (padded by 5 %) as a colour map, the points on top.
+    kind_ = PredictorKind::Map;
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (int i = 0; i < train->size(); ++i) {
+        const Eigen::VectorXd p = train->row(i);
+        x0 = std::min(x0, p(0));
+        x1 = std::max(x1, p(0));
+        y0 = std::min(y0, p(1));
+        y1 = std::max(y1, p(1));
+    }
+    const double px = std::max(0.05 * (x1 - x0), 1e-9), py = std::max(0.05 * (y1 - y0), 1e-9);
+    x0 -= px;
+    x1 += px;
+    y0 -= py;
+    y1 += py;
+    const int n = kGridCells;
+    Eigen::MatrixXd points(n * n, 2);
+    for (int iy = 0; iy < n; ++iy) {
+        for (int ix = 0; ix < n; ++ix) {
+            points(iy * n + ix, 0) = x0 + (x1 - x0) * ix / (n - 1);
+            points(iy * n + ix, 1) = y0 + (y1 - y0) * iy / (n - 1);
+        }
+    }
+    const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
+    gridSize_ = n;
+    gridX0_ = x0;
+    gridY0_ = y0;
+    gridDx_ = (x1 - x0) / (n - 1);
+    gridDy_ = (y1 - y0) / (n - 1);
+    gridValues_.assign(f.data(), f.data() + f.size());
+    predictorMap_->data()->setSize(n, n);
+    predictorMap_->data()->setRange(QCPRange(x0, x1), QCPRange(y0, y1));
+    double largest = 0.0, mean = 0.0;
+    for (int iy = 0; iy < n; ++iy) {
+        for (int ix = 0; ix < n; ++ix) {
+            const double v = f[iy * n + ix];
+            predictorMap_->data()->setCell(ix, iy, v);
+            mean += v / (n * n);
+        }
+    }
+    for (Eigen::Index i = 0; i < f.size(); ++i)
+        largest = std::max(largest, std::abs(f[i] - (model->classification ? 0.0 : mean)));
+    if (model->classification) {
+        // Symmetric about f = 0 so that white is the boundary.
+        const double range = std::max(largest, 1e-12);
+        predictorMap_->setDataRange(QCPRange(-range, range));
+        GridSamples samples;
+        samples.x0 = x0;
+        samples.y0 = y0;
+        samples.dx = gridDx_;
+        samples.dy = gridDy_;
+        samples.nx = samples.ny = n;
+        samples.values = gridValues_;
+        const ContourLevel level = contourLevel(samples, 0.0);
+        QVector<QCPCurveData> data;
+        int t = 0;
+        for (const auto& [a, b] : level.segments) {
+            data.append(QCPCurveData(t++, a.x(), a.y()));
+            data.append(QCPCurveData(t++, b.x(), b.y()));
+            data.append(QCPCurveData(t++, kNaN, kNaN));
+        }
+        zeroContour_->data()->set(data, true);
+    } else {
+        predictorMap_->setDataRange(
+            QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
+    }
+    predictorMap_->setVisible(true);
+    for (int i = 0; i < train->size(); ++i) {
+        const Eigen::VectorXd p = train->row(i);
+        (model->classification && !isPositive(i) ? negatives_ : positives_)->addData(p(0), p(1));
+    }
+    x->setLabel(title +
+                (train->featureNames.size() == 2
+                     ? QString("   (%1)").arg(QString::fromStdString(train->featureNames[0]))
+                     : QString()));
+    y->setLabel(train->featureNames.size() == 2 ? QString::fromStdString(train->featureNames[1])
+                                                : QString("x2"));
+    x->setRange(x0, x1);
+    y->setRange(y0, y1);
+    predictorReplot_->now();
+}
+
+QPointF MklPathView::predictorGridPoint(int ix, int iy) const {
+    return {gridX0_ + ix * gridDx_, gridY0_ + iy * gridDy_};
+}
+
+double MklPathView::predictorValue(int ix, int iy) const {
+    const std::size_t index = kind_ == PredictorKind::Map
+                                  ? static_cast<std::size_t>(iy) * gridSize_ + ix
+                                  : static_cast<std::size_t>(ix);
+    return index < gridValues_.size() ? gridValues_[index] : kNaN;
+}
+
+std::vector<double> MklPathView::barValues() const {
+    std::vector<double> out;
+    for (auto it = bars_->data()->constBegin(); it != bars_->data()->constEnd(); ++it)
+        out.push_back(it->value);
+    return out;
+}
+
+QPoint MklPathView::pointPixel(int index) const {
+    if (!snapshot_ || index < 0 || index >= static_cast<int>(snapshot_->lambdas.size())) return {};
+    const double x = std::log10(snapshot_->lambdas[static_cast<std::size_t>(index)]);
+    return QPoint(static_cast<int>(std::lround(etaRect_->axis(QCPAxis::atBottom)->coordToPixel(x))),
+                  etaRect_->center().y());
 }
 
 }  // namespace cplab::widgets

@@ -5,11 +5,20 @@
 //   * "Kernel weights": ηⱼ against log₁₀ λ, one named curve per kernel (log scale: inactive
 //     kernels keep the barrier's small weight 2μ/(λ dⱼ²)); below, the number of active kernels;
 //   * "Errors and steps": training and held-out error against log₁₀ λ; below, the predictor's
-//     step in σ = log λ and the corrector's Newton steps per point.
-// Everything is drawn from the run's records (columns lambda, eta:<label>, train_error, …) as
-// the path advances; the snapshot only names the kernels and the error measure.
+//     step in σ = log λ and the corrector's Newton steps per point;
+//   * "Predictor at λ": a click on either of the first two tabs picks the path point nearest
+//     to the clicked log₁₀ λ (marked there by a vertical line) and shows its predictor: for
+//     2-D data f(x) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, x) as a colour map over the data's box with the
+//     training points (classification: f = 0 drawn, colours by class); for 1-D data the
+//     regression curve (or score) with the points; otherwise (or a precomputed kernel) the
+//     kernel weights ηⱼ at that λ as bars.
+// The curves are drawn from the run's records (columns lambda, eta:<label>, train_error, …) as
+// the path advances; the snapshot names the kernels and carries every accepted point's λ, η
+// and α (shared with the solver) with the data and kernels to evaluate the predictor.
 #pragma once
 
+#include <QPoint>
+#include <QPointF>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,8 +28,14 @@
 #include "kernel/mkl_path.h"
 
 class QCPAxisRect;
+class QCPBars;
+class QCPColorMap;
+class QCPCurve;
 class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
 class QCPLegend;
+class QMouseEvent;
 class QTabWidget;
 
 namespace cplab::widgets {
@@ -41,14 +56,38 @@ class MklPathView final : public FamilyView {
     // For tests: the kernels drawn (one named curve each) and the path points drawn.
     int kernelCurveCount() const { return static_cast<int>(etaGraphs_.size()); }
     int pointCount() const;
-    // 0 kernel weights, 1 errors and steps.
+    // 0 kernel weights, 1 errors and steps, 2 predictor at the selected λ.
     void showTab(int index);
+    int currentTab() const;
+
+    // The click's action: the path point nearest to log₁₀ λ = `log10Lambda` (of the shown
+    // snapshot's points) is selected and its predictor drawn; false when there is none.
+    bool selectNearest(double log10Lambda);
+    // Selects point `index` (0 = λ₀) of the shown snapshot and draws its predictor.
+    bool selectPoint(int index);
+    // The selection, for tests: the point (−1 none), its λ and ηⱼ, and what was drawn.
+    int selectedPoint() const { return selected_; }
+    double selectedLambda() const { return selectedLambda_; }
+    const Eigen::VectorXd& selectedEta() const { return selectedEta_; }
+    enum class PredictorKind { None, Map, Curve, Bars };
+    PredictorKind predictorKind() const { return kind_; }
+    // Map: the grid (cell centres) and f at (ix, iy); Curve: the abscissae and f; Bars: η.
+    int predictorGridSize() const { return gridSize_; }
+    QPointF predictorGridPoint(int ix, int iy) const;
+    double predictorValue(int ix, int iy) const;
+    std::vector<double> barValues() const;
+    // The pixel of point `index` on the kernel-weights plot (for simulated clicks).
+    QPoint pointPixel(int index) const;
+    QCustomPlot* weightsPlot() const { return weightsPlot_; }
 
   private:
     void rebuildKernelGraphs(const std::vector<std::string>& labels);
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
     void rescale();
+    void onRelease(QCustomPlot* plot, QMouseEvent* event);
+    void drawPredictor();
+    void clearPredictor(const QString& note);
 
     QTabWidget* tabs_;
     QCustomPlot* weightsPlot_;
@@ -70,6 +109,27 @@ class MklPathView final : public FamilyView {
     std::size_t shown_ = 0;
     int run_ = -1;
     std::shared_ptr<const MklPathSnapshot> snapshot_;
+
+    // Predictor tab.
+    QCustomPlot* predictorPlot_;
+    CoalescedReplot* predictorReplot_ = nullptr;
+    QCPColorMap* predictorMap_ = nullptr;
+    QCPCurve* zeroContour_ = nullptr;
+    QCPGraph* positives_ = nullptr;  // class +1, or every point for regression
+    QCPGraph* negatives_ = nullptr;
+    QCPGraph* curve_ = nullptr;  // 1-D: f over x
+    QCPBars* bars_ = nullptr;
+    QCPItemText* predictorNote_ = nullptr;
+    QCPItemStraightLine* etaMarker_ = nullptr;
+    QCPItemStraightLine* errorMarker_ = nullptr;
+    QPoint pressed_;
+    int selected_ = -1;
+    double selectedLambda_ = 0.0;
+    Eigen::VectorXd selectedEta_;
+    PredictorKind kind_ = PredictorKind::None;
+    int gridSize_ = 0;
+    double gridX0_ = 0, gridY0_ = 0, gridDx_ = 0, gridDy_ = 0;
+    std::vector<double> gridValues_;
 };
 
 }  // namespace cplab::widgets

@@ -253,6 +253,19 @@ class KernelFamily final : public Family {
                  kPrefix + "ionosphere_scale",
                  {{"silp",
                    {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}}});
+        // The regularisation path on Ripley's 2-D set (250 examples: each Newton step factors
+        // a 250 × 250 matrix, the whole path takes a few seconds).
+        addDemo({"mkl_path_2d",
+                 "MKL regularisation path: kernel weights against lambda (2-D)",
+                 "Ripley's 2-D set, logistic loss and six kernels (Gaussian widths 0.3 to 10, "
+                 "a degree-2 polynomial, linear): mklpath follows the block-1-norm MKL solution "
+                 "from lambda_0 (where w = 0) towards small lambda. Watch the "
+                 "kernel weights eta_j enter (not monotonically) and the training error fall "
+                 "(Errors and steps tab); click a point of the path to see the "
+                 "decision function at that lambda.",
+                 kPrefix + "ripley_train",
+                 {{"mklpath",
+                   {{"kernels", "gaussian:0.3,1,3,10;poly:2;linear"}, {"loss", "logistic"}}}}});
         addDemo(
             {"svm_2d",
              "Kernel SVM by SMO, step by step (2-D)",

@@ -50,7 +50,8 @@ bool parseLoss(const std::string& text, PathLoss* out) {
 
 // Mean 0 and variance 1 per feature with the training set's statistics (constant features are
 // only centred); dense copies. The test set is transformed with the same statistics.
-void standardize(std::shared_ptr<const Dataset>& train, std::shared_ptr<const Dataset>& test) {
+void standardize(std::shared_ptr<const Dataset>& train, std::shared_ptr<const Dataset>& test,
+                 Eigen::RowVectorXd* meanOut, Eigen::RowVectorXd* scaleOut) {
     auto dense = [](const Dataset& data) {
         auto copy = std::make_shared<Dataset>(data);
         copy->setSparseStorage(false);
@@ -69,6 +70,8 @@ void standardize(std::shared_ptr<const Dataset>& train, std::shared_ptr<const Da
         t->dense = ((t->dense.rowwise() - mean).array().rowwise() * scale.array()).matrix();
         test = t;
     }
+    *meanOut = mean;
+    *scaleOut = scale;
 }
 
 }  // namespace
@@ -148,7 +151,38 @@ std::size_t MklPathSnapshot::bytes() const {
     std::size_t n = Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot);
     for (const std::string& label : kernelLabels)
         n += sizeof(std::string) + label.capacity();
-    return n + sizeof(double) * static_cast<std::size_t>(d.size() + eta.size());
+    n += sizeof(double) * static_cast<std::size_t>(d.size() + eta.size());
+    n += sizeof(double) * lambdas.capacity();
+    for (const Eigen::VectorXd& e : etas)
+        n += sizeof(Eigen::VectorXd) + sizeof(double) * static_cast<std::size_t>(e.size());
+    // The α themselves are shared with the solver: only the pointers count.
+    return n + sizeof(std::shared_ptr<const Eigen::VectorXd>) * alphas.capacity();
+}
+
+Eigen::VectorXd MklPathModel::predict(const Eigen::MatrixXd& points, const Eigen::VectorXd& alpha,
+                                      const Eigen::VectorXd& eta) const {
+    if (precomputed || !kernels || !train) return {};
+    Dataset z;
+    z.dense = points;
+    if (z.dense.cols() < train->dimension())
+        z.dense.conservativeResize(Eigen::NoChange, train->dimension());
+    z.labels = Eigen::VectorXd::Zero(z.dense.rows());
+    if (standardized)
+        z.dense =
+            ((z.dense.rowwise() - featureMean).array().rowwise() * featureScale.array()).matrix();
+    const int n = static_cast<int>(alpha.size());
+    const int rows = static_cast<int>(z.dense.rows());
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(rows);
+    for (int j = 0; j < kernels->kernels() && j < eta.size(); ++j) {
+        for (int r = 0; r < rows; ++r) {
+            double sum = 0.0;
+            for (int i = 0; i < n; ++i)
+                sum += alpha[i] * kernels->cross(j, z, r, i);
+            f[r] -= eta[j] * sum;
+        }
+    }
+    if (!classification) f = (targetMean + targetScale * f.array()).matrix();
+    return f;
 }
 
 // ---- the barrier problem ----
@@ -179,6 +213,8 @@ struct MklPathSolver::State {
 
     std::vector<double> pathLambda;
     std::vector<Eigen::VectorXd> pathAlpha;
+    std::vector<std::shared_ptr<const Eigen::VectorXd>> sharedAlpha;  // the same, for snapshots
+    std::shared_ptr<MklPathModel> model;
     std::vector<Eigen::VectorXd> pathEta;
     std::vector<double> pathTestError;
 
@@ -510,10 +546,19 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
             train = withPlusMinusLabels(train, classes, kOwner);
             if (test) test = withPlusMinusLabels(test, classes, kOwner);
         }
-        if (options_.standardize && !precomputed) standardize(train, test);
+        s->model = std::make_shared<MklPathModel>();
+        s->model->train = problem.train;
+        s->model->precomputed = precomputed;
+        s->model->classification = s->loss == PathLoss::Logistic;
+        if (options_.standardize && !precomputed) {
+            standardize(train, test, &s->model->featureMean, &s->model->featureScale);
+            s->model->standardized = true;
+        }
         KernelNormalization normalization = KernelNormalization::None;
         parseNormalization(options_.normalize, &normalization);
-        KernelSet kernels(train, s->specs, normalization, 1.0);
+        auto kernelSet = std::make_shared<KernelSet>(train, s->specs, normalization, 1.0);
+        KernelSet& kernels = *kernelSet;
+        s->model->kernels = kernelSet;
         for (int j = 0; j < m; ++j) {
             Eigen::MatrixXd Kj(n, n);
             for (int i = 0; i < n; ++i)
@@ -617,6 +662,9 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
         initial.pathParameter = lambda0;
         state_->pathLambda.push_back(lambda0);
         state_->pathAlpha.push_back(state_->alpha);
+        state_->sharedAlpha.push_back(std::make_shared<const Eigen::VectorXd>(state_->alpha));
+        state_->model->targetMean = state_->targetMean;
+        state_->model->targetScale = state_->targetScale;
         // Fill the columns as a step does (no predictor: step 0, trials 0).
         {
             State& st = *state_;
@@ -752,6 +800,7 @@ Status MklPathSolver::doStep(IterationRecord& record) {
     s.lastTestError = s.testY.size() ? s.error(s.testScores(s.alpha, eta), s.testY) : kNaN;
     s.pathLambda.push_back(newLambda);
     s.pathAlpha.push_back(s.alpha);
+    s.sharedAlpha.push_back(std::make_shared<const Eigen::VectorXd>(s.alpha));
     s.pathEta.push_back(eta);
     s.pathTestError.push_back(s.lastTestError);
 
@@ -853,6 +902,10 @@ SnapshotPtr MklPathSolver::snapshot() const {
     snapshot->lambda0 = s.lambda0;
     snapshot->lambdaMin = s.lambdaMin;
     snapshot->classification = s.loss == PathLoss::Logistic;
+    snapshot->lambdas = s.pathLambda;
+    snapshot->etas = s.pathEta;
+    snapshot->alphas = s.sharedAlpha;
+    snapshot->model = s.model;
     if (iteration() == 0) {
         snapshot->executedLines = {kInput, kStart, kStartNewton};
     } else {
@@ -908,6 +961,30 @@ const std::vector<double>& MklPathSolver::pathLambdas() const {
 const std::vector<Eigen::VectorXd>& MklPathSolver::pathAlphas() const {
     static const std::vector<Eigen::VectorXd> none;
     return state_ ? state_->pathAlpha : none;
+}
+
+MklPathSolver::ColdSolve MklPathSolver::solveFromScratch(double lambda, int maxStepsPerStage) {
+    ColdSolve out;
+    if (!state_ || !(lambda > 0) || !(lambda <= state_->lambda0) || maxStepsPerStage < 1)
+        return out;
+    State& s = *state_;
+    const long long factorizations = s.factorizations, newtonTotal = s.newtonTotal;
+    const Eigen::VectorXd beta =
+        s.loss == PathLoss::Squared ? Eigen::VectorXd(-s.y) : Eigen::VectorXd(-0.5 * s.y);
+    out.alpha = beta / (2 * s.lambda0);
+    out.ok = true;
+    for (int k = kStartMuDecades; k >= 0 && out.ok; --k) {
+        s.mu = options_.mu * std::pow(10.0, k);
+        int steps = 0;
+        out.ok =
+            s.correct(out.alpha, lambda, maxStepsPerStage, options_.kkt_tolerance, &steps, nullptr);
+    }
+    s.mu = options_.mu;
+    out.newtonSteps = s.newtonTotal - newtonTotal;
+    out.factorizations = s.factorizations - factorizations;
+    s.factorizations = factorizations;
+    s.newtonTotal = newtonTotal;
+    return out;
 }
 
 }  // namespace cplab

@@ -76,6 +76,27 @@ struct MklPathOptions {
     bool isValid(std::string* why) const;
 };
 
+class KernelSet;
+
+// What a view needs to evaluate the predictor of any accepted point (built once by the
+// constructor, immutable, shared by a run's snapshots): the data and the kernels.
+struct MklPathModel {
+    std::shared_ptr<const Dataset> train;      // the training set as given (raw features)
+    std::shared_ptr<const KernelSet> kernels;  // the normalised kernels over the (standardised)
+                                               // training set
+    bool standardized = false;  // features were standardised: z = (x − mean) ⊙ scale
+    Eigen::RowVectorXd featureMean, featureScale;
+    bool precomputed = false;  // a precomputed kernel: no features to evaluate f at
+    bool classification = false;
+    double targetMean = 0.0, targetScale = 1.0;  // squared loss: f in the targets' units
+    // The predictor of the point (α, η) at the rows of `points` (raw features, the training
+    // set's dimension): f(x) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, x), for the squared loss mapped back to the
+    // targets' units (targetMean + targetScale · f); the logistic loss's class is +1 for f > 0
+    // (the larger label value). Empty for a precomputed kernel.
+    Eigen::VectorXd predict(const Eigen::MatrixXd& points, const Eigen::VectorXd& alpha,
+                            const Eigen::VectorXd& eta) const;
+};
+
 // What the path view draws beyond the records (which hold λ, every ηⱼ, errors and steps).
 struct MklPathSnapshot final : Snapshot {
     std::vector<std::string> kernelLabels;
@@ -85,6 +106,12 @@ struct MklPathSnapshot final : Snapshot {
     double lambda0 = 0.0;
     double lambdaMin = 0.0;
     bool classification = false;
+    // Every accepted point so far (λ₀ first): λ, ηⱼ and α (shared with the solver, never
+    // changed), and the model to evaluate their predictors with.
+    std::vector<double> lambdas;
+    std::vector<Eigen::VectorXd> etas;
+    std::vector<std::shared_ptr<const Eigen::VectorXd>> alphas;
+    std::shared_ptr<const MklPathModel> model;
     std::size_t bytes() const override;
 };
 
@@ -99,6 +126,10 @@ class MklPathSolver final : public Solver {
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     bool followsPath() const override { return true; }
+    // Converged means the path reached lambda_min or zero training error, not a small gap
+    // (U − L stays near mμ at every point).
+    bool convergesByOwnRule() const override { return true; }
+    double pathEnd() const override { return lambdaMin(); }
     SummaryFields summary() const override;
     SnapshotPtr snapshot() const override;
 
@@ -120,6 +151,20 @@ class MklPathSolver final : public Solver {
     // Every accepted point: λ and α (the start included).
     const std::vector<double>& pathLambdas() const;
     const std::vector<Eigen::VectorXd>& pathAlphas() const;
+
+    // Work of a from-scratch solve (solveFromScratch).
+    struct ColdSolve {
+        bool ok = false;
+        Eigen::VectorXd alpha;
+        long long newtonSteps = 0;
+        long long factorizations = 0;
+    };
+    // One solve of the same barrier problem at `lambda` from scratch, as the constructor finds
+    // the path's first point at λ₀, but at `lambda` (for benchmarks and tests): damped Newton
+    // (the path's corrector, same kkt_tolerance) from β/(2λ₀), which is strictly feasible for
+    // every λ ≤ λ₀, with the barrier weight 10⁴μ, 10³μ, …, μ and at most `maxStepsPerStage`
+    // Newton steps each. The path, its point and its counters are left as they are.
+    ColdSolve solveFromScratch(double lambda, int maxStepsPerStage = 200);
 
   protected:
     Status doStep(IterationRecord& record) override;

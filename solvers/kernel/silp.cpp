@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "core/number_text.h"
@@ -199,6 +200,49 @@ const std::vector<Eigen::VectorXd>& SilpSolver::planes() const {
 const std::vector<Eigen::VectorXd>& SilpSolver::betaIterates() const {
     static const std::vector<Eigen::VectorXd> none;
     return state_ ? state_->betaIterates : none;
+}
+
+bool SilpSolver::warmStart(const SilpSolver& previous, std::string* why) {
+    auto fail = [why](const std::string& text) {
+        if (why) *why = std::string(kOwner) + ": warm start: " + text;
+        return false;
+    };
+    if (!valid() || !previous.valid()) return fail("a run was refused");
+    if (iteration() != 0) return fail("this run has already taken a step");
+    const State& p = *previous.state_;
+    State& s = *state_;
+    const int K = kernels_->kernels();
+    const Eigen::Index n = s.alpha.size();
+    bool same = previous.kernels_->kernels() == K && p.bestAlpha.size() == n &&
+                previous.problem().train->labels == problem_.train->labels &&
+                previous.specs().size() == specs().size() &&
+                previous.options_.normalize == options_.normalize;
+    for (std::size_t k = 0; same && k < specs().size(); ++k)
+        same = previous.specs()[k].label() == specs()[k].label();
+    if (!same) {
+        return fail("the previous run has other kernels or another training set");
+    }
+    if (previous.options_.C > options_.C) {
+        return fail("the previous run's C = " + formatReal(previous.options_.C) +
+                    " is larger than C = " + formatReal(options_.C));
+    }
+    if (p.planes.empty()) return fail("the previous run has no SVM solution yet");
+    try {
+        s.smo.setAlpha(p.bestAlpha);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    s.alpha = p.bestAlpha;
+    s.beta = p.bestBeta;
+    s.bestBeta = p.bestBeta;
+    s.bestAlpha = p.bestAlpha;
+    for (const Eigen::VectorXd& S : p.planes) {
+        Eigen::VectorXd row(K + 1);
+        row.head(K) = -S;
+        row[K] = 1.0;
+        s.lp.addRow(row, 0.0, kInf);
+    }
+    return true;
 }
 
 SnapshotPtr SilpSolver::snapshot() const {

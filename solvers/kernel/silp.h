@@ -35,6 +35,13 @@ class SilpSolver final : public KernelSvmSolver {
     // The planes so far: coefficients (S_1(αᵢ), …, S_K(αᵢ)) and where they were taken.
     const std::vector<Eigen::VectorXd>& planes() const;
     const std::vector<Eigen::VectorXd>& betaIterates() const;
+    // Warm start from a run of the same kernels on the same training set with a C no larger
+    // than this one's (a grid of C values solved in increasing order), before the first step:
+    // the first SVM is solved at `previous`'s best β from its α (feasible here: 0 ≤ α ≤
+    // C_previous ≤ C), and its planes start the master LP (S_k(α) does not depend on C, and
+    // an α feasible for the smaller C is feasible for this one, so every plane stays a lower
+    // bound on D). False, and nothing changed, when the runs do not fit (*why says why).
+    bool warmStart(const SilpSolver& previous, std::string* why = nullptr);
 
   protected:
     Status doStep(IterationRecord& record) override;

@@ -10,7 +10,10 @@
 //     minimum, located by an independent golden-section search on evaluateMklObjective), both
 //     find the same β;
 //   * with one kernel both are the plain SVM: LIBSVM's dual objective;
-//   * bad inputs are refused at construction with messages.
+//   * bad inputs are refused at construction with messages;
+//   * SILP warm-started from the run at a smaller C (SilpSolver::warmStart) reaches the cold
+//     run's objective: each one's U is above the other's certified lower bound; warm starts
+//     from a larger C or into a run that has stepped are refused.
 #include <QtTest>
 #include <cmath>
 #include <map>
@@ -157,6 +160,7 @@ class TestMkl : public QObject {
     void badInputsAreRefused_data();
     void badInputsAreRefused();
     void optionsAreValidated();
+    void silpWarmStartFromASmallerC();
 };
 
 void TestMkl::planesAreLowerBounds_data() {
@@ -587,6 +591,41 @@ void TestMkl::optionsAreValidated() {
     m.kernel.cache_mb = 0;
     QVERIFY(!m.isValid(&why));
     QVERIFY2(why.find("SimpleMklOptions::cache_mb = 0") != std::string::npos, why.c_str());
+}
+
+void TestMkl::silpWarmStartFromASmallerC() {
+    const SilpSolver& previous = *runs("sonar").silp;  // C = 1, converged
+    QCOMPARE(previous.status().code, StatusCode::Converged);
+    const KernelProblem problem{dataset("sonar"), nullptr};
+    const auto options =
+        mklOptions<SilpOptions>(tenKernels("sonar"), 4 * kC, kTolRel, kInnerTolerance);
+    SilpSolver cold(problem, options), warm(problem, options);
+    std::string why;
+    QVERIFY2(warm.warmStart(previous, &why), why.c_str());
+    solve(cold);
+    solve(warm);
+    QCOMPARE(cold.status().code, StatusCode::Converged);
+    QCOMPARE(warm.status().code, StatusCode::Converged);
+    const IterationRecord &c = cold.lastRecord(), &w = warm.lastRecord();
+    QVERIFY2(w.upper >= c.lower - 1e-9 * c.upper, qPrintable(numbers(w.upper, c.lower)));
+    QVERIFY2(c.upper >= w.lower - 1e-9 * c.upper, qPrintable(numbers(c.upper, w.lower)));
+    QVERIFY2(std::abs(w.upper - c.upper) <= 2 * kTolRel * c.upper,
+             qPrintable(numbers(w.upper, c.upper)));
+    // The previous planes are lower bounds here too: the first θ is at most the optimum.
+    QVERIFY2(warm.trace().front().lower <= c.upper * (1 + 1e-9),
+             qPrintable(numbers(warm.trace().front().lower, c.upper)));
+
+    // Refused: a previous run with a larger C, a run that has stepped, other kernels.
+    SilpSolver smaller(
+        problem, mklOptions<SilpOptions>(tenKernels("sonar"), 0.5 * kC, kTolRel, kInnerTolerance));
+    QVERIFY(!smaller.warmStart(cold, &why));
+    QVERIFY2(QString::fromStdString(why).contains("larger than C"), why.c_str());
+    QVERIFY(!cold.warmStart(previous, &why));
+    QVERIFY2(QString::fromStdString(why).contains("already taken a step"), why.c_str());
+    SilpSolver other(
+        problem, mklOptions<SilpOptions>("gaussian:1;linear", 4 * kC, kTolRel, kInnerTolerance));
+    QVERIFY(!other.warmStart(previous, &why));
+    QVERIFY2(QString::fromStdString(why).contains("other kernels"), why.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestMkl)
