@@ -119,6 +119,22 @@ void fitLinear(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, double floor
     axis->setRange(lo - 0.02 * (hi - lo), hi + pad);
 }
 
+// A legend laid out as a row of its own at `row` of `plot`'s layout, entries side by side.
+QCPLegend* rowLegend(QCustomPlot* plot, int row) {
+    auto* legend = new QCPLegend;
+    plot->plotLayout()->addElement(row, 0, legend);
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(5);
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    return legend;
+}
+
 }  // namespace
 
 MklPathView::MklPathView(QWidget* parent)
@@ -159,25 +175,17 @@ MklPathView::MklPathView(QWidget* parent)
 
     // The weights, their legend in a row below (the curves fill the panel), active kernels.
     etaRect_ = weightsPlot_->axisRect();
-    etaLegend_ = new QCPLegend;
-    weightsPlot_->plotLayout()->addElement(1, 0, etaLegend_);
+    etaLegend_ = rowLegend(weightsPlot_, 1);
     activeRect_ = new QCPAxisRect(weightsPlot_);
     weightsPlot_->plotLayout()->addElement(2, 0, activeRect_);
     weightsPlot_->plotLayout()->setRowStretchFactors({2.4, 0.001, 1.0});
-    etaLegend_->setLayer("legend");
-    etaLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    etaLegend_->setWrap(5);
-    {
-        QFont font;
-        font.setPointSize(8);
-        etaLegend_->setFont(font);
-        etaLegend_->setBorderPen(Qt::NoPen);
-        etaLegend_->setBrush(Qt::NoBrush);
-        etaLegend_->setMargins(QMargins(4, 0, 4, 2));
-    }
+    // Errors; below, the steps with their legend in a row of its own (the points fill the
+    // panel, an inset legend covered them).
     errorRect_ = errorsPlot_->axisRect();
     stepRect_ = new QCPAxisRect(errorsPlot_);
     errorsPlot_->plotLayout()->addElement(1, 0, stepRect_);
+    QCPLegend* stepLegend = rowLegend(errorsPlot_, 2);
+    errorsPlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 0.001});
     auto* weightMargins = new QCPMarginGroup(weightsPlot_);
     auto* errorMargins = new QCPMarginGroup(errorsPlot_);
     for (QCPAxisRect* rect : {etaRect_, activeRect_})
@@ -212,7 +220,6 @@ MklPathView::MklPathView(QWidget* parent)
     newtonAxis->setVisible(true);
     newtonAxis->setTickLabels(true);
     newtonAxis->setLabel("Newton steps");
-    QCPLegend* stepLegend = addInsetLegend(stepRect_, Qt::AlignTop | Qt::AlignRight);
     sigmaStep_ = addLineGraph(errorsPlot_, stepRect_, "predictor step", pen(colors::kBest, 1.6));
     newtonSteps_ =
         addLineGraph(errorsPlot_, stepRect_, "Newton steps (right)", pen(colors::kProx, 1.2), true);
@@ -232,6 +239,20 @@ MklPathView::MklPathView(QWidget* parent)
     predictorMap_->setGradient(decisionGradient());
     predictorMap_->setInterpolate(true);
     predictorMap_->setLayer("background");
+    // The map's values, f(x), on a scale at the right.
+    predictorScale_ = new QCPColorScale(predictorPlot_);
+    predictorPlot_->plotLayout()->addElement(0, 1, predictorScale_);
+    predictorScale_->setType(QCPAxis::atRight);
+    predictorScale_->setBarWidth(10);
+    predictorScale_->setRangeDrag(false);
+    predictorScale_->setRangeZoom(false);
+    predictorScale_->axis()->setLabel("f(x)");
+    predictorScale_->setGradient(decisionGradient());  // the map takes its scale's gradient
+    auto* predictorMargins = new QCPMarginGroup(predictorPlot_);
+    predictorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
+    rect->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
+    predictorMap_->setColorScale(predictorScale_);
+    predictorScale_->setVisible(false);
     zeroContour_ = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     zeroContour_->setName("f = 0");
     zeroContour_->setPen(pen(colors::kFunction, 2.0));
@@ -457,6 +478,7 @@ void MklPathView::clearPredictor(const QString& note) {
     gridSize_ = 0;
     gridValues_.clear();
     predictorMap_->setVisible(false);
+    predictorScale_->setVisible(false);
     predictorMap_->data()->clear();
     zeroContour_->data()->clear();
     for (QCPGraph* g : {positives_, negatives_, curve_})
@@ -483,6 +505,7 @@ void MklPathView::drawPredictor() {
     QCPAxis* x = predictorPlot_->xAxis;
     QCPAxis* y = predictorPlot_->yAxis;
     predictorMap_->setVisible(false);
+    predictorScale_->setVisible(false);
     zeroContour_->data()->clear();
     for (QCPGraph* g : {positives_, negatives_, curve_})
         g->data()->clear();
@@ -625,14 +648,14 @@ void MklPathView::drawPredictor() {
             QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
     }
     predictorMap_->setVisible(true);
+    predictorScale_->setVisible(true);
     for (int i = 0; i < train->size(); ++i) {
         const Eigen::VectorXd p = train->row(i);
         (model->classification && !isPositive(i) ? negatives_ : positives_)->addData(p(0), p(1));
     }
-    x->setLabel(title +
-                (train->featureNames.size() == 2
-                     ? QString("   (%1)").arg(QString::fromStdString(train->featureNames[0]))
-                     : QString()));
+    x->setLabel(title + QString("   (%1)").arg(train->featureNames.size() == 2
+                                                   ? QString::fromStdString(train->featureNames[0])
+                                                   : QString("x1")));
     y->setLabel(train->featureNames.size() == 2 ? QString::fromStdString(train->featureNames[1])
                                                 : QString("x2"));
     x->setRange(x0, x1);

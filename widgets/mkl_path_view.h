@@ -30,6 +30,7 @@
 class QCPAxisRect;
 class QCPBars;
 class QCPColorMap;
+class QCPColorScale;
 class QCPCurve;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -114,6 +115,7 @@ class MklPathView final : public FamilyView {
     QCustomPlot* predictorPlot_;
     CoalescedReplot* predictorReplot_ = nullptr;
     QCPColorMap* predictorMap_ = nullptr;
+    QCPColorScale* predictorScale_ = nullptr;
     QCPCurve* zeroContour_ = nullptr;
     QCPGraph* positives_ = nullptr;  // class +1, or every point for regression
     QCPGraph* negatives_ = nullptr;

@@ -1,11 +1,11 @@
 // The view of the MKL regularisation path (widgets/mkl_path_view.h) offscreen on real runs:
 // one named η curve per kernel whose points are the records' columns, the path drawn as it
-// advances (frames with more records append, another run starts over), both tabs exported,
-// snapshots of other solvers refused; the kernel family's view handing path snapshots to
-// it (and SILP's back to its own tabs); and a click on a point of the path showing that
-// point's predictor: its λ and ηⱼ (recomputed here from the solver's α, ηⱼ = 2μ/(λ(dⱼ² −
-// αᵀKⱼα)) with the kernels' own formulas) and, for 2-D data, f(z) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, z) on
-// the map's grid; for other data the bars of η at that λ (the record's eta columns).
+// advances (frames with more records append, another run starts over), every tab exported (the
+// predictor of a selected point too), snapshots of other solvers refused; the kernel family's view
+// handing path snapshots to it (and SILP's back to its own tabs); and a click on a point of the
+// path showing that point's predictor: its λ and ηⱼ (recomputed here from the solver's α, ηⱼ =
+// 2μ/(λ(dⱼ² − αᵀKⱼα)) with the kernels' own formulas) and, for 2-D data, f(z) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ,
+// z) on the map's grid; for other data the bars of η at that λ (the record's eta columns).
 #include <qcustomplot.h>
 
 #include <QTemporaryDir>
@@ -69,7 +69,7 @@ class TestMklPathView : public QObject {
   private slots:
     void drawsOneCurvePerKernelFromTheRecords();
     void appendsAsThePathAdvances();
-    void exportsBothTabs();
+    void exportsEveryTab();
     void kernelViewShowsPathSnapshots();
     void clickShowsThePredictorAtThatLambda();
     void otherDataShowTheWeightsAsBars();
@@ -124,7 +124,7 @@ void TestMklPathView::appendsAsThePathAdvances() {
     QCOMPARE(view.pointCount(), 0);
 }
 
-void TestMklPathView::exportsBothTabs() {
+void TestMklPathView::exportsEveryTab() {
     const MklPathSolver& solver = pathRun();
     MklPathView view;
     view.resize(900, 700);
@@ -135,7 +135,8 @@ void TestMklPathView::exportsBothTabs() {
         dir.setAutoRemove(false);
         qInfo("figures in %s", qPrintable(dir.path()));
     }
-    for (int tab : {0, 1}) {
+    QVERIFY(view.selectPoint(static_cast<int>(solver.trace().size() / 2)));
+    for (int tab : {0, 1, 2}) {
         view.showTab(tab);
         const QString path = dir.filePath(QString("tab%1.png").arg(tab));
         QString why;
