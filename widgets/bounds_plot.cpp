@@ -80,11 +80,7 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
             boundsRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
 
     QCPAxis* gapAxis = gapRect_->axis(QCPAxis::atLeft);
-    gapAxis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
-    gapAxis->setTicker(logTicker);
-    gapAxis->setNumberFormat("eb");
-    gapAxis->setNumberPrecision(0);
+    useLogScale(gapAxis);
     gapAxis->setLabel("gap  U - L  (log)");
     boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds");
     upperKey_ =

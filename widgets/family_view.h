@@ -26,6 +26,11 @@ struct ViewFrame {
     std::vector<std::string> columns;          // names of IterationRecord::extra
 };
 
+// The index of the extra column `name` in `columns` (−1 when there is none), and a record's
+// value in that column (NaN when the record has none).
+int columnOf(const std::vector<std::string>& columns, const std::string& name);
+double extraAt(const IterationRecord& record, int column);
+
 class FamilyView : public QWidget {
     Q_OBJECT
   public:

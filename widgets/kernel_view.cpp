@@ -112,33 +112,6 @@ void showIn(QCPAbstractPlottable* p, QCPLegend* legend, bool shown) {
     }
 }
 
-// Segments (a, b) of contour levels as one curve, NaN between segments.
-int setSegments(QCPCurve* c, const std::vector<ContourLevel>& levels) {
-    QVector<QCPCurveData> data;
-    int t = 0, count = 0;
-    for (const auto& level : levels) {
-        for (const auto& [a, b] : level.segments) {
-            data.append(QCPCurveData(t++, a.x(), a.y()));
-            data.append(QCPCurveData(t++, b.x(), b.y()));
-            data.append(QCPCurveData(t++, kNaN, kNaN));
-            ++count;
-        }
-    }
-    c->data()->set(data, true);
-    return count;
-}
-
-int columnOf(const std::vector<std::string>& columns, const std::string& name) {
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
-}
-
-double extraAt(const IterationRecord& r, int column) {
-    return column >= 0 && column < static_cast<int>(r.extra.size())
-               ? r.extra[static_cast<std::size_t>(column)]
-               : kNaN;
-}
-
 // Where β on the simplex of three kernels lies in the plane: e₁ → (0, 0), e₂ → (1, 0),
 // e₃ → (½, √3/2).
 QPointF trianglePoint(const Eigen::VectorXd& beta) {
@@ -409,10 +382,7 @@ KernelView::KernelView(QWidget* parent)
     kktAxis->setVisible(true);
     kktAxis->setTickLabels(true);
     kktAxis->setLabel("max KKT violation");
-    kktAxis->setScaleType(QCPAxis::stLogarithmic);
-    kktAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    kktAxis->setNumberFormat("eb");
-    kktAxis->setNumberPrecision(0);
+    useLogScale(kktAxis);
     QCPLegend* dualLegend = insetLegend(dualRect_, Qt::AlignTop | Qt::AlignRight);
     dualObjective_ =
         addLineGraph(progressPlot_, dualRect_, "dual objective", pen(colors::kModel, 1.8));
@@ -600,8 +570,9 @@ void KernelView::drawDecision(const KernelSnapshot& s) {
         samples.dy = (grid.y1 - grid.y0) / (grid.n - 1);
         samples.nx = samples.ny = grid.n;
         samples.values = grid.values;
-        zeroSegments_ = setSegments(zeroContour_, {contourLevel(samples, 0.0)});
-        setSegments(marginContours_, {contourLevel(samples, 1.0), contourLevel(samples, -1.0)});
+        zeroSegments_ = setContourSegments(zeroContour_, {contourLevel(samples, 0.0)});
+        setContourSegments(marginContours_,
+                           {contourLevel(samples, 1.0), contourLevel(samples, -1.0)});
         x->setRange(grid.x0, grid.x1);
         y->setRange(grid.y0, grid.y1);
     } else {

@@ -60,28 +60,6 @@ QCPItemStraightLine* verticalMarker(QCustomPlot* plot, QCPAxisRect* rect) {
     return line;
 }
 
-int columnOf(const std::vector<std::string>& columns, const std::string& name) {
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
-}
-
-double extraAt(const IterationRecord& r, int column) {
-    return column >= 0 && column < static_cast<int>(r.extra.size())
-               ? r.extra[static_cast<std::size_t>(column)]
-               : kNaN;
-}
-
-QSharedPointer<QCPAxisTickerLog> logTicker() {
-    return QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
-}
-
-void useLogScale(QCPAxis* axis) {
-    axis->setScaleType(QCPAxis::stLogarithmic);
-    axis->setTicker(logTicker());
-    axis->setNumberFormat("eb");
-    axis->setNumberPrecision(0);
-}
-
 // A log axis over the positive values of `graphs`, padded by a factor 2 and at least a decade.
 void fitLog(QCPAxis* axis, const std::vector<QCPGraph*>& graphs) {
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
@@ -298,6 +276,8 @@ void MklPathView::clear() {
         g->data()->clear();
     shown_ = 0;
     run_ = -1;
+    pointLambdas_.clear();
+    pointEtas_.clear();
     clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     weightsReplot_->now();
     errorsReplot_->now();
@@ -376,6 +356,8 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
         for (QCPGraph* g : {active_, trainError_, testError_, sigmaStep_, newtonSteps_})
             g->data()->clear();
         shown_ = 0;
+        pointLambdas_.clear();
+        pointEtas_.clear();
         if (run_ != runId || records.size() < static_cast<std::size_t>(selected_ + 1))
             clearPredictor(
                 tr("click a point of the path (kernel weights or errors) to see its predictor"));
@@ -387,13 +369,24 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
     const int test = columnOf(columns, "test_error");
     const int step = columnOf(columns, "sigma_step");
     const int newton = columnOf(columns, "newton_steps");
+    // Point 0 (λ₀) has no record: the snapshot carries it.
+    if (pointLambdas_.empty() && snapshot_) {
+        pointLambdas_.push_back(snapshot_->lambda0);
+        pointEtas_.push_back(snapshot_->eta0);
+    }
     for (std::size_t i = shown_; i < records.size(); ++i) {
         const IterationRecord& r = records[i];
+        // Records are iterations 1, 2, …: record i is point i + 1 of the path.
+        Eigen::VectorXd eta(static_cast<Eigen::Index>(etaColumns.size()));
+        for (std::size_t k = 0; k < etaColumns.size(); ++k)
+            eta(static_cast<Eigen::Index>(k)) = extraAt(r, etaColumns[k]);
+        pointLambdas_.push_back(r.pathParameter);
+        pointEtas_.push_back(eta);
         const double x = extraAt(r, logLambda);
         if (!std::isfinite(x)) continue;
         for (std::size_t k = 0; k < etaGraphs_.size(); ++k) {
-            const double eta = extraAt(r, etaColumns[k]);
-            etaGraphs_[k]->addData(x, eta > 0 ? eta : kNaN);
+            const double e = eta(static_cast<Eigen::Index>(k));
+            etaGraphs_[k]->addData(x, e > 0 ? e : kNaN);
         }
         active_->addData(x, extraAt(r, activeColumn));
         trainError_->addData(x, extraAt(r, train));
@@ -435,29 +428,31 @@ void MklPathView::onRelease(QCustomPlot* plot, QMouseEvent* event) {
         showTab(2);
 }
 
+int MklPathView::selectablePoints() const {
+    if (!snapshot_) return 0;
+    return static_cast<int>(std::min(pointLambdas_.size(), snapshot_->alphas.size()));
+}
+
 bool MklPathView::selectNearest(double log10Lambda) {
-    if (!snapshot_ || snapshot_->lambdas.empty() || !std::isfinite(log10Lambda)) return false;
+    if (selectablePoints() == 0 || !std::isfinite(log10Lambda)) return false;
     int best = 0;
     double distance = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < snapshot_->lambdas.size(); ++k) {
-        const double d = std::abs(std::log10(snapshot_->lambdas[k]) - log10Lambda);
+    for (int k = 0; k < selectablePoints(); ++k) {
+        const double d =
+            std::abs(std::log10(pointLambdas_[static_cast<std::size_t>(k)]) - log10Lambda);
         if (d < distance) {
             distance = d;
-            best = static_cast<int>(k);
+            best = k;
         }
     }
     return selectPoint(best);
 }
 
 bool MklPathView::selectPoint(int index) {
-    if (!snapshot_ || index < 0 || index >= static_cast<int>(snapshot_->lambdas.size()) ||
-        index >= static_cast<int>(snapshot_->etas.size()) ||
-        index >= static_cast<int>(snapshot_->alphas.size())) {
-        return false;
-    }
+    if (index < 0 || index >= selectablePoints()) return false;
     selected_ = index;
-    selectedLambda_ = snapshot_->lambdas[static_cast<std::size_t>(index)];
-    selectedEta_ = snapshot_->etas[static_cast<std::size_t>(index)];
+    selectedLambda_ = pointLambdas_[static_cast<std::size_t>(index)];
+    selectedEta_ = pointEtas_[static_cast<std::size_t>(index)];
     const double x = std::log10(selectedLambda_);
     for (QCPItemStraightLine* line : {etaMarker_, errorMarker_}) {
         line->point1->setCoords(x, 0.0);
@@ -634,15 +629,7 @@ void MklPathView::drawPredictor() {
         samples.dy = gridDy_;
         samples.nx = samples.ny = n;
         samples.values = gridValues_;
-        const ContourLevel level = contourLevel(samples, 0.0);
-        QVector<QCPCurveData> data;
-        int t = 0;
-        for (const auto& [a, b] : level.segments) {
-            data.append(QCPCurveData(t++, a.x(), a.y()));
-            data.append(QCPCurveData(t++, b.x(), b.y()));
-            data.append(QCPCurveData(t++, kNaN, kNaN));
-        }
-        zeroContour_->data()->set(data, true);
+        setContourSegments(zeroContour_, {contourLevel(samples, 0.0)});
     } else {
         predictorMap_->setDataRange(
             QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
@@ -682,8 +669,8 @@ std::vector<double> MklPathView::barValues() const {
 }
 
 QPoint MklPathView::pointPixel(int index) const {
-    if (!snapshot_ || index < 0 || index >= static_cast<int>(snapshot_->lambdas.size())) return {};
-    const double x = std::log10(snapshot_->lambdas[static_cast<std::size_t>(index)]);
+    if (index < 0 || index >= selectablePoints()) return {};
+    const double x = std::log10(pointLambdas_[static_cast<std::size_t>(index)]);
     return QPoint(static_cast<int>(std::lround(etaRect_->axis(QCPAxis::atBottom)->coordToPixel(x))),
                   etaRect_->center().y());
 }

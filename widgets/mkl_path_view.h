@@ -110,6 +110,11 @@ class MklPathView final : public FamilyView {
     std::size_t shown_ = 0;
     int run_ = -1;
     std::shared_ptr<const MklPathSnapshot> snapshot_;
+    // λ and ηⱼ of every path point shown: λ₀ from the snapshot, then one per record.
+    std::vector<double> pointLambdas_;
+    std::vector<Eigen::VectorXd> pointEtas_;
+    // Points that can be selected: those with a record and an α in the snapshot.
+    int selectablePoints() const;
 
     // Predictor tab.
     QCustomPlot* predictorPlot_;

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <limits>
 
 namespace cplab::widgets {
 
@@ -90,6 +91,29 @@ bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width,
     }
     if (!ok && why) *why = path + ": could not be written";
     return ok;
+}
+
+void useLogScale(QCPAxis* axis) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    axis->setNumberFormat("eb");
+    axis->setNumberPrecision(0);
+}
+
+int setContourSegments(QCPCurve* curve, const std::vector<ContourLevel>& levels) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    QVector<QCPCurveData> data;
+    int t = 0, count = 0;
+    for (const auto& level : levels) {
+        for (const auto& [a, b] : level.segments) {
+            data.append(QCPCurveData(t++, a.x(), a.y()));
+            data.append(QCPCurveData(t++, b.x(), b.y()));
+            data.append(QCPCurveData(t++, nan, nan));
+            ++count;
+        }
+    }
+    curve->data()->set(data, true);
+    return count;
 }
 
 }  // namespace cplab::widgets

@@ -4,7 +4,12 @@
 #include <QColor>
 #include <QPen>
 #include <QString>
+#include <vector>
 
+#include "math/contours.h"
+
+class QCPAxis;
+class QCPCurve;
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
@@ -60,6 +65,10 @@ QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name
                        bool rightAxis = false);
 // A small legend (8 pt, the legend colours) inside `rect` at `alignment`.
 QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
+// A log-scale axis with ticks at powers of ten, labelled 10ⁿ.
+void useLogScale(QCPAxis* axis);
+// The segments (a, b) of contour levels as one curve, NaN between segments; their number.
+int setContourSegments(QCPCurve* curve, const std::vector<ContourLevel>& levels);
 
 // Exports to PNG or PDF by the file's extension (.png, .pdf). Returns false with *why on an
 // unknown extension or a write failure.

@@ -135,12 +135,12 @@ ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin
 
 // Solvers check their kernel against the kind of data: a precomputed-kernel file takes the
 // kernel "precomputed" (the default there), and only it takes that kernel.
-bool kernelFitsData(const KernelOptions& options, const KernelData& data,
-                    const std::string& problem, std::string* why) {
+bool kernelFitsData(const std::string& kernels, const KernelData& data, const std::string& problem,
+                    std::string* why) {
     std::vector<KernelSpec> specs;
     std::string reason;
     const int dimension = data.kernel.train ? data.kernel.train->dimension() : 0;
-    if (!parseKernelList(options.kernels, std::max(1, dimension), &specs, &reason)) return true;
+    if (!parseKernelList(kernels, std::max(1, dimension), &specs, &reason)) return true;
     const bool precomputedKernel = specs.front().type == KernelType::Precomputed;
     if (precomputedKernel == data.precomputed) return true;
     if (why) {
@@ -149,12 +149,23 @@ bool kernelFitsData(const KernelOptions& options, const KernelData& data,
                          "' is a precomputed kernel (LIBSVM's '<label> 0:<serial> "
                          "1:K(x,x1) ...' rows); its solvers take the kernel "
                          "'precomputed', not '" +
-                         options.kernels + "'"
+                         kernels + "'"
                    : "kernel 'precomputed' needs a precomputed-kernel file (LIBSVM's '<label> "
                      "0:<serial> 1:K(x,x1) ...' rows), but '" +
                          problem + "' holds feature vectors";
     }
     return false;
+}
+
+// The kernel list of a solver's options: KernelOptions::kernels for the SVM and MKL solvers,
+// the path's own `kernels`.
+template <class Options>
+const std::string& kernelListOf(const Options& options) {
+    if constexpr (requires { options.kernel.kernels; }) {
+        return options.kernel.kernels;
+    } else {
+        return options.kernels;
+    }
 }
 
 KernelProblem kernelOf(const KernelData& data) {
@@ -221,7 +232,19 @@ class KernelFamily final : public Family {
              "solve. Bounds: J(beta) and min_k S_k(alpha) (its duality gap).",
              {}},
             "kernels");
-        addMklPathSolver();
+        // The path has its own options (no C: it follows every λ) and takes regression targets
+        // as well as two classes.
+        addKernelSolver<MklPathOptions, MklPathSolver>(
+            {"mklpath",
+             {},
+             "MKL regularisation path (Bach et al. 2004)",
+             "The block-1-norm MKL solution for all lambda (Bach, Thibaux, Jordan 2004): a "
+             "log-barrier dual (weight mu) followed from lambda_0 down to lambda_min by "
+             "predictor-corrector steps in log(lambda); squared loss (regression) or logistic "
+             "loss (two classes). Each step is one point of the path with every kernel weight "
+             "eta_j. Bounds: the primal and the dual objective at that lambda.",
+             {}},
+            "kernels");
 
         // The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it
         // (alone, their test errors are about 0.5), a Gaussian can; MKL puts all the weight
@@ -376,48 +399,6 @@ class KernelFamily final : public Family {
     }
 
   private:
-    // The MKL regularisation path: a kernel list like the MKL solvers', but its own options
-    // (no C: it follows every λ) and regression targets as well as two classes.
-    void addMklPathSolver() {
-        SolverInfo info{
-            "mklpath",
-            {},
-            "MKL regularisation path (Bach et al. 2004)",
-            "The block-1-norm MKL solution for all lambda (Bach, Thibaux, Jordan 2004): a "
-            "log-barrier dual (weight mu) followed from lambda_0 down to lambda_min by "
-            "predictor-corrector steps in log(lambda); squared loss (regression) or logistic "
-            "loss (two classes). Each step is one point of the path with every kernel weight "
-            "eta_j. Bounds: the primal and the dual objective at that lambda.",
-            describeOptions<MklPathOptions>()};
-        addSolver(
-            std::move(info),
-            [](const OptionValues& values, std::string* why) {
-                MklPathOptions options;
-                return assignOptions(options, values, why) && options.isValid(why);
-            },
-            [](const ProblemInstance& problem, const OptionValues& values,
-               std::string* why) -> std::unique_ptr<Solver> {
-                const KernelData* data = problem.as<KernelData>();
-                if (!data) {
-                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
-                    return nullptr;
-                }
-                OptionValues given = values;
-                if (data->precomputed && !given.count("kernels")) given["kernels"] = "precomputed";
-                MklPathOptions options;
-                KernelOptions kernel;
-                if (!assignOptions(options, given, why) || !options.isValid(why)) return nullptr;
-                kernel.kernels = options.kernels;
-                if (!kernelFitsData(kernel, *data, problem.info.name, why)) return nullptr;
-                auto solver = std::make_unique<MklPathSolver>(kernelOf(*data), options);
-                if (solver->status().code == StatusCode::InvalidInput) {
-                    if (why) *why = solver->status().message;
-                    return nullptr;
-                }
-                return solver;
-            });
-    }
-
     // A solver entry as Family::addSolver<Options, SolverType> makes it, except that on a
     // precomputed-kernel problem the kernel defaults to "precomputed", and a kernel that does
     // not fit the kind of data is refused with a message saying which one does.
@@ -441,7 +422,7 @@ class KernelFamily final : public Family {
                 if (data->precomputed && !given.count(kernelKey)) given[kernelKey] = "precomputed";
                 Options options;
                 if (!assignOptions(options, given, why) || !options.isValid(why) ||
-                    !kernelFitsData(options.kernel, *data, problem.info.name, why)) {
+                    !kernelFitsData(kernelListOf(options), *data, problem.info.name, why)) {
                     return nullptr;
                 }
                 auto solver = std::make_unique<SolverType>(kernelOf(*data), options);

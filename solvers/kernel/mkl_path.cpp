@@ -151,10 +151,7 @@ std::size_t MklPathSnapshot::bytes() const {
     std::size_t n = Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot);
     for (const std::string& label : kernelLabels)
         n += sizeof(std::string) + label.capacity();
-    n += sizeof(double) * static_cast<std::size_t>(d.size() + eta.size());
-    n += sizeof(double) * lambdas.capacity();
-    for (const Eigen::VectorXd& e : etas)
-        n += sizeof(Eigen::VectorXd) + sizeof(double) * static_cast<std::size_t>(e.size());
+    n += sizeof(double) * static_cast<std::size_t>(d.size() + eta.size() + eta0.size());
     // The α themselves are shared with the solver: only the pointers count.
     return n + sizeof(std::shared_ptr<const Eigen::VectorXd>) * alphas.capacity();
 }
@@ -898,12 +895,11 @@ SnapshotPtr MklPathSolver::snapshot() const {
     snapshot->kernelLabels = s.labels;
     snapshot->d = s.d;
     snapshot->eta = s.pathEta.back();
+    snapshot->eta0 = s.pathEta.front();
     snapshot->lambda = lambda();
     snapshot->lambda0 = s.lambda0;
     snapshot->lambdaMin = s.lambdaMin;
     snapshot->classification = s.loss == PathLoss::Logistic;
-    snapshot->lambdas = s.pathLambda;
-    snapshot->etas = s.pathEta;
     snapshot->alphas = s.sharedAlpha;
     snapshot->model = s.model;
     if (iteration() == 0) {

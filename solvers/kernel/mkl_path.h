@@ -100,16 +100,15 @@ struct MklPathModel {
 // What the path view draws beyond the records (which hold λ, every ηⱼ, errors and steps).
 struct MklPathSnapshot final : Snapshot {
     std::vector<std::string> kernelLabels;
-    Eigen::VectorXd d;    // penalty weights dⱼ
-    Eigen::VectorXd eta;  // ηⱼ at the current point
+    Eigen::VectorXd d;     // penalty weights dⱼ
+    Eigen::VectorXd eta;   // ηⱼ at the current point
+    Eigen::VectorXd eta0;  // ηⱼ at λ₀ (point 0, which has no record)
     double lambda = 0.0;
     double lambda0 = 0.0;
     double lambdaMin = 0.0;
     bool classification = false;
-    // Every accepted point so far (λ₀ first): λ, ηⱼ and α (shared with the solver, never
-    // changed), and the model to evaluate their predictors with.
-    std::vector<double> lambdas;
-    std::vector<Eigen::VectorXd> etas;
+    // α of every accepted point so far (λ₀ first; shared with the solver, never changed; the
+    // λ and ηⱼ of point p ≥ 1 are in record p), and the model to evaluate their predictors with.
     std::vector<std::shared_ptr<const Eigen::VectorXd>> alphas;
     std::shared_ptr<const MklPathModel> model;
     std::size_t bytes() const override;

@@ -308,6 +308,13 @@ void TestMklPathView::otherDataShowTheWeightsAsBars() {
         if (columns[c].rfind("eta:", 0) == 0) expected.push_back(record.extra[c]);
     QCOMPARE(expected.size(), std::size_t(3));
     QCOMPARE(bars, expected);
+    // Point 0 (λ₀) has no record: its λ and η are those of a solver not yet stepped.
+    MklPathSolver fresh(KernelProblem{data, nullptr}, options);
+    QVERIFY(view.selectPoint(0));
+    QCOMPARE(view.selectedLambda(), solver.pathLambdas()[0]);
+    QCOMPARE(view.selectedLambda(), fresh.lambda());
+    const Eigen::VectorXd eta0 = fresh.eta();
+    QCOMPARE(view.barValues(), std::vector<double>(eta0.data(), eta0.data() + eta0.size()));
     QVERIFY(!view.selectPoint(static_cast<int>(points)));
     QVERIFY(!view.selectPoint(-1));
 }
