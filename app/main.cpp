@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "family_view.h"
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
@@ -100,9 +101,36 @@ int main(int argc, char** argv) {
                                 "iteration");
     QCommandLineOption history(
         "history-mb", "Memory for the snapshots of all runs together (default 256).", "MB");
-    parser.addOptions(
-        {demo, steps, run, delay, screenshot, size, data, test, solvers, timeline, history});
+    QCommandLineOption testFraction(
+        "test-fraction", "With --data: hold out this fraction (0 to 0.9) as test set.", "F");
+    QCommandLineOption seed("seed", "Seed of the --test-fraction split (default 1).", "S");
+    QCommandLineOption viewTab("view-tab",
+                               "Show tab N (0 = first) of the model view before a screenshot or "
+                               "--export-view.",
+                               "N");
+    QCommandLineOption exportView(
+        "export-view", "Save the model view's plot to this PNG or PDF (as File > Export) and quit.",
+        "file");
+    parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
+                       history, testFraction, seed, viewTab, exportView});
     parser.process(app);
+
+    // Numbers given on the command line, checked before anything opens.
+    auto number = [&](const QCommandLineOption& option, double low, double high, double* value) {
+        if (!parser.isSet(option)) return true;
+        bool ok = false;
+        *value = parser.value(option).toDouble(&ok);
+        if (ok && *value >= low && *value <= high) return true;
+        std::fprintf(stderr, "cplab: --%s %s: expected a number in [%g, %g]\n",
+                     qPrintable(option.names().first()), qPrintable(parser.value(option)), low,
+                     high);
+        return false;
+    };
+    double fraction = 0, splitSeed = 1, tab = 0;
+    if (!number(testFraction, 0.0, 0.9, &fraction) || !number(seed, 0, 1000000, &splitSeed) ||
+        !number(viewTab, 0, 100, &tab))
+        return 1;
+    const bool grabs = parser.isSet(screenshot) || parser.isSet(exportView);
 
     cplab::MainWindow window;
     if (parser.isSet(size)) {
@@ -110,6 +138,8 @@ int main(int argc, char** argv) {
         if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
     }
     if (parser.isSet(delay)) window.setDelayMs(parser.value(delay).toInt());
+    if (parser.isSet(testFraction) || parser.isSet(seed))
+        window.setTestSplit(fraction, static_cast<int>(splitSeed));
     if (parser.isSet(history)) window.setHistoryBudgetMb(parser.value(history).toInt());
 
     // What the options ask for once the problem is open; -1: go on interactively.
@@ -139,10 +169,9 @@ int main(int argc, char** argv) {
         if (parser.isSet(run)) {
             window.runAll();
             // A scripted screenshot shows the runs' end (at most two minutes).
-            if (parser.isSet(screenshot))
-                waitForSteps(window, std::numeric_limits<int>::max(), 120000);
+            if (grabs) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
         }
-        if (!parser.isSet(screenshot)) return -1;
+        if (!grabs) return -1;
         // Let queued snapshots and replots land before scrubbing and grabbing.
         QElapsedTimer settle;
         settle.start();
@@ -154,12 +183,33 @@ int main(int argc, char** argv) {
             while (settle.elapsed() < 200)
                 QApplication::processEvents(QEventLoop::AllEvents, 20);
         }
-        const QString path = parser.value(screenshot);
-        if (!window.grab().save(path)) {
-            std::fprintf(stderr, "cplab: could not write %s\n", qPrintable(path));
-            return 1;
+        if (parser.isSet(viewTab)) {
+            if (!window.currentView() || !window.currentView()->showPage(static_cast<int>(tab))) {
+                std::fprintf(stderr, "cplab: --view-tab %d: the view has no such tab\n",
+                             static_cast<int>(tab));
+                return 1;
+            }
+            settle.restart();
+            while (settle.elapsed() < 200)
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
         }
-        std::printf("%s\n", qPrintable(path));
+        if (parser.isSet(exportView)) {
+            const QString path = parser.value(exportView);
+            QString why;
+            if (!window.exportModelPlot(path, &why)) {
+                std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+                return 1;
+            }
+            std::printf("%s\n", qPrintable(path));
+        }
+        if (parser.isSet(screenshot)) {
+            const QString path = parser.value(screenshot);
+            if (!window.grab().save(path)) {
+                std::fprintf(stderr, "cplab: could not write %s\n", qPrintable(path));
+                return 1;
+            }
+            std::printf("%s\n", qPrintable(path));
+        }
         return 0;
     };
 

@@ -50,6 +50,10 @@ class FamilyView : public QWidget {
     // reads them as the family's problem options.
     virtual QWidget* problemControls() { return nullptr; }
     virtual OptionValues problemOptions() const { return {}; }
+    // Sets the held-out split of the datasets this family reads; false if it has none.
+    virtual bool setTestSplit(double /*testFraction*/, int /*seed*/) { return false; }
+    // Shows page `index` (a tab) of the view as it stands now; false if there is none.
+    virtual bool showPage(int index) { return index == 0; }
 };
 
 }  // namespace cplab::widgets

@@ -431,6 +431,22 @@ OptionValues KernelView::problemOptions() const {
     return splitControls_->problemOptions();
 }
 
+bool KernelView::setTestSplit(double testFraction, int seed) {
+    splitControls_->setSplit(testFraction, seed);
+    return true;
+}
+
+bool KernelView::showPage(int index) {
+    if (stack_->currentWidget() == pathView_) {
+        if (index < 0 || index >= pathView_->tabCount()) return false;
+        pathView_->showTab(index);
+        return true;
+    }
+    if (index < 0 || index >= tabs_->count()) return false;
+    tabs_->setCurrentIndex(index);
+    return true;
+}
+
 void KernelView::clear() {
     pathView_->clear();
     stack_->setCurrentWidget(tabs_);

@@ -63,6 +63,9 @@ class KernelView final : public FamilyView {
     QString statusText(const ViewFrame& frame) const override;
     QWidget* problemControls() override { return splitControls_; }
     OptionValues problemOptions() const override;
+    bool setTestSplit(double testFraction, int seed) override;
+    // The path view's tabs while it is shown, else the kernel view's own.
+    bool showPage(int index) override;
 
     // For tests and scripts: the evaluation of D on a grid (the button's action), whether it
     // runs, and the points and values of the last finished one for the shown run (β, D(β)).

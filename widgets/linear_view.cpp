@@ -50,6 +50,11 @@ OptionValues LinearView::problemOptions() const {
     return splitControls_->problemOptions();
 }
 
+bool LinearView::setTestSplit(double testFraction, int seed) {
+    splitControls_->setSplit(testFraction, seed);
+    return true;
+}
+
 LinearView::~LinearView() {
     if (splitControls_ && !splitControls_->parent()) delete splitControls_;
 }

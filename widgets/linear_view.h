@@ -27,6 +27,7 @@ class LinearView final : public FamilyView {
     QString statusText(const ViewFrame& frame) const override;
     QWidget* problemControls() override { return splitControls_; }
     OptionValues problemOptions() const override;
+    bool setTestSplit(double testFraction, int seed) override;
     LinearModelPlot* modelPlot() const { return plot_; }
 
   private:

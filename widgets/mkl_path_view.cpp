@@ -73,10 +73,12 @@ void fitLog(QCPAxis* axis, const std::vector<QCPGraph*>& graphs) {
     if (!(hi > 0)) return;
     lo /= 2;
     hi *= 2;
-    if (hi / lo < 10) {
+    // At least two decades, so that the log axis labels powers of ten only (over less, its
+    // ticker falls back to crowded in-between labels).
+    if (hi / lo < 100) {
         const double mid = std::sqrt(lo * hi);
-        lo = mid / std::sqrt(10.0);
-        hi = mid * std::sqrt(10.0);
+        lo = mid / 10;
+        hi = mid * 10;
     }
     axis->setRange(lo, hi);
 }
@@ -157,13 +159,14 @@ MklPathView::MklPathView(QWidget* parent)
     activeRect_ = new QCPAxisRect(weightsPlot_);
     weightsPlot_->plotLayout()->addElement(2, 0, activeRect_);
     weightsPlot_->plotLayout()->setRowStretchFactors({2.4, 0.001, 1.0});
-    // Errors; below, the steps with their legend in a row of its own (the points fill the
-    // panel, an inset legend covered them).
+    // Errors and, below, the steps, each with its legend in a row of its own (the curves fill
+    // the panels; inset legends covered them).
     errorRect_ = errorsPlot_->axisRect();
+    QCPLegend* errorLegend = rowLegend(errorsPlot_, 1);
     stepRect_ = new QCPAxisRect(errorsPlot_);
-    errorsPlot_->plotLayout()->addElement(1, 0, stepRect_);
-    QCPLegend* stepLegend = rowLegend(errorsPlot_, 2);
-    errorsPlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 0.001});
+    errorsPlot_->plotLayout()->addElement(2, 0, stepRect_);
+    QCPLegend* stepLegend = rowLegend(errorsPlot_, 3);
+    errorsPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001, 1.0, 0.001});
     auto* weightMargins = new QCPMarginGroup(weightsPlot_);
     auto* errorMargins = new QCPMarginGroup(errorsPlot_);
     for (QCPAxisRect* rect : {etaRect_, activeRect_})
@@ -184,12 +187,21 @@ MklPathView::MklPathView(QWidget* parent)
     active_->setLineStyle(QCPGraph::lsStepLeft);
 
     errorRect_->axis(QCPAxis::atLeft)->setLabel("error");
-    QCPLegend* errorLegend = addInsetLegend(errorRect_, Qt::AlignTop | Qt::AlignRight);
     trainError_ = addLineGraph(errorsPlot_, errorRect_, "training", pen(colors::kModel, 2.0));
     testError_ = addLineGraph(errorsPlot_, errorRect_, "held-out",
                               pen(colors::kCandidate, 1.6, Qt::DashLine));
+    // The number of active kernels again, on the right: the slides' figure shows it beside the
+    // errors, and the tab can then be exported alone.
+    QCPAxis* activeAxis = errorRect_->axis(QCPAxis::atRight);
+    activeAxis->setVisible(true);
+    activeAxis->setTickLabels(true);
+    activeAxis->setLabel("active kernels");
+    activeOnErrors_ = addLineGraph(errorsPlot_, errorRect_, "active kernels (right)",
+                                   pen(colors::kOutline, 1.4, Qt::DotLine), true);
+    activeOnErrors_->setLineStyle(QCPGraph::lsStepLeft);
     trainError_->addToLegend(errorLegend);
     testError_->addToLegend(errorLegend);
+    activeOnErrors_->addToLegend(errorLegend);
 
     QCPAxis* stepAxis = stepRect_->axis(QCPAxis::atLeft);
     stepAxis->setLabel("step in log \u03bb");
@@ -272,7 +284,8 @@ void MklPathView::clear() {
     snapshot_.reset();
     for (QCPGraph* g : etaGraphs_)
         g->data()->clear();
-    for (QCPGraph* g : {active_, trainError_, testError_, sigmaStep_, newtonSteps_})
+    for (QCPGraph* g :
+         {active_, activeOnErrors_, trainError_, testError_, sigmaStep_, newtonSteps_})
         g->data()->clear();
     shown_ = 0;
     run_ = -1;
@@ -294,6 +307,10 @@ int MklPathView::currentTab() const {
 
 void MklPathView::showTab(int index) {
     tabs_->setCurrentIndex(index);
+}
+
+int MklPathView::tabCount() const {
+    return tabs_->count();
 }
 
 int MklPathView::pointCount() const {
@@ -353,7 +370,8 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
             for (QCPGraph* g : etaGraphs_)
                 g->data()->clear();
         }
-        for (QCPGraph* g : {active_, trainError_, testError_, sigmaStep_, newtonSteps_})
+        for (QCPGraph* g :
+             {active_, activeOnErrors_, trainError_, testError_, sigmaStep_, newtonSteps_})
             g->data()->clear();
         shown_ = 0;
         pointLambdas_.clear();
@@ -389,6 +407,7 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
             etaGraphs_[k]->addData(x, e > 0 ? e : kNaN);
         }
         active_->addData(x, extraAt(r, activeColumn));
+        activeOnErrors_->addData(x, extraAt(r, activeColumn));
         trainError_->addData(x, extraAt(r, train));
         testError_->addData(x, extraAt(r, test));
         const double h = extraAt(r, step);
@@ -411,6 +430,7 @@ void MklPathView::rescale() {
     fitLog(stepRect_->axis(QCPAxis::atLeft), {sigmaStep_});
     const double kernels = static_cast<double>(std::max<std::size_t>(1, etaGraphs_.size()));
     activeRect_->axis(QCPAxis::atLeft)->setRange(-0.3, kernels + 0.5);
+    errorRect_->axis(QCPAxis::atRight)->setRange(-0.3, kernels + 0.5);
     fitLinear(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_}, 0.0);
     fitLinear(stepRect_->axis(QCPAxis::atRight), {newtonSteps_}, 0.0);
 }

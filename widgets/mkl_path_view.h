@@ -1,11 +1,12 @@
 // The view of the MKL regularisation path (solver `mklpath`, ALGORITHMS.md §5), shown by the
-// kernel family's view when a run's snapshots are path snapshots. Two tabs, each a
+// kernel family's view when a run's snapshots are path snapshots. Three tabs, the first two a
 // QCustomPlot of two panels sharing the axis log₁₀ λ (reversed: the path runs from λ₀ on the
 // left towards lambda_min on the right):
 //   * "Kernel weights": ηⱼ against log₁₀ λ, one named curve per kernel (log scale: inactive
 //     kernels keep the barrier's small weight 2μ/(λ dⱼ²)); below, the number of active kernels;
-//   * "Errors and steps": training and held-out error against log₁₀ λ; below, the predictor's
-//     step in σ = log λ and the corrector's Newton steps per point;
+//   * "Errors and steps": training and held-out error against log₁₀ λ, with the number of
+//     active kernels on the right axis; below, the predictor's step in σ = log λ and the
+//     corrector's Newton steps per point;
 //   * "Predictor at λ": a click on either of the first two tabs picks the path point nearest
 //     to the clicked log₁₀ λ (marked there by a vertical line) and shows its predictor: for
 //     2-D data f(x) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, x) as a colour map over the data's box with the
@@ -60,6 +61,7 @@ class MklPathView final : public FamilyView {
     // 0 kernel weights, 1 errors and steps, 2 predictor at the selected λ.
     void showTab(int index);
     int currentTab() const;
+    int tabCount() const;
 
     // The click's action: the path point nearest to log₁₀ λ = `log10Lambda` (of the shown
     // snapshot's points) is selected and its predictor drawn; false when there is none.
@@ -103,6 +105,7 @@ class MklPathView final : public FamilyView {
     std::vector<QCPGraph*> etaGraphs_;
     std::vector<std::string> kernelLabels_;
     QCPGraph* active_ = nullptr;
+    QCPGraph* activeOnErrors_ = nullptr;  // the same count on the errors tab (right axis)
     QCPGraph* trainError_ = nullptr;
     QCPGraph* testError_ = nullptr;
     QCPGraph* sigmaStep_ = nullptr;

@@ -32,4 +32,9 @@ OptionValues TestSplitControls::problemOptions() const {
             {"seed", std::to_string(splitSeed_->value())}};
 }
 
+void TestSplitControls::setSplit(double testFraction, int seed) {
+    testFraction_->setValue(testFraction);
+    splitSeed_->setValue(seed);
+}
+
 }  // namespace cplab::widgets

@@ -21,6 +21,8 @@ class TestSplitControls final : public QWidget {
 
     // {test_fraction, seed} when a fraction is set, else empty.
     OptionValues problemOptions() const;
+    // Sets the fraction (clamped to the spin box's [0, 0.9]) and the seed, as a user would.
+    void setSplit(double testFraction, int seed);
 
   private:
     QDoubleSpinBox* testFraction_;

@@ -956,6 +956,11 @@ void MainWindow::setHistoryBudgetMb(int megabytes) {
     log_->appendMessage(tr("history budget %1 MB for all runs").arg(megabytes));
 }
 
+void MainWindow::setTestSplit(double testFraction, int seed) {
+    for (auto& [name, view] : views_)
+        view->setTestSplit(testFraction, seed);
+}
+
 bool MainWindow::exportModelPlot(const QString& path, QString* why) {
     widgets::FamilyView* view = currentView();
     if (!view) {

@@ -77,6 +77,9 @@ class MainWindow : public QMainWindow {
     // The view of family `name` (every registered family has one), and the one shown.
     widgets::FamilyView* view(const std::string& family) const;
     widgets::FamilyView* currentView() const;
+    // The held-out split (problem options test_fraction, seed) for the next data file opened,
+    // in every family that reads datasets, as if typed into the problem panel.
+    void setTestSplit(double testFraction, int seed);
     widgets::BoundsPlot* boundsPlot() const { return boundsPlot_; }
     widgets::PseudocodePanel* pseudocodePanel() const { return pseudocode_; }
     widgets::TimelineBar* timeline() const { return timeline_; }

@@ -11,10 +11,13 @@
 #include "bounds_plot.h"
 #include "cutting_plane_plot.h"
 #include "gui_wait.h"
+#include "kernel.h"
+#include "kernel_view.h"
 #include "linear.h"
 #include "linear_model_plot.h"
 #include "linear_view.h"
 #include "main_window.h"
+#include "mkl_path_view.h"
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth_view.h"
 #include "option_form.h"
@@ -90,6 +93,7 @@ class TestMainWindow : public QObject {
     void timelineScrubsBackThroughARun();
     void boundsCarryTheFamilysLabels();
     void everyFamilyHasItsViewAndControls();
+    void heldOutSplitAndViewTabsFromOutside();
 };
 
 void TestMainWindow::opensOnADemo() {
@@ -401,6 +405,46 @@ void TestMainWindow::everyFamilyHasItsViewAndControls() {
                 QCOMPARE(controls->isVisible(), f->name() == family);
         }
     }
+}
+
+// What cplab --test-fraction/--seed/--view-tab/--export-view call: the split set from outside
+// reaches the next file opened (the same split the problem panel gives), and the path view's
+// tabs can be shown and exported.
+void TestMainWindow::heldOutSplitAndViewTabsFromOutside() {
+    MainWindow w;
+    w.show();
+    w.setDelayMs(0);
+    QVERIFY(w.loadDemo("kelley"));
+    w.setTestSplit(0.3, 1);
+    QString why;
+    QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why), qPrintable(why));
+    const cplab::LinearProblem& linear = w.problem()->as<cplab::LinearData>()->linear;
+    QVERIFY(linear.test);
+    QCOMPARE(linear.train->size() + linear.test->size(), 270);
+    QCOMPARE(linear.test->size(), 81);  // 30 % of 270
+
+    QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/bupa.data", &why, "kernel"),
+             qPrintable(why));
+    const cplab::KernelProblem& kernel = w.problem()->as<cplab::KernelData>()->kernel;
+    QVERIFY(kernel.test);
+    QCOMPARE(kernel.train->size() + kernel.test->size(), 345);
+    w.removeAllRuns();
+    QVERIFY2(w.addRun("mklpath", {{"loss", "logistic"}, {"kernels", "gaussian:0.1;linear"}}, &why),
+             qPrintable(why));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    w.stepAll(5);
+    QVERIFY(waitFor([&] { return w.run(0)->iteration() == 5; }));
+    auto* view = static_cast<cplab::widgets::KernelView*>(w.view("kernel"));
+    QVERIFY(waitFor([&] { return view->pathView()->pointCount() == 5; }));
+    QVERIFY(view->showPage(1));
+    QCOMPARE(view->pathView()->currentTab(), 1);
+    QVERIFY(!view->showPage(3));
+    QVERIFY(!view->showPage(-1));
+    QTemporaryDir dir;
+    const QString png = dir.filePath("errors.png");
+    QVERIFY2(w.exportModelPlot(png, &why), qPrintable(why));
+    QImage image(png);
+    QVERIFY(!image.isNull() && image.width() > 100 && image.height() > 100);
 }
 
 QTEST_MAIN(TestMainWindow)
