@@ -28,11 +28,15 @@
 // standardised features, γ = 0, μ = 1e-3, lambda_min = λ₀·10⁻⁴. Each cell is measured --runs
 // times (median; range in brackets where printed). Exit code 0 unless it cannot run.
 //
-// Usage: bench_mkl_path [--runs N]   (N = 1 by default; about a minute and a half)
+// Usage: bench_mkl_path [--runs N] [--mu M] [--kkt-tolerance T]
+//   N = 1 by default (about a minute and a half); M = 1e-3 and T = 1e-9 (the solver's
+//   defaults) are the barrier weight and the corrector's tolerance of the path and of the one
+//   solve alike, to see how looser settings move the ratio.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -67,12 +71,17 @@ std::string kernelList(int m) {
     return text + ";poly:2;linear";
 }
 
+// --mu and --kkt-tolerance.
+double gMu = 1e-3;
+double gKktTolerance = 1e-9;
+
 cplab::MklPathOptions pathOptions(int m, const std::string& loss) {
     cplab::MklPathOptions o;
     o.kernels = kernelList(m);
     o.loss = loss;
     o.gamma = 0.0;
-    o.mu = 1e-3;
+    o.mu = gMu;
+    o.kkt_tolerance = gKktTolerance;
     o.stop.max_iterations = 2000;
     return o;
 }
@@ -201,8 +210,30 @@ std::string range(const std::vector<double>& v) {
 
 int main(int argc, char** argv) {
     int runs = 1;
-    if (!bench::parseRuns(argc, argv, &runs)) return 2;
-    std::cout << bench::header("bench_mkl_path") << ", " << runs << " runs per cell)\n";
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        char* end = nullptr;
+        const char* value = k + 1 < argc ? argv[k + 1] : "";
+        double number = std::strtod(value, &end);
+        const bool ok = end != value && *end == '\0' && number > 0 && std::isfinite(number);
+        if (a == "--runs" && ok && number >= 1) {
+            runs = static_cast<int>(number);
+        } else if (a == "--mu" && ok && number <= 1000) {
+            gMu = number;
+        } else if (a == "--kkt-tolerance" && ok && number < 1) {
+            gKktTolerance = number;
+        } else {
+            std::cerr << "usage: " << argv[0]
+                      << " [--runs N] [--mu M] [--kkt-tolerance T]\n"
+                         "  --runs N             measurements per row (default 1)\n"
+                         "  --mu M               barrier weight, in (0, 1000] (default 1e-3)\n"
+                         "  --kkt-tolerance T    corrector tolerance, in (0, 1) (default 1e-9)\n";
+            return 2;
+        }
+        ++k;
+    }
+    std::cout << bench::header("bench_mkl_path") << ", " << runs << " runs per cell, mu " << gMu
+              << ", kkt_tolerance " << gKktTolerance << ")\n";
 
     std::shared_ptr<const Dataset> housing, bupa;
     try {
@@ -220,7 +251,7 @@ int main(int argc, char** argv) {
              {std::tuple{"housing", housing, "squared"}, std::tuple{"bupa", bupa, "logistic"}}) {
             std::cout << "\n=== whole path vs one from-scratch solve at lambda_min: " << name
                       << " (" << data->size() << " x " << data->dimension() << ", " << loss
-                      << " loss, mu = 1e-3, gamma = 0, lambda_min = lambda_0 * 1e-4; s)\n";
+                      << " loss, mu = " << gMu << ", gamma = 0, lambda_min = lambda_0 * 1e-4; s)\n";
             std::cout << "  m  points  Newton  factor.  path s (constr. + steps)   Newton s  "
                          "| one solve: s  Newton  factor. | ratio time  factor.  "
                          "|a_cold-a_path|/|a|  end\n";
