@@ -189,7 +189,7 @@ QJsonObject summaryJson(const RunResult& run, const ProblemInstance& problem) {
     json.insert("solver", q(run.solver));
     json.insert("problem", q(problem.info.name));
     json.insert("family", q(problem.info.family));
-    json.insert("status", toString(run.status.code));
+    json.insert("status", statusName(run.status.code));
     json.insert("message", q(run.status.message));
     json.insert("iterations", r.iteration);
     json.insert("seconds", jsonNumber(r.seconds));
@@ -223,7 +223,7 @@ void writeSummaryText(std::ostream& out, const RunResult& run, const ProblemInst
     printLine(out, "solver", run.solver);
     printLine(out, "problem", problem.info.name);
     printLine(out, "status",
-              std::string(toString(run.status.code)) + " (" + run.status.message + ")");
+              std::string(statusName(run.status.code)) + " (" + run.status.message + ")");
     printLine(out, "iterations", std::to_string(r.iteration));
     printLine(out, "seconds", formatReal(r.seconds));
     printLine(out, "oracle_calls", std::to_string(r.oracleCalls));

@@ -859,7 +859,7 @@ void MainWindow::refreshRunRow(int id) {
     name->setToolTip(r->label());
     const QString state = r->failed()   ? tr("failed")
                           : !r->ready() ? tr("starting")
-                                        : QString(toString(r->status().code));
+                                        : QString(statusName(r->status().code));
     runTable_->item(row, kColStatus)->setText(state);
     runTable_->item(row, kColStatus)->setToolTip(QString::fromStdString(r->status().message));
     // Live: the newest record; scrubbed back: the record at the timeline's position (the
@@ -890,7 +890,7 @@ void MainWindow::updateStatusLine(const IterationRecord& rec, const widgets::Vie
                        .arg(rec.gap, 0, 'e', 3)
                        .arg(rec.oracleCalls)
                        .arg(rec.seconds, 0, 'f', 3)
-                       .arg(QString(toString(r->status().code)));
+                       .arg(QString(statusName(r->status().code)));
     if (rec.hasPathParameter()) text += tr("   path parameter %1").arg(number(rec.pathParameter));
     if (widgets::FamilyView* view = currentView(); view && frame.snapshot) {
         const QString extra = view->statusText(frame);

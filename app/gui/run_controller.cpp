@@ -192,7 +192,7 @@ void RunController::onStatus(int id) {
     if (r && r->status().finished() && !finishedLogged_.count(id)) {
         finishedLogged_.insert(id);
         const QString text = tr("%1: %2 - %3")
-                                 .arg(r->label(), QString(toString(r->status().code)),
+                                 .arg(r->label(), QString(statusName(r->status().code)),
                                       QString::fromStdString(r->status().message));
         emit message(text, !r->status().usable());
     }

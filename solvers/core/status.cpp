@@ -2,7 +2,7 @@
 
 namespace cplab {
 
-const char* toString(StatusCode code) {
+const char* statusName(StatusCode code) {
     switch (code) {
         case StatusCode::Running:
             return "running";

@@ -19,7 +19,7 @@ enum class StatusCode {
 
 // Stable lower-case name ("running", "converged", "iteration_limit", ...), used in traces,
 // the CLI's JSON and the GUI.
-const char* toString(StatusCode code);
+const char* statusName(StatusCode code);
 
 struct Status {
     StatusCode code = StatusCode::Running;

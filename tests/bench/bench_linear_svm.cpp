@@ -201,7 +201,7 @@ OurRun runOurs(const Case& c, Options options) {
     r.iterations = last.iteration;
     r.primal = last.upper / solver.lambda();
     r.lowerC = last.lower / solver.lambda();
-    r.status = std::string(cplab::toString(solver.status().code));
+    r.status = std::string(cplab::statusName(solver.status().code));
     if constexpr (requires { solver.risk(); }) {
         if (const cplab::WorkerTeam* team = solver.risk().team()) r.soloJobs = team->soloJobs();
     }

@@ -98,7 +98,7 @@ MklRun runMkl(const Case& c) {
     r.iterations = last.iteration;
     r.upper = last.upper;
     r.relGap = (last.upper - last.lower) / std::abs(last.upper);
-    r.status = cplab::toString(solver.status().code);
+    r.status = cplab::statusName(solver.status().code);
     return r;
 }
 

@@ -117,7 +117,7 @@ double silpPeakMb(const std::shared_ptr<const Dataset>& data, double* baselineMb
         const cplab::Status status = cplab::solve(silp);
         rusage after{};
         getrusage(RUSAGE_SELF, &after);
-        std::cout << "  child: SILP " << cplab::toString(status.code) << " after "
+        std::cout << "  child: SILP " << cplab::statusName(status.code) << " after "
                   << silp.iteration() << " iterations, " << silp.specs().size()
                   << " kernels, start RSS " << fmt("%.0f", before.ru_maxrss / 1024.0) << " MB\n"
                   << std::flush;

@@ -287,7 +287,7 @@ class TestCli : public QObject {
         bool ok = false;
         const QJsonObject json = parseObject(r.out, &ok);
         QVERIFY2(ok, r.out.constData());
-        QCOMPARE(json.value("status").toString(), QString(toString(s->status().code)));
+        QCOMPARE(json.value("status").toString(), QString(statusName(s->status().code)));
         QCOMPARE(json.value("iterations").toInt(), s->iteration());
         QCOMPARE(json.value("upper").toDouble(), s->lastRecord().upper);
         QCOMPARE(json.value("lower").toDouble(), s->lastRecord().lower);
@@ -306,7 +306,7 @@ class TestCli : public QObject {
         bool ok = false;
         const QJsonObject json = parseObject(r.out, &ok);
         QVERIFY2(ok, r.out.constData());
-        QCOMPARE(json.value("status").toString(), QString(toString(StatusCode::IterationLimit)));
+        QCOMPARE(json.value("status").toString(), QString(statusName(StatusCode::IterationLimit)));
         QCOMPARE(json.value("status").toString(), QString("iteration_limit"));
         QCOMPARE(json.value("iterations").toInt(), 3);
         QVERIFY(json.value("gap").toDouble() > 1e-6);

@@ -9,6 +9,6 @@
 namespace QTest {
 template <>
 inline char* toString(const cplab::StatusCode& code) {
-    return qstrdup(cplab::toString(code));
+    return qstrdup(cplab::statusName(code));
 }
 }  // namespace QTest

@@ -49,7 +49,7 @@ void run(Solver& solver) {
             continue;
         }
         require(status.usable() || !status.message.empty(),
-                who + ": finished with status " + toString(status.code) + " and no message");
+                who + ": finished with status " + statusName(status.code) + " and no message");
         return;
     }
 }

@@ -133,7 +133,7 @@ class TestContract : public QObject {
     Q_OBJECT
   private slots:
     void stalledIsAFinishedUsableStatus() {
-        QCOMPARE(QString(toString(StatusCode::Stalled)), QString("stalled"));
+        QCOMPARE(QString(statusName(StatusCode::Stalled)), QString("stalled"));
         const Status s = Status::make(StatusCode::Stalled, "no violated cycle left");
         QVERIFY(s.finished());
         QVERIFY(s.usable());

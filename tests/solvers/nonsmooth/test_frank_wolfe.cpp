@@ -295,7 +295,7 @@ class TestFrankWolfe : public QObject {
         }
         const IterationRecord& last = s.lastRecord();
         qInfo("%s %s/%s: %s after %d iterations, gap %.3g", qPrintable(problem),
-              qPrintable(variant), qPrintable(step), toString(s.status().code), last.iteration,
+              qPrintable(variant), qPrintable(step), statusName(s.status().code), last.iteration,
               last.gap);
         if (s.status().code == StatusCode::Converged) {
             QVERIFY(last.gap <= epsilon);
@@ -340,7 +340,7 @@ class TestFrankWolfe : public QObject {
             runToEnd(*p, options("plain", "line_search", epsilon, cap), opt.value);
         const int plainIterations = static_cast<int>(plain.error.size()) - 1;
         qInfo("triangle_edge, eps %g: plain %d iterations (%s, error %.3g), away %d", epsilon,
-              plainIterations, toString(plain.status.code), plain.error.back(), awayIterations);
+              plainIterations, statusName(plain.status.code), plain.error.back(), awayIterations);
         QCOMPARE(plain.status.code, StatusCode::IterationLimit);
         // Sublinear: after 20000 zig-zag steps the error is still far above ε.
         QVERIFY(plain.error.back() > 1e3 * epsilon);
