@@ -16,6 +16,7 @@ PACKAGES="
   libocas-tools
   liblinear-dev
   libsvm-dev
+  liblbfgspp-dev
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core

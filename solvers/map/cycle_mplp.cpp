@@ -1,0 +1,442 @@
+#include "map/cycle_mplp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace cplab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Candidate cycles beyond this many are not collected (dense graphs have very many 4-cycles).
+constexpr std::size_t kMaxCandidates = 1000000;
+
+enum Line { kInput, kInit, kRepeat, kEdges, kClusters, kTighten, kDecode, kUntil };
+
+std::uint64_t pairKey(int a, int b) {
+    const auto lo = static_cast<std::uint32_t>(std::min(a, b));
+    const auto hi = static_cast<std::uint32_t>(std::max(a, b));
+    return (std::uint64_t(lo) << 32) | hi;
+}
+
+}  // namespace
+
+bool CycleMplpOptions::isValid(std::string* why) const {
+    const char* owner = "CycleMplpOptions";
+    return base.isValid(owner, why) &&
+           require(
+               tighten_sweeps > 0 && (base.stall_sweeps == 0 || tighten_sweeps < base.stall_sweeps),
+               owner, "tighten_sweeps", tighten_sweeps,
+               "must be > 0 and < stall_sweeps (unless stall_sweeps = 0)", why) &&
+           require(std::isfinite(tighten_tolerance) && tighten_tolerance >= 0.0, owner,
+                   "tighten_tolerance", tighten_tolerance, "must be a finite number >= 0", why) &&
+           require(clusters_per_round > 0, owner, "clusters_per_round", clusters_per_round,
+                   "must be > 0", why) &&
+           require(std::isfinite(min_decrease) && min_decrease >= 0.0, owner, "min_decrease",
+                   min_decrease, "must be a finite number >= 0", why) &&
+           require(max_cluster_states > 0, owner, "max_cluster_states", max_cluster_states,
+                   "must be > 0", why);
+}
+
+CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
+                                 CycleMplpOptions options)
+    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions"),
+      cycleOptions_(options) {
+    if (rejected()) return;
+    std::string why;
+    if (!cycleOptions_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    extra_.resize(static_cast<std::size_t>(model_->edgeCount()));
+    findCandidates();
+    resetInitialRecord();  // with the cluster columns
+}
+
+void CycleMplpSolver::findCandidates() {
+    const PairwiseModel& m = *model_;
+    const int n = m.variables();
+    std::unordered_map<std::uint64_t, int> edgeOf;
+    std::vector<std::vector<int>> neighbours(static_cast<std::size_t>(n));
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        if (edgeOf.try_emplace(pairKey(ed.u, ed.v), e).second) {
+            neighbours[static_cast<std::size_t>(ed.u)].push_back(ed.v);
+            neighbours[static_cast<std::size_t>(ed.v)].push_back(ed.u);
+        }
+    }
+    for (auto& list : neighbours)
+        std::sort(list.begin(), list.end());
+    auto connected = [&](int a, int b) { return edgeOf.count(pairKey(a, b)) > 0; };
+    auto add = [&](std::vector<int> nodes) {
+        double states = 1.0;
+        for (int v : nodes)
+            states *= m.labels(v);
+        if (states > cycleOptions_.max_cluster_states) return;
+        Cycle cycle;
+        const auto size = nodes.size();
+        for (std::size_t i = 0; i < size; ++i) {
+            const int a = nodes[i];
+            const int b = nodes[(i + 1) % size];
+            const int e = edgeOf.at(pairKey(a, b));
+            cycle.edges.push_back(e);
+            const bool forward = m.edge(e).u == a;
+            cycle.slotU.push_back(static_cast<int>(forward ? i : (i + 1) % size));
+            cycle.slotV.push_back(static_cast<int>(forward ? (i + 1) % size : i));
+        }
+        cycle.nodes = std::move(nodes);
+        candidates_.push_back(std::move(cycle));
+    };
+    // Each cycle once: a is its smallest node; triangles a < b < c; 4-cycles a-b-c-d-a with
+    // b < d the neighbours of a on the cycle and c the node opposite a.
+    for (int a = 0; a < n && candidates_.size() < kMaxCandidates; ++a) {
+        const auto& na = neighbours[static_cast<std::size_t>(a)];
+        for (std::size_t i = 0; i < na.size(); ++i) {
+            const int b = na[i];
+            if (b < a) continue;
+            for (std::size_t j = i + 1; j < na.size(); ++j) {
+                const int d = na[j];
+                if (connected(b, d)) add({a, b, d});
+                if (!cycleOptions_.squares) continue;
+                for (int c : neighbours[static_cast<std::size_t>(b)]) {
+                    if (c <= a || c == d || !connected(c, d)) continue;
+                    add({a, b, c, d});
+                }
+            }
+        }
+    }
+}
+
+std::vector<std::vector<int>> CycleMplpSolver::clusterNodes() const {
+    std::vector<std::vector<int>> nodes;
+    for (const Cluster& c : clusters_)
+        nodes.push_back(c.cycle.nodes);
+    return nodes;
+}
+
+void CycleMplpSolver::addToSnapshot(MapSnapshot& snapshot) const {
+    snapshot.clusters = clusterNodes();
+}
+
+std::vector<std::string> CycleMplpSolver::extraColumns() const {
+    std::vector<std::string> columns = MessagePassingSolver::extraColumns();
+    columns.insert(columns.end(), {"clusters", "clusters_added"});
+    return columns;
+}
+
+void CycleMplpSolver::appendExtra(std::vector<double>& extra) const {
+    extra.push_back(static_cast<double>(clusters_.size()));
+    extra.push_back(static_cast<double>(addedLastStep_));
+}
+
+std::vector<std::string> CycleMplpSolver::pseudocode() const {
+    return {
+        "input: pairwise model theta, candidate cycles C (triangles, 4-cycles), eps",
+        "m <- 0;  clusters <- {};  U <- sum_u max theta_u + sum_e max theta_e",
+        "repeat",
+        "  MPLP sweep over the edges (edge table theta_e + sum_c delta_{c->e})",
+        "  for each cluster c: delta_{c->e} <- -lambda_e + max_{x_c \\ x_e} sum lambda / |c|",
+        "  if U flat for k sweeps: add the best cycles by d(c) = sum max b_e - max_x_c sum b_e",
+        "  x_u <- argmax b_u;  U <- sum max b_u + sum max b_e + sum max b_c;  L <- max(L, E(x))",
+        "until U - L <= eps or no cycle lowers U",
+    };
+}
+
+std::vector<int> CycleMplpSolver::stepLines() const {
+    std::vector<int> lines = {kRepeat, kEdges, kClusters};
+    if (addedLastStep_ > 0) lines.push_back(kTighten);
+    lines.insert(lines.end(), {kDecode, kUntil});
+    return lines;
+}
+
+double CycleMplpSolver::edgeBelief(int e, int a, int b) const {
+    const PairwiseModel& m = *model_;
+    double t = std::max(m.pairwise(e, a, b), floor_) - message(e, 0)[a] - message(e, 1)[b];
+    const auto& extra = extra_[static_cast<std::size_t>(e)];
+    if (!extra.empty())
+        t += extra[static_cast<std::size_t>(a) * static_cast<std::size_t>(m.labels(m.edge(e).v)) +
+                   static_cast<std::size_t>(b)];
+    return t;
+}
+
+void CycleMplpSolver::edgeMaxMarginal(int e, int toward, const double* in, double* out) const {
+    const PairwiseModel& m = *model_;
+    const auto& extra = extra_[static_cast<std::size_t>(e)];
+    if (extra.empty()) {
+        m.maxMarginal(e, toward, in, out, floor_);
+        return;
+    }
+    const int ku = m.labels(m.edge(e).u);
+    const int kv = m.labels(m.edge(e).v);
+    std::fill(out, out + (toward == 0 ? ku : kv), -kInf);
+    for (int a = 0; a < ku; ++a)
+        for (int b = 0; b < kv; ++b) {
+            const double t =
+                std::max(m.pairwise(e, a, b), floor_) + extra[static_cast<std::size_t>(a * kv + b)];
+            if (toward == 0)
+                out[a] = std::max(out[a], t + in[b]);
+            else
+                out[b] = std::max(out[b], t + in[a]);
+        }
+}
+
+double CycleMplpSolver::cycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f,
+                                 std::vector<std::vector<double>>* maxOut,
+                                 const std::vector<int>* at, double* atValue) const {
+    const PairwiseModel& m = *model_;
+    const std::size_t size = cycle.nodes.size();
+    std::vector<int> k(size);
+    for (std::size_t i = 0; i < size; ++i)
+        k[i] = m.labels(cycle.nodes[i]);
+    std::vector<int> kv(size);
+    for (std::size_t i = 0; i < size; ++i)
+        kv[i] = m.labels(m.edge(cycle.edges[i]).v);
+    if (maxOut) {
+        maxOut->resize(size);
+        for (std::size_t i = 0; i < size; ++i)
+            (*maxOut)[i].assign(f[i].size(), -kInf);
+    }
+    std::vector<int> x(size, 0);
+    std::vector<std::size_t> index(size);
+    double best = -kInf;
+    for (;;) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < size; ++i) {
+            index[i] = static_cast<std::size_t>(x[static_cast<std::size_t>(cycle.slotU[i])]) *
+                           static_cast<std::size_t>(kv[i]) +
+                       static_cast<std::size_t>(x[static_cast<std::size_t>(cycle.slotV[i])]);
+            sum += f[i][index[i]];
+        }
+        best = std::max(best, sum);
+        if (maxOut)
+            for (std::size_t i = 0; i < size; ++i)
+                (*maxOut)[i][index[i]] = std::max((*maxOut)[i][index[i]], sum);
+        std::size_t i = 0;
+        while (i < size && ++x[i] == k[i])
+            x[i++] = 0;
+        if (i == size) break;
+    }
+    if (at && atValue) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < size; ++i) {
+            const int a = (*at)[static_cast<std::size_t>(
+                cycle.nodes[static_cast<std::size_t>(cycle.slotU[i])])];
+            const int b = (*at)[static_cast<std::size_t>(
+                cycle.nodes[static_cast<std::size_t>(cycle.slotV[i])])];
+            sum += f[i][static_cast<std::size_t>(a) * static_cast<std::size_t>(kv[i]) +
+                        static_cast<std::size_t>(b)];
+        }
+        *atValue = sum;
+    }
+    return best;
+}
+
+void CycleMplpSolver::updateCluster(Cluster& cluster) {
+    const PairwiseModel& m = *model_;
+    const Cycle& cycle = cluster.cycle;
+    const std::size_t size = cycle.edges.size();
+    // λ_e = θ̂_e − δ_{c→e}.
+    std::vector<std::vector<double>> lambda(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        const int e = cycle.edges[i];
+        const int ku = m.labels(m.edge(e).u);
+        const int kv = m.labels(m.edge(e).v);
+        lambda[i].resize(static_cast<std::size_t>(ku * kv));
+        for (int a = 0; a < ku; ++a)
+            for (int b = 0; b < kv; ++b) {
+                const auto j = static_cast<std::size_t>(a * kv + b);
+                lambda[i][j] = edgeBelief(e, a, b) - cluster.delta[i][j];
+            }
+    }
+    std::vector<std::vector<double>> maxMarginals;
+    cycleMax(cycle, lambda, &maxMarginals);
+    const double share = 1.0 / static_cast<double>(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        auto& extra = extra_[static_cast<std::size_t>(cycle.edges[i])];
+        for (std::size_t j = 0; j < lambda[i].size(); ++j) {
+            const double updated = share * maxMarginals[i][j] - lambda[i][j];
+            extra[j] += updated - cluster.delta[i][j];
+            cluster.delta[i][j] = updated;
+        }
+    }
+}
+
+void CycleMplpSolver::sweep() {
+    const PairwiseModel& m = *model_;
+    for (int v = 0; v < m.variables(); ++v)
+        recomputeBelief(v);
+    const std::size_t k = static_cast<std::size_t>(m.maxLabels());
+    double* a = scratch_.data();
+    double* b = a + k;
+    double* gu = b + k;
+    double* gv = gu + k;
+    // The MPLP edge updates of mplp.cpp, on the edge tables augmented by the clusters.
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        if ((e & 4095) == 4095 && cancelRequested()) return;
+        const auto& ed = m.edge(e);
+        const int ku = m.labels(ed.u);
+        const int kv = m.labels(ed.v);
+        double* mu = message(e, 0);
+        double* mv = message(e, 1);
+        double* bu = belief(ed.u);
+        double* bv = belief(ed.v);
+        for (int x = 0; x < ku; ++x)
+            a[x] = bu[x] - mu[x];
+        for (int y = 0; y < kv; ++y)
+            b[y] = bv[y] - mv[y];
+        edgeMaxMarginal(e, 0, b, gu);
+        edgeMaxMarginal(e, 1, a, gv);
+        for (int x = 0; x < ku; ++x) {
+            mu[x] = 0.5 * (gu[x] - a[x]);
+            bu[x] = a[x] + mu[x];
+        }
+        for (int y = 0; y < kv; ++y) {
+            mv[y] = 0.5 * (gv[y] - b[y]);
+            bv[y] = b[y] + mv[y];
+        }
+    }
+    for (std::size_t c = 0; c < clusters_.size(); ++c) {
+        if ((c & 1023) == 1023 && cancelRequested()) return;
+        updateCluster(clusters_[c]);
+    }
+}
+
+int CycleMplpSolver::tighten() {
+    const PairwiseModel& m = *model_;
+    if (candidates_.empty()) return 0;
+    // d(c) of every candidate at the current messages.
+    std::vector<double> decrease(candidates_.size());
+    std::vector<std::vector<double>> f;
+    for (std::size_t c = 0; c < candidates_.size(); ++c) {
+        const Cycle& cycle = candidates_[c];
+        f.resize(cycle.edges.size());
+        double separate = 0.0;
+        for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
+            const int e = cycle.edges[i];
+            const int ku = m.labels(m.edge(e).u);
+            const int kv = m.labels(m.edge(e).v);
+            f[i].resize(static_cast<std::size_t>(ku * kv));
+            double top = -kInf;
+            for (int a = 0; a < ku; ++a)
+                for (int b = 0; b < kv; ++b) {
+                    const double t = edgeBelief(e, a, b);
+                    f[i][static_cast<std::size_t>(a * kv + b)] = t;
+                    top = std::max(top, t);
+                }
+            separate += top;
+        }
+        decrease[c] = separate - cycleMax(cycle, f);
+    }
+    std::vector<std::size_t> order(candidates_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const auto count =
+        std::min(order.size(), static_cast<std::size_t>(cycleOptions_.clusters_per_round));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count),
+                      order.end(), [&](std::size_t i, std::size_t j) {
+                          return decrease[i] > decrease[j] || (decrease[i] == decrease[j] && i < j);
+                      });
+    std::vector<char> taken(candidates_.size(), 0);
+    int added = 0;
+    for (std::size_t r = 0; r < count; ++r) {
+        const std::size_t c = order[r];
+        if (!(decrease[c] > cycleOptions_.min_decrease)) break;
+        Cluster cluster;
+        cluster.cycle = candidates_[c];
+        for (int e : cluster.cycle.edges) {
+            const std::size_t entries = static_cast<std::size_t>(m.labels(m.edge(e).u)) *
+                                        static_cast<std::size_t>(m.labels(m.edge(e).v));
+            cluster.delta.emplace_back(entries, 0.0);
+            auto& extra = extra_[static_cast<std::size_t>(e)];
+            if (extra.empty()) extra.assign(entries, 0.0);
+        }
+        clusters_.push_back(std::move(cluster));
+        taken[c] = 1;
+        ++added;
+    }
+    if (added > 0) {
+        std::size_t kept = 0;
+        for (std::size_t c = 0; c < candidates_.size(); ++c)
+            if (!taken[c]) candidates_[kept++] = std::move(candidates_[c]);
+        candidates_.resize(kept);
+    }
+    return added;
+}
+
+double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
+    const PairwiseModel& m = *model_;
+    const std::vector<int>& x = labeling();
+    double sum = 0.0;
+    for (int v = 0; v < m.variables(); ++v)
+        sum += beliefs(v)[static_cast<std::size_t>(x[static_cast<std::size_t>(v)])];
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        double top = 0.0;
+        if (extra_[static_cast<std::size_t>(e)].empty()) {
+            top = m.maxReparametrised(e, message(e, 0), message(e, 1), floor_);
+        } else {
+            top = -kInf;
+            for (int a = 0; a < m.labels(ed.u); ++a)
+                for (int b = 0; b < m.labels(ed.v); ++b)
+                    top = std::max(top, edgeBelief(e, a, b));
+        }
+        sum += top;
+        const double at =
+            edgeBelief(e, x[static_cast<std::size_t>(ed.u)], x[static_cast<std::size_t>(ed.v)]);
+        if (at < top - 1e-9 * std::max(1.0, std::abs(top))) {
+            disagreeing[static_cast<std::size_t>(ed.u)] = 1;
+            disagreeing[static_cast<std::size_t>(ed.v)] = 1;
+        }
+    }
+    // θ̂_c = −Σ δ_{c→e}.
+    std::vector<std::vector<double>> f;
+    for (const Cluster& cluster : clusters_) {
+        f.resize(cluster.delta.size());
+        for (std::size_t i = 0; i < cluster.delta.size(); ++i) {
+            f[i].resize(cluster.delta[i].size());
+            for (std::size_t j = 0; j < f[i].size(); ++j)
+                f[i][j] = -cluster.delta[i][j];
+        }
+        double atValue = 0.0;
+        const double top = cycleMax(cluster.cycle, f, nullptr, &x, &atValue);
+        sum += top;
+        if (atValue < top - 1e-9 * std::max(1.0, std::abs(top)))
+            for (int v : cluster.cycle.nodes)
+                disagreeing[static_cast<std::size_t>(v)] = 1;
+    }
+    return sum;
+}
+
+Status CycleMplpSolver::doStep(IterationRecord& record) {
+    addedLastStep_ = 0;
+    const IterationRecord& last = lastRecord();
+    history_.push_back(last.upper);
+    const auto window = static_cast<std::size_t>(cycleOptions_.tighten_sweeps);
+    if (history_.size() > window && !stopOptions().gapReached(last.gap, last.upper)) {
+        const double before = history_[history_.size() - 1 - window];
+        if (before - last.upper <=
+            cycleOptions_.tighten_tolerance * std::max(1.0, std::abs(last.upper))) {
+            addedLastStep_ = tighten();
+            tightenFoundNone_ = addedLastStep_ == 0;
+            history_.clear();
+        }
+    }
+    Status status = MessagePassingSolver::doStep(record);
+    if (status.code == StatusCode::Stalled && tightenFoundNone_)
+        status.message += "; no candidate cycle would lower the bound by more than " +
+                          formatReal(cycleOptions_.min_decrease);
+    return status;
+}
+
+SummaryFields CycleMplpSolver::summary() const {
+    SummaryFields fields = MessagePassingSolver::summary();
+    if (rejected()) return fields;
+    fields.emplace_back("clusters", static_cast<long long>(clusters_.size()));
+    return fields;
+}
+
+}  // namespace cplab

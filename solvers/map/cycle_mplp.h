@@ -1,0 +1,123 @@
+// MPLP tightened by cycles, the dual cutting-plane method of Sontag et al. 2008 ("Tightening
+// LP relaxations for MAP using message passing"; ALGORITHMS.md §8, "Tightening"), in the
+// notation of message_passing.h.
+//
+// Clusters: a cluster c is a cycle of the graph — a triangle, or a 4-cycle (the faces of a
+// grid) — with zero potential. It adds messages δ_{c→e}(x_e) to each of its edges e, and the
+// dual becomes
+//     U = c + Σ_u max θ̂_u + Σ_e max θ̂_e + Σ_c max θ̂_c,
+//     θ̂_e = θ_e + Σ_{c∋e} δ_{c→e} − m_{e→u} − m_{e→v},     θ̂_c(x_c) = −Σ_{e∈c} δ_{c→e}(x_e).
+// Every cluster enlarges the dual's domain (δ = 0 gives the old U), which in the primal is a
+// cut of the local polytope toward the marginal polytope: U falls where a cycle is frustrated.
+// Iteration (one step()): an MPLP sweep over the edges (mplp.h, with θ_e + Σ_c δ_{c→e} as the
+// edge's table), then for each cluster the exact minimisation of U over its messages
+// (generalised MPLP, Sontag et al. 2008):
+//     λ_e(x_e) = θ̂_e(x_e) − δ_{c→e}(x_e)                                     (e ∈ c)
+//     δ_{c→e}(x_e) ← −λ_e(x_e) + (1/|c|) max_{x_c ∖ x_e} Σ_{e'∈c} λ_{e'}(x_{e'}),
+// so U never increases.
+// Tightening: when the best U has fallen by less than tighten_tolerance·max(1, |U|) over
+// tighten_sweeps sweeps and the gap is open, every candidate cycle c not yet added is scored
+// by the decrease of U it guarantees on its own,
+//     d(c) = Σ_{e∈c} max_{x_e} θ̂_e(x_e) − max_{x_c} Σ_{e∈c} θ̂_e(x_e)  ≥ 0,
+// and the clusters_per_round best with d(c) > min_decrease are added (Sontag et al.
+// 2008). Candidates are found once: all triangles and (squares = true) 4-cycles of the graph
+// whose joint labelings number at most max_cluster_states (at most a million cycles). When none
+// qualifies, the run stops as stalled once the stall rule of message_passing.h applies; a zero gap
+// certifies the optimum. Record columns: those of message_passing.h plus "clusters" (added so far)
+// and "clusters_added" (by this step).
+#pragma once
+
+#include "map/message_passing.h"
+
+namespace cplab {
+
+struct CycleMplpOptions {
+    MessagePassingOptions base;  // stop rules and the stall rule
+    // Sweeps with a flat bound before clusters are added; > 0 and < stall_sweeps (when the
+    // stall rule is on), so that tightening is tried before the run gives up.
+    int tighten_sweeps = 5;
+    // "Flat": the best bound fell by less than this times max(1, |U|) over tighten_sweeps.
+    double tighten_tolerance = 1e-6;
+    int clusters_per_round = 20;     // clusters added at most per tightening, > 0
+    double min_decrease = 1e-6;      // a cycle is added only if d(c) > min_decrease, ≥ 0
+    int max_cluster_states = 65536;  // candidate cycles with more joint labelings are skipped
+    bool squares = true;             // 4-cycles as candidates besides triangles
+
+    void visit(OptionVisitor& v) {
+        base.visit(v);
+        v.integer("tighten_sweeps", tighten_sweeps,
+                  "sweeps with a flat bound before cycles are added (> 0, < stall_sweeps)");
+        v.real("tighten_tolerance", tighten_tolerance,
+               "flat: the bound fell by less than this times max(1, |U|) (>= 0)");
+        v.integer("clusters_per_round", clusters_per_round,
+                  "cycles added at most per tightening (> 0)");
+        v.real("min_decrease", min_decrease,
+               "a cycle is added only if it guarantees a bound decrease above this (>= 0)");
+        v.integer("max_cluster_states", max_cluster_states,
+                  "skip candidate cycles with more joint labelings than this (> 0)");
+        v.boolean("squares", squares, "use 4-cycles (grid faces) as well as triangles");
+    }
+    bool isValid(std::string* why) const;
+};
+
+class CycleMplpSolver final : public MessagePassingSolver {
+  public:
+    explicit CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
+                             CycleMplpOptions options = {});
+
+    std::string name() const override { return "mplp_cycles"; }
+    std::vector<std::string> extraColumns() const override;
+    std::vector<std::string> pseudocode() const override;
+    SummaryFields summary() const override;
+
+    int clusters() const { return static_cast<int>(clusters_.size()); }
+    int candidates() const { return static_cast<int>(candidates_.size()); }
+    // The nodes of each added cluster, in cycle order.
+    std::vector<std::vector<int>> clusterNodes() const;
+
+  protected:
+    void sweep() override;
+    std::vector<int> stepLines() const override;
+    double bound(std::vector<std::uint8_t>& disagreeing) const override;
+    void appendExtra(std::vector<double>& extra) const override;
+    void addToSnapshot(MapSnapshot& snapshot) const override;
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    // A cycle: its nodes in order and its edges, edge i joining nodes i and i+1 (mod size).
+    struct Cycle {
+        std::vector<int> nodes;
+        std::vector<int> edges;
+        std::vector<int> slotU;  // per edge: position of the edge's u in `nodes`
+        std::vector<int> slotV;  // and of its v
+    };
+    struct Cluster {
+        Cycle cycle;
+        std::vector<std::vector<double>> delta;  // δ_{c→e}, per edge in its row-major layout
+    };
+
+    void findCandidates();
+    // θ̂_e(a, b) of edge e at the current messages (beliefs not needed).
+    double edgeBelief(int e, int a, int b) const;
+    // max_{x_c} Σ_{e∈c} f_e(x_e) over the joint labelings of the cycle, f_e given as dense
+    // tables in each edge's layout; with `maxOut`, also each edge's max-marginal (the max
+    // over the rest of x_c), and with `at`, f's sum at the labeling `at` of the whole graph.
+    double cycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f,
+                    std::vector<std::vector<double>>* maxOut = nullptr,
+                    const std::vector<int>* at = nullptr, double* atValue = nullptr) const;
+    // Max-marginal of edge e's table θ' + Σ_c δ_{c→e} (as PairwiseModel::maxMarginal).
+    void edgeMaxMarginal(int e, int toward, const double* in, double* out) const;
+    void updateCluster(Cluster& cluster);
+    // Adds the best candidates; returns how many.
+    int tighten();
+
+    CycleMplpOptions cycleOptions_;
+    std::vector<Cycle> candidates_;  // not yet added
+    std::vector<Cluster> clusters_;
+    std::vector<std::vector<double>> extra_;  // per edge: Σ_c δ_{c→e} (empty: none)
+    std::vector<double> history_;             // best bound after each sweep
+    int addedLastStep_ = 0;
+    bool tightenFoundNone_ = false;
+};
+
+}  // namespace cplab

@@ -1,0 +1,255 @@
+#include "map/message_passing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cplab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
+    return stop.isValid(owner, why) &&
+           require(stall_sweeps >= 0, owner, "stall_sweeps", stall_sweeps,
+                   "must be >= 0 (0: never stop as stalled)", why) &&
+           require(std::isfinite(stall_tolerance) && stall_tolerance >= 0.0, owner,
+                   "stall_tolerance", stall_tolerance, "must be a finite number >= 0", why) &&
+           require(icm_passes >= 0, owner, "icm_passes", icm_passes, "must be >= 0 (0: off)", why);
+}
+
+MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> model,
+                                           MessagePassingOptions options, const char* owner)
+    : Solver(options.stop), model_(std::move(model)), options_(options) {
+    if (!model_) {
+        reject(std::string(owner) + ": no model given");
+        return;
+    }
+    std::string why;
+    if (!options_.isValid(owner, &why)) {
+        reject(why);
+        return;
+    }
+    if (why = model_->contractViolation(); !why.empty()) {
+        reject(std::string(owner) + ": invalid model: " + why);
+        return;
+    }
+    SetupTimer timer(*this);
+    const PairwiseModel& m = *model_;
+    const int n = m.variables();
+    floor_ = m.forbiddenFloor();
+
+    messageOffset_.resize(2 * static_cast<std::size_t>(m.edgeCount()));
+    std::size_t total = 0;
+    std::vector<std::size_t> degree(static_cast<std::size_t>(n), 0);
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        messageOffset_[2 * static_cast<std::size_t>(e)] = total;
+        total += static_cast<std::size_t>(m.labels(ed.u));
+        messageOffset_[2 * static_cast<std::size_t>(e) + 1] = total;
+        total += static_cast<std::size_t>(m.labels(ed.v));
+        ++degree[static_cast<std::size_t>(ed.u)];
+        ++degree[static_cast<std::size_t>(ed.v)];
+    }
+    messages_.assign(total, 0.0);
+
+    incidenceStart_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int v = 0; v < n; ++v)
+        incidenceStart_[static_cast<std::size_t>(v) + 1] =
+            incidenceStart_[static_cast<std::size_t>(v)] + degree[static_cast<std::size_t>(v)];
+    incidence_.resize(incidenceStart_.back());
+    std::vector<std::size_t> fill(incidenceStart_.begin(), incidenceStart_.end() - 1);
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        incidence_[fill[static_cast<std::size_t>(ed.u)]++] = {e, 0};
+        incidence_[fill[static_cast<std::size_t>(ed.v)]++] = {e, 1};
+    }
+
+    beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int v = 0; v < n; ++v)
+        beliefOffset_[static_cast<std::size_t>(v) + 1] =
+            beliefOffset_[static_cast<std::size_t>(v)] + static_cast<std::size_t>(m.labels(v));
+    beliefs_.assign(beliefOffset_.back(), 0.0);
+    scratch_.assign(4 * static_cast<std::size_t>(m.maxLabels()), 0.0);
+    labeling_.assign(static_cast<std::size_t>(n), 0);
+    disagreeing_.assign(static_cast<std::size_t>(n), 0);
+    resetInitialRecord();
+}
+
+void MessagePassingSolver::resetInitialRecord() {
+    bestDual_ = kInf;
+    bestEnergy_ = -kInf;
+    bestLabeling_.clear();
+    evaluate();
+    IterationRecord initial;
+    initial.upper = bestDual_;
+    initial.lower = bestEnergy_;
+    initial.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};
+    appendExtra(initial.extra);
+    setInitialRecord(initial);
+}
+
+std::span<const double> MessagePassingSolver::beliefs(int v) const {
+    const auto i = static_cast<std::size_t>(v);
+    return {beliefs_.data() + beliefOffset_[i], beliefOffset_[i + 1] - beliefOffset_[i]};
+}
+
+void MessagePassingSolver::recomputeBelief(int v) {
+    const int k = model_->labels(v);
+    double* b = belief(v);
+    for (int x = 0; x < k; ++x)
+        b[x] = floorUnary(v, x);
+    for (const Incidence& inc : incident(v)) {
+        const double* m = message(inc.edge, inc.side);
+        for (int x = 0; x < k; ++x)
+            b[x] += m[x];
+    }
+}
+
+void MessagePassingSolver::evaluate() {
+    const PairwiseModel& m = *model_;
+    for (int v = 0; v < m.variables(); ++v) {
+        recomputeBelief(v);
+        const std::span<const double> b = beliefs(v);
+        labeling_[static_cast<std::size_t>(v)] =
+            static_cast<int>(std::max_element(b.begin(), b.end()) - b.begin());
+    }
+    std::fill(disagreeing_.begin(), disagreeing_.end(), 0);
+    dual_ = m.constant() + bound(disagreeing_);
+    disagreeingCount_ =
+        static_cast<int>(std::count(disagreeing_.begin(), disagreeing_.end(), std::uint8_t{1}));
+    // The sweep's best labeling: the argmax of the beliefs or the sweep's own rounding, then
+    // improved by ICM when asked.
+    energy_ = m.energy(labeling_);
+    const std::vector<int>* best = &labeling_;
+    if (!proposal_.empty()) {
+        const double proposed = m.energy(proposal_);
+        if (proposed > energy_) {
+            energy_ = proposed;
+            best = &proposal_;
+        }
+    }
+    if (options_.icm_passes > 0) {
+        improved_ = *best;
+        improveByIcm(improved_);
+        const double improved = m.energy(improved_);
+        if (improved > energy_) {
+            energy_ = improved;
+            best = &improved_;
+        }
+    }
+    if (energy_ > bestEnergy_ || bestLabeling_.empty()) {
+        bestEnergy_ = energy_;
+        bestLabeling_ = *best;
+    }
+    bestDual_ = std::min(bestDual_, dual_);
+}
+
+void MessagePassingSolver::improveByIcm(std::vector<int>& x) const {
+    const PairwiseModel& m = *model_;
+    double* score = scratch_.data();
+    for (int pass = 0; pass < options_.icm_passes; ++pass) {
+        bool moved = false;
+        for (int v = 0; v < m.variables(); ++v) {
+            const int k = m.labels(v);
+            for (int a = 0; a < k; ++a)
+                score[a] = floorUnary(v, a);
+            for (const Incidence& inc : incident(v)) {
+                const auto& ed = m.edge(inc.edge);
+                const int other = x[static_cast<std::size_t>(inc.side == 0 ? ed.v : ed.u)];
+                for (int a = 0; a < k; ++a)
+                    score[a] += std::max(inc.side == 0 ? m.pairwise(inc.edge, a, other)
+                                                       : m.pairwise(inc.edge, other, a),
+                                         floor_);
+            }
+            int& label = x[static_cast<std::size_t>(v)];
+            const int top = static_cast<int>(std::max_element(score, score + k) - score);
+            if (score[top] > score[label]) {  // strict: ICM never cycles
+                label = top;
+                moved = true;
+            }
+        }
+        if (!moved) break;
+    }
+}
+
+double MessagePassingSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
+    const PairwiseModel& m = *model_;
+    double sum = 0.0;
+    for (int v = 0; v < m.variables(); ++v) {
+        const std::span<const double> b = beliefs(v);
+        sum += b[static_cast<std::size_t>(labeling_[static_cast<std::size_t>(v)])];
+    }
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        const double* mu = message(e, 0);
+        const double* mv = message(e, 1);
+        const double top = m.maxReparametrised(e, mu, mv, floor_);
+        sum += top;
+        const int xu = labeling_[static_cast<std::size_t>(ed.u)];
+        const int xv = labeling_[static_cast<std::size_t>(ed.v)];
+        const double at = std::max(m.pairwise(e, xu, xv), floor_) - mu[xu] - mv[xv];
+        if (at < top - 1e-9 * std::max(1.0, std::abs(top))) {
+            disagreeing[static_cast<std::size_t>(ed.u)] = 1;
+            disagreeing[static_cast<std::size_t>(ed.v)] = 1;
+        }
+    }
+    return sum;
+}
+
+std::vector<std::string> MessagePassingSolver::extraColumns() const {
+    return {"dual", "energy", "disagreeing_nodes"};
+}
+
+Status MessagePassingSolver::doStep(IterationRecord& record) {
+    sweep();
+    evaluate();
+    ++record.oracleCalls;  // one sweep = one pass over the graph
+    record.upper = bestDual_;
+    record.lower = bestEnergy_;
+    record.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};
+    appendExtra(record.extra);
+
+    bestDualHistory_.push_back(bestDual_);
+    const auto window = static_cast<std::size_t>(options_.stall_sweeps);
+    const double gap = bestDual_ - bestEnergy_;
+    if (window > 0 && bestDualHistory_.size() > window &&
+        !stopOptions().gapReached(gap, bestDual_)) {
+        const double before = bestDualHistory_[bestDualHistory_.size() - 1 - window];
+        if (before - bestDual_ <= options_.stall_tolerance * std::max(1.0, std::abs(bestDual_))) {
+            return Status::make(StatusCode::Stalled,
+                                "the dual bound decreased by less than " +
+                                    formatReal(options_.stall_tolerance) + " (relative) in " +
+                                    std::to_string(window) + " sweeps: a fixed point of " + name() +
+                                    ", gap " + formatReal(gap));
+        }
+    }
+    return Status::running();
+}
+
+SummaryFields MessagePassingSolver::summary() const {
+    if (rejected()) return {};
+    return {{"best_energy", bestEnergy_},
+            {"dual", dual_},
+            {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)}};
+}
+
+SnapshotPtr MessagePassingSolver::snapshot() const {
+    auto snap = std::make_shared<MapSnapshot>();
+    fillSnapshot(*snap);
+    if (rejected()) return snap;
+    snap->model = model_;
+    snap->labeling = labeling_;
+    snap->bestLabeling = bestLabeling_;
+    snap->disagreeing = disagreeing_;
+    snap->dual = dual_;
+    snap->energy = energy_;
+    snap->executedLines = iteration() == 0 ? std::vector<int>{0, 1} : stepLines();
+    addToSnapshot(*snap);
+    return snap;
+}
+
+}  // namespace cplab

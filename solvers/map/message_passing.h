@@ -1,0 +1,190 @@
+// What the message-passing MAP solvers share (ALGORITHMS.md §8): the dual of the
+// local-polytope LP in reparametrisation form, decoding, bounds, records and snapshots.
+//
+// Problem:   maximise E(x) = c + Σ_v θ_v(x_v) + Σ_{e=uv} θ_e(x_u, x_v) (pairwise_model.h).
+// Dual:      messages m_{e→u}(x_u), one vector per edge end, define the reparametrisation
+//                θ̂_u(x_u)          = θ_u(x_u) + Σ_{e ∋ u} m_{e→u}(x_u)         (beliefs)
+//                θ^φ_e(x_u, x_v)    = θ_e(x_u, x_v) − m_{e→u}(x_u) − m_{e→v}(x_v),
+//            which leaves every E(x) unchanged, and the dual bound
+//                U(m) = c + Σ_u max θ̂_u + Σ_e max θ^φ_e  ≥  LP optimum  ≥  max_x E(x)
+//            (the chapter's φ_{uv,u} is m_{e→u}). Message passing lowers U; −∞ entries are
+//            replaced by PairwiseModel::forbiddenFloor(), which keeps U an upper bound.
+// Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
+//            optionally improved by icm_passes of ICM; E(x) from PairwiseModel::energy().
+// Bounds:    record.upper = the lowest dual bound so far (every one is certified, so the best
+//            one is); record.lower = the highest E(x) so far. The bound is U above for MPLP
+//            and diffusion, U with cluster terms for MPLP with cycles (cycle_mplp.h), and the
+//            value of its chain decomposition for TRW-S (trws.h): all are sums of maxima of
+//            parts θ^P whose sum over the parts is E, so that
+//                bound − E(x) = Σ_P [max θ^P − θ^P(x)] ≥ 0,
+//            zero exactly when the decoded x attains every part's maximum (a certificate of
+//            optimality). A node is "disagreeing" when a part containing it does not (the
+//            per-node map of the views): for U, an edge at the node whose maximum x misses.
+// Stopping:  StopOptions (epsilon on U − E(x_best), tol_rel, max_iterations = sweeps,
+//            max_seconds), and "stalled" when the best U has decreased by less than
+//            stall_tolerance·max(1, |U|) over the last stall_sweeps sweeps (a fixed point of
+//            the method: MPLP, TRW-S and diffusion may stop at one above the LP optimum).
+// One step() = one sweep over the graph (derived classes say which updates it makes); the
+// sweep polls the cancel token every few thousand nodes.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/solver.h"
+#include "map/pairwise_model.h"
+
+namespace cplab {
+
+struct MessagePassingOptions {
+    StopOptions stop;
+    // Sweeps without a real decrease of the best dual bound after which the run stops as
+    // stalled; 0 turns the rule off.
+    int stall_sweeps = 50;
+    // What counts as a real decrease over stall_sweeps sweeps, relative to max(1, |U|); ≥ 0.
+    double stall_tolerance = 1e-10;
+    // Passes of ICM (iterated conditional modes: each node in turn takes its best label given
+    // its neighbours') applied to each sweep's decoded labeling before it is scored; 0: off.
+    int icm_passes = 0;
+
+    void visit(OptionVisitor& v) {
+        stop.visit(v);
+        v.integer("stall_sweeps", stall_sweeps,
+                  "stop as stalled after this many sweeps without a real decrease of the dual "
+                  "bound (0: never)");
+        v.real("stall_tolerance", stall_tolerance,
+               "a decrease of the dual bound below stall_tolerance max(1, |U|) over stall_sweeps "
+               "sweeps counts as none (>= 0)");
+        v.integer("icm_passes", icm_passes,
+                  "ICM passes that improve each decoded labeling (0: off, >= 0)");
+    }
+    // `owner` names the options struct in the message ("TrwsOptions").
+    bool isValid(const char* owner, std::string* why) const;
+};
+
+struct MapSnapshot final : Snapshot {
+    std::shared_ptr<const PairwiseModel> model;
+    std::vector<int> labeling;      // decoded from the current beliefs
+    std::vector<int> bestLabeling;  // the labeling whose energy is record.lower
+    // Per node: 1 where a part of the bound containing it (an edge or a cycle cluster; a
+    // chain for TRW-S) does not attain its maximum at `labeling` (see the header), else 0.
+    std::vector<std::uint8_t> disagreeing;
+    // The nodes of each cluster added by tightening (cycle_mplp.h), in cycle order; empty
+    // for the other solvers.
+    std::vector<std::vector<int>> clusters;
+    double dual = 0.0;    // the bound at the current messages (record.upper: best so far)
+    double energy = 0.0;  // the best E of the labelings decoded by the last sweep
+
+    std::size_t bytes() const override {
+        return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) +
+               (labeling.capacity() + bestLabeling.capacity()) * sizeof(int) +
+               disagreeing.capacity() + clusters.capacity() * sizeof(std::vector<int>) +
+               clusters.size() * 4 * sizeof(int);
+    }
+};
+
+class MessagePassingSolver : public Solver {
+  public:
+    std::vector<std::string> extraColumns() const override;
+    SummaryFields summary() const override;
+    SnapshotPtr snapshot() const override;
+
+    const PairwiseModel& model() const { return *model_; }
+    // The bound at the current messages (the "dual" column; lastRecord().upper is the lowest
+    // so far).
+    double dual() const { return dual_; }
+    const std::vector<int>& labeling() const { return labeling_; }
+    const std::vector<int>& bestLabeling() const { return bestLabeling_; }
+    double bestEnergy() const { return bestEnergy_; }
+    // θ̂_v of the current messages (k_v values).
+    std::span<const double> beliefs(int v) const;
+    int disagreeingNodes() const { return disagreeingCount_; }
+
+  protected:
+    // Validates (reporting as `owner`) and sets up zero messages and the iteration-0 record.
+    MessagePassingSolver(std::shared_ptr<const PairwiseModel> model, MessagePassingOptions options,
+                         const char* owner);
+
+    // One sweep of the derived method's updates. It keeps the messages a valid
+    // reparametrisation at every moment; beliefs need not be current when it returns. A sweep
+    // that rounds a labeling of its own (TRW-S) leaves it in proposal_, which is scored too.
+    virtual void sweep() = 0;
+    // Lines of pseudocode() the last step executed (iteration ≥ 1).
+    virtual std::vector<int> stepLines() const = 0;
+    // The dual bound of the current messages without the constant c, given fresh beliefs and
+    // labeling(); marks the disagreeing nodes (entries arrive 0). The default is U of the
+    // header (node and edge terms), whose maxima the decoded labeling attains exactly at a
+    // zero gap; TRW-S evaluates the bound of its chain decomposition instead.
+    virtual double bound(std::vector<std::uint8_t>& disagreeing) const;
+    // Appends a derived solver's own record columns after the three common ones.
+    virtual void appendExtra(std::vector<double>& /*extra*/) const {}
+    // Adds a derived solver's own data to a snapshot the base has filled.
+    virtual void addToSnapshot(MapSnapshot& /*snapshot*/) const {}
+
+    Status doStep(IterationRecord& record) override;
+
+    // Where the messages of edge e toward its end `side` (0: u, 1: v) start in messages_.
+    double* message(int e, int side) { return messages_.data() + messageOffset_[2 * e + side]; }
+    const double* message(int e, int side) const {
+        return messages_.data() + messageOffset_[2 * e + side];
+    }
+    double* belief(int v) { return beliefs_.data() + beliefOffset_[static_cast<std::size_t>(v)]; }
+    // θ̂_v = θ'_v + Σ incoming messages, from scratch (no drift from incremental updates).
+    void recomputeBelief(int v);
+    // Evaluates the current messages from scratch and makes the iteration-0 record of them
+    // (a derived constructor whose bound() differs from the default calls it again).
+    void resetInitialRecord();
+    // Polled by sweeps: true once the run has been cancelled.
+    bool cancelRequested() const { return cancelToken().cancelled(); }
+
+    // The incidence of node v: pairs (edge, side of v in it), in edge order.
+    struct Incidence {
+        int edge;
+        int side;
+    };
+    std::span<const Incidence> incident(int v) const {
+        const auto i = static_cast<std::size_t>(v);
+        return {incidence_.data() + incidenceStart_[i],
+                incidenceStart_[i + 1] - incidenceStart_[i]};
+    }
+    // θ'_v(x) = max(θ_v(x), floor) of the model's unary.
+    double floorUnary(int v, int x) const {
+        return std::max(model_->unary(v)[static_cast<std::size_t>(x)], floor_);
+    }
+
+    std::shared_ptr<const PairwiseModel> model_;
+    MessagePassingOptions options_;
+    double floor_ = -1.0;                  // PairwiseModel::forbiddenFloor()
+    mutable std::vector<double> scratch_;  // 4·maxLabels() work space for sweeps and bounds
+    std::vector<int> proposal_;            // a labeling rounded by the sweep, or empty
+
+  private:
+    // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests.
+    void evaluate();
+    // options_.icm_passes passes of ICM on x (θ' with the floor for −∞), until none moves.
+    void improveByIcm(std::vector<int>& x) const;
+
+    std::vector<double> messages_;
+    std::vector<std::size_t> messageOffset_;  // 2·edges
+    std::vector<double> beliefs_;
+    std::vector<std::size_t> beliefOffset_;  // variables + 1
+    std::vector<Incidence> incidence_;
+    std::vector<std::size_t> incidenceStart_;  // variables + 1
+
+    double dual_ = 0.0;
+    double energy_ = 0.0;
+    double bestDual_ = 0.0;
+    double bestEnergy_ = 0.0;
+    std::vector<int> labeling_;
+    std::vector<int> bestLabeling_;
+    std::vector<int> improved_;  // the ICM result of the last evaluation
+    std::vector<std::uint8_t> disagreeing_;
+    int disagreeingCount_ = 0;
+    std::vector<double> bestDualHistory_;  // best U after each sweep, for the stall rule
+};
+
+}  // namespace cplab

@@ -1,0 +1,353 @@
+#include "map/pairwise_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/number_text.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The two largest entries of in[0, k) and the index of the largest (second = −∞ when k = 1).
+struct TopTwo {
+    double first = -kInf;
+    double second = -kInf;
+    int at = -1;
+};
+TopTwo topTwo(const double* in, int k) {
+    TopTwo t;
+    for (int i = 0; i < k; ++i) {
+        if (in[i] > t.first) {
+            t.second = t.first;
+            t.first = in[i];
+            t.at = i;
+        } else if (in[i] > t.second) {
+            t.second = in[i];
+        }
+    }
+    return t;
+}
+
+bool forbiddenOrFinite(double t) {
+    return std::isfinite(t) || t == -kInf;
+}
+
+}  // namespace
+
+PairwiseModel::PairwiseModel(const std::vector<int>& labelCounts) {
+    labelCounts_.reserve(labelCounts.size());
+    unaryOffset_.reserve(labelCounts.size() + 1);
+    for (int k : labelCounts) {
+        if (k < 1)
+            throw std::invalid_argument("PairwiseModel: variable " +
+                                        std::to_string(labelCounts_.size()) + " has " +
+                                        std::to_string(k) + " labels; each needs >= 1");
+        labelCounts_.push_back(k);
+        unaryOffset_.push_back(unaryOffset_.back() + static_cast<std::size_t>(k));
+        maxLabels_ = std::max(maxLabels_, k);
+    }
+    unary_.assign(unaryOffset_.back(), 0.0);
+}
+
+PairwiseModel PairwiseModel::fromTables(UaiTables tables) {
+    if (tables.unary.size() != tables.cardinalities.size())
+        throw std::invalid_argument(
+            "PairwiseModel::fromTables: " + std::to_string(tables.unary.size()) +
+            " unary tables for " + std::to_string(tables.cardinalities.size()) + " variables");
+    PairwiseModel model(tables.cardinalities);
+    for (int v = 0; v < model.variables(); ++v) {
+        auto& from = tables.unary[static_cast<std::size_t>(v)];
+        if (from.size() != static_cast<std::size_t>(model.labels(v)))
+            throw std::invalid_argument("PairwiseModel::fromTables: the unary table of variable " +
+                                        std::to_string(v) + " has " + std::to_string(from.size()) +
+                                        " entries for " + std::to_string(model.labels(v)) +
+                                        " labels");
+        std::copy(from.begin(), from.end(), model.unary(v).begin());
+        std::vector<double>().swap(from);
+    }
+    std::size_t total = 0;
+    for (const auto& p : tables.pairs)
+        total += p.table.size();
+    model.tables_.reserve(total);
+    model.edges_.reserve(tables.pairs.size());
+    for (auto& p : tables.pairs) {
+        model.addEdge(p.u, p.v, std::move(p.table));
+    }
+    model.constant_ = tables.constant;
+    return model;
+}
+
+UaiTables PairwiseModel::toTables() const {
+    UaiTables tables;
+    tables.cardinalities = labelCounts_;
+    tables.unary.resize(labelCounts_.size());
+    for (int v = 0; v < variables(); ++v) {
+        const auto u = unary(v);
+        tables.unary[static_cast<std::size_t>(v)].assign(u.begin(), u.end());
+    }
+    tables.pairs.reserve(edges_.size());
+    for (int e = 0; e < edgeCount(); ++e) {
+        const Edge& ed = edge(e);
+        UaiTables::Pair p;
+        p.u = ed.u;
+        p.v = ed.v;
+        const int ku = labels(ed.u);
+        const int kv = labels(ed.v);
+        p.table.resize(static_cast<std::size_t>(ku) * static_cast<std::size_t>(kv));
+        for (int a = 0; a < ku; ++a)
+            for (int b = 0; b < kv; ++b)
+                p.table[static_cast<std::size_t>(a * kv + b)] = pairwise(e, a, b);
+        tables.pairs.push_back(std::move(p));
+    }
+    tables.constant = constant_;
+    return tables;
+}
+
+std::span<const double> PairwiseModel::unary(int v) const {
+    const auto i = static_cast<std::size_t>(v);
+    return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
+}
+
+std::span<double> PairwiseModel::unary(int v) {
+    const auto i = static_cast<std::size_t>(v);
+    return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
+}
+
+void PairwiseModel::checkVariable(int v, const char* what) const {
+    if (v < 0 || v >= variables())
+        throw std::invalid_argument(std::string("PairwiseModel: ") + what + " " +
+                                    std::to_string(v) + " is not a variable (0 to " +
+                                    std::to_string(variables() - 1) + ")");
+}
+
+int PairwiseModel::addEdge(int u, int v, std::vector<double> table) {
+    checkVariable(u, "edge end");
+    checkVariable(v, "edge end");
+    if (u == v)
+        throw std::invalid_argument("PairwiseModel: edge joins variable " + std::to_string(u) +
+                                    " to itself");
+    const std::size_t size =
+        static_cast<std::size_t>(labels(u)) * static_cast<std::size_t>(labels(v));
+    if (table.size() != size)
+        throw std::invalid_argument(
+            "PairwiseModel: the table of edge (" + std::to_string(u) + ", " + std::to_string(v) +
+            ") has " + std::to_string(table.size()) + " entries; expected " + std::to_string(size));
+    Edge edge;
+    edge.u = u;
+    edge.v = v;
+    edge.kind = EdgeKind::Dense;
+    edge.offset = tables_.size();
+    tables_.insert(tables_.end(), table.begin(), table.end());
+    edges_.push_back(edge);
+    return edgeCount() - 1;
+}
+
+int PairwiseModel::addPottsEdge(int u, int v, double weight) {
+    checkVariable(u, "edge end");
+    checkVariable(v, "edge end");
+    if (u == v)
+        throw std::invalid_argument("PairwiseModel: edge joins variable " + std::to_string(u) +
+                                    " to itself");
+    if (labels(u) != labels(v))
+        throw std::invalid_argument("PairwiseModel: a Potts edge needs equal label counts; " +
+                                    std::to_string(u) + " has " + std::to_string(labels(u)) + ", " +
+                                    std::to_string(v) + " has " + std::to_string(labels(v)));
+    if (!std::isfinite(weight))
+        throw std::invalid_argument("PairwiseModel: Potts weight " + formatReal(weight) +
+                                    " is not finite");
+    Edge edge;
+    edge.u = u;
+    edge.v = v;
+    edge.kind = EdgeKind::Potts;
+    edge.weight = weight;
+    edges_.push_back(edge);
+    return edgeCount() - 1;
+}
+
+std::span<const double> PairwiseModel::table(int e) const {
+    const Edge& ed = edge(e);
+    if (ed.kind != EdgeKind::Dense) return {};
+    return {tables_.data() + ed.offset,
+            static_cast<std::size_t>(labels(ed.u)) * static_cast<std::size_t>(labels(ed.v))};
+}
+
+double PairwiseModel::pairwise(int e, int a, int b) const {
+    const Edge& ed = edge(e);
+    if (ed.kind == EdgeKind::Potts) return a == b ? ed.weight : 0.0;
+    return tables_[ed.offset +
+                   static_cast<std::size_t>(a) * static_cast<std::size_t>(labels(ed.v)) +
+                   static_cast<std::size_t>(b)];
+}
+
+double PairwiseModel::energy(std::span<const int> labeling) const {
+    if (labeling.size() != labelCounts_.size())
+        throw std::invalid_argument("PairwiseModel::energy: the labeling has " +
+                                    std::to_string(labeling.size()) + " labels for " +
+                                    std::to_string(variables()) + " variables");
+    double sum = constant_;
+    for (int v = 0; v < variables(); ++v) {
+        const int x = labeling[static_cast<std::size_t>(v)];
+        if (x < 0 || x >= labels(v))
+            throw std::invalid_argument("PairwiseModel::energy: label " + std::to_string(x) +
+                                        " of variable " + std::to_string(v) +
+                                        " is out of range (0 to " + std::to_string(labels(v) - 1) +
+                                        ")");
+        sum += unary(v)[static_cast<std::size_t>(x)];
+    }
+    for (int e = 0; e < edgeCount(); ++e) {
+        const Edge& ed = edge(e);
+        sum += pairwise(e, labeling[static_cast<std::size_t>(ed.u)],
+                        labeling[static_cast<std::size_t>(ed.v)]);
+    }
+    return sum;
+}
+
+std::string PairwiseModel::contractViolation() const {
+    if (labelCounts_.empty()) return "the model has no variables";
+    if (!std::isfinite(constant_))
+        return "the constant " + formatReal(constant_) + " is not finite";
+    for (int v = 0; v < variables(); ++v) {
+        const auto u = unary(v);
+        if (!std::all_of(u.begin(), u.end(), forbiddenOrFinite))
+            return "the unary table of variable " + std::to_string(v) + " holds NaN or +inf";
+    }
+    for (int e = 0; e < edgeCount(); ++e) {
+        const Edge& ed = edge(e);
+        if (ed.kind == EdgeKind::Potts) {
+            if (!std::isfinite(ed.weight))
+                return "the Potts weight of edge " + std::to_string(e) + " is not finite";
+            continue;
+        }
+        const auto t = table(e);
+        if (!std::all_of(t.begin(), t.end(), forbiddenOrFinite))
+            return "the table of edge " + std::to_string(e) + " (" + std::to_string(ed.u) + ", " +
+                   std::to_string(ed.v) + ") holds NaN or +inf";
+    }
+    return {};
+}
+
+double PairwiseModel::forbiddenFloor() const {
+    double lowest = kInf;
+    double spread = 0.0;
+    auto visit = [&](std::span<const double> values) {
+        double lo = kInf;
+        double hi = -kInf;
+        for (double t : values) {
+            if (!std::isfinite(t)) continue;
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+        }
+        if (lo <= hi) {
+            lowest = std::min(lowest, lo);
+            spread += hi - lo;
+        }
+    };
+    for (int v = 0; v < variables(); ++v)
+        visit(unary(v));
+    for (int e = 0; e < edgeCount(); ++e) {
+        const Edge& ed = edge(e);
+        if (ed.kind == EdgeKind::Potts) {
+            const double values[2] = {ed.weight, 0.0};
+            visit(values);
+        } else {
+            visit(table(e));
+        }
+    }
+    if (lowest == kInf) return -1.0;
+    return lowest - 1.0 - spread;
+}
+
+void PairwiseModel::maxMarginal(int e, int toward, const double* in, double* out,
+                                double floor) const {
+    const Edge& ed = edge(e);
+    const int ku = labels(ed.u);
+    const int kv = labels(ed.v);
+    if (ed.kind == EdgeKind::Potts) {
+        // max_b w·[a = b] + in[b] = max(in[a] + w, max_{b ≠ a} in[b]): the same for both
+        // directions, O(k) with the two largest entries of `in`.
+        const TopTwo t = topTwo(in, ku);
+        for (int a = 0; a < ku; ++a)
+            out[a] = std::max(in[a] + ed.weight, a == t.at ? t.second : t.first);
+        return;
+    }
+    const double* table = tables_.data() + ed.offset;
+    if (toward == 0) {
+        for (int a = 0; a < ku; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kv);
+            double best = -kInf;
+            for (int b = 0; b < kv; ++b)
+                best = std::max(best, std::max(row[b], floor) + in[b]);
+            out[a] = best;
+        }
+    } else {
+        std::fill(out, out + kv, -kInf);
+        for (int a = 0; a < ku; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kv);
+            const double add = in[a];
+            for (int b = 0; b < kv; ++b)
+                out[b] = std::max(out[b], std::max(row[b], floor) + add);
+        }
+    }
+}
+
+double PairwiseModel::maxReparametrised(int e, const double* mu, const double* mv,
+                                        double floor) const {
+    const Edge& ed = edge(e);
+    const int ku = labels(ed.u);
+    const int kv = labels(ed.v);
+    if (ed.kind == EdgeKind::Potts) {
+        // max( max_a w − mu[a] − mv[a],  max_{a ≠ b} −mu[a] − mv[b] ).
+        double diagonal = -kInf;
+        for (int a = 0; a < ku; ++a)
+            diagonal = std::max(diagonal, ed.weight - mu[a] - mv[a]);
+        if (ku == 1) return diagonal;
+        // The two largest −mu and −mv: the off-diagonal maximum pairs the largest of each
+        // unless they sit on the same label.
+        TopTwo p;
+        TopTwo q;
+        for (int a = 0; a < ku; ++a) {
+            const double x = -mu[a];
+            if (x > p.first) {
+                p.second = p.first;
+                p.first = x;
+                p.at = a;
+            } else if (x > p.second) {
+                p.second = x;
+            }
+            const double y = -mv[a];
+            if (y > q.first) {
+                q.second = q.first;
+                q.first = y;
+                q.at = a;
+            } else if (y > q.second) {
+                q.second = y;
+            }
+        }
+        const double off =
+            p.at != q.at ? p.first + q.first : std::max(p.first + q.second, p.second + q.first);
+        return std::max(diagonal, off);
+    }
+    const double* table = tables_.data() + ed.offset;
+    double best = -kInf;
+    for (int a = 0; a < ku; ++a) {
+        const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kv);
+        double rowBest = -kInf;
+        for (int b = 0; b < kv; ++b)
+            rowBest = std::max(rowBest, std::max(row[b], floor) - mv[b]);
+        best = std::max(best, rowBest - mu[a]);
+    }
+    return best;
+}
+
+std::size_t PairwiseModel::bytes() const {
+    return sizeof(*this) + labelCounts_.capacity() * sizeof(int) +
+           unaryOffset_.capacity() * sizeof(std::size_t) + unary_.capacity() * sizeof(double) +
+           edges_.capacity() * sizeof(Edge) + tables_.capacity() * sizeof(double);
+}
+
+}  // namespace cplab

@@ -1,0 +1,107 @@
+// A pairwise graphical model for MAP inference (ALGORITHMS.md §8), max-sum convention:
+//
+//     E(x) = c + Σ_v θ_v(x_v) + Σ_{e=uv} θ_e(x_u, x_v),      MAP: maximise E over labelings x.
+//
+// θ are log-potentials (the UAI log scale: θ = log of a table entry); −∞ forbids a label or a
+// label pair (a hard constraint, log 0), and E(x) = −∞ for a labeling that uses one. Each
+// variable has its own label count. An edge table is either
+//   * dense: k_u·k_v numbers, row-major with the FIRST variable's label major,
+//     θ_e(a, b) = table[a·k_v + b]; or
+//   * Potts: one weight w, θ_e(a, b) = w·[a = b] (k_u = k_v), stored in O(1) and maximised
+//     over in O(k) instead of O(k²) — the form of segmentation and denoising grids.
+// Memory is that of the tables (plus a few integers per edge).
+//
+// Message-passing solvers use the two max-marginal primitives below, which take a floor:
+// −∞ is replaced by a finite number F below every finite value (forbiddenFloor()). With
+// θ' = max(θ, F) ≥ θ entry-wise, every bound computed on θ' is also a bound on θ, and F is low
+// enough that a labeling using a forbidden entry scores below every allowed one under θ' too.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "data/uai_format.h"
+
+namespace cplab {
+
+class PairwiseModel {
+  public:
+    enum class EdgeKind { Dense, Potts };
+    struct Edge {
+        int u = 0;  // first variable (row index of a dense table)
+        int v = 0;  // second variable
+        EdgeKind kind = EdgeKind::Dense;
+        double weight = 0.0;     // Potts weight w
+        std::size_t offset = 0;  // start of a dense table in the table storage
+    };
+
+    PairwiseModel() = default;
+    // Variables with the given label counts (each ≥ 1), zero unaries and no edges. Throws
+    // std::invalid_argument for a count < 1.
+    explicit PairwiseModel(const std::vector<int>& labelCounts);
+    // The model of UAI/libDAI tables (dense edges); the tables are moved in, not copied
+    // twice. Throws std::invalid_argument when they break the UaiTables contract.
+    static PairwiseModel fromTables(UaiTables tables);
+    // The tables of this model (Potts edges expanded), e.g. for writeUai.
+    UaiTables toTables() const;
+
+    int variables() const { return static_cast<int>(labelCounts_.size()); }
+    int labels(int v) const { return labelCounts_[static_cast<std::size_t>(v)]; }
+    const std::vector<int>& labelCounts() const { return labelCounts_; }
+    int maxLabels() const { return maxLabels_; }
+    int edgeCount() const { return static_cast<int>(edges_.size()); }
+    const Edge& edge(int e) const { return edges_[static_cast<std::size_t>(e)]; }
+    const std::vector<Edge>& edges() const { return edges_; }
+
+    std::span<const double> unary(int v) const;
+    std::span<double> unary(int v);
+    double constant() const { return constant_; }
+    void setConstant(double c) { constant_ = c; }
+
+    // Adds a dense edge (u ≠ v, table of k_u·k_v entries, row-major with u's label major);
+    // a Potts edge (k_u = k_v, finite w). Return the edge's index. Throw
+    // std::invalid_argument for a bad variable, size or weight.
+    int addEdge(int u, int v, std::vector<double> table);
+    int addPottsEdge(int u, int v, double weight);
+    // The dense table of edge e (empty for a Potts edge).
+    std::span<const double> table(int e) const;
+    double pairwise(int e, int a, int b) const;
+
+    // E(x) with the raw θ (−∞ for a forbidden entry). Throws std::invalid_argument when the
+    // labeling has the wrong size or a label out of range.
+    double energy(std::span<const int> labeling) const;
+
+    // "" when the model is usable by a solver, else why not: NaN or +∞ in a table, a
+    // non-finite Potts weight or constant, no variables.
+    std::string contractViolation() const;
+
+    // F of the header: min over tables of their smallest finite entry, minus 1 + the sum over
+    // tables of (largest − smallest finite entry). Tables without −∞ do not need it; it is
+    // −1 when the model has no finite entry at all.
+    double forbiddenFloor() const;
+
+    // Max-marginals of edge e with a vector added on the other side, θ' = max(θ, floor):
+    //   toward u (toward = 0):  out[a] = max_b θ'_e(a, b) + in[b]   (in: k_v, out: k_u)
+    //   toward v (toward = 1):  out[b] = max_a θ'_e(a, b) + in[a]   (in: k_u, out: k_v)
+    void maxMarginal(int e, int toward, const double* in, double* out, double floor) const;
+    // max_{a,b} θ'_e(a, b) − mu[a] − mv[b], the edge's term of the dual bound.
+    double maxReparametrised(int e, const double* mu, const double* mv, double floor) const;
+
+    // Memory held by the tables and edges.
+    std::size_t bytes() const;
+
+  private:
+    void checkVariable(int v, const char* what) const;
+
+    std::vector<int> labelCounts_;
+    std::vector<std::size_t> unaryOffset_{0};  // variables() + 1 entries
+    std::vector<double> unary_;
+    std::vector<Edge> edges_;
+    std::vector<double> tables_;  // dense edge tables, back to back
+    double constant_ = 0.0;
+    int maxLabels_ = 0;
+};
+
+}  // namespace cplab

@@ -1,0 +1,65 @@
+// TRW-S, sequential tree-reweighted message passing (Kolmogorov 2006; ALGORITHMS.md
+// §8), in the notation of message_passing.h (Kolmogorov's M_{wu} is our m_{e→u}).
+//
+// Nodes are taken in index order. Each node u lies in n_u = max(#neighbours before u,
+// #neighbours after u) monotonic chains of the implicit chain decomposition, and keeps the
+// share γ_u = 1/n_u of its belief for each of them.
+// Iteration: a forward pass over u = 0 … N−1, then a backward pass over u = N−1 … 0; at u,
+//     θ̂_u = θ_u + Σ_{e∋u} m_{e→u}                                       (fresh)
+//     for each edge e = uw with w later in the pass:
+//         m_{e→w}(x_w) ← max_{x_u} [γ_u θ̂_u(x_u) − m_{e→u}(x_u) + θ_e(x_u, x_w)],
+//         normalised to max 0 (a constant shift leaves U unchanged).
+// Rounding (as in Kolmogorov 2006): during the forward pass x_u maximises θ_u(x_u) +
+// Σ_{w before u} θ_e(x_w, x_u) + Σ_{w after u} m_{e→u}(x_u), given the labels already fixed;
+// it is scored besides the argmax of the beliefs, the better one kept.
+// Bound: the value of the chain decomposition: the graph's edges are split into monotonic
+// chains (each edge in one chain, node u in n_u of them), chain T gets
+// θ^T = Σ_{u∈T} γ_u θ̂_u + Σ_{e∈T} θ^φ_e, so that Σ_T θ^T(x) = E(x) for every x, and
+//     U_TRW = c + Σ_T max_x θ^T(x)  ≥  max_x E(x),
+// each max by dynamic programming along the chain. TRW-S never increases U_TRW (Kolmogorov
+// 2006; the tests check it on every record). It is not the node–edge U of
+// message_passing.h, which is looser at the same messages (the node beliefs of TRW-S are
+// max-marginals, not agreeing halves). A node disagrees when the maximiser of a chain through
+// it (by backtracking) gives it another label than the decoding; a zero gap means every
+// chain's maximum is attained at the decoded x. TRW-S converges to a weak-tree-agreement
+// point: the LP optimum on trees and on binary models, on most others too, not on all.
+// One step() = one forward and one backward pass. Stopping: message_passing.h.
+#pragma once
+
+#include "map/message_passing.h"
+
+namespace cplab {
+
+using TrwsOptions = MessagePassingOptions;
+
+class TrwsSolver final : public MessagePassingSolver {
+  public:
+    explicit TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions options = {});
+
+    std::string name() const override { return "trws"; }
+    std::vector<std::string> pseudocode() const override;
+
+  protected:
+    void sweep() override;
+    std::vector<int> stepLines() const override;
+
+    double bound(std::vector<std::uint8_t>& disagreeing) const override;
+
+  private:
+    // One pass in index order (forward) or against it; false when cancelled.
+    bool pass(bool forward);
+
+    // A chain: its first node, then its links (edge, side of the node the link leaves).
+    struct Link {
+        int edge;
+        int side;
+    };
+    std::vector<double> gamma_;            // γ_u
+    std::vector<int> chainFirst_;          // first node of each chain
+    std::vector<std::size_t> chainStart_;  // links of chain t: chainLinks_[chainStart_[t] ...]
+    std::vector<Link> chainLinks_;
+    mutable std::vector<double> dp_;  // DP values along the longest chain
+    mutable std::vector<int> backtrack_;
+};
+
+}  // namespace cplab

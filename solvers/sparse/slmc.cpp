@@ -1,0 +1,429 @@
+#include "slmc.h"
+
+#include <LBFGS.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "core/number_text.h"
+#include "xv_init.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "SlmcOptions";
+
+enum Line { kInput, kInit, kEvaluate, kRepeat, kDirection, kLineSearch, kUpdate, kUntil, kReturn };
+
+// The inner SMO was stopped by the cancel token in the middle of a line search.
+struct CancelledInSearch {};
+
+std::string innerFailure(const SlmcEvaluation& e) {
+    return "the inner SVM stopped after " + std::to_string(e.smoSteps) +
+           " SMO steps with KKT violation " + formatReal(e.kktViolation) +
+           ", above its tolerance (inner_tolerance * max(1, C)); a larger inner_tolerance is "
+           "reachable in double precision";
+}
+
+Eigen::VectorXd flatten(const Eigen::MatrixXd& M) {
+    return Eigen::Map<const Eigen::VectorXd>(M.data(), M.size());
+}
+
+Eigen::MatrixXd unflatten(const Eigen::VectorXd& v, Eigen::Index rows, Eigen::Index cols) {
+    return Eigen::Map<const Eigen::MatrixXd>(v.data(), rows, cols);
+}
+
+}  // namespace
+
+// ---- SlmcOptions ----
+
+void SlmcOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    v.text("kernel", kernel, "one kernel: linear, poly:d[,c] or gaussian:gamma");
+    v.real("C", C, "box constraint of the SVM dual, 0 <= alpha_i <= C (> 0)");
+    v.integer("expansion_vectors", expansion_vectors,
+              "number N_z of expansion vectors (>= 1); 0: N_z from expansion_ratio");
+    v.real("expansion_ratio", expansion_ratio,
+           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (needs "
+           "expansion_vectors = 0; solves the full SVM first); 0: off");
+    v.choice("init", init, {"random", "kmeans"},
+             "initial expansion vectors: random distinct training points or k-means centres");
+    v.seed("seed", seed, "seed of the random initialisation and of k-means++ (>= 0)");
+    v.real("inner_tolerance", inner_tolerance,
+           "KKT tolerance of the inner SVM solved at every W(Z) evaluation, times max(1, C) (> 0)");
+    v.boolean("full_svm", full_svm,
+              "solve the full SVM first: its dual is the lower bound, its SVs are shown");
+    v.real("full_tolerance", full_tolerance, "KKT tolerance of the full SVM (> 0)");
+    v.real("eigen_floor", eigen_floor,
+           "eigenvalues of K^z are floored at eigen_floor * largest eigenvalue, in (0, 0.01]");
+    v.integer("lbfgs_memory", lbfgs_memory, "correction pairs kept by L-BFGS, in [1, 100]");
+    v.integer("max_line_search", max_line_search,
+              "W(Z) evaluations allowed per line search, in [2, 100]");
+    v.real("gradient_tolerance", gradient_tolerance,
+           "converged when |grad W| <= gradient_tolerance * max(1, |W|) (>= 0)");
+    v.real("decrease_tolerance", decrease_tolerance,
+           "converged when one iteration lowers W by <= decrease_tolerance * max(1, |W|) (>= 0)");
+    v.real("cache_mb", cache_mb, "kernel cache of the inner and full SVMs in MB (>= 1)");
+}
+
+bool SlmcOptions::isValid(std::string* why) const {
+    if (!stop.isValid(kOwner, why)) return false;
+    return validBudgetOptions(kOwner, kernel, C, expansion_vectors, expansion_ratio, why) &&
+           requireText(init == "random" || init == "kmeans", kOwner, "init", init,
+                       "must be random or kmeans", why) &&
+           require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why) &&
+           require(std::isfinite(inner_tolerance) && inner_tolerance > 0, kOwner, "inner_tolerance",
+                   inner_tolerance, "must be a finite number > 0", why) &&
+           require(std::isfinite(full_tolerance) && full_tolerance > 0, kOwner, "full_tolerance",
+                   full_tolerance, "must be a finite number > 0", why) &&
+           require(std::isfinite(eigen_floor) && eigen_floor > 0 && eigen_floor <= 0.01, kOwner,
+                   "eigen_floor", eigen_floor, "must lie in (0, 0.01]", why) &&
+           require(lbfgs_memory >= 1 && lbfgs_memory <= 100, kOwner, "lbfgs_memory", lbfgs_memory,
+                   "must lie in [1, 100]", why) &&
+           require(max_line_search >= 2 && max_line_search <= 100, kOwner, "max_line_search",
+                   max_line_search, "must lie in [2, 100]", why) &&
+           require(std::isfinite(gradient_tolerance) && gradient_tolerance >= 0, kOwner,
+                   "gradient_tolerance", gradient_tolerance, "must be a finite number >= 0", why) &&
+           require(std::isfinite(decrease_tolerance) && decrease_tolerance >= 0, kOwner,
+                   "decrease_tolerance", decrease_tolerance, "must be a finite number >= 0", why) &&
+           require(std::isfinite(cache_mb) && cache_mb >= 1, kOwner, "cache_mb", cache_mb,
+                   "must be a finite number >= 1 (MB)", why);
+}
+
+// ---- SlmcSolver ----
+
+SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
+    : Solver(options.stop),
+      problem_(problem),
+      options_(std::move(options)),
+      fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
+    std::string why;
+    if (!options_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SparseProblem prepared;
+    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &prepared, &why)) {
+        reject(why);
+        return;
+    }
+    problem_ = std::move(prepared.problem);
+    classes_ = std::move(prepared.classes);
+    spec_ = prepared.spec;
+    testX_ = std::move(prepared.testX);
+    const Dataset& train = *problem_.train;
+    SetupTimer timer(*this);
+    try {
+        objective_ = std::make_unique<SlmcObjective>(
+            problem_.train, spec_,
+            SlmcObjectiveOptions{options_.C, options_.inner_tolerance * std::max(1.0, options_.C),
+                                 options_.eigen_floor, options_.cache_mb});
+    } catch (const std::exception& e) {
+        objective_.reset();
+        reject(std::string(kOwner) + ": " + e.what());
+        return;
+    }
+
+    // The full SVM (paper §5.2: N_z is a fraction of its SVs; its optimum bounds W below).
+    int nz = options_.expansion_vectors;
+    if (options_.full_svm || nz == 0) {
+        FullSvm full;
+        if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
+                          options_.full_tolerance, options_.cache_mb, kOwner, &full, &why)) {
+            objective_.reset();
+            reject(why);
+            return;
+        }
+        fullObjective_ = full.dualObjective;
+        fullSupportVectors_ = std::move(full.supportVectors);
+        if (nz == 0) {
+            nz = std::max(1, static_cast<int>(std::lround(options_.expansion_ratio *
+                                                          double(fullSupportVectors_.size()))));
+        }
+    }
+
+    const std::vector<int> candidates = distinctRows(objective_->X());
+    if (nz > static_cast<int>(candidates.size())) {
+        objective_.reset();
+        reject(std::string(kOwner) + ": " + std::to_string(nz) +
+               " expansion vectors requested, but the training set '" + train.name + "' has " +
+               std::to_string(candidates.size()) + " distinct points");
+        return;
+    }
+    const auto seed = static_cast<std::uint64_t>(options_.seed);
+    const Eigen::MatrixXd Z0 = options_.init == "kmeans"
+                                   ? kmeansExpansionVectors(objective_->X(), candidates, nz, seed)
+                                   : randomExpansionVectors(objective_->X(), candidates, nz, seed);
+    try {
+        current_ = objective_->evaluate(Z0);
+        if (!current_.converged) throw std::runtime_error(innerFailure(current_));
+    } catch (const std::exception& e) {
+        objective_.reset();
+        reject(std::string(kOwner) + ": W at the initial expansion vectors: " + e.what());
+        return;
+    }
+    evaluations_ = 1;
+    IterationRecord initial;
+    fillRecord(initial, 0.0);
+    setInitialRecord(initial);
+    remember(0);
+    lastLines_ = {kInput, kInit, kEvaluate};
+}
+
+SlmcSolver::~SlmcSolver() = default;
+
+std::vector<std::string> SlmcSolver::extraColumns() const {
+    return {"inner_dual",          "gradient_norm",     "step_length",
+            "evaluations",         "expansion_vectors", "inner_support_vectors",
+            "floored_eigenvalues", "train_error",       "test_error"};
+}
+
+std::vector<std::string> SlmcSolver::pseudocode() const {
+    return {
+        "input: data (x_i, y_i), kernel k, C, N_z",
+        "Z <- N_z distinct training points (random) or k-means centres",
+        "evaluate: K^z = V L V^T,  phi_z(x) = L^-1/2 V^T psi_z(x);  alpha <- linear SVM on "
+        "phi_z;  W(Z) = its dual;  beta = (K^z)^-1 Psi Y alpha;  grad W (alpha fixed)",
+        "repeat",
+        "  d <- -H grad W   (L-BFGS two-loop recursion over the last m pairs (s, y))",
+        "  t <- Wolfe line search on W(Z + t d)   (one SVM solve per trial, warm-started)",
+        "  Z <- Z + t d;  store s = t d, y = grad W(Z_new) - grad W(Z_old)",
+        "until |grad W| small or W stops decreasing",
+        "return Z, beta, b:  f(x) = sum_u beta_u k(z_u, x) + b",
+    };
+}
+
+Eigen::VectorXd SlmcSolver::direction(const Eigen::VectorXd& g) const {
+    // Two-loop recursion (Nocedal & Wright, Alg. 7.4), H₀ = (sᵀy / yᵀy) I from the newest pair.
+    Eigen::VectorXd q = g;
+    const std::size_t m = s_.size();
+    std::vector<double> a(m), rho(m);
+    for (std::size_t k = m; k-- > 0;) {
+        rho[k] = 1.0 / s_[k].dot(y_[k]);
+        a[k] = rho[k] * s_[k].dot(q);
+        q -= a[k] * y_[k];
+    }
+    if (m > 0) q *= s_.back().dot(y_.back()) / y_.back().squaredNorm();
+    for (std::size_t k = 0; k < m; ++k) {
+        const double b = rho[k] * y_[k].dot(q);
+        q += (a[k] - b) * s_[k];
+    }
+    return -q;
+}
+
+Status SlmcSolver::doStep(IterationRecord& record) {
+    const Eigen::Index rows = current_.Z.rows();
+    const Eigen::Index cols = current_.Z.cols();
+    const Eigen::VectorXd xp = flatten(current_.Z);
+    const Eigen::VectorXd gp = flatten(current_.gradient);
+    const double fp = current_.value;
+    const double gnorm = gp.norm();
+    if (gnorm == 0.0) {
+        fillRecord(record, 0.0);
+        lastLines_ = {kRepeat, kUntil, kReturn};
+        return Status::make(StatusCode::Converged, "the gradient of W is exactly 0");
+    }
+
+    LBFGSpp::LBFGSParam<double> param;
+    param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+    param.max_linesearch = options_.max_line_search;
+
+    // Every trial point of the line search, with its step t along d.
+    struct Trial {
+        double t;
+        SlmcEvaluation evaluation;
+    };
+    std::vector<Trial> trials;
+    Eigen::VectorXd warm = current_.alpha;
+    Eigen::VectorXd drt;
+    const auto evaluate = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
+        SlmcEvaluation e = objective_->evaluate(unflatten(x, rows, cols), &warm, &cancelToken());
+        ++evaluations_;
+        if (!e.converged && cancelToken().cancelled()) throw CancelledInSearch{};
+        // SMO's step limit (LIBSVM's: max(10⁷, 100 n)) without reaching the tolerance: this W
+        // is not accurate enough to compare, and the line search fails over to its fallback.
+        if (!e.converged) throw std::runtime_error(innerFailure(e));
+        warm = e.alpha;
+        grad = flatten(e.gradient);
+        const double value = e.value;
+        trials.push_back({(x - xp).dot(drt) / drt.squaredNorm(), std::move(e)});
+        return value;
+    };
+
+    const SlmcEvaluation* accepted = nullptr;
+    std::string failure;
+    for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
+        drt = direction(gp);
+        if (!(gp.dot(drt) < 0)) {  // not a descent direction (lost curvature): steepest descent
+            s_.clear();
+            y_.clear();
+            drt = -gp;
+        }
+        const bool steepest = s_.empty();
+        double step = steepest ? 1.0 / drt.norm() : 1.0;
+        Eigen::VectorXd x = xp;
+        Eigen::VectorXd grad = gp;
+        double fx = fp;
+        trials.clear();
+        try {
+            LBFGSpp::LineSearchBracketing<double>::LineSearch(evaluate, fx, x, grad, step, drt, xp,
+                                                              param);
+            accepted = &trials.back().evaluation;
+        } catch (const CancelledInSearch&) {
+            // Stay at the current Z; the base class ends the run as cancelled.
+            fillRecord(record, 0.0);
+            lastLines_ = {kRepeat, kDirection, kLineSearch};
+            return Status::running();
+        } catch (const std::exception& e) {
+            failure = e.what();
+            // The best trial with Armijo's sufficient decrease, if any.
+            const double slope = gp.dot(drt);
+            for (const Trial& trial : trials) {
+                if (trial.evaluation.value <= fp + param.ftol * trial.t * slope &&
+                    (!accepted || trial.evaluation.value < accepted->value)) {
+                    accepted = &trial.evaluation;
+                }
+            }
+            if (!accepted && steepest) break;
+            if (!accepted) {
+                s_.clear();
+                y_.clear();
+            }
+        }
+    }
+    if (!accepted) {
+        fillRecord(record, 0.0);
+        lastLines_ = {kRepeat, kDirection, kLineSearch, kUntil, kReturn};
+        return Status::make(
+            StatusCode::Stalled,
+            "the line search along -grad W found no point of sufficient decrease (" + failure +
+                "; |grad W| = " + formatReal(gnorm) + ", W = " + formatReal(fp) +
+                "): W is not smooth there (the inner SVM's support set changes) or its accuracy "
+                "(inner_tolerance) is exhausted");
+    }
+
+    const Eigen::VectorXd s = flatten(accepted->Z) - xp;
+    const Eigen::VectorXd y = flatten(accepted->gradient) - gp;
+    // The Wolfe conditions give sᵀy > 0; a pair without positive curvature (possible after
+    // the Armijo-only fallback) would break H's positive definiteness and is skipped.
+    if (s.dot(y) > 1e-12 * s.norm() * y.norm()) {
+        s_.push_back(s);
+        y_.push_back(y);
+        while (static_cast<int>(s_.size()) > options_.lbfgs_memory) {
+            s_.pop_front();
+            y_.pop_front();
+        }
+    }
+    current_ = *accepted;
+    trials.clear();
+    fillRecord(record, s.norm());
+    remember(record.iteration);
+    lastLines_ = {kRepeat, kDirection, kLineSearch, kUpdate, kUntil};
+
+    const double scale = std::max(1.0, std::abs(current_.value));
+    const double newNorm = current_.gradient.norm();
+    if (newNorm <= options_.gradient_tolerance * scale) {
+        lastLines_.push_back(kReturn);
+        return Status::make(StatusCode::Converged,
+                            "|grad W| = " + formatReal(newNorm) +
+                                " <= gradient_tolerance * max(1, |W|) after " +
+                                std::to_string(record.iteration) + " iterations");
+    }
+    if (fp - current_.value <= options_.decrease_tolerance * scale) {
+        lastLines_.push_back(kReturn);
+        return Status::make(StatusCode::Converged,
+                            "W decreased by " + formatReal(fp - current_.value) +
+                                " <= decrease_tolerance * max(1, |W|) after " +
+                                std::to_string(record.iteration) + " iterations");
+    }
+    return Status::running();
+}
+
+double SlmcSolver::testError() const {
+    if (!problem_.test) return -1.0;
+    const Eigen::VectorXd scores =
+        (objective_->kernel().values(current_.Z, testX_).transpose() * current_.beta).array() +
+        current_.bias;
+    return signErrorRate(scores, problem_.test->labels);
+}
+
+void SlmcSolver::fillRecord(IterationRecord& record, double stepLength) {
+    record.oracleCalls = evaluations_;
+    record.upper = current_.primal;
+    record.lower = std::isnan(fullObjective_) ? 0.0 : fullObjective_;
+    lastTestError_ = testError();
+    record.extra = {current_.value,
+                    current_.gradient.norm(),
+                    stepLength,
+                    static_cast<double>(evaluations_),
+                    static_cast<double>(current_.Z.rows()),
+                    static_cast<double>(current_.supportVectors),
+                    static_cast<double>(current_.flooredEigenvalues),
+                    signErrorRate(current_.trainScores, problem_.train->labels),
+                    lastTestError_};
+}
+
+void SlmcSolver::remember(int iteration) {
+    if (!trail_) {
+        const long long perEntry = std::max<long long>(1, current_.Z.size());
+        trail_ = std::make_unique<XvTrail>(static_cast<std::size_t>(
+            std::max<long long>(2, std::min<long long>(kMaxTrail, kTrailBudget / perEntry))));
+    }
+    trail_->add(iteration, current_.Z);
+}
+
+KernelClassifier SlmcSolver::classifier() const {
+    if (!valid()) return {};
+    return sparseClassifier(spec_, current_.Z, current_.beta, current_.bias, classes_);
+}
+
+SummaryFields SlmcSolver::summary() const {
+    if (!valid()) return {};
+    const IterationRecord& last = lastRecord();
+    SummaryFields fields = {
+        {"objective", last.upper},
+        {"inner_dual", current_.value},
+        {"expansion_vectors", static_cast<long long>(current_.Z.rows())},
+        {"train_error", signErrorRate(current_.trainScores, problem_.train->labels)}};
+    if (problem_.test) fields.emplace_back("test_error", lastTestError_);
+    fields.emplace_back("gradient_norm", current_.gradient.norm());
+    fields.emplace_back("evaluations", evaluations_);
+    if (!std::isnan(fullObjective_)) {
+        fields.emplace_back("full_svm_objective", fullObjective_);
+        fields.emplace_back("full_svm_support_vectors",
+                            static_cast<long long>(fullSupportVectors_.size()));
+    }
+    fields.emplace_back("C", options_.C);
+    fields.emplace_back("kernel", options_.kernel);
+    return fields;
+}
+
+SnapshotPtr SlmcSolver::snapshot() const {
+    auto snapshot = std::make_shared<SparseSnapshot>();
+    fillSnapshot(*snapshot);
+    if (!valid()) return snapshot;
+    snapshot->executedLines = lastLines_;
+    snapshot->train = problem_.train;
+    snapshot->kernelLabel = spec_.label();
+    snapshot->xvs = current_.Z;
+    snapshot->beta = current_.beta;
+    snapshot->bias = current_.bias;
+    snapshot->objective = lastRecord().upper;
+    snapshot->gradientNorm = current_.gradient.norm();
+    snapshot->trail = trail_->entries();
+    snapshot->trailIterations = trail_->iterations();
+    snapshot->fullSupportVectors = fullSupportVectors_;
+    auto model = std::make_shared<KernelClassifier>(classifier());
+    if (objective_->dimension() == 2)
+        snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+    snapshot->classifier = std::move(model);
+    snapshot->trainError = signErrorRate(current_.trainScores, problem_.train->labels);
+    snapshot->testError = lastTestError_;
+    return snapshot;
+}
+
+}  // namespace cplab

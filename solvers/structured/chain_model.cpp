@@ -1,0 +1,268 @@
+#include "structured/chain_model.h"
+
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/worker_team.h"
+
+namespace cplab {
+
+ChainModel::ChainModel(std::shared_ptr<const SequenceData> data, ChainModelOptions options)
+    : data_(std::move(data)), options_(options) {
+    if (!data_) throw std::invalid_argument("ChainModel: no data");
+    if (const std::string why = data_->contractViolation(); !why.empty()) {
+        throw std::invalid_argument("ChainModel: invalid sequence data '" + data_->name +
+                                    "': " + why);
+    }
+    L_ = data_->labelCount();
+    d_ = data_->dimension();
+    const long long D = static_cast<long long>(L_) * d_ + L_ +
+                        (options_.transitions ? static_cast<long long>(L_) * L_ : 0);
+    if (D > std::numeric_limits<int>::max()) {
+        throw std::invalid_argument("ChainModel: " + std::to_string(L_) + " labels × " +
+                                    std::to_string(d_) + " features make " + std::to_string(D) +
+                                    " weights, more than an int can index");
+    }
+    dimension_ = static_cast<int>(D);
+}
+
+std::span<const int> ChainModel::truth(int i) const {
+    return std::span<const int>(data_->labels)
+        .subspan(static_cast<std::size_t>(data_->first(i)), static_cast<std::size_t>(length(i)));
+}
+
+double ChainModel::loss(int i, std::span<const int> y) const {
+    const std::span<const int> yi = truth(i);
+    int mistakes = 0;
+    for (std::size_t t = 0; t < yi.size(); ++t)
+        mistakes += yi[t] != y[t];
+    return options_.normalizeLoss ? static_cast<double>(mistakes) / static_cast<double>(yi.size())
+                                  : static_cast<double>(mistakes);
+}
+
+double ChainModel::score(const Eigen::VectorXd& w, int i, std::span<const int> y) const {
+    const SequenceData::SparseMatrix& X = data_->features;
+    const int first = data_->first(i);
+    const int T = length(i);
+    double s = 0.0;
+    for (int t = 0; t < T; ++t) {
+        const int label = y[static_cast<std::size_t>(t)];
+        const double* wy = w.data() + emissionIndex(label, 0);
+        for (SequenceData::SparseMatrix::InnerIterator it(X, first + t); it; ++it)
+            s += wy[it.col()] * it.value();
+        s += w[biasIndex(label)];
+        if (options_.transitions && t + 1 < T)
+            s += w[transitionIndex(label, y[static_cast<std::size_t>(t + 1)])];
+    }
+    return s;
+}
+
+void ChainModel::addPsi(int i, std::span<const int> y, double scale, Eigen::VectorXd& v) const {
+    const SequenceData::SparseMatrix& X = data_->features;
+    const int first = data_->first(i);
+    const int T = length(i);
+    for (int t = 0; t < T; ++t) {
+        const int label = y[static_cast<std::size_t>(t)];
+        double* vy = v.data() + emissionIndex(label, 0);
+        for (SequenceData::SparseMatrix::InnerIterator it(X, first + t); it; ++it)
+            vy[it.col()] += scale * it.value();
+        v[biasIndex(label)] += scale;
+        if (options_.transitions && t + 1 < T)
+            v[transitionIndex(label, y[static_cast<std::size_t>(t + 1)])] += scale;
+    }
+}
+
+void ChainModel::addPsiDifference(int i, std::span<const int> y, double scale,
+                                  Eigen::VectorXd& v) const {
+    addPsi(i, truth(i), scale, v);
+    addPsi(i, y, -scale, v);
+}
+
+void ChainModel::unaryScores(const Eigen::VectorXd& w, int i, bool lossAugmented,
+                             ChainWorkspace& ws) const {
+    const SequenceData::SparseMatrix& X = data_->features;
+    const int first = data_->first(i);
+    const int T = length(i);
+    if (ws.unary.rows() < T || ws.unary.cols() != L_) {
+        ws.unary.resize(std::max<Eigen::Index>(T, ws.unary.rows()), L_);
+        ws.value.resize(ws.unary.rows(), L_);
+        ws.back.resize(ws.unary.rows(), L_);
+    }
+    const double* bias = w.data() + biasIndex(0);
+    const std::span<const int> yi = truth(i);
+    const double c = options_.normalizeLoss ? 1.0 / T : 1.0;
+    for (int t = 0; t < T; ++t) {
+        // The token's nonzeros once, then one sparse dot per label over a label's contiguous
+        // weights (label-major layout): L·nnz multiply-adds.
+        const int* index = X.innerIndexPtr() + X.outerIndexPtr()[first + t];
+        const double* value = X.valuePtr() + X.outerIndexPtr()[first + t];
+        const int nnz = X.outerIndexPtr()[first + t + 1] - X.outerIndexPtr()[first + t];
+        double* u = ws.unary.row(t).data();
+        for (int y = 0; y < L_; ++y) {
+            const double* wy = w.data() + emissionIndex(y, 0);
+            double s = bias[y];
+            for (int k = 0; k < nnz; ++k)
+                s += wy[index[k]] * value[k];
+            u[y] = s;
+        }
+        if (lossAugmented) {
+            // Δ decomposes: c·[y_t ≠ y_it] added to every label but the true one.
+            for (int y = 0; y < L_; ++y)
+                u[y] += c;
+            u[yi[static_cast<std::size_t>(t)]] -= c;
+        }
+    }
+}
+
+double ChainModel::viterbi(const Eigen::VectorXd& w, int T, std::vector<int>& y,
+                           ChainWorkspace& ws) const {
+    const int L = L_;
+    y.resize(static_cast<std::size_t>(T));
+    ws.value.row(0).head(L) = ws.unary.row(0).head(L);
+    const double* trans = options_.transitions ? w.data() + transitionIndex(0, 0) : nullptr;
+    for (int t = 1; t < T; ++t) {
+        const double* prev = ws.value.row(t - 1).data();
+        double* cur = ws.value.row(t).data();
+        int* arg = ws.back.row(t).data();
+        if (trans == nullptr) {
+            // Independent tokens: the best previous label is the same for every b.
+            int best = 0;
+            for (int a = 1; a < L; ++a)
+                if (prev[a] > prev[best]) best = a;
+            for (int b = 0; b < L; ++b) {
+                cur[b] = prev[best];
+                arg[b] = best;
+            }
+        } else {
+            // cur[b] = max_a prev[a] + trans[a][b]; a outer so the rows of the transition
+            // block are read contiguously; strict '>' keeps the smallest maximising a.
+            for (int b = 0; b < L; ++b) {
+                cur[b] = prev[0] + trans[b];
+                arg[b] = 0;
+            }
+            for (int a = 1; a < L; ++a) {
+                const double pa = prev[a];
+                const double* row = trans + static_cast<std::ptrdiff_t>(a) * L;
+                for (int b = 0; b < L; ++b) {
+                    const double v = pa + row[b];
+                    if (v > cur[b]) {
+                        cur[b] = v;
+                        arg[b] = a;
+                    }
+                }
+            }
+        }
+        for (int b = 0; b < L; ++b)
+            cur[b] += ws.unary(t, b);
+    }
+    const double* last = ws.value.row(T - 1).data();
+    int best = 0;
+    for (int b = 1; b < L; ++b)
+        if (last[b] > last[best]) best = b;
+    const double maximum = last[best];
+    y[static_cast<std::size_t>(T - 1)] = best;
+    for (int t = T - 1; t > 0; --t) {
+        best = ws.back(t, best);
+        y[static_cast<std::size_t>(t - 1)] = best;
+    }
+    return maximum;
+}
+
+double ChainModel::decode(const Eigen::VectorXd& w, int i, std::vector<int>& y,
+                          ChainWorkspace& ws) const {
+    unaryScores(w, i, false, ws);
+    return viterbi(w, length(i), y, ws);
+}
+
+double ChainModel::lossAugmentedDecode(const Eigen::VectorXd& w, int i, std::vector<int>& y,
+                                       ChainWorkspace& ws) const {
+    unaryScores(w, i, true, ws);
+    return viterbi(w, length(i), y, ws);
+}
+
+double ChainModel::hinge(const Eigen::VectorXd& w, int i, std::vector<int>& y,
+                         ChainWorkspace& ws) const {
+    // Not clamped at 0: the maximum includes y = y_i, so a negative value beyond rounding
+    // would reveal a decoding bug, and the tests look for it.
+    return lossAugmentedDecode(w, i, y, ws) - score(w, i, truth(i));
+}
+
+Eigen::MatrixXd ChainModel::tokenScores(const Eigen::VectorXd& w, int i) const {
+    ChainWorkspace ws;
+    unaryScores(w, i, false, ws);
+    return ws.unary.topRows(length(i));
+}
+
+double ChainModel::decode(const Eigen::VectorXd& w, int i, std::vector<int>& y) const {
+    ChainWorkspace ws;
+    return decode(w, i, y, ws);
+}
+
+double ChainModel::lossAugmentedDecode(const Eigen::VectorXd& w, int i, std::vector<int>& y) const {
+    ChainWorkspace ws;
+    return lossAugmentedDecode(w, i, y, ws);
+}
+
+namespace {
+
+// fn(i, ws, y) for every sequence i, in blocks on `team`, each block with its own scratch.
+template <class Fn>
+void forEachSequence(const ChainModel& model, WorkerTeam* team, Fn&& fn) {
+    const int n = model.size();
+    const int blocks = team ? team->partsFor(model.data().tokenCount(), 512) : 1;
+    runBlocks(team, n, blocks, [&](int, int begin, int end) {
+        ChainWorkspace ws;
+        std::vector<int> y;
+        for (int i = begin; i < end; ++i)
+            fn(i, ws, y);
+    });
+}
+
+}  // namespace
+
+double meanHinge(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
+    std::vector<double> hinge(static_cast<std::size_t>(model.size()));
+    forEachSequence(model, team, [&](int i, ChainWorkspace& ws, std::vector<int>& y) {
+        hinge[static_cast<std::size_t>(i)] = model.hinge(w, i, y, ws);
+    });
+    return std::accumulate(hinge.begin(), hinge.end(), 0.0) / model.size();
+}
+
+double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
+    std::vector<int> wrong(static_cast<std::size_t>(model.size()));
+    forEachSequence(model, team, [&](int i, ChainWorkspace& ws, std::vector<int>& y) {
+        model.decode(w, i, y, ws);
+        const std::span<const int> truth = model.truth(i);
+        int mistakes = 0;
+        for (std::size_t t = 0; t < y.size(); ++t)
+            mistakes += y[t] != truth[t];
+        wrong[static_cast<std::size_t>(i)] = mistakes;
+    });
+    const long long total = std::accumulate(wrong.begin(), wrong.end(), 0LL);
+    return static_cast<double>(total) / model.data().tokenCount();
+}
+
+bool sameLayout(const ChainModel& model, const ChainModel& other, std::string* why) {
+    auto fail = [&](const std::string& reason) {
+        if (why)
+            *why = "'" + other.data().name + "' does not fit the model of '" + model.data().name +
+                   "': " + reason;
+        return false;
+    };
+    if (other.data().labelNames != model.data().labelNames) {
+        return fail("its labels (" + std::to_string(other.labelCount()) +
+                    ") differ from the model's (" + std::to_string(model.labelCount()) +
+                    "); give both files the same '# labels:' header");
+    }
+    if (other.featureDimension() != model.featureDimension()) {
+        return fail(std::to_string(other.featureDimension()) + " features against " +
+                    std::to_string(model.featureDimension()) +
+                    "; give both files the same '# dimension:' header");
+    }
+    if (other.options().transitions != model.options().transitions)
+        return fail("one model has transitions, the other not");
+    return true;
+}
+
+}  // namespace cplab

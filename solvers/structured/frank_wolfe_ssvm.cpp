@@ -1,0 +1,222 @@
+#include "structured/frank_wolfe_ssvm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/worker_team.h"
+#include "structured/structured_snapshot.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "FrankWolfeSsvmOptions";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Pseudocode line numbers (see FrankWolfeSsvmSolver::pseudocode()).
+enum Line {
+    kInput,
+    kInit,
+    kFirstPass,
+    kRepeat,
+    kStep,
+    kUpdate,
+    kOracle,
+    kCorner,
+    kBounds,
+    kUntil,
+    kReturn
+};
+
+}  // namespace
+
+void FrankWolfeSsvmOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    v.real("lambda", lambda,
+           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    v.integer("eval_every", eval_every,
+              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
+    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+}
+
+bool FrankWolfeSsvmOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) &&
+           validStructuredOptions(kOwner, lambda, eval_every, threads, why);
+}
+
+FrankWolfeSsvmSolver::FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfeSsvmOptions options)
+    : Solver(options.stop),
+      problem_(std::move(problem)),
+      model_(problem_.train),
+      options_(std::move(options)) {
+    std::string why;
+    if (!options_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    if (!validStructuredProblem("FrankWolfeSsvmSolver", model_, problem_.test, &why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    team_ = makeStructuredTeam(options_.threads);
+    w_ = Eigen::VectorXd::Zero(model_->dimension());
+    corner_.resize(model_->dimension());
+    decodeAt();  // no cancel token is polled in the constructor
+    if (!std::isfinite(primal_) || !std::isfinite(gap_)) {
+        reject(
+            "FrankWolfeSsvmSolver: the primal objective is not finite at w = 0 (data values "
+            "too large?)");
+        return;
+    }
+    lastTrainError_ = tokenError(*model_, w_, team_.get());
+    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    wBest_ = w_;
+    IterationRecord initial;
+    initial.oracleCalls = model_->size();
+    initial.passes = 0.0;
+    initial.upper = primal_;
+    initial.lower = 0.0;  // D at the truth corners
+    initial.extra = {primal_, 0.0, gap_, 0.0, lastTrainError_, lastTestError_};
+    setInitialRecord(initial);
+}
+
+FrankWolfeSsvmSolver::~FrankWolfeSsvmSolver() = default;
+
+std::vector<std::string> FrankWolfeSsvmSolver::extraColumns() const {
+    return {"primal", "dual", "duality_gap", "mean_step", "train_error", "test_error"};
+}
+
+std::vector<std::string> FrankWolfeSsvmSolver::pseudocode() const {
+    return {
+        "input: words (x_i, y_i), i = 1..n, lambda; oracle: loss-augmented Viterbi",
+        "w <- 0, l <- 0                                   (alpha on the truth corners)",
+        "y*_i <- oracle(w) for all i; w_s, l_s, gap <- corner and FW gap; upper <- P(0)",
+        "repeat                                           (one step = one pass)",
+        "  gamma <- clip(gap / (lambda |w - w_s|^2), 0, 1)  (exact line search)",
+        "  w <- (1 - gamma) w + gamma w_s;  l <- (1 - gamma) l + gamma l_s",
+        "  y*_i <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)> for all i   (n oracle calls)",
+        "  w_s <- sum_i psi_i(y*_i) / (lambda n);  l_s <- sum_i Delta(y_i, y*_i) / n;  "
+        "gap <- lambda <w - w_s, w> - l + l_s",
+        "  upper <- min(upper, P(w) = D + gap);  lower <- max(lower, D = -lambda/2 |w|^2 + l)",
+        "until upper - lower <= eps",
+        "return w_best with P(w_best) = upper",
+    };
+}
+
+double FrankWolfeSsvmSolver::dualValue() const {
+    return -0.5 * options_.lambda * w_.squaredNorm() + loss_;
+}
+
+bool FrankWolfeSsvmSolver::decodeAt() {
+    const CancelToken token = cancelToken();
+    if (!runOraclePass(*model_, w_, team_.get(), &token, pass_)) return false;
+    const double lambda = options_.lambda;
+    const int n = model_->size();
+    corner_.setZero();
+    addPsiSum(*model_, pass_, 1.0 / (lambda * n), corner_);
+    cornerLoss_ = pass_.meanLoss;
+    primal_ = 0.5 * lambda * w_.squaredNorm() + pass_.meanHinge;
+    gap_ = lambda * (w_ - corner_).dot(w_) - loss_ + cornerLoss_;
+    return true;
+}
+
+Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
+    const double lambda = options_.lambda;
+    // The move along the corner of the previous pass. D(w + γ(w_s − w)) is a concave quadratic
+    // in γ with slope gap at 0 and curvature λ‖w − w_s‖²; with zero curvature only ℓ changes,
+    // and the full step is taken when it raises D.
+    const double squared = (w_ - corner_).squaredNorm();
+    const double gamma =
+        squared > 0.0 ? std::clamp(gap_ / (lambda * squared), 0.0, 1.0) : (gap_ > 0.0 ? 1.0 : 0.0);
+    if (gamma > 0.0) {
+        w_ += gamma * (corner_ - w_);
+        loss_ += gamma * (cornerLoss_ - loss_);
+    }
+    lastStep_ = gamma;
+    const double dual = dualValue();
+    if (!std::isfinite(dual)) {
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "the dual objective is not finite after pass " + std::to_string(passes_ + 1));
+    }
+    record.lower = std::min(std::max(record.lower, dual), record.upper);
+
+    if (!decodeAt()) {
+        primal_ = gap_ = kNaN;
+        record.passes = passes_;
+        record.extra = {kNaN, dual, kNaN, lastStep_, kNaN, kNaN};
+        evaluatedLast_ = false;
+        return Status::make(StatusCode::Cancelled,
+                            "stopped by the user during the oracle pass " +
+                                std::to_string(passes_ + 1) +
+                                " (the step of this iteration was taken, its P is unknown)");
+    }
+    ++passes_;
+    record.passes = passes_;
+    record.oracleCalls += model_->size();
+    if (!std::isfinite(primal_)) {
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "the primal objective is not finite after pass " + std::to_string(passes_));
+    }
+    if (primal_ < record.upper) {
+        record.upper = primal_;
+        wBest_ = w_;
+    }
+    // D is certified by weak duality for every feasible α; at the optimum it may come out a
+    // few ulps above U, so the cap keeps the bound valid and the gap ≥ 0.
+    record.lower = std::min(record.lower, record.upper);
+
+    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    if (evaluatedLast_) {
+        lastTrainError_ = tokenError(*model_, w_, team_.get());
+        lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    }
+    record.extra = {primal_,
+                    dual,
+                    gap_,
+                    lastStep_,
+                    evaluatedLast_ ? lastTrainError_ : kNaN,
+                    evaluatedLast_ ? lastTestError_ : kNaN};
+    return Status::running();
+}
+
+SummaryFields FrankWolfeSsvmSolver::summary() const {
+    if (rejected()) return {};
+    SummaryFields fields = {{"lambda", options_.lambda},
+                            {"primal", primal_},
+                            {"dual", dualValue()},
+                            {"duality_gap", gap_},
+                            {"passes", static_cast<long long>(passes_)},
+                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
+    if (problem_.test)
+        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
+    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
+    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+    return fields;
+}
+
+SnapshotPtr FrankWolfeSsvmSolver::snapshot() const {
+    auto snap = std::make_shared<StructuredSnapshot>();
+    fillSnapshot(*snap);
+    if (rejected()) return snap;
+    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
+    snap->primal = primal_;
+    snap->dual = dualValue();
+    snap->gap = gap_;
+    snap->passes = passes_;
+    snap->meanStep = lastStep_;
+    snap->trainError = lastTrainError_;
+    snap->testError = lastTestError_;
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit, kFirstPass};
+        return snap;
+    }
+    snap->executedLines = {kRepeat, kStep, kUpdate, kOracle, kCorner, kBounds, kUntil};
+    if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
+    return snap;
+}
+
+}  // namespace cplab

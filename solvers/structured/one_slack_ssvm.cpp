@@ -1,0 +1,205 @@
+#include "structured/one_slack_ssvm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/worker_team.h"
+#include "structured/structured_snapshot.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "OneSlackOptions";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Pseudocode line numbers (see OneSlackSolver::pseudocode()).
+enum Line { kInput, kInit, kFirstPass, kRepeat, kQp, kOracle, kPlane, kBounds, kUntil, kReturn };
+
+}  // namespace
+
+void OneSlackOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    v.real("lambda", lambda,
+           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    planes.visit(v);
+    v.integer("eval_every", eval_every,
+              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
+    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+}
+
+bool OneSlackOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) &&
+           validStructuredOptions(kOwner, lambda, eval_every, threads, why) &&
+           planes.isValid(kOwner, why);
+}
+
+OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions options)
+    : Solver(options.stop),
+      problem_(std::move(problem)),
+      model_(problem_.train),
+      options_(std::move(options)) {
+    std::string why;
+    if (!options_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    if (!validStructuredProblem("OneSlackSolver", model_, problem_.test, &why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    team_ = makeStructuredTeam(options_.threads);
+    const int D = model_->dimension();
+    planes_ = std::make_unique<PlaneSet>(D, options_.lambda, options_.planes);
+    w_ = Eigen::VectorXd::Zero(D);
+    a_.resize(D);
+    decodeAndCut();  // no cancel token is polled in the constructor
+    if (!std::isfinite(primal_)) {
+        reject(
+            "OneSlackSolver: the primal objective is not finite at w = 0 (data values too "
+            "large?)");
+        return;
+    }
+    lastTrainError_ = tokenError(*model_, w_, team_.get());
+    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    wBest_ = w_;
+    IterationRecord initial;
+    initial.oracleCalls = model_->size();
+    initial.passes = 0.0;
+    initial.upper = primal_;
+    initial.lower = 0.0;  // R ≥ 0
+    initial.extra = {primal_,
+                     0.0,
+                     primal_,
+                     kNaN,
+                     lastTrainError_,
+                     lastTestError_,
+                     static_cast<double>(planes_->size()),
+                     0.0};
+    setInitialRecord(initial);
+}
+
+OneSlackSolver::~OneSlackSolver() = default;
+
+std::vector<std::string> OneSlackSolver::extraColumns() const {
+    return {"primal",      "dual",       "duality_gap", "mean_step",
+            "train_error", "test_error", "planes",      "active_planes"};
+}
+
+std::vector<std::string> OneSlackSolver::pseudocode() const {
+    return {
+        "input: words (x_i, y_i), i = 1..n, lambda; oracle: loss-augmented Viterbi",
+        "w <- 0;  working set W <- {(a = 0, b = 0)}                (xi >= 0)",
+        "y*_i <- oracle(w) for all i;  add plane (a, b);  upper <- P(0)",
+        "repeat                                            (one step = one QP + one pass)",
+        "  alpha <- argmax_{alpha in simplex} <b, alpha> - |A alpha|^2 / (2 lambda);  "
+        "w <- -A alpha / lambda;  lower <- that dual value",
+        "  y*_i <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)> for all i   (n oracle calls)",
+        "  a <- -(1/n) sum_i psi_i(y*_i);  b <- (1/n) sum_i Delta(y_i, y*_i);  add (a, b) to W",
+        "  upper <- min(upper, P(w) = lambda/2 |w|^2 + <a, w> + b)",
+        "until upper - lower <= eps                 (gap = violation of the new constraint)",
+        "return w_best with P(w_best) = upper",
+    };
+}
+
+bool OneSlackSolver::decodeAndCut() {
+    const CancelToken token = cancelToken();
+    if (!runOraclePass(*model_, w_, team_.get(), &token, pass_)) return false;
+    const int n = model_->size();
+    a_.setZero();
+    addPsiSum(*model_, pass_, -1.0 / n, a_);
+    primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
+    if (std::isfinite(primal_)) planes_->add(a_, pass_.meanLoss);
+    return true;
+}
+
+Status OneSlackSolver::doStep(IterationRecord& record) {
+    planes_->solve();
+    w_ = planes_->weights();
+    dual_ = planes_->dualValue();
+    if (!std::isfinite(dual_) || !w_.allFinite()) {
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "the reduced QP has no finite solution after " + std::to_string(passes_) + " planes");
+    }
+    // A valid bound whatever the planes dropped or aggregated: keep the best one.
+    record.lower = std::min(std::max(record.lower, dual_), record.upper);
+    const double planes = planes_->size(), active = planes_->active();
+    if (!decodeAndCut()) {
+        record.passes = passes_;
+        record.extra = {kNaN, dual_, kNaN, kNaN, kNaN, kNaN, planes, active};
+        evaluatedLast_ = false;
+        return Status::make(StatusCode::Cancelled, "stopped by the user during the oracle pass " +
+                                                       std::to_string(passes_ + 1));
+    }
+    ++passes_;
+    record.passes = passes_;
+    record.oracleCalls += model_->size();
+    if (!std::isfinite(primal_)) {
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "the primal objective is not finite after pass " + std::to_string(passes_));
+    }
+    if (primal_ < record.upper) {
+        record.upper = primal_;
+        wBest_ = w_;
+    }
+    record.lower = std::min(record.lower, record.upper);
+    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    if (evaluatedLast_) {
+        lastTrainError_ = tokenError(*model_, w_, team_.get());
+        lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    }
+    record.extra = {primal_,
+                    dual_,
+                    primal_ - dual_,
+                    kNaN,
+                    evaluatedLast_ ? lastTrainError_ : kNaN,
+                    evaluatedLast_ ? lastTestError_ : kNaN,
+                    planes,
+                    active};
+    return Status::running();
+}
+
+SummaryFields OneSlackSolver::summary() const {
+    if (rejected()) return {};
+    SummaryFields fields = {{"lambda", options_.lambda},
+                            {"primal", primal_},
+                            {"dual", dual_},
+                            {"duality_gap", primal_ - dual_},
+                            {"passes", static_cast<long long>(passes_)},
+                            {"planes", static_cast<long long>(planes_->size())},
+                            {"active_planes", static_cast<long long>(planes_->active())},
+                            {"dropped_planes", static_cast<long long>(planes_->dropped())},
+                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
+    if (problem_.test)
+        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
+    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
+    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+    return fields;
+}
+
+SnapshotPtr OneSlackSolver::snapshot() const {
+    auto snap = std::make_shared<StructuredSnapshot>();
+    fillSnapshot(*snap);
+    if (rejected()) return snap;
+    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
+    snap->primal = primal_;
+    snap->dual = dual_;
+    snap->gap = primal_ - dual_;
+    snap->passes = passes_;
+    snap->meanStep = kNaN;
+    snap->trainError = lastTrainError_;
+    snap->testError = lastTestError_;
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit, kFirstPass};
+        return snap;
+    }
+    snap->executedLines = {kRepeat, kQp, kOracle, kPlane, kBounds, kUntil};
+    if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
+    return snap;
+}
+
+}  // namespace cplab

@@ -1,0 +1,111 @@
+#include "structured/oracle_pass.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+#include "core/options.h"
+#include "core/worker_team.h"
+#include "structured/structured_snapshot.h"
+
+namespace cplab {
+
+namespace {
+
+// Words between looks at the cancel token within a block.
+constexpr int kCancelCheck = 64;
+
+}  // namespace
+
+bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                   const CancelToken* cancel, OraclePass& pass) {
+    const int n = model.size();
+    const std::size_t slots = static_cast<std::size_t>(n);
+    pass.labels.resize(model.data().labels.size());
+    pass.hinge.assign(slots, 0.0);
+    pass.loss.assign(slots, 0.0);
+    std::atomic<bool> stopped{false};
+    const int blocks = team ? team->partsFor(model.data().tokenCount(), 512) : 1;
+    runBlocks(team, n, blocks, [&](int, int begin, int end) {
+        ChainWorkspace ws;
+        std::vector<int> y;
+        for (int i = begin; i < end; ++i) {
+            if ((i - begin) % kCancelCheck == kCancelCheck - 1 && cancel && cancel->cancelled()) {
+                stopped.store(true, std::memory_order_relaxed);
+                return;
+            }
+            const std::size_t s = static_cast<std::size_t>(i);
+            pass.hinge[s] = model.hinge(w, i, y, ws);
+            pass.loss[s] = model.loss(i, y);
+            std::copy(y.begin(), y.end(),
+                      pass.labels.begin() + static_cast<std::ptrdiff_t>(model.data().first(i)));
+        }
+    });
+    if (stopped.load(std::memory_order_relaxed)) return false;
+    pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
+    pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
+    return true;
+}
+
+void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v) {
+    for (int i = 0; i < model.size(); ++i)
+        model.addPsiDifference(i, pass.labelling(model, i), scale, v);
+}
+
+std::unique_ptr<WorkerTeam> makeStructuredTeam(int threads) {
+    const int count =
+        threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return count > 1 ? std::make_unique<WorkerTeam>(count) : nullptr;
+}
+
+void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
+                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot) {
+    snapshot.labels = model.labelCount();
+    snapshot.features = model.featureDimension();
+    snapshot.transitions = model.options().transitions;
+    snapshot.labelNames = model.data().labelNames;
+    snapshot.lambda = lambda;
+    snapshot.w = w;
+    const ChainModel& words = test ? *test : model;
+    snapshot.words = words.dataPtr();
+    const int count = std::min(kLatticeWords, words.size());
+    snapshot.lattices.resize(static_cast<std::size_t>(count));
+    ChainWorkspace ws;
+    for (int i = 0; i < count; ++i) {
+        WordLattice& lattice = snapshot.lattices[static_cast<std::size_t>(i)];
+        lattice.word = i;
+        lattice.scores = words.tokenScores(w, i);
+        const std::span<const int> truth = words.truth(i);
+        lattice.truth.assign(truth.begin(), truth.end());
+        words.decode(w, i, lattice.decoded, ws);
+        words.lossAugmentedDecode(w, i, lattice.lossAugmented, ws);
+    }
+}
+
+bool validStructuredOptions(const char* owner, double lambda, int evalEvery, int threads,
+                            std::string* why) {
+    return require(std::isfinite(lambda) && lambda > 0, owner, "lambda", lambda,
+                   "must be > 0 and finite", why) &&
+           require(evalEvery >= 1, owner, "eval_every", evalEvery, "must be >= 1", why) &&
+           require(threads >= 0 && threads <= 256, owner, "threads", threads,
+                   "must lie in [0, 256]", why);
+}
+
+bool validStructuredProblem(const std::string& owner,
+                            const std::shared_ptr<const ChainModel>& train,
+                            const std::shared_ptr<const ChainModel>& test, std::string* why) {
+    std::string reason;
+    if (!train) {
+        reason = owner + ": no training words";
+    } else if (test && !sameLayout(*train, *test, &reason)) {
+        reason = owner + ": test words " + reason;
+    } else {
+        return true;
+    }
+    if (why) *why = std::move(reason);
+    return false;
+}
+
+}  // namespace cplab

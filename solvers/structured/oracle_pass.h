@@ -1,0 +1,80 @@
+// What the batch solvers of the structured family share (Frank–Wolfe, 1-slack and n-slack
+// cutting planes, the evaluations of the subgradient method): one pass of loss-augmented
+// decodings of every training word at one w, and the bookkeeping around it.
+//
+// A pass at w gives, for every word i, ŷᵢ = argmax_y Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y)⟩ and with it
+//
+//     Hᵢ(w) = Δ(yᵢ, ŷᵢ) − ⟨w, ψᵢ(ŷᵢ)⟩                (the structured hinge),
+//     P(w)  = λ/2‖w‖² + (1/n) Σᵢ Hᵢ(w)                (the primal, no further decoding),
+//     −(1/n) Σᵢ ψᵢ(ŷᵢ) ∈ ∂R(w),  R = (1/n) Σᵢ Hᵢ     (the 1-slack plane, the FW corner).
+//
+// So a solver that needs both the primal value and the decodings (to build a plane, a corner
+// or a constraint) gets both from one pass.
+//
+// Threads: the words are decoded in contiguous blocks on a WorkerTeam, each with its own
+// ChainWorkspace, and every word's results go to slots of their own; the sums over words
+// (meanHinge, meanLoss, addMeanPsi) then run in word order on the calling thread. Results are
+// therefore bit-identical for every number of threads. The ψ sums are sequential on purpose:
+// adding ψᵢ costs O(T·nnz), a decoding O(T·L·nnz + T·L²), so the serial part is about 1/L of
+// the pass.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/cancel_token.h"
+#include "structured/chain_model.h"
+
+namespace cplab {
+
+class WorkerTeam;
+struct StructuredSnapshot;
+
+struct OraclePass {
+    std::vector<int> labels;    // ŷᵢ of every word, concatenated in token order (as the
+                                // labels of SequenceData)
+    std::vector<double> hinge;  // Hᵢ(w)
+    std::vector<double> loss;   // Δ(yᵢ, ŷᵢ)
+    double meanHinge = 0.0;     // (1/n) Σᵢ Hᵢ(w) = R(w)
+    double meanLoss = 0.0;      // (1/n) Σᵢ Δ(yᵢ, ŷᵢ)
+
+    // ŷᵢ (precondition: the pass ran on `model`).
+    std::span<const int> labelling(const ChainModel& model, int i) const {
+        return std::span<const int>(labels).subspan(static_cast<std::size_t>(model.data().first(i)),
+                                                    static_cast<std::size_t>(model.length(i)));
+    }
+};
+
+// Decodes every word of `model` at w (n loss-augmented decodings) into `pass`, on `team`
+// (null: the calling thread). Polls `cancel` (may be null) every 64 words of a block; returns
+// false, with `pass` incomplete, when it was cancelled.
+bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                   const CancelToken* cancel, OraclePass& pass);
+
+// v += scale · Σᵢ ψᵢ(ŷᵢ) over the words of `pass`, in word order.
+void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v);
+
+// A team for the `threads` option of the structured solvers (0: all cores; 1: none).
+std::unique_ptr<WorkerTeam> makeStructuredTeam(int threads);
+
+// The checks of the options every structured solver has, reporting as `owner`: λ > 0 and
+// finite, eval_every ≥ 1, threads in [0, 256].
+bool validStructuredOptions(const char* owner, double lambda, int evalEvery, int threads,
+                            std::string* why);
+
+// The checks of a structured problem: training words, and test words (if any) of the same
+// layout. False with *why ("<owner>: ...").
+bool validStructuredProblem(const std::string& owner,
+                            const std::shared_ptr<const ChainModel>& train,
+                            const std::shared_ptr<const ChainModel>& test, std::string* why);
+
+// The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
+// the lattices at w of the first kLatticeWords test words (`test` may be null: then of the
+// training words).
+void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
+                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot);
+
+}  // namespace cplab

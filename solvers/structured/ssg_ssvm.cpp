@@ -1,0 +1,225 @@
+#include "structured/ssg_ssvm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/worker_team.h"
+#include "structured/oracle_pass.h"
+#include "structured/structured_snapshot.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "SsgOptions";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kCancelCheck = 64;
+
+// Pseudocode line numbers (see SsgSolver::pseudocode()).
+enum Line { kInput, kInit, kRepeat, kOrder, kOracle, kUpdate, kAverage, kBounds, kUntil, kReturn };
+
+}  // namespace
+
+void SsgOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    v.real("lambda", lambda,
+           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    v.choice("sampling", sampling, {"permutation", "uniform"},
+             "example order of a pass: a random permutation, or n examples drawn uniformly");
+    v.choice("averaging", averaging, {"none", "uniform", "weighted"},
+             "report the last iterate, the mean of the iterates, or their average with weights "
+             "proportional to the update number");
+    v.integer("eval_every", eval_every,
+              "passes between evaluations of the primal P(w) (one more oracle pass each), >= 1");
+    v.seed("seed", seed, "seed of the example order (>= 0)");
+    v.integer("threads", threads, "threads of the evaluation passes (0: all cores)");
+}
+
+bool SsgOptions::isValid(std::string* why) const {
+    return stop.isValid(kOwner, why) &&
+           validStructuredOptions(kOwner, lambda, eval_every, threads, why) &&
+           requireText(sampling == "permutation" || sampling == "uniform", kOwner, "sampling",
+                       sampling, "must be permutation or uniform", why) &&
+           requireText(averaging == "none" || averaging == "uniform" || averaging == "weighted",
+                       kOwner, "averaging", averaging, "must be none, uniform or weighted", why) &&
+           require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
+}
+
+SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
+    : Solver(options.stop),
+      problem_(std::move(problem)),
+      model_(problem_.train),
+      options_(std::move(options)),
+      random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options_.seed, 0))) {
+    std::string why;
+    if (!options_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    if (!validStructuredProblem("SsgSolver", model_, problem_.test, &why)) {
+        reject(why);
+        return;
+    }
+    SetupTimer timer(*this);
+    team_ = makeStructuredTeam(options_.threads);
+    const int n = model_->size();
+    w_ = Eigen::VectorXd::Zero(model_->dimension());
+    if (averaging()) wAvg_ = w_;
+    order_.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        order_[static_cast<std::size_t>(i)] = i;
+    lastPrimal_ = 0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
+    if (!std::isfinite(lastPrimal_)) {
+        reject("SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
+        return;
+    }
+    lastTrainError_ = tokenError(*model_, w_, team_.get());
+    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    wBest_ = w_;
+    IterationRecord initial;
+    initial.oracleCalls = n;
+    initial.passes = 0.0;
+    initial.upper = lastPrimal_;
+    initial.lower = -kInf;
+    initial.extra = {lastPrimal_, kNaN, kNaN, 0.0, lastTrainError_, lastTestError_};
+    setInitialRecord(initial);
+}
+
+SsgSolver::~SsgSolver() = default;
+
+std::vector<std::string> SsgSolver::extraColumns() const {
+    return {"primal", "dual", "duality_gap", "mean_step", "train_error", "test_error"};
+}
+
+std::vector<std::string> SsgSolver::pseudocode() const {
+    return {
+        "input: words (x_i, y_i), i = 1..n, lambda; oracle: loss-augmented Viterbi",
+        "w <- 0;  w_avg <- 0;  t <- 0;  upper <- P(0);  lower <- -inf",
+        "repeat                                                (one step = one pass)",
+        "  for i in a random permutation of 1..n  (or n uniform draws)",
+        "    y* <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)>     (oracle)",
+        "    t <- t + 1;  gamma <- 1/t;  w <- (1 - gamma) w + gamma psi_i(y*) / lambda   "
+        "(step 1/(lambda t))",
+        "    w_avg <- w_avg + rho (w - w_avg),  rho = 2/(t+1) weighted, 1/t uniform",
+        "  upper <- min(upper, P(w_avg))  every eval_every passes (one more oracle pass)",
+        "until max_iterations passes               (lower stays -inf: no certificate)",
+        "return w_best with P(w_best) = upper",
+    };
+}
+
+double SsgSolver::update(int i) {
+    model_->lossAugmentedDecode(w_, i, yHat_, ws_);
+    ++t_;
+    const double gamma = 1.0 / static_cast<double>(t_);
+    // w − η(λw − ψᵢ(ŷ)) with η = 1/(λt): scale, then add ψᵢ(ŷ)·γ/λ on its nonzeros only.
+    w_ *= 1.0 - gamma;
+    model_->addPsiDifference(i, yHat_, gamma / options_.lambda, w_);
+    if (averaging()) {
+        const double rho =
+            options_.averaging == "weighted" ? 2.0 / (static_cast<double>(t_) + 1.0) : gamma;
+        wAvg_ += rho * (w_ - wAvg_);
+    }
+    return gamma;
+}
+
+Status SsgSolver::doStep(IterationRecord& record) {
+    const int n = model_->size();
+    const bool permute = options_.sampling == "permutation";
+    if (permute) {
+        for (int s = 0; s + 1 < n; ++s) {
+            const int j = s + static_cast<int>(random_.below(static_cast<std::uint64_t>(n - s)));
+            std::swap(order_[static_cast<std::size_t>(s)], order_[static_cast<std::size_t>(j)]);
+        }
+    }
+    double stepSum = 0.0;
+    int steps = 0;
+    for (; steps < n; ++steps) {
+        if (steps % kCancelCheck == kCancelCheck - 1 && cancelToken().cancelled()) break;
+        const int i = permute ? order_[static_cast<std::size_t>(steps)]
+                              : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
+        stepSum += update(i);
+    }
+    record.oracleCalls += steps;
+    record.lower = -kInf;
+    lastMeanStep_ = stepSum / std::max(steps, 1);
+    if (steps < n) {
+        record.passes = passes_ + static_cast<double>(steps) / n;
+        record.extra = {kNaN, kNaN, kNaN, lastMeanStep_, kNaN, kNaN};
+        evaluatedLast_ = false;
+        return Status::make(StatusCode::Cancelled, "stopped by the user after " +
+                                                       std::to_string(steps) + " of the " +
+                                                       std::to_string(n) + " updates of pass " +
+                                                       std::to_string(passes_ + 1));
+    }
+    ++passes_;
+    record.passes = passes_;
+    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    double primal = kNaN;
+    if (evaluatedLast_) {
+        const Eigen::VectorXd& w = reportedWeights();
+        primal = 0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
+        record.oracleCalls += n;
+        if (!std::isfinite(primal)) {
+            return Status::make(StatusCode::NumericalFailure,
+                                "the primal objective is not finite after pass " +
+                                    std::to_string(passes_) +
+                                    " (lambda too small for the step 1/(lambda t)?)");
+        }
+        lastPrimal_ = primal;
+        lastTrainError_ = tokenError(*model_, w, team_.get());
+        lastTestError_ = problem_.test ? tokenError(*problem_.test, w, team_.get()) : -1.0;
+        if (primal < record.upper) {
+            record.upper = primal;
+            wBest_ = w;
+        }
+    }
+    record.extra = {primal,
+                    kNaN,
+                    kNaN,
+                    lastMeanStep_,
+                    evaluatedLast_ ? lastTrainError_ : kNaN,
+                    evaluatedLast_ ? lastTestError_ : kNaN};
+    return Status::running();
+}
+
+SummaryFields SsgSolver::summary() const {
+    if (rejected()) return {};
+    SummaryFields fields = {{"lambda", options_.lambda},
+                            {"primal", lastPrimal_},
+                            {"passes", static_cast<long long>(passes_)},
+                            {"updates", static_cast<long long>(t_)},
+                            {"averaging", options_.averaging},
+                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
+    if (problem_.test)
+        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
+    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
+    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+    return fields;
+}
+
+SnapshotPtr SsgSolver::snapshot() const {
+    auto snap = std::make_shared<StructuredSnapshot>();
+    fillSnapshot(*snap);
+    if (rejected()) return snap;
+    fillModelFields(*model_, problem_.test.get(), options_.lambda, reportedWeights(), *snap);
+    snap->primal = lastPrimal_;
+    snap->dual = kNaN;
+    snap->gap = kNaN;
+    snap->passes = passes_;
+    snap->meanStep = lastMeanStep_;
+    snap->trainError = lastTrainError_;
+    snap->testError = lastTestError_;
+    if (iteration() == 0) {
+        snap->executedLines = {kInput, kInit};
+        return snap;
+    }
+    snap->executedLines = {kRepeat, kOrder, kOracle, kUpdate};
+    if (averaging()) snap->executedLines.push_back(kAverage);
+    if (evaluatedLast_) snap->executedLines.push_back(kBounds);
+    snap->executedLines.push_back(kUntil);
+    return snap;
+}
+
+}  // namespace cplab

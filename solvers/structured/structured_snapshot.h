@@ -1,0 +1,63 @@
+// What the structured family's views draw (shared by its solvers): the current weights of the
+// chain model, split by its layout (emission templates, biases, transitions), and the bounds.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/snapshot.h"
+#include "data/sequence_format.h"
+
+namespace cplab {
+
+// Lattices per snapshot (the first words of the test set, or of the training set).
+inline constexpr int kLatticeWords = 6;
+
+// One word's Viterbi lattice at the snapshot's w: the L × T cells' unary scores and three
+// labellings through it.
+struct WordLattice {
+    int word = 0;                    // index in StructuredSnapshot::words
+    Eigen::MatrixXd scores;          // T × L: ⟨w_y, x_t⟩ + b_y (emission and bias)
+    std::vector<int> truth;          // y_i
+    std::vector<int> decoded;        // argmax_y ⟨w, Ψ(x_i, y)⟩ (Viterbi, with transitions)
+    std::vector<int> lossAugmented;  // argmax_y Δ(y_i, y) + ⟨w, Ψ(x_i, y)⟩
+};
+
+struct StructuredSnapshot final : Snapshot {
+    int labels = 0;    // L
+    int features = 0;  // d
+    bool transitions = true;
+    std::vector<std::string> labelNames;  // L names
+    double lambda = 0.0;
+    // The model the solver reports, in ChainModel's layout (L·d emission, L bias, L²
+    // transitions): the current iterate w, or its running average (BCFW's averaging).
+    Eigen::VectorXd w;
+    double primal = 0.0;      // P(w) at the last evaluation (NaN before one)
+    double dual = 0.0;        // D(α) of the current dual iterate (NaN for primal-only methods)
+    double gap = 0.0;         // P(w) − D(α) at the last evaluation
+    double passes = 0.0;      // effective passes over the data so far
+    double meanStep = 0.0;    // mean step size γ of the last pass (BCFW)
+    double trainError = 0.0;  // letter error of w on the training words (last evaluation)
+    double testError = -1.0;  // on the test words; −1 without them
+    // The words whose lattices are drawn (the test words, else the training words; shared,
+    // not copied) and the lattices of the first kLatticeWords of them.
+    std::shared_ptr<const SequenceData> words;
+    std::vector<WordLattice> lattices;
+
+    std::size_t bytes() const override {
+        std::size_t names = 0;
+        for (const std::string& name : labelNames)
+            names += sizeof(std::string) + name.capacity();
+        std::size_t lattice = 0;
+        for (const WordLattice& l : lattices)
+            lattice += sizeof(WordLattice) +
+                       sizeof(double) * static_cast<std::size_t>(l.scores.size()) +
+                       sizeof(int) * (l.truth.size() + l.decoded.size() + l.lossAugmented.size());
+        return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) + names + lattice +
+               sizeof(double) * static_cast<std::size_t>(w.size());
+    }
+};
+
+}  // namespace cplab
