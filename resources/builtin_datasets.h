@@ -13,8 +13,16 @@ struct BuiltinFile {
     std::string_view bytes;  // the file's content
 };
 
-// All built-in dataset files, in a fixed order.
+// All built-in dataset files (LIBSVM text), in a fixed order.
 const std::vector<BuiltinFile>& builtinDatasetFiles();
+// The built-in labelled sequences: Taskar's letter.data layout, gzip (parseLetterData).
+const std::vector<BuiltinFile>& builtinSequenceFiles();
+// The built-in UAI 2014 MAP instances: MARKOV models, gzip (parseUai), named like the
+// competition's files without extension ("Grids_26").
+const std::vector<BuiltinFile>& builtinUaiFiles();
+// Their reference labelings, the competition's `.MAP` result text (parseUaiResult), under the
+// same names and in the same order.
+const std::vector<BuiltinFile>& builtinUaiResults();
 // The file called `name`, or nullptr.
 const BuiltinFile* findBuiltinDataset(std::string_view name);
 

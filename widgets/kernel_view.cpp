@@ -20,7 +20,7 @@
 #include <numeric>
 
 #include "coalesced_replot.h"
-#include "math/contours.h"
+#include "decision_map.h"
 #include "mkl_path_view.h"
 #include "plot_style.h"
 #include "test_split_controls.h"
@@ -43,17 +43,6 @@ const QColor kNegative = colors::kCandidate;  // class −1
 const QColor kFreeSv{20, 20, 20};
 const QColor kBoundSv = colors::kNewestPlane;
 const QColor kOtherKernel{200, 200, 200};
-
-// f < 0 light red, f = 0 near white, f > 0 light blue: the classes' colours, pale enough for
-// the points and the contours on top.
-QCPColorGradient decisionGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(238, 160, 155));
-    g.setColorStopAt(0.5, QColor(250, 250, 248));
-    g.setColorStopAt(1.0, QColor(160, 196, 230));
-    return g;
-}
 
 // The model's (or D's) values over the triangle, low light to high dark; outside transparent.
 QCPColorGradient heatGradient() {
@@ -562,35 +551,10 @@ void KernelView::drawDecision(const KernelSnapshot& s) {
     const DecisionGrid& grid = s.grid;
     mapNote_->setVisible(grid.n < 2);
     mapNote_->setText("no decision function yet");
-    QCPAxis* x = mapRect_->axis(QCPAxis::atBottom);
-    QCPAxis* y = mapRect_->axis(QCPAxis::atLeft);
-    if (grid.n >= 2 && grid.values.size() == static_cast<std::size_t>(grid.n) * grid.n) {
-        decisionMap_->data()->setSize(grid.n, grid.n);
-        decisionMap_->data()->setRange(QCPRange(grid.x0, grid.x1), QCPRange(grid.y0, grid.y1));
-        double largest = 0.0;
-        for (int iy = 0; iy < grid.n; ++iy) {
-            for (int ix = 0; ix < grid.n; ++ix) {
-                const double f = grid.values[static_cast<std::size_t>(iy) * grid.n + ix];
-                decisionMap_->data()->setCell(ix, iy, f);
-                if (std::isfinite(f)) largest = std::max(largest, std::abs(f));
-            }
-        }
-        // Symmetric about f = 0 so that white is the boundary; beyond ±3 saturated.
-        const double range = std::clamp(largest, 1.25, 3.0);
-        decisionMap_->setDataRange(QCPRange(-range, range));
+    const int segments = drawDecisionGrid(grid, decisionMap_, zeroContour_, marginContours_);
+    if (segments >= 0) {
         decisionMap_->setVisible(true);
-        GridSamples samples;
-        samples.x0 = grid.x0;
-        samples.y0 = grid.y0;
-        samples.dx = (grid.x1 - grid.x0) / (grid.n - 1);
-        samples.dy = (grid.y1 - grid.y0) / (grid.n - 1);
-        samples.nx = samples.ny = grid.n;
-        samples.values = grid.values;
-        zeroSegments_ = setContourSegments(zeroContour_, {contourLevel(samples, 0.0)});
-        setContourSegments(marginContours_,
-                           {contourLevel(samples, 1.0), contourLevel(samples, -1.0)});
-        x->setRange(grid.x0, grid.x1);
-        y->setRange(grid.y0, grid.y1);
+        zeroSegments_ = segments;
     } else {
         decisionMap_->setVisible(false);
         zeroContour_->data()->clear();

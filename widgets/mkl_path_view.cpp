@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "decision_map.h"
 #include "math/contours.h"
 #include "plot_style.h"
 
@@ -25,16 +26,6 @@ constexpr int kGridCells = 48;
 constexpr int kCurvePoints = 200;
 // A press and release within this many pixels is a click (else a drag of the axes).
 constexpr int kClickSlop = 4;
-
-// f < 0 light red, f = 0 near white, f > 0 light blue (the kernel view's decision colours).
-QCPColorGradient decisionGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(238, 160, 155));
-    g.setColorStopAt(0.5, QColor(250, 250, 248));
-    g.setColorStopAt(1.0, QColor(160, 196, 230));
-    return g;
-}
 
 QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       const QColor& color) {

@@ -97,42 +97,6 @@ void loadPrecomputedProblem(const std::string& path, const TestSetSpec& test, Ke
     data.precomputed = true;
 }
 
-// A kernel problem from a data file or, when `path` is empty, the built-in dataset or
-// generated set `builtin` (its name without the prefix), with its test set.
-ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin,
-                             const ProblemInfo* known, const TestSetSpec& test, std::string* why) {
-    auto instance = std::make_shared<ProblemInstance>();
-    auto data = std::make_shared<KernelData>();
-    try {
-        if (!path.empty() && looksLikePrecomputedKernel(path)) {
-            loadPrecomputedProblem(path, test, *data);
-        } else {
-            // Reading, held-out splits and test files exactly as the linear family does.
-            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why, false);
-            if (!linear) return nullptr;
-            const LinearData* read = linear->as<LinearData>();
-            if (!read) throw std::logic_error("the linear family's problem carries no data");
-            data->kernel.train = read->linear.train;
-            data->kernel.test = read->linear.test;
-        }
-    } catch (const std::exception& e) {
-        if (why) *why = e.what();
-        return nullptr;
-    }
-    const Dataset& train = *data->kernel.train;
-    if (known) {
-        instance->info = *known;
-    } else {
-        instance->info = {train.name, "kernel",
-                          std::to_string(train.size()) + " examples from " + path +
-                              (data->precomputed ? " (precomputed kernel)" : ""),
-                          "Dataset loaded from " + path + ".",
-                          data->precomputed ? train.size() : train.dimension()};
-    }
-    instance->data = std::move(data);
-    return instance;
-}
-
 // Solvers check their kernel against the kind of data: a precomputed-kernel file takes the
 // kernel "precomputed" (the default there), and only it takes that kernel.
 bool kernelFitsData(const std::string& kernels, const KernelData& data, const std::string& problem,
@@ -436,6 +400,41 @@ class KernelFamily final : public Family {
 };
 
 }  // namespace
+
+ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin,
+                             const ProblemInfo* known, const TestSetSpec& test, std::string* why,
+                             const std::string& family) {
+    auto instance = std::make_shared<ProblemInstance>();
+    auto data = std::make_shared<KernelData>();
+    try {
+        if (!path.empty() && looksLikePrecomputedKernel(path)) {
+            loadPrecomputedProblem(path, test, *data);
+        } else {
+            // Reading, held-out splits and test files exactly as the linear family does.
+            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why, false);
+            if (!linear) return nullptr;
+            const LinearData* read = linear->as<LinearData>();
+            if (!read) throw std::logic_error("the linear family's problem carries no data");
+            data->kernel.train = read->linear.train;
+            data->kernel.test = read->linear.test;
+        }
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        return nullptr;
+    }
+    const Dataset& train = *data->kernel.train;
+    if (known) {
+        instance->info = *known;
+    } else {
+        instance->info = {train.name, family,
+                          std::to_string(train.size()) + " examples from " + path +
+                              (data->precomputed ? " (precomputed kernel)" : ""),
+                          "Dataset loaded from " + path + ".",
+                          data->precomputed ? train.size() : train.dimension()};
+    }
+    instance->data = std::move(data);
+    return instance;
+}
 
 const Family& kernelFamily() {
     static const KernelFamily family;

@@ -20,4 +20,14 @@ struct KernelData final : ProblemData {
 
 const Family& kernelFamily();
 
+struct TestSetSpec;
+
+// A kernel problem of `family` (kernel, or sparse, which reads the same data) from a data file
+// or, when `path` is empty, from the built-in dataset or generated 2-D set `builtin` (its name
+// without the family's prefix) as `known`; with its test set. Null and *why (file, line and
+// what was expected) on failure.
+ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin,
+                             const ProblemInfo* known, const TestSetSpec& test, std::string* why,
+                             const std::string& family = "kernel");
+
 }  // namespace cplab

@@ -1,0 +1,419 @@
+#include "map.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+
+#include "builtin_datasets.h"
+#include "core/number_text.h"
+#include "data/text_io.h"
+#include "data/uai_format.h"
+#include "map/cycle_mplp.h"
+#include "map/diffusion.h"
+#include "map/mplp.h"
+#include "map/trws.h"
+
+namespace cplab {
+
+namespace {
+
+// The label counts in words: "2 labels" or "2 to 21 labels".
+std::string labelText(const PairwiseModel& m) {
+    const auto [lo, hi] = std::minmax_element(m.labelCounts().begin(), m.labelCounts().end());
+    if (lo == m.labelCounts().end()) return "no labels";
+    if (*lo == *hi) return std::to_string(*hi) + (*hi == 1 ? " label" : " labels");
+    return std::to_string(*lo) + " to " + std::to_string(*hi) + " labels";
+}
+
+}  // namespace
+
+std::string MapData::details() const {
+    if (!model) return {};
+    std::string text = name + ": " + std::to_string(model->variables()) + " variables (" +
+                       labelText(*model) + "), " + std::to_string(model->edgeCount()) + " edges";
+    if (!evidenceSource.empty())
+        text += "; evidence " + evidenceSource + " clamps " + std::to_string(observed) +
+                (observed == 1 ? " variable" : " variables");
+    if (referenceEnergy)
+        text += "; reference labeling " + referenceSource +
+                ": E = " + formatReal(*referenceEnergy) +
+                " (a known labeling, not a certified optimum)";
+    return text;
+}
+
+SummaryFields MapData::summary() const {
+    if (!model) return {};
+    SummaryFields fields = {{"variables", static_cast<long long>(model->variables())},
+                            {"edges", static_cast<long long>(model->edgeCount())},
+                            {"max_labels", static_cast<long long>(model->maxLabels())}};
+    if (!evidenceSource.empty()) {
+        fields.push_back({"evidence", evidenceSource});
+        fields.push_back({"observed", static_cast<long long>(observed)});
+    }
+    if (referenceEnergy) {
+        fields.push_back({"reference", referenceSource});
+        fields.push_back({"reference_energy", *referenceEnergy});
+    }
+    return fields;
+}
+
+namespace {
+
+// Problem names are unique across families: the map family's are "map_<instance>", the
+// instance's name in lower case ("map_grids_26").
+const std::string kPrefix = "map_";
+
+// The word "none" turns a sibling file off.
+const std::string kNone = "none";
+
+struct MapProblemOptions {
+    std::string evidence;   // evidence file, "" (the model's sibling) or "none"
+    std::string reference;  // UAI result file, "" (the model's sibling) or "none"
+
+    void visit(OptionVisitor& v) {
+        v.text("evidence", evidence,
+               "UAI evidence file (.evid: a count, then variable/label pairs) whose variables are "
+               "clamped; empty: the model's <file>.evid when there is one; 'none': no evidence");
+        v.text("reference", reference,
+               "UAI result file (.MAP) with a reference labeling whose energy is reported; "
+               "empty: the model's <file>.MAP (built-ins: the UAI 2014 one); 'none': no reference");
+    }
+    bool isValid(std::string* /*why*/) const { return true; }
+};
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lowerCase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// The path without a trailing ".gz" ("Grids_26.uai.gz" → "Grids_26.uai").
+std::string withoutGz(const std::string& path) {
+    return endsWith(path, ".gz") ? path.substr(0, path.size() - 3) : path;
+}
+
+bool isFactorGraphPath(const std::string& path) {
+    return endsWith(lowerCase(withoutGz(path)), ".fg");
+}
+
+// UAI text starts (after blank and comment lines) with the network type.
+bool looksLikeUai(const std::string& head) {
+    std::size_t pos = 0;
+    while (pos < head.size()) {
+        const std::size_t end = std::min(head.find('\n', pos), head.size());
+        const std::string_view line(head.data() + pos, end - pos);
+        pos = end + 1;
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == 'c') continue;
+        const std::string_view rest = line.substr(first);
+        return rest.substr(0, 6) == "MARKOV" || rest.substr(0, 5) == "BAYES";
+    }
+    return false;
+}
+
+// The instance name of a model file: its file name without .gz, .uai and .fg.
+std::string instanceName(const std::string& path) {
+    std::string name = std::filesystem::path(withoutGz(path)).filename().string();
+    for (const char* suffix : {".uai", ".UAI", ".fg", ".FG"}) {
+        if (endsWith(name, suffix)) return name.substr(0, name.size() - std::string(suffix).size());
+    }
+    return name;
+}
+
+// The sibling `<model>.<extension>` of a UAI model file ("X.uai.gz" → "X.uai.evid"), when it
+// exists; empty for libDAI files (the convention is UAI's).
+std::string sibling(const std::string& path, const std::string& extension) {
+    if (path.empty() || isFactorGraphPath(path)) return {};
+    const std::string candidate = withoutGz(path) + extension;
+    std::error_code error;
+    return std::filesystem::is_regular_file(candidate, error) ? candidate : std::string();
+}
+
+// Builds the problem from the model's tables: applies the evidence, reads the reference
+// labeling (a file, or the built-in's result text). Throws with the file's name on bad input.
+ProblemPtr makeMapProblem(UaiTables tables, const ProblemInfo& info, const std::string& name,
+                          const std::string& source, const std::string& modelPath,
+                          const MapProblemOptions& o, const BuiltinFile* builtinReference) {
+    auto data = std::make_shared<MapData>();
+    data->name = name;
+    data->source = source;
+    const std::string evidence = o.evidence == kNone  ? std::string()
+                                 : o.evidence.empty() ? sibling(modelPath, ".evid")
+                                                      : o.evidence;
+    if (!evidence.empty()) {
+        const auto pairs = loadUaiEvidence(evidence, tables.cardinalities);
+        applyEvidence(tables, pairs);
+        data->evidenceSource = evidence;
+        data->observed = static_cast<int>(pairs.size());
+    }
+    auto model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
+    if (const std::string violation = model->contractViolation(); !violation.empty())
+        throw std::invalid_argument(source + ": " + violation);
+    if (o.reference != kNone) {
+        const std::string path = o.reference.empty() ? sibling(modelPath, ".MAP") : o.reference;
+        if (!path.empty()) {
+            data->reference = loadUaiResult(path, model->labelCounts());
+            data->referenceSource = path;
+        } else if (o.reference.empty() && builtinReference) {
+            const std::string resultName =
+                "builtin:" + std::string(builtinReference->name) + ".uai.MAP";
+            data->reference =
+                parseUaiResult(builtinReference->bytes, resultName, model->labelCounts());
+            data->referenceSource = resultName;
+        }
+        if (!data->reference.empty()) data->referenceEnergy = model->energy(data->reference);
+    }
+    data->model = std::move(model);
+    auto instance = std::make_shared<ProblemInstance>();
+    instance->info = info;
+    instance->info.family = "map";
+    instance->info.dimension = data->model->variables();
+    instance->data = std::move(data);
+    return instance;
+}
+
+std::shared_ptr<const PairwiseModel> modelOf(const MapData& data) {
+    return data.model;
+}
+
+// The form of a message-passing solver whose options are MessagePassingOptions: validation
+// names the solver's own options struct (`Owner::kName`).
+template <class Owner>
+struct PassingForm {
+    MessagePassingOptions base;
+    void visit(OptionVisitor& v) { base.visit(v); }
+    bool isValid(std::string* why) const { return base.isValid(Owner::kName, why); }
+};
+struct MplpOwner {
+    static constexpr const char* kName = "MplpOptions";
+};
+struct TrwsOwner {
+    static constexpr const char* kName = "TrwsOptions";
+};
+struct DiffusionOwner {
+    static constexpr const char* kName = "DiffusionOptions";
+};
+
+template <class Owner>
+const MessagePassingOptions& solverOptions(const PassingForm<Owner>& form) {
+    return form.base;
+}
+const CycleMplpOptions& solverOptions(const CycleMplpOptions& options) {
+    return options;
+}
+
+class MapFamily final : public Family {
+  public:
+    MapFamily() {
+        const auto& files = builtinUaiFiles();
+        for (const auto& file : files) {
+            const std::string name(file.name);
+            const PairwiseModel m =
+                PairwiseModel::fromTables(parseUai(file.bytes, "builtin:" + name));
+            addProblem({kPrefix + lowerCase(name),
+                        {},
+                        name + " (UAI 2014): " + std::to_string(m.variables()) + " variables, " +
+                            labelText(m) + ", " + std::to_string(m.edgeCount()) + " edges",
+                        builtinDescription(name),
+                        m.variables()});
+        }
+        addMapSolver<PassingForm<MplpOwner>, MplpSolver>(
+            {"mplp",
+             {},
+             "MPLP: max-product LP (Globerson & Jaakkola 2007)",
+             "Block-coordinate descent on the dual of the local-polytope LP: for each edge in "
+             "turn its two messages are set to the exact minimiser of the dual bound U with all "
+             "other messages fixed (one step = one sweep over the edges), so U never rises. "
+             "Labels are decoded from the beliefs. On trees it reaches the LP optimum; on loopy "
+             "graphs it may stop at a fixed point above it. Bounds: U (dual) and E of the best "
+             "labeling; a zero gap certifies the MAP labeling.",
+             {}});
+        addMapSolver<PassingForm<TrwsOwner>, TrwsSolver>(
+            {"trws",
+             {},
+             "TRW-S: sequential tree-reweighted message passing (Kolmogorov 2006)",
+             "Messages are passed forward and backward along the node order (one step = both "
+             "passes) over a decomposition of the graph into monotonic chains; the bound is the "
+             "sum of the chains' maxima, which never rises. Its own rounding fixes the labels in "
+             "pass order. Usually the fastest of the three to reach the LP optimum; it converges "
+             "to weak tree agreement, which is the LP optimum on binary models.",
+             {}});
+        addMapSolver<PassingForm<DiffusionOwner>, DiffusionSolver>(
+            {"diffusion",
+             {},
+             "Max-sum diffusion (Kovalevsky-Koval; Werner 2007)",
+             "For each node and edge at it, the node's belief and the edge's max-marginal are "
+             "made equal to their average (one step = one sweep over the nodes). The bound U "
+             "never rises; the fixed points are arc consistent, which need not be LP optimal. "
+             "The simplest of the methods, and the slowest.",
+             {}});
+        addMapSolver<CycleMplpOptions, CycleMplpSolver>(
+            {"mplp_cycles",
+             {},
+             "MPLP tightened by cycles (Sontag et al. 2008)",
+             "MPLP on the edges, and when the bound stops falling, the dual cutting-plane step: "
+             "among all triangles and 4-cycles of the graph, the clusters that guarantee the "
+             "largest decrease of U are added (each one a cut of the local polytope toward the "
+             "marginal polytope) and take part in the message passing. U falls below the LP "
+             "optimum where cycles are frustrated, often until the gap closes and the labeling "
+             "is certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
+             {}});
+
+        // The race of the chapter's §7.4: the local-polytope methods stop at the LP optimum,
+        // the cycles cut below it. ICM polishes every decoded labeling, for all three alike.
+        addDemo(
+            {"map_grid",
+             "MAP on a 20 x 20 grid: MPLP vs TRW-S vs cycle tightening",
+             "Grids_26 of UAI 2014: a binary 20 x 20 grid with wrap-around (torus) edges and "
+             "frustrated couplings, where the LP relaxation is loose. MPLP and TRW-S lower "
+             "the dual bound U to the LP optimum (3830.3) and stall there, far above every "
+             "labeling they decode; MPLP with cycles adds the grid faces (drawn as small "
+             "squares) where the relaxation is loose, and U falls below 3110 within 300 "
+             "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
+             "the bound disagree with the labeling.",
+             kPrefix + "grids_26",
+             {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
+              {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
+              {"mplp_cycles",
+               {{"icm_passes", "3"}, {"clusters_per_round", "100"}, {"max_iterations", "300"}}}}});
+        // TRW-S alone: MPLP and diffusion also certify this one, but their bound and energy
+        // meet up to a rounding error of either sign.
+        addDemo({"map_segmentation",
+                 "MAP on a superpixel graph: TRW-S certifies the optimum",
+                 "Segmentation_12 of UAI 2014: 231 superpixels of an image, a binary label "
+                 "each, edges between touching superpixels (not a grid: the nodes are drawn on "
+                 "a circle). Its LP relaxation is tight: within four sweeps TRW-S's dual bound "
+                 "meets the energy of its labeling (-51.1507), which certifies it optimal (the "
+                 "competition's reference labeling scores -52.5254).",
+                 kPrefix + "segmentation_12",
+                 {{"trws", {{"max_iterations", "100"}}}}});
+    }
+
+    std::string name() const override { return "map"; }
+    std::string title() const override { return "MAP inference (LP relaxation)"; }
+    Sense sense() const override { return Sense::Maximize; }
+    BoundLabels boundLabels() const override { return {"dual bound U", "E(best labeling)"}; }
+
+    std::vector<OptionInfo> problemOptions() const override {
+        return describeOptions<MapProblemOptions>();
+    }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
+                           std::string* why) const override {
+        MapProblemOptions o;
+        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
+        const auto& files = builtinUaiFiles();
+        const auto& results = builtinUaiResults();
+        for (const auto& info : problems()) {
+            if (info.name != name) continue;
+            for (std::size_t k = 0; k < files.size(); ++k) {
+                const std::string instance(files[k].name);
+                if (kPrefix + lowerCase(instance) != name) continue;
+                const BuiltinFile* result = nullptr;
+                for (const auto& r : results)
+                    if (r.name == files[k].name) result = &r;
+                try {
+                    const std::string source = "builtin:" + instance;
+                    return makeMapProblem(parseUai(files[k].bytes, source), info, instance, source,
+                                          {}, o, result);
+                } catch (const std::exception& e) {
+                    if (why) *why = e.what();
+                    return nullptr;
+                }
+            }
+        }
+        if (why) *why = "unknown map problem '" + name + "'";
+        return nullptr;
+    }
+
+    // UAI models by their name or their first word, libDAI factor graphs by their name. A file
+    // that cannot be read (or no file at all) gets 1, so that the loader says why.
+    int fileAffinity(const std::string& path) const override {
+        const std::string lower = lowerCase(withoutGz(path));
+        if (endsWith(lower, ".uai") || endsWith(lower, ".fg")) return 5;
+        const std::string head = readInputHead(path);
+        if (head.empty()) return 1;
+        return looksLikeUai(head) ? 5 : 0;
+    }
+    std::string fileFormats() const override {
+        return "UAI MARKOV model (.uai, .uai.gz) or libDAI factor graph (.fg)";
+    }
+
+    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+                        std::string* why) const override {
+        MapProblemOptions o;
+        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
+        try {
+            UaiTables tables =
+                isFactorGraphPath(path) ? loadLibdaiFactorGraph(path) : loadUai(path);
+            const std::string name = instanceName(path);
+            const ProblemInfo info{name, "map",
+                                   std::to_string(tables.cardinalities.size()) + " variables, " +
+                                       std::to_string(tables.pairs.size()) + " edges, from " + path,
+                                   "Pairwise model loaded from " + path + ".", 0};
+            return makeMapProblem(std::move(tables), info, name, path, path, o, nullptr);
+        } catch (const std::exception& e) {
+            if (why) *why = e.what();
+            return nullptr;
+        }
+    }
+
+  private:
+    static std::string builtinDescription(const std::string& name) {
+        if (name == "Grids_26")
+            return "A binary 20 x 20 grid with wrap-around edges (a torus) and couplings of "
+                   "both signs, from the UAI 2014 inference competition; its LP relaxation is "
+                   "not tight. The competition's reference labeling (.MAP) is reported, not "
+                   "certified optimal (see resources/datasets/README.md).";
+        if (name == "Segmentation_12")
+            return "Binary segmentation of an image into 231 superpixels (edges between "
+                   "touching ones), from the UAI 2014 inference competition. The competition's "
+                   "reference labeling (.MAP) is reported, not certified optimal (see "
+                   "resources/datasets/README.md).";
+        return "A UAI 2014 inference competition instance (see resources/datasets/README.md).";
+    }
+
+    // A solver entry for the form `Form` (its options as the GUI and CLI see them) and the
+    // solver `SolverType`, built on the problem's model.
+    template <class Form, class SolverType>
+    void addMapSolver(SolverInfo info) {
+        info.options = describeOptions<Form>();
+        addSolver(
+            std::move(info),
+            [](const OptionValues& values, std::string* why) {
+                Form form;
+                return assignOptions(form, values, why) && form.isValid(why);
+            },
+            [](const ProblemInstance& problem, const OptionValues& values,
+               std::string* why) -> std::unique_ptr<Solver> {
+                const MapData* data = problem.as<MapData>();
+                if (!data || !data->model) {
+                    if (why) *why = "the problem '" + problem.info.name + "' carries no model";
+                    return nullptr;
+                }
+                Form form;
+                if (!assignOptions(form, values, why) || !form.isValid(why)) return nullptr;
+                auto solver = std::make_unique<SolverType>(modelOf(*data), solverOptions(form));
+                if (solver->status().code == StatusCode::InvalidInput) {
+                    if (why) *why = solver->status().message;
+                    return nullptr;
+                }
+                return solver;
+            });
+    }
+};
+
+}  // namespace
+
+const Family& mapFamily() {
+    static const MapFamily family;
+    return family;
+}
+
+}  // namespace cplab

@@ -1,0 +1,204 @@
+#include "sparse.h"
+
+#include "builtin_datasets.h"
+#include "data/generators.h"
+#include "data/libsvm_format.h"
+#include "data/text_io.h"
+#include "kernel.h"
+#include "kernel/kernel_model.h"
+#include "kernel/precomputed.h"
+#include "linear.h"
+#include "sparse/reduced_svm.h"
+#include "sparse/slmc.h"
+
+namespace cplab {
+
+namespace {
+
+// Problem names are unique across families: the sparse family's are "sparse_<dataset>".
+const std::string kPrefix = "sparse_";
+
+// The two-class problems among the built-in datasets and the generated 2-D sets.
+bool twoClasses(const Dataset& data) {
+    return data.classes().size() == 2;
+}
+
+class SparseFamily final : public Family {
+  public:
+    SparseFamily() {
+        for (const auto& file : builtinDatasetFiles()) {
+            const Dataset data = parseLibsvm(file.bytes, "builtin:" + std::string(file.name));
+            if (!twoClasses(data)) continue;
+            addProblem({kPrefix + std::string(file.name),
+                        {},
+                        std::to_string(data.size()) + " examples, built-in dataset (" +
+                            std::string(file.name) + ")",
+                        "Real dataset compiled into cplab (see resources/datasets/README.md).",
+                        data.dimension()});
+        }
+        for (const auto& name : generatorNames()) {
+            const Dataset data = generate(name, kGeneratedExamples, kGeneratedSeed);
+            if (!twoClasses(data)) continue;
+            addProblem({kPrefix + name,
+                        {},
+                        std::to_string(kGeneratedExamples) + " generated examples (seed " +
+                            std::to_string(kGeneratedSeed) + ")",
+                        generatorDescription(name),
+                        data.dimension()});
+        }
+        addSlmcSolver<SlmcOptions, SlmcSolver>(
+            {"slmc",
+             {},
+             "SLMC: moving expansion vectors (Wu et al. 2006)",
+             "A kernel classifier f(x) = sum_u beta_u k(z_u, x) + b with a fixed budget of "
+             "expansion vectors Z: W(Z), the optimal value of the SVM restricted to the span "
+             "of phi(z_u), is minimised over Z by L-BFGS (one iteration per step; each W is an "
+             "inner SVM on the whitened features, warm-started). Watch the expansion vectors "
+             "move and W fall. Bounds: W(Z) and, with full_svm, the full SVM's dual objective "
+             "(W(Z) can only reach it with as many expansion vectors as support vectors).",
+             {}});
+        addSlmcSolver<RsvmOptions, RsvmSolver>(
+            {"rsvm",
+             {},
+             "Reduced SVM: random, fixed expansion vectors",
+             "The baseline of the SLMC paper (Lee & Mangasarian 2001): N_z training points "
+             "drawn at random are the expansion vectors and stay put; beta and b are a linear "
+             "SVM on the empirical kernel map [k(z_1, x) ... k(z_Nz, x)], solved by SMO. Its "
+             "regulariser is |beta|^2 rather than the RKHS norm.",
+             {}});
+        addSlmcSolver<MrsvmOptions, MrsvmSolver>(
+            {"mrsvm",
+             {},
+             "Modified reduced SVM (SLMC at its random start)",
+             "The exact SVM restricted to the span of phi(z_u) for N_z random training points "
+             "(the SLMC paper's MRSVM): W(Z) at SLMC's starting point, with Z never moved. "
+             "Race it against slmc with the same seed to see what moving the vectors buys.",
+             {}});
+
+        // Ripley's set with six expansion vectors: they start on training points and move
+        // to where the boundary needs them.
+        addDemo({"slmc_2d",
+                 "SLMC: six expansion vectors find their places (2-D)",
+                 "Ripley's 2-D set, Gaussian kernel: the full SVM needs 77 support vectors "
+                 "(grey rings); SLMC keeps six expansion vectors (bold, with their "
+                 "trails) and moves them by L-BFGS on W(Z). The decision function with six "
+                 "terms comes close to the full machine's; MRSVM, the same six starting points "
+                 "kept fixed, shows what moving them buys.",
+                 kPrefix + "ripley_train",
+                 {{"slmc",
+                   {{"kernel", "gaussian:5"},
+                    {"C", "10"},
+                    {"expansion_vectors", "6"},
+                    {"full_svm", "true"},
+                    {"max_iterations", "80"}}},
+                  {"mrsvm",
+                   {{"kernel", "gaussian:5"},
+                    {"C", "10"},
+                    {"expansion_vectors", "6"},
+                    {"full_svm", "true"}}}}});
+    }
+
+    std::string name() const override { return "sparse"; }
+    std::string title() const override { return "Sparse kernel machines"; }
+    BoundLabels boundLabels() const override {
+        return {"upper bound U (W(Z), the restricted SVM)",
+                "lower bound L (slmc: the full SVM's dual; rsvm, mrsvm: their own)"};
+    }
+
+    std::vector<OptionInfo> problemOptions() const override {
+        return testSplitOptions("LIBSVM/SVMlight or CSV");
+    }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
+                           std::string* why) const override {
+        TestSetSpec test;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
+        for (const auto& info : problems()) {
+            if (info.name == name)
+                return makeKernelProblem({}, name.substr(kPrefix.size()), &info, test, why,
+                                         "sparse");
+        }
+        if (why) *why = "unknown sparse problem '" + name + "'";
+        return nullptr;
+    }
+
+    // Data files are the linear and kernel families' first; `cplab-cli run slmc --data FILE`
+    // (or the GUI with an SLMC run asked for) loads them here.
+    int fileAffinity(const std::string& path) const override {
+        return looksLikePrecomputedKernel(path) ? 0 : 1;
+    }
+    std::string fileFormats() const override { return "LIBSVM/SVMlight or CSV"; }
+
+    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+                        std::string* why) const override {
+        TestSetSpec test;
+        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
+        return makeKernelProblem(path, {}, nullptr, test, why, "sparse");
+    }
+
+    // The kernel family's model format (its `predict` reads it back).
+    bool writesModels() const override { return true; }
+    bool writeModel(const Solver& solver, const std::string& path,
+                    std::string* why) const override {
+        const auto* slmc = dynamic_cast<const SlmcSolver*>(&solver);
+        const auto* reduced = dynamic_cast<const ReducedSvmSolver*>(&solver);
+        if (!slmc && !reduced) {
+            if (why) *why = "solver '" + solver.name() + "' has no model to write";
+            return false;
+        }
+        try {
+            writeOutputFile(path,
+                            formatKernelModel(slmc ? slmc->classifier() : reduced->classifier()));
+        } catch (const std::exception& e) {
+            if (why) *why = path + ": " + e.what();
+            return false;
+        }
+        return true;
+    }
+
+  private:
+    // A solver entry as Family::addSolver<Options, SolverType> makes it, refusing a
+    // precomputed-kernel problem (expansion vectors are points of the input space).
+    template <class Options, class SolverType>
+    void addSlmcSolver(SolverInfo info) {
+        info.options = describeOptions<Options>();
+        addSolver(
+            std::move(info),
+            [](const OptionValues& values, std::string* why) {
+                Options options;
+                return assignOptions(options, values, why) && options.isValid(why);
+            },
+            [](const ProblemInstance& problem, const OptionValues& values,
+               std::string* why) -> std::unique_ptr<Solver> {
+                const KernelData* data = problem.as<KernelData>();
+                if (!data) {
+                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
+                    return nullptr;
+                }
+                if (data->precomputed) {
+                    if (why)
+                        *why = "'" + problem.info.name +
+                               "' is a precomputed kernel; expansion vectors need the feature "
+                               "vectors themselves";
+                    return nullptr;
+                }
+                Options options;
+                if (!assignOptions(options, values, why) || !options.isValid(why)) return nullptr;
+                auto solver = std::make_unique<SolverType>(data->kernel, options);
+                if (solver->status().code == StatusCode::InvalidInput) {
+                    if (why) *why = solver->status().message;
+                    return nullptr;
+                }
+                return solver;
+            });
+    }
+};
+
+}  // namespace
+
+const Family& sparseFamily() {
+    static const SparseFamily family;
+    return family;
+}
+
+}  // namespace cplab

@@ -1,0 +1,335 @@
+#include "structured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "builtin_datasets.h"
+#include "data/portable_random.h"
+#include "data/sequence_format.h"
+#include "data/text_io.h"
+#include "structured/frank_wolfe_ssvm.h"
+#include "structured/n_slack_ssvm.h"
+#include "structured/one_slack_ssvm.h"
+#include "structured/ssg_ssvm.h"
+
+namespace cplab {
+
+std::string StructuredData::details() const {
+    if (!problem.train) return {};
+    const SequenceData& train = problem.train->data();
+    std::string text = train.name + ": " + std::to_string(train.size()) + " sequences, " +
+                       std::to_string(train.tokenCount()) + " tokens, " +
+                       std::to_string(train.labelCount()) + " labels, " +
+                       std::to_string(train.dimension()) + " features";
+    if (problem.test)
+        text += "; test set " + std::to_string(problem.test->data().size()) + " sequences";
+    return text;
+}
+
+SummaryFields StructuredData::summary() const {
+    if (!problem.train) return {};
+    SummaryFields fields = {
+        {"sequences", static_cast<long long>(problem.train->data().size())},
+        {"tokens", static_cast<long long>(problem.train->data().tokenCount())},
+        {"labels", static_cast<long long>(problem.train->data().labelCount())},
+        {"features", static_cast<long long>(problem.train->data().dimension())}};
+    if (problem.test)
+        fields.push_back({"test_sequences", static_cast<long long>(problem.test->data().size())});
+    return fields;
+}
+
+namespace {
+
+// Problem names are unique across families: the structured family's are "structured_<name>".
+const std::string kPrefix = "structured_";
+
+// The problem options: where the test words come from, and the chain model's settings.
+struct StructuredProblemOptions {
+    std::string test;            // test file (letter.data or the generic format), or empty
+    double test_fraction = 0.0;  // held-out fraction of the sequences, in [0, 1)
+    std::int64_t seed = 1;       // seed of the held-out split, ≥ 0
+    int train_fold = 0;          // letter.data: train on this fold, test on the others (−1: no)
+    bool normalize_loss = true;  // Hamming loss divided by the sequence length
+    bool transitions = true;     // first-order transitions between neighbouring labels
+
+    void visit(OptionVisitor& v) {
+        v.text("test", test, "test file (letter.data or the generic sequence format); empty: none");
+        v.real("test_fraction", test_fraction,
+               "fraction of the sequences held out as test set, in [0, 1) (0: none)");
+        v.seed("seed", seed, "seed of the held-out split (>= 0)");
+        v.integer("train_fold", train_fold,
+                  "letter.data without test file or fraction: train on this fold, test on the "
+                  "others (the common OCR protocol: fold 0, 626 words); -1: no split");
+        v.boolean("normalize_loss", normalize_loss,
+                  "Hamming loss divided by the sequence length (every word weighs the same)");
+        v.boolean("transitions", transitions,
+                  "first-order transitions between neighbouring labels (false: each token "
+                  "alone, multi-class)");
+    }
+    bool isValid(std::string* why) const {
+        return require(std::isfinite(test_fraction) && test_fraction >= 0 && test_fraction < 1,
+                       "structured problem", "test_fraction", test_fraction, "must lie in [0, 1)",
+                       why) &&
+               require(seed >= 0, "structured problem", "seed", static_cast<double>(seed),
+                       "must be >= 0", why) &&
+               require(train_fold >= -1 && train_fold <= 1000, "structured problem", "train_fold",
+                       train_fold, "must lie in [-1, 1000]", why) &&
+               requireText(test.empty() || test_fraction == 0, "structured problem", "test", test,
+                           "give either a test file or a test fraction, not both", why);
+    }
+};
+
+// letter.data (tab-separated: id, letter, next_id, word_id, position, fold, 128 pixels) or the
+// generic format, told apart by the first line that is not blank or a comment.
+bool looksLikeLetterData(const std::string& head) {
+    std::size_t start = 0;
+    while (start < head.size()) {
+        const std::size_t end = std::min(head.find('\n', start), head.size());
+        const std::string line = head.substr(start, end - start);
+        start = end + 1;
+        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+        return std::count(line.begin(), line.end(), '\t') >= 100 &&
+               line.find(':') == std::string::npos;
+    }
+    return false;
+}
+
+SequenceData loadSequenceFile(const std::string& path) {
+    return looksLikeLetterData(readInputHead(path)) ? loadLetterData(path) : loadSequences(path);
+}
+
+// `fraction` of the sequences, drawn with `seed`, held out (at least one on each side).
+std::pair<SequenceData, SequenceData> splitSequences(const SequenceData& data, double fraction,
+                                                     std::uint64_t seed) {
+    const int n = data.size();
+    const int held = static_cast<int>(std::lround(fraction * n));
+    if (held < 1 || held > n - 1)
+        throw std::invalid_argument("test fraction " + std::to_string(fraction) + " of the " +
+                                    std::to_string(n) + " sequences of '" + data.name +
+                                    "' leaves " +
+                                    (held < 1 ? "no test sequence" : "no training sequence"));
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    PortableRandom random(seed);
+    for (int i = n - 1; i > 0; --i)
+        std::swap(order[static_cast<std::size_t>(i)],
+                  order[random.below(static_cast<std::uint64_t>(i) + 1)]);
+    std::vector<int> test(order.begin(), order.begin() + held);
+    std::vector<int> train(order.begin() + held, order.end());
+    std::sort(test.begin(), test.end());
+    std::sort(train.begin(), train.end());
+    SequenceData a = data.subset(train), b = data.subset(test);
+    a.name = data.name + " (train)";
+    b.name = data.name + " (test)";
+    return {std::move(a), std::move(b)};
+}
+
+// The problem from the sequences `all` (a file's, or a built-in's) and the options.
+ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOptions& o,
+                                 const ProblemInfo& info, std::string* why) {
+    auto data = std::make_shared<StructuredData>();
+    try {
+        std::shared_ptr<SequenceData> train, test;
+        if (!o.test.empty()) {
+            test = std::make_shared<SequenceData>(loadSequenceFile(o.test));
+            train = std::make_shared<SequenceData>(std::move(all));
+        } else if (o.test_fraction > 0) {
+            auto [a, b] = splitSequences(all, o.test_fraction, static_cast<std::uint64_t>(o.seed));
+            train = std::make_shared<SequenceData>(std::move(a));
+            test = std::make_shared<SequenceData>(std::move(b));
+        } else if (o.train_fold >= 0 && !all.folds.empty()) {
+            auto [a, b] = all.splitByFold(o.train_fold);
+            if (a.size() == 0)
+                throw std::invalid_argument("'" + all.name + "' has no word in fold " +
+                                            std::to_string(o.train_fold));
+            train = std::make_shared<SequenceData>(std::move(a));
+            if (b.size() > 0) test = std::make_shared<SequenceData>(std::move(b));
+        } else {
+            train = std::make_shared<SequenceData>(std::move(all));
+        }
+        if (train->size() == 0)
+            throw std::invalid_argument("'" + train->name + "' holds no sequence");
+        const ChainModelOptions model{o.normalize_loss, o.transitions};
+        data->problem.train = std::make_shared<const ChainModel>(train, model);
+        if (test) {
+            auto testModel = std::make_shared<const ChainModel>(test, model);
+            std::string reason;
+            if (!sameLayout(*data->problem.train, *testModel, &reason))
+                throw std::invalid_argument("the test sequences '" + test->name +
+                                            "' do not fit the training sequences '" + train->name +
+                                            "': " + reason);
+            data->problem.test = std::move(testModel);
+        }
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        return nullptr;
+    }
+    auto instance = std::make_shared<ProblemInstance>();
+    instance->info = info;
+    instance->info.dimension = data->problem.train->dimension();
+    instance->data = std::move(data);
+    return instance;
+}
+
+StructuredProblem problemOf(const StructuredData& data) {
+    return data.problem;
+}
+
+class StructuredFamily final : public Family {
+  public:
+    StructuredFamily() {
+        for (const auto& file : builtinSequenceFiles()) {
+            addProblem({kPrefix + std::string(file.name),
+                        {},
+                        "handwritten words (Taskar's OCR), built-in",
+                        "626 words of fold 0 for training and 700 other words for testing "
+                        "(see resources/datasets/README.md); 16 x 8 pixel letters a-z.",
+                        kOcrPixels});
+        }
+        addSolver<BcfwOptions, BcfwSolver>(
+            {"bcfw",
+             {},
+             "Block-coordinate Frank-Wolfe (BCFW)",
+             "The structural SVM dual by block-coordinate Frank-Wolfe (Lacoste-Julien et al. "
+             "2013): per word one loss-augmented Viterbi decoding gives the Frank-Wolfe corner "
+             "of its block, with an exact line search; one step is one pass over the words. "
+             "Bounds: P(w) and D(alpha); their gap (the sum of the blocks' gaps) certifies "
+             "P(w) - P*.",
+             {}},
+            &problemOf);
+        addSolver<FrankWolfeSsvmOptions, FrankWolfeSsvmSolver>(
+            {"fw",
+             {},
+             "Batch Frank-Wolfe on the dual",
+             "The structural SVM dual by batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. "
+             "2): one pass decodes every word at the same w, the corner of the whole product "
+             "of simplices, and one exact line search moves all blocks together. Slower per "
+             "pass than BCFW, which moves after every word. Bounds: P(w), D(alpha), their gap.",
+             {}},
+            &problemOf);
+        addSolver<SsgOptions, SsgSolver>(
+            {"ssg",
+             {},
+             "Stochastic subgradient (Pegasos-style)",
+             "Stochastic subgradient on the primal (Ratliff et al. 2007; Shalev-Shwartz et al.): "
+             "per word one loss-augmented decoding and a step 1/(lambda t), with uniform or "
+             "weighted averaging of the iterates. No dual: P(w) only, and no certificate.",
+             {}},
+            &problemOf);
+        addSolver<OneSlackOptions, OneSlackSolver>(
+            {"oneslack",
+             {},
+             "1-slack cutting planes (SVMstruct 3)",
+             "One joint cutting plane per pass (Joachims, Finley & Yu 2009): the structured "
+             "risk's subgradient from all words' loss-augmented decodings, added to BMRM's "
+             "plane set, whose small QP is re-solved warm; inactive planes are pruned. Bounds: "
+             "P(w) and the QP's value (a lower bound).",
+             {}},
+            &problemOf);
+        addSolver<NSlackOptions, NSlackSolver>(
+            {"nslack",
+             {},
+             "n-slack cutting planes (Tsochantaridis et al. 2005)",
+             "A working set of most violated labelings per word: each pass adds the labelings "
+             "violated by more than epsilon_constraint and re-solves the QP over all working "
+             "sets by warm dual coordinate ascent. Bounds: P(w) and the working-set QP's dual.",
+             {}},
+            &problemOf);
+        addDemo({"ocr_race",
+                 "Structural SVM on handwritten words: five solvers raced",
+                 "The same words and lambda for BCFW, batch Frank-Wolfe, the 1-slack and n-slack "
+                 "cutting-plane methods and stochastic subgradient, against passes over the data: "
+                 "watch the gaps of the certified methods close and compare the test letter "
+                 "errors.",
+                 kPrefix + "ocr_words",
+                 {{"bcfw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+                  {"fw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+                  {"oneslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+                  {"nslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+                  {"ssg", {{"lambda", "0.01"}, {"max_iterations", "20"}}}}});
+        addDemo(
+            {"ocr_bcfw",
+             "Structural SVM on handwritten words: BCFW",
+             "Taskar's OCR words (626 for training, 700 held out), a chain model of "
+             "letters with transitions: BCFW steps through the words and the duality gap "
+             "P(w) - D(alpha) closes; with averaging the test letter error drops faster.",
+             kPrefix + "ocr_words",
+             {{"bcfw", {{"lambda", "0.01"}, {"max_iterations", "30"}}},
+              {"bcfw", {{"lambda", "0.01"}, {"averaging", "true"}, {"max_iterations", "30"}}}}});
+    }
+
+    std::string name() const override { return "structured"; }
+    std::string title() const override { return "Structural SVMs (sequence labelling)"; }
+    BoundLabels boundLabels() const override {
+        return {"upper bound U (primal P(w))", "lower bound L (dual D(alpha))"};
+    }
+
+    std::vector<OptionInfo> problemOptions() const override {
+        return describeOptions<StructuredProblemOptions>();
+    }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
+                           std::string* why) const override {
+        StructuredProblemOptions o;
+        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
+        for (const auto& info : problems()) {
+            if (info.name != name) continue;
+            const BuiltinFile* file = nullptr;
+            for (const auto& f : builtinSequenceFiles())
+                if (kPrefix + std::string(f.name) == name) file = &f;
+            if (!file) break;
+            try {
+                SequenceData all =
+                    parseLetterData(file->bytes, "builtin:" + std::string(file->name));
+                return makeStructuredProblem(std::move(all), o, info, why);
+            } catch (const std::exception& e) {
+                if (why) *why = e.what();
+                return nullptr;
+            }
+        }
+        if (why) *why = "unknown structured problem '" + name + "'";
+        return nullptr;
+    }
+
+    int fileAffinity(const std::string& path) const override {
+        if (looksLikeLetterData(readInputHead(path))) return 3;
+        for (const char* suffix : {".seq", ".seq.gz"}) {
+            const std::string s = suffix;
+            if (path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0)
+                return 3;
+        }
+        return 0;
+    }
+    std::string fileFormats() const override {
+        return "Taskar's letter.data, or labelled sequences (.seq: one token per line, "
+               "'label index:value ...', a blank line between sequences)";
+    }
+
+    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+                        std::string* why) const override {
+        StructuredProblemOptions o;
+        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
+        try {
+            SequenceData all = loadSequenceFile(path);
+            const std::string name = all.name;
+            const ProblemInfo info{name, "structured",
+                                   std::to_string(all.size()) + " sequences from " + path,
+                                   "Sequences loaded from " + path + ".", 0};
+            return makeStructuredProblem(std::move(all), o, info, why);
+        } catch (const std::exception& e) {
+            if (why) *why = e.what();
+            return nullptr;
+        }
+    }
+};
+
+}  // namespace
+
+const Family& structuredFamily() {
+    static const StructuredFamily family;
+    return family;
+}
+
+}  // namespace cplab

@@ -1,0 +1,257 @@
+// The map family's view (widgets/map_view.h) offscreen on real message-passing runs over UAI
+// 2014 and libDAI instances: on a grid model (Grids_26, a 20 × 20 torus; libDAI's testfast, a
+// 4 × 4 grid) every cell is drawn in the colour of the snapshot's label for its node; on a
+// superpixel graph (Segmentation_12, placed by hop distances) and on a large star (on a circle)
+// every node's marker is; one red marker per disagreeing node; one polygon per cluster once
+// MPLP with cycles has tightened, one mark per tightening step in the bounds tab; the traces
+// have one point per record and restart with another run; both tabs export; other snapshots
+// are refused.
+#include <qcustomplot.h>
+
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+
+#include "data/uai_format.h"
+#include "map/cycle_mplp.h"
+#include "map/mplp.h"
+#include "map/trws.h"
+#include "map_view.h"
+
+using namespace cplab;
+using cplab::widgets::MapView;
+using cplab::widgets::ViewFrame;
+
+namespace {
+
+const std::string kUai = std::string(CPLAB_TEST_DATA_DIR) + "/map/uai2014";
+const std::string kLibdai = std::string(CPLAB_TEST_DATA_DIR) + "/map/libdai";
+
+std::shared_ptr<const PairwiseModel> uaiModel(const std::string& name) {
+    return std::make_shared<const PairwiseModel>(
+        PairwiseModel::fromTables(loadUai(kUai + "/" + name + ".uai.gz")));
+}
+
+ViewFrame frameOf(const Solver& solver, int runId = 1) {
+    ViewFrame frame;
+    frame.runId = runId;
+    frame.snapshot = solver.snapshot();
+    frame.records = std::span<const IterationRecord>(solver.trace().data(), solver.trace().size());
+    frame.columns = solver.extraColumns();
+    return frame;
+}
+
+std::shared_ptr<const MapSnapshot> mapSnapshot(const Solver& solver) {
+    return std::dynamic_pointer_cast<const MapSnapshot>(solver.snapshot());
+}
+
+int disagreeingCount(const MapSnapshot& s) {
+    return static_cast<int>(std::count(s.disagreeing.begin(), s.disagreeing.end(), 1));
+}
+
+}  // namespace
+
+class TestMapView : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void gridModelIsDrawnAsAnImage();
+    void smallGridWithoutWrapAround();
+    void otherGraphsArePlacedByTheirDistances();
+    void largeGraphsAreDrawnOnACircle();
+    void clustersAppearAfterTightening();
+    void tracesFollowTheRecordsAndRestartWithAnotherRun();
+    void exportsBothTabsAndRefusesOtherSnapshots();
+};
+
+void TestMapView::gridModelIsDrawnAsAnImage() {
+    const auto model = uaiModel("Grids_26");
+    MplpSolver solver(model);
+    for (int k = 0; k < 4; ++k)
+        solver.step();
+    QVERIFY(solver.status().code == StatusCode::Running);
+    MapView view;
+    view.resize(800, 700);
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QCOMPARE(view.layout(), MapView::Layout::Grid);
+    // Grids_26 is a 20 × 20 torus (its UAI file lists 400 variables and 800 pair factors).
+    QCOMPARE(view.gridRows(), 20);
+    QCOMPARE(view.gridColumns(), 20);
+    QCOMPARE(view.edgeSegmentCount(), 0);
+    const auto s = mapSnapshot(solver);
+    QVERIFY(s);
+    // Both labels occur, so a wrong cell cannot pass by chance.
+    QVERIFY(std::count(s->labeling.begin(), s->labeling.end(), 0) > 0);
+    QVERIFY(std::count(s->labeling.begin(), s->labeling.end(), 1) > 0);
+    QVERIFY(MapView::labelColor(0) != MapView::labelColor(1));
+    for (int v = 0; v < model->variables(); ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
+    QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
+    QCOMPARE(view.disagreeingMarkerCount(), solver.disagreeingNodes());
+    QVERIFY(view.disagreeingMarkerCount() > 0);  // the LP relaxation of Grids_26 is not tight
+    QCOMPARE(view.clusterPolygonCount(), 0);
+    const QString status = view.statusText(frameOf(solver));
+    // The last sweep's own bound and disagreement (the window's status line has the best ones).
+    QVERIFY2(status.contains(QString("%1 of 400 nodes disagree").arg(solver.disagreeingNodes())) &&
+                 status.contains(QString("U %1,").arg(solver.dual(), 0, 'g', 10)),
+             qPrintable(status));
+}
+
+void TestMapView::smallGridWithoutWrapAround() {
+    // libDAI's testfast.fg: a 4 × 4 grid without wrap-around, 24 edges.
+    const auto model = std::make_shared<const PairwiseModel>(
+        PairwiseModel::fromTables(loadLibdaiFactorGraph(kLibdai + "/testfast.fg")));
+    QCOMPARE(model->edgeCount(), 24);
+    TrwsSolver solver(model);
+    solver.step();
+    MapView view;
+    view.resize(600, 600);
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QCOMPARE(view.layout(), MapView::Layout::Grid);
+    QCOMPARE(view.gridRows(), 4);
+    QCOMPARE(view.gridColumns(), 4);
+    const auto s = mapSnapshot(solver);
+    for (int v = 0; v < 16; ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
+    QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
+}
+
+void TestMapView::otherGraphsArePlacedByTheirDistances() {
+    // Segmentation_12: 231 superpixels, edges between touching ones (degrees above 4).
+    const auto model = uaiModel("Segmentation_12");
+    TrwsSolver solver(model);
+    for (int k = 0; k < 2; ++k)
+        solver.step();
+    MapView view;
+    view.resize(800, 700);
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QCOMPARE(view.layout(), MapView::Layout::Distances);
+    QCOMPARE(view.gridRows(), 0);
+    QCOMPARE(view.edgeSegmentCount(), model->edgeCount());
+    const auto s = mapSnapshot(solver);
+    QVERIFY(std::count(s->labeling.begin(), s->labeling.end(), 0) > 0);
+    QVERIFY(std::count(s->labeling.begin(), s->labeling.end(), 1) > 0);
+    for (int v = 0; v < model->variables(); ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
+    QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
+    QVERIFY(view.disagreeingMarkerCount() > 0);  // TRW-S certifies only after four sweeps
+}
+
+void TestMapView::largeGraphsAreDrawnOnACircle() {
+    // A star of 500 leaves with three labels each (the centre has degree 500: not a grid; too
+    // many nodes for the distance layout).
+    auto model = std::make_shared<PairwiseModel>(std::vector<int>(501, 3));
+    for (int v = 1; v <= 500; ++v) {
+        model->unary(v)[std::size_t(v % 3)] = 1.0;
+        model->addPottsEdge(0, v, 0.1);
+    }
+    MplpSolver solver(model);
+    solver.step();
+    MapView view;
+    view.resize(700, 700);
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QCOMPARE(view.layout(), MapView::Layout::Circle);
+    QCOMPARE(view.edgeSegmentCount(), 500);
+    const auto s = mapSnapshot(solver);
+    for (int v = 0; v <= 500; ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
+    // Each leaf takes its own preferred label: all three colours occur.
+    for (int label = 0; label < 3; ++label)
+        QVERIFY(std::count(s->labeling.begin(), s->labeling.end(), label) > 0);
+}
+
+void TestMapView::clustersAppearAfterTightening() {
+    const auto model = uaiModel("Grids_26");
+    CycleMplpSolver solver(model);
+    const std::vector<std::string> columns = solver.extraColumns();
+    const auto added = std::find(columns.begin(), columns.end(), "clusters_added");
+    QVERIFY(added != columns.end());
+    const auto column = static_cast<std::size_t>(added - columns.begin());
+    MapView view;
+    view.resize(800, 700);
+    // Before tightening no polygon is drawn; after it, one per cluster of the snapshot.
+    solver.step();
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QCOMPARE(view.clusterPolygonCount(), 0);
+    for (int k = 0; k < 200 && solver.clusters() == 0 && !solver.status().finished(); ++k)
+        solver.step();
+    QVERIFY2(solver.clusters() > 0, solver.status().message.c_str());
+    for (int k = 0; k < 5; ++k)
+        solver.step();
+    QVERIFY(view.showFrame(frameOf(solver)));
+    const auto s = mapSnapshot(solver);
+    QCOMPARE(static_cast<int>(s->clusters.size()), solver.clusters());
+    QCOMPARE(view.clusterPolygonCount(), solver.clusters());
+    // On a grid the clusters are its faces (4-cycles).
+    for (const auto& cluster : s->clusters)
+        QCOMPARE(cluster.size(), std::size_t(4));
+    int tightenings = 0;
+    for (const IterationRecord& r : solver.trace())
+        tightenings += r.extra.at(column) > 0;
+    QVERIFY(tightenings > 0);
+    QCOMPARE(view.clusterMarkCount(), tightenings);
+    for (int v = 0; v < model->variables(); ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
+    QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
+}
+
+void TestMapView::tracesFollowTheRecordsAndRestartWithAnotherRun() {
+    const auto model = uaiModel("Grids_26");
+    TrwsSolver trws(model);
+    MapView view;
+    view.resize(800, 700);
+    for (int k = 0; k < 6; ++k) {
+        trws.step();
+        QVERIFY(view.showFrame(frameOf(trws)));  // frames arrive as the run goes
+    }
+    const int records = static_cast<int>(trws.trace().size());
+    QCOMPARE(records, 6);
+    QCOMPARE(view.upperPointCount(), records);
+    QCOMPARE(view.lowerPointCount(), records);
+    QCOMPARE(view.disagreementPointCount(), records);
+    QCOMPARE(view.clusterMarkCount(), 0);
+    // Another run with fewer records: the traces start again.
+    MplpSolver mplp(model);
+    mplp.step();
+    mplp.step();
+    QVERIFY(view.showFrame(frameOf(mplp, 2)));
+    QCOMPARE(view.upperPointCount(), 2);
+    QCOMPARE(view.disagreementPointCount(), 2);
+    view.clear();
+    QCOMPARE(view.upperPointCount(), 0);
+    QCOMPARE(view.layout(), MapView::Layout::None);
+    QVERIFY(!view.drawnColor(0).isValid());
+}
+
+void TestMapView::exportsBothTabsAndRefusesOtherSnapshots() {
+    const auto model = uaiModel("Grids_26");
+    CycleMplpSolver solver(model);
+    for (int k = 0; k < 3; ++k)
+        solver.step();
+    MapView view;
+    view.resize(800, 700);
+    view.show();
+    QVERIFY(view.showFrame(frameOf(solver)));
+    QTemporaryDir dir;
+    for (int tab = 0; tab < 2; ++tab) {
+        QVERIFY(view.showPage(tab));
+        const QString path = dir.filePath(QString("tab%1.png").arg(tab));
+        QString why;
+        QVERIFY2(view.exportImage(path, &why), qPrintable(why));
+        QVERIFY(!QImage(path).isNull());
+    }
+    QVERIFY(!view.showPage(2));
+    // Another family's snapshot is not drawn.
+    QVERIFY(!view.showFrame({3, std::make_shared<Snapshot>(), {}, {}}));
+    // The evidence file is the family's problem option.
+    QVERIFY(view.problemOptions().empty());
+    auto* evidence = view.problemControls()->findChild<QLineEdit*>("mapEvidence");
+    QVERIFY(evidence);
+    evidence->setText("  /data/x.uai.evid ");
+    QCOMPARE(view.problemOptions(), (OptionValues{{"evidence", "/data/x.uai.evid"}}));
+}
+
+QTEST_MAIN(TestMapView)
+#include "test_map_view.moc"

@@ -1,0 +1,221 @@
+// The structured family's view (widgets/structured_view.h) offscreen on real runs over Taskar's
+// OCR words: every drawn emission pixel and transition equals the snapshot's weight in the chain
+// model's layout, each letter's tile is titled, the trace holds one primal point per evaluation
+// and one gap point per positive gap, the lattice's cells are the emission scores computed here
+// from the word's pixels and its paths the truth and our own decodings of the word, the test
+// error is drawn only with test words, data that is not an image is drawn as the L × d matrix,
+// and other snapshots are refused.
+#include <qcustomplot.h>
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "data/sequence_format.h"
+#include "structured/bcfw.h"
+#include "structured/ssg_ssvm.h"
+#include "structured_view.h"
+
+using namespace cplab;
+using cplab::widgets::StructuredView;
+using cplab::widgets::ViewFrame;
+
+namespace {
+
+const std::string kOcr = std::string(CPLAB_TEST_DATA_DIR) + "/ocr_letter.data.gz";
+
+// The first `count` training words of fold 0 and, if asked, the first `testCount` words of the
+// other folds.
+StructuredProblem ocrProblem(int count, int testCount, bool transitions = true) {
+    static const auto folds = loadLetterData(kOcr).splitByFold(0);
+    auto take = [](const SequenceData& data, int k) {
+        std::vector<int> first(static_cast<std::size_t>(k));
+        for (int i = 0; i < k; ++i)
+            first[static_cast<std::size_t>(i)] = i;
+        return std::make_shared<SequenceData>(data.subset(first));
+    };
+    const ChainModelOptions options{true, transitions};
+    StructuredProblem problem;
+    problem.train = std::make_shared<ChainModel>(take(folds.first, count), options);
+    if (testCount > 0)
+        problem.test = std::make_shared<ChainModel>(take(folds.second, testCount), options);
+    return problem;
+}
+
+ViewFrame frameOf(const Solver& solver, int runId = 1) {
+    ViewFrame frame;
+    frame.runId = runId;
+    frame.snapshot = solver.snapshot();
+    frame.records = std::span<const IterationRecord>(solver.trace().data(), solver.trace().size());
+    frame.columns = solver.extraColumns();
+    return frame;
+}
+
+int finiteCount(const Solver& solver, const std::string& column, bool positive) {
+    const auto columns = solver.extraColumns();
+    const auto at = std::find(columns.begin(), columns.end(), column) - columns.begin();
+    int n = 0;
+    for (const IterationRecord& r : solver.trace()) {
+        if (at >= static_cast<long>(r.extra.size())) continue;
+        const double v = r.extra[static_cast<std::size_t>(at)];
+        n += std::isfinite(v) && (!positive || v > 0) && std::isfinite(r.passes);
+    }
+    return n;
+}
+
+}  // namespace
+
+class TestStructuredView : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void lettersAreDrawnAsTheirWeights() {
+        BcfwOptions options;
+        options.lambda = 0.01;
+        BcfwSolver solver(ocrProblem(40, 20), options);
+        for (int k = 0; k < 4; ++k)
+            solver.step();
+        StructuredView view;
+        view.resize(1200, 800);
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.layout(), StructuredView::Layout::Images);
+        const auto snapshot =
+            std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
+        QVERIFY(snapshot);
+        const int L = snapshot->labels, d = snapshot->features;
+        QCOMPARE(d, kOcrPixels);
+        QCOMPARE(view.tileTitleCount(), L);
+        double largest = 0.0;
+        for (int y = 0; y < L; ++y) {
+            for (int j = 0; j < d; ++j) {
+                const double w = snapshot->w(y * d + j);
+                QCOMPARE(view.emissionCell(y, j), w);
+                largest = std::max(largest, std::abs(w));
+            }
+        }
+        QVERIFY(largest > 0);  // four passes moved the templates
+        const int base = L * d + L;
+        for (int a = 0; a < L; ++a) {
+            for (int b = 0; b < L; ++b)
+                QCOMPARE(view.transitionCell(a, b), snapshot->w(base + a * L + b));
+        }
+        QVERIFY(std::isnan(view.emissionCell(L, 0)));
+        QVERIFY(std::isnan(view.transitionCell(0, L)));
+
+        // One point per evaluation of P(w), one per positive gap; test error with test words.
+        QCOMPARE(view.primalPointCount(), finiteCount(solver, "primal", false));
+        QCOMPARE(view.gapPointCount(), finiteCount(solver, "duality_gap", true));
+        QVERIFY(view.gapPointCount() >= 4);
+        QCOMPARE(view.testErrorPointCount(), finiteCount(solver, "test_error", false));
+        QVERIFY(view.testErrorPointCount() > 0);
+        QVERIFY(view.statusText(frameOf(solver)).contains("gap"));
+
+        // The lattice of the first test words: each cell the emission score computed here
+        // from the word's pixels, the paths the truth, Viterbi and loss-augmented decodings.
+        StructuredProblem problem = ocrProblem(40, 20);
+        QVERIFY(snapshot->words);
+        QCOMPARE(static_cast<int>(snapshot->lattices.size()), kLatticeWords);
+        QCOMPARE(snapshot->words->size(), 20);
+        for (int k : {0, 3}) {
+            view.setLatticeWord(k);
+            const SequenceData& words = *snapshot->words;
+            const int first = words.first(k), T = words.length(k);
+            for (int t = 0; t < T; ++t) {
+                const Eigen::VectorXd x =
+                    Eigen::VectorXd(words.features.row(first + t).transpose());
+                for (int y = 0; y < L; ++y) {
+                    const double expected =
+                        snapshot->w.segment(y * d, d).dot(x) + snapshot->w(L * d + y);
+                    QVERIFY(std::abs(view.latticeCell(t, y) - expected) <=
+                            1e-12 * (1 + std::abs(expected)));
+                }
+                QCOMPARE(view.latticePathLabel(0, t),
+                         words.labels[static_cast<std::size_t>(first + t)]);
+            }
+            std::vector<int> decoded, augmented;
+            problem.test->decode(snapshot->w, k, decoded);
+            problem.test->lossAugmentedDecode(snapshot->w, k, augmented);
+            for (int t = 0; t < T; ++t) {
+                QCOMPARE(view.latticePathLabel(1, t), decoded[static_cast<std::size_t>(t)]);
+                QCOMPARE(view.latticePathLabel(2, t), augmented[static_cast<std::size_t>(t)]);
+            }
+            QCOMPARE(view.latticePathLabel(1, T), -1);
+        }
+
+        // Every tab exports.
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY2(view.exportImage(dir.filePath("model.png"), &why), qPrintable(why));
+        QVERIFY(view.showPage(1));
+        QVERIFY2(view.exportImage(dir.filePath("trace.png"), &why), qPrintable(why));
+        QVERIFY(QFileInfo(dir.filePath("trace.png")).size() > 1000);
+        QVERIFY(view.showPage(2));
+        QVERIFY2(view.exportImage(dir.filePath("lattice.png"), &why), qPrintable(why));
+        QVERIFY(!view.showPage(3));
+    }
+
+    void primalOnlyRunsHaveNoGapAndNoTestCurve() {
+        SsgOptions options;
+        options.lambda = 0.01;
+        SsgSolver solver(ocrProblem(30, 0), options);
+        for (int k = 0; k < 3; ++k)
+            solver.step();
+        StructuredView view;
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.gapPointCount(), finiteCount(solver, "duality_gap", true));
+        QCOMPARE(view.testErrorPointCount(), 0);
+        QCOMPARE(view.primalPointCount(), finiteCount(solver, "primal", false));
+        QVERIFY(view.primalPointCount() >= 3);
+        // A new run restarts the trace instead of appending to it.
+        SsgSolver other(ocrProblem(30, 0), options);
+        other.step();
+        QVERIFY(view.showFrame(frameOf(other, 2)));
+        QCOMPARE(view.primalPointCount(), finiteCount(other, "primal", false));
+    }
+
+    void featuresThatAreNoImageAreAMatrix() {
+        // Multi-class tokens with 5 features: the emission weights as the L × 5 matrix, no
+        // transitions.
+        const std::vector<std::vector<double>> x = {{1, 0, 0, 0, 1}, {0, 1, 0, 0, 1},
+                                                    {0, 0, 1, 0, 1}, {0, 0, 0, 1, 1},
+                                                    {1, 1, 0, 0, 0}, {0, 0, 1, 1, 0}};
+        std::string text;
+        const char* labels[] = {"a", "b", "c", "a", "b", "c"};
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            text += labels[i];
+            for (int j = 0; j < 5; ++j)
+                if (x[i][static_cast<std::size_t>(j)] != 0)
+                    text += " " + std::to_string(j + 1) + ":1";
+            text += "\n\n";
+        }
+        const SequenceData parsed = parseSequences(text, "five.seq");
+        StructuredProblem problem;
+        problem.train = std::make_shared<ChainModel>(std::make_shared<SequenceData>(parsed),
+                                                     ChainModelOptions{true, false});
+        BcfwSolver solver(problem, {});
+        solver.step();
+        StructuredView view;
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.layout(), StructuredView::Layout::Matrix);
+        const auto snapshot =
+            std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
+        QCOMPARE(snapshot->labels, 3);
+        QCOMPARE(snapshot->features, 5);
+        for (int y = 0; y < 3; ++y) {
+            for (int j = 0; j < 5; ++j)
+                QCOMPARE(view.emissionCell(y, j), snapshot->w(y * 5 + j));
+        }
+        QVERIFY(std::isnan(view.transitionCell(0, 0)));
+        QCOMPARE(view.tileTitleCount(), 0);
+    }
+
+    void otherSnapshotsAreRefused() {
+        StructuredView view;
+        ViewFrame frame;
+        frame.snapshot = std::make_shared<Snapshot>();
+        QVERIFY(!view.showFrame(frame));
+    }
+};
+
+QTEST_MAIN(TestStructuredView)
+#include "test_structured_view.moc"

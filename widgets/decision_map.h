@@ -1,0 +1,20 @@
+// The decision function of a kernel classifier on 2-D data, as the kernel and sparse views draw
+// it: f on the snapshot's grid as a colour map (f < 0 light red, f = 0 near white, f > 0 light
+// blue, the classes' colours, pale enough for points and contours on top), the boundary f = 0
+// and the margins f = ±1 as contour curves.
+#pragma once
+
+#include "kernel/kernel_model.h"
+#include "qcustomplot.h"
+
+namespace cplab::widgets {
+
+QCPColorGradient decisionGradient();
+
+// Fills `map` with `grid` (colour range symmetric about 0, saturated beyond ±3) and the
+// contours f = 0 into `zero` and f = ±1 into `margins` (either may be null); sets the axes of
+// `map` to the grid's box. Returns the number of segments of f = 0, or −1 when the grid is
+// empty (nothing drawn: the caller hides the map).
+int drawDecisionGrid(const DecisionGrid& grid, QCPColorMap* map, QCPCurve* zero, QCPCurve* margins);
+
+}  // namespace cplab::widgets

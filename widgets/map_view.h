@@ -1,0 +1,136 @@
+// The map family's view (MAP inference by the LP relaxation; ALGORITHMS.md §8): two tabs, each
+// one QCustomPlot.
+//   * "Labeling": the labeling decoded from the current beliefs (MapSnapshot::labeling). When
+//     the graph is a lattice — every node of degree ≤ 4 and every edge joining node i to i+1
+//     or i+cols of a rows × cols layout, wrap-around (torus) edges allowed — as an image with
+//     one cell per node in categorical label colours; otherwise the nodes as discs coloured by
+//     label, placed by classical MDS of their hop distances (up to 400 nodes; a superpixel
+//     graph then looks like its image) or on a circle, with the edges as thin grey segments.
+//     Nodes whose parts of the bound disagree with the labeling are marked in red; the
+//     clusters added by tightening (mplp_cycles) are drawn as small polygons through their
+//     nodes.
+//   * "Bounds": the dual bound U (best so far) and E of the best labeling per iteration, with
+//     a mark where clusters were added; below, the number of disagreeing nodes (and of
+//     clusters) per iteration.
+// Legends sit in a row below the plots, never over the data. The status line reads U, E, the
+// gap and the disagreement. The problem control is the evidence file (the problem option
+// `evidence` of app/families/map.h).
+#pragma once
+
+#include <QColor>
+#include <QImage>
+#include <QPointF>
+#include <QPointer>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "family_view.h"
+#include "map/message_passing.h"
+
+class QCPAxisRect;
+class QCPCurve;
+class QCPGraph;
+class QCPItemPixmap;
+class QCPItemText;
+class QCPLegend;
+class QCPTextElement;
+class QLineEdit;
+class QTabWidget;
+
+namespace cplab::widgets {
+
+class CoalescedReplot;
+
+class MapView final : public FamilyView {
+    Q_OBJECT
+  public:
+    explicit MapView(QWidget* parent = nullptr);
+    ~MapView() override;
+
+    bool showFrame(const ViewFrame& frame) override;
+    void clear() override;
+    QCustomPlot* plot() const override;
+    QString statusText(const ViewFrame& frame) const override;
+    QWidget* problemControls() override { return controls_; }
+    OptionValues problemOptions() const override;
+    bool showPage(int index) override;
+
+    // The colour of `label` in the labeling tab (a categorical palette, repeating after its
+    // end).
+    static QColor labelColor(int label);
+
+    // For tests: how the labeling tab lays the graph out, and what it draws.
+    enum class Layout { None, Grid, Distances, Circle };
+    Layout layout() const { return layout_; }
+    int gridRows() const { return rows_; }
+    int gridColumns() const { return columns_; }
+    // The colour node v is drawn in (its image cell, or its marker); invalid when not drawn.
+    QColor drawnColor(int v) const;
+    int disagreeingMarkerCount() const { return disagreeingMarkers_; }
+    int clusterPolygonCount() const { return clusterPolygons_; }
+    int edgeSegmentCount() const { return edgeSegments_; }
+    // Points of the bound traces (U and E) and of the disagreement trace.
+    int upperPointCount() const;
+    int lowerPointCount() const;
+    int disagreementPointCount() const;
+    int clusterMarkCount() const;
+
+  private:
+    void setupLayout(const PairwiseModel& model);
+    QPointF position(int v) const;
+    void drawLabeling(const MapSnapshot& s);
+    void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
+                  int runId);
+    void fitLabeling();
+    void rescaleTrace();
+
+    QTabWidget* tabs_;
+    QCustomPlot* labelPlot_;
+    QCustomPlot* tracePlot_;
+    CoalescedReplot* labelReplot_;
+    CoalescedReplot* traceReplot_;
+    QPointer<QWidget> controls_;
+    QLineEdit* evidence_ = nullptr;
+
+    // Labeling tab.
+    QCPAxisRect* labelRect_ = nullptr;
+    QCPTextElement* labelTitle_ = nullptr;
+    QCPLegend* labelLegend_ = nullptr;
+    QCPItemPixmap* image_ = nullptr;
+    QImage cells_;  // one pixel per node (Grid)
+    QCPCurve* edges_ = nullptr;
+    std::vector<QCPGraph*> labelGraphs_;    // markers per label (graphs); legend entries (all)
+    QCPGraph* disagreeingRings_ = nullptr;  // dots (Grid), rings (graphs)
+    QCPCurve* clusters_ = nullptr;
+    QCPGraph* clusterLegendProxy_ = nullptr;  // legend entry of the cluster polygons
+    QCPGraph* disagreeingLegendProxy_ = nullptr;
+    QCPItemText* note_ = nullptr;
+    Layout layout_ = Layout::None;
+    std::shared_ptr<const PairwiseModel> model_;
+    int rows_ = 0, columns_ = 0;
+    std::vector<QPointF> positions_;  // of every node
+    int disagreeingMarkers_ = 0;
+    int clusterPolygons_ = 0;
+    int edgeSegments_ = 0;
+    int labelCount_ = 0;
+
+    // Bounds tab.
+    QCPAxisRect* boundRect_ = nullptr;
+    QCPAxisRect* disagreementRect_ = nullptr;
+    QCPGraph* upper_ = nullptr;
+    QCPGraph* lower_ = nullptr;
+    QCPGraph* clusterMarks_ = nullptr;
+    QCPGraph* disagreement_ = nullptr;
+    QCPGraph* clusterCount_ = nullptr;
+    QCPLegend* traceLegend_ = nullptr;
+    int run_ = -1;
+    std::size_t shown_ = 0;
+
+    std::shared_ptr<const MapSnapshot> snapshot_;
+};
+
+FamilyView* mapView(QWidget* parent);
+
+}  // namespace cplab::widgets

@@ -1,0 +1,717 @@
+#include "structured_view.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "coalesced_replot.h"
+#include "data/sequence_format.h"
+#include "plot_style.h"
+
+namespace cplab::widgets {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Labels named on the transition matrix's axes up to this many (beyond, numbers).
+constexpr int kNamedLabels = 40;
+// Emission tiles titled with their label up to this many.
+constexpr int kTitledTiles = 64;
+
+// Negative red, zero white, positive blue; NaN (gaps between tiles) transparent.
+QCPColorGradient weightGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(178, 24, 43));
+    g.setColorStopAt(0.25, QColor(239, 138, 98));
+    g.setColorStopAt(0.5, QColor(250, 250, 250));
+    g.setColorStopAt(0.75, QColor(103, 169, 207));
+    g.setColorStopAt(1.0, QColor(33, 102, 172));
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
+// The largest |value| of the map's cells (1 when all are zero or NaN).
+double symmetricRange(QCPColorMapData* data) {
+    double largest = 0.0;
+    for (int x = 0; x < data->keySize(); ++x) {
+        for (int y = 0; y < data->valueSize(); ++y) {
+            const double v = data->cell(x, y);
+            if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+        }
+    }
+    return largest > 0 ? largest : 1.0;
+}
+
+// The rows × columns of one label's emission image: Taskar's letters are 16 × 8 pixels, other
+// square dimensions square images; {0, 0} when the features are not an image.
+std::pair<int, int> imageShape(int features) {
+    if (features == kOcrPixels) return {16, 8};
+    const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(features))));
+    if (side >= 4 && side * side == features) return {side, side};
+    return {0, 0};
+}
+
+QString labelName(const std::vector<std::string>& names, int y) {
+    return y < static_cast<int>(names.size()) ? QString::fromStdString(names[y])
+                                              : QString::number(y);
+}
+
+void fitValues(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, bool includeZero) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (QCPGraph* g : graphs) {
+        bool found = false;
+        const QCPRange r = g->getValueRange(found);
+        if (!found) continue;
+        lo = std::min(lo, r.lower);
+        hi = std::max(hi, r.upper);
+    }
+    if (!(lo <= hi)) return;
+    if (includeZero) lo = std::min(lo, 0.0);
+    const double span = std::max(hi - lo, 1e-12);
+    axis->setRange(lo - 0.06 * span, hi + 0.06 * span);
+}
+
+// Sets the ranges of `rect`'s bottom and left axes to hold `box` with as many pixels per unit
+// across as up and down, `box` centred (the left axis keeps its reversal).
+void squarePixels(QCPAxisRect* rect, const QRectF& box) {
+    if (rect->width() <= 0 || rect->height() <= 0 || box.isEmpty()) return;
+    const double perPixel = std::max(box.width() / rect->width(), box.height() / rect->height());
+    const double halfWidth = perPixel * rect->width() / 2,
+                 halfHeight = perPixel * rect->height() / 2;
+    const QPointF c = box.center();
+    rect->axis(QCPAxis::atBottom)->setRange(c.x() - halfWidth, c.x() + halfWidth);
+    rect->axis(QCPAxis::atLeft)->setRange(c.y() - halfHeight, c.y() + halfHeight);
+}
+
+}  // namespace
+
+StructuredView::StructuredView(QWidget* parent)
+    : FamilyView(parent),
+      tabs_(new QTabWidget(this)),
+      modelPlot_(new QCustomPlot),
+      tracePlot_(new QCustomPlot),
+      latticePlot_(new QCustomPlot),
+      wordBox_(new QSpinBox) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tabs_);
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(modelPlot_, tr("Model"));
+    tabs_->addTab(tracePlot_, tr("Gap and errors"));
+    auto* latticePage = new QWidget;
+    auto* latticeLayout = new QVBoxLayout(latticePage);
+    latticeLayout->setContentsMargins(0, 0, 0, 0);
+    auto* wordRow = new QHBoxLayout;
+    wordRow->setContentsMargins(6, 4, 6, 0);
+    wordRow->addWidget(new QLabel(tr("word")));
+    wordBox_->setRange(1, 1);
+    wordBox_->setToolTip(
+        tr("which of the first words (of the test set, else of the training "
+           "set) the lattice shows"));
+    wordRow->addWidget(wordBox_);
+    wordRow->addStretch(1);
+    latticeLayout->addLayout(wordRow);
+    latticeLayout->addWidget(latticePlot_, 1);
+    tabs_->addTab(latticePage, tr("Viterbi lattice"));
+    latticePlot_->setObjectName("structuredLatticePlot");
+    connect(wordBox_, &QSpinBox::valueChanged, this, [this](int value) {
+        latticeWord_ = value - 1;
+        drawLattice();
+        latticeReplot_->schedule();
+    });
+    modelPlot_->setObjectName("structuredModelPlot");
+    tracePlot_->setObjectName("structuredTracePlot");
+    for (QCustomPlot* p : {modelPlot_, tracePlot_, latticePlot_})
+        applyPlotStyle(p);
+    latticeReplot_ = new CoalescedReplot(latticePlot_);
+    // Keep the pixels square once the layout is known: widen whichever range is short.
+    modelReplot_ = new CoalescedReplot(modelPlot_, [this] {
+        if (layout_ == Layout::Images) squarePixels(emissionRect_, emissionBox_);
+        if (transitions_) squarePixels(transitionRect_, transitionBox_);
+    });
+    traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
+
+    // Model: emission weights (left, wide) and transitions (right).
+    emissionRect_ = modelPlot_->axisRect();
+    transitionRect_ = new QCPAxisRect(modelPlot_);
+    modelPlot_->plotLayout()->addElement(0, 1, transitionRect_);
+    modelPlot_->plotLayout()->setColumnStretchFactors({1.6, 1.0});
+    for (QCPAxisRect* rect : {emissionRect_, transitionRect_}) {
+        styleAxisRect(rect);
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
+            axis->grid()->setVisible(false);
+    }
+    emission_ = new QCPColorMap(emissionRect_->axis(QCPAxis::atBottom),
+                                emissionRect_->axis(QCPAxis::atLeft));
+    transition_ = new QCPColorMap(transitionRect_->axis(QCPAxis::atBottom),
+                                  transitionRect_->axis(QCPAxis::atLeft));
+    for (QCPColorMap* map : {emission_, transition_}) {
+        map->setGradient(weightGradient());
+        map->setInterpolate(false);
+        map->setVisible(false);
+    }
+    note_ = new QCPItemText(modelPlot_);
+    note_->setClipToAxisRect(false);
+    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note_->position->setAxisRect(emissionRect_);
+    note_->position->setCoords(0.5, 0.5);
+    note_->setColor(colors::kNote);
+    note_->setVisible(false);
+
+    // Trace: bounds, gap, errors, one above the other, against passes.
+    boundsRect_ = tracePlot_->axisRect();
+    gapRect_ = new QCPAxisRect(tracePlot_);
+    errorRect_ = new QCPAxisRect(tracePlot_);
+    tracePlot_->plotLayout()->addElement(1, 0, gapRect_);
+    tracePlot_->plotLayout()->addElement(2, 0, errorRect_);
+    auto* margins = new QCPMarginGroup(tracePlot_);
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_}) {
+        styleAxisRect(rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("passes over the training words"));
+    }
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("objective"));
+    gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("duality gap P \u2212 D"));
+    useLogScale(gapRect_->axis(QCPAxis::atLeft));
+    errorRect_->axis(QCPAxis::atLeft)->setLabel(tr("letter error"));
+    primal_ = addLineGraph(tracePlot_, boundsRect_, tr("primal P(w)"), pen(colors::kModel, 2.0));
+    dual_ = addLineGraph(tracePlot_, boundsRect_, tr("dual D(\u03b1)"),
+                         pen(colors::kCandidate, 1.6, Qt::DashLine));
+    gap_ = addLineGraph(tracePlot_, gapRect_, tr("duality gap"), pen(colors::kFunction, 1.6));
+    trainError_ = addLineGraph(tracePlot_, errorRect_, tr("letter error, training words"),
+                               pen(colors::kModel, 1.8));
+    testError_ = addLineGraph(tracePlot_, errorRect_, tr("letter error, test words"),
+                              pen(colors::kCandidate, 1.6, Qt::DashLine));
+    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
+    // One legend in a row below the panels (inside, it covered the curves).
+    errorLegend_ = new QCPLegend;
+    tracePlot_->plotLayout()->addElement(3, 0, errorLegend_);
+    tracePlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 1.0, 0.001});
+    errorLegend_->setLayer("legend");
+    errorLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    errorLegend_->setWrap(5);
+    QFont legendFont;
+    legendFont.setPointSize(8);
+    errorLegend_->setFont(legendFont);
+    errorLegend_->setBorderPen(Qt::NoPen);
+    errorLegend_->setBrush(Qt::NoBrush);
+    errorLegend_->setMargins(QMargins(4, 0, 4, 2));
+    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+        g->addToLegend(errorLegend_);
+
+    // Lattice: the word's letters above, the L × T lattice below, on one x axis (position).
+    lettersRect_ = latticePlot_->axisRect();
+    latticeRect_ = new QCPAxisRect(latticePlot_);
+    latticePlot_->plotLayout()->addElement(1, 0, latticeRect_);
+    auto* latticeMargins = new QCPMarginGroup(latticePlot_);
+    for (QCPAxisRect* rect : {lettersRect_, latticeRect_}) {
+        styleAxisRect(rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, latticeMargins);
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
+            axis->grid()->setVisible(false);
+    }
+    lettersRect_->axis(QCPAxis::atLeft)->setTicks(false);
+    lettersRect_->axis(QCPAxis::atLeft)->setTickLabels(false);
+    lettersRect_->axis(QCPAxis::atLeft)->setRangeReversed(true);
+    lettersRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
+    lettersRect_->axis(QCPAxis::atBottom)->setTicks(false);
+    latticeRect_->axis(QCPAxis::atBottom)
+        ->setLabel(tr("position t in the word; cells: the emission score <w_y, x_t> + b_y "
+                      "(darker: higher)"));
+    latticeRect_->axis(QCPAxis::atLeft)->setLabel(tr("label"));
+    latticeRect_->axis(QCPAxis::atLeft)->setRangeReversed(true);
+    letters_ =
+        new QCPColorMap(lettersRect_->axis(QCPAxis::atBottom), lettersRect_->axis(QCPAxis::atLeft));
+    QCPColorGradient ink;
+    ink.clearColorStops();
+    ink.setColorStopAt(0.0, QColor(255, 255, 255));
+    ink.setColorStopAt(1.0, QColor(20, 20, 20));
+    ink.setNanHandling(QCPColorGradient::nhTransparent);
+    letters_->setGradient(ink);
+    letters_->setInterpolate(false);
+    lattice_ =
+        new QCPColorMap(latticeRect_->axis(QCPAxis::atBottom), latticeRect_->axis(QCPAxis::atLeft));
+    QCPColorGradient scores;
+    scores.clearColorStops();
+    scores.setColorStopAt(0.0, QColor(250, 250, 250));
+    scores.setColorStopAt(1.0, QColor(253, 174, 97));
+    lattice_->setGradient(scores);
+    lattice_->setInterpolate(false);
+    const QPen pathPens[3] = {pen(colors::kBest, 5.0), pen(colors::kModel, 2.2),
+                              pen(colors::kCandidate, 1.8, Qt::DashLine)};
+    const QString pathNames[3] = {tr("true labels y_i"), tr("Viterbi decoding of w"),
+                                  tr("loss-augmented decoding (the oracle)")};
+    auto* pathLegend = new QCPLegend;
+    latticePlot_->plotLayout()->addElement(2, 0, pathLegend);
+    latticePlot_->plotLayout()->setRowStretchFactors({1.6, 4.0, 0.001});
+    pathLegend->setLayer("legend");
+    pathLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    pathLegend->setWrap(3);
+    pathLegend->setFont(legendFont);
+    pathLegend->setBorderPen(Qt::NoPen);
+    pathLegend->setBrush(Qt::NoBrush);
+    for (int k = 0; k < 3; ++k) {
+        paths_[k] = new QCPCurve(latticeRect_->axis(QCPAxis::atBottom),
+                                 latticeRect_->axis(QCPAxis::atLeft));
+        paths_[k]->setName(pathNames[k]);
+        paths_[k]->setPen(pathPens[k]);
+        paths_[k]->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, pathPens[k].color(), k == 0 ? 9 : 6));
+        paths_[k]->addToLegend(pathLegend);
+    }
+    clear();
+}
+
+void StructuredView::clear() {
+    layout_ = Layout::None;
+    labels_ = features_ = 0;
+    transitions_ = false;
+    labelNames_.clear();
+    emission_->setVisible(false);
+    transition_->setVisible(false);
+    emission_->data()->clear();
+    transition_->data()->clear();
+    for (QCPItemText* title : titles_)
+        modelPlot_->removeItem(title);
+    titles_.clear();
+    note_->setVisible(false);
+    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+        g->data()->clear();
+    run_ = -1;
+    shown_ = 0;
+    snapshot_.reset();
+    letters_->data()->clear();
+    lattice_->data()->clear();
+    for (QCPCurve* path : paths_)
+        path->data()->clear();
+    latticeReplot_->schedule();
+    modelReplot_->schedule();
+    traceReplot_->schedule();
+}
+
+QCustomPlot* StructuredView::plot() const {
+    switch (tabs_->currentIndex()) {
+        case 1:
+            return tracePlot_;
+        case 2:
+            return latticePlot_;
+        default:
+            return modelPlot_;
+    }
+}
+
+bool StructuredView::showPage(int index) {
+    if (index < 0 || index >= tabs_->count()) return false;
+    tabs_->setCurrentIndex(index);
+    return true;
+}
+
+bool StructuredView::showFrame(const ViewFrame& frame) {
+    auto snapshot = std::dynamic_pointer_cast<const StructuredSnapshot>(frame.snapshot);
+    if (!snapshot) return false;
+    const StructuredSnapshot& s = *snapshot;
+    const long long expected = static_cast<long long>(s.labels) * s.features + s.labels +
+                               (s.transitions ? static_cast<long long>(s.labels) * s.labels : 0);
+    if (s.labels <= 0 || s.w.size() != expected) {
+        // A run that rejected its input has nothing to draw but its message.
+        emission_->setVisible(false);
+        transition_->setVisible(false);
+        note_->setText(
+            QString::fromStdString(s.status.message.empty() ? "no model yet" : s.status.message));
+        note_->setVisible(true);
+    } else {
+        note_->setVisible(false);
+        if (s.labels != labels_ || s.features != features_ || s.transitions != transitions_ ||
+            s.labelNames != labelNames_)
+            setupLayout(s);
+        drawWeights(s);
+    }
+    setTrace(frame.records, frame.columns, frame.runId);
+    snapshot_ = std::move(snapshot);
+    const int words = static_cast<int>(snapshot_->lattices.size());
+    if (words > 0 && wordBox_->maximum() != words) {
+        const QSignalBlocker block(wordBox_);
+        wordBox_->setRange(1, words);
+        latticeWord_ = std::min(latticeWord_, words - 1);
+        wordBox_->setValue(latticeWord_ + 1);
+    }
+    drawLattice();
+    modelReplot_->schedule();
+    traceReplot_->schedule();
+    latticeReplot_->schedule();
+    return true;
+}
+
+void StructuredView::setLatticeWord(int index) {
+    wordBox_->setValue(index + 1);  // redraws through valueChanged
+}
+
+void StructuredView::drawLattice() {
+    for (QCPCurve* path : paths_)
+        path->data()->clear();
+    if (!snapshot_ || latticeWord_ < 0 ||
+        latticeWord_ >= static_cast<int>(snapshot_->lattices.size()) || !snapshot_->words) {
+        letters_->data()->clear();
+        lattice_->data()->clear();
+        return;
+    }
+    const WordLattice& word = snapshot_->lattices[static_cast<std::size_t>(latticeWord_)];
+    const SequenceData& data = *snapshot_->words;
+    const int T = static_cast<int>(word.scores.rows()), L = static_cast<int>(word.scores.cols());
+    if (T == 0 || word.word >= data.size()) return;
+    // Letters as images when the features are one (OCR: 16 × 8), one per position.
+    const auto [rows, columns] = imageShape(data.dimension());
+    lettersRect_->setVisible(rows > 0);
+    if (rows > 0) {
+        // Each position's column holds its image in the middle two thirds (its pixels about
+        // square in the panel), blank cells around it.
+        const int cell = columns + columns / 2, offset = columns / 4;
+        letters_->data()->setSize(T * cell, rows);
+        letters_->data()->setRange(QCPRange(-0.5 + 0.5 / cell, T - 0.5 - 0.5 / cell),
+                                   QCPRange(0, rows - 1));
+        letters_->data()->fill(std::numeric_limits<double>::quiet_NaN());
+        const int first = data.first(word.word);
+        for (int t = 0; t < T; ++t) {
+            for (int r = 0; r < rows; ++r) {
+                for (int c = 0; c < columns; ++c)
+                    letters_->data()->setCell(t * cell + offset + c, r, 0.0);
+            }
+            for (SequenceData::SparseMatrix::InnerIterator it(data.features, first + t); it; ++it)
+                letters_->data()->setCell(t * cell + offset + static_cast<int>(it.col()) % columns,
+                                          static_cast<int>(it.col()) / columns, it.value());
+        }
+        letters_->setDataRange(QCPRange(0, 1));
+        lettersRect_->axis(QCPAxis::atLeft)->setRange(-0.5, rows - 0.5);
+    }
+    lattice_->data()->setSize(T, L);
+    lattice_->data()->setRange(QCPRange(0, std::max(T - 1, 1)), QCPRange(0, L - 1));
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int t = 0; t < T; ++t) {
+        for (int y = 0; y < L; ++y) {
+            lattice_->data()->setCell(t, y, word.scores(t, y));
+            lo = std::min(lo, word.scores(t, y));
+            hi = std::max(hi, word.scores(t, y));
+        }
+    }
+    if (T == 1) lattice_->data()->setKeyRange(QCPRange(0, 0));
+    lattice_->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1));
+    // The paths, offset a little so that coinciding ones stay visible.
+    const std::vector<int>* labellings[3] = {&word.truth, &word.decoded, &word.lossAugmented};
+    const double offsets[3] = {0.0, -0.12, 0.12};
+    for (int k = 0; k < 3; ++k) {
+        QVector<double> index, x, y;
+        for (int t = 0; t < T && t < static_cast<int>(labellings[k]->size()); ++t) {
+            index.append(t);
+            x.append(t + offsets[k]);
+            y.append((*labellings[k])[static_cast<std::size_t>(t)]);
+        }
+        paths_[k]->setData(index, x, y, true);
+    }
+    QCPAxis* bottom = latticeRect_->axis(QCPAxis::atBottom);
+    QCPAxis* left = latticeRect_->axis(QCPAxis::atLeft);
+    bottom->setRange(-0.5, T - 0.5);
+    lettersRect_->axis(QCPAxis::atBottom)->setRange(-0.5, T - 0.5);
+    left->setRange(-0.5, L - 0.5);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int t = 0; t < T; ++t)
+        ticker->addTick(t, QString::number(t + 1));
+    bottom->setTicker(ticker);
+    if (L <= kNamedLabels) {
+        auto labels = QSharedPointer<QCPAxisTickerText>::create();
+        for (int y = 0; y < L; ++y)
+            labels->addTick(y, labelName(snapshot_->labelNames, y));
+        left->setTicker(labels);
+        QFont font = left->tickLabelFont();
+        font.setPointSize(L <= 30 ? 7 : 6);
+        left->setTickLabelFont(font);
+    }
+    QString truth, decoded;
+    for (int t = 0; t < T; ++t) {
+        truth += labelName(snapshot_->labelNames, word.truth[static_cast<std::size_t>(t)]);
+        decoded += labelName(snapshot_->labelNames, word.decoded[static_cast<std::size_t>(t)]);
+    }
+    lettersRect_->axis(QCPAxis::atTop)->setVisible(true);
+    lettersRect_->axis(QCPAxis::atTop)->setTicks(false);
+    lettersRect_->axis(QCPAxis::atTop)->setTickLabels(false);
+    lettersRect_->axis(QCPAxis::atTop)->setBasePen(Qt::NoPen);
+    lettersRect_->axis(QCPAxis::atTop)
+        ->setLabel(tr("word %1 of '%2': \u201c%3\u201d, decoded \u201c%4\u201d")
+                       .arg(word.word + 1)
+                       .arg(QString::fromStdString(data.name))
+                       .arg(truth)
+                       .arg(decoded));
+}
+
+double StructuredView::latticeCell(int t, int label) const {
+    if (!snapshot_ || latticeWord_ >= static_cast<int>(snapshot_->lattices.size()) || t < 0 ||
+        label < 0 || t >= lattice_->data()->keySize() || label >= lattice_->data()->valueSize())
+        return std::numeric_limits<double>::quiet_NaN();
+    return lattice_->data()->cell(t, label);
+}
+
+int StructuredView::latticePathLabel(int path, int t) const {
+    if (path < 0 || path > 2) return -1;
+    for (auto it = paths_[path]->data()->constBegin(); it != paths_[path]->data()->constEnd(); ++it)
+        if (static_cast<int>(std::lround(it->t)) == t)
+            return static_cast<int>(std::lround(it->value));
+    return -1;
+}
+
+void StructuredView::setupLayout(const StructuredSnapshot& s) {
+    labels_ = s.labels;
+    features_ = s.features;
+    transitions_ = s.transitions;
+    labelNames_ = s.labelNames;
+    const auto [rows, columns] = imageShape(features_);
+    layout_ = rows > 0 ? Layout::Images : Layout::Matrix;
+    imageRows_ = rows;
+    imageColumns_ = columns;
+    for (QCPItemText* title : titles_)
+        modelPlot_->removeItem(title);
+    titles_.clear();
+
+    QCPAxis* x = emissionRect_->axis(QCPAxis::atBottom);
+    QCPAxis* y = emissionRect_->axis(QCPAxis::atLeft);
+    if (layout_ == Layout::Images) {
+        // A mosaic about 1.6 times as wide as high, a one-pixel gap between tiles and room above
+        // each for its title.
+        titleRows_ = labels_ <= kTitledTiles ? std::max(3, imageRows_ / 4) : 0;
+        const double tileWidth = imageColumns_ + 1, tileHeight = imageRows_ + 1 + titleRows_;
+        tilesPerRow_ = std::clamp(
+            static_cast<int>(std::ceil(std::sqrt(1.6 * labels_ * tileHeight / tileWidth))), 1,
+            labels_);
+        const int tileRows = (labels_ + tilesPerRow_ - 1) / tilesPerRow_;
+        const int width = tilesPerRow_ * (imageColumns_ + 1) - 1;
+        const int height = tileRows * (imageRows_ + 1 + titleRows_) - 1;
+        emission_->data()->setSize(width, height);
+        emission_->data()->setRange(QCPRange(0, width - 1), QCPRange(0, height - 1));
+        emissionBox_ = QRectF(-1, -1, width + 1, height + 1);
+        x->setRange(-1, width);
+        y->setRange(-1, height);
+        y->setRangeReversed(true);  // row 0 of an image at the top
+        for (QCPAxis* axis : {x, y}) {
+            axis->setTicks(false);
+            axis->setTickLabels(false);
+        }
+        x->setLabel(tr("emission weights, a %1 \u00d7 %2 image per label (blue > 0, red < 0)")
+                        .arg(imageRows_)
+                        .arg(imageColumns_));
+        y->setLabel({});
+        if (titleRows_ > 0) {
+            QFont font;
+            font.setPointSize(labels_ <= 30 ? 9 : 7);
+            for (int label = 0; label < labels_; ++label) {
+                auto* title = new QCPItemText(modelPlot_);
+                title->setClipToAxisRect(true);
+                title->setClipAxisRect(emissionRect_);
+                title->position->setAxes(x, y);
+                title->position->setCoords(
+                    (label % tilesPerRow_) * (imageColumns_ + 1) + (imageColumns_ - 1) / 2.0,
+                    (label / tilesPerRow_) * (imageRows_ + 1 + titleRows_) + titleRows_ / 2.0 -
+                        0.5);
+                title->setPositionAlignment(Qt::AlignCenter);
+                title->setFont(font);
+                title->setColor(colors::kFunction);
+                title->setText(labelName(labelNames_, label));
+                titles_.push_back(title);
+            }
+        }
+    } else {
+        titleRows_ = 0;
+        tilesPerRow_ = 0;
+        emission_->data()->setSize(features_, labels_);
+        emission_->data()->setRange(QCPRange(0, features_ - 1), QCPRange(0, labels_ - 1));
+        x->setRange(-0.5, features_ - 0.5);
+        y->setRange(-0.5, labels_ - 0.5);
+        y->setRangeReversed(true);
+        x->setTicks(true);
+        x->setTickLabels(true);
+        x->setLabel(tr("feature j (emission weight w_y,j)"));
+        y->setLabel(tr("label y"));
+        if (labels_ <= kNamedLabels) {
+            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+            for (int label = 0; label < labels_; ++label)
+                ticker->addTick(label, labelName(labelNames_, label));
+            y->setTicker(ticker);
+        } else {
+            y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        }
+        y->setTicks(true);
+        y->setTickLabels(true);
+    }
+    emission_->setVisible(true);
+
+    QCPAxis* from = transitionRect_->axis(QCPAxis::atLeft);
+    QCPAxis* to = transitionRect_->axis(QCPAxis::atBottom);
+    transitionRect_->setVisible(transitions_);
+    transition_->setVisible(transitions_);
+    if (transitions_) {
+        transition_->data()->setSize(labels_, labels_);
+        transition_->data()->setRange(QCPRange(0, labels_ - 1), QCPRange(0, labels_ - 1));
+        transitionBox_ = QRectF(-0.5, -0.5, labels_, labels_);
+        to->setRange(-0.5, labels_ - 0.5);
+        from->setRange(-0.5, labels_ - 0.5);
+        from->setRangeReversed(true);
+        to->setLabel(tr("next label (transition weights)"));
+        from->setLabel(tr("label"));
+        for (QCPAxis* axis : {from, to}) {
+            if (labels_ <= kNamedLabels) {
+                auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+                for (int label = 0; label < labels_; ++label)
+                    ticker->addTick(label, labelName(labelNames_, label));
+                axis->setTicker(ticker);
+                QFont font = axis->tickLabelFont();
+                font.setPointSize(labels_ <= 30 ? 7 : 6);
+                axis->setTickLabelFont(font);
+            } else {
+                axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+            }
+        }
+    }
+    // Without transitions the emission weights take the whole width.
+    modelPlot_->plotLayout()->setColumnStretchFactors({1.6, transitions_ ? 1.0 : 0.001});
+}
+
+QPoint StructuredView::emissionPosition(int label, int feature) const {
+    if (layout_ == Layout::Images) {
+        const int r = feature / imageColumns_, c = feature % imageColumns_;
+        return {(label % tilesPerRow_) * (imageColumns_ + 1) + c,
+                (label / tilesPerRow_) * (imageRows_ + 1 + titleRows_) + titleRows_ + r};
+    }
+    return {feature, label};
+}
+
+void StructuredView::drawWeights(const StructuredSnapshot& s) {
+    QCPColorMapData* data = emission_->data();
+    data->fill(kNaN);
+    for (int label = 0; label < labels_; ++label) {
+        for (int j = 0; j < features_; ++j) {
+            const QPoint p = emissionPosition(label, j);
+            data->setCell(p.x(), p.y(), s.w(static_cast<Eigen::Index>(label) * features_ + j));
+        }
+    }
+    const double e = symmetricRange(data);
+    emission_->setDataRange(QCPRange(-e, e));
+    if (transitions_) {
+        const Eigen::Index base = static_cast<Eigen::Index>(labels_) * features_ + labels_;
+        for (int a = 0; a < labels_; ++a) {
+            for (int b = 0; b < labels_; ++b)
+                transition_->data()->setCell(b, a, s.w(base + a * labels_ + b));
+        }
+        const double t = symmetricRange(transition_->data());
+        transition_->setDataRange(QCPRange(-t, t));
+    }
+}
+
+void StructuredView::setTrace(std::span<const IterationRecord> records,
+                              const std::vector<std::string>& columns, int runId) {
+    if (runId != run_ || records.size() < shown_) {
+        for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+            g->data()->clear();
+        shown_ = 0;
+        run_ = runId;
+    }
+    const int primal = columnOf(columns, "primal");
+    const int dual = columnOf(columns, "dual");
+    const int gap = columnOf(columns, "duality_gap");
+    const int train = columnOf(columns, "train_error");
+    const int test = columnOf(columns, "test_error");
+    // Only the finite values: a solver evaluates P(w) and the errors every few passes.
+    auto add = [](QCPGraph* g, double key, double value, bool positive = false) {
+        if (std::isfinite(key) && std::isfinite(value) && (!positive || value > 0))
+            g->addData(key, value);
+    };
+    for (std::size_t i = shown_; i < records.size(); ++i) {
+        const IterationRecord& r = records[i];
+        const double k = r.passes;
+        add(primal_, k, extraAt(r, primal));
+        add(dual_, k, extraAt(r, dual));
+        add(gap_, k, extraAt(r, gap), true);
+        add(trainError_, k, extraAt(r, train));
+        const double t = extraAt(r, test);
+        if (t >= 0) add(testError_, k, t);
+    }
+    shown_ = records.size();
+    const bool hasTest = !testError_->data()->isEmpty();
+    if (hasTest != errorLegend_->hasItemWithPlottable(testError_)) {
+        if (hasTest) {
+            testError_->addToLegend(errorLegend_);
+        } else {
+            testError_->removeFromLegend(errorLegend_);
+        }
+    }
+}
+
+void StructuredView::rescaleTrace() {
+    double last = 1.0;
+    for (QCPGraph* g : {primal_, dual_, trainError_}) {
+        bool found = false;
+        const QCPRange k = g->getKeyRange(found);
+        if (found) last = std::max(last, k.upper);
+    }
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_})
+        rect->axis(QCPAxis::atBottom)->setRange(0, last * 1.02);
+    fitValues(boundsRect_->axis(QCPAxis::atLeft), {primal_, dual_}, true);
+    fitValues(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_}, true);
+    bool found = false;
+    const QCPRange g = gap_->getValueRange(found, QCP::sdBoth, QCPRange());
+    if (found && g.lower > 0) {
+        // Whole decades, at least two, so that the axis labels powers of ten only.
+        double lo = std::pow(10.0, std::floor(std::log10(g.lower)));
+        const double hi = std::pow(10.0, std::ceil(std::log10(g.upper)));
+        if (hi < 100 * lo) lo = hi / 100;
+        gapRect_->axis(QCPAxis::atLeft)->setRange(lo, hi);
+    }
+}
+
+double StructuredView::emissionCell(int label, int feature) const {
+    if (layout_ == Layout::None || label < 0 || label >= labels_ || feature < 0 ||
+        feature >= features_)
+        return kNaN;
+    const QPoint p = emissionPosition(label, feature);
+    return emission_->data()->cell(p.x(), p.y());
+}
+
+double StructuredView::transitionCell(int from, int to) const {
+    if (!transitions_ || from < 0 || from >= labels_ || to < 0 || to >= labels_) return kNaN;
+    return transition_->data()->cell(to, from);
+}
+
+int StructuredView::primalPointCount() const {
+    return primal_->dataCount();
+}
+
+int StructuredView::gapPointCount() const {
+    return gap_->dataCount();
+}
+
+int StructuredView::testErrorPointCount() const {
+    return testError_->dataCount();
+}
+
+QString StructuredView::statusText(const ViewFrame& frame) const {
+    const auto* s = dynamic_cast<const StructuredSnapshot*>(frame.snapshot.get());
+    if (!s || s->labels <= 0) return {};
+    QString text = tr("P(w) %1").arg(s->primal, 0, 'g', 8);
+    if (std::isfinite(s->dual))
+        text += tr(", D %1, gap %2").arg(s->dual, 0, 'g', 8).arg(s->gap, 0, 'g', 3);
+    text +=
+        tr("; %1 passes; letter error %2").arg(s->passes, 0, 'g', 4).arg(s->trainError, 0, 'g', 4);
+    if (s->testError >= 0) text += tr(" (test %1)").arg(s->testError, 0, 'g', 4);
+    return text;
+}
+
+FamilyView* structuredView(QWidget* parent) {
+    return new StructuredView(parent);
+}
+
+}  // namespace cplab::widgets

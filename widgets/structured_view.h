@@ -1,0 +1,131 @@
+// The structured family's view (structural SVMs on a chain model; ALGORITHMS.md §6): three tabs,
+// each one QCustomPlot.
+//   * "Model": the weights w of the snapshot, split by the chain model's layout — on the left
+//     the emission weights of every label (for Taskar's OCR letters, 128 = 16 × 8 pixels, each
+//     letter's template as an image titled with its name; for square dimensions the same as
+//     square images; otherwise the L × d matrix), on the right the L × L transition weights
+//     (row a, column b: a followed by b). Blue is positive, red negative, white zero; each block
+//     has its own symmetric colour range.
+//   * "Gap and errors": against passes over the training words, the primal P(w) and the dual
+//     D(α) (top), the duality gap P − D on a log scale (middle; methods without a dual have
+//     none), and the letter error on the training and test words (bottom).
+//   * "Viterbi lattice": one of the first test words (a spin box picks it): its letters as
+//     images above the L × T lattice whose cells are the emission scores ⟨w_y, x_t⟩ + b_y, with
+//     the true labelling, the Viterbi decoding and the loss-augmented decoding (the oracle's
+//     answer) drawn through it — the solver computes them for the snapshot's w.
+// The status line reads P, D, the gap and the errors.
+#pragma once
+
+#include <QRectF>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "family_view.h"
+#include "structured/structured_snapshot.h"
+
+class QCPAxisRect;
+class QCPColorMap;
+class QCPCurve;
+class QCPColorScale;
+class QCPGraph;
+class QCPItemText;
+class QCPLegend;
+class QSpinBox;
+class QTabWidget;
+
+namespace cplab::widgets {
+
+class CoalescedReplot;
+
+class StructuredView final : public FamilyView {
+    Q_OBJECT
+  public:
+    explicit StructuredView(QWidget* parent = nullptr);
+
+    bool showFrame(const ViewFrame& frame) override;
+    void clear() override;
+    QCustomPlot* plot() const override;
+    QString statusText(const ViewFrame& frame) const override;
+    bool showPage(int index) override;
+
+    // For tests: how the emission weights are drawn, the drawn value of one emission weight
+    // (label y, feature j) and of one transition (a → b), NaN where nothing is drawn, and the
+    // points of the trace's curves.
+    enum class Layout { None, Images, Matrix };
+    Layout layout() const { return layout_; }
+    double emissionCell(int label, int feature) const;
+    double transitionCell(int from, int to) const;
+    int tileTitleCount() const { return static_cast<int>(titles_.size()); }
+    int primalPointCount() const;
+    int gapPointCount() const;
+    int testErrorPointCount() const;
+    // The lattice tab: the word shown (0-based among the snapshot's lattices), the drawn score
+    // of cell (position t, label y), and the label the curve `path` (0 truth, 1 decoded, 2
+    // loss-augmented) passes at position t (−1 where there is none).
+    void setLatticeWord(int index);
+    double latticeCell(int t, int label) const;
+    int latticePathLabel(int path, int t) const;
+
+  private:
+    void setupLayout(const StructuredSnapshot& s);
+    void drawWeights(const StructuredSnapshot& s);
+    void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
+                  int runId);
+    void rescaleTrace();
+    void drawLattice();
+    // Where feature j of label y lies in the emission map (Images: in the mosaic).
+    QPoint emissionPosition(int label, int feature) const;
+
+    QTabWidget* tabs_;
+    QCustomPlot* modelPlot_;
+    QCustomPlot* tracePlot_;
+    QCustomPlot* latticePlot_;
+    QSpinBox* wordBox_;
+    CoalescedReplot* modelReplot_;
+    CoalescedReplot* traceReplot_;
+    CoalescedReplot* latticeReplot_;
+
+    // Model tab.
+    QCPAxisRect* emissionRect_ = nullptr;
+    QCPAxisRect* transitionRect_ = nullptr;
+    QCPColorMap* emission_ = nullptr;
+    QCPColorMap* transition_ = nullptr;
+    std::vector<QCPItemText*> titles_;
+    QCPItemText* note_ = nullptr;
+    Layout layout_ = Layout::None;
+    int labels_ = 0, features_ = 0;
+    bool transitions_ = false;
+    int imageRows_ = 0, imageColumns_ = 0;  // one tile (Images)
+    int tilesPerRow_ = 0;
+    int titleRows_ = 0;
+    QRectF emissionBox_, transitionBox_;  // what the axes must show (pixels kept square)
+    std::vector<std::string> labelNames_;
+
+    // Trace tab.
+    QCPAxisRect* boundsRect_ = nullptr;
+    QCPAxisRect* gapRect_ = nullptr;
+    QCPAxisRect* errorRect_ = nullptr;
+    QCPGraph* primal_ = nullptr;
+    QCPGraph* dual_ = nullptr;
+    QCPGraph* gap_ = nullptr;
+    QCPGraph* trainError_ = nullptr;
+    QCPGraph* testError_ = nullptr;
+    QCPLegend* errorLegend_ = nullptr;
+    int run_ = -1;
+    std::size_t shown_ = 0;
+
+    // Lattice tab.
+    QCPAxisRect* lettersRect_ = nullptr;
+    QCPAxisRect* latticeRect_ = nullptr;
+    QCPColorMap* letters_ = nullptr;
+    QCPColorMap* lattice_ = nullptr;
+    QCPCurve* paths_[3] = {nullptr, nullptr, nullptr};
+    std::shared_ptr<const StructuredSnapshot> snapshot_;
+    int latticeWord_ = 0;
+};
+
+FamilyView* structuredView(QWidget* parent);
+
+}  // namespace cplab::widgets
