@@ -17,6 +17,7 @@ PACKAGES="
   liblinear-dev
   libsvm-dev
   liblbfgspp-dev
+  libdlib-dev
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core
