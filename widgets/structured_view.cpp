@@ -99,6 +99,7 @@ StructuredView::StructuredView(QWidget* parent)
       modelPlot_(new QCustomPlot),
       tracePlot_(new QCustomPlot),
       latticePlot_(new QCustomPlot),
+      gapsPlot_(new QCustomPlot),
       wordBox_(new QSpinBox) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -122,6 +123,8 @@ StructuredView::StructuredView(QWidget* parent)
     latticeLayout->addWidget(latticePlot_, 1);
     tabs_->addTab(latticePage, tr("Viterbi lattice"));
     latticePlot_->setObjectName("structuredLatticePlot");
+    tabs_->addTab(gapsPlot_, tr("Word gaps"));
+    gapsPlot_->setObjectName("structuredWordGapPlot");
     connect(wordBox_, &QSpinBox::valueChanged, this, [this](int value) {
         latticeWord_ = value - 1;
         drawLattice();
@@ -129,9 +132,10 @@ StructuredView::StructuredView(QWidget* parent)
     });
     modelPlot_->setObjectName("structuredModelPlot");
     tracePlot_->setObjectName("structuredTracePlot");
-    for (QCustomPlot* p : {modelPlot_, tracePlot_, latticePlot_})
+    for (QCustomPlot* p : {modelPlot_, tracePlot_, latticePlot_, gapsPlot_})
         applyPlotStyle(p);
     latticeReplot_ = new CoalescedReplot(latticePlot_);
+    gapsReplot_ = new CoalescedReplot(gapsPlot_);
     // Keep the pixels square once the layout is known: widen whichever range is short.
     modelReplot_ = new CoalescedReplot(modelPlot_, [this] {
         if (layout_ == Layout::Images) squarePixels(emissionRect_, emissionBox_);
@@ -268,6 +272,48 @@ StructuredView::StructuredView(QWidget* parent)
             QCPScatterStyle(QCPScatterStyle::ssDisc, pathPens[k].color(), k == 0 ? 9 : 6));
         paths_[k]->addToLegend(pathLegend);
     }
+
+    // Word gaps: one strip, word i at x = i + 1, coloured by log gapᵢ.
+    QCPAxisRect* gapsRect = gapsPlot_->axisRect();
+    styleAxisRect(gapsRect);
+    gapsRect->axis(QCPAxis::atBottom)->setLabel(tr("training word i"));
+    gapsRect->axis(QCPAxis::atLeft)->setTicks(false);
+    gapsRect->axis(QCPAxis::atLeft)->setTickLabels(false);
+    gapsRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
+    gapsRect->axis(QCPAxis::atLeft)->setRange(-0.5, 0.5);
+    wordGaps_ = new QCPColorMap(gapsRect->axis(QCPAxis::atBottom), gapsRect->axis(QCPAxis::atLeft));
+    QCPColorGradient heat;
+    heat.clearColorStops();
+    heat.setColorStopAt(0.0, QColor(255, 255, 229));
+    heat.setColorStopAt(0.35, QColor(254, 196, 79));
+    heat.setColorStopAt(0.7, QColor(236, 112, 20));
+    heat.setColorStopAt(1.0, QColor(102, 37, 6));
+    heat.setNanHandling(QCPColorGradient::nhTransparent);
+    wordGaps_->setGradient(heat);
+    wordGaps_->setInterpolate(false);
+    wordGaps_->setDataScaleType(QCPAxis::stLogarithmic);
+    auto* scale = new QCPColorScale(gapsPlot_);
+    gapsPlot_->plotLayout()->addElement(1, 0, scale);
+    scale->setType(QCPAxis::atBottom);
+    scale->setLabel(
+        tr("gap_i of the word at its last visit (log scale; their sum is about "
+           "the duality gap)"));
+    scale->setDataScaleType(QCPAxis::stLogarithmic);
+    scale->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    scale->axis()->setNumberFormat("eb");
+    scale->axis()->setNumberPrecision(0);
+    wordGaps_->setColorScale(scale);
+    scale->setGradient(heat);  // the scale's gradient is the map's from here on
+    auto* gapsMargins = new QCPMarginGroup(gapsPlot_);
+    gapsRect->setMarginGroup(QCP::msLeft | QCP::msRight, gapsMargins);
+    scale->setMarginGroup(QCP::msLeft | QCP::msRight, gapsMargins);
+    gapsPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
+    gapsNote_ = new QCPItemText(gapsPlot_);
+    gapsNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    gapsNote_->position->setAxisRect(gapsRect);
+    gapsNote_->position->setCoords(0.5, 0.5);
+    gapsNote_->setColor(colors::kNote);
+    gapsNote_->setText(tr("Only BCFW keeps a gap per word (its block gaps)."));
     clear();
 }
 
@@ -293,7 +339,10 @@ void StructuredView::clear() {
     lattice_->data()->clear();
     for (QCPCurve* path : paths_)
         path->data()->clear();
+    wordGaps_->data()->clear();
+    gapsNote_->setVisible(true);
     latticeReplot_->schedule();
+    gapsReplot_->schedule();
     modelReplot_->schedule();
     traceReplot_->schedule();
 }
@@ -304,6 +353,8 @@ QCustomPlot* StructuredView::plot() const {
             return tracePlot_;
         case 2:
             return latticePlot_;
+        case 3:
+            return gapsPlot_;
         default:
             return modelPlot_;
     }
@@ -345,10 +396,54 @@ bool StructuredView::showFrame(const ViewFrame& frame) {
         wordBox_->setValue(latticeWord_ + 1);
     }
     drawLattice();
+    drawWordGaps();
     modelReplot_->schedule();
     traceReplot_->schedule();
     latticeReplot_->schedule();
+    gapsReplot_->schedule();
     return true;
+}
+
+void StructuredView::drawWordGaps() {
+    const std::vector<double> none;
+    const std::vector<double>& gaps = snapshot_ ? snapshot_->wordGaps : none;
+    const int n = static_cast<int>(gaps.size());
+    gapsNote_->setVisible(n == 0);
+    if (n == 0) {
+        wordGaps_->data()->clear();
+        return;
+    }
+    // Two equal rows: a map one cell high would be drawn with no height.
+    wordGaps_->data()->setSize(n, 2);
+    wordGaps_->data()->setRange(QCPRange(1, n > 1 ? n : 1), QCPRange(-0.25, 0.25));
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double g = gaps[static_cast<std::size_t>(i)];
+        // A gap at or below 0 (the word's block at its optimum, up to rounding) is drawn as
+        // the smallest positive gap; NaN (not visited yet) stays blank.
+        wordGaps_->data()->setCell(i, 0, g);
+        wordGaps_->data()->setCell(i, 1, g);
+        if (g > 0) {
+            lo = std::min(lo, g);
+            hi = std::max(hi, g);
+        }
+    }
+    if (hi > 0) {
+        lo = std::max(lo, hi * 1e-8);
+        for (int i = 0; i < n; ++i) {
+            const double g = gaps[static_cast<std::size_t>(i)];
+            if (!std::isfinite(g) || g >= lo) continue;
+            wordGaps_->data()->setCell(i, 0, lo);
+            wordGaps_->data()->setCell(i, 1, lo);
+        }
+        wordGaps_->setDataRange(QCPRange(lo, hi > lo ? hi : lo * 10));
+    }
+    gapsPlot_->axisRect()->axis(QCPAxis::atBottom)->setRange(0.5, n + 0.5);
+}
+
+double StructuredView::wordGapCell(int i) const {
+    if (i < 0 || i >= wordGaps_->data()->keySize()) return std::numeric_limits<double>::quiet_NaN();
+    return wordGaps_->data()->cell(i, 0);
 }
 
 void StructuredView::setLatticeWord(int index) {

@@ -1,4 +1,4 @@
-// The structured family's view (structural SVMs on a chain model; ALGORITHMS.md §6): three tabs,
+// The structured family's view (structural SVMs on a chain model; ALGORITHMS.md §6): four tabs,
 // each one QCustomPlot.
 //   * "Model": the weights w of the snapshot, split by the chain model's layout — on the left
 //     the emission weights of every label (for Taskar's OCR letters, 128 = 16 × 8 pixels, each
@@ -13,6 +13,8 @@
 //     images above the L × T lattice whose cells are the emission scores ⟨w_y, x_t⟩ + b_y, with
 //     the true labelling, the Viterbi decoding and the loss-augmented decoding (the oracle's
 //     answer) drawn through it — the solver computes them for the snapshot's w.
+//   * "Word gaps" (BCFW): gapᵢ of every training word at its last visit as a heat strip
+//     (log colour scale), so one sees which words are still far from their block optimum.
 // The status line reads P, D, the gap and the errors.
 #pragma once
 
@@ -67,6 +69,8 @@ class StructuredView final : public FamilyView {
     void setLatticeWord(int index);
     double latticeCell(int t, int label) const;
     int latticePathLabel(int path, int t) const;
+    // The word-gap tab: the drawn gapᵢ of training word i (NaN where none is drawn).
+    double wordGapCell(int i) const;
 
   private:
     void setupLayout(const StructuredSnapshot& s);
@@ -75,6 +79,7 @@ class StructuredView final : public FamilyView {
                   int runId);
     void rescaleTrace();
     void drawLattice();
+    void drawWordGaps();
     // Where feature j of label y lies in the emission map (Images: in the mosaic).
     QPoint emissionPosition(int label, int feature) const;
 
@@ -82,10 +87,12 @@ class StructuredView final : public FamilyView {
     QCustomPlot* modelPlot_;
     QCustomPlot* tracePlot_;
     QCustomPlot* latticePlot_;
+    QCustomPlot* gapsPlot_;
     QSpinBox* wordBox_;
     CoalescedReplot* modelReplot_;
     CoalescedReplot* traceReplot_;
     CoalescedReplot* latticeReplot_;
+    CoalescedReplot* gapsReplot_;
 
     // Model tab.
     QCPAxisRect* emissionRect_ = nullptr;
@@ -124,6 +131,10 @@ class StructuredView final : public FamilyView {
     QCPCurve* paths_[3] = {nullptr, nullptr, nullptr};
     std::shared_ptr<const StructuredSnapshot> snapshot_;
     int latticeWord_ = 0;
+
+    // Word-gap tab.
+    QCPColorMap* wordGaps_ = nullptr;
+    QCPItemText* gapsNote_ = nullptr;
 };
 
 FamilyView* structuredView(QWidget* parent);

@@ -91,6 +91,7 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     if (threads > 1) team_ = std::make_unique<WorkerTeam>(threads);
     blocks_ = Eigen::MatrixXd::Zero(D, n);
     blockLoss_.assign(static_cast<std::size_t>(n), 0.0);
+    visitGaps_.assign(static_cast<std::size_t>(n), kNaN);
     w_ = Eigen::VectorXd::Zero(D);
     if (averaging()) wAvg_ = w_;
     corner_.resize(D);
@@ -201,6 +202,7 @@ double BcfwSolver::blockStep(int i) {
         squared += diff * diff;
     }
     const double gap = lambda * along - li + cornerLoss;
+    visitGaps_[static_cast<std::size_t>(i)] = gap;
     // Exact line search of the dual along the block direction w_s − wᵢ: D is a concave
     // quadratic in γ with slope gapᵢ at 0 and curvature λ‖wᵢ − w_s‖². With a zero
     // curvature the direction changes only ℓ: go all the way when that raises D.
@@ -336,6 +338,7 @@ SnapshotPtr BcfwSolver::snapshot() const {
     snap->meanStep = lastMeanStep_;
     snap->trainError = lastTrainError_;
     snap->testError = lastTestError_;
+    snap->wordGaps = visitGaps_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
         return snap;

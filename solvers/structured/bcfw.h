@@ -149,6 +149,7 @@ class BcfwSolver final : public Solver {
     PortableRandom random_;
     Eigen::MatrixXd blocks_;         // D × n: column i is wᵢ
     std::vector<double> blockLoss_;  // ℓᵢ
+    std::vector<double> visitGaps_;  // gapᵢ when word i was last visited (NaN: not yet)
     Eigen::VectorXd w_, wBest_;
     double loss_ = 0.0;         // ℓ = Σᵢ ℓᵢ
     Eigen::VectorXd wAvg_;      // w̄ (averaging only)

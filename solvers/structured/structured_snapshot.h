@@ -43,6 +43,9 @@ struct StructuredSnapshot final : Snapshot {
     double testError = -1.0;  // on the test words; −1 without them
     // The words whose lattices are drawn (the test words, else the training words; shared,
     // not copied) and the lattices of the first kLatticeWords of them.
+    // BCFW: gapᵢ of every training word when it was last visited (NaN before its first
+    // visit); their sum at the end of a pass is near the duality gap. Empty for the others.
+    std::vector<double> wordGaps;
     std::shared_ptr<const SequenceData> words;
     std::vector<WordLattice> lattices;
 
@@ -56,6 +59,7 @@ struct StructuredSnapshot final : Snapshot {
                        sizeof(double) * static_cast<std::size_t>(l.scores.size()) +
                        sizeof(int) * (l.truth.size() + l.decoded.size() + l.lossAugmented.size());
         return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) + names + lattice +
+               sizeof(double) * wordGaps.capacity() +
                sizeof(double) * static_cast<std::size_t>(w.size());
     }
 };

@@ -1,10 +1,10 @@
 // The structured family's view (widgets/structured_view.h) offscreen on real runs over Taskar's
 // OCR words: every drawn emission pixel and transition equals the snapshot's weight in the chain
 // model's layout, each letter's tile is titled, the trace holds one primal point per evaluation
-// and one gap point per positive gap, the lattice's cells are the emission scores computed here
-// from the word's pixels and its paths the truth and our own decodings of the word, the test
-// error is drawn only with test words, data that is not an image is drawn as the L × d matrix,
-// and other snapshots are refused.
+// and one gap point per positive gap, BCFW's per-word gaps one cell each, the lattice's cells are
+// the emission scores computed here from the word's pixels and its paths the truth and our own
+// decodings of the word, the test error is drawn only with test words, data that is not an image is
+// drawn as the L × d matrix, and other snapshots are refused.
 #include <qcustomplot.h>
 
 #include <QTemporaryDir>
@@ -142,6 +142,16 @@ class TestStructuredView : public QObject {
             QCOMPARE(view.latticePathLabel(1, T), -1);
         }
 
+        // Word gaps: one cell per training word, each the gap BCFW met at its last visit (a
+        // Frank-Wolfe gap, so >= 0 up to rounding: every word was visited in four passes).
+        QCOMPARE(static_cast<int>(snapshot->wordGaps.size()), 40);
+        for (int i = 0; i < 40; ++i) {
+            const double g = snapshot->wordGaps[static_cast<std::size_t>(i)];
+            QVERIFY(std::isfinite(g) && g >= -1e-12);
+            if (g > 1e-6) QCOMPARE(view.wordGapCell(i), g);
+        }
+        QVERIFY(std::isnan(view.wordGapCell(40)));
+
         // Every tab exports.
         QTemporaryDir dir;
         QString why;
@@ -151,7 +161,9 @@ class TestStructuredView : public QObject {
         QVERIFY(QFileInfo(dir.filePath("trace.png")).size() > 1000);
         QVERIFY(view.showPage(2));
         QVERIFY2(view.exportImage(dir.filePath("lattice.png"), &why), qPrintable(why));
-        QVERIFY(!view.showPage(3));
+        QVERIFY(view.showPage(3));
+        QVERIFY2(view.exportImage(dir.filePath("gaps.png"), &why), qPrintable(why));
+        QVERIFY(!view.showPage(4));
     }
 
     void primalOnlyRunsHaveNoGapAndNoTestCurve() {
@@ -166,6 +178,7 @@ class TestStructuredView : public QObject {
         QCOMPARE(view.testErrorPointCount(), 0);
         QCOMPARE(view.primalPointCount(), finiteCount(solver, "primal", false));
         QVERIFY(view.primalPointCount() >= 3);
+        QVERIFY(std::isnan(view.wordGapCell(0)));  // no per-word gaps without BCFW
         // A new run restarts the trace instead of appending to it.
         SsgSolver other(ocrProblem(30, 0), options);
         other.step();
