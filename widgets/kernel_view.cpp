@@ -56,30 +56,6 @@ QCPColorGradient heatGradient() {
     return g;
 }
 
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size, double width = 1.4) {
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, width));
-    style.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
-    return style;
-}
-
-QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
-                      const QCPScatterStyle& style) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(style);
-    return g;
-}
-
-QCPCurve* curve(QCPAxisRect* rect, const QString& name, const QPen& p) {
-    auto* c = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    c->setName(name);
-    c->setPen(p);
-    return c;
-}
-
 QCPLegend* insetLegend(QCPAxisRect* rect, Qt::Alignment alignment) {
     QCPLegend* legend = addInsetLegend(rect, alignment);
     legend->setRowSpacing(0);
@@ -224,20 +200,8 @@ KernelView::KernelView(QWidget* parent)
 
     // Decision function: the map, its legend in a row below.
     mapRect_ = decisionPlot_->axisRect();
-    mapLegend_ = new QCPLegend;
-    decisionPlot_->plotLayout()->addElement(1, 0, mapLegend_);
+    mapLegend_ = addLegendRow(decisionPlot_, 1, 3);
     decisionPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
-    mapLegend_->setLayer("legend");
-    mapLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    mapLegend_->setWrap(3);
-    {
-        QFont font;
-        font.setPointSize(8);
-        mapLegend_->setFont(font);
-        mapLegend_->setBorderPen(Qt::NoPen);
-        mapLegend_->setBrush(Qt::NoBrush);
-        mapLegend_->setMargins(QMargins(4, 0, 4, 2));
-    }
     // Kernel weights: the model of D(β) and the weights per iteration side by side.
     modelRect_ = weightsPlot_->axisRect();
     betaRect_ = new QCPAxisRect(weightsPlot_);
@@ -261,16 +225,20 @@ KernelView::KernelView(QWidget* parent)
     decisionMap_->setInterpolate(true);
     decisionMap_->setLayer("background");
     marginContours_ =
-        curve(mapRect_, "f = \u00b11 (margins)", pen(colors::kOutline, 1.1, Qt::DashLine));
-    zeroContour_ = curve(mapRect_, "f = 0", pen(colors::kFunction, 2.0));
-    positives_ = pointsGraph(decisionPlot_, mapRect_, "class +1",
-                             marker(QCPScatterStyle::ssDisc, kPositive, kPositive, 4.5, 1.0));
-    negatives_ = pointsGraph(decisionPlot_, mapRect_, "class \u22121",
-                             marker(QCPScatterStyle::ssDisc, kNegative, kNegative, 4.5, 1.0));
-    freeSvs_ = pointsGraph(decisionPlot_, mapRect_, "free SV (0 < \u03b1 < C)",
-                           marker(QCPScatterStyle::ssCircle, kFreeSv, Qt::transparent, 10, 1.5));
-    boundSvs_ = pointsGraph(decisionPlot_, mapRect_, "bound SV (\u03b1 = C)",
-                            marker(QCPScatterStyle::ssSquare, kBoundSv, Qt::transparent, 9, 1.5));
+        addCurve(mapRect_, "f = \u00b11 (margins)", pen(colors::kOutline, 1.1, Qt::DashLine));
+    zeroContour_ = addCurve(mapRect_, "f = 0", pen(colors::kFunction, 2.0));
+    positives_ =
+        addPointsGraph(decisionPlot_, mapRect_, "class +1",
+                       markerStyle(QCPScatterStyle::ssDisc, kPositive, kPositive, 4.5, 1.0));
+    negatives_ =
+        addPointsGraph(decisionPlot_, mapRect_, "class \u22121",
+                       markerStyle(QCPScatterStyle::ssDisc, kNegative, kNegative, 4.5, 1.0));
+    freeSvs_ =
+        addPointsGraph(decisionPlot_, mapRect_, "free SV (0 < \u03b1 < C)",
+                       markerStyle(QCPScatterStyle::ssCircle, kFreeSv, Qt::transparent, 10, 1.5));
+    boundSvs_ =
+        addPointsGraph(decisionPlot_, mapRect_, "bound SV (\u03b1 = C)",
+                       markerStyle(QCPScatterStyle::ssSquare, kBoundSv, Qt::transparent, 9, 1.5));
     alphaPositive_ =
         addLineGraph(decisionPlot_, mapRect_, "\u03b1\u1d62, class +1", pen(kPositive, 1.2));
     alphaNegative_ =
@@ -314,21 +282,23 @@ KernelView::KernelView(QWidget* parent)
     // Two columns: the plot keeps its upper half.
     modelLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     modelLegend_->setWrap(2);
-    planesCurve_ = curve(modelRect_, "planes", pen(colors::kPlane, 1.0));
-    newestPlane_ = curve(modelRect_, "newest plane", pen(colors::kNewestPlane, 1.6));
+    planesCurve_ = addCurve(modelRect_, "planes", pen(colors::kPlane, 1.0));
+    newestPlane_ = addCurve(modelRect_, "newest plane", pen(colors::kNewestPlane, 1.6));
     modelMax_ = addLineGraph(weightsPlot_, modelRect_, "model", pen(colors::kModel, 2.0));
     evaluatedCurve_ =
         addLineGraph(weightsPlot_, modelRect_, "D(\u03b2) solved", pen(colors::kFunction, 1.6));
     evaluatedCurve_->setScatterStyle(
-        marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 4, 1.0));
-    triangle_ = curve(modelRect_, "", pen(colors::kOutline, 1.2));
-    iteratePath_ = curve(modelRect_, "iterates \u03b2\u209c", pen(colors::kPath, 1.0));
-    iteratePath_->setScatterStyle(marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
-    iterateValues_ = pointsGraph(weightsPlot_, modelRect_, "D at iterates",
-                                 marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 6));
-    lpMinimiser_ =
-        pointsGraph(weightsPlot_, modelRect_, "LP minimiser",
-                    marker(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+        markerStyle(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 4, 1.0));
+    triangle_ = addCurve(modelRect_, "", pen(colors::kOutline, 1.2));
+    iteratePath_ = addCurve(modelRect_, "iterates \u03b2\u209c", pen(colors::kPath, 1.0));
+    iteratePath_->setScatterStyle(
+        markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+    iterateValues_ =
+        addPointsGraph(weightsPlot_, modelRect_, "D at iterates",
+                       markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 6));
+    lpMinimiser_ = addPointsGraph(
+        weightsPlot_, modelRect_, "LP minimiser",
+        markerStyle(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
     for (auto*& label : vertexLabels_) {
         label = new QCPItemText(weightsPlot_);
         label->setClipAxisRect(modelRect_);
@@ -399,7 +369,7 @@ KernelView::KernelView(QWidget* parent)
         addLineGraph(progressPlot_, callsRect_, "SVM calls (right)", pen(colors::kBest, 1.4), true);
     callsPerStep_->setLineStyle(QCPGraph::lsNone);
     callsPerStep_->setScatterStyle(
-        marker(QCPScatterStyle::ssDisc, colors::kBest, colors::kBest, 5, 1.0));
+        markerStyle(QCPScatterStyle::ssDisc, colors::kBest, colors::kBest, 5, 1.0));
     smoPerStep_->addToLegend(callsLegend);
     callsPerStep_->addToLegend(callsLegend);
 

@@ -46,29 +46,7 @@ const QColor kClusterLine{110, 70, 160};
 QCPGraph* markerGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
                       double size, double width) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, width));
-    style.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
-    g->setScatterStyle(style);
-    return g;
-}
-
-QCPLegend* legendRow(QCustomPlot* plot, int row, int wrap) {
-    auto* legend = new QCPLegend;
-    plot->plotLayout()->addElement(row, 0, legend);
-    legend->setLayer("legend");
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(wrap);
-    QFont font;
-    font.setPointSize(8);
-    legend->setFont(font);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setBrush(Qt::NoBrush);
-    legend->setMargins(QMargins(4, 0, 4, 2));
-    return legend;
+    return addPointsGraph(plot, rect, name, markerStyle(shape, edge, fill, size, width));
 }
 
 // A rows × columns lattice whose edges join i to i+1 within a row and i to i+columns within a
@@ -257,7 +235,7 @@ MapView::MapView(QWidget* parent)
     disagreeingLegendProxy_ =
         markerGraph(labelPlot_, labelRect_, tr("disagreeing node"), QCPScatterStyle::ssCircle,
                     kDisagreeing, Qt::transparent, 9, 1.8);
-    labelLegend_ = legendRow(labelPlot_, 2, 4);
+    labelLegend_ = addLegendRow(labelPlot_, 2, 4);
     labelPlot_->plotLayout()->setRowStretchFactors({0.001, 1.0, 0.001});
     note_ = new QCPItemText(labelPlot_);
     note_->setClipToAxisRect(false);
@@ -291,7 +269,7 @@ MapView::MapView(QWidget* parent)
     QCPAxis* right = disagreementRect_->axis(QCPAxis::atRight);
     right->setLabel(tr("clusters"));
     right->setVisible(false);
-    traceLegend_ = legendRow(tracePlot_, 2, 5);
+    traceLegend_ = addLegendRow(tracePlot_, 2, 5);
     tracePlot_->plotLayout()->setRowStretchFactors({1.0, 0.6, 0.001});
     for (QCPGraph* g : {upper_, lower_, disagreement_, clusterCount_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));

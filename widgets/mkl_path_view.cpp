@@ -90,22 +90,6 @@ void fitLinear(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, double floor
     axis->setRange(lo - 0.02 * (hi - lo), hi + pad);
 }
 
-// A legend laid out as a row of its own at `row` of `plot`'s layout, entries side by side.
-QCPLegend* rowLegend(QCustomPlot* plot, int row) {
-    auto* legend = new QCPLegend;
-    plot->plotLayout()->addElement(row, 0, legend);
-    legend->setLayer("legend");
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(5);
-    QFont font;
-    font.setPointSize(8);
-    legend->setFont(font);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setBrush(Qt::NoBrush);
-    legend->setMargins(QMargins(4, 0, 4, 2));
-    return legend;
-}
-
 }  // namespace
 
 MklPathView::MklPathView(QWidget* parent)
@@ -146,17 +130,17 @@ MklPathView::MklPathView(QWidget* parent)
 
     // The weights, their legend in a row below (the curves fill the panel), active kernels.
     etaRect_ = weightsPlot_->axisRect();
-    etaLegend_ = rowLegend(weightsPlot_, 1);
+    etaLegend_ = addLegendRow(weightsPlot_, 1, 5);
     activeRect_ = new QCPAxisRect(weightsPlot_);
     weightsPlot_->plotLayout()->addElement(2, 0, activeRect_);
     weightsPlot_->plotLayout()->setRowStretchFactors({2.4, 0.001, 1.0});
     // Errors and, below, the steps, each with its legend in a row of its own (the curves fill
     // the panels; inset legends covered them).
     errorRect_ = errorsPlot_->axisRect();
-    QCPLegend* errorLegend = rowLegend(errorsPlot_, 1);
+    QCPLegend* errorLegend = addLegendRow(errorsPlot_, 1, 5);
     stepRect_ = new QCPAxisRect(errorsPlot_);
     errorsPlot_->plotLayout()->addElement(2, 0, stepRect_);
-    QCPLegend* stepLegend = rowLegend(errorsPlot_, 3);
+    QCPLegend* stepLegend = addLegendRow(errorsPlot_, 3, 5);
     errorsPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001, 1.0, 0.001});
     auto* weightMargins = new QCPMarginGroup(weightsPlot_);
     auto* errorMargins = new QCPMarginGroup(errorsPlot_);

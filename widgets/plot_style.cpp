@@ -116,4 +116,52 @@ int setContourSegments(QCPCurve* curve, const std::vector<ContourLevel>& levels)
     return count;
 }
 
+QCPScatterStyle markerStyle(QCPScatterStyle::ScatterShape shape, const QColor& edge,
+                            const QColor& fill, double size, double width) {
+    QCPScatterStyle style(shape, size);
+    style.setPen(pen(edge, width));
+    style.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
+    return style;
+}
+
+QCPGraph* addPointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
+                         const QCPScatterStyle& style) {
+    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    g->setName(name);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(style);
+    return g;
+}
+
+QCPCurve* addCurve(QCPAxisRect* rect, const QString& name, const QPen& p) {
+    auto* c = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    c->setName(name);
+    c->setPen(p);
+    return c;
+}
+
+QCPColorGradient inkGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(255, 255, 255));
+    g.setColorStopAt(1.0, QColor(20, 20, 20));
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
+QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap) {
+    auto* legend = new QCPLegend;
+    plot->plotLayout()->addElement(row, 0, legend);
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(wrap);
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    return legend;
+}
+
 }  // namespace cplab::widgets

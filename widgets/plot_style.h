@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "math/contours.h"
+#include "qcustomplot.h"
 
 class QCPAxis;
 class QCPCurve;
@@ -63,6 +64,21 @@ QPen pen(const QColor& color, double width = 1.0, Qt::PenStyle style = Qt::Solid
 // A named graph on `rect` (its left axis, or its right one) drawn with `p`.
 QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
                        bool rightAxis = false);
+// A scatter style: `shape` of `size` px outlined by `edge` at `width` px, filled with `fill`
+// (Qt::transparent: hollow).
+QCPScatterStyle markerStyle(QCPScatterStyle::ScatterShape shape, const QColor& edge,
+                            const QColor& fill, double size, double width = 1.4);
+// A named graph of points only (no line) on `rect`, drawn with `style`.
+QCPGraph* addPointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
+                         const QCPScatterStyle& style);
+// A named parametric curve on `rect` drawn with `p`.
+QCPCurve* addCurve(QCPAxisRect* rect, const QString& name, const QPen& p);
+// Grey levels of images (pixels, letters): white for low values to near black for high ones,
+// NaN (gaps between tiles) transparent.
+QCPColorGradient inkGradient();
+// A legend laid out as a row of its own at `row` of `plot`'s layout (column 0): entries side by
+// side, `wrap` per line, 8 pt, no frame — below a panel instead of over its data.
+QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap);
 // A small legend (8 pt, the legend colours) inside `rect` at `alignment`.
 QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
 // A log-scale axis with ticks at powers of ten, labelled 10ⁿ.

@@ -27,40 +27,6 @@ const QColor kFaintNegative{214, 39, 40, 90};
 const QColor kFullSv{120, 120, 120, 170};
 const QColor kTrail{40, 40, 40, 150};
 
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size, double width = 1.2) {
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, width));
-    style.setBrush(fill == Qt::transparent ? QBrush(Qt::NoBrush) : QBrush(fill));
-    return style;
-}
-
-QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
-                      const QCPScatterStyle& style) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(style);
-    return g;
-}
-
-QCPCurve* curve(QCPAxisRect* rect, const QString& name, const QPen& p) {
-    auto* c = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    c->setName(name);
-    c->setPen(p);
-    return c;
-}
-
-// Pixels, dark on light (USPS digits are drawn dark on white after the mapping below).
-QCPColorGradient greyGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(255, 255, 255));
-    g.setColorStopAt(1.0, QColor(20, 20, 20));
-    g.setNanHandling(QCPColorGradient::nhTransparent);
-    return g;
-}
-
 // The side of a square image of `dimension` pixels (at least 4 × 4), or 0.
 int imageSide(int dimension) {
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(dimension))));
@@ -113,42 +79,37 @@ SparseView::SparseView(QWidget* parent)
     decisionMap_->setInterpolate(true);
     decisionMap_->setLayer("background");
     imageMap_ = new QCPColorMap(xvRect_->axis(QCPAxis::atBottom), xvRect_->axis(QCPAxis::atLeft));
-    imageMap_->setGradient(greyGradient());
+    imageMap_->setGradient(inkGradient());
     imageMap_->setInterpolate(false);
     imageMap_->setVisible(false);
-    zeroContour_ = curve(xvRect_, "f = 0", pen(colors::kFunction, 2.0));
-    marginContours_ = curve(xvRect_, "f = \u00b11", pen(colors::kContour, 1.0, Qt::DashLine));
-    positives_ = pointsGraph(xvPlot_, xvRect_, "class +1",
-                             marker(QCPScatterStyle::ssDisc, kFaintPositive, kFaintPositive, 4));
-    negatives_ = pointsGraph(xvPlot_, xvRect_, "class \u22121",
-                             marker(QCPScatterStyle::ssDisc, kFaintNegative, kFaintNegative, 4));
-    fullSvs_ = pointsGraph(xvPlot_, xvRect_, "full SVM's support vectors",
-                           marker(QCPScatterStyle::ssCircle, kFullSv, Qt::transparent, 8, 1.0));
-    trails_ = curve(xvRect_, "trails", pen(kTrail, 1.2));
-    starts_ = pointsGraph(xvPlot_, xvRect_, "where they started",
-                          marker(QCPScatterStyle::ssSquare, kTrail, Qt::white, 6, 1.2));
-    xvPositive_ = pointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 > 0",
-                              marker(QCPScatterStyle::ssDiamond, Qt::black, kPositive, 12, 1.6));
-    xvNegative_ = pointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 < 0",
-                              marker(QCPScatterStyle::ssDiamond, Qt::black, kNegative, 12, 1.6));
+    zeroContour_ = addCurve(xvRect_, "f = 0", pen(colors::kFunction, 2.0));
+    marginContours_ = addCurve(xvRect_, "f = \u00b11", pen(colors::kContour, 1.0, Qt::DashLine));
+    positives_ = addPointsGraph(
+        xvPlot_, xvRect_, "class +1",
+        markerStyle(QCPScatterStyle::ssDisc, kFaintPositive, kFaintPositive, 4, 1.2));
+    negatives_ = addPointsGraph(
+        xvPlot_, xvRect_, "class \u22121",
+        markerStyle(QCPScatterStyle::ssDisc, kFaintNegative, kFaintNegative, 4, 1.2));
+    fullSvs_ =
+        addPointsGraph(xvPlot_, xvRect_, "full SVM's support vectors",
+                       markerStyle(QCPScatterStyle::ssCircle, kFullSv, Qt::transparent, 8, 1.0));
+    trails_ = addCurve(xvRect_, "trails", pen(kTrail, 1.2));
+    starts_ = addPointsGraph(xvPlot_, xvRect_, "where they started",
+                             markerStyle(QCPScatterStyle::ssSquare, kTrail, Qt::white, 6, 1.2));
+    xvPositive_ =
+        addPointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 > 0",
+                       markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kPositive, 12, 1.6));
+    xvNegative_ =
+        addPointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 < 0",
+                       markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kNegative, 12, 1.6));
     betaBars_ = new QCPBars(xvRect_->axis(QCPAxis::atBottom), xvRect_->axis(QCPAxis::atLeft));
     betaBars_->setName("\u03b2\u1d64");
     betaBars_->setPen(pen(colors::kModel));
     betaBars_->setBrush(QColor(31, 119, 180, 120));
     betaBars_->setWidth(0.7);
     // The legend in a row below the map (inside, it covered the points).
-    xvLegend_ = new QCPLegend;
-    xvPlot_->plotLayout()->addElement(1, 0, xvLegend_);
+    xvLegend_ = addLegendRow(xvPlot_, 1, 3);
     xvPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
-    xvLegend_->setLayer("legend");
-    xvLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    xvLegend_->setWrap(3);
-    QFont legendFont;
-    legendFont.setPointSize(8);
-    xvLegend_->setFont(legendFont);
-    xvLegend_->setBorderPen(Qt::NoPen);
-    xvLegend_->setBrush(Qt::NoBrush);
-    xvLegend_->setMargins(QMargins(4, 0, 4, 2));
     note_ = new QCPItemText(xvPlot_);
     note_->setClipToAxisRect(false);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);

@@ -197,18 +197,8 @@ StructuredView::StructuredView(QWidget* parent)
     for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
     // One legend in a row below the panels (inside, it covered the curves).
-    errorLegend_ = new QCPLegend;
-    tracePlot_->plotLayout()->addElement(3, 0, errorLegend_);
+    errorLegend_ = addLegendRow(tracePlot_, 3, 5);
     tracePlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 1.0, 0.001});
-    errorLegend_->setLayer("legend");
-    errorLegend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    errorLegend_->setWrap(5);
-    QFont legendFont;
-    legendFont.setPointSize(8);
-    errorLegend_->setFont(legendFont);
-    errorLegend_->setBorderPen(Qt::NoPen);
-    errorLegend_->setBrush(Qt::NoBrush);
-    errorLegend_->setMargins(QMargins(4, 0, 4, 2));
     for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
         g->addToLegend(errorLegend_);
 
@@ -235,12 +225,7 @@ StructuredView::StructuredView(QWidget* parent)
     latticeRect_->axis(QCPAxis::atLeft)->setRangeReversed(true);
     letters_ =
         new QCPColorMap(lettersRect_->axis(QCPAxis::atBottom), lettersRect_->axis(QCPAxis::atLeft));
-    QCPColorGradient ink;
-    ink.clearColorStops();
-    ink.setColorStopAt(0.0, QColor(255, 255, 255));
-    ink.setColorStopAt(1.0, QColor(20, 20, 20));
-    ink.setNanHandling(QCPColorGradient::nhTransparent);
-    letters_->setGradient(ink);
+    letters_->setGradient(inkGradient());
     letters_->setInterpolate(false);
     lattice_ =
         new QCPColorMap(latticeRect_->axis(QCPAxis::atBottom), latticeRect_->axis(QCPAxis::atLeft));
@@ -254,15 +239,8 @@ StructuredView::StructuredView(QWidget* parent)
                               pen(colors::kCandidate, 1.8, Qt::DashLine)};
     const QString pathNames[3] = {tr("true labels y_i"), tr("Viterbi decoding of w"),
                                   tr("loss-augmented decoding (the oracle)")};
-    auto* pathLegend = new QCPLegend;
-    latticePlot_->plotLayout()->addElement(2, 0, pathLegend);
+    auto* pathLegend = addLegendRow(latticePlot_, 2, 3);
     latticePlot_->plotLayout()->setRowStretchFactors({1.6, 4.0, 0.001});
-    pathLegend->setLayer("legend");
-    pathLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    pathLegend->setWrap(3);
-    pathLegend->setFont(legendFont);
-    pathLegend->setBorderPen(Qt::NoPen);
-    pathLegend->setBrush(Qt::NoBrush);
     for (int k = 0; k < 3; ++k) {
         paths_[k] = new QCPCurve(latticeRect_->axis(QCPAxis::atBottom),
                                  latticeRect_->axis(QCPAxis::atLeft));
