@@ -473,8 +473,15 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     const bool readsFiles = family->fileAffinity(a.data) > 0;
     if (!a.data.empty() && !readsFiles) {
-        err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
-            << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
+        const std::string formats = family->fileFormats();
+        if (formats.empty()) {
+            err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
+                << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
+        } else {
+            err << "cplab-cli: " << a.data << ": not a file the " << family->name()
+                << " family of solver '" << a.solver << "' reads (it reads " << formats
+                << ")\n";
+        }
         return kExitInvalid;
     }
     if (!a.model.empty() && !family->writesModels()) {

@@ -285,6 +285,10 @@ void parseHeader(LineReader& reader, std::string_view key, std::string_view rest
             reader.fail("'# dimension:' header needs exactly one number, the feature count");
         }
         s.declaredDimension = reader.integer(value, "dimension", 0);
+        if (s.declaredDimension > kMaxSequenceFeatures)
+            reader.fail("dimension " + std::to_string(s.declaredDimension) + " exceeds " +
+                        std::to_string(kMaxSequenceFeatures) +
+                        " features (the chain model keeps dense weights per label and feature)");
         s.dimensionLine = reader.lineNumber();
     }
 }
@@ -345,6 +349,11 @@ void parseTokenLine(LineReader& reader, std::string_view line, GenericState& s) 
                                   " appears twice; indices must increase"
                             : "feature index " + std::to_string(index) + " after index " +
                                   std::to_string(previous) + "; indices must increase");
+        }
+        if (index > kMaxSequenceFeatures) {
+            reader.fail("feature index " + std::to_string(index) + " exceeds " +
+                        std::to_string(kMaxSequenceFeatures) +
+                        " (the chain model keeps dense weights per label and feature)");
         }
         if (s.declaredDimension >= 0 && index > s.declaredDimension) {
             reader.fail("feature index " + std::to_string(index) + " beyond the dimension " +

@@ -107,6 +107,10 @@ struct SequenceData {
 // --- letter.data ----------------------------------------------------------------------------
 
 inline constexpr int kOcrPixels = 128;  // 16 × 8 image
+// The largest feature count (index, or `# dimension:`) of the generic format: the chain model
+// keeps dense weights, L per feature, so a larger index is refused at its line rather than
+// allocated (2^24; hashed text features stay well below).
+inline constexpr int kMaxSequenceFeatures = 1 << 24;
 inline constexpr int kOcrLetters = 26;  // a–z
 
 // Loads Taskar's letter.data (plain or gzip) at `path`. name = the file name, source = path.

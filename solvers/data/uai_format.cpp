@@ -16,9 +16,23 @@ namespace cplab {
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-// The largest dense table a reader allocates (2 GB of doubles): far beyond any pairwise model
-// a file of ours holds, and a file that declares more is refused before memory runs out.
-constexpr double kMaxTableEntries = double(1 << 28);
+// The largest dense table a reader allocates (128 MB of doubles): far beyond any pairwise
+// model a file of ours holds, and a file that declares more is refused before memory runs out
+// (libDAI files may leave entries unlisted, so a table's size is not bounded by the file's).
+constexpr double kMaxTableEntries = double(1 << 24);
+// The most labels of all variables together (a value per label is kept: 512 MB at this bound).
+constexpr long long kMaxTotalLabels = 1LL << 26;
+
+// Empty when the label counts fit kMaxTotalLabels, else what is wrong.
+std::string labelTotalProblem(const std::vector<int>& cardinalities) {
+    long long total = 0;
+    for (const int k : cardinalities)
+        total += k;
+    if (total <= kMaxTotalLabels) return {};
+    return "the " + std::to_string(cardinalities.size()) + " variables have " +
+           std::to_string(total) + " labels in all, more than the " +
+           std::to_string(kMaxTotalLabels) + " a model may have (a value is kept per label)";
+}
 // exp(θ) is a normal double with full precision for θ in [−700, 700].
 constexpr double kMaxWritableLog = 700.0;
 
@@ -191,19 +205,21 @@ UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
         tokens.fail("unknown network type " + inQuotes(header) + "; expected 'MARKOV'");
     }
     const int n = tokens.integer("variable count", 1);
-    std::vector<int> cardinalities(static_cast<std::size_t>(n));
+    // Grown as the counts are read: a file declaring 10⁹ variables and ending after a few is
+    // refused at its end, not after allocating for all of them.
+    std::vector<int> cardinalities;
     for (int v = 0; v < n; ++v)
-        cardinalities[static_cast<std::size_t>(v)] =
-            tokens.integer("cardinality of variable " + std::to_string(v), 1);
+        cardinalities.push_back(tokens.integer("cardinality of variable " + std::to_string(v), 1));
+    if (const std::string why = labelTotalProblem(cardinalities); !why.empty()) tokens.fail(why);
     const int factors = tokens.integer("factor count", 0);
 
     struct Scope {
         std::vector<int> variables;
         int line = 0;
     };
-    std::vector<Scope> scopes(static_cast<std::size_t>(factors));
+    std::vector<Scope> scopes;
     for (int f = 0; f < factors; ++f) {
-        Scope& scope = scopes[static_cast<std::size_t>(f)];
+        Scope& scope = scopes.emplace_back();
         const int arity = tokens.integer("arity of factor " + std::to_string(f), 0);
         scope.line = tokens.line();
         if (arity > 2) {
@@ -327,10 +343,10 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
         std::vector<double> table;       // potentials, linear index as in the file
     };
     const int count = tokens.integer("factor count", 0);
-    std::vector<Factor> factors(static_cast<std::size_t>(count));
+    std::vector<Factor> factors;  // grown as they are read (the count may be a lie)
     std::map<int, std::pair<int, int>> cardinalityOf;  // label → (cardinality, line)
     for (int f = 0; f < count; ++f) {
-        Factor& factor = factors[static_cast<std::size_t>(f)];
+        Factor& factor = factors.emplace_back();
         const std::string name = "factor " + std::to_string(f);
         const int arity = tokens.integer("variable count of " + name, 0);
         if (arity > 2) {
@@ -393,6 +409,8 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
         if (labelsOut) labelsOut->push_back(label);
     }
     if (cardinalities.empty()) throw DataError(sourceName, 0, "no variables: the graph is empty");
+    if (const std::string why = labelTotalProblem(cardinalities); !why.empty())
+        throw DataError(sourceName, 0, why);
     TablesBuilder builder(std::move(cardinalities));
     for (const Factor& factor : factors) {
         if (factor.labels.empty()) {

@@ -17,7 +17,7 @@ constexpr const char* kOwner = "BcfwOptions";
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The block vectors may take at most this many doubles (4 GB): beyond, the solver refuses the
 // problem with a message instead of failing to allocate.
-constexpr long long kMaxBlockEntries = 1LL << 29;
+constexpr long long kMaxBlockEntries = 1LL << 26;  // 512 MB of block vectors
 // Block steps between looks at the cancel token.
 constexpr int kCancelCheck = 64;
 
@@ -81,7 +81,8 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     if (static_cast<long long>(n) * D > kMaxBlockEntries) {
         reject("BcfwSolver: " + std::to_string(n) + " examples x " + std::to_string(D) +
                " weights need " + std::to_string(static_cast<long long>(n) * D * 8 >> 20) +
-               " MB of block vectors, more than the 4096 MB allowed");
+               " MB of block vectors, more than the " +
+               std::to_string(kMaxBlockEntries * 8 >> 20) + " MB allowed");
         return;
     }
     SetupTimer timer(*this);

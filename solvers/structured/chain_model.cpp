@@ -19,12 +19,25 @@ ChainModel::ChainModel(std::shared_ptr<const SequenceData> data, ChainModelOptio
     d_ = data_->dimension();
     const long long D = static_cast<long long>(L_) * d_ + L_ +
                         (options_.transitions ? static_cast<long long>(L_) * L_ : 0);
-    if (D > std::numeric_limits<int>::max()) {
+    if (D > kMaxChainWeights) {
         throw std::invalid_argument("ChainModel: " + std::to_string(L_) + " labels × " +
                                     std::to_string(d_) + " features make " + std::to_string(D) +
-                                    " weights, more than an int can index");
+                                    " weights, more than the " + std::to_string(kMaxChainWeights) +
+                                    " (128 MB per weight vector) a chain model may have");
     }
     dimension_ = static_cast<int>(D);
+    // ψ and the solvers' line searches square sums of features: values near the top of the
+    // double range would overflow to ∞ and stall every solver without a word.
+    const SequenceData::SparseMatrix& X = data_->features;
+    for (int k = 0; k < X.rows(); ++k) {
+        const double squared = X.row(k).squaredNorm();
+        if (!(squared <= kMaxTokenSquaredNorm)) {
+            throw std::invalid_argument(
+                "ChainModel: " + data_->where(k) + ": the token's features are too large (their " +
+                "squared norm " + std::to_string(squared) + " passes 1e200, beyond which the " +
+                "solvers' arithmetic overflows); rescale the data");
+        }
+    }
 }
 
 std::span<const int> ChainModel::truth(int i) const {

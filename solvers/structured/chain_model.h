@@ -63,10 +63,17 @@ struct ChainWorkspace {
     Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> back;  // argmax of prefix
 };
 
+// The most weights D a ChainModel may have: the solvers hold several dense vectors of D
+// (w, its average, the best w, a corner; BCFW one per word), 128 MB each at this bound.
+inline constexpr long long kMaxChainWeights = 1LL << 24;
+// The largest squared norm of a token's features a ChainModel accepts.
+inline constexpr double kMaxTokenSquaredNorm = 1e200;
+
 class ChainModel {
   public:
-    // Throws std::invalid_argument when `data` is null or breaks the SequenceData contract, or
-    // when D would not fit an int.
+    // Throws std::invalid_argument when `data` is null or breaks the SequenceData contract,
+    // when D is above kMaxChainWeights, or when a token's squared feature norm is above
+    // kMaxTokenSquaredNorm (or not finite).
     explicit ChainModel(std::shared_ptr<const SequenceData> data, ChainModelOptions options = {});
 
     const SequenceData& data() const { return *data_; }
