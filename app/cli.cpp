@@ -479,8 +479,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
                 << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
         } else {
             err << "cplab-cli: " << a.data << ": not a file the " << family->name()
-                << " family of solver '" << a.solver << "' reads (it reads " << formats
-                << ")\n";
+                << " family of solver '" << a.solver << "' reads (it reads " << formats << ")\n";
         }
         return kExitInvalid;
     }
@@ -623,13 +622,18 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
         return kExitInvalid;
     }
     if (parser.isSet(json)) {
-        writeJson(out, QJsonObject{{"model", q(modelPath)},
-                                   {"data", q(dataPath)},
-                                   {"examples", static_cast<qint64>(prediction->examples)},
-                                   {q(prediction->measure), jsonNumber(prediction->value)}});
+        QJsonObject summary{{"model", q(modelPath)},
+                            {"data", q(dataPath)},
+                            {"examples", static_cast<qint64>(prediction->examples)},
+                            {q(prediction->measure), jsonNumber(prediction->value)}};
+        for (const auto& [name, value] : prediction->more)
+            summary.insert(q(name), jsonNumber(value));
+        writeJson(out, summary);
     } else {
         printLine(out, "examples", std::to_string(prediction->examples));
         printLine(out, prediction->measure, formatReal(prediction->value));
+        for (const auto& [name, value] : prediction->more)
+            printLine(out, name, formatReal(value));
     }
     return kExitOk;
 }

@@ -88,11 +88,13 @@ struct ProblemInstance {
 using ProblemPtr = std::shared_ptr<const ProblemInstance>;
 
 // What `predict` reports: how many examples, and the error under its name ("error", or
-// "mean_absolute_error" for regression).
+// "mean_absolute_error" for regression), then any further measures of the family (the
+// structured family's word_error and token count).
 struct Prediction {
     long long examples = 0;
     std::string measure;
     double value = 0.0;
+    std::vector<std::pair<std::string, double>> more{};
 };
 
 class Family {

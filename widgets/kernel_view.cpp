@@ -246,12 +246,7 @@ KernelView::KernelView(QWidget* parent)
     alphaPositive_->setLineStyle(QCPGraph::lsImpulse);
     alphaNegative_->setLineStyle(QCPGraph::lsImpulse);
     alphaBound_ = addLineGraph(decisionPlot_, mapRect_, "C", pen(kBoundSv, 1.2, Qt::DashLine));
-    mapNote_ = new QCPItemText(decisionPlot_);
-    mapNote_->setClipAxisRect(mapRect_);
-    mapNote_->position->setAxisRect(mapRect_);
-    mapNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    mapNote_->position->setCoords(0.5, 0.5);
-    mapNote_->setColor(colors::kNote);
+    mapNote_ = addNote(decisionPlot_, mapRect_);
     mapNote_->setVisible(false);
 
     // Model of D(β).
@@ -311,12 +306,7 @@ KernelView::KernelView(QWidget* parent)
         label->setFont(font);
         label->setVisible(false);
     }
-    modelNote_ = new QCPItemText(weightsPlot_);
-    modelNote_->setClipAxisRect(modelRect_);
-    modelNote_->position->setAxisRect(modelRect_);
-    modelNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    modelNote_->position->setCoords(0.5, 0.5);
-    modelNote_->setColor(colors::kNote);
+    modelNote_ = addNote(weightsPlot_, modelRect_);
     modelNote_->setText("no kernel weights yet");
     for (int i = 0; i < 8; ++i) {
         weightBars_.push_back(addLineGraph(weightsPlot_, modelRect_, {}, pen(runColor(i), 5.0)));

@@ -102,13 +102,8 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
         p->addToLegend(sliceLegend);
     }
     chosenLine_->removeFromLegend();
-    sliceNote_ = new QCPItemText(plot_);
-    sliceNote_->setClipAxisRect(sliceRect_);
-    sliceNote_->position->setAxisRect(sliceRect_);
-    sliceNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    sliceNote_->position->setCoords(0.5, 0.5);
+    sliceNote_ = addNote(plot_, sliceRect_);
     sliceNote_->setText("no line search in this solver");
-    sliceNote_->setColor(colors::kNote);
 
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
     progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");

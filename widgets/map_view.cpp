@@ -237,12 +237,7 @@ MapView::MapView(QWidget* parent)
                     kDisagreeing, Qt::transparent, 9, 1.8);
     labelLegend_ = addLegendRow(labelPlot_, 2, 4);
     labelPlot_->plotLayout()->setRowStretchFactors({0.001, 1.0, 0.001});
-    note_ = new QCPItemText(labelPlot_);
-    note_->setClipToAxisRect(false);
-    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note_->position->setAxisRect(labelRect_);
-    note_->position->setCoords(0.5, 0.5);
-    note_->setColor(colors::kNote);
+    note_ = addNote(labelPlot_, labelRect_);
     note_->setVisible(false);
 
     // Bounds: U and E on top, the disagreement below, one legend row under both.

@@ -230,12 +230,7 @@ MklPathView::MklPathView(QWidget* parent)
     bars_->setBrush(
         QColor(colors::kModel.red(), colors::kModel.green(), colors::kModel.blue(), 110));
     bars_->setWidth(0.7);
-    predictorNote_ = new QCPItemText(predictorPlot_);
-    predictorNote_->setClipAxisRect(rect);
-    predictorNote_->position->setAxisRect(rect);
-    predictorNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    predictorNote_->position->setCoords(0.5, 0.5);
-    predictorNote_->setColor(colors::kNote);
+    predictorNote_ = addNote(predictorPlot_, rect);
     clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     setMinimumSize(420, 320);
 }

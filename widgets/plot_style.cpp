@@ -149,6 +149,17 @@ QCPColorGradient inkGradient() {
     return g;
 }
 
+QCPItemText* addNote(QCustomPlot* plot, QCPAxisRect* rect) {
+    auto* note = new QCPItemText(plot);
+    note->setClipAxisRect(rect);
+    note->setClipToAxisRect(false);
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setAxisRect(rect);
+    note->position->setCoords(0.5, 0.5);
+    note->setColor(colors::kNote);
+    return note;
+}
+
 QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap) {
     auto* legend = new QCPLegend;
     plot->plotLayout()->addElement(row, 0, legend);

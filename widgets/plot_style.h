@@ -14,6 +14,7 @@ class QCPCurve;
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
+class QCPItemText;
 class QCPLegend;
 
 namespace cplab::widgets {
@@ -81,6 +82,9 @@ QCPColorGradient inkGradient();
 QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap);
 // A small legend (8 pt, the legend colours) inside `rect` at `alignment`.
 QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
+// A note centred in `rect` ("no model yet", why a panel is empty), in the note colour, not
+// clipped; the caller sets its text and visibility.
+QCPItemText* addNote(QCustomPlot* plot, QCPAxisRect* rect);
 // A log-scale axis with ticks at powers of ten, labelled 10ⁿ.
 void useLogScale(QCPAxis* axis);
 // The segments (a, b) of contour levels as one curve, NaN between segments; their number.

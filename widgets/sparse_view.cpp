@@ -110,12 +110,7 @@ SparseView::SparseView(QWidget* parent)
     // The legend in a row below the map (inside, it covered the points).
     xvLegend_ = addLegendRow(xvPlot_, 1, 3);
     xvPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
-    note_ = new QCPItemText(xvPlot_);
-    note_->setClipToAxisRect(false);
-    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note_->position->setAxisRect(xvRect_);
-    note_->position->setCoords(0.5, 0.5);
-    note_->setColor(colors::kNote);
+    note_ = addNote(xvPlot_, xvRect_);
     note_->setVisible(false);
     for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(zeroContour_),
                                     static_cast<QCPAbstractPlottable*>(marginContours_)})

@@ -162,30 +162,31 @@ StructuredView::StructuredView(QWidget* parent)
         map->setInterpolate(false);
         map->setVisible(false);
     }
-    note_ = new QCPItemText(modelPlot_);
-    note_->setClipToAxisRect(false);
-    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note_->position->setAxisRect(emissionRect_);
-    note_->position->setCoords(0.5, 0.5);
-    note_->setColor(colors::kNote);
+    note_ = addNote(modelPlot_, emissionRect_);
     note_->setVisible(false);
 
-    // Trace: bounds, gap, errors, one above the other, against passes.
+    // Trace: bounds, gap, errors and the solver's own measure, one above the other, against
+    // passes.
     boundsRect_ = tracePlot_->axisRect();
     gapRect_ = new QCPAxisRect(tracePlot_);
     errorRect_ = new QCPAxisRect(tracePlot_);
+    ownRect_ = new QCPAxisRect(tracePlot_);
     tracePlot_->plotLayout()->addElement(1, 0, gapRect_);
     tracePlot_->plotLayout()->addElement(2, 0, errorRect_);
+    tracePlot_->plotLayout()->addElement(3, 0, ownRect_);
     auto* margins = new QCPMarginGroup(tracePlot_);
-    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_}) {
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_, ownRect_}) {
         styleAxisRect(rect);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        rect->axis(QCPAxis::atBottom)->setLabel(tr("passes over the training words"));
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
     }
+    ownRect_->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);  // the shortest panel
+    // One x label, under the last panel: the four share their x range.
+    ownRect_->axis(QCPAxis::atBottom)->setLabel(tr("passes over the training words"));
     boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("objective"));
     gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("duality gap P \u2212 D"));
     useLogScale(gapRect_->axis(QCPAxis::atLeft));
-    errorRect_->axis(QCPAxis::atLeft)->setLabel(tr("letter error"));
+    errorRect_->axis(QCPAxis::atLeft)->setLabel(tr("error"));
     primal_ = addLineGraph(tracePlot_, boundsRect_, tr("primal P(w)"), pen(colors::kModel, 2.0));
     dual_ = addLineGraph(tracePlot_, boundsRect_, tr("dual D(\u03b1)"),
                          pen(colors::kCandidate, 1.6, Qt::DashLine));
@@ -194,12 +195,18 @@ StructuredView::StructuredView(QWidget* parent)
                                pen(colors::kModel, 1.8));
     testError_ = addLineGraph(tracePlot_, errorRect_, tr("letter error, test words"),
                               pen(colors::kCandidate, 1.6, Qt::DashLine));
-    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+    testWordError_ = addLineGraph(tracePlot_, errorRect_, tr("word error, test words"),
+                                  pen(colors::kFunction, 1.6, Qt::DotLine));
+    own_[0] = addLineGraph(tracePlot_, ownRect_, {}, pen(colors::kModel, 1.8));
+    own_[1] = addLineGraph(tracePlot_, ownRect_, {}, pen(colors::kCandidate, 1.6, Qt::DashLine));
+    for (QCPGraph* g : traceGraphs())
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
-    // One legend in a row below the panels (inside, it covered the curves).
-    errorLegend_ = addLegendRow(tracePlot_, 3, 5);
-    tracePlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 1.0, 0.001});
-    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+    ownNote_ = addNote(tracePlot_, ownRect_);
+    // One legend in a row below the panels (inside, it covered the curves); the last panel
+    // names its curves in its own axis label.
+    errorLegend_ = addLegendRow(tracePlot_, 4, 6);
+    tracePlot_->plotLayout()->setRowStretchFactors({1.0, 1.0, 1.0, 0.8, 0.001});
+    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_, testWordError_})
         g->addToLegend(errorLegend_);
 
     // Lattice: the word's letters above, the L × T lattice below, on one x axis (position).
@@ -286,11 +293,7 @@ StructuredView::StructuredView(QWidget* parent)
     gapsRect->setMarginGroup(QCP::msLeft | QCP::msRight, gapsMargins);
     scale->setMarginGroup(QCP::msLeft | QCP::msRight, gapsMargins);
     gapsPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
-    gapsNote_ = new QCPItemText(gapsPlot_);
-    gapsNote_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    gapsNote_->position->setAxisRect(gapsRect);
-    gapsNote_->position->setCoords(0.5, 0.5);
-    gapsNote_->setColor(colors::kNote);
+    gapsNote_ = addNote(gapsPlot_, gapsRect);
     gapsNote_->setText(tr("Only BCFW keeps a gap per word (its block gaps)."));
     clear();
 }
@@ -308,8 +311,10 @@ void StructuredView::clear() {
         modelPlot_->removeItem(title);
     titles_.clear();
     note_->setVisible(false);
-    for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+    for (QCPGraph* g : traceGraphs())
         g->data()->clear();
+    setOwnMeasure(OwnMeasure::None);
+    updateLegend();
     run_ = -1;
     shown_ = 0;
     snapshot_.reset();
@@ -688,7 +693,7 @@ void StructuredView::drawWeights(const StructuredSnapshot& s) {
 void StructuredView::setTrace(std::span<const IterationRecord> records,
                               const std::vector<std::string>& columns, int runId) {
     if (runId != run_ || records.size() < shown_) {
-        for (QCPGraph* g : {primal_, dual_, gap_, trainError_, testError_})
+        for (QCPGraph* g : traceGraphs())
             g->data()->clear();
         shown_ = 0;
         run_ = runId;
@@ -698,6 +703,20 @@ void StructuredView::setTrace(std::span<const IterationRecord> records,
     const int gap = columnOf(columns, "duality_gap");
     const int train = columnOf(columns, "train_error");
     const int test = columnOf(columns, "test_error");
+    const int testWord = columnOf(columns, "test_word_error");
+    // The last panel: n-slack's working sets, 1-slack's planes, else the mean step.
+    int own[2] = {-1, -1};
+    if (const int c = columnOf(columns, "constraints"); c >= 0) {
+        setOwnMeasure(OwnMeasure::WorkingSets);
+        own[0] = c;
+    } else if (const int p = columnOf(columns, "planes"); p >= 0) {
+        setOwnMeasure(OwnMeasure::Planes);
+        own[0] = p;
+        own[1] = columnOf(columns, "active_planes");
+    } else {
+        own[0] = columnOf(columns, "mean_step");
+        setOwnMeasure(own[0] >= 0 ? OwnMeasure::MeanStep : OwnMeasure::None);
+    }
     // Only the finite values: a solver evaluates P(w) and the errors every few passes.
     auto add = [](QCPGraph* g, double key, double value, bool positive = false) {
         if (std::isfinite(key) && std::isfinite(value) && (!positive || value > 0))
@@ -712,16 +731,61 @@ void StructuredView::setTrace(std::span<const IterationRecord> records,
         add(trainError_, k, extraAt(r, train));
         const double t = extraAt(r, test);
         if (t >= 0) add(testError_, k, t);
+        const double tw = extraAt(r, testWord);
+        if (tw >= 0) add(testWordError_, k, tw);
+        for (int c = 0; c < 2; ++c)
+            add(own_[c], k, extraAt(r, own[c]));
     }
     shown_ = records.size();
-    const bool hasTest = !testError_->data()->isEmpty();
-    if (hasTest != errorLegend_->hasItemWithPlottable(testError_)) {
-        if (hasTest) {
-            testError_->addToLegend(errorLegend_);
-        } else {
-            testError_->removeFromLegend(errorLegend_);
-        }
+    updateLegend();
+    ownNote_->setVisible(own_[0]->data()->isEmpty());
+}
+
+std::vector<QCPGraph*> StructuredView::traceGraphs() const {
+    return {primal_, dual_, gap_, trainError_, testError_, testWordError_, own_[0], own_[1]};
+}
+
+void StructuredView::setOwnMeasure(OwnMeasure measure) {
+    if (measure == ownMeasure_) return;
+    ownMeasure_ = measure;
+    QCPAxis* left = ownRect_->axis(QCPAxis::atLeft);
+    switch (measure) {
+        case OwnMeasure::WorkingSets:
+            left->setLabel(tr("constraints Σ|W_i|"));
+            ownNote_->setText(tr("no pass yet"));
+            break;
+        case OwnMeasure::Planes:
+            left->setLabel(tr("planes"));
+            ownNote_->setText(tr("no pass yet"));
+            break;
+        case OwnMeasure::MeanStep:
+            left->setLabel(tr("mean step γ"));
+            ownNote_->setText(tr("no pass yet"));
+            break;
+        case OwnMeasure::None:
+            left->setLabel({});
+            ownNote_->setText(tr("no working set or step size to show"));
+            break;
     }
+    own_[0]->setName(measure == OwnMeasure::Planes ? tr("1-slack planes") : left->label());
+    own_[1]->setName(tr("active planes"));
+}
+
+void StructuredView::updateLegend() {
+    // In a fixed order, with the curves that have something to show.
+    std::vector<QCPGraph*> listed = {primal_, dual_, gap_, trainError_};
+    for (QCPGraph* g : {testError_, testWordError_})
+        if (!g->data()->isEmpty()) listed.push_back(g);
+    if (ownMeasure_ == OwnMeasure::Planes) listed.insert(listed.end(), {own_[0], own_[1]});
+    bool same = errorLegend_->itemCount() == static_cast<int>(listed.size());
+    for (std::size_t k = 0; same && k < listed.size(); ++k) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(errorLegend_->item(static_cast<int>(k)));
+        same = item && item->plottable() == listed[k];
+    }
+    if (same) return;
+    errorLegend_->clearItems();
+    for (QCPGraph* g : listed)
+        g->addToLegend(errorLegend_);
 }
 
 void StructuredView::rescaleTrace() {
@@ -731,10 +795,11 @@ void StructuredView::rescaleTrace() {
         const QCPRange k = g->getKeyRange(found);
         if (found) last = std::max(last, k.upper);
     }
-    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_})
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_, ownRect_})
         rect->axis(QCPAxis::atBottom)->setRange(0, last * 1.02);
     fitValues(boundsRect_->axis(QCPAxis::atLeft), {primal_, dual_}, true);
-    fitValues(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_}, true);
+    fitValues(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_, testWordError_}, true);
+    fitValues(ownRect_->axis(QCPAxis::atLeft), {own_[0], own_[1]}, true);
     bool found = false;
     const QCPRange g = gap_->getValueRange(found, QCP::sdBoth, QCPRange());
     if (found && g.lower > 0) {
@@ -771,15 +836,28 @@ int StructuredView::testErrorPointCount() const {
     return testError_->dataCount();
 }
 
+int StructuredView::testWordErrorPointCount() const {
+    return testWordError_->dataCount();
+}
+
+double StructuredView::ownValue(int curve, int index) const {
+    if (curve < 0 || curve > 1 || index < 0 || index >= own_[curve]->dataCount()) return kNaN;
+    return (own_[curve]->data()->constBegin() + index)->value;
+}
+
 QString StructuredView::statusText(const ViewFrame& frame) const {
     const auto* s = dynamic_cast<const StructuredSnapshot*>(frame.snapshot.get());
     if (!s || s->labels <= 0) return {};
     QString text = tr("P(w) %1").arg(s->primal, 0, 'g', 8);
     if (std::isfinite(s->dual))
         text += tr(", D %1, gap %2").arg(s->dual, 0, 'g', 8).arg(s->gap, 0, 'g', 3);
-    text +=
-        tr("; %1 passes; letter error %2").arg(s->passes, 0, 'g', 4).arg(s->trainError, 0, 'g', 4);
-    if (s->testError >= 0) text += tr(" (test %1)").arg(s->testError, 0, 'g', 4);
+    text += tr("; %1 passes; letter error %2")
+                .arg(s->passes, 0, 'g', 4)
+                .arg(s->errors.trainLetter, 0, 'g', 4);
+    if (s->errors.testLetter >= 0)
+        text += tr(" (test %1, test word error %2)")
+                    .arg(s->errors.testLetter, 0, 'g', 4)
+                    .arg(s->errors.testWord, 0, 'g', 4);
     return text;
 }
 

@@ -7,8 +7,10 @@
 //     (row a, column b: a followed by b). Blue is positive, red negative, white zero; each block
 //     has its own symmetric colour range.
 //   * "Gap and errors": against passes over the training words, the primal P(w) and the dual
-//     D(α) (top), the duality gap P − D on a log scale (middle; methods without a dual have
-//     none), and the letter error on the training and test words (bottom).
+//     D(α) (top), the duality gap P − D on a log scale (methods without a dual have none), the
+//     letter error on the training and test words and the test word error, and the solver's
+//     own measure (bottom): n-slack's working-set size Σᵢ|Wᵢ|, 1-slack's planes and active
+//     planes, else the mean step γ of the pass (BCFW, FW, SSG).
 //   * "Viterbi lattice": one of the first test words (a spin box picks it): its letters as
 //     images above the L × T lattice whose cells are the emission scores ⟨w_y, x_t⟩ + b_y, with
 //     the true labelling, the Viterbi decoding and the loss-augmented decoding (the oracle's
@@ -63,6 +65,10 @@ class StructuredView final : public FamilyView {
     int primalPointCount() const;
     int gapPointCount() const;
     int testErrorPointCount() const;
+    int testWordErrorPointCount() const;
+    // The bottom panel's curve `curve` (0: constraints, planes or mean step; 1: active planes),
+    // its value at point `index` (NaN where there is none).
+    double ownValue(int curve, int index) const;
     // The lattice tab: the word shown (0-based among the snapshot's lattices), the drawn score
     // of cell (position t, label y), and the label the curve `path` (0 truth, 1 decoded, 2
     // loss-augmented) passes at position t (−1 where there is none).
@@ -78,6 +84,10 @@ class StructuredView final : public FamilyView {
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
     void rescaleTrace();
+    enum class OwnMeasure { None, WorkingSets, Planes, MeanStep };
+    void setOwnMeasure(OwnMeasure measure);
+    void updateLegend();
+    std::vector<QCPGraph*> traceGraphs() const;
     void drawLattice();
     void drawWordGaps();
     // Where feature j of label y lies in the emission map (Images: in the mosaic).
@@ -114,11 +124,16 @@ class StructuredView final : public FamilyView {
     QCPAxisRect* boundsRect_ = nullptr;
     QCPAxisRect* gapRect_ = nullptr;
     QCPAxisRect* errorRect_ = nullptr;
+    QCPAxisRect* ownRect_ = nullptr;
     QCPGraph* primal_ = nullptr;
     QCPGraph* dual_ = nullptr;
     QCPGraph* gap_ = nullptr;
     QCPGraph* trainError_ = nullptr;
     QCPGraph* testError_ = nullptr;
+    QCPGraph* testWordError_ = nullptr;
+    QCPGraph* own_[2] = {nullptr, nullptr};
+    QCPItemText* ownNote_ = nullptr;
+    OwnMeasure ownMeasure_ = OwnMeasure::MeanStep;  // differs from the first one set
     QCPLegend* errorLegend_ = nullptr;
     int run_ = -1;
     std::size_t shown_ = 0;

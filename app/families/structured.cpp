@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "builtin_datasets.h"
 #include "data/portable_random.h"
 #include "data/sequence_format.h"
 #include "data/text_io.h"
+#include "structured/chain_model_file.h"
 #include "structured/frank_wolfe_ssvm.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
@@ -177,6 +179,28 @@ StructuredProblem problemOf(const StructuredData& data) {
     return data.problem;
 }
 
+// The model file of `solver` when it is one of the structured solvers of type S or Rest:
+// its reported weights (those of the best P).
+template <class S, class... Rest>
+std::optional<ChainModelFile> chainModelOf(const Solver& solver) {
+    if (const auto* s = dynamic_cast<const S*>(&solver)) {
+        const ChainModel& model = s->model();
+        ChainModelFile file;
+        file.labelNames = model.data().labelNames;
+        file.features = model.featureDimension();
+        file.transitions = model.options().transitions;
+        file.normalizeLoss = model.options().normalizeLoss;
+        file.lambda = s->lambda();
+        file.weights = s->bestWeights();
+        return file;
+    }
+    if constexpr (sizeof...(Rest) > 0) {
+        return chainModelOf<Rest...>(solver);
+    } else {
+        return std::nullopt;
+    }
+}
+
 class StructuredFamily final : public Family {
   public:
     StructuredFamily() {
@@ -305,6 +329,61 @@ class StructuredFamily final : public Family {
     std::string fileFormats() const override {
         return "Taskar's letter.data, or labelled sequences (.seq: one token per line, "
                "'label index:value ...', a blank line between sequences)";
+    }
+
+    bool writesModels() const override { return true; }
+
+    bool writeModel(const Solver& solver, const std::string& path,
+                    std::string* why) const override {
+        const auto model =
+            chainModelOf<BcfwSolver, FrankWolfeSsvmSolver, SsgSolver, OneSlackSolver, NSlackSolver>(
+                solver);
+        if (!model) {
+            if (why) *why = "solver '" + solver.name() + "' has no chain model to write";
+            return false;
+        }
+        try {
+            writeOutputFile(path, formatChainModel(*model));
+        } catch (const std::exception& e) {
+            if (why) *why = path + ": " + e.what();
+            return false;
+        }
+        return true;
+    }
+
+    int modelAffinity(const std::string& head) const override {
+        return head.rfind("# cplab chain model", 0) == 0 ? 2 : 0;
+    }
+
+    // Labels every sequence of `dataPath` (letter.data or the generic format, all of it: no
+    // fold split) with the model's Viterbi decoding; the predictions file has one label per
+    // token and a blank line between sequences (the generic format's layout, labels only).
+    std::optional<Prediction> predict(const std::string& modelPath, const std::string& dataPath,
+                                      const std::string& outPath, std::string* why) const override {
+        try {
+            const ChainModelFile model = parseChainModel(readInputFile(modelPath), modelPath);
+            const SequenceData data = loadSequenceFile(dataPath);
+            const ChainPrediction prediction = predictSequences(model, data);
+            if (!outPath.empty()) {
+                std::string text;
+                for (int i = 0; i < data.size(); ++i) {
+                    if (i > 0) text += '\n';
+                    for (int k = data.first(i); k < data.first(i) + data.length(i); ++k)
+                        text += model.labelNames[static_cast<std::size_t>(
+                                    prediction.labels[static_cast<std::size_t>(k)])] +
+                                "\n";
+                }
+                writeOutputFile(outPath, text);
+            }
+            return Prediction{data.size(),
+                              "error",
+                              prediction.tokenError,
+                              {{"word_error", prediction.sequenceError},
+                               {"tokens", static_cast<double>(data.tokenCount())}}};
+        } catch (const std::exception& e) {
+            if (why) *why = e.what();
+            return std::nullopt;
+        }
     }
 
     ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,

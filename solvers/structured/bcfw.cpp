@@ -81,8 +81,8 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     if (static_cast<long long>(n) * D > kMaxBlockEntries) {
         reject("BcfwSolver: " + std::to_string(n) + " examples x " + std::to_string(D) +
                " weights need " + std::to_string(static_cast<long long>(n) * D * 8 >> 20) +
-               " MB of block vectors, more than the " +
-               std::to_string(kMaxBlockEntries * 8 >> 20) + " MB allowed");
+               " MB of block vectors, more than the " + std::to_string(kMaxBlockEntries * 8 >> 20) +
+               " MB allowed");
         return;
     }
     SetupTimer timer(*this);
@@ -114,14 +114,14 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     initial.passes = 0.0;
     initial.upper = primal;
     initial.lower = 0.0;  // D at the truth corners
-    initial.extra = {primal, 0.0, primal, 0.0, lastTrainError_, lastTestError_};
+    initial.extra = structuredColumnValues(primal, 0.0, primal, 0.0, lastErrors_, true);
     setInitialRecord(initial);
 }
 
 BcfwSolver::~BcfwSolver() = default;
 
 std::vector<std::string> BcfwSolver::extraColumns() const {
-    return {"primal", "dual", "duality_gap", "mean_step", "train_error", "test_error"};
+    return structuredColumns();
 }
 
 std::vector<std::string> BcfwSolver::pseudocode() const {
@@ -154,14 +154,6 @@ double BcfwSolver::averagedDualValue() const {
 
 double BcfwSolver::primalValue(const Eigen::VectorXd& w) const {
     return 0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
-}
-
-double BcfwSolver::trainError(const Eigen::VectorXd& w) const {
-    return tokenError(*model_, w, team_.get());
-}
-
-double BcfwSolver::testError(const Eigen::VectorXd& w) const {
-    return problem_.test ? tokenError(*problem_.test, w, team_.get()) : -1.0;
 }
 
 std::vector<double> BcfwSolver::blockGaps() const {
@@ -236,8 +228,7 @@ bool BcfwSolver::evaluate(double& primal) {
         loss_ += li;
     const Eigen::VectorXd& reported = averagedWeights();
     primal = primalValue(reported);
-    lastTrainError_ = trainError(reported);
-    lastTestError_ = testError(reported);
+    lastErrors_ = evaluateErrors(problem_, reported, team_.get());
     return std::isfinite(primal);
 }
 
@@ -266,7 +257,8 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         record.passes = passes_ + static_cast<double>(steps) / n;
         lastDual_ = averagedDualValue();
         record.lower = std::min(std::max({record.lower, dualValue(), lastDual_}), record.upper);
-        record.extra = {kNaN, lastDual_, kNaN, lastMeanStep_, kNaN, kNaN};
+        record.extra =
+            structuredColumnValues(kNaN, lastDual_, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
         return Status::make(StatusCode::Cancelled, "stopped by the user after " +
                                                        std::to_string(steps) + " of the " +
@@ -302,12 +294,9 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     // D(α) is certified by weak duality for every feasible α; at the optimum it may come out
     // a few ulps above U, and min P ≤ U, so the cap keeps the bound valid and the gap ≥ 0.
     record.lower = std::min(std::max({record.lower, currentDual, lastDual_}), record.upper);
-    record.extra = {primal,
-                    lastDual_,
-                    evaluatedLast_ ? primal - lastDual_ : kNaN,
-                    lastMeanStep_,
-                    evaluatedLast_ ? lastTrainError_ : kNaN,
-                    evaluatedLast_ ? lastTestError_ : kNaN};
+    record.extra =
+        structuredColumnValues(primal, lastDual_, evaluatedLast_ ? primal - lastDual_ : kNaN,
+                               lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
 }
 
@@ -319,11 +308,8 @@ SummaryFields BcfwSolver::summary() const {
                             {"dual", lastDual_},
                             {"duality_gap", lastGap_},
                             {"passes", static_cast<long long>(passes_)},
-                            {"averaging", std::string(averaging() ? "on" : "off")},
-                            {"train_error", trainError(wBest_)}};
-    if (problem_.test) fields.emplace_back("test_error", testError(wBest_));
-    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
-    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+                            {"averaging", std::string(averaging() ? "on" : "off")}};
+    addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }
 
@@ -337,8 +323,7 @@ SnapshotPtr BcfwSolver::snapshot() const {
     snap->gap = lastGap_;
     snap->passes = passes_;
     snap->meanStep = lastMeanStep_;
-    snap->trainError = lastTrainError_;
-    snap->testError = lastTestError_;
+    snap->errors = lastErrors_;
     snap->wordGaps = visitGaps_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};

@@ -59,17 +59,11 @@
 #include "core/solver.h"
 #include "data/portable_random.h"
 #include "structured/chain_model.h"
+#include "structured/oracle_pass.h"
 
 namespace cplab {
 
 class WorkerTeam;
-
-// The training words and, optionally, test words whose letter error the solvers report. The
-// test model must have the training model's layout (sameLayout).
-struct StructuredProblem {
-    std::shared_ptr<const ChainModel> train{};
-    std::shared_ptr<const ChainModel> test{};  // may be null
-};
 
 struct BcfwOptions {
     StopOptions stop;
@@ -91,10 +85,10 @@ class BcfwSolver final : public Solver {
 
     std::string name() const override { return "bcfw"; }
     // primal (P(w) at the pass's evaluation, NaN without one), dual (D(α)), duality_gap
-    // (P(w) − D(α), NaN without an evaluation), mean_step (mean γ of the pass), train_error
-    // and test_error (letter errors of the current w at the evaluation, NaN without one;
-    // test_error −1 without test words). With averaging, primal, dual, duality_gap and the
-    // errors are those of the averaged pair (w̄, ᾱ).
+    // (P(w) − D(α), NaN without an evaluation), mean_step (mean γ of the pass), then
+    // the error columns of structuredColumns() (the letter errors and the test word error of the
+    // current w at the evaluation, NaN without one; the test errors −1 without test words). With
+    // averaging, primal, dual, duality_gap and the errors are those of the averaged pair (w̄, ᾱ).
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     SummaryFields summary() const override;
@@ -124,9 +118,6 @@ class BcfwSolver final : public Solver {
     // P(w) = λ/2‖w‖² + (1/n) Σᵢ Hᵢ(w) by n loss-augmented decodings (not counted as oracle
     // calls of the run).
     double primalValue(const Eigen::VectorXd& w) const;
-    // Letter error of w on the training words and on the test words (−1 without them).
-    double trainError(const Eigen::VectorXd& w) const;
-    double testError(const Eigen::VectorXd& w) const;
     // gapᵢ = λ⟨wᵢ − w_s, w⟩ − ℓᵢ + ℓ_s at the current w for every block (n decodings, not
     // counted); their sum is P(w) − D(α).
     std::vector<double> blockGaps() const;
@@ -161,8 +152,8 @@ class BcfwSolver final : public Solver {
     std::vector<int> yHat_;
     Eigen::VectorXd corner_;  // w_s
     double lastPrimal_ = 0.0, lastDual_ = 0.0, lastMeanStep_ = 0.0;
-    double lastGap_ = 0.0;  // P(w) − D(α) at the last evaluation
-    double lastTrainError_ = 0.0, lastTestError_ = -1.0;
+    double lastGap_ = 0.0;         // P(w) − D(α) at the last evaluation
+    StructuredErrors lastErrors_;  // of the reported weights at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
 };

@@ -1,5 +1,6 @@
 #include "structured/chain_model.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -242,7 +243,7 @@ double meanHinge(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* 
     return std::accumulate(hinge.begin(), hinge.end(), 0.0) / model.size();
 }
 
-double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
+DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
     std::vector<int> wrong(static_cast<std::size_t>(model.size()));
     forEachSequence(model, team, [&](int i, ChainWorkspace& ws, std::vector<int>& y) {
         model.decode(w, i, y, ws);
@@ -253,7 +254,13 @@ double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam*
         wrong[static_cast<std::size_t>(i)] = mistakes;
     });
     const long long total = std::accumulate(wrong.begin(), wrong.end(), 0LL);
-    return static_cast<double>(total) / model.data().tokenCount();
+    const auto words = std::count_if(wrong.begin(), wrong.end(), [](int m) { return m > 0; });
+    return {static_cast<double>(total) / model.data().tokenCount(),
+            static_cast<double>(words) / model.size()};
+}
+
+double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
+    return decodingErrors(model, w, team).tokens;
 }
 
 bool sameLayout(const ChainModel& model, const ChainModel& other, std::string* why) {

@@ -137,8 +137,15 @@ class ChainModel {
 //
 // (1/n) Σᵢ Hᵢ(w): n loss-augmented decodings.
 double meanHinge(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team = nullptr);
-// The fraction of tokens whose label the decoding argmax_y ⟨w, Ψ(x_i, y)⟩ gets wrong (the
-// letter error of OCR): n decodings.
+// How often the decoding argmax_y ⟨w, Ψ(x_i, y)⟩ is wrong: per token (the letter error of OCR)
+// and per sequence (the word error: a word with any wrong letter). One pass of n decodings.
+struct DecodingErrors {
+    double tokens = 0.0;     // wrong tokens / all tokens
+    double sequences = 0.0;  // sequences with a wrong token / all sequences
+};
+DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
+                              WorkerTeam* team = nullptr);
+// decodingErrors(...).tokens.
 double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team = nullptr);
 
 // True when `w` of `model` applies to `other` unchanged: same labels (count and names), same

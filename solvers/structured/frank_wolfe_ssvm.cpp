@@ -70,22 +70,21 @@ FrankWolfeSsvmSolver::FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfe
             "too large?)");
         return;
     }
-    lastTrainError_ = tokenError(*model_, w_, team_.get());
-    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
     initial.passes = 0.0;
     initial.upper = primal_;
     initial.lower = 0.0;  // D at the truth corners
-    initial.extra = {primal_, 0.0, gap_, 0.0, lastTrainError_, lastTestError_};
+    initial.extra = structuredColumnValues(primal_, 0.0, gap_, 0.0, lastErrors_, true);
     setInitialRecord(initial);
 }
 
 FrankWolfeSsvmSolver::~FrankWolfeSsvmSolver() = default;
 
 std::vector<std::string> FrankWolfeSsvmSolver::extraColumns() const {
-    return {"primal", "dual", "duality_gap", "mean_step", "train_error", "test_error"};
+    return structuredColumns();
 }
 
 std::vector<std::string> FrankWolfeSsvmSolver::pseudocode() const {
@@ -146,7 +145,7 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     if (!decodeAt()) {
         primal_ = gap_ = kNaN;
         record.passes = passes_;
-        record.extra = {kNaN, dual, kNaN, lastStep_, kNaN, kNaN};
+        record.extra = structuredColumnValues(kNaN, dual, kNaN, lastStep_, lastErrors_, false);
         evaluatedLast_ = false;
         return Status::make(StatusCode::Cancelled,
                             "stopped by the user during the oracle pass " +
@@ -170,16 +169,9 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     record.lower = std::min(record.lower, record.upper);
 
     evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) {
-        lastTrainError_ = tokenError(*model_, w_, team_.get());
-        lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
-    }
-    record.extra = {primal_,
-                    dual,
-                    gap_,
-                    lastStep_,
-                    evaluatedLast_ ? lastTrainError_ : kNaN,
-                    evaluatedLast_ ? lastTestError_ : kNaN};
+    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    record.extra =
+        structuredColumnValues(primal_, dual, gap_, lastStep_, lastErrors_, evaluatedLast_);
     return Status::running();
 }
 
@@ -189,12 +181,8 @@ SummaryFields FrankWolfeSsvmSolver::summary() const {
                             {"primal", primal_},
                             {"dual", dualValue()},
                             {"duality_gap", gap_},
-                            {"passes", static_cast<long long>(passes_)},
-                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
-    if (problem_.test)
-        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
-    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
-    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+                            {"passes", static_cast<long long>(passes_)}};
+    addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }
 
@@ -208,8 +196,7 @@ SnapshotPtr FrankWolfeSsvmSolver::snapshot() const {
     snap->gap = gap_;
     snap->passes = passes_;
     snap->meanStep = lastStep_;
-    snap->trainError = lastTrainError_;
-    snap->testError = lastTestError_;
+    snap->errors = lastErrors_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

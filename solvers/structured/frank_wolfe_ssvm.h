@@ -64,8 +64,8 @@ class FrankWolfeSsvmSolver final : public Solver {
 
     std::string name() const override { return "fw"; }
     // primal (P(w) of the step's new w), dual (D(α)), duality_gap (the FW gap P(w) − D(α)),
-    // mean_step (γ of the move), train_error and test_error (NaN between evaluations; test
-    // −1 without test words): BCFW's columns.
+    // mean_step (γ of the move), then the errors (NaN between evaluations; test −1 without
+    // test words): structuredColumns().
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     SummaryFields summary() const override;
@@ -99,7 +99,7 @@ class FrankWolfeSsvmSolver final : public Solver {
     Eigen::VectorXd w_, wBest_, corner_;  // w, best w, w_s of the last pass
     double loss_ = 0.0, cornerLoss_ = 0.0;
     double primal_ = 0.0, gap_ = 0.0, lastStep_ = 0.0;
-    double lastTrainError_ = 0.0, lastTestError_ = -1.0;
+    StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
 };

@@ -97,31 +97,25 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
         return;
     }
     lastAdded_ = addConstraints();
-    lastTrainError_ = tokenError(*model_, w_, team_.get());
-    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
     initial.passes = 0.0;
     initial.upper = primal_;
     initial.lower = 0.0;  // D at the truth corners
-    initial.extra = {primal_,
-                     0.0,
-                     primal_,
-                     kNaN,
-                     lastTrainError_,
-                     lastTestError_,
-                     static_cast<double>(constraints_),
-                     static_cast<double>(lastAdded_),
-                     0.0};
+    initial.extra = structuredColumnValues(primal_, 0.0, primal_, kNaN, lastErrors_, true);
+    initial.extra.insert(initial.extra.end(),
+                         {static_cast<double>(constraints_), static_cast<double>(lastAdded_), 0.0});
     setInitialRecord(initial);
 }
 
 NSlackSolver::~NSlackSolver() = default;
 
 std::vector<std::string> NSlackSolver::extraColumns() const {
-    return {"primal",     "dual",        "duality_gap", "mean_step", "train_error",
-            "test_error", "constraints", "added",       "sweeps"};
+    std::vector<std::string> columns = structuredColumns();
+    columns.insert(columns.end(), {"constraints", "added", "sweeps"});
+    return columns;
 }
 
 std::vector<std::string> NSlackSolver::pseudocode() const {
@@ -349,15 +343,9 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     const CancelToken token = cancelToken();
     if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &token, pass_)) {
         record.passes = passes_;
-        record.extra = {kNaN,
-                        dual_,
-                        kNaN,
-                        kNaN,
-                        kNaN,
-                        kNaN,
-                        static_cast<double>(constraints_),
-                        0.0,
-                        static_cast<double>(lastSweeps_)};
+        record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
+        record.extra.insert(record.extra.end(), {static_cast<double>(constraints_), 0.0,
+                                                 static_cast<double>(lastSweeps_)});
         evaluatedLast_ = false;
         return Status::make(
             StatusCode::Cancelled,
@@ -382,19 +370,12 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
     evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) {
-        lastTrainError_ = tokenError(*model_, w_, team_.get());
-        lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
-    }
-    record.extra = {primal_,
-                    dual_,
-                    primal_ - dual_,
-                    kNaN,
-                    evaluatedLast_ ? lastTrainError_ : kNaN,
-                    evaluatedLast_ ? lastTestError_ : kNaN,
-                    static_cast<double>(constraints_),
-                    static_cast<double>(lastAdded_),
-                    static_cast<double>(lastSweeps_)};
+    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    record.extra =
+        structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
+    record.extra.insert(record.extra.end(),
+                        {static_cast<double>(constraints_), static_cast<double>(lastAdded_),
+                         static_cast<double>(lastSweeps_)});
     const double gap = record.upper - record.lower;
     if (lastAdded_ == 0 && qpConverged_ && !stopOptions().gapReached(gap, record.upper)) {
         return Status::make(StatusCode::Stalled,
@@ -423,12 +404,8 @@ SummaryFields NSlackSolver::summary() const {
                             {"dual", dual_},
                             {"duality_gap", primal_ - dual_},
                             {"passes", static_cast<long long>(passes_)},
-                            {"constraints", constraints_},
-                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
-    if (problem_.test)
-        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
-    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
-    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+                            {"constraints", constraints_}};
+    addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }
 
@@ -442,8 +419,7 @@ SnapshotPtr NSlackSolver::snapshot() const {
     snap->gap = primal_ - dual_;
     snap->passes = passes_;
     snap->meanStep = kNaN;
-    snap->trainError = lastTrainError_;
-    snap->testError = lastTestError_;
+    snap->errors = lastErrors_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

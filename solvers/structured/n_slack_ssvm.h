@@ -58,9 +58,9 @@
 //             over the token's features) and the transitions: O(T) per labelling then.
 // Memory:     ψᵢ(y) is stored sparse: it is zero on every token where y agrees with yᵢ, so a
 //             constraint costs O(#wrong tokens · nnz). Constraints are never dropped.
-// Columns:    primal, dual, duality_gap (P(w) − D(α)), mean_step (NaN), train_error and
-//             test_error (every eval_every passes, else NaN), constraints (Σᵢ |Wᵢ|), added
-//             (this pass), sweeps (of this step's QP).
+// Columns:    primal, dual, duality_gap (P(w) − D(α)), mean_step (NaN), train_error,
+//             test_error and test_word_error (every eval_every passes, else NaN), constraints
+//             (Σᵢ |Wᵢ|), added (this pass), sweeps (of this step's QP).
 // Oracle calls: n per pass (n at construction).
 // Threads:    the decodings of a pass run on `threads` threads (results independent of their
 //             number); the QP sweeps are sequential (deterministic block order 1..n).
@@ -103,7 +103,7 @@ class NSlackSolver final : public Solver {
     ~NSlackSolver() override;
 
     std::string name() const override { return "nslack"; }
-    // BCFW's six columns (mean_step NaN), then constraints, added and sweeps.
+    // structuredColumns() (mean_step NaN), then constraints, added and sweeps.
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     SummaryFields summary() const override;
@@ -162,7 +162,7 @@ class NSlackSolver final : public Solver {
     double loss_ = 0.0;
     long long constraints_ = 0;
     double primal_ = 0.0, dual_ = 0.0;
-    double lastTrainError_ = 0.0, lastTestError_ = -1.0;
+    StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0, lastAdded_ = 0, lastSweeps_ = 0;
     bool qpConverged_ = true;
     bool evaluatedLast_ = true;

@@ -62,30 +62,24 @@ OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions option
             "large?)");
         return;
     }
-    lastTrainError_ = tokenError(*model_, w_, team_.get());
-    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
     initial.passes = 0.0;
     initial.upper = primal_;
     initial.lower = 0.0;  // R ≥ 0
-    initial.extra = {primal_,
-                     0.0,
-                     primal_,
-                     kNaN,
-                     lastTrainError_,
-                     lastTestError_,
-                     static_cast<double>(planes_->size()),
-                     0.0};
+    initial.extra = structuredColumnValues(primal_, 0.0, primal_, kNaN, lastErrors_, true);
+    initial.extra.insert(initial.extra.end(), {static_cast<double>(planes_->size()), 0.0});
     setInitialRecord(initial);
 }
 
 OneSlackSolver::~OneSlackSolver() = default;
 
 std::vector<std::string> OneSlackSolver::extraColumns() const {
-    return {"primal",      "dual",       "duality_gap", "mean_step",
-            "train_error", "test_error", "planes",      "active_planes"};
+    std::vector<std::string> columns = structuredColumns();
+    columns.insert(columns.end(), {"planes", "active_planes"});
+    return columns;
 }
 
 std::vector<std::string> OneSlackSolver::pseudocode() const {
@@ -129,7 +123,8 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
     const double planes = planes_->size(), active = planes_->active();
     if (!decodeAndCut()) {
         record.passes = passes_;
-        record.extra = {kNaN, dual_, kNaN, kNaN, kNaN, kNaN, planes, active};
+        record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
+        record.extra.insert(record.extra.end(), {planes, active});
         evaluatedLast_ = false;
         return Status::make(StatusCode::Cancelled, "stopped by the user during the oracle pass " +
                                                        std::to_string(passes_ + 1));
@@ -148,18 +143,10 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) {
-        lastTrainError_ = tokenError(*model_, w_, team_.get());
-        lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
-    }
-    record.extra = {primal_,
-                    dual_,
-                    primal_ - dual_,
-                    kNaN,
-                    evaluatedLast_ ? lastTrainError_ : kNaN,
-                    evaluatedLast_ ? lastTestError_ : kNaN,
-                    planes,
-                    active};
+    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    record.extra =
+        structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
+    record.extra.insert(record.extra.end(), {planes, active});
     return Status::running();
 }
 
@@ -172,12 +159,8 @@ SummaryFields OneSlackSolver::summary() const {
                             {"passes", static_cast<long long>(passes_)},
                             {"planes", static_cast<long long>(planes_->size())},
                             {"active_planes", static_cast<long long>(planes_->active())},
-                            {"dropped_planes", static_cast<long long>(planes_->dropped())},
-                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
-    if (problem_.test)
-        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
-    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
-    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+                            {"dropped_planes", static_cast<long long>(planes_->dropped())}};
+    addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }
 
@@ -191,8 +174,7 @@ SnapshotPtr OneSlackSolver::snapshot() const {
     snap->gap = primal_ - dual_;
     snap->passes = passes_;
     snap->meanStep = kNaN;
-    snap->trainError = lastTrainError_;
-    snap->testError = lastTestError_;
+    snap->errors = lastErrors_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

@@ -68,7 +68,7 @@ class OneSlackSolver final : public Solver {
     ~OneSlackSolver() override;
 
     std::string name() const override { return "oneslack"; }
-    // BCFW's six columns (mean_step NaN), then planes and active_planes.
+    // structuredColumns() (mean_step NaN), then planes and active_planes.
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     SummaryFields summary() const override;
@@ -98,7 +98,7 @@ class OneSlackSolver final : public Solver {
     OraclePass pass_;
     Eigen::VectorXd w_, wBest_, a_;
     double primal_ = 0.0, dual_ = 0.0;
-    double lastTrainError_ = 0.0, lastTestError_ = -1.0;
+    StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
 };

@@ -60,6 +60,51 @@ std::unique_ptr<WorkerTeam> makeStructuredTeam(int threads) {
     return count > 1 ? std::make_unique<WorkerTeam>(count) : nullptr;
 }
 
+StructuredErrors evaluateErrors(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                WorkerTeam* team) {
+    StructuredErrors errors;
+    const DecodingErrors train = decodingErrors(*problem.train, w, team);
+    errors.trainLetter = train.tokens;
+    errors.trainWord = train.sequences;
+    if (problem.test) {
+        const DecodingErrors test = decodingErrors(*problem.test, w, team);
+        errors.testLetter = test.tokens;
+        errors.testWord = test.sequences;
+    }
+    return errors;
+}
+
+std::vector<std::string> structuredColumns() {
+    return {"primal",      "dual",       "duality_gap",    "mean_step",
+            "train_error", "test_error", "test_word_error"};
+}
+
+std::vector<double> structuredColumnValues(double primal, double dual, double gap, double step,
+                                           const StructuredErrors& errors, bool evaluated) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    return {primal,
+            dual,
+            gap,
+            step,
+            evaluated ? errors.trainLetter : kNaN,
+            evaluated ? errors.testLetter : kNaN,
+            evaluated ? errors.testWord : kNaN};
+}
+
+void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
+                    SummaryFields& fields) {
+    const StructuredErrors errors = evaluateErrors(problem, w, team);
+    fields.emplace_back("train_error", errors.trainLetter);
+    fields.emplace_back("train_word_error", errors.trainWord);
+    if (problem.test) {
+        fields.emplace_back("test_error", errors.testLetter);
+        fields.emplace_back("test_char_error", errors.testLetter);
+        fields.emplace_back("test_word_error", errors.testWord);
+    }
+    fields.emplace_back("labels", static_cast<long long>(problem.train->labelCount()));
+    fields.emplace_back("weights", static_cast<long long>(problem.train->dimension()));
+}
+
 void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
                      const Eigen::VectorXd& w, StructuredSnapshot& snapshot) {
     snapshot.labels = model.labelCount();

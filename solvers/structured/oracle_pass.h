@@ -20,18 +20,55 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/cancel_token.h"
+#include "core/solver.h"
 #include "structured/chain_model.h"
 
 namespace cplab {
 
 class WorkerTeam;
 struct StructuredSnapshot;
+
+// The training words and, optionally, test words whose errors the solvers report. The test
+// model must have the training model's layout (sameLayout).
+struct StructuredProblem {
+    std::shared_ptr<const ChainModel> train{};
+    std::shared_ptr<const ChainModel> test{};  // may be null
+};
+
+// The letter (token) and word (sequence) errors of one w; the test errors are −1 without test
+// words, everything NaN before the first evaluation.
+struct StructuredErrors {
+    double trainLetter = std::numeric_limits<double>::quiet_NaN();
+    double trainWord = std::numeric_limits<double>::quiet_NaN();
+    double testLetter = -1.0;
+    double testWord = -1.0;
+};
+
+// One decoding pass over the training words and one over the test words (when there are some).
+StructuredErrors evaluateErrors(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                WorkerTeam* team);
+
+// The record columns every structured solver starts with (a solver appends its own):
+// primal P(w), dual D(α), duality_gap, mean_step, then the errors of the evaluated w:
+// train_error (letters), test_error (letters, −1 without test words), test_word_error.
+std::vector<std::string> structuredColumns();
+// Their values; the errors are NaN when the record's pass did not evaluate w.
+std::vector<double> structuredColumnValues(double primal, double dual, double gap, double step,
+                                           const StructuredErrors& errors, bool evaluated);
+
+// The closing summary fields of every structured solver for its reported weights w:
+// train_error and train_word_error; with test words test_error, test_char_error (the same
+// value: test_error is the name every family uses) and test_word_error; then labels and
+// weights (the model's dimension).
+void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
+                    SummaryFields& fields);
 
 struct OraclePass {
     std::vector<int> labels;    // ŷᵢ of every word, concatenated in token order (as the

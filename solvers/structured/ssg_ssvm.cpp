@@ -75,22 +75,21 @@ SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
         reject("SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
         return;
     }
-    lastTrainError_ = tokenError(*model_, w_, team_.get());
-    lastTestError_ = problem_.test ? tokenError(*problem_.test, w_, team_.get()) : -1.0;
+    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = n;
     initial.passes = 0.0;
     initial.upper = lastPrimal_;
     initial.lower = -kInf;
-    initial.extra = {lastPrimal_, kNaN, kNaN, 0.0, lastTrainError_, lastTestError_};
+    initial.extra = structuredColumnValues(lastPrimal_, kNaN, kNaN, 0.0, lastErrors_, true);
     setInitialRecord(initial);
 }
 
 SsgSolver::~SsgSolver() = default;
 
 std::vector<std::string> SsgSolver::extraColumns() const {
-    return {"primal", "dual", "duality_gap", "mean_step", "train_error", "test_error"};
+    return structuredColumns();
 }
 
 std::vector<std::string> SsgSolver::pseudocode() const {
@@ -146,7 +145,7 @@ Status SsgSolver::doStep(IterationRecord& record) {
     lastMeanStep_ = stepSum / std::max(steps, 1);
     if (steps < n) {
         record.passes = passes_ + static_cast<double>(steps) / n;
-        record.extra = {kNaN, kNaN, kNaN, lastMeanStep_, kNaN, kNaN};
+        record.extra = structuredColumnValues(kNaN, kNaN, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
         return Status::make(StatusCode::Cancelled, "stopped by the user after " +
                                                        std::to_string(steps) + " of the " +
@@ -168,19 +167,14 @@ Status SsgSolver::doStep(IterationRecord& record) {
                                     " (lambda too small for the step 1/(lambda t)?)");
         }
         lastPrimal_ = primal;
-        lastTrainError_ = tokenError(*model_, w, team_.get());
-        lastTestError_ = problem_.test ? tokenError(*problem_.test, w, team_.get()) : -1.0;
+        lastErrors_ = evaluateErrors(problem_, w, team_.get());
         if (primal < record.upper) {
             record.upper = primal;
             wBest_ = w;
         }
     }
-    record.extra = {primal,
-                    kNaN,
-                    kNaN,
-                    lastMeanStep_,
-                    evaluatedLast_ ? lastTrainError_ : kNaN,
-                    evaluatedLast_ ? lastTestError_ : kNaN};
+    record.extra =
+        structuredColumnValues(primal, kNaN, kNaN, lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
 }
 
@@ -190,12 +184,8 @@ SummaryFields SsgSolver::summary() const {
                             {"primal", lastPrimal_},
                             {"passes", static_cast<long long>(passes_)},
                             {"updates", static_cast<long long>(t_)},
-                            {"averaging", options_.averaging},
-                            {"train_error", tokenError(*model_, wBest_, team_.get())}};
-    if (problem_.test)
-        fields.emplace_back("test_error", tokenError(*problem_.test, wBest_, team_.get()));
-    fields.emplace_back("labels", static_cast<long long>(model_->labelCount()));
-    fields.emplace_back("weights", static_cast<long long>(model_->dimension()));
+                            {"averaging", options_.averaging}};
+    addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }
 
@@ -209,8 +199,7 @@ SnapshotPtr SsgSolver::snapshot() const {
     snap->gap = kNaN;
     snap->passes = passes_;
     snap->meanStep = lastMeanStep_;
-    snap->trainError = lastTrainError_;
-    snap->testError = lastTestError_;
+    snap->errors = lastErrors_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
         return snap;

@@ -68,9 +68,9 @@ class SsgSolver final : public Solver {
     ~SsgSolver() override;
 
     std::string name() const override { return "ssg"; }
-    // BCFW's columns: primal (P of the reported w at the evaluation, NaN without one), dual
-    // (NaN), duality_gap (NaN), mean_step (mean γ = 1/t of the pass), train_error and
-    // test_error (NaN without an evaluation; test −1 without test words).
+    // structuredColumns(): primal (P of the reported w at the evaluation, NaN without one),
+    // dual (NaN), duality_gap (NaN), mean_step (mean γ = 1/t of the pass), then the errors
+    // (NaN without an evaluation; test −1 without test words).
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
     SummaryFields summary() const override;
@@ -105,7 +105,7 @@ class SsgSolver final : public Solver {
     ChainWorkspace ws_;
     std::vector<int> yHat_;
     double lastPrimal_ = 0.0, lastMeanStep_ = 0.0;
-    double lastTrainError_ = 0.0, lastTestError_ = -1.0;
+    StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
 };

@@ -9,6 +9,7 @@
 
 #include "core/snapshot.h"
 #include "data/sequence_format.h"
+#include "structured/oracle_pass.h"
 
 namespace cplab {
 
@@ -39,8 +40,7 @@ struct StructuredSnapshot final : Snapshot {
     double gap = 0.0;         // P(w) − D(α) at the last evaluation
     double passes = 0.0;      // effective passes over the data so far
     double meanStep = 0.0;    // mean step size γ of the last pass (BCFW)
-    double trainError = 0.0;  // letter error of w on the training words (last evaluation)
-    double testError = -1.0;  // on the test words; −1 without them
+    StructuredErrors errors;  // letter and word errors of w at the last evaluation
     // The words whose lattices are drawn (the test words, else the training words; shared,
     // not copied) and the lattices of the first kLatticeWords of them.
     // BCFW: gapᵢ of every training word when it was last visited (NaN before its first

@@ -3,8 +3,9 @@
 // model's layout, each letter's tile is titled, the trace holds one primal point per evaluation
 // and one gap point per positive gap, BCFW's per-word gaps one cell each, the lattice's cells are
 // the emission scores computed here from the word's pixels and its paths the truth and our own
-// decodings of the word, the test error is drawn only with test words, data that is not an image is
-// drawn as the L × d matrix, and other snapshots are refused.
+// decodings of the word, the test errors (letters and words) are drawn only with test words,
+// the bottom panel holds n-slack's working-set sizes, 1-slack's planes or the mean step, data
+// that is not an image is drawn as the L × d matrix, and other snapshots are refused.
 #include <qcustomplot.h>
 
 #include <QTemporaryDir>
@@ -13,6 +14,8 @@
 
 #include "data/sequence_format.h"
 #include "structured/bcfw.h"
+#include "structured/n_slack_ssvm.h"
+#include "structured/one_slack_ssvm.h"
 #include "structured/ssg_ssvm.h"
 #include "structured_view.h"
 
@@ -108,6 +111,22 @@ class TestStructuredView : public QObject {
         QVERIFY(view.gapPointCount() >= 4);
         QCOMPARE(view.testErrorPointCount(), finiteCount(solver, "test_error", false));
         QVERIFY(view.testErrorPointCount() > 0);
+        QCOMPARE(view.testWordErrorPointCount(), view.testErrorPointCount());
+        // The snapshot's word error: the test words with a wrong letter, counted here.
+        {
+            const StructuredProblem counted = ocrProblem(40, 20);
+            int wrongWords = 0;
+            std::vector<int> y;
+            for (int i = 0; i < counted.test->size(); ++i) {
+                counted.test->decode(snapshot->w, i, y);
+                const auto truth = counted.test->truth(i);
+                wrongWords += !std::equal(y.begin(), y.end(), truth.begin());
+            }
+            QCOMPARE(snapshot->errors.testWord, wrongWords / 20.0);
+            QVERIFY(view.statusText(frameOf(solver)).contains("word error"));
+        }
+        // Without a working set or planes, the bottom panel is BCFW's mean step per pass.
+        QCOMPARE(view.ownValue(0, 1), solver.trace()[1].extra[3]);
         QVERIFY(view.statusText(frameOf(solver)).contains("gap"));
 
         // The lattice of the first test words: each cell the emission score computed here
@@ -184,6 +203,40 @@ class TestStructuredView : public QObject {
         other.step();
         QVERIFY(view.showFrame(frameOf(other, 2)));
         QCOMPARE(view.primalPointCount(), finiteCount(other, "primal", false));
+    }
+
+    // n-slack: Σᵢ|Wᵢ| per pass; 1-slack: its planes and active planes, from the records.
+    void workingSetsAndPlanesAreDrawn() {
+        auto check = [](const Solver& solver, const char* first, const char* second) {
+            StructuredView view;
+            QVERIFY(view.showFrame(frameOf(solver)));
+            const auto columns = solver.extraColumns();
+            const auto at = [&](const char* name) {
+                return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) -
+                                                columns.begin());
+            };
+            const auto& trace = solver.trace();
+            for (std::size_t k = 0; k < trace.size(); ++k) {
+                QCOMPARE(view.ownValue(0, static_cast<int>(k)), trace[k].extra[at(first)]);
+                if (second)
+                    QCOMPARE(view.ownValue(1, static_cast<int>(k)), trace[k].extra[at(second)]);
+            }
+            QVERIFY(std::isnan(view.ownValue(0, static_cast<int>(trace.size()))));
+            if (!second) QVERIFY(std::isnan(view.ownValue(1, 0)));
+            QVERIFY(trace.back().extra[at(first)] > trace.front().extra[at(first)]);
+        };
+        NSlackOptions n;
+        n.lambda = 0.01;
+        NSlackSolver nslack(ocrProblem(30, 0), n);
+        OneSlackOptions o;
+        o.lambda = 0.01;
+        OneSlackSolver oneslack(ocrProblem(30, 0), o);
+        for (int k = 0; k < 4; ++k) {
+            nslack.step();
+            oneslack.step();
+        }
+        check(nslack, "constraints", nullptr);
+        check(oneslack, "planes", "active_planes");
     }
 
     void featuresThatAreNoImageAreAMatrix() {

@@ -2,12 +2,17 @@
 // and loss-augmented Viterbi against exhaustive enumeration of all L^T labellings (random
 // data with L = 5, T = 1..4, and real OCR words with L = 26, T ≤ 3), and the structured hinge.
 #include <QtTest>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <random>
 
+#include "data/data_error.h"
 #include "data/sequence_format.h"
+#include "structured/bcfw.h"
 #include "structured/chain_model.h"
+#include "structured/chain_model_file.h"
 
 using namespace cplab;
 
@@ -360,6 +365,114 @@ class TestChainModel : public QObject {
             QVERIFY(perPass < 0.5);  // O(T·L·nnz + T·L²) is a few ms; anything near 0.5 s is a bug
         }
         QVERIFY(checksum >= 0);
+    }
+
+    // The letter and word errors of decodingErrors against the argmax of every labelling,
+    // enumerated, on random words (length ≤ 4, L = 4).
+    void errorsMatchEnumeration() {
+        std::mt19937 rng(9);
+        const auto data = randomData({1, 2, 3, 4, 4, 3, 2, 1, 3, 4}, 4, 5, rng);
+        const ChainModel model(data);
+        for (const double scale : {0.1, 1.0}) {
+            const Eigen::VectorXd w = randomWeights(model.dimension(), scale, rng);
+            long long wrongTokens = 0, wrongWords = 0;
+            for (int i = 0; i < model.size(); ++i) {
+                const int T = model.length(i);
+                std::vector<int> best;
+                double bestScore = -std::numeric_limits<double>::infinity();
+                forEachLabelling(T, 4, [&](const std::vector<int>& y) {
+                    const double v = w.dot(densePsi(*data, i, y, true));
+                    if (v > bestScore) {
+                        bestScore = v;
+                        best = y;
+                    }
+                });
+                int wrong = 0;
+                for (int t = 0; t < T; ++t)
+                    wrong += best[static_cast<std::size_t>(t)] != model.truth(i)[t];
+                wrongTokens += wrong;
+                wrongWords += wrong > 0;
+            }
+            const DecodingErrors errors = decodingErrors(model, w);
+            QCOMPARE(errors.tokens, double(wrongTokens) / data->tokenCount());
+            QCOMPARE(errors.sequences, double(wrongWords) / model.size());
+            QCOMPARE(tokenError(model, w), errors.tokens);
+        }
+    }
+
+    // A model file reads back bit for bit, and predicting a file with it gives the solver's
+    // own decodings and errors — also when the file numbers its labels in another order.
+    void modelFileRoundTripAndPredict() {
+        const SequenceData all = loadLetterData(kOcr);
+        auto [trainWords, testWords] = all.splitByFold(0);
+        StructuredProblem problem;
+        problem.train = std::make_shared<const ChainModel>(
+            std::make_shared<const SequenceData>(std::move(trainWords)));
+        problem.test = std::make_shared<const ChainModel>(
+            std::make_shared<const SequenceData>(std::move(testWords)));
+        BcfwOptions options;
+        options.stop.max_iterations = 3;
+        BcfwSolver solver(problem, options);
+        while (!solver.step().finished()) {
+        }
+        const Eigen::VectorXd& w = solver.bestWeights();
+
+        ChainModelFile file;
+        file.labelNames = problem.train->data().labelNames;
+        file.features = problem.train->featureDimension();
+        file.lambda = 1.0 / 3.0;
+        file.weights = w;
+        const ChainModelFile back = parseChainModel(formatChainModel(file), "model.txt");
+        QCOMPARE(back.labelNames, file.labelNames);
+        QCOMPARE(back.features, 128);
+        QVERIFY(back.transitions && back.normalizeLoss);
+        QCOMPARE(back.lambda, 1.0 / 3.0);
+        QVERIFY(back.weights == w);  // exact: shortest round-trip text
+
+        const SequenceData& test = problem.test->data();
+        const ChainPrediction prediction = predictSequences(back, test);
+        std::vector<int> y;
+        long long wrong = 0, wrongWords = 0;
+        for (int i = 0; i < test.size(); ++i) {
+            problem.test->decode(w, i, y);
+            int mistakes = 0;
+            for (int t = 0; t < test.length(i); ++t) {
+                const std::size_t k = static_cast<std::size_t>(test.first(i) + t);
+                QCOMPARE(prediction.labels[k], y[static_cast<std::size_t>(t)]);
+                mistakes += y[static_cast<std::size_t>(t)] != test.labels[k];
+            }
+            wrong += mistakes;
+            wrongWords += mistakes > 0;
+        }
+        QCOMPARE(prediction.tokenError, double(wrong) / test.tokenCount());
+        QCOMPARE(prediction.sequenceError, double(wrongWords) / test.size());
+        QVERIFY(prediction.tokenError < 0.5 && prediction.sequenceError > prediction.tokenError);
+
+        // The same words with the label ids reversed (names kept): the same predicted names.
+        SequenceData reversed = test;
+        std::reverse(reversed.labelNames.begin(), reversed.labelNames.end());
+        for (int& label : reversed.labels)
+            label = kOcrLetters - 1 - label;
+        const ChainPrediction again = predictSequences(back, reversed);
+        QVERIFY(again.labels == prediction.labels);
+        QCOMPARE(again.tokenError, prediction.tokenError);
+
+        // A label the model does not know, and a feature beyond its d, name the token's line.
+        SequenceData unknown = test;
+        unknown.labelNames[0] = "unknown";
+        const int firstA = static_cast<int>(
+            std::find(unknown.labels.begin(), unknown.labels.end(), 0) - unknown.labels.begin());
+        try {
+            predictSequences(back, unknown);
+            QFAIL("an unknown label was accepted");
+        } catch (const DataError& e) {
+            QCOMPARE(e.line(), unknown.lines[static_cast<std::size_t>(firstA)]);
+            QVERIFY(std::string(e.what()).find("'unknown'") != std::string::npos);
+        }
+        ChainModelFile narrow = back;
+        narrow.features = 64;
+        narrow.weights.resize(narrow.expectedWeights());
+        QVERIFY_THROWS_EXCEPTION(DataError, predictSequences(narrow, test));
     }
 
     void rejectsBadData() {
