@@ -17,6 +17,10 @@
 //     answer) drawn through it — the solver computes them for the snapshot's w.
 //   * "Word gaps" (BCFW): gapᵢ of every training word at its last visit as a heat strip
 //     (log colour scale), so one sees which words are still far from their block optimum.
+//   * "Kernel groups" (online MKL): the group weights β_g = ‖w_g‖/Σ‖w_h‖ along the epochs, one
+//     named line per group (the paper's Figure 1, bottom left), and the last round's proximal
+//     step: the group norms before (b) and after (b̃) it as paired bars, with the threshold s
+//     of the squared-l1 or group-lasso shrinkage as a dashed line.
 // The status line reads P, D, the gap and the errors.
 #pragma once
 
@@ -30,6 +34,8 @@
 #include "structured/structured_snapshot.h"
 
 class QCPAxisRect;
+class QCPBars;
+class QCPItemStraightLine;
 class QCPColorMap;
 class QCPCurve;
 class QCPColorScale;
@@ -77,6 +83,13 @@ class StructuredView final : public FamilyView {
     int latticePathLabel(int path, int t) const;
     // The word-gap tab: the drawn gapᵢ of training word i (NaN where none is drawn).
     double wordGapCell(int i) const;
+    // The kernel-group tab: the β curves, the drawn β of group g at point `index`, the drawn
+    // bar of group g before (after = false) or after the proximal step, and the threshold line
+    // (NaN where nothing is drawn).
+    int groupCurveCount() const;
+    double groupWeight(int group, int index) const;
+    double proxBar(bool after, int group) const;
+    double drawnThreshold() const;
 
   private:
     void setupLayout(const StructuredSnapshot& s);
@@ -90,6 +103,9 @@ class StructuredView final : public FamilyView {
     std::vector<QCPGraph*> traceGraphs() const;
     void drawLattice();
     void drawWordGaps();
+    void drawGroups(std::span<const IterationRecord> records,
+                    const std::vector<std::string>& columns, int runId);
+    void rescaleGroups();
     // Where feature j of label y lies in the emission map (Images: in the mosaic).
     QPoint emissionPosition(int label, int feature) const;
 
@@ -98,11 +114,13 @@ class StructuredView final : public FamilyView {
     QCustomPlot* tracePlot_;
     QCustomPlot* latticePlot_;
     QCustomPlot* gapsPlot_;
+    QCustomPlot* groupsPlot_;
     QSpinBox* wordBox_;
     CoalescedReplot* modelReplot_;
     CoalescedReplot* traceReplot_;
     CoalescedReplot* latticeReplot_;
     CoalescedReplot* gapsReplot_;
+    CoalescedReplot* groupsReplot_;
 
     // Model tab.
     QCPAxisRect* emissionRect_ = nullptr;
@@ -150,6 +168,22 @@ class StructuredView final : public FamilyView {
     // Word-gap tab.
     QCPColorMap* wordGaps_ = nullptr;
     QCPItemText* gapsNote_ = nullptr;
+
+    // Kernel-group tab.
+    QCPAxisRect* betaRect_ = nullptr;
+    QCPAxisRect* proxRect_ = nullptr;
+    QCPLegend* betaLegend_ = nullptr;
+    std::vector<QCPGraph*> betaGraphs_;
+    QCPGraph* activeGroups_ = nullptr;
+    std::vector<std::string> groupNames_;
+    int groupRun_ = -1;
+    std::size_t groupShown_ = 0;
+    QCPBars* proxBefore_ = nullptr;
+    QCPBars* proxAfter_ = nullptr;
+    QCPItemStraightLine* threshold_ = nullptr;
+    QCPItemText* thresholdLabel_ = nullptr;
+    std::vector<QCPItemText*> shrinkLabels_;  // the shrinkage of each group, in per cent
+    QCPItemText* groupsNote_ = nullptr;
 };
 
 FamilyView* structuredView(QWidget* parent);

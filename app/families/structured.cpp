@@ -14,6 +14,7 @@
 #include "structured/frank_wolfe_ssvm.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
+#include "structured/online_mkl.h"
 #include "structured/ssg_ssvm.h"
 
 namespace cplab {
@@ -261,6 +262,18 @@ class StructuredFamily final : public Family {
              "sets by warm dual coordinate ascent. Bounds: P(w) and the working-set QP's dual.",
              {}},
             &problemOf);
+        addSolver<OnlineMklOptions, OnlineMklSolver>(
+            {"online_mkl",
+             {},
+             "Online proximal MKL (Martins et al.)",
+             "Multiple kernel learning for the chain model, online (Martins et al. 2011, Alg. "
+             "3): per word a loss-augmented decoding with every kernel group's scores, a "
+             "subgradient step on every group, then the proximal step of the regulariser on "
+             "the vector of group norms (squared l1: the Moreau projection of Alg. 2, which "
+             "prunes groups); no inner batch SVM. One step = one chunk of words. Bound: the "
+             "objective of the averaged model at the end of each epoch (no certificate).",
+             {}},
+            &problemOf);
         addDemo({"ocr_race",
                  "Structural SVM on handwritten words: five solvers raced",
                  "The same words and lambda for BCFW, batch Frank-Wolfe, the 1-slack and n-slack "
@@ -273,6 +286,14 @@ class StructuredFamily final : public Family {
                   {"oneslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
                   {"nslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
                   {"ssg", {{"lambda", "0.01"}, {"max_iterations", "20"}}}}});
+        addDemo({"ocr_mkl",
+                 "Online MKL on handwritten words: which kernel wins",
+                 "Online proximal MKL (Martins et al.) with a linear, a quadratic and a Gaussian "
+                 "kernel on the letters' pixels, one step per chunk of words: watch the group "
+                 "weights settle over the epochs and the squared-l1 proximal step shrink the "
+                 "group norms by its threshold.",
+                 kPrefix + "ocr_words",
+                 {{"online_mkl", {{"lambda", "0.01"}, {"epochs", "10"}}}}});
         addDemo(
             {"ocr_bcfw",
              "Structural SVM on handwritten words: BCFW",

@@ -98,11 +98,7 @@ void ChainModel::unaryScores(const Eigen::VectorXd& w, int i, bool lossAugmented
     const SequenceData::SparseMatrix& X = data_->features;
     const int first = data_->first(i);
     const int T = length(i);
-    if (ws.unary.rows() < T || ws.unary.cols() != L_) {
-        ws.unary.resize(std::max<Eigen::Index>(T, ws.unary.rows()), L_);
-        ws.value.resize(ws.unary.rows(), L_);
-        ws.back.resize(ws.unary.rows(), L_);
-    }
+    ws.reserve(T, L_);
     const double* bias = w.data() + biasIndex(0);
     const std::span<const int> yi = truth(i);
     const double c = options_.normalizeLoss ? 1.0 / T : 1.0;
@@ -129,12 +125,17 @@ void ChainModel::unaryScores(const Eigen::VectorXd& w, int i, bool lossAugmented
     }
 }
 
-double ChainModel::viterbi(const Eigen::VectorXd& w, int T, std::vector<int>& y,
-                           ChainWorkspace& ws) const {
-    const int L = L_;
+void ChainWorkspace::reserve(int T, int L) {
+    if (unary.rows() < T || unary.cols() != L) {
+        unary.resize(std::max<Eigen::Index>(T, unary.rows()), L);
+        value.resize(unary.rows(), L);
+        back.resize(unary.rows(), L);
+    }
+}
+
+double maxSumChain(int T, int L, const double* trans, std::vector<int>& y, ChainWorkspace& ws) {
     y.resize(static_cast<std::size_t>(T));
     ws.value.row(0).head(L) = ws.unary.row(0).head(L);
-    const double* trans = options_.transitions ? w.data() + transitionIndex(0, 0) : nullptr;
     for (int t = 1; t < T; ++t) {
         const double* prev = ws.value.row(t - 1).data();
         double* cur = ws.value.row(t).data();
@@ -186,13 +187,13 @@ double ChainModel::viterbi(const Eigen::VectorXd& w, int T, std::vector<int>& y,
 double ChainModel::decode(const Eigen::VectorXd& w, int i, std::vector<int>& y,
                           ChainWorkspace& ws) const {
     unaryScores(w, i, false, ws);
-    return viterbi(w, length(i), y, ws);
+    return maxSumChain(length(i), L_, transitionsOf(w), y, ws);
 }
 
 double ChainModel::lossAugmentedDecode(const Eigen::VectorXd& w, int i, std::vector<int>& y,
                                        ChainWorkspace& ws) const {
     unaryScores(w, i, true, ws);
-    return viterbi(w, length(i), y, ws);
+    return maxSumChain(length(i), L_, transitionsOf(w), y, ws);
 }
 
 double ChainModel::hinge(const Eigen::VectorXd& w, int i, std::vector<int>& y,

@@ -61,7 +61,16 @@ struct ChainWorkspace {
     RowMatrix unary;  // T × L: unary scores (plus the loss term when loss-augmented)
     RowMatrix value;  // T × L: best score of a prefix ending in label y at t
     Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> back;  // argmax of prefix
+
+    // Room for T × L in all three (keeps what is there when it is large enough).
+    void reserve(int T, int L);
 };
+
+// Max-sum over a chain: y = argmax_y Σ_t ws.unary(t, y_t) + Σ_{t<T} trans[y_t·L + y_{t+1}]
+// (trans: L × L row-major, or null for independent tokens) for the T × L unary scores the
+// caller put in ws.unary (after ws.reserve(T, L)); returns the maximum. O(T·L²); ties go to
+// the smallest label.
+double maxSumChain(int T, int L, const double* trans, std::vector<int>& y, ChainWorkspace& ws);
 
 // The most weights D a ChainModel may have: the solvers hold several dense vectors of D
 // (w, its average, the best w, a corner; BCFW one per word), 128 MB each at this bound.
@@ -123,8 +132,10 @@ class ChainModel {
   private:
     // ws.unary = the emission + bias scores of sequence i's tokens (+ the loss term).
     void unaryScores(const Eigen::VectorXd& w, int i, bool lossAugmented, ChainWorkspace& ws) const;
-    // Max-sum over ws.unary and the transitions of w; fills y, returns the maximum.
-    double viterbi(const Eigen::VectorXd& w, int T, std::vector<int>& y, ChainWorkspace& ws) const;
+    // The transition block of w (L × L row-major), or null without transitions.
+    const double* transitionsOf(const Eigen::VectorXd& w) const {
+        return options_.transitions ? w.data() + transitionIndex(0, 0) : nullptr;
+    }
 
     std::shared_ptr<const SequenceData> data_;
     ChainModelOptions options_;

@@ -48,6 +48,13 @@ struct StructuredSnapshot final : Snapshot {
     std::vector<double> wordGaps;
     std::shared_ptr<const SequenceData> words;
     std::vector<WordLattice> lattices;
+    // Online MKL (empty for the others): its groups (kernels, explicit features, transitions),
+    // their norms ‖w_g‖ now, and the last round's proximal step — the norms b before it, b̃
+    // after it, its threshold s (NaN for the l2 regulariser) — and the regulariser's name.
+    std::vector<std::string> groupNames;
+    std::vector<double> groupNorms, proxBefore, proxAfter;
+    double proxThreshold = 0.0;
+    std::string regulariser;
 
     std::size_t bytes() const override {
         std::size_t names = 0;
@@ -58,6 +65,10 @@ struct StructuredSnapshot final : Snapshot {
             lattice += sizeof(WordLattice) +
                        sizeof(double) * static_cast<std::size_t>(l.scores.size()) +
                        sizeof(int) * (l.truth.size() + l.decoded.size() + l.lossAugmented.size());
+        for (const std::string& name : groupNames)
+            names += sizeof(std::string) + name.capacity();
+        names +=
+            sizeof(double) * (groupNorms.capacity() + proxBefore.capacity() + proxAfter.capacity());
         return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) + names + lattice +
                sizeof(double) * wordGaps.capacity() +
                sizeof(double) * static_cast<std::size_t>(w.size());

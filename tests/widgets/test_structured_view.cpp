@@ -16,6 +16,7 @@
 #include "structured/bcfw.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
+#include "structured/online_mkl.h"
 #include "structured/ssg_ssvm.h"
 #include "structured_view.h"
 
@@ -182,7 +183,53 @@ class TestStructuredView : public QObject {
         QVERIFY2(view.exportImage(dir.filePath("lattice.png"), &why), qPrintable(why));
         QVERIFY(view.showPage(3));
         QVERIFY2(view.exportImage(dir.filePath("gaps.png"), &why), qPrintable(why));
-        QVERIFY(!view.showPage(4));
+        QVERIFY(view.showPage(4));
+        QVERIFY2(view.exportImage(dir.filePath("groups.png"), &why), qPrintable(why));
+        QCOMPARE(view.groupCurveCount(), 0);  // BCFW has no kernel groups
+        QVERIFY(!view.showPage(5));
+    }
+
+    // Online MKL: one β curve per group with the records' values, the last proximal step's
+    // bars and threshold from the solver; the lattice scores come from all groups.
+    void kernelGroupsAreDrawn() {
+        OnlineMklOptions options;
+        options.kernels = "linear;gaussian:0.05";
+        options.lambda = 0.02;
+        options.chunks = 5;
+        options.epochs = 2;
+        OnlineMklSolver solver(ocrProblem(30, 10), options);
+        for (int k = 0; k < 6; ++k)
+            solver.step();
+        StructuredView view;
+        view.resize(1200, 800);
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.groupCurveCount(), solver.groupCount());
+        const auto columns = solver.extraColumns();
+        const auto& trace = solver.trace();
+        for (int g = 0; g < solver.groupCount(); ++g) {
+            const auto at = static_cast<std::size_t>(
+                std::find(columns.begin(), columns.end(), "beta:" + solver.groupName(g)) -
+                columns.begin());
+            int point = 0;
+            for (const IterationRecord& r : trace) {
+                if (!std::isfinite(r.extra[at])) continue;
+                QCOMPARE(view.groupWeight(g, point++), r.extra[at]);
+            }
+            QCOMPARE(point, 6);  // one per chunk (the initial record has none)
+            QCOMPARE(view.proxBar(false, g), solver.lastNormsBefore()[static_cast<std::size_t>(g)]);
+            QCOMPARE(view.proxBar(true, g), solver.lastProx().shrunk[static_cast<std::size_t>(g)]);
+        }
+        QCOMPARE(view.drawnThreshold(), solver.lastProx().threshold);
+        QVERIFY(view.drawnThreshold() > 0);
+        QVERIFY(view.showPage(4));
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY2(view.exportImage(dir.filePath("groups.png"), &why), qPrintable(why));
+        // The lattice of a test word is drawn (scores of all groups, from the snapshot).
+        const auto snapshot =
+            std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
+        QVERIFY(snapshot && !snapshot->lattices.empty());
+        QCOMPARE(view.latticeCell(0, 3), snapshot->lattices[0].scores(0, 3));
     }
 
     void primalOnlyRunsHaveNoGapAndNoTestCurve() {

@@ -1,0 +1,189 @@
+// Online proximal MKL for structured prediction (Martins, Smith, Aguiar & Figueiredo 2011,
+// "Online learning of structured predictors with multiple kernels", AISTATS: Alg. 1–3; seed
+// 002; ALGORITHMS.md §6, "Online MKL").
+//
+// Model:      the chain model of chain_model.h with its emission part split into groups, one
+//             per kernel k_g on the token features (linear, polynomial, Gaussian; `normalize`
+//             = diagonal divides by √(k(x,x)k(x′,x′)), i.e. unit diagonal), optionally an
+//             explicit group on the token features themselves (`pixels`: φ(x) = x, or x/‖x‖
+//             with the diagonal normalisation — the linear kernel's feature map), and one
+//             explicit group of the label biases and first-order transitions
+//             (`transitions`). The score of a labelling y of word x is
+//                 Σ_g ⟨w_g, Φ_g(x, y)⟩,  Φ_g(x, y) = Σ_t e_{y_t} ⊗ φ_g(x_t)   (emission groups)
+//                 + ⟨w_tr, Σ_t e_{y_t} + Σ_{t<T} e_{y_t} ⊗ e_{y_{t+1}}⟩           (transitions).
+// Objective:  P(w) = λ·Ω(‖w_1‖, …, ‖w_K‖) + (1/n) Σᵢ Hᵢ(w), Hᵢ the structured hinge with the
+//             chain model's Hamming loss; Ω = ½(Σ_g ‖w_g‖)² (squared_l1, MKL), Σ_g ‖w_g‖
+//             (group_lasso) or ½ Σ_g ‖w_g‖² (l2) — group_prox.h.
+// Round t on word i (Alg. 3), η_t = eta0/√t:
+//             ŷ = argmax_y Δ(yᵢ, y) + Σ_g ⟨w_g, Φ_g(xᵢ, y)⟩          (loss-augmented Viterbi)
+//             w_g ← w_g − η_t (Φ_g(xᵢ, ŷ) − Φ_g(xᵢ, yᵢ))             (every group)
+//             b_g = ‖w_g‖, b̃ = prox_{η_t λ Ω}(b), w_g ← (b̃_g / b_g) w_g   (group_prox.h)
+//             w ← w · min(1, radius/‖w‖)                              (optional, radius > 0)
+//             The prox can set a group to 0 (squared_l1, group_lasso): it is then pruned until a
+//             later gradient step revives it.
+// Kernel groups as expansions. The gradient step only changes w_g at the tokens of word i
+//             whose label ŷ_t ≠ y_t, by ∓η_t e_{label} ⊗ φ_g(x_t); so w_g = s_g Σ_j Σ_l
+//             v_g[j, l] e_l ⊗ φ_g(x_j) over the N training tokens j, with a scale s_g that the
+//             prox and projection steps multiply (O(1) per group instead of touching the
+//             expansion). Memory is fixed by the data, not the run: v_g, the training-token
+//             scores F_g = K_g v_g (N × L, kept up to date with one kernel row per changed token,
+//             O(N·nnz) each) and the two averaging tables below, 4·N·L doubles per kernel
+//             group (OCR fold 0: N = 4,617, L = 26, 3.8 MB per group) — it does not grow with
+//             the epochs (the paper's list of (example, labelling) pairs would).
+//             The group norms are maintained incrementally as in the paper's eq. 17:
+//             ‖w − ηg‖² = ‖w‖² − 2η⟨w, g⟩ + η²‖g‖², ⟨w, g⟩ from F_g and ‖g‖² from the kernel
+//             values among the changed tokens; every chunk they are re-synchronised with the
+//             exact s_g²·⟨v_g, F_g⟩ (rounding), and at evaluations computed exactly.
+// Averaging:  with `averaging` the reported model is w̄ = (1/t) Σ_τ w_τ (Alg. 1's "averaged
+//             model"), kept lazily: A_g = S_g v_g − U_g with S_g = Σ_τ s_g(τ) and U_g += S_g·δ
+//             whenever v_g changes by δ, so A_g = Σ_τ s_g(τ) v_g(τ) at O(1) per change; the
+//             training scores of U_g are kept like F_g. When s_g leaves [10⁻³, 10³] (a group
+//             the prox keeps shrinking), s_g is folded into v_g and the average so far into u_g
+//             (S_g ← 0), so that S_g·v_g − u_g never cancels many digits.
+// Steps:      one step = one chunk of a pass (`chunks` per epoch; the words in a fresh random
+//             permutation every epoch, PortableRandom(seed)), so the weights move smoothly on
+//             screen. The run ends after `epochs` epochs (status iteration_limit) or on the
+//             stop rules' time/iteration limits.
+// Evaluation: at the start and after every `eval_every` epochs, for the reported model: the
+//             objective P (n loss-augmented decodings over the training tokens' scores), the
+//             letter and word errors on the training and test words (test scores by blocks of
+//             dense products with the active training tokens, on `threads` threads).
+// Bounds:     upper U = min over evaluations of P (no certificate: lower = −∞); relative gap
+//             therefore never stops the run.
+// Columns:    structuredColumns() (primal = P at evaluations, else NaN; dual and duality_gap
+//             NaN; mean_step = mean η_t of the chunk; the errors at evaluations), then
+//             active_groups (b̃ > 0 after the chunk's last round) and beta:<group> for every
+//             group: β_g = ‖w_g‖ / Σ_h ‖w_h‖ of the current iterate after the chunk.
+// Oracle calls: one loss-augmented decoding per round, n per evaluation.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/solver.h"
+#include "data/portable_random.h"
+#include "kernel/kernel_spec.h"
+#include "structured/group_prox.h"
+#include "structured/oracle_pass.h"
+
+namespace cplab {
+
+class WorkerTeam;
+
+struct OnlineMklOptions {
+    // Steps are chunks; `epochs` ends the run.
+    StopOptions stop{.max_iterations = 1000000};
+    double lambda = 1e-4;                                 // regularisation λ > 0
+    double eta0 = 1.0;                                    // learning rate η_t = eta0/√t, > 0
+    std::string kernels = "linear;poly:2;gaussian:0.05";  // kernel groups (kernel_spec.h)
+    std::string normalize = "diagonal";                   // none | diagonal (unit diagonal)
+    bool pixels = false;                                  // an explicit group on the token features
+    bool transitions = true;                 // the explicit group of biases and transitions
+    std::string regulariser = "squared_l1";  // squared_l1 | group_lasso | l2
+    double radius = 0.0;                     // projection ball radius, ≥ 0 (0: none)
+    bool averaging = true;                   // report the averaged model (else the last)
+    int epochs = 20;                         // passes over the training words, ≥ 1
+    int chunks = 20;                         // steps per epoch, ≥ 1 (at most n)
+    int eval_every = 1;                      // epochs between evaluations, ≥ 1
+    std::int64_t seed = 1;                   // seed of the word order, ≥ 0
+    int threads = 1;                         // evaluation threads, 0..256 (0: all cores)
+
+    void visit(OptionVisitor& v);
+    bool isValid(std::string* why) const;
+};
+
+class OnlineMklSolver final : public Solver {
+  public:
+    explicit OnlineMklSolver(StructuredProblem problem, OnlineMklOptions options = {});
+    ~OnlineMklSolver() override;
+
+    std::string name() const override { return "online_mkl"; }
+    std::vector<std::string> extraColumns() const override;
+    std::vector<std::string> pseudocode() const override;
+    // lambda, regulariser, epochs, rounds, objective, the errors (train_error,
+    // train_word_error, test_error/test_char_error, test_word_error, labels, weights as every
+    // structured solver), test_char_accuracy, active_groups, then beta:<group> of the reported
+    // model.
+    SummaryFields summary() const override;
+    SnapshotPtr snapshot() const override;
+
+    const OnlineMklOptions& options() const { return options_; }
+    const ChainModel& model() const { return *model_; }
+    double lambda() const { return options_.lambda; }
+
+    int groupCount() const;
+    const std::string& groupName(int g) const;
+    // ‖w_g‖ of the current iterate as maintained (incrementally within a chunk), and computed
+    // from scratch (s_g²·⟨v_g, K_g v_g⟩ by fresh kernel sums for kernel groups).
+    double groupNorm(int g) const;
+    double groupNormFromScratch(int g) const;
+    // The emission scores ⟨w_g, e_l ⊗ φ_g(x_k)⟩ of group g (current iterate) for every training
+    // token k (N × L): from the maintained table, and computed from scratch.
+    Eigen::MatrixXd groupTrainScores(int g) const;
+    Eigen::MatrixXd groupTrainScoresFromScratch(int g) const;
+    // The explicit feature group's weights (L × d) of the current iterate, or of the reported
+    // model (the average with `averaging`); empty without the group.
+    Eigen::MatrixXd pixelWeights(bool reportedModel = false) const;
+    // The order of the words in the current epoch (round k of the epoch takes order[k]).
+    const std::vector<int>& epochOrder() const { return order_; }
+    long long rounds() const { return rounds_; }
+    // The last round's proximal step on the group norms.
+    const std::vector<double>& lastNormsBefore() const { return proxBefore_; }
+    const GroupProx& lastProx() const { return prox_; }
+    // P of the reported model (averaged or last), computed now.
+    double objective() const;
+
+  protected:
+    Status doStep(IterationRecord& record) override;
+
+  private:
+    struct Group;
+    struct Weights;  // one model: the current iterate or the average
+    class Scorer;    // emission scores of any tokens for one model
+
+    void buildGroups();
+    double round(int word);  // one round on training word `word`; returns η_t
+    void zeroGroup(Group& g);
+    void rescaleGroup(Group& g);
+    Eigen::VectorXd kernelRow(const Group& g, int j) const;  // k_g(x_j, x_k), k = 0..N−1
+    Weights reported() const;
+    Weights current() const;
+    // The emission scores (bias included) of the training tokens, N × L, for `w`.
+    Eigen::MatrixXd trainUnary(const Weights& w) const;
+    struct Evaluation {
+        double objective = 0.0;
+        StructuredErrors errors;
+        std::vector<double> norms;  // ‖w_g‖ of the model
+    };
+    Evaluation evaluate(const Weights& w) const;
+    std::vector<double> betas(const std::vector<double>& norms) const;
+
+    StructuredProblem problem_;
+    std::shared_ptr<const ChainModel> model_;
+    OnlineMklOptions options_;
+    GroupRegulariser regulariser_ = GroupRegulariser::SquaredL1;
+    std::vector<KernelSpec> specs_;
+    std::unique_ptr<WorkerTeam> team_;
+    PortableRandom random_;
+    int N_ = 0, L_ = 0, d_ = 0;
+    Eigen::MatrixXd tokens_;      // N × d, dense, column-major: the training tokens' features
+    Eigen::VectorXd tokenSq_;     // ‖x_k‖²
+    std::vector<int> tokenWord_;  // word of each training token
+    std::vector<Group> groups_;
+    std::vector<int> order_;
+    std::size_t next_ = 0;  // position in order_ within the epoch
+    int epochs_ = 0;
+    long long rounds_ = 0;
+    ChainWorkspace ws_;
+    std::vector<int> yHat_;
+    std::vector<double> proxBefore_;
+    GroupProx prox_;
+    Evaluation last_;  // at the last evaluation
+    bool evaluatedLast_ = true;
+};
+
+}  // namespace cplab
