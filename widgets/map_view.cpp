@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 #include <queue>
 
 #include "coalesced_replot.h"
+#include "map/generators.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -26,6 +28,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Label colours named in the legend at most (more labels share the palette's colours).
 constexpr int kLegendLabels = 10;
+// A picture's label colours are all named up to this many labels, else only the first and last.
+constexpr int kPictureLegendLabels = 6;
 // Diameter of the red dot on a disagreeing grid cell, in cells.
 constexpr double kDot = 0.36;
 // Graphs up to this many nodes are placed by classical MDS of their hop distances (a dense
@@ -201,6 +205,18 @@ MapView::MapView(QWidget* parent)
     row->addWidget(evidence_);
     row->addWidget(browse);
     form->addRow(tr("Evidence"), row);
+    // The generated models' options (app/families/map.cpp), as the CLI's --problem-set takes
+    // them.
+    modelOptions_ = new QLineEdit(controls_);
+    modelOptions_->setObjectName("mapModelOptions");
+    modelOptions_->setPlaceholderText(tr("e.g. smoothness=10 labels=4"));
+    modelOptions_->setToolTip(
+        tr("Options of the generated models (map_random_grid, map_complete_graph, "
+           "map_potts_image, map_stereo_tsukuba and PNG files) as key=value pairs separated by "
+           "spaces, used when the problem is loaded: seed, width, height, nodes, labels, "
+           "coupling, unary, image, mode (grey or colour), smoothness, downsample, disparities, "
+           "truncation, data_truncation"));
+    form->addRow(tr("Model options"), modelOptions_);
 
     // Labeling: title, the graph, the legend in a row below.
     labelRect_ = labelPlot_->axisRect();
@@ -222,6 +238,13 @@ MapView::MapView(QWidget* parent)
     image_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
     image_->setLayer("background");
     image_->setVisible(false);
+    input_ = new QCPItemPixmap(labelPlot_);
+    input_->setClipAxisRect(labelRect_);
+    for (QCPItemPosition* p : {input_->topLeft, input_->bottomRight})
+        p->setAxes(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
+    input_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    input_->setLayer("background");
+    input_->setVisible(false);
     edges_ = new QCPCurve(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
     edges_->setName(tr("edge"));
     edges_->setPen(pen(kEdge, 0.8));
@@ -290,6 +313,8 @@ void MapView::clear() {
     rows_ = columns_ = 0;
     positions_.clear();
     image_->setVisible(false);
+    input_->setVisible(false);
+    labelColors_.clear();
     for (QCPCurve* c : {edges_, clusters_})
         c->data()->clear();
     disagreeingRings_->data()->clear();
@@ -319,9 +344,18 @@ bool MapView::showPage(int index) {
 }
 
 OptionValues MapView::problemOptions() const {
+    OptionValues values;
+    // key=value words; a word without '=' is passed on with an empty value, so that the
+    // family's check names it instead of it being dropped silently.
+    for (const QString& word :
+         modelOptions_->text().split(QRegularExpression("[\\s,;]+"), Qt::SkipEmptyParts)) {
+        const qsizetype eq = word.indexOf('=');
+        values[(eq < 0 ? word : word.left(eq)).toStdString()] =
+            eq < 0 ? std::string() : word.mid(eq + 1).toStdString();
+    }
     const QString path = evidence_->text().trimmed();
-    if (path.isEmpty()) return {};
-    return {{"evidence", path.toStdString()}};
+    if (!path.isEmpty()) values["evidence"] = path.toStdString();
+    return values;
 }
 
 bool MapView::showFrame(const ViewFrame& frame) {
@@ -349,9 +383,39 @@ bool MapView::showFrame(const ViewFrame& frame) {
 void MapView::setupLayout(const PairwiseModel& model) {
     model_ = snapshot_->model;
     const int n = model.variables();
-    layout_ = detectGrid(model, &rows_, &columns_)                ? Layout::Grid
+    // A generated grid states its layout; other models are recognised by their edges.
+    const GridPicture* picture = snapshot_->picture.get();
+    if (picture && static_cast<long long>(picture->width) * picture->height != n) picture = nullptr;
+    if (picture) {
+        rows_ = picture->height;
+        columns_ = picture->width;
+    }
+    layout_ = picture || detectGrid(model, &rows_, &columns_)     ? Layout::Grid
               : n >= 3 && n <= kMdsNodes && model.edgeCount() > 0 ? Layout::Distances
                                                                   : Layout::Circle;
+    labelColors_.clear();
+    if (picture)
+        for (const auto& c : picture->labelColors)
+            labelColors_.emplace_back(c[0], c[1], c[2]);
+    // The input image, one image width and a gap to the left of the labeling.
+    const bool input = picture && picture->input.width == columns_ &&
+                       picture->input.height == rows_ &&
+                       (picture->input.channels == 1 || picture->input.channels == 3);
+    input_->setVisible(input);
+    inputGap_ = input ? std::max(1.0, std::round(columns_ / 25.0)) : 0.0;
+    if (input) {
+        const Image& in = picture->input;
+        QImage pixels(in.width, in.height, QImage::Format_RGB32);
+        for (int y = 0; y < in.height; ++y)
+            for (int x = 0; x < in.width; ++x)
+                pixels.setPixel(x, y,
+                                in.channels == 1
+                                    ? qRgb(in.at(x, y), in.at(x, y), in.at(x, y))
+                                    : qRgb(in.at(x, y, 0), in.at(x, y, 1), in.at(x, y, 2)));
+        input_->setPixmap(QPixmap::fromImage(pixels));
+        input_->topLeft->setCoords(-columns_ - inputGap_ - 0.5, -0.5);
+        input_->bottomRight->setCoords(-inputGap_ - 0.5, rows_ - 0.5);
+    }
     if (layout_ != Layout::Grid) rows_ = columns_ = 0;
     positions_.assign(static_cast<std::size_t>(n), QPointF());
     if (layout_ == Layout::Distances) positions_ = distanceLayout(model);
@@ -400,9 +464,13 @@ void MapView::setupLayout(const PairwiseModel& model) {
                                            QCPScatterStyle::ssCircle, labelColor(k).darker(150),
                                            labelColor(k), size, 0.8));
     }
-    for (QCPGraph* g : labelGraphs_) {
+    for (std::size_t k = 0; k < labelGraphs_.size(); ++k) {
+        QCPGraph* g = labelGraphs_[k];
         g->data()->clear();
         QCPScatterStyle style = g->scatterStyle();
+        const QColor colour = colorOf(static_cast<int>(k));
+        style.setBrush(colour);
+        style.setPen(pen(colour.darker(150), 0.8));
         style.setShape(layout_ == Layout::Grid ? QCPScatterStyle::ssSquare
                                                : QCPScatterStyle::ssCircle);
         style.setSize(layout_ == Layout::Grid ? 9.0 : size);
@@ -420,8 +488,12 @@ void MapView::setupLayout(const PairwiseModel& model) {
     disagreeingLegendProxy_->setScatterStyle(proxy);
 
     labelLegend_->clearItems();
+    // A picture's many shades (16 disparities) say little one by one: its first and last
+    // label stand for the scale.
+    const bool scale = !labelColors_.empty() && graphs > kPictureLegendLabels;
     for (int k = 0; k < std::min(graphs, kLegendLabels); ++k)
-        labelGraphs_[static_cast<std::size_t>(k)]->addToLegend(labelLegend_);
+        if (!scale || k == 0) labelGraphs_[static_cast<std::size_t>(k)]->addToLegend(labelLegend_);
+    if (scale) labelGraphs_[static_cast<std::size_t>(graphs - 1)]->addToLegend(labelLegend_);
     disagreeingLegendProxy_->addToLegend(labelLegend_);
     if (layout_ != Layout::Grid) edges_->addToLegend(labelLegend_);
     labelLegend_->setWrap(graphs <= 2 ? 3 : 5);
@@ -429,6 +501,21 @@ void MapView::setupLayout(const PairwiseModel& model) {
 
 QPointF MapView::position(int v) const {
     return positions_[static_cast<std::size_t>(v)];
+}
+
+QColor MapView::colorOf(int label) const {
+    if (label >= 0 && label < static_cast<int>(labelColors_.size()))
+        return labelColors_[static_cast<std::size_t>(label)];
+    return labelColor(label);
+}
+
+bool MapView::showsInputImage() const {
+    return input_->visible();
+}
+
+QColor MapView::inputColor(int v) const {
+    if (!input_->visible() || columns_ <= 0 || v < 0 || v >= rows_ * columns_) return {};
+    return input_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
 }
 
 void MapView::drawLabeling(const MapSnapshot& s) {
@@ -440,7 +527,7 @@ void MapView::drawLabeling(const MapSnapshot& s) {
     if (layout_ == Layout::Grid) {
         for (int v = 0; v < n; ++v)
             cells_.setPixelColor(v % columns_, v / columns_,
-                                 labelColor(s.labeling[static_cast<std::size_t>(v)]));
+                                 colorOf(s.labeling[static_cast<std::size_t>(v)]));
         image_->setPixmap(QPixmap::fromImage(cells_));
     } else {
         std::vector<QVector<double>> xs(labelGraphs_.size()), ys(labelGraphs_.size());
@@ -516,11 +603,17 @@ void MapView::drawLabeling(const MapSnapshot& s) {
     QString title = tr("%1, iteration %2: the labeling decoded from the beliefs")
                         .arg(QString::fromStdString(s.solver))
                         .arg(s.record.iteration);
+    if (input_->visible())
+        title = tr("%1, iteration %2: input image (left) and the labeling decoded from the "
+                   "beliefs")
+                    .arg(QString::fromStdString(s.solver))
+                    .arg(s.record.iteration);
     QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(rows_).arg(columns_)
                     : layout_ == Layout::Distances ? tr("nodes placed by their hop distances")
                                                    : tr("nodes on a circle");
     facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
     if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
+    if (s.badPixels >= 0) facts += tr("; %1% bad pixels").arg(100.0 * s.badPixels, 0, 'f', 2);
     title += "\n" + facts;
     labelTitle_->setText(title);
 }
@@ -537,6 +630,10 @@ void MapView::fitLabeling() {
         // Faces across the wrap-around edges of a torus lie half a cell outside.
         dw = columns_ + 1.4;
         dh = rows_ + 1.4;
+        if (input_->visible()) {  // the input image too, left of the labeling
+            cx -= (columns_ + inputGap_) / 2.0;
+            dw += columns_ + inputGap_;
+        }
     }
     const double scale = std::max(dw / w, dh / h);
     setSpan(labelRect_->axis(QCPAxis::atBottom), cx, w * scale / 2);
@@ -661,6 +758,9 @@ QString MapView::statusText(const ViewFrame& frame) const {
     const auto disagreeing = std::count(s->disagreeing.begin(), s->disagreeing.end(), 1);
     text += tr("; %1 of %2 nodes disagree").arg(disagreeing).arg(s->model->variables());
     if (!s->clusters.empty()) text += tr("; %1 clusters").arg(s->clusters.size());
+    if (s->badPixels >= 0)
+        text +=
+            tr("; bad pixels (off by > 1 from the truth) %1%").arg(100.0 * s->badPixels, 0, 'f', 2);
     return text;
 }
 

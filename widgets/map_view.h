@@ -6,15 +6,20 @@
 //     one cell per node in categorical label colours; otherwise the nodes as discs coloured by
 //     label, placed by classical MDS of their hop distances (up to 400 nodes; a superpixel
 //     graph then looks like its image) or on a circle, with the edges as thin grey segments.
-//     Nodes whose parts of the bound disagree with the labeling are marked in red; the
+//     A grid model generated from an image (MapSnapshot::picture, solvers/map/generators.h)
+//     takes its layout from the picture, draws its input image to the left of the labeling and
+//     colours the labels by the picture's label colours (grey levels, cluster centres,
+//     disparity shades). Nodes whose parts of the bound disagree with the labeling are marked
+//     in red; the
 //     clusters added by tightening (mplp_cycles) are drawn as small polygons through their
 //     nodes.
 //   * "Bounds": the dual bound U (best so far) and E of the best labeling per iteration, with
 //     a mark where clusters were added; below, the number of disagreeing nodes (and of
 //     clusters) per iteration.
 // Legends sit in a row below the plots, never over the data. The status line reads U, E, the
-// gap and the disagreement. The problem control is the evidence file (the problem option
-// `evidence` of app/families/map.h).
+// gap and the disagreement (and, with a ground truth, the fraction of bad pixels). The problem
+// controls are the evidence file (the problem option `evidence` of app/families/map.h) and a
+// line of key=value options of the generated models.
 #pragma once
 
 #include <QColor>
@@ -71,6 +76,10 @@ class MapView final : public FamilyView {
     int disagreeingMarkerCount() const { return disagreeingMarkers_; }
     int clusterPolygonCount() const { return clusterPolygons_; }
     int edgeSegmentCount() const { return edgeSegments_; }
+    // Whether the input image of a picture is drawn beside the labeling, and its colour at
+    // node v (invalid when it is not drawn).
+    bool showsInputImage() const;
+    QColor inputColor(int v) const;
     // Points of the bound traces (U and E) and of the disagreement trace.
     int upperPointCount() const;
     int lowerPointCount() const;
@@ -80,6 +89,8 @@ class MapView final : public FamilyView {
   private:
     void setupLayout(const PairwiseModel& model);
     QPointF position(int v) const;
+    // The colour label k is drawn in: the picture's, else the categorical palette.
+    QColor colorOf(int label) const;
     void drawLabeling(const MapSnapshot& s);
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
@@ -93,13 +104,17 @@ class MapView final : public FamilyView {
     CoalescedReplot* traceReplot_;
     QPointer<QWidget> controls_;
     QLineEdit* evidence_ = nullptr;
+    QLineEdit* modelOptions_ = nullptr;
 
     // Labeling tab.
     QCPAxisRect* labelRect_ = nullptr;
     QCPTextElement* labelTitle_ = nullptr;
     QCPLegend* labelLegend_ = nullptr;
     QCPItemPixmap* image_ = nullptr;
-    QImage cells_;  // one pixel per node (Grid)
+    QImage cells_;                     // one pixel per node (Grid)
+    QCPItemPixmap* input_ = nullptr;   // the picture's input image, left of the labeling
+    double inputGap_ = 0.0;            // cells between the input image and the labeling
+    std::vector<QColor> labelColors_;  // the picture's label colours, or empty
     QCPCurve* edges_ = nullptr;
     std::vector<QCPGraph*> labelGraphs_;    // markers per label (graphs); legend entries (all)
     QCPGraph* disagreeingRings_ = nullptr;  // dots (Grid), rings (graphs)

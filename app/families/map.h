@@ -3,8 +3,11 @@
 // tightened by cycles, the dual cutting-plane method. It reads UAI "MARKOV" files (plain or
 // gzip, with the optional evidence file <model>.evid) and libDAI factor graphs (.fg); the
 // built-in problems are small real instances of the UAI 2014 inference competition
-// (resources/datasets/README.md). A UAI result file <model>.MAP, when there is one, gives a
-// reference labeling whose energy the summaries report.
+// (resources/datasets/README.md) and generated models (solvers/map/generators.h): random
+// frustrated grids, complete graphs, Potts denoising / segmentation of a PNG image (also any
+// PNG given as a data file) and stereo on the Middlebury Tsukuba pair, whose ground truth the
+// summaries score. A UAI result file <model>.MAP, when there is one, gives a reference labeling
+// whose energy the summaries report.
 //
 // Sense: maximise E(x). Bounds: upper = the best dual bound U (≥ max E), lower = E of the best
 // labeling decoded so far (message_passing.h).
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "family.h"
+#include "map/generators.h"
 #include "map/pairwise_model.h"
 
 namespace cplab {
@@ -30,6 +34,10 @@ struct MapData final : ProblemData {
     std::string referenceSource;
     std::vector<int> reference;
     std::optional<double> referenceEnergy;
+    // Generated models: what made them ("random_grid", "stereo", ...) and, for grids, their
+    // picture (layout, input image, label colours, ground truth), which the solvers carry.
+    std::string generator;
+    std::shared_ptr<const GridPicture> picture;
 
     std::string details() const override;
     SummaryFields summary() const override;

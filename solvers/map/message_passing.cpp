@@ -4,11 +4,15 @@
 #include <cmath>
 #include <limits>
 
+#include "map/generators.h"
+
 namespace cplab {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// What counts as a rounding error between the dual bound and an energy, relative to |U|.
+constexpr double kRoundingSlack = 1e-12;
 
 }  // namespace
 
@@ -85,7 +89,7 @@ void MessagePassingSolver::resetInitialRecord() {
     bestLabeling_.clear();
     evaluate();
     IterationRecord initial;
-    initial.upper = bestDual_;
+    initial.upper = recordedUpper();
     initial.lower = bestEnergy_;
     initial.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};
     appendExtra(initial.extra);
@@ -148,6 +152,17 @@ void MessagePassingSolver::evaluate() {
     bestDual_ = std::min(bestDual_, dual_);
 }
 
+double MessagePassingSolver::recordedUpper() const {
+    // U ≥ max E ≥ E(x_best) holds exactly, but the two sums are evaluated in floating point and
+    // can cross by a rounding error once the gap has closed (U = 70.81066952815293 against
+    // E = 70.81066952815294). The record then keeps U = E, a zero gap; a larger crossing is
+    // left visible, it would be a bug.
+    if (bestEnergy_ > bestDual_ &&
+        bestEnergy_ - bestDual_ <= kRoundingSlack * std::max(1.0, std::abs(bestDual_)))
+        return bestEnergy_;
+    return bestDual_;
+}
+
 void MessagePassingSolver::improveByIcm(std::vector<int>& x) const {
     const PairwiseModel& m = *model_;
     double* score = scratch_.data();
@@ -208,7 +223,7 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
     sweep();
     evaluate();
     ++record.oracleCalls;  // one sweep = one pass over the graph
-    record.upper = bestDual_;
+    record.upper = recordedUpper();
     record.lower = bestEnergy_;
     record.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};
     appendExtra(record.extra);
@@ -230,11 +245,24 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
     return Status::running();
 }
 
+void MessagePassingSolver::setPicture(std::shared_ptr<const GridPicture> picture) {
+    if (picture && model_ &&
+        static_cast<long long>(picture->width) * picture->height != model_->variables())
+        picture.reset();
+    picture_ = std::move(picture);
+}
+
 SummaryFields MessagePassingSolver::summary() const {
     if (rejected()) return {};
-    return {{"best_energy", bestEnergy_},
-            {"dual", dual_},
-            {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)}};
+    SummaryFields fields = {{"best_energy", bestEnergy_},
+                            {"dual", dual_},
+                            {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)}};
+    if (picture_ && !picture_->truth.empty()) {
+        const BadPixels bad = countBadPixels(*picture_, bestLabeling_);
+        fields.push_back({"bad_pixels", bad.fraction()});
+        fields.push_back({"truth_pixels", bad.known});
+    }
+    return fields;
 }
 
 SnapshotPtr MessagePassingSolver::snapshot() const {
@@ -247,6 +275,9 @@ SnapshotPtr MessagePassingSolver::snapshot() const {
     snap->disagreeing = disagreeing_;
     snap->dual = dual_;
     snap->energy = energy_;
+    snap->picture = picture_;
+    if (picture_ && !picture_->truth.empty())
+        snap->badPixels = countBadPixels(*picture_, labeling_).fraction();
     snap->executedLines = iteration() == 0 ? std::vector<int>{0, 1} : stepLines();
     addToSnapshot(*snap);
     return snap;

@@ -12,7 +12,8 @@
 // Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
 //            optionally improved by icm_passes of ICM; E(x) from PairwiseModel::energy().
 // Bounds:    record.upper = the lowest dual bound so far (every one is certified, so the best
-//            one is); record.lower = the highest E(x) so far. The bound is U above for MPLP
+//            one is; raised to E(x_best) where it falls below it by a rounding error only);
+//            record.lower = the highest E(x) so far. The bound is U above for MPLP
 //            and diffusion, U with cluster terms for MPLP with cycles (cycle_mplp.h), and the
 //            value of its chain decomposition for TRW-S (trws.h): all are sums of maxima of
 //            parts θ^P whose sum over the parts is E, so that
@@ -39,6 +40,8 @@
 #include "map/pairwise_model.h"
 
 namespace cplab {
+
+struct GridPicture;  // generators.h
 
 struct MessagePassingOptions {
     StopOptions stop;
@@ -78,6 +81,10 @@ struct MapSnapshot final : Snapshot {
     std::vector<std::vector<int>> clusters;
     double dual = 0.0;    // the bound at the current messages (record.upper: best so far)
     double energy = 0.0;  // the best E of the labelings decoded by the last sweep
+    // The image behind a generated grid model (generators.h), or null; with a ground truth,
+    // the fraction of its known nodes that `labeling` gets wrong (−1 without a truth).
+    std::shared_ptr<const GridPicture> picture;
+    double badPixels = -1.0;
 
     std::size_t bytes() const override {
         return Snapshot::bytes() + sizeof(*this) - sizeof(Snapshot) +
@@ -103,6 +110,13 @@ class MessagePassingSolver : public Solver {
     // θ̂_v of the current messages (k_v values).
     std::span<const double> beliefs(int v) const;
     int disagreeingNodes() const { return disagreeingCount_; }
+
+    // The picture of a generated image model (its layout, input image and ground truth): it
+    // travels in the snapshots, and with a truth the summary adds "bad_pixels" (the fraction
+    // of known nodes whose best labeling is off by more than the tolerance) and
+    // "truth_pixels". Ignored unless its width × height is the model's variable count.
+    void setPicture(std::shared_ptr<const GridPicture> picture);
+    const std::shared_ptr<const GridPicture>& picture() const { return picture_; }
 
   protected:
     // Validates (reporting as `owner`) and sets up zero messages and the iteration-0 record.
@@ -165,6 +179,9 @@ class MessagePassingSolver : public Solver {
   private:
     // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests.
     void evaluate();
+    // The record's upper bound: the best U, or E(x_best) where U falls below it by a rounding
+    // error only (never more than 1e-12·max(1, |U|)), so a closed gap reads 0, not −1e−14.
+    double recordedUpper() const;
     // options_.icm_passes passes of ICM on x (θ' with the floor for −∞), until none moves.
     void improveByIcm(std::vector<int>& x) const;
 
@@ -185,6 +202,7 @@ class MessagePassingSolver : public Solver {
     std::vector<std::uint8_t> disagreeing_;
     int disagreeingCount_ = 0;
     std::vector<double> bestDualHistory_;  // best U after each sweep, for the stall rule
+    std::shared_ptr<const GridPicture> picture_;
 };
 
 }  // namespace cplab

@@ -169,6 +169,30 @@ int PairwiseModel::addPottsEdge(int u, int v, double weight) {
     return edgeCount() - 1;
 }
 
+int PairwiseModel::addEdgeSharing(int u, int v, int same) {
+    checkVariable(u, "edge end");
+    checkVariable(v, "edge end");
+    if (u == v)
+        throw std::invalid_argument("PairwiseModel: edge joins variable " + std::to_string(u) +
+                                    " to itself");
+    if (same < 0 || same >= edgeCount() || edge(same).kind != EdgeKind::Dense)
+        throw std::invalid_argument("PairwiseModel: edge " + std::to_string(same) +
+                                    " is not a dense edge whose table could be shared");
+    const Edge& shared = edge(same);
+    if (labels(u) != labels(shared.u) || labels(v) != labels(shared.v))
+        throw std::invalid_argument(
+            "PairwiseModel: edge (" + std::to_string(u) + ", " + std::to_string(v) +
+            ") cannot share the " + std::to_string(labels(shared.u)) + " x " +
+            std::to_string(labels(shared.v)) + " table of edge " + std::to_string(same));
+    Edge edge;
+    edge.u = u;
+    edge.v = v;
+    edge.kind = EdgeKind::Dense;
+    edge.offset = shared.offset;
+    edges_.push_back(edge);
+    return edgeCount() - 1;
+}
+
 std::span<const double> PairwiseModel::table(int e) const {
     const Edge& ed = edge(e);
     if (ed.kind != EdgeKind::Dense) return {};

@@ -9,6 +9,8 @@
 //     θ_e(a, b) = table[a·k_v + b]; or
 //   * Potts: one weight w, θ_e(a, b) = w·[a = b] (k_u = k_v), stored in O(1) and maximised
 //     over in O(k) instead of O(k²) — the form of segmentation and denoising grids.
+// A dense edge may share the table of an earlier dense edge (addEdgeSharing): a stereo grid's
+// truncated-linear table is stored once, not once per edge.
 // Memory is that of the tables (plus a few integers per edge).
 //
 // Message-passing solvers use the two max-marginal primitives below, which take a floor:
@@ -65,6 +67,9 @@ class PairwiseModel {
     // std::invalid_argument for a bad variable, size or weight.
     int addEdge(int u, int v, std::vector<double> table);
     int addPottsEdge(int u, int v, double weight);
+    // A dense edge (u, v) whose table is that of the dense edge `same` (stored once; equal
+    // label counts at both ends required). Throws std::invalid_argument otherwise.
+    int addEdgeSharing(int u, int v, int same);
     // The dense table of edge e (empty for a Potts edge).
     std::span<const double> table(int e) const;
     double pairwise(int e, int a, int b) const;

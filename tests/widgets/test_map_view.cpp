@@ -5,7 +5,10 @@
 // every node's marker is; one red marker per disagreeing node; one polygon per cluster once
 // MPLP with cycles has tightened, one mark per tightening step in the bounds tab; the traces
 // have one point per record and restart with another run; both tabs export; other snapshots
-// are refused.
+// are refused. Generated image models (solvers/map/generators.h) are drawn as their picture's
+// grid, the input image beside the labeling in the picture's label colours, the status line
+// reporting bad pixels against a ground truth; the PNG decoder agrees with QImage on the
+// built-in Tsukuba images.
 #include <qcustomplot.h>
 
 #include <QLineEdit>
@@ -16,6 +19,8 @@
 
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
+#include "map/generators.h"
+#include "map/image.h"
 #include "map/mplp.h"
 #include "map/trws.h"
 #include "map_view.h"
@@ -64,7 +69,101 @@ class TestMapView : public QObject {
     void clustersAppearAfterTightening();
     void tracesFollowTheRecordsAndRestartWithAnotherRun();
     void exportsBothTabsAndRefusesOtherSnapshots();
+    void picturesAreDrawnBesideTheLabeling();
+    void pngDecoderAgreesWithQImage();
 };
+
+void TestMapView::picturesAreDrawnBesideTheLabeling() {
+    // A 14 × 6 stereo pair (the right view the left one shifted by 2) with a ground truth: a
+    // layout detectGrid alone could not tell from 6 × 14.
+    const int w = 14, h = 6;
+    Image left{w, h, 3, {}};
+    for (int i = 0; i < w * h * 3; ++i)
+        left.pixels.push_back(static_cast<std::uint8_t>((i * 97 + (i / 3) * 13) % 256));
+    Image right = left;
+    Image truth{w, h, 1, std::vector<std::uint8_t>(static_cast<std::size_t>(w * h), 32)};
+    for (int y = 0; y < h; ++y)
+        for (int x = 2; x < w; ++x)
+            for (int c = 0; c < 3; ++c)
+                right.pixels[static_cast<std::size_t>((y * w + x - 2) * 3 + c)] = left.at(x, y, c);
+    StereoOptions o;
+    o.disparities = 4;
+    const GeneratedModel g = stereo(left, right, truth, 16, o);
+    TrwsSolver solver(g.model);
+    solver.setPicture(g.picture);
+    for (int k = 0; k < 3; ++k)
+        solver.step();
+    MapView view;
+    view.resize(900, 600);
+    const ViewFrame frame = frameOf(solver);
+    QVERIFY(view.showFrame(frame));
+    QCOMPARE(view.layout(), MapView::Layout::Grid);
+    QCOMPARE(view.gridRows(), h);
+    QCOMPARE(view.gridColumns(), w);
+    QVERIFY(view.showsInputImage());
+    const auto s = mapSnapshot(solver);
+    for (int v = 0; v < w * h; ++v) {
+        const Image& in = g.picture->input;
+        QCOMPARE(view.inputColor(v),
+                 QColor(in.at(v % w, v / w, 0), in.at(v % w, v / w, 1), in.at(v % w, v / w, 2)));
+        const auto& c =
+            g.picture
+                ->labelColors[static_cast<std::size_t>(s->labeling[static_cast<std::size_t>(v)])];
+        QCOMPARE(view.drawnColor(v), QColor(c[0], c[1], c[2]));
+    }
+    // The status line: the fraction of known pixels off by more than 1, counted here.
+    int bad = 0;
+    for (int v = 0; v < w * h; ++v)
+        bad += std::abs(s->labeling[static_cast<std::size_t>(v)] - 2) > 1;
+    const QString status = view.statusText(frame);
+    QVERIFY2(status.contains(QString("bad pixels (off by > 1 from the truth) %1%")
+                                 .arg(100.0 * bad / (w * h), 0, 'f', 2)),
+             qPrintable(status));
+
+    // The problem controls: the generated models' options as key=value words.
+    auto* options = view.problemControls()->findChild<QLineEdit*>("mapModelOptions");
+    QVERIFY(options);
+    options->setText("smoothness=10  labels=4,mode=colour");
+    const OptionValues values = view.problemOptions();
+    QCOMPARE(values.size(), std::size_t{3});
+    QCOMPARE(values.at("smoothness"), std::string("10"));
+    QCOMPARE(values.at("labels"), std::string("4"));
+    QCOMPARE(values.at("mode"), std::string("colour"));
+    options->setText("downsample");
+    QCOMPARE(view.problemOptions().at("downsample"), std::string());
+
+    // A model without a picture draws no input image.
+    MplpSolver plain(uaiModel("Grids_26"));
+    plain.step();
+    QVERIFY(view.showFrame(frameOf(plain, 2)));
+    QVERIFY(!view.showsInputImage());
+    QVERIFY(!view.statusText(frameOf(plain, 2)).contains("bad pixels"));
+}
+
+void TestMapView::pngDecoderAgreesWithQImage() {
+    const std::string dir = std::string(CPLAB_SOURCE_DIR) + "/resources/datasets/";
+    for (const char* name : {"tsukuba_imL.png", "tsukuba_imR.png", "tsukuba_truedispL.png"}) {
+        const Image decoded = loadPng(dir + name);
+        QImage reference(QString::fromStdString(dir + name));
+        QVERIFY(!reference.isNull());
+        QCOMPARE(decoded.width, reference.width());
+        QCOMPARE(decoded.height, reference.height());
+        const bool grey = reference.isGrayscale();
+        QCOMPARE(decoded.channels, grey ? 1 : 3);
+        reference = reference.convertToFormat(QImage::Format_RGB888);
+        for (int y = 0; y < decoded.height; ++y)
+            for (int x = 0; x < decoded.width; ++x) {
+                const QColor c = reference.pixelColor(x, y);
+                if (grey) {
+                    QCOMPARE(int(decoded.at(x, y)), c.red());
+                } else if (decoded.at(x, y, 0) != c.red() || decoded.at(x, y, 1) != c.green() ||
+                           decoded.at(x, y, 2) != c.blue()) {
+                    QFAIL(
+                        qPrintable(QString("%1: pixel (%2, %3) differs").arg(name).arg(x).arg(y)));
+                }
+            }
+    }
+}
 
 void TestMapView::gridModelIsDrawnAsAnImage() {
     const auto model = uaiModel("Grids_26");

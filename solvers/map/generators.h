@@ -1,0 +1,133 @@
+// Generated MAP models (ALGORITHMS.md §8, "Inputs"), in the max-sum convention of
+// pairwise_model.h (θ are log-potentials; MAP maximises E = Σ θ_v + Σ θ_e):
+//
+//   * randomGrid: a W × H 4-connected grid with L labels, θ_v(a) = unary·(2u − 1) and Potts
+//     edges θ_e(a, b) = w_e·[a = b] with w_e = coupling·(2u − 1) of both signs, so that cycles
+//     mixing attractive (w > 0) and repulsive (w < 0) edges are frustrated and the plain LP
+//     relaxation is loose (the case tightening by cycles is for);
+//   * completeGraph: K_n, every pair an edge with a dense table θ_e(a, b) = coupling·(2u − 1),
+//     θ_v(a) = unary·(2u − 1) — full of frustrated triangles;
+//   * pottsImage: denoising / segmentation of an image. Labels are L grey levels
+//     c_a = 255·a/(L − 1) (mode "grey") or L colour clusters found by k-means (mode "colour");
+//     θ_v(a) = −‖p_v − c_a‖ (Euclidean distance in grey levels between the pixel and the
+//     label's level or cluster centre), Potts edges w = smoothness between 4-neighbours;
+//   * stereo: a rectified grey pair (left I_L, right I_R) and D disparities; node (x, y) of the
+//     left image, θ_v(d) = −min(|I_L(x, y) − I_R(x − d, y)|, data_truncation) (and
+//     −data_truncation where x − d < 0: no match in the right image), and a truncated-linear
+//     smoothness θ_e(a, b) = −smoothness·min(|a − b|, truncation) between 4-neighbours, one
+//     dense D × D table shared by every edge (PairwiseModel::addEdgeSharing).
+//
+// Grids: node v = y·W + x (row-major, as the map view draws them); edges in the order: for y,
+// for x, the edge to the right (v, v + 1), then the edge down (v, v + W).
+// Random draws: u = (g() >> 11)·2⁻⁵³ ∈ [0, 1) from g = std::mt19937_64(seed) (both fully
+// specified by the C++ standard, so a seed gives the same model everywhere), drawn in the
+// order: the unaries (v, then a), then the edges in edge order (one w_e per Potts edge, the
+// table row-major for a dense one).
+// Every generator validates its options first and throws std::invalid_argument with a
+// message "<Options>::<field> = <value>: <requirement>"; sizes are bounded
+// (kMaxGeneratedEntries table entries) so that an absurd request fails at once instead of
+// exhausting memory.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "map/image.h"
+#include "map/pairwise_model.h"
+
+namespace cplab {
+
+// The most unary plus pairwise table entries (doubles) a generated model may hold: 2^25,
+// 256 MB.
+constexpr long long kMaxGeneratedEntries = 1LL << 25;
+
+// What a grid model made from an image knows besides its tables: the layout, the input image
+// (shown beside the labeling), a colour per label (its grey level, cluster centre or disparity
+// shade) and, for stereo, the ground truth. Solvers attach it to their snapshots and score
+// their best labeling against the truth (MessagePassingSolver::setPicture).
+struct GridPicture {
+    int width = 0;  // the grid: node v = y·width + x
+    int height = 0;
+    Image input;  // width × height, or empty (a random grid)
+    std::vector<std::array<std::uint8_t, 3>> labelColors;  // per label, or empty
+    // Per node: the true label, or −1 where unknown; empty when there is no truth. A node is
+    // "bad" when its label differs from the truth by more than `tolerance`.
+    std::vector<int> truth;
+    int tolerance = 1;
+};
+
+struct BadPixels {
+    long long bad = 0;
+    long long known = 0;  // nodes with a known truth
+    double fraction() const { return known > 0 ? static_cast<double>(bad) / known : 0.0; }
+};
+// The nodes of `labeling` off by more than picture.tolerance from the truth (none without one).
+BadPixels countBadPixels(const GridPicture& picture, std::span<const int> labeling);
+
+struct GeneratedModel {
+    std::shared_ptr<PairwiseModel> model;
+    std::shared_ptr<const GridPicture> picture;  // grids only
+};
+
+struct RandomGridOptions {
+    int width = 12;         // nodes per row, 2 … 4096
+    int height = 12;        // rows, 2 … 4096
+    int labels = 3;         // L ≥ 2 (at most 256)
+    double coupling = 1.0;  // w_e uniform in [−coupling, coupling]; finite, ≥ 0
+    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; finite, ≥ 0
+    std::int64_t seed = 1;  // ≥ 0
+    bool isValid(std::string* why) const;
+};
+GeneratedModel randomGrid(const RandomGridOptions& options);
+
+struct CompleteGraphOptions {
+    int nodes = 6;          // n, 3 … 200
+    int labels = 3;         // L ≥ 2 (at most 256)
+    double coupling = 1.0;  // table entries uniform in [−coupling, coupling]; finite, ≥ 0
+    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; finite, ≥ 0
+    std::int64_t seed = 1;  // ≥ 0
+    bool isValid(std::string* why) const;
+};
+GeneratedModel completeGraph(const CompleteGraphOptions& options);
+
+struct PottsImageOptions {
+    int labels = 4;              // L grey levels or colour clusters, 2 … 64
+    std::string mode = "grey";   // "grey": levels of the luminance; "colour": k-means clusters
+    double smoothness = 20.0;    // Potts weight w (grey levels), finite, ≥ 0
+    int downsample = 1;          // box-average the image by this factor first, 1 … 64
+    std::int64_t seed = 1;       // k-means initialisation, ≥ 0
+    int kmeans_iterations = 50;  // Lloyd iterations at most, ≥ 1
+    bool isValid(std::string* why) const;
+};
+// Throws std::invalid_argument for bad options or an empty image. Colour mode on a grey image
+// clusters the grey values.
+GeneratedModel pottsImage(const Image& image, const PottsImageOptions& options);
+// The k-means of the colour mode (also for tests): L centres of the image's pixels (channel
+// values as doubles), seeded by k-means++ from mt19937_64(seed), refined by at most
+// `iterations` Lloyd steps; a cluster that empties keeps its centre. Ordered by luminance.
+std::vector<std::vector<double>> kmeansCentres(const Image& image, int clusters, std::int64_t seed,
+                                               int iterations);
+
+struct StereoOptions {
+    int disparities = 16;  // D labels d = 0 … D − 1 (in pixels of the full image), 2 … 256
+    double smoothness = 20.0;       // λ of the truncated-linear term, finite, ≥ 0
+    int truncation = 2;             // τ ≥ 1
+    double data_truncation = 30.0;  // the data cost's cap, > 0 (grey levels)
+    int downsample = 1;             // box-average both images by this factor first (the disparities
+                                    // become ceil(D / factor)), 1 … 16
+    bool isValid(std::string* why) const;
+};
+// Left and right images must have the same size; `truth` (may be empty) is a grey image of
+// the left view's disparities in units of 1/truthScale pixel (0: unknown; Middlebury's
+// Tsukuba: truthScale 16). With downsampling, the truth of a node is the rounded value of the
+// block's centre pixel divided by the factor, and bad pixels are counted in those units.
+// Throws std::invalid_argument for bad options, different sizes or too few pixels.
+GeneratedModel stereo(const Image& left, const Image& right, const Image& truth, int truthScale,
+                      const StereoOptions& options);
+
+}  // namespace cplab
