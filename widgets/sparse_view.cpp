@@ -68,6 +68,8 @@ SparseView::SparseView(QWidget* parent)
     for (QCustomPlot* p : {xvPlot_, tracePlot_})
         applyPlotStyle(p);
     xvReplot_ = new CoalescedReplot(xvPlot_);
+    // The axis rect's size is known only once the layout is done (it changes with the window).
+    connect(xvPlot_, &QCustomPlot::afterLayout, this, [this] { squarePixels(); });
     traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
 
     // Expansion vectors.
@@ -157,6 +159,7 @@ void SparseView::clear() {
     train_.reset();
     kind_ = Kind::None;
     shownXvs_ = 0;
+    mosaicWidth_ = mosaicHeight_ = 0;
     for (QCPGraph* g : {positives_, negatives_, fullSvs_, starts_, xvPositive_, xvNegative_})
         g->data()->clear();
     for (QCPCurve* c : {zeroContour_, marginContours_, trails_})
@@ -264,6 +267,10 @@ void SparseView::setupTrainingData(const SparseSnapshot& s) {
         x->setLabel(
             tr("expansion vectors as %1 \u00d7 %1 images (title: \u03b2\u1d64)").arg(side_));
         y->setLabel({});
+        // The legend row must not be empty: an empty legend's maximum width (its margins)
+        // would cap the layout column and squeeze the axis rect to its minimum width.
+        imageMap_->setName(tr("pixel value (white: low, black: high)"));
+        imageMap_->addToLegend(xvLegend_);
         // Row 0 of an image at the top.
         y->setRangeReversed(true);
     } else {
@@ -375,9 +382,33 @@ void SparseView::drawImages(const SparseSnapshot& s) {
             imageLabels_.push_back(label);
         }
     }
-    xvRect_->axis(QCPAxis::atBottom)->setRange(-1, width);
-    xvRect_->axis(QCPAxis::atLeft)->setRange(-1, height);
+    QCPAxis* x = xvRect_->axis(QCPAxis::atBottom);
+    QCPAxis* y = xvRect_->axis(QCPAxis::atLeft);
+    x->setRange(-1, width);
+    y->setRange(-1, height);
+    mosaicWidth_ = width;
+    mosaicHeight_ = height;
+    squarePixels();
     shownXvs_ = count;
+}
+
+void SparseView::squarePixels() {
+    if (kind_ != Kind::Images || mosaicWidth_ <= 0 || xvRect_->width() <= 0 ||
+        xvRect_->height() <= 0)
+        return;
+    // Square pixels (digits look like digits only undistorted): the mosaic's ranges, then the
+    // axis with room to spare widened about its centre.
+    QCPAxis* x = xvRect_->axis(QCPAxis::atBottom);
+    QCPAxis* y = xvRect_->axis(QCPAxis::atLeft);
+    x->setRange(-1, mosaicWidth_);
+    y->setRange(-1, mosaicHeight_);
+    const double rectRatio = double(xvRect_->width()) / xvRect_->height();
+    const double dataRatio = double(mosaicWidth_ + 1) / double(mosaicHeight_ + 1);
+    if (rectRatio > dataRatio) {
+        x->setScaleRatio(y, 1.0);
+    } else {
+        y->setScaleRatio(x, 1.0);
+    }
 }
 
 void SparseView::drawBars(const SparseSnapshot& s) {

@@ -66,6 +66,7 @@ class SparseView final : public FamilyView {
     void drawMap(const SparseSnapshot& s);
     void drawImages(const SparseSnapshot& s);
     void drawBars(const SparseSnapshot& s);
+    void squarePixels();  // Images: equal scales on both axes
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
     void rescaleTrace();
@@ -96,8 +97,9 @@ class SparseView final : public FamilyView {
     QCPItemText* note_ = nullptr;
     Kind kind_ = Kind::None;
     std::shared_ptr<const Dataset> train_;
-    int side_ = 0;     // image side (Images)
-    int columns_ = 0;  // images per row of the mosaic (Images)
+    int side_ = 0;                            // image side (Images)
+    int columns_ = 0;                         // images per row of the mosaic (Images)
+    int mosaicWidth_ = 0, mosaicHeight_ = 0;  // the mosaic's size in pixels (Images)
     int shownXvs_ = 0;
 
     // Objective tab.

@@ -8,6 +8,8 @@
 #include "kernel/kernel_model.h"
 #include "kernel/precomputed.h"
 #include "linear.h"
+#include "sparse/one_vs_rest.h"
+#include "sparse/reduced_set.h"
 #include "sparse/reduced_svm.h"
 #include "sparse/slmc.h"
 
@@ -74,6 +76,25 @@ class SparseFamily final : public Family {
              "(the SLMC paper's MRSVM): W(Z) at SLMC's starting point, with Z never moved. "
              "Race it against slmc with the same seed to see what moving the vectors buys.",
              {}});
+        addSlmcSolver<RsOptions, RsSolver>(
+            {"rs",
+             {},
+             "Reduced set: approximate the full SVM's w by N_z vectors",
+             "The reduced set method (Burges 1996; Schoelkopf et al. 1999), the SLMC paper's RS "
+             "baseline: the full SVM is solved first, then one vector per step is added where "
+             "the residual w - sum_j beta_j phi(z_j) projects most (Gaussian fixed-point "
+             "iteration from several starts), and beta is refitted by least squares (eq. 47). "
+             "Bound U is |w - w_z|^2, which falls with every vector; the full SVM's bias b is "
+             "kept.",
+             {}});
+        addSlmcSolver<MrsOptions, MrsSolver>(
+            {"mrs",
+             {},
+             "Modified reduced set (RS vectors, SVM coefficients)",
+             "The SLMC paper's MRS: the same vectors as rs (same options give the same Z), "
+             "but beta and b come from the exact SVM restricted to their span (eq. 45), solved "
+             "after every added vector. Bound U is that SVM's objective; L the full SVM's.",
+             {}});
 
         // Ripley's set with six expansion vectors: they start on training points and move
         // to where the boundary needs them.
@@ -101,8 +122,10 @@ class SparseFamily final : public Family {
     std::string name() const override { return "sparse"; }
     std::string title() const override { return "Sparse kernel machines"; }
     BoundLabels boundLabels() const override {
-        return {"upper bound U (W(Z), the restricted SVM)",
-                "lower bound L (slmc: the full SVM's dual; rsvm, mrsvm: their own)"};
+        return {
+            "upper bound U (slmc, mrs, rsvm, mrsvm: the restricted SVM's objective W(Z); "
+            "rs: |w - w_z|^2)",
+            "lower bound L (slmc, mrs: the full SVM's dual; rsvm, mrsvm: their own; rs: 0)"};
     }
 
     std::vector<OptionInfo> problemOptions() const override {
@@ -142,13 +165,15 @@ class SparseFamily final : public Family {
                     std::string* why) const override {
         const auto* slmc = dynamic_cast<const SlmcSolver*>(&solver);
         const auto* reduced = dynamic_cast<const ReducedSvmSolver*>(&solver);
-        if (!slmc && !reduced) {
+        const auto* reducedSet = dynamic_cast<const ReducedSetSolver*>(&solver);
+        if (!slmc && !reduced && !reducedSet) {
             if (why) *why = "solver '" + solver.name() + "' has no model to write";
             return false;
         }
         try {
-            writeOutputFile(path,
-                            formatKernelModel(slmc ? slmc->classifier() : reduced->classifier()));
+            writeOutputFile(path, formatKernelModel(slmc      ? slmc->classifier()
+                                                    : reduced ? reduced->classifier()
+                                                              : reducedSet->classifier()));
         } catch (const std::exception& e) {
             if (why) *why = path + ": " + e.what();
             return false;
@@ -162,14 +187,15 @@ class SparseFamily final : public Family {
     template <class Options, class SolverType>
     void addSlmcSolver(SolverInfo info) {
         info.options = describeOptions<Options>();
+        const std::string name = info.name;
         addSolver(
             std::move(info),
             [](const OptionValues& values, std::string* why) {
                 Options options;
                 return assignOptions(options, values, why) && options.isValid(why);
             },
-            [](const ProblemInstance& problem, const OptionValues& values,
-               std::string* why) -> std::unique_ptr<Solver> {
+            [name](const ProblemInstance& problem, const OptionValues& values,
+                   std::string* why) -> std::unique_ptr<Solver> {
                 const KernelData* data = problem.as<KernelData>();
                 if (!data) {
                     if (why) *why = "the problem '" + problem.info.name + "' carries no data";
@@ -184,7 +210,21 @@ class SparseFamily final : public Family {
                 }
                 Options options;
                 if (!assignOptions(options, values, why) || !options.isValid(why)) return nullptr;
-                auto solver = std::make_unique<SolverType>(data->kernel, options);
+                std::unique_ptr<Solver> solver;
+                if (data->kernel.train && data->kernel.train->classes().size() > 2) {
+                    // Digits and other multi-class data: one machine per class against the
+                    // rest (one_vs_rest.h), each with these options.
+                    solver = std::make_unique<OneVsRestSolver>(
+                        name, data->kernel, options.stop,
+                        [options](const KernelProblem& binary) -> std::unique_ptr<Solver> {
+                            return std::make_unique<SolverType>(binary, options);
+                        },
+                        [](const Solver& machine) {
+                            return static_cast<const SolverType&>(machine).classifier();
+                        });
+                } else {
+                    solver = std::make_unique<SolverType>(data->kernel, options);
+                }
                 if (solver->status().code == StatusCode::InvalidInput) {
                     if (why) *why = solver->status().message;
                     return nullptr;

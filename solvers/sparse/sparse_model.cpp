@@ -26,7 +26,8 @@ bool prepareSparseProblem(const KernelProblem& problem, const std::string& kerne
         return fail("the training set '" + train.name + "' has " +
                     std::to_string(out->classes.size()) +
                     " classes; the sparse kernel machines are binary classifiers and need "
-                    "exactly two label values");
+                    "exactly two label values (OneVsRestSolver, one_vs_rest.h, trains one per "
+                    "class; the app and cplab-cli do so for data of more than two classes)");
     }
     std::vector<KernelSpec> specs;
     std::string reason;
@@ -82,6 +83,8 @@ bool solveFullSvm(const SparseProblem& problem, const std::string& kernel, doubl
     out->dualObjective = full.smo().dualObjective();
     out->supportVectors.clear();
     const Eigen::VectorXd& alpha = full.smo().alpha();
+    out->alpha = alpha;
+    out->bias = full.smo().bias();
     for (Eigen::Index i = 0; i < alpha.size(); ++i)
         if (alpha[i] > 0) out->supportVectors.push_back(static_cast<int>(i));
     return true;

@@ -94,6 +94,8 @@ bool validBudgetOptions(const char* owner, const std::string& kernel, double C,
 struct FullSvm {
     double dualObjective = 0.0;       // D(α) at the KKT tolerance
     std::vector<int> supportVectors;  // training indices with αᵢ > 0
+    Eigen::VectorXd alpha;            // α over all training examples (n)
+    double bias = 0.0;                // b of f(x) = Σᵢ αᵢyᵢ k(xᵢ, x) + b
 };
 // Returns false with *why when the solve does not converge.
 bool solveFullSvm(const SparseProblem& problem, const std::string& kernel, double C,

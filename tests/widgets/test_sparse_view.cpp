@@ -1,7 +1,8 @@
 // The sparse family's view (widgets/sparse_view.h) offscreen on real SLMC runs: on 2-D data
 // one marker per expansion vector at the snapshot's Z (by the sign of its β), one trail point
 // per XV and stored Z, the full SVM's support vectors and the decision map; on square-image
-// data every pixel of every drawn image equals the snapshot's Z; on other data one bar per β;
+// data every pixel of every drawn image equals the snapshot's Z, the mosaic spans the plot with
+// square pixels; on other data one bar per β; an rs run draws one more vector per step;
 // the objective tab has one point per record; both tabs export; other snapshots are refused.
 #include <qcustomplot.h>
 
@@ -10,6 +11,7 @@
 #include <cmath>
 
 #include "kernel/svm.h"
+#include "sparse/reduced_set.h"
 #include "sparse/slmc.h"
 #include "sparse_view.h"
 
@@ -80,6 +82,7 @@ class TestSparseView : public QObject {
     void imageDataShowTheVectorsAsImages();
     void otherDataShowBetaAsBars();
     void exportsBothTabsAndRefusesOtherSnapshots();
+    void reducedSetGrowsOneVectorPerStep();
 };
 
 void TestSparseView::twoDimensionalDataShowTheMovingVectors() {
@@ -131,6 +134,17 @@ void TestSparseView::imageDataShowTheVectorsAsImages() {
         }
     }
     QVERIFY(std::isnan(view.imagePixel(6, 0, 0)));
+    // The mosaic fills the plot's width (an empty legend row once squeezed the axis rect to
+    // its minimum width) with square pixels.
+    auto* plot = view.findChild<QCustomPlot*>("sparseXvPlot");
+    QVERIFY(plot);
+    plot->replot();
+    QCPAxisRect* rect = plot->axisRect();
+    QVERIFY2(rect->width() > plot->width() / 2,
+             qPrintable(QString("axis rect %1 of %2 px").arg(rect->width()).arg(plot->width())));
+    const double xScale = rect->width() / rect->axis(QCPAxis::atBottom)->range().size();
+    const double yScale = rect->height() / rect->axis(QCPAxis::atLeft)->range().size();
+    QVERIFY2(std::abs(xScale / yScale - 1) < 0.02, qPrintable(QString::number(xScale / yScale)));
 }
 
 void TestSparseView::otherDataShowBetaAsBars() {
@@ -161,6 +175,28 @@ void TestSparseView::exportsBothTabsAndRefusesOtherSnapshots() {
     SvmSolver svm(KernelProblem{blobs(40, 2, 3), nullptr}, options);
     svm.step();
     QVERIFY(!view.showFrame(frameOf(svm, 2)));
+}
+
+void TestSparseView::reducedSetGrowsOneVectorPerStep() {
+    RsOptions options;
+    options.kernel = "gaussian:0.5";
+    options.expansion_vectors = 4;
+    RsSolver solver(KernelProblem{blobs(80, 2, 7), nullptr}, options);
+    QVERIFY2(solver.status().code != StatusCode::InvalidInput, solver.status().message.c_str());
+    SparseView view;
+    view.resize(700, 600);
+    QVERIFY(view.showFrame(frameOf(solver)));  // no vector yet: the data and the full SVM's SVs
+    QCOMPARE(view.expansionVectorCount(), 0);
+    QCOMPARE(view.fullSupportVectorCount(),
+             static_cast<int>(solver.fullSvm().supportVectors.size()));
+    for (int k = 1; k <= 4; ++k) {
+        solver.step();
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.expansionVectorCount(), k);
+        QCOMPARE(view.trailPointCount(), k);  // the vectors do not move: one Z in the trail
+    }
+    QCOMPARE(solver.status().code, StatusCode::Converged);
+    QCOMPARE(view.objectivePointCount(), static_cast<int>(solver.trace().size()));
 }
 
 QTEST_MAIN(TestSparseView)
