@@ -48,6 +48,9 @@ void OnlineMklOptions::visit(OptionVisitor& v) {
     v.real("lambda", lambda,
            "regularisation lambda of lambda*Omega(group norms) + mean hinge, > 0");
     v.real("eta0", eta0, "learning rate eta_t = eta0/sqrt(t) of round t, > 0");
+    v.choice("learning_rate", learning_rate, {"sqrt", "pegasos"},
+             "eta_t = eta0/sqrt(t) (the paper's), or 1/(lambda t) (Pegasos, for the l2 "
+             "regulariser)");
     v.text("kernels", kernels,
            "kernel groups on the token features, ';'-separated: linear, poly:d[,c], "
            "gaussian:g (exp(-g|x-x'|^2)); empty: none");
@@ -82,6 +85,8 @@ bool OnlineMklOptions::isValid(std::string* why) const {
                    "must lie in [1, 100000]", why) &&
            require(chunks >= 1 && chunks <= 1000000, kOwner, "chunks", chunks,
                    "must lie in [1, 1000000]", why) &&
+           requireText(learning_rate == "sqrt" || learning_rate == "pegasos", kOwner,
+                       "learning_rate", learning_rate, "must be sqrt or pegasos", why) &&
            requireText(normalize == "diagonal" || normalize == "none", kOwner, "normalize",
                        normalize, "must be diagonal or none", why) &&
            requireText(parseGroupRegulariser(regulariser, &r), kOwner, "regulariser", regulariser,
@@ -279,8 +284,24 @@ class OnlineMklSolver::Scorer {
 
 // ---- construction ----------------------------------------------------------------------------
 
+namespace {
+
+// The stop options with the epochs as an iteration limit: `epochs` times the steps of an
+// epoch (chunks of ⌈n/chunks⌉ words), unless max_iterations is smaller.
+StopOptions epochLimit(const StructuredProblem& problem, const OnlineMklOptions& options) {
+    StopOptions stop = options.stop;
+    if (!problem.train || options.chunks < 1 || options.epochs < 1) return stop;
+    const long long n = problem.train->size();
+    const long long chunk = std::max(1LL, (n + options.chunks - 1) / options.chunks);
+    const long long steps = (n + chunk - 1) / chunk * options.epochs;
+    stop.max_iterations = static_cast<int>(std::min<long long>(stop.max_iterations, steps));
+    return stop;
+}
+
+}  // namespace
+
 OnlineMklSolver::OnlineMklSolver(StructuredProblem problem, OnlineMklOptions options)
-    : Solver(options.stop),
+    : Solver(epochLimit(problem, options)),
       problem_(std::move(problem)),
       model_(problem_.train),
       options_(std::move(options)),
@@ -449,7 +470,9 @@ Eigen::VectorXd OnlineMklSolver::kernelRow(const Group& g, int j) const {
 
 double OnlineMklSolver::round(int word) {
     ++rounds_;
-    const double eta = options_.eta0 / std::sqrt(static_cast<double>(rounds_));
+    const double count = static_cast<double>(rounds_);
+    const double eta = options_.learning_rate == "pegasos" ? 1.0 / (options_.lambda * count)
+                                                           : options_.eta0 / std::sqrt(count);
     const SequenceData& data = model_->data();
     const int first = data.first(word), T = data.length(word);
     const std::span<const int> truth = model_->truth(word);
@@ -842,9 +865,7 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     }
     record.lower = -kInf;
     finish(evaluatedLast_ ? last_.objective : kNaN, evaluatedLast_);
-    if (epochEnd && epochs_ >= options_.epochs)
-        return Status::make(StatusCode::IterationLimit,
-                            "finished " + std::to_string(epochs_) + " epochs");
+    // The last epoch ends at the iteration limit (epochLimit), which the base class applies.
     return Status::running();
 }
 
@@ -943,11 +964,13 @@ SnapshotPtr OnlineMklSolver::snapshot() const {
         if (group.kind == Group::Kind::Features) {
             templates += w.coef[g].transpose();
         } else if (group.kind == Group::Kind::Kernel && group.spec.type == KernelType::Linear) {
-            Eigen::MatrixXd phi = tokens_;
+            // Σ_k coef[k]·φ(x_k): the normalisation scales the coefficients (N × L), not the
+            // tokens (N × d).
+            Eigen::MatrixXd coef = w.coef[g];
             if (group.normalize)
                 for (int k = 0; k < N_; ++k)
-                    if (tokenSq_(k) > 0) phi.row(k) /= std::sqrt(tokenSq_(k));
-            templates += phi.transpose() * w.coef[g];
+                    coef.row(k) *= tokenSq_(k) > 0 ? 1.0 / std::sqrt(tokenSq_(k)) : 0.0;
+            templates += tokens_.transpose() * coef;
         } else if (group.kind == Group::Kind::Transitions) {
             chain.segment(static_cast<Eigen::Index>(L_) * d_, L_ + L_ * L_) = w.coef[g].col(0);
             trans.assign(w.coef[g].data() + L_, w.coef[g].data() + L_ + L_ * L_);

@@ -14,7 +14,8 @@
 // Objective:  P(w) = λ·Ω(‖w_1‖, …, ‖w_K‖) + (1/n) Σᵢ Hᵢ(w), Hᵢ the structured hinge with the
 //             chain model's Hamming loss; Ω = ½(Σ_g ‖w_g‖)² (squared_l1, MKL), Σ_g ‖w_g‖
 //             (group_lasso) or ½ Σ_g ‖w_g‖² (l2) — group_prox.h.
-// Round t on word i (Alg. 3), η_t = eta0/√t:
+// Round t on word i (Alg. 3), η_t = eta0/√t (or 1/(λt), `learning_rate=pegasos`, the step of
+//             Pegasos and of the structured family's ssg, for the strongly convex l2 case):
 //             ŷ = argmax_y Δ(yᵢ, y) + Σ_g ⟨w_g, Φ_g(xᵢ, y)⟩          (loss-augmented Viterbi)
 //             w_g ← w_g − η_t (Φ_g(xᵢ, ŷ) − Φ_g(xᵢ, yᵢ))             (every group)
 //             b_g = ‖w_g‖, b̃ = prox_{η_t λ Ω}(b), w_g ← (b̃_g / b_g) w_g   (group_prox.h)
@@ -42,8 +43,9 @@
 //             (S_g ← 0), so that S_g·v_g − u_g never cancels many digits.
 // Steps:      one step = one chunk of a pass (`chunks` per epoch; the words in a fresh random
 //             permutation every epoch, PortableRandom(seed)), so the weights move smoothly on
-//             screen. The run ends after `epochs` epochs (status iteration_limit) or on the
-//             stop rules' time/iteration limits.
+//             screen. The run ends after `epochs` epochs: they set the iteration limit to
+//             epochs × the steps of an epoch (status iteration_limit; a smaller max_iterations
+//             or max_seconds ends it earlier).
 // Evaluation: at the start and after every `eval_every` epochs, for the reported model: the
 //             objective P (n loss-augmented decodings over the training tokens' scores), the
 //             letter and word errors on the training and test words (test scores by blocks of
@@ -79,6 +81,7 @@ struct OnlineMklOptions {
     StopOptions stop{.max_iterations = 1000000};
     double lambda = 1e-4;                                 // regularisation λ > 0
     double eta0 = 1.0;                                    // learning rate η_t = eta0/√t, > 0
+    std::string learning_rate = "sqrt";                   // sqrt: eta0/√t | pegasos: 1/(λt)
     std::string kernels = "linear;poly:2;gaussian:0.05";  // kernel groups (kernel_spec.h)
     std::string normalize = "diagonal";                   // none | diagonal (unit diagonal)
     bool pixels = false;                                  // an explicit group on the token features

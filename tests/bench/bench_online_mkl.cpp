@@ -160,16 +160,14 @@ int main(int argc, char** argv) {
     b.stop.max_iterations = 10;
     cplab::BcfwSolver bcfw(p, b);
     std::map<int, double> onlineError, bcfwError;
-    while (!online.step().finished()) {
+    for (bool more = true; more;) {
+        more = !online.step().finished();
         const auto& r = online.lastRecord();
         const double e = column(online, r, "test_error");
         if (std::isfinite(e)) onlineError[static_cast<int>(std::lround(r.passes))] = e;
     }
-    while (!bcfw.step().finished()) {
-        const auto& r = bcfw.lastRecord();
-        bcfwError[static_cast<int>(std::lround(r.passes))] = column(bcfw, r, "test_error");
-    }
-    {
+    for (bool more = true; more;) {
+        more = !bcfw.step().finished();
         const auto& r = bcfw.lastRecord();
         bcfwError[static_cast<int>(std::lround(r.passes))] = column(bcfw, r, "test_error");
     }

@@ -245,34 +245,37 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
     QElapsedTimer clock;
     clock.start();
     int maxAlive = 0, maxThreads = 0;
-    for (int i = 0; i < kIterations; ++i) {
-        const Block& block =
-            blocks()[static_cast<std::size_t>(i / kRunsPerBlock) % blocks().size()];
-        if (i % kRunsPerBlock == 0) {
-            // A new problem: the runs still alive are removed with the old one.
-            QVERIFY2(open(w, block), block.name);
-            QCOMPARE(w.runCount(), 0);
+    // kIterations runs, then every run removed and the first problem open again.
+    auto loop = [&]() -> bool {
+        for (int i = 0; i < kIterations; ++i) {
+            const Block& block =
+                blocks()[static_cast<std::size_t>(i / kRunsPerBlock) % blocks().size()];
+            if (i % kRunsPerBlock == 0) {
+                // A new problem: the runs still alive are removed with the old one.
+                if (!open(w, block)) return false;
+                if (w.runCount() != 0) return false;
+            }
+            const auto runs = runsOf(block);
+            const auto& [solver, options] = runs[static_cast<std::size_t>(i) % runs.size()];
+            cycle(w, solver, options, i);
+            if (QTest::currentTestFailed()) {
+                qWarning("failed in run %d (%s on %s)", i, solver.c_str(), block.name);
+                return false;
+            }
+            maxAlive = std::max(maxAlive, w.runCount() + 1);
+            maxThreads = std::max(maxThreads, threadCount());
         }
-        const auto runs = runsOf(block);
-        const auto& [solver, options] = runs[static_cast<std::size_t>(i) % runs.size()];
-        cycle(w, solver, options, i);
-        if (QTest::currentTestFailed()) {
-            qWarning("failed in run %d (%s on %s)", i, solver.c_str(), block.name);
-            return;
+        w.removeAllRuns();
+        if (!open(w, first)) return false;
+        if (!waitFor([&] { return w.runCount() == 0 && runThreadsAlive() == 0; })) {
+            qWarning("%d runs and %d run threads left", w.runCount(), runThreadsAlive());
+            return false;
         }
-        maxAlive = std::max(maxAlive, w.runCount() + 1);
-        maxThreads = std::max(maxThreads, threadCount());
-    }
+        settle(300);
+        return true;
+    };
+    QVERIFY(loop());
     const qint64 loopMs = clock.elapsed();
-
-    // Every run goes; then the same problem as before the loop, without runs.
-    w.removeAllRuns();
-    QVERIFY(open(w, first));
-    QVERIFY2(
-        waitFor([&] { return w.runCount() == 0 && runThreadsAlive() == 0; }),
-        qPrintable(
-            QString("%1 runs and %2 run threads left").arg(w.runCount()).arg(runThreadsAlive())));
-    settle(300);
     const int threadsAfter = threadCount();
     const double rssAfter = residentMb(false);
     const double trimmedAfter = residentMb(true);
@@ -296,11 +299,22 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
 #if defined(__SANITIZE_ADDRESS__)
     QSKIP("resident memory is not measurable under AddressSanitizer (LeakSanitizer checks)");
 #endif
-    QVERIFY2(trimmedAfter - trimmedBefore <= kRssSlackMb,
-             qPrintable(QString("resident memory grew by %1 MB (%2 -> %3 MB)")
+    if (trimmedAfter - trimmedBefore <= kRssSlackMb) return;
+    // More than the slack: memory kept by the allocator (a malloc arena per thread that ran
+    // while the machine was busy, which malloc_trim cannot always return), or a leak? A leak
+    // grows again by as much over the same runs once more; retained memory does not.
+    QVERIFY(loop());
+    const double trimmedAgain = residentMb(true);
+    qDebug("grew by %.1f MB over the first loop; %+.1f MB over a second one",
+           trimmedAfter - trimmedBefore, trimmedAgain - trimmedAfter);
+    QVERIFY2(trimmedAgain - trimmedAfter <= kRssSlackMb,
+             qPrintable(QString("resident memory grew by %1 MB, then by %2 MB over the same "
+                                "runs again (%3 -> %4 -> %5 MB)")
                             .arg(trimmedAfter - trimmedBefore, 0, 'f', 1)
+                            .arg(trimmedAgain - trimmedAfter, 0, 'f', 1)
                             .arg(trimmedBefore, 0, 'f', 1)
-                            .arg(trimmedAfter, 0, 'f', 1)));
+                            .arg(trimmedAfter, 0, 'f', 1)
+                            .arg(trimmedAgain, 0, 'f', 1)));
 }
 
 // A LIBSVM file whose first example has 200,000 features: the linear view draws w_b's

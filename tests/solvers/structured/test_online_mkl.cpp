@@ -14,7 +14,10 @@
 
 #include "data/sequence_format.h"
 #include "structured/group_prox.h"
+#include "structured/n_slack_ssvm.h"
 #include "structured/online_mkl.h"
+#include "structured/ssg_ssvm.h"
+#include "structured/structured_snapshot.h"
 
 using namespace cplab;
 
@@ -235,6 +238,58 @@ class TestOnlineMkl : public QObject {
         QCOMPARE(solver.rounds(), 36LL);
         QCOMPARE(statusName(solver.status().code), std::string("iteration_limit"));
         QVERIFY(w.norm() > 0);
+    }
+
+    // The l2 regulariser on the explicit features (unnormalised) and the transitions group is
+    // the structured family's objective λ/2‖w‖² + mean hinge: the online solver's objective
+    // equals the chain model's P of its weights in chain layout (1e-9), and with Pegasos's step
+    // 1/(λt) it gets, after 40 epochs, at least as close to the n-slack optimum P* as the
+    // structured family's ssg (the same step) after 40 passes.
+    void l2IsTheStructuredObjectiveLikeSsg() {
+        const StructuredProblem problem = ocrProblem(40, 0);
+        const double lambda = 0.1;
+        OnlineMklOptions o;
+        o.kernels = "";
+        o.pixels = true;
+        o.normalize = "none";
+        o.regulariser = "l2";
+        o.lambda = lambda;
+        o.learning_rate = "pegasos";
+        o.averaging = false;  // the early iterates w ≈ g/(λt) would weigh on an average
+        o.epochs = 40;
+        o.chunks = 1;
+        OnlineMklSolver online(problem, o);
+        while (!online.step().finished()) {
+        }
+        const auto snap = std::dynamic_pointer_cast<const StructuredSnapshot>(online.snapshot());
+        QVERIFY(snap);
+        const Eigen::VectorXd& w = snap->w;  // features, biases, transitions: ChainModel's layout
+        QCOMPARE(w.size(), static_cast<Eigen::Index>(problem.train->dimension()));
+        const double chainP = 0.5 * lambda * w.squaredNorm() + meanHinge(*problem.train, w);
+        const double onlineP = online.objective();
+        QVERIFY2(relative(onlineP, chainP) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(onlineP).arg(chainP)));
+
+        SsgOptions so;
+        so.lambda = lambda;
+        so.stop.max_iterations = 40;
+        SsgSolver ssg(problem, so);
+        while (!ssg.step().finished()) {
+        }
+        const double ssgP = 0.5 * lambda * ssg.reportedWeights().squaredNorm() +
+                            meanHinge(*problem.train, ssg.reportedWeights());
+        NSlackOptions no;
+        no.lambda = lambda;
+        no.stop.epsilon = 1e-7;
+        NSlackSolver nslack(problem, no);
+        while (!nslack.step().finished()) {
+        }
+        const double pStar = nslack.lastRecord().lower;
+        QCOMPARE(nslack.status().code, StatusCode::Converged);
+        qInfo("P*  %.6f  online l2 %.6f (+%.2f %%)  ssg %.6f (+%.2f %%)", pStar, onlineP,
+              100 * (onlineP - pStar) / pStar, ssgP, 100 * (ssgP - pStar) / pStar);
+        QVERIFY(onlineP >= pStar - 1e-9 && ssgP >= pStar - 1e-9);
+        QVERIFY(onlineP - pStar <= ssgP - pStar);
     }
 
     // A linear kernel group and the explicit group on the same features get the same updates:
