@@ -254,7 +254,7 @@ void MessagePassingSolver::setPicture(std::shared_ptr<const GridPicture> picture
 
 SummaryFields MessagePassingSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = {{"best_energy", bestEnergy_},
+    SummaryFields fields = {{"energy", bestEnergy_},
                             {"dual", dual_},
                             {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)}};
     if (picture_ && !picture_->truth.empty()) {
