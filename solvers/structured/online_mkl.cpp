@@ -456,10 +456,15 @@ std::vector<std::string> OnlineMklSolver::pseudocode() const {
 
 // ---- kernels ---------------------------------------------------------------------------------
 
-Eigen::VectorXd OnlineMklSolver::kernelRow(const Group& g, int j) const {
+Eigen::VectorXd OnlineMklSolver::tokenDots(int j) const {
     Eigen::VectorXd dots = Eigen::VectorXd::Zero(N_);
     for (SequenceData::SparseMatrix::InnerIterator it(model_->data().features, j); it; ++it)
         dots.noalias() += it.value() * tokens_.col(it.col());
+    return dots;
+}
+
+Eigen::VectorXd OnlineMklSolver::kernelRow(const Group& g, int j,
+                                           const Eigen::VectorXd& dots) const {
     Eigen::VectorXd row(N_);
     for (int k = 0; k < N_; ++k)
         row(k) = g.value(dots(k), tokenSq_(j), tokenSq_(k), g.diag(j), g.diag(k));
@@ -518,14 +523,20 @@ double OnlineMklSolver::round(int word) {
         if (yHat_[static_cast<std::size_t>(t)] != truth[static_cast<std::size_t>(t)])
             wrong.push_back(t);
     if (!wrong.empty()) {
+        // ⟨x_t, x_k⟩ for the wrong tokens t and every training token k, once for all kernel
+        // groups (the kernels differ only in what they make of a dot product).
+        std::vector<Eigen::VectorXd> dots;
+        if (!specs_.empty())
+            for (const int t : wrong)
+                dots.push_back(tokenDots(first + t));
         for (Group& g : groups_) {
             const double delta = eta / g.s;  // the step in coefficient units
             switch (g.kind) {
                 case Group::Kind::Kernel: {
                     std::vector<Eigen::VectorXd> rows;
                     rows.reserve(wrong.size());
-                    for (const int t : wrong)
-                        rows.push_back(kernelRow(g, first + t));
+                    for (std::size_t a = 0; a < wrong.size(); ++a)
+                        rows.push_back(kernelRow(g, first + wrong[a], dots[a]));
                     // ⟨w_g, g_g⟩ and ‖g_g‖² (eq. 17), then the step.
                     double wg = 0.0, gg = 0.0;
                     for (std::size_t a = 0; a < wrong.size(); ++a) {

@@ -152,7 +152,9 @@ class OnlineMklSolver final : public Solver {
     double round(int word);  // one round on training word `word`; returns η_t
     void zeroGroup(Group& g);
     void rescaleGroup(Group& g);
-    Eigen::VectorXd kernelRow(const Group& g, int j) const;  // k_g(x_j, x_k), k = 0..N−1
+    // ⟨x_j, x_k⟩ and k_g(x_j, x_k) (from those dot products) for every training token k.
+    Eigen::VectorXd tokenDots(int j) const;
+    Eigen::VectorXd kernelRow(const Group& g, int j, const Eigen::VectorXd& dots) const;
     Weights reported() const;
     Weights current() const;
     // The emission scores (bias included) of the training tokens, N × L, for `w`.
