@@ -1,6 +1,7 @@
 #include "structured/chain_model_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <unordered_map>
 
@@ -178,7 +179,11 @@ ChainPrediction predictSequences(const ChainModelFile& model, const SequenceData
     std::vector<int> y;
     long long wrongTokens = 0, wrongSequences = 0;
     for (int i = 0; i < chain.size(); ++i) {
-        chain.decode(model.weights, i, y, ws);
+        if (!std::isfinite(chain.decode(model.weights, i, y, ws))) {
+            throw fail(data.first(i),
+                       "the model's scores of this sequence are not finite (weights "
+                       "too large for its features); no labelling is defined");
+        }
         const std::span<const int> truth = chain.truth(i);
         int wrong = 0;
         for (std::size_t t = 0; t < y.size(); ++t) {

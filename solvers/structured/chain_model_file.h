@@ -50,8 +50,8 @@ struct ChainPrediction {
 };
 
 // Decodes every sequence of `data` with `model` (Viterbi). The file's labels are matched to
-// the model's by name and its features must lie within the model's d: a DataError names the
-// token's line otherwise.
+// the model's by name and its features must lie within the model's d, and the scores must be
+// finite: a DataError names the token's line otherwise.
 ChainPrediction predictSequences(const ChainModelFile& model, const SequenceData& data);
 
 }  // namespace cplab

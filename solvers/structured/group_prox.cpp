@@ -73,7 +73,9 @@ GroupProx proxGroupNorms(GroupRegulariser regulariser, std::span<const double> b
                     kept = sum;
                 }
             }
-            const double s = rho > 0 ? tau / (1.0 + rho * tau) * kept : 0.0;
+            // ρ ≥ 1 whenever some bₖ > 0 (u₁ − τu₁/(1 + τ) = u₁/(1 + τ) > 0); when τ is so
+            // large that this rounds to 0, the exact answer rounds to 0 too: shrink to 0.
+            const double s = rho > 0 ? tau / (1.0 + rho * tau) * kept : (u.empty() ? 0.0 : u[0]);
             return softThreshold(b, s);
         }
         case GroupRegulariser::GroupLasso:

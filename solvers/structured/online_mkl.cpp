@@ -77,6 +77,8 @@ bool OnlineMklOptions::isValid(std::string* why) const {
     GroupRegulariser r;
     return stop.isValid(kOwner, why) &&
            validStructuredOptions(kOwner, lambda, eval_every, threads, why) &&
+           // Beyond 1e6 λ only multiplies rounding dust in the group norms: w = 0 already.
+           require(lambda <= 1e6, kOwner, "lambda", lambda, "must be <= 1e6", why) &&
            require(std::isfinite(eta0) && eta0 > 0 && eta0 <= 1e6, kOwner, "eta0", eta0,
                    "must lie in (0, 1e6]", why) &&
            require(std::isfinite(radius) && radius >= 0, kOwner, "radius", radius,
@@ -607,8 +609,10 @@ double OnlineMklSolver::round(int word) {
 
     // The proximal step on the group norms, then the projection.
     const std::size_t K = groups_.size();
-    for (std::size_t g = 0; g < K; ++g)
+    for (std::size_t g = 0; g < K; ++g) {
         proxBefore_[g] = std::sqrt(std::max(0.0, groups_[g].normSq));
+        if (!std::isfinite(proxBefore_[g])) return kNaN;  // doStep reports the overflow
+    }
     prox_ = proxGroupNorms(regulariser_, proxBefore_, eta * options_.lambda);
     double totalSq = 0.0;
     for (std::size_t g = 0; g < K; ++g) {
@@ -828,7 +832,14 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     int done = 0;
     for (; done < count; ++done) {
         if (done % kCancelCheck == kCancelCheck - 1 && token.cancelled()) break;
-        etaSum += round(order_[next_++]);
+        const double eta = round(order_[next_++]);
+        if (std::isnan(eta)) {
+            return Status::make(StatusCode::NumericalFailure,
+                                "the group norms overflowed in round " + std::to_string(rounds_) +
+                                    ": the learning rate is too large (eta0, or 1/(lambda t) "
+                                    "with learning_rate=pegasos and a tiny lambda)");
+        }
+        etaSum += eta;
     }
     record.oracleCalls += done;
     // Re-synchronise the maintained norms of the kernel groups (rounding of eq. 17).
@@ -953,7 +964,6 @@ SummaryFields OnlineMklSolver::summary() const {
     for (std::size_t g = 0; g < groups_.size(); ++g)
         norms.emplace_back(groups_[g].name, e.norms[g]);
     fields.emplace_back("group_norms", norms);
-    fields.emplace_back("labels", static_cast<long long>(L_));
     return fields;
 }
 

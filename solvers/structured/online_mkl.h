@@ -107,10 +107,10 @@ class OnlineMklSolver final : public Solver {
     std::string name() const override { return "online_mkl"; }
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
-    // lambda, regulariser, epochs, rounds, objective, the errors (train_error,
-    // train_word_error, test_error/test_char_error, test_word_error, labels, weights as every
-    // structured solver), test_char_accuracy, active_groups, then beta:<group> of the reported
-    // model.
+    // lambda, regulariser, epochs, rounds, averaging, objective, the errors (train_error,
+    // train_word_error, test_error = test_char_error, test_word_error, as every structured
+    // solver), test_char_accuracy, active_groups, weights (group → β_g) and group_norms of the
+    // reported model.
     SummaryFields summary() const override;
     SnapshotPtr snapshot() const override;
 
@@ -149,7 +149,9 @@ class OnlineMklSolver final : public Solver {
     class Scorer;    // emission scores of any tokens for one model
 
     void buildGroups();
-    double round(int word);  // one round on training word `word`; returns η_t
+    // One round on training word `word`; returns η_t, or NaN when a group norm overflowed
+    // (the model is then unusable: doStep ends the run).
+    double round(int word);
     void zeroGroup(Group& g);
     void rescaleGroup(Group& g);
     // ⟨x_j, x_k⟩ and k_g(x_j, x_k) (from those dot products) for every training token k.

@@ -152,6 +152,10 @@ class TestOnlineMkl : public QObject {
         const GroupProx large = proxGroupNorms(GroupRegulariser::SquaredL1, b, tau);
         QCOMPARE(large.active, 1);
         QVERIFY(relative(large.shrunk[1], 2.0 / (1 + tau)) < 1e-9);
+        // τ so large that b_max/(1 + τ) rounds away: every group goes to (within rounding of) 0.
+        const GroupProx huge = proxGroupNorms(GroupRegulariser::SquaredL1, b, 1e300);
+        for (const double z : huge.shrunk)
+            QVERIFY(z <= 1e-290);
         // Group lasso: soft threshold at τ; l2: b/(1 + τ) with no threshold.
         const GroupProx lasso = proxGroupNorms(GroupRegulariser::GroupLasso, b, 0.5);
         const std::vector<double> soft = {0.0, 1.5, 0.0, 0.6, 0.2};
