@@ -31,7 +31,8 @@ const char* kUsage =
     "  cplab-cli list [--json]\n"
     "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
     "                [--seed S]] [--problem-set key=value ...] [--set key=value ...]\n"
-    "                [--trace out.csv] [--model out.txt] [--json] [--quiet]\n"
+    "                [--trace out.csv] [--model out.txt] [--labeling out.MAP] [--json]\n"
+    "                [--quiet]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "\n"
@@ -267,7 +268,8 @@ void writeListJson(std::ostream& out) {
             {"bounds", QJsonObject{{"upper", q(labels.upper)}, {"lower", q(labels.lower)}}},
             {"data_files", q(f->fileFormats())},
             {"problem_options", optionsJson(f->problemOptions())},
-            {"models", f->writesModels()}});
+            {"models", f->writesModels()},
+            {"labelings", f->writesLabelings()}});
     }
     QJsonArray problems;
     for (const auto& p : problemCatalog()) {
@@ -373,6 +375,7 @@ struct RunArguments {
     std::string problem;
     std::string data;
     std::string model;
+    std::string labeling;
     std::string trace;
     OptionValues options;
     OptionValues problemOptions;
@@ -392,12 +395,13 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     const QCommandLineOption problemSet("problem-set", "problem option", "key=value");
     const QCommandLineOption trace("trace", "trace CSV", "FILE");
     const QCommandLineOption model("model", "model file", "FILE");
+    const QCommandLineOption labeling("labeling", "labeling file", "FILE");
     const QCommandLineOption json("json", "JSON summary");
     const QCommandLineOption quiet("quiet", "no progress lines");
-    parser.addOptions(
-        {problem, data, test, fraction, seed, set, problemSet, trace, model, json, quiet});
+    parser.addOptions({problem, data, test, fraction, seed, set, problemSet, trace, model, labeling,
+                       json, quiet});
     if (auto error = parse(parser, args, "run")) return error;
-    for (const auto& once : {problem, data, test, fraction, seed, trace, model}) {
+    for (const auto& once : {problem, data, test, fraction, seed, trace, model, labeling}) {
         if (parser.values(once).size() > 1) {
             return "--" + once.names().first().toStdString() + " given more than once";
         }
@@ -409,6 +413,7 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     a.problem = parser.value(problem).toStdString();
     a.data = parser.value(data).toStdString();
     a.model = parser.value(model).toStdString();
+    a.labeling = parser.value(labeling).toStdString();
     a.trace = parser.value(trace).toStdString();
     a.json = parser.isSet(json);
     a.quiet = parser.isSet(quiet);
@@ -483,17 +488,23 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         }
         return kExitInvalid;
     }
-    if (!a.model.empty() && !family->writesModels()) {
+    // An output the solver's family cannot write is refused up front, naming those that can.
+    const auto refuseOutput = [&](const char* flag, const char* what,
+                                  bool (Family::*writes)() const) {
         std::vector<std::string> writers;
         for (const Family* f : families()) {
-            if (f->writesModels()) writers.push_back(f->name());
+            if ((f->*writes)()) writers.push_back(f->name());
         }
-        err << "cplab-cli: --model: the " << family->name()
-            << " family writes no model files (the solvers of " << joined(writers) << " do)\n";
+        err << "cplab-cli: " << flag << ": the " << family->name() << " family writes no " << what
+            << " (the solvers of " << joined(writers) << " do)\n";
         return kExitInvalid;
-    }
+    };
+    if (!a.model.empty() && !family->writesModels())
+        return refuseOutput("--model", "model files", &Family::writesModels);
+    if (!a.labeling.empty() && !family->writesLabelings())
+        return refuseOutput("--labeling", "labelings", &Family::writesLabelings);
     // Output paths are checked before any work, not found unwritable after a long solve.
-    for (const std::string* path : {&a.model, &a.trace}) {
+    for (const std::string* path : {&a.model, &a.labeling, &a.trace}) {
         if (path->empty()) continue;
         try {
             checkOutputPath(*path);
@@ -545,6 +556,10 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         code = std::max(code, kExitInvalid);
     }
     if (!a.model.empty() && !family->writeModel(*solver, a.model, &why)) {
+        err << "cplab-cli: " << why << '\n';
+        code = std::max(code, kExitInvalid);
+    }
+    if (!a.labeling.empty() && !family->writeLabeling(*solver, a.labeling, &why)) {
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }

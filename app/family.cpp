@@ -95,6 +95,12 @@ bool Family::writeModel(const Solver& /*solver*/, const std::string& /*path*/,
     return false;
 }
 
+bool Family::writeLabeling(const Solver& /*solver*/, const std::string& /*path*/,
+                           std::string* why) const {
+    if (why) *why = "the " + name() + " family writes no labelings";
+    return false;
+}
+
 int Family::modelAffinity(const std::string& /*head*/) const {
     return 0;
 }

@@ -146,6 +146,12 @@ class Family {
                                               const std::string& dataPath,
                                               const std::string& outPath, std::string* why) const;
 
+    // Labelings (`cplab-cli run --labeling`): the best labeling of a run, in the family's
+    // result format. The defaults write none.
+    virtual bool writesLabelings() const { return false; }
+    virtual bool writeLabeling(const Solver& solver, const std::string& path,
+                               std::string* why) const;
+
   protected:
     Family() = default;
 

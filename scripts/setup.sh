@@ -18,6 +18,7 @@ PACKAGES="
   libsvm-dev
   liblbfgspp-dev
   libdlib-dev
+  toulbar2
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core

@@ -265,9 +265,6 @@ struct PassingForm {
     void visit(OptionVisitor& v) { base.visit(v); }
     bool isValid(std::string* why) const { return base.isValid(Owner::kName, why); }
 };
-struct MplpOwner {
-    static constexpr const char* kName = "MplpOptions";
-};
 struct TrwsOwner {
     static constexpr const char* kName = "TrwsOptions";
 };
@@ -275,12 +272,37 @@ struct DiffusionOwner {
     static constexpr const char* kName = "DiffusionOptions";
 };
 
-template <class Owner>
-const MessagePassingOptions& solverOptions(const PassingForm<Owner>& form) {
-    return form.base;
+// MPLP's form: `tighten` turns on the cycle tightening of Sontag et al. (the solver
+// `mplp_cycles`, whose options the form carries; they are ignored without it).
+struct MplpForm {
+    CycleMplpOptions cycles;
+    bool tighten = false;
+    void visit(OptionVisitor& v) {
+        cycles.visit(v);
+        v.boolean("tighten", tighten,
+                  "add cycle clusters when the bound stalls (Sontag et al.; the tighten_*, "
+                  "clusters_per_round, min_decrease, max_cluster_states and squares options)");
+    }
+    bool isValid(std::string* why) const {
+        return tighten ? cycles.isValid(why) : cycles.base.isValid("MplpOptions", why);
+    }
+};
+
+template <class SolverType, class Owner>
+std::unique_ptr<MessagePassingSolver> makeMapSolver(std::shared_ptr<const PairwiseModel> model,
+                                                    const PassingForm<Owner>& form) {
+    return std::make_unique<SolverType>(std::move(model), form.base);
 }
-const CycleMplpOptions& solverOptions(const CycleMplpOptions& options) {
-    return options;
+template <class SolverType>
+std::unique_ptr<MessagePassingSolver> makeMapSolver(std::shared_ptr<const PairwiseModel> model,
+                                                    const CycleMplpOptions& options) {
+    return std::make_unique<SolverType>(std::move(model), options);
+}
+template <class SolverType>
+std::unique_ptr<MessagePassingSolver> makeMapSolver(std::shared_ptr<const PairwiseModel> model,
+                                                    const MplpForm& form) {
+    if (form.tighten) return std::make_unique<CycleMplpSolver>(std::move(model), form.cycles);
+    return std::make_unique<MplpSolver>(std::move(model), form.cycles.base);
 }
 
 // The generated problems (generators.h).
@@ -390,7 +412,7 @@ class MapFamily final : public Family {
                     "ground truth (bad_pixels). Problem options: smoothness, truncation, "
                     "data_truncation, disparities, downsample.",
                     384 * 288});
-        addMapSolver<PassingForm<MplpOwner>, MplpSolver>(
+        addMapSolver<MplpForm, MplpSolver>(
             {"mplp",
              {},
              "MPLP: max-product LP (Globerson & Jaakkola 2007)",
@@ -399,7 +421,8 @@ class MapFamily final : public Family {
              "other messages fixed (one step = one sweep over the edges), so U never rises. "
              "Labels are decoded from the beliefs. On trees it reaches the LP optimum; on loopy "
              "graphs it may stop at a fixed point above it. Bounds: U (dual) and E of the best "
-             "labeling; a zero gap certifies the MAP labeling.",
+             "labeling; a zero gap certifies the MAP labeling. With tighten=true it adds cycle "
+             "clusters when the bound stalls, as mplp_cycles does.",
              {}});
         addMapSolver<PassingForm<TrwsOwner>, TrwsSolver>(
             {"trws",
@@ -596,6 +619,30 @@ class MapFamily final : public Family {
         }
     }
 
+    bool writesLabelings() const override { return true; }
+
+    // The best labeling found, in the UAI result format (one label per variable, clamped
+    // variables included).
+    bool writeLabeling(const Solver& solver, const std::string& path,
+                       std::string* why) const override {
+        const auto* mp = dynamic_cast<const MessagePassingSolver*>(&solver);
+        if (!mp) {
+            if (why) *why = "--labeling: solver '" + solver.name() + "' is not a map solver";
+            return false;
+        }
+        if (mp->bestLabeling().empty()) {
+            if (why) *why = path + ": no labeling was decoded (the run made no step)";
+            return false;
+        }
+        try {
+            writeUaiResult(path, mp->bestLabeling());
+        } catch (const std::exception& e) {
+            if (why) *why = e.what();
+            return false;
+        }
+        return true;
+    }
+
   private:
     static std::string builtinDescription(const std::string& name) {
         if (name == "Grids_26")
@@ -631,7 +678,7 @@ class MapFamily final : public Family {
                 }
                 Form form;
                 if (!assignOptions(form, values, why) || !form.isValid(why)) return nullptr;
-                auto solver = std::make_unique<SolverType>(modelOf(*data), solverOptions(form));
+                auto solver = makeMapSolver<SolverType>(modelOf(*data), form);
                 if (solver->status().code == StatusCode::InvalidInput) {
                     if (why) *why = solver->status().message;
                     return nullptr;

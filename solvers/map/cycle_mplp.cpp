@@ -13,7 +13,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Candidate cycles beyond this many are not collected (dense graphs have very many 4-cycles).
-constexpr std::size_t kMaxCandidates = 1000000;
+// The candidates' joint labelings summed: every tightening scores all candidates (one
+// max-product over each cycle's states), so this bounds its cost (about 0.1 s) on dense graphs,
+// where the cycles of a complete graph of 60 nodes with 11 labels would need 10^10.
+constexpr double kMaxCandidateStates = 2e7;
 
 enum Line { kInput, kInit, kRepeat, kEdges, kClusters, kTighten, kDecode, kUntil };
 
@@ -73,11 +76,18 @@ void CycleMplpSolver::findCandidates() {
     for (auto& list : neighbours)
         std::sort(list.begin(), list.end());
     auto connected = [&](int a, int b) { return edgeOf.count(pairKey(a, b)) > 0; };
+    double budget = kMaxCandidateStates;
+    bool full = false;  // a candidate did not fit what is left of the budget
     auto add = [&](std::vector<int> nodes) {
         double states = 1.0;
         for (int v : nodes)
             states *= m.labels(v);
         if (states > cycleOptions_.max_cluster_states) return;
+        if (states > budget) {
+            full = true;
+            return;
+        }
+        budget -= states;
         Cycle cycle;
         const auto size = nodes.size();
         for (std::size_t i = 0; i < size; ++i) {
@@ -93,19 +103,25 @@ void CycleMplpSolver::findCandidates() {
         candidates_.push_back(std::move(cycle));
     };
     // Each cycle once: a is its smallest node; triangles a < b < c; 4-cycles a-b-c-d-a with
-    // b < d the neighbours of a on the cycle and c the node opposite a.
-    for (int a = 0; a < n && candidates_.size() < kMaxCandidates; ++a) {
-        const auto& na = neighbours[static_cast<std::size_t>(a)];
-        for (std::size_t i = 0; i < na.size(); ++i) {
-            const int b = na[i];
-            if (b < a) continue;
-            for (std::size_t j = i + 1; j < na.size(); ++j) {
-                const int d = na[j];
-                if (connected(b, d)) add({a, b, d});
-                if (!cycleOptions_.squares) continue;
-                for (int c : neighbours[static_cast<std::size_t>(b)]) {
-                    if (c <= a || c == d || !connected(c, d)) continue;
-                    add({a, b, c, d});
+    // b < d the neighbours of a on the cycle and c the node opposite a. All triangles come
+    // first, then squares, while the budget of states lasts.
+    for (const bool squares : {false, true}) {
+        if (squares && !cycleOptions_.squares) break;
+        for (int a = 0; a < n && !full; ++a) {
+            const auto& na = neighbours[static_cast<std::size_t>(a)];
+            for (std::size_t i = 0; i < na.size() && !full; ++i) {
+                const int b = na[i];
+                if (b < a) continue;
+                for (std::size_t j = i + 1; j < na.size() && !full; ++j) {
+                    const int d = na[j];
+                    if (!squares) {
+                        if (connected(b, d)) add({a, b, d});
+                        continue;
+                    }
+                    for (int c : neighbours[static_cast<std::size_t>(b)]) {
+                        if (c <= a || c == d || !connected(c, d)) continue;
+                        add({a, b, c, d});
+                    }
                 }
             }
         }
@@ -415,7 +431,7 @@ Status CycleMplpSolver::doStep(IterationRecord& record) {
     addedLastStep_ = 0;
     const IterationRecord& last = lastRecord();
     history_.push_back(last.upper);
-    const auto window = static_cast<std::size_t>(cycleOptions_.tighten_sweeps);
+    const auto window = stepsFor(cycleOptions_.tighten_sweeps);
     if (history_.size() > window && !stopOptions().gapReached(last.gap, last.upper)) {
         const double before = history_[history_.size() - 1 - window];
         if (before - last.upper <=

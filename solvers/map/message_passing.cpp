@@ -22,7 +22,10 @@ bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
                    "must be >= 0 (0: never stop as stalled)", why) &&
            require(std::isfinite(stall_tolerance) && stall_tolerance >= 0.0, owner,
                    "stall_tolerance", stall_tolerance, "must be a finite number >= 0", why) &&
-           require(icm_passes >= 0, owner, "icm_passes", icm_passes, "must be >= 0 (0: off)", why);
+           require(icm_passes >= 0, owner, "icm_passes", icm_passes, "must be >= 0 (0: off)",
+                   why) &&
+           require(sweeps_per_step >= 1 && sweeps_per_step <= 1000, owner, "sweeps_per_step",
+                   sweeps_per_step, "must be in 1..1000", why);
 }
 
 MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> model,
@@ -102,10 +105,11 @@ std::span<const double> MessagePassingSolver::beliefs(int v) const {
 }
 
 void MessagePassingSolver::recomputeBelief(int v) {
-    const int k = model_->labels(v);
+    const std::span<const double> theta = model_->unary(v);
+    const int k = static_cast<int>(theta.size());
     double* b = belief(v);
     for (int x = 0; x < k; ++x)
-        b[x] = floorUnary(v, x);
+        b[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
     for (const Incidence& inc : incident(v)) {
         const double* m = message(inc.edge, inc.side);
         for (int x = 0; x < k; ++x)
@@ -220,26 +224,33 @@ std::vector<std::string> MessagePassingSolver::extraColumns() const {
 }
 
 Status MessagePassingSolver::doStep(IterationRecord& record) {
-    sweep();
+    const int sweeps = options_.sweeps_per_step;
+    for (int s = 0; s < sweeps; ++s) {
+        lastSweepOfStep_ = s + 1 == sweeps || cancelRequested();
+        sweep();
+        ++record.oracleCalls;  // one sweep = one pass over the graph
+        if (lastSweepOfStep_) break;
+    }
+    lastSweepOfStep_ = true;
     evaluate();
-    ++record.oracleCalls;  // one sweep = one pass over the graph
     record.upper = recordedUpper();
     record.lower = bestEnergy_;
     record.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};
     appendExtra(record.extra);
 
     bestDualHistory_.push_back(bestDual_);
-    const auto window = static_cast<std::size_t>(options_.stall_sweeps);
+    const auto window = stepsFor(options_.stall_sweeps);
     const double gap = bestDual_ - bestEnergy_;
     if (window > 0 && bestDualHistory_.size() > window &&
         !stopOptions().gapReached(gap, bestDual_)) {
         const double before = bestDualHistory_[bestDualHistory_.size() - 1 - window];
         if (before - bestDual_ <= options_.stall_tolerance * std::max(1.0, std::abs(bestDual_))) {
-            return Status::make(StatusCode::Stalled,
-                                "the dual bound decreased by less than " +
-                                    formatReal(options_.stall_tolerance) + " (relative) in " +
-                                    std::to_string(window) + " sweeps: a fixed point of " + name() +
-                                    ", gap " + formatReal(gap));
+            return Status::make(
+                StatusCode::Stalled,
+                "the dual bound decreased by less than " + formatReal(options_.stall_tolerance) +
+                    " (relative) in " +
+                    std::to_string(window * static_cast<std::size_t>(options_.sweeps_per_step)) +
+                    " sweeps: a fixed point of " + name() + ", gap " + formatReal(gap));
         }
     }
     return Status::running();

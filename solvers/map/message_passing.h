@@ -53,6 +53,9 @@ struct MessagePassingOptions {
     // Passes of ICM (iterated conditional modes: each node in turn takes its best label given
     // its neighbours') applied to each sweep's decoded labeling before it is scored; 0: off.
     int icm_passes = 0;
+    // Sweeps per step: the bound, the decoding and the record are made after the last one
+    // (as reference TRW-S code evaluates its bound every few iterations); 1..1000.
+    int sweeps_per_step = 1;
 
     void visit(OptionVisitor& v) {
         stop.visit(v);
@@ -64,6 +67,9 @@ struct MessagePassingOptions {
                "sweeps counts as none (>= 0)");
         v.integer("icm_passes", icm_passes,
                   "ICM passes that improve each decoded labeling (0: off, >= 0)");
+        v.integer("sweeps_per_step", sweeps_per_step,
+                  "sweeps of message passing per step; the bound and the labeling are "
+                  "evaluated after the last (1..1000)");
     }
     // `owner` names the options struct in the message ("TrwsOptions").
     bool isValid(const char* owner, std::string* why) const;
@@ -125,8 +131,15 @@ class MessagePassingSolver : public Solver {
 
     // One sweep of the derived method's updates. It keeps the messages a valid
     // reparametrisation at every moment; beliefs need not be current when it returns. A sweep
-    // that rounds a labeling of its own (TRW-S) leaves it in proposal_, which is scored too.
+    // that rounds a labeling of its own (TRW-S) leaves it in proposal_, which is scored too;
+    // it need only do so when lastSweepOfStep() (the one evaluated).
     virtual void sweep() = 0;
+    bool lastSweepOfStep() const { return lastSweepOfStep_; }
+    // A window of `sweeps` sweeps in steps (at least 1 when sweeps > 0).
+    std::size_t stepsFor(int sweeps) const {
+        const int k = options_.sweeps_per_step;
+        return static_cast<std::size_t>((sweeps + k - 1) / k);
+    }
     // Lines of pseudocode() the last step executed (iteration ≥ 1).
     virtual std::vector<int> stepLines() const = 0;
     // The dual bound of the current messages without the constant c, given fresh beliefs and
@@ -201,7 +214,8 @@ class MessagePassingSolver : public Solver {
     std::vector<int> improved_;  // the ICM result of the last evaluation
     std::vector<std::uint8_t> disagreeing_;
     int disagreeingCount_ = 0;
-    std::vector<double> bestDualHistory_;  // best U after each sweep, for the stall rule
+    std::vector<double> bestDualHistory_;  // best U after each step, for the stall rule
+    bool lastSweepOfStep_ = true;
     std::shared_ptr<const GridPicture> picture_;
 };
 

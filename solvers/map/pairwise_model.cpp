@@ -108,16 +108,6 @@ UaiTables PairwiseModel::toTables() const {
     return tables;
 }
 
-std::span<const double> PairwiseModel::unary(int v) const {
-    const auto i = static_cast<std::size_t>(v);
-    return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
-}
-
-std::span<double> PairwiseModel::unary(int v) {
-    const auto i = static_cast<std::size_t>(v);
-    return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
-}
-
 void PairwiseModel::checkVariable(int v, const char* what) const {
     if (v < 0 || v >= variables())
         throw std::invalid_argument(std::string("PairwiseModel: ") + what + " " +
@@ -198,14 +188,6 @@ std::span<const double> PairwiseModel::table(int e) const {
     if (ed.kind != EdgeKind::Dense) return {};
     return {tables_.data() + ed.offset,
             static_cast<std::size_t>(labels(ed.u)) * static_cast<std::size_t>(labels(ed.v))};
-}
-
-double PairwiseModel::pairwise(int e, int a, int b) const {
-    const Edge& ed = edge(e);
-    if (ed.kind == EdgeKind::Potts) return a == b ? ed.weight : 0.0;
-    return tables_[ed.offset +
-                   static_cast<std::size_t>(a) * static_cast<std::size_t>(labels(ed.v)) +
-                   static_cast<std::size_t>(b)];
 }
 
 double PairwiseModel::energy(std::span<const int> labeling) const {

@@ -57,8 +57,14 @@ class PairwiseModel {
     const Edge& edge(int e) const { return edges_[static_cast<std::size_t>(e)]; }
     const std::vector<Edge>& edges() const { return edges_; }
 
-    std::span<const double> unary(int v) const;
-    std::span<double> unary(int v);
+    std::span<const double> unary(int v) const {
+        const auto i = static_cast<std::size_t>(v);
+        return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
+    }
+    std::span<double> unary(int v) {
+        const auto i = static_cast<std::size_t>(v);
+        return {unary_.data() + unaryOffset_[i], unaryOffset_[i + 1] - unaryOffset_[i]};
+    }
     double constant() const { return constant_; }
     void setConstant(double c) { constant_ = c; }
 
@@ -72,7 +78,14 @@ class PairwiseModel {
     int addEdgeSharing(int u, int v, int same);
     // The dense table of edge e (empty for a Potts edge).
     std::span<const double> table(int e) const;
-    double pairwise(int e, int a, int b) const;
+    double pairwise(int e, int a, int b) const {
+        const Edge& ed = edges_[static_cast<std::size_t>(e)];
+        if (ed.kind == EdgeKind::Potts) return a == b ? ed.weight : 0.0;
+        return tables_[ed.offset +
+                       static_cast<std::size_t>(a) *
+                           static_cast<std::size_t>(labelCounts_[static_cast<std::size_t>(ed.v)]) +
+                       static_cast<std::size_t>(b)];
+    }
 
     // E(x) with the raw θ (−∞ for a forbidden entry). Throws std::invalid_argument when the
     // labeling has the wrong size or a label out of range.

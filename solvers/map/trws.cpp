@@ -1,6 +1,7 @@
 #include "map/trws.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace cplab {
@@ -29,6 +30,18 @@ TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions o
         if (chains > 0) gamma_[static_cast<std::size_t>(u)] = 1.0 / chains;
     }
     proposal_.assign(static_cast<std::size_t>(m.variables()), 0);
+    hopStart_.assign(1, 0);
+    for (int u = 0; u < m.variables(); ++u) {
+        for (const Incidence& inc : incident(u)) {
+            const auto& ed = m.edge(inc.edge);
+            hops_.push_back({message(inc.edge, inc.side), message(inc.edge, 1 - inc.side),
+                             inc.side == 0 ? ed.v : ed.u, inc.edge,
+                             ed.kind == PairwiseModel::EdgeKind::Potts
+                                 ? ed.weight
+                                 : std::numeric_limits<double>::quiet_NaN()});
+        }
+        hopStart_.push_back(hops_.size());
+    }
 
     // Monotonic chains: at each node (in order) the chains arriving from earlier neighbours go
     // on along the edges to later ones; extra edges start new chains, extra arrivals end.
@@ -166,44 +179,82 @@ bool TrwsSolver::pass(bool forward) {
     const std::size_t k = static_cast<std::size_t>(m.maxLabels());
     double* in = scratch_.data();
     double* score = in + k;
+    double* bu = score + k;
     for (int step = 0; step < n; ++step) {
         if ((step & 4095) == 4095 && cancelRequested()) return false;
         const int u = forward ? step : n - 1 - step;
-        recomputeBelief(u);
-        const double* bu = belief(u);
-        const int ku = m.labels(u);
+        // θ̂_u into scratch: the pass never needs the stored beliefs (evaluate() recomputes
+        // them), and not writing them saves memory traffic on large grids.
+        const std::span<const double> theta = m.unary(u);
+        const int ku = static_cast<int>(theta.size());
+        for (int x = 0; x < ku; ++x)
+            bu[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
+        const std::span<const Hop> hops(hops_.data() + hopStart_[static_cast<std::size_t>(u)],
+                                        hops_.data() + hopStart_[static_cast<std::size_t>(u) + 1]);
+        for (const Hop& hop : hops) {
+            const double* incoming = hop.toMe;
+            for (int x = 0; x < ku; ++x)
+                bu[x] += incoming[x];
+        }
         const double gamma = gamma_[static_cast<std::size_t>(u)];
-        if (forward) {
+        if (forward && lastSweepOfStep()) {
             // Sequential rounding: earlier neighbours are labelled already.
             for (int x = 0; x < ku; ++x)
-                score[x] = floorUnary(u, x);
-            for (const Incidence& inc : incident(u)) {
-                const auto& ed = m.edge(inc.edge);
-                const int w = inc.side == 0 ? ed.v : ed.u;
+                score[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
+            for (const Hop& hop : hops) {
+                const int w = hop.other;
                 if (w > u) {
-                    const double* mine = message(inc.edge, inc.side);
                     for (int x = 0; x < ku; ++x)
-                        score[x] += mine[x];
+                        score[x] += hop.toMe[x];
                 } else {
+                    const bool first = m.edge(hop.edge).u == u;
                     const int xw = proposal_[static_cast<std::size_t>(w)];
                     for (int x = 0; x < ku; ++x)
-                        score[x] += std::max(inc.side == 0 ? m.pairwise(inc.edge, x, xw)
-                                                           : m.pairwise(inc.edge, xw, x),
-                                             floor_);
+                        score[x] += std::max(
+                            first ? m.pairwise(hop.edge, x, xw) : m.pairwise(hop.edge, xw, x),
+                            floor_);
                 }
             }
             proposal_[static_cast<std::size_t>(u)] =
                 static_cast<int>(std::max_element(score, score + ku) - score);
         }
-        for (const Incidence& inc : incident(u)) {
-            const auto& ed = m.edge(inc.edge);
-            const int w = inc.side == 0 ? ed.v : ed.u;
+        for (const Hop& hop : hops) {
+            const int w = hop.other;
             if (forward ? w < u : w > u) continue;
-            const double* mine = message(inc.edge, inc.side);
+            const double* mine = hop.toMe;
+            double* out = hop.toOther;
+            if (!std::isnan(hop.pottsWeight)) {
+                // max_a [in(a) + w·[a = b]] = max(in(b) + w, the largest in(a) with a ≠ b),
+                // whose maximum over b is known: first + max(w, 0) (k ≥ 2). O(k), and
+                // branch-free (random data mispredicts the branches of a running top two).
+                double first = -std::numeric_limits<double>::infinity();
+                for (int x = 0; x < ku; ++x) {
+                    in[x] = gamma * bu[x] - mine[x];
+                    first = std::max(first, in[x]);
+                }
+                // The runner-up: the largest entry below `first`, or `first` itself when tied.
+                constexpr double kLow = -std::numeric_limits<double>::infinity();
+                double second = kLow;
+                int ties = 0;
+                for (int x = 0; x < ku; ++x) {
+                    second = std::max(second, in[x] < first ? in[x] : kLow);
+                    ties += in[x] == first ? 1 : 0;
+                }
+                if (ties > 1) second = first;
+                int at = 0;
+                while (in[at] != first)
+                    ++at;
+                const double weight = hop.pottsWeight;
+                const double top = ku >= 2 ? first + std::max(weight, 0.0) : first + weight;
+                for (int y = 0; y < ku; ++y)
+                    out[y] = std::max(in[y] + weight, first) - top;
+                out[at] = std::max(first + weight, second) - top;
+                continue;
+            }
             for (int x = 0; x < ku; ++x)
                 in[x] = gamma * bu[x] - mine[x];
-            double* out = message(inc.edge, 1 - inc.side);
-            m.maxMarginal(inc.edge, 1 - inc.side, in, out, floor_);
+            const int side = m.edge(hop.edge).u == u ? 0 : 1;
+            m.maxMarginal(hop.edge, 1 - side, in, out, floor_);
             const int kw = m.labels(w);
             const double top = *std::max_element(out, out + kw);
             for (int y = 0; y < kw; ++y)

@@ -54,6 +54,18 @@ class TrwsSolver final : public MessagePassingSolver {
         int edge;
         int side;
     };
+    // Node u's incidences for the passes (hops_[hopStart_[u] ...], in incidence order): the
+    // messages toward u and toward the neighbour, resolved once (they never move), so a pass
+    // reads one compact array instead of the incidence, edge and offset tables.
+    struct Hop {
+        const double* toMe;
+        double* toOther;
+        int other;
+        int edge;
+        double pottsWeight;  // NaN for a dense edge
+    };
+    std::vector<Hop> hops_;
+    std::vector<std::size_t> hopStart_;
     std::vector<double> gamma_;            // γ_u
     std::vector<int> chainFirst_;          // first node of each chain
     std::vector<std::size_t> chainStart_;  // links of chain t: chainLinks_[chainStart_[t] ...]

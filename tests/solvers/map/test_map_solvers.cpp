@@ -814,6 +814,73 @@ class TestMapSolvers : public QObject {
         }
     }
 
+    // TRW-S's O(k) Potts messages against the same model with the Potts tables written out
+    // dense (the O(k²) path): identical bounds sweep by sweep, with ties (equal unaries), a
+    // negative weight and one label; and k sweeps per step give the messages of k steps.
+    void trwsPottsPathAndSweepsPerStep() {
+        std::mt19937 rng(17);
+        int batched = 0;
+        for (const double weight : {0.7, -0.4}) {
+            for (const int labels : {1, 2, 5}) {
+                Plain p = withNodes(16, labels, rng, 1.0);
+                for (int v = 0; v < 16; v += 3)  // ties in the beliefs
+                    std::fill(p.unary[std::size_t(v)].begin(), p.unary[std::size_t(v)].end(), 0.25);
+                for (int r = 0; r < 4; ++r)
+                    for (int c = 0; c < 4; ++c) {
+                        if (c + 1 < 4) p.addPotts(r * 4 + c, r * 4 + c + 1, weight);
+                        if (r + 1 < 4) p.addPotts(r * 4 + c, r * 4 + c + 4, weight);
+                    }
+                Plain dense = p;
+                for (auto& e : dense.edges)
+                    e.potts = false;
+                MessagePassingOptions one;
+                one.stop.max_iterations = 12;
+                one.stop.epsilon = 0.0;
+                one.stall_sweeps = 0;
+                TrwsSolver a(p.model(), one);
+                TrwsSolver b(dense.model(), one);
+                while (!a.step().finished()) {
+                    b.step();
+                    for (int v = 0; v < 16; ++v)
+                        for (int x = 0; x < labels; ++x)
+                            QVERIFY2(std::abs(a.beliefs(v)[std::size_t(x)] -
+                                              b.beliefs(v)[std::size_t(x)]) <= 1e-12,
+                                     qPrintable(QString("w %1, k %2, sweep %3, belief %4(%5)")
+                                                    .arg(weight)
+                                                    .arg(labels)
+                                                    .arg(a.iteration())
+                                                    .arg(v)
+                                                    .arg(x)));
+                    QVERIFY2(std::abs(a.lastRecord().extra[0] - b.lastRecord().extra[0]) <=
+                                 1e-12 * std::max(1.0, std::abs(b.lastRecord().extra[0])),
+                             qPrintable(QString("w %1, k %2, sweep %3: Potts %4, dense %5")
+                                            .arg(weight)
+                                            .arg(labels)
+                                            .arg(a.iteration())
+                                            .arg(a.lastRecord().extra[0], 0, 'g', 17)
+                                            .arg(b.lastRecord().extra[0], 0, 'g', 17)));
+                }
+                if (a.iteration() < 12) continue;  // solved early (one label): nothing to batch
+                ++batched;
+                MessagePassingOptions four = one;
+                four.sweeps_per_step = 4;
+                four.stop.max_iterations = 3;
+                TrwsSolver c(p.model(), four);
+                solve(c);
+                QCOMPARE(c.iteration(), 3);
+                QCOMPARE(c.lastRecord().oracleCalls, 12LL);
+                QVERIFY(std::abs(c.lastRecord().extra[0] - a.lastRecord().extra[0]) <=
+                        1e-12 * std::max(1.0, std::abs(a.lastRecord().extra[0])));
+            }
+        }
+        QVERIFY(batched >= 4);
+        MessagePassingOptions bad;
+        bad.sweeps_per_step = 0;
+        std::string why;
+        QVERIFY(!bad.isValid("TrwsOptions", &why));
+        QVERIFY2(why.find("sweeps_per_step") != std::string::npos, why.c_str());
+    }
+
     void snapshotAndSummary() {
         const Plain p = makeModel("potts", 2);
         TrwsSolver s(p.model());

@@ -1,0 +1,444 @@
+// Benchmark (not a unit test): MAP inference (ALGORITHMS.md §8) on real instances and its
+// message-passing throughput.
+//
+// Part 1, the UAI 2014 MAP instances (../shared/datasets/uai2014-map, or tests/data/map/uai2014
+// — the same files): for TRW-S (with two ICM passes per decoding) and MPLP tightened by cycles,
+// each under the same time limit, the final dual bound U, the best labeling's energy E, the
+// gap, the seconds used, the seconds to first reach the reference labeling's energy (the
+// competition's .MAP file) and E − E_ref. The peer toulbar2 (Debian package toulbar2, exact
+// branch and bound) runs on the same file with the same limit (-timer): its best energy, its
+// bound (converted from its integer costs to our scale, ln p), whether it proved optimality,
+// and its seconds to the reference energy (from the time its "New solution" lines arrive).
+//
+// Part 2, throughput: TRW-S sweeps per second on a 256 × 256 grid with 16 labels, one thread,
+// random unaries, with Potts edges (O(L) messages) and with one general 16 × 16 table shared
+// by all edges (O(L²) messages), and the memory of model and solver; then, on a small grid,
+// the seconds Clp's dual simplex needs to solve the same local-polytope LP beside the seconds
+// TRW-S needs to reach its optimum, the reason message passing is used.
+//
+// Usage: bench_map [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]
+//   --seconds T   time limit per solver and instance (default 10)
+//   --dir DIR     folder of <name>.uai.gz, <name>.uai.MAP, <name>.uai.evid
+// The exit code is 0 unless the benchmark cannot run: it is a report.
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "bench_common.h"
+#include "data/text_io.h"
+#include "data/uai_format.h"
+#include "map/cycle_mplp.h"
+#include "map/pairwise_model.h"
+#include "map/trws.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using bench::fmt;
+using cplab::PairwiseModel;
+
+struct Settings {
+    double seconds = 10.0;
+    std::string dir;
+    bool uai = true;
+    bool throughput = true;
+};
+
+bool parseArguments(int argc, char** argv, Settings* s) {
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        if (a == "--seconds" && k + 1 < argc) {
+            s->seconds = std::atof(argv[++k]);
+            if (!(s->seconds > 0)) return false;
+        } else if (a == "--dir" && k + 1 < argc) {
+            s->dir = argv[++k];
+        } else if (a == "--skip-uai") {
+            s->uai = false;
+        } else if (a == "--skip-throughput") {
+            s->throughput = false;
+        } else {
+            std::cerr << "usage: " << argv[0]
+                      << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+// --- part 1: UAI instances ------------------------------------------------------------------
+
+struct OurRun {
+    double upper = NAN, energy = NAN, seconds = 0.0, toReference = NAN;
+    int clusters = 0;
+};
+
+bool reaches(double energy, double reference) {
+    return energy >= reference - 1e-6 * std::max(1.0, std::abs(reference));
+}
+
+OurRun runOurs(cplab::MessagePassingSolver& solver, double reference) {
+    OurRun r;
+    for (bool more = true; more;) {
+        more = !solver.step().finished();
+        const auto& rec = solver.lastRecord();
+        if (std::isnan(r.toReference) && reaches(rec.lower, reference)) r.toReference = rec.seconds;
+        r.upper = rec.upper;
+        r.energy = rec.lower;
+        r.seconds = rec.seconds;
+    }
+    return r;
+}
+
+struct PeerRun {
+    bool ran = false, proved = false;
+    double energy = NAN, bound = NAN, seconds = 0.0, toReference = NAN;
+    std::string note;
+};
+
+// toulbar2 on the plain UAI text at `path` for `limit` seconds. Its costs are integers
+// c = 10^7·(−ln p) + offset; a "New solution: c energy: e" line gives the offset, with which
+// a cost lower bound becomes an upper bound on ln p.
+PeerRun runToulbar2(const std::string& path, double limit, double reference) {
+    PeerRun r;
+    const std::string command = "toulbar2 '" + path +
+                                "' -timer=" + std::to_string(static_cast<int>(std::ceil(limit))) +
+                                " 2>&1";
+    const auto start = bench::Clock::now();
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) {
+        r.note = "could not start toulbar2";
+        return r;
+    }
+    const std::regex solution(R"(New solution: (\d+) energy: (-?[0-9.eE+-]+))");
+    const std::regex optimum(R"(Optimum: (\d+) energy: (-?[0-9.eE+-]+))");
+    const std::regex gap(R"(Optimality gap: \[(\d+), (\d+)\])");
+    const std::regex initial(R"(Initial lower and upper bounds: \[(\d+), (\d+)\])");
+    std::optional<double> offset;  // energy − 1e-7·cost
+    double lowerCost = NAN;
+    char buffer[4096];
+    std::string line;
+    while (fgets(buffer, sizeof buffer, pipe)) {
+        line += buffer;
+        if (line.empty() || line.back() != '\n') continue;
+        const double now = bench::secondsSince(start);
+        std::smatch m;
+        if (std::regex_search(line, m, solution) || std::regex_search(line, m, optimum)) {
+            const double cost = std::stod(m[1].str());
+            const double energy = -std::stod(m[2].str());
+            offset = -energy - 1e-7 * cost;
+            if (std::isnan(r.energy) || energy > r.energy) r.energy = energy;
+            if (std::isnan(r.toReference) &&
+                energy >= reference - 1e-3 - 1e-6 * std::abs(reference))
+                r.toReference = now;
+            if (line.find("Optimum:") != std::string::npos) {
+                r.proved = true;
+                r.bound = r.energy;
+            }
+        } else if (std::regex_search(line, m, gap) || std::regex_search(line, m, initial)) {
+            lowerCost = std::stod(m[1].str());
+        } else if (line.find("rror") != std::string::npos && r.note.empty()) {
+            r.note = line.substr(0, line.size() - 1);
+        }
+        line.clear();
+    }
+    const int status = pclose(pipe);
+    r.seconds = bench::secondsSince(start);
+    r.ran = status != -1 && (!std::isnan(r.energy) || !r.note.empty());
+    if (!r.proved && offset && !std::isnan(lowerCost)) r.bound = -(1e-7 * lowerCost + *offset);
+    return r;
+}
+
+std::string num(double v, const char* format = "%.3f") {
+    return std::isnan(v) ? std::string("–") : fmt(format, v);
+}
+
+void uaiTable(const Settings& s) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(s.dir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.size() > 7 && file.ends_with(".uai.gz"))
+            names.push_back(file.substr(0, file.size() - 7));
+    }
+    std::sort(names.begin(), names.end());
+    std::cout << "## UAI 2014 MAP instances, " << fmt("%g", s.seconds)
+              << " s per solver and instance (" << s.dir << ")\n\n"
+              << "E = ln of the unnormalised probability of the best labeling (higher is better), "
+                 "U = the dual bound (U >= max E), ref = the competition's .MAP labeling; "
+                 "'to ref' = seconds until a labeling with E >= E_ref was found.\n\n"
+              << "| instance | vars | labels | E_ref | solver | U | E | U − E | E − E_ref | s | "
+                 "to ref |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
+    fs::create_directories(tmp);
+    for (const std::string& name : names) {
+        const std::string base = (fs::path(s.dir) / name).string() + ".uai";
+        // toulbar2 reads plain text; every instance goes to it, even one our reader refuses.
+        const std::string plain = (tmp / (name + ".uai")).string();
+        std::ofstream(plain, std::ios::binary) << cplab::readInputFile(base + ".gz");
+        std::shared_ptr<PairwiseModel> model;
+        std::string refused;
+        double reference = NAN;
+        try {
+            cplab::UaiTables tables = cplab::loadUai(base + ".gz");
+            if (fs::exists(base + ".evid"))
+                cplab::applyEvidence(tables,
+                                     cplab::loadUaiEvidence(base + ".evid", tables.cardinalities));
+            model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
+            if (fs::exists(base + ".MAP"))
+                reference =
+                    model->energy(cplab::loadUaiResult(base + ".MAP", model->labelCounts()));
+        } catch (const std::exception& e) {
+            refused = e.what();
+        }
+        const std::string head =
+            "| " + name + " | " +
+            (model ? std::to_string(model->variables()) + " | " + std::to_string(model->maxLabels())
+                   : std::string("– | –")) +
+            " | " + num(reference) + " | ";
+        if (model) {
+            cplab::TrwsOptions t;
+            t.stop.max_seconds = s.seconds;
+            t.stop.max_iterations = 1000000;
+            t.icm_passes = 2;
+            cplab::TrwsSolver trws(model, t);
+            const OurRun a = runOurs(trws, reference);
+            std::cout << head << "trws + ICM | " << num(a.upper) << " | " << num(a.energy) << " | "
+                      << num(a.upper - a.energy) << " | " << num(a.energy - reference) << " | "
+                      << num(a.seconds, "%.2f") << " | " << num(a.toReference, "%.2f") << " |\n";
+            cplab::CycleMplpOptions c;
+            c.base.stop.max_seconds = s.seconds;
+            c.base.stop.max_iterations = 1000000;
+            c.base.icm_passes = 2;
+            cplab::CycleMplpSolver cycles(model, c);
+            const OurRun b = runOurs(cycles, reference);
+            std::cout << head << "mplp + cycles (" << cycles.clusters() << ") | " << num(b.upper)
+                      << " | " << num(b.energy) << " | " << num(b.upper - b.energy) << " | "
+                      << num(b.energy - reference) << " | " << num(b.seconds, "%.2f") << " | "
+                      << num(b.toReference, "%.2f") << " |\n";
+        } else {
+            std::cout << head << "refused: " << refused << " | | | | | | |\n";
+        }
+        const PeerRun p = runToulbar2(plain, s.seconds, reference);
+        if (!p.ran) {
+            std::cout << head << "toulbar2: " << (p.note.empty() ? "did not run" : p.note)
+                      << " | | | | | | |\n";
+        } else {
+            std::cout << head << "toulbar2" << (p.proved ? " (optimum)" : "") << " | "
+                      << num(p.bound) << " | " << num(p.energy) << " | " << num(p.bound - p.energy)
+                      << " | " << num(p.energy - reference) << " | " << num(p.seconds, "%.2f")
+                      << " | " << num(p.toReference, "%.2f") << " |\n";
+        }
+        std::cout.flush();
+        fs::remove(plain);
+    }
+    std::cout << '\n';
+}
+
+// --- part 2: throughput ---------------------------------------------------------------------
+
+// A w × h grid with L labels, random unaries in [0, 1), 4-neighbour edges: Potts with weight
+// 0.5, or one shared random L × L table in [0, 1).
+std::shared_ptr<PairwiseModel> grid(int w, int h, int labels, bool potts, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    auto m =
+        std::make_shared<PairwiseModel>(std::vector<int>(static_cast<std::size_t>(w * h), labels));
+    for (int v = 0; v < w * h; ++v)
+        for (double& t : m->unary(v))
+            t = u(rng);
+    std::vector<double> table(static_cast<std::size_t>(labels * labels));
+    for (double& t : table)
+        t = u(rng);
+    int first = -1;
+    auto edge = [&](int a, int b) {
+        if (potts) {
+            m->addPottsEdge(a, b, 0.5);
+        } else if (first < 0) {
+            first = m->addEdge(a, b, table);
+        } else {
+            m->addEdgeSharing(a, b, first);
+        }
+    };
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            if (x + 1 < w) edge(y * w + x, y * w + x + 1);
+            if (y + 1 < h) edge(y * w + x, (y + 1) * w + x);
+        }
+    return m;
+}
+
+void throughput() {
+    std::cout << "## TRW-S throughput: 256 x 256 grid, 16 labels, one thread\n\n"
+              << "A sweep is a forward and a backward pass over the nodes. 'evaluated every k' "
+                 "makes one step of k sweeps, then the chain bound, the decoding and its energy "
+                 "(reference TRW-S code computes its bound every few iterations too).\n\n"
+              << "| pairwise terms | evaluated every | sweeps/s, median of 5 windows of 1 s "
+                 "(best) | target | model (MB) | messages and beliefs (MB) |\n"
+                 "|---|---|---|---|---|---|\n";
+    for (const bool potts : {true, false}) {
+        for (const int every : {1, 10}) {
+            const auto model = grid(256, 256, 16, potts, 7);
+            cplab::TrwsOptions o;
+            o.stop.max_iterations = 1000000;
+            o.stall_sweeps = 0;
+            o.sweeps_per_step = every;
+            cplab::TrwsSolver solver(model, o);
+            solver.step();  // the first step touches all memory
+            std::vector<double> rates;
+            for (int window = 0; window < 5; ++window) {
+                const auto start = bench::Clock::now();
+                int sweeps = 0;
+                while (bench::secondsSince(start) < 1.0) {
+                    solver.step();
+                    sweeps += every;
+                }
+                rates.push_back(sweeps / bench::secondsSince(start));
+            }
+            // 2 messages per edge and one belief per node, k doubles each.
+            const double state = (2.0 * model->edgeCount() + model->variables()) * 16 * 8 / 1e6;
+            std::cout << "| " << (potts ? "Potts" : "general 16 x 16 (shared table)") << " | "
+                      << every << " | " << fmt("%.1f", bench::median(rates)) << " ("
+                      << fmt("%.1f", *std::max_element(rates.begin(), rates.end())) << ") | "
+                      << (potts ? ">= 50" : ">= 10") << " | "
+                      << fmt("%.1f", static_cast<double>(model->bytes()) / 1e6) << " | "
+                      << fmt("%.1f", state) << " |\n";
+        }
+    }
+
+    // The same LP by Clp on a small grid: variables μ_v(a), μ_e(a, b) ≥ 0; Σ_a μ_v(a) = 1;
+    // Σ_b μ_e(a, b) = μ_u(a), Σ_a μ_e(a, b) = μ_v(b).
+    std::cout
+        << "\n## The local-polytope LP by Clp against TRW-S (one thread)\n\n"
+        << "| grid | labels | pairwise | LP columns | LP rows | Clp s | LP optimum | TRW-S "
+           "s to it (1e-4 relative) | Clp s / TRW-S s |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const int side : {8, 16}) {
+        for (const bool potts : {true, false}) {
+            const int labels = 16;
+            const auto model = grid(side, side, labels, potts, 11);
+            const int n = model->variables();
+            std::vector<double> objective;
+            std::vector<int> rowIndex, colStart{0};
+            std::vector<double> values;
+            std::vector<double> rowLower, rowUpper;
+            const int rowsNormal = n;
+            for (int v = 0; v < n; ++v) {
+                rowLower.push_back(1.0);
+                rowUpper.push_back(1.0);
+            }
+            // Node columns: in their normalisation row and in each incident edge's row.
+            std::vector<std::vector<std::pair<int, double>>> nodeColumn(
+                static_cast<std::size_t>(n * labels));
+            for (int v = 0; v < n; ++v)
+                for (int a = 0; a < labels; ++a)
+                    nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back({v, 1.0});
+            std::vector<std::vector<std::pair<int, double>>> edgeColumns;
+            std::vector<double> edgeObjective;
+            for (int e = 0; e < model->edgeCount(); ++e) {
+                const int u = model->edge(e).u, v = model->edge(e).v;
+                const int rowU = static_cast<int>(rowLower.size());
+                for (int k = 0; k < 2 * labels; ++k) {
+                    rowLower.push_back(0.0);
+                    rowUpper.push_back(0.0);
+                }
+                for (int a = 0; a < labels; ++a) {
+                    nodeColumn[static_cast<std::size_t>(u * labels + a)].push_back(
+                        {rowU + a, -1.0});
+                    nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back(
+                        {rowU + labels + a, -1.0});
+                }
+                for (int a = 0; a < labels; ++a)
+                    for (int b = 0; b < labels; ++b) {
+                        edgeColumns.push_back({{rowU + a, 1.0}, {rowU + labels + b, 1.0}});
+                        edgeObjective.push_back(model->pairwise(e, a, b));
+                    }
+            }
+            for (int v = 0; v < n; ++v)
+                for (int a = 0; a < labels; ++a)
+                    objective.push_back(model->unary(v)[static_cast<std::size_t>(a)]);
+            objective.insert(objective.end(), edgeObjective.begin(), edgeObjective.end());
+            auto append = [&](const std::vector<std::pair<int, double>>& column) {
+                for (const auto& [row, value] : column) {
+                    rowIndex.push_back(row);
+                    values.push_back(value);
+                }
+                colStart.push_back(static_cast<int>(rowIndex.size()));
+            };
+            for (const auto& c : nodeColumn)
+                append(c);
+            for (const auto& c : edgeColumns)
+                append(c);
+            const int columns = static_cast<int>(objective.size());
+            const int rows = static_cast<int>(rowLower.size());
+            (void)rowsNormal;
+            std::vector<int> lengths(static_cast<std::size_t>(columns));
+            for (int j = 0; j < columns; ++j)
+                lengths[static_cast<std::size_t>(j)] = colStart[static_cast<std::size_t>(j) + 1] -
+                                                       colStart[static_cast<std::size_t>(j)];
+            const CoinPackedMatrix matrix(true, rows, columns, static_cast<int>(values.size()),
+                                          values.data(), rowIndex.data(), colStart.data(),
+                                          lengths.data());
+            std::vector<double> colLower(static_cast<std::size_t>(columns), 0.0),
+                colUpper(static_cast<std::size_t>(columns), 1.0);
+            ClpSimplex clp;
+            clp.setLogLevel(0);
+            clp.loadProblem(matrix, colLower.data(), colUpper.data(), objective.data(),
+                            rowLower.data(), rowUpper.data());
+            clp.setOptimizationDirection(-1.0);  // maximise
+            const auto start = bench::Clock::now();
+            clp.dual();
+            const double clpSeconds = bench::secondsSince(start);
+            const double lp = clp.objectiveValue() + model->constant();
+
+            cplab::TrwsOptions o;
+            o.stop.max_iterations = 1000000;
+            o.stop.max_seconds = 20.0;
+            o.stall_sweeps = 0;
+            cplab::TrwsSolver trws(model, o);
+            double reached = NAN;
+            for (bool more = true; more && std::isnan(reached);) {
+                more = !trws.step().finished();
+                const auto& r = trws.lastRecord();
+                if (r.upper <= lp + 1e-4 * std::max(1.0, std::abs(lp))) reached = r.seconds;
+            }
+            const double excess = (trws.lastRecord().upper - lp) / std::max(1.0, std::abs(lp));
+            std::cout << "| " << side << " x " << side << " | " << labels << " | "
+                      << (potts ? "Potts" : "general") << " | " << columns << " | " << rows << " | "
+                      << fmt("%.2f", clpSeconds) << " | " << fmt("%.4f", lp) << " | "
+                      << (std::isnan(reached)
+                              ? "not in 20 s: stuck " + fmt("%.1e", excess) +
+                                    " above (a fixed point of TRW-S that is not LP-optimal)"
+                              : fmt("%.4f", reached))
+                      << " | "
+                      << (std::isnan(reached) ? std::string("–")
+                                              : fmt("%.0f", clpSeconds / std::max(reached, 1e-6)))
+                      << " |\n";
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Settings settings;
+    if (!parseArguments(argc, argv, &settings)) return 2;
+    if (settings.dir.empty()) {
+        const fs::path shared =
+            fs::path(CPLAB_SOURCE_DIR) / ".." / "shared" / "datasets" / "uai2014-map";
+        settings.dir = fs::exists(shared) ? shared.lexically_normal().string()
+                                          : std::string(CPLAB_TEST_DATA_DIR) + "/map/uai2014";
+    }
+    std::cout << bench::header("bench_map") << "\n";
+    if (settings.uai) uaiTable(settings);
+    if (settings.throughput) throughput();
+    return 0;
+}
