@@ -8,6 +8,7 @@
 #include "kernel/kernel_model.h"
 #include "kernel/precomputed.h"
 #include "linear.h"
+#include "sparse/dlib_reduced2.h"
 #include "sparse/one_vs_rest.h"
 #include "sparse/reduced_set.h"
 #include "sparse/reduced_svm.h"
@@ -95,6 +96,19 @@ class SparseFamily final : public Family {
              "but beta and b come from the exact SVM restricted to their span (eq. 45), solved "
              "after every added vector. Bound U is that SVM's objective; L the full SVM's.",
              {}});
+        addSlmcSolver<DlibReduced2Options, DlibReduced2Solver>(
+            {"dlib_reduced2",
+             {},
+             "dlib reduced2: a budget of basis vectors optimised by gradient (King, dlib)",
+             "The peer from dlib (Davis King): dlib's own SVM (svm_c_trainer, same kernel and "
+             "C) is reduced to N_z basis vectors, which start on linearly independent training "
+             "points; then vectors and weights together are moved by L-BFGS to minimise "
+             "|w - w_z|^2 (a reduced-set method like rs, with the vectors optimised jointly "
+             "rather than one by one), and the bias is shifted to keep the mean decision. "
+             "dlib trains in one go, so the run is a single step that cannot be interrupted. "
+             "Bound U is the SVM objective of the result (comparable with slmc, mrs and "
+             "mrsvm); L the full SVM's dual with full_svm.",
+             {}});
 
         // Ripley's set with six expansion vectors: they start on training points and move
         // to where the boundary needs them.
@@ -124,8 +138,9 @@ class SparseFamily final : public Family {
     BoundLabels boundLabels() const override {
         return {
             "upper bound U (slmc, mrs, rsvm, mrsvm: the restricted SVM's objective W(Z); "
-            "rs: |w - w_z|^2)",
-            "lower bound L (slmc, mrs: the full SVM's dual; rsvm, mrsvm: their own; rs: 0)"};
+            "dlib_reduced2: the SVM objective of its result; rs: |w - w_z|^2)",
+            "lower bound L (slmc, mrs, dlib_reduced2: the full SVM's dual; rsvm, mrsvm: their "
+            "own; rs: 0)"};
     }
 
     std::vector<OptionInfo> problemOptions() const override {
@@ -166,14 +181,16 @@ class SparseFamily final : public Family {
         const auto* slmc = dynamic_cast<const SlmcSolver*>(&solver);
         const auto* reduced = dynamic_cast<const ReducedSvmSolver*>(&solver);
         const auto* reducedSet = dynamic_cast<const ReducedSetSolver*>(&solver);
-        if (!slmc && !reduced && !reducedSet) {
+        const auto* dlibReduced2 = dynamic_cast<const DlibReduced2Solver*>(&solver);
+        if (!slmc && !reduced && !reducedSet && !dlibReduced2) {
             if (why) *why = "solver '" + solver.name() + "' has no model to write";
             return false;
         }
         try {
-            writeOutputFile(path, formatKernelModel(slmc      ? slmc->classifier()
-                                                    : reduced ? reduced->classifier()
-                                                              : reducedSet->classifier()));
+            writeOutputFile(path, formatKernelModel(slmc         ? slmc->classifier()
+                                                    : reduced    ? reduced->classifier()
+                                                    : reducedSet ? reducedSet->classifier()
+                                                                 : dlibReduced2->classifier()));
         } catch (const std::exception& e) {
             if (why) *why = path + ": " + e.what();
             return false;

@@ -448,11 +448,4 @@ Status CycleMplpSolver::doStep(IterationRecord& record) {
     return status;
 }
 
-SummaryFields CycleMplpSolver::summary() const {
-    SummaryFields fields = MessagePassingSolver::summary();
-    if (rejected()) return fields;
-    fields.emplace_back("clusters", static_cast<long long>(clusters_.size()));
-    return fields;
-}
-
 }  // namespace cplab

@@ -68,7 +68,7 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::string name() const override { return "mplp_cycles"; }
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
-    SummaryFields summary() const override;
+    int clusterCount() const override { return clusters(); }
 
     int clusters() const { return static_cast<int>(clusters_.size()); }
     int candidates() const { return static_cast<int>(candidates_.size()); }

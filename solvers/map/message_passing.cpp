@@ -267,7 +267,8 @@ SummaryFields MessagePassingSolver::summary() const {
     if (rejected()) return {};
     SummaryFields fields = {{"energy", bestEnergy_},
                             {"dual", dual_},
-                            {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)}};
+                            {"disagreeing_nodes", static_cast<long long>(disagreeingCount_)},
+                            {"clusters", static_cast<long long>(clusterCount())}};
     if (picture_ && !picture_->truth.empty()) {
         const BadPixels bad = countBadPixels(*picture_, bestLabeling_);
         fields.push_back({"bad_pixels", bad.fraction()});

@@ -116,6 +116,8 @@ class MessagePassingSolver : public Solver {
     // θ̂_v of the current messages (k_v values).
     std::span<const double> beliefs(int v) const;
     int disagreeingNodes() const { return disagreeingCount_; }
+    // Clusters added by tightening (0 without it); the summary's "clusters".
+    virtual int clusterCount() const { return 0; }
 
     // The picture of a generated image model (its layout, input image and ground truth): it
     // travels in the snapshots, and with a truth the summary adds "bad_pixels" (the fraction

@@ -1,0 +1,309 @@
+#include "dlib_reduced2.h"
+
+#include <dlib/svm.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "core/number_text.h"
+#include "slmc_objective.h"
+#include "xv_kernel.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr const char* kOwner = "DlibReduced2Options";
+
+enum Line { kInput, kFull, kTrain, kSubset, kLbfgs, kRefit, kBias, kReturn };
+
+Eigen::MatrixXd denseRows(const Dataset& data) {
+    Eigen::MatrixXd X(data.size(), data.dimension());
+    for (int i = 0; i < data.size(); ++i)
+        X.row(i) = data.row(i).transpose();
+    return X;
+}
+
+// What reduced2 returns, in our sign convention: f(x) = Σ_u beta_u k(z_u, x) + bias.
+struct Reduced2Result {
+    Eigen::MatrixXd Z;
+    Eigen::VectorXd beta;
+    double bias = 0.0;
+};
+
+// svm_c_trainer (RBF γ, C, svm_eps) reduced by reduced2 to at most nz basis vectors.
+// Throws whatever dlib throws.
+Reduced2Result trainReduced2(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, double gamma,
+                             double C, double svmEps, int nz, double eps) {
+    using Sample = dlib::matrix<double, 0, 1>;
+    using Kernel = dlib::radial_basis_kernel<Sample>;
+    std::vector<Sample> samples(static_cast<std::size_t>(X.rows()));
+    std::vector<double> labels(static_cast<std::size_t>(X.rows()));
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        Sample& s = samples[static_cast<std::size_t>(i)];
+        s.set_size(X.cols());
+        for (Eigen::Index j = 0; j < X.cols(); ++j)
+            s(j) = X(i, j);
+        labels[static_cast<std::size_t>(i)] = y[i] > 0 ? 1.0 : -1.0;
+    }
+    dlib::svm_c_trainer<Kernel> trainer;
+    trainer.set_kernel(Kernel(gamma));
+    trainer.set_c(C);
+    trainer.set_epsilon(svmEps);
+    const dlib::decision_function<Kernel> f =
+        dlib::reduced2(trainer, nz, eps).train(samples, labels);
+
+    Reduced2Result result;
+    const long m = f.basis_vectors.size();
+    result.Z.resize(m, X.cols());
+    result.beta.resize(m);
+    for (long u = 0; u < m; ++u) {
+        const Sample& z = f.basis_vectors(u);
+        if (z.size() != X.cols())
+            throw std::runtime_error("dlib returned a basis vector of dimension " +
+                                     std::to_string(z.size()) + ", expected " +
+                                     std::to_string(X.cols()));
+        for (Eigen::Index j = 0; j < X.cols(); ++j)
+            result.Z(u, j) = z(j);
+        result.beta[u] = f.alpha(u);
+    }
+    result.bias = -f.b;  // dlib: f(x) = Σ α_u k(b_u, x) − b
+    return result;
+}
+
+}  // namespace
+
+// ---- options ----
+
+void DlibReduced2Options::visit(OptionVisitor& v) {
+    stop.visit(v);
+    v.text("kernel", kernel, "a Gaussian kernel gaussian:gamma, k = exp(-gamma |x - x'|^2)");
+    v.real("C", C, "box constraint of dlib's svm_c_trainer, 0 <= alpha_i <= C (> 0)");
+    v.integer("expansion_vectors", expansion_vectors,
+              "number N_z of basis vectors asked of reduced2 (>= 1); 0: N_z from "
+              "expansion_ratio");
+    v.real("expansion_ratio", expansion_ratio,
+           "N_z as a fraction of the support vectors of our full SVM (as rs counts them), in "
+           "(0, 1] (needs expansion_vectors = 0; solves the full SVM first); 0: off");
+    v.boolean("full_svm", full_svm,
+              "solve our full SVM first: its dual is the lower bound, its SVs are shown");
+    v.real("full_tolerance", full_tolerance, "KKT tolerance of our full SVM (> 0)");
+    v.real("svm_eps", svm_eps, "stopping tolerance of dlib's svm_c_trainer (set_epsilon, > 0)");
+    v.real("eps", eps,
+           "reduced2's tolerance: its L-BFGS stops when |w - w_z|^2 falls by less than eps in "
+           "one iteration (> 0)");
+    v.real("cache_mb", cache_mb, "kernel cache of our full SVM in MB (>= 1)");
+}
+
+bool DlibReduced2Options::isValid(std::string* why) const {
+    if (!stop.isValid(kOwner, why)) return false;
+    if (!validBudgetOptions(kOwner, kernel, C, expansion_vectors, expansion_ratio, why))
+        return false;
+    std::vector<KernelSpec> specs;
+    std::string reason;
+    if (!parseKernelList(kernel, 1, &specs, &reason) || specs.size() != 1 ||
+        specs.front().type != KernelType::Gaussian) {
+        if (why)
+            *why = std::string(kOwner) + "::kernel = '" + kernel +
+                   "': dlib's reduced2 is run with its radial_basis_kernel, so the kernel must "
+                   "be Gaussian (gaussian:gamma)";
+        return false;
+    }
+    return require(std::isfinite(full_tolerance) && full_tolerance > 0, kOwner, "full_tolerance",
+                   full_tolerance, "must be a finite number > 0", why) &&
+           require(std::isfinite(svm_eps) && svm_eps > 0, kOwner, "svm_eps", svm_eps,
+                   "must be a finite number > 0", why) &&
+           require(std::isfinite(eps) && eps > 0, kOwner, "eps", eps, "must be a finite number > 0",
+                   why) &&
+           require(std::isfinite(cache_mb) && cache_mb >= 1, kOwner, "cache_mb", cache_mb,
+                   "must be a finite number >= 1 (MB)", why);
+}
+
+// ---- DlibReduced2Solver ----
+
+DlibReduced2Solver::DlibReduced2Solver(const KernelProblem& problem, DlibReduced2Options options)
+    : Solver(options.stop),
+      problem_(problem),
+      options_(std::move(options)),
+      fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
+    std::string why;
+    if (!options_.isValid(&why)) {
+        reject(why);
+        return;
+    }
+    SparseProblem prepared;
+    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &prepared, &why)) {
+        reject(why);
+        return;
+    }
+    problem_ = std::move(prepared.problem);
+    classes_ = std::move(prepared.classes);
+    spec_ = prepared.spec;
+    testX_ = std::move(prepared.testX);
+    const Dataset& train = *problem_.train;
+    SetupTimer timer(*this);
+
+    target_ = options_.expansion_vectors;
+    if (options_.full_svm || target_ == 0) {
+        FullSvm full;
+        if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
+                          options_.full_tolerance, options_.cache_mb, kOwner, &full, &why)) {
+            reject(why);
+            return;
+        }
+        fullObjective_ = full.dualObjective;
+        fullSupportVectors_ = std::move(full.supportVectors);
+        if (target_ == 0) {
+            target_ =
+                std::max(1, static_cast<int>(std::lround(options_.expansion_ratio *
+                                                         double(fullSupportVectors_.size()))));
+        }
+    }
+    if (double(train.size()) * double(train.dimension()) > SlmcObjective::kMaxDenseEntries) {
+        reject(std::string(kOwner) + ": the training set '" + train.name +
+               "' is too large to hold dense (" + std::to_string(train.size()) + " x " +
+               std::to_string(train.dimension()) + ")");
+        return;
+    }
+    X_ = denseRows(train);
+    Z_.resize(0, X_.cols());
+    beta_.resize(0);
+    // No basis vector yet: the SVM with a bias only, b = ±1 toward the larger class (as mrs).
+    const auto positives = (train.labels.array() > 0).count();
+    bias_ = 2 * positives >= train.labels.size() ? 1.0 : -1.0;
+    IterationRecord initial;
+    fillRecord(initial);
+    setInitialRecord(initial);
+}
+
+DlibReduced2Solver::~DlibReduced2Solver() = default;
+
+std::vector<std::string> DlibReduced2Solver::extraColumns() const {
+    return {"expansion_vectors", "norm_term", "hinge_term", "train_error", "test_error"};
+}
+
+std::vector<std::string> DlibReduced2Solver::pseudocode() const {
+    return {
+        "input: data (x_i, y_i), Gaussian kernel k = exp(-gamma |x - x'|^2), C, N_z",
+        "(full_svm or expansion_ratio: our full SVM, for N_z and the lower bound)",
+        "dlib svm_c_trainer: w = sum_i c_i phi(x_i)   (dlib's own SMO, svm_eps)",
+        "Z <- N_z linearly independent training points;  beta <- (K^z)^+ K^zx c",
+        "(Z, beta) <- L-BFGS on |w - sum_u beta_u phi(z_u)|^2 until it falls by < eps",
+        "beta <- (K^z)^+ K^zx c;  drop terms with beta_u ~ 0",
+        "b <- shifted so that the mean decision over the training set is unchanged",
+        "return f(x) = sum_u beta_u k(z_u, x) + b   (one step; dlib cannot be interrupted)",
+    };
+}
+
+Status DlibReduced2Solver::doStep(IterationRecord& record) {
+    // One-shot: dlib runs to the end once started (the cancel token was checked by step()).
+    Reduced2Result result;
+    try {
+        result = trainReduced2(X_, problem_.train->labels, spec_.gamma, options_.C,
+                               options_.svm_eps, target_, options_.eps);
+        if (result.Z.rows() == 0 || !result.Z.allFinite() || !result.beta.allFinite() ||
+            !std::isfinite(result.bias))
+            throw std::runtime_error("no finite basis vectors, weights and bias came back");
+    } catch (const std::exception& e) {
+        fillRecord(record);
+        return Status::make(StatusCode::NumericalFailure,
+                            std::string("dlib reduced2 failed: ") + e.what());
+    } catch (...) {
+        fillRecord(record);
+        return Status::make(StatusCode::NumericalFailure,
+                            "dlib reduced2 failed with an exception that is not a "
+                            "std::exception");
+    }
+    Z_ = std::move(result.Z);
+    beta_ = std::move(result.beta);
+    bias_ = result.bias;
+    fillRecord(record);
+    std::string message = "dlib reduced2 returned " + std::to_string(Z_.rows()) +
+                          " basis vectors; SVM primal of the result " + formatReal(record.upper);
+    if (Z_.rows() < target_) {
+        message += " (" + std::to_string(target_) +
+                   " asked: dlib found fewer linearly independent training points or dropped "
+                   "terms with zero weight)";
+    }
+    return Status::make(StatusCode::Converged, message);
+}
+
+void DlibReduced2Solver::fillRecord(IterationRecord& record) {
+    const Eigen::VectorXd& y = problem_.train->labels;
+    const XvKernel kernel(spec_);
+    Eigen::VectorXd scores = Eigen::VectorXd::Constant(X_.rows(), bias_);
+    normTerm_ = 0.0;
+    if (Z_.rows() > 0) {
+        scores += kernel.values(X_, Z_) * beta_;
+        // ½βᵀK^zβ = ½‖w_z‖² ≥ 0; clamped against rounding.
+        normTerm_ = std::max(0.0, 0.5 * beta_.dot(kernel.values(Z_, Z_) * beta_));
+    }
+    hingeTerm_ = options_.C * (1.0 - y.array() * scores.array()).max(0.0).sum();
+    trainError_ = signErrorRate(scores, y);
+    if (problem_.test) {
+        Eigen::VectorXd testScores = Eigen::VectorXd::Constant(testX_.rows(), bias_);
+        if (Z_.rows() > 0) testScores += kernel.values(testX_, Z_) * beta_;
+        testError_ = signErrorRate(testScores, problem_.test->labels);
+    }
+    record.oracleCalls = 0;
+    record.upper = normTerm_ + hingeTerm_;
+    record.lower = std::isnan(fullObjective_) ? 0.0 : fullObjective_;
+    record.extra = {static_cast<double>(Z_.rows()), normTerm_, hingeTerm_, trainError_, testError_};
+}
+
+KernelClassifier DlibReduced2Solver::classifier() const {
+    if (!valid()) return {};
+    return sparseClassifier(spec_, Z_, beta_, bias_, classes_);
+}
+
+SummaryFields DlibReduced2Solver::summary() const {
+    if (!valid()) return {};
+    SummaryFields fields = {{"objective", lastRecord().upper},
+                            {"expansion_vectors", static_cast<long long>(Z_.rows())},
+                            {"requested_expansion_vectors", static_cast<long long>(target_)},
+                            {"train_error", trainError_}};
+    if (problem_.test) fields.emplace_back("test_error", testError_);
+    fields.emplace_back("norm_term", normTerm_);
+    fields.emplace_back("hinge_term", hingeTerm_);
+    if (!std::isnan(fullObjective_)) {
+        fields.emplace_back("full_svm_objective", fullObjective_);
+        fields.emplace_back("full_svm_support_vectors",
+                            static_cast<long long>(fullSupportVectors_.size()));
+    }
+    fields.emplace_back("C", options_.C);
+    fields.emplace_back("kernel", options_.kernel);
+    return fields;
+}
+
+SnapshotPtr DlibReduced2Solver::snapshot() const {
+    auto snapshot = std::make_shared<SparseSnapshot>();
+    fillSnapshot(*snapshot);
+    if (!valid()) return snapshot;
+    if (iteration() == 0) {
+        snapshot->executedLines = {kInput, kFull};
+    } else {
+        snapshot->executedLines = {kTrain, kSubset, kLbfgs, kRefit, kBias};
+        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
+    }
+    snapshot->train = problem_.train;
+    snapshot->kernelLabel = spec_.label();
+    snapshot->xvs = Z_;
+    snapshot->beta = beta_;
+    snapshot->bias = bias_;
+    snapshot->objective = lastRecord().upper;
+    snapshot->trail = {Z_};
+    snapshot->trailIterations = {iteration()};
+    snapshot->fullSupportVectors = fullSupportVectors_;
+    auto model = std::make_shared<KernelClassifier>(classifier());
+    if (X_.cols() == 2 && Z_.rows() > 0)
+        snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+    snapshot->classifier = std::move(model);
+    snapshot->trainError = trainError_;
+    snapshot->testError = testError_;
+    return snapshot;
+}
+
+}  // namespace cplab
