@@ -236,14 +236,14 @@ bool TrwsSolver::pass(bool forward) {
                 constexpr double kLow = -std::numeric_limits<double>::infinity();
                 double second = kLow;
                 int ties = 0;
+                int at = 0;
                 for (int x = 0; x < ku; ++x) {
-                    second = std::max(second, in[x] < first ? in[x] : kLow);
-                    ties += in[x] == first ? 1 : 0;
+                    const bool isTop = in[x] == first;
+                    second = std::max(second, isTop ? kLow : in[x]);
+                    ties += isTop ? 1 : 0;
+                    at = isTop ? x : at;
                 }
                 if (ties > 1) second = first;
-                int at = 0;
-                while (in[at] != first)
-                    ++at;
                 const double weight = hop.pottsWeight;
                 const double top = ku >= 2 ? first + std::max(weight, 0.0) : first + weight;
                 for (int y = 0; y < ku; ++y)
