@@ -406,6 +406,10 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
             return "--" + once.names().first().toStdString() + " given more than once";
         }
     }
+    for (const auto& output : {trace, model, labeling}) {
+        if (parser.isSet(output) && parser.value(output).isEmpty())
+            return "--" + output.names().first().toStdString() + " needs a file name";
+    }
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) return std::string("run: missing SOLVER (see 'cplab-cli list')");
     if (positional.size() > 1) return "unexpected argument '" + positional[1].toStdString() + "'";

@@ -324,17 +324,26 @@ void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip)
         compressed = deflateGzip(bytes);
         bytes = compressed;
     }
-    const std::string temporary = path + ".part";
+    // A regular file is replaced atomically (written beside it, then renamed over it); a
+    // device or pipe (/dev/null, /dev/stdout) is written in place, never replaced by a file.
+    const bool inPlace = fs::exists(path, ec) && !fs::is_regular_file(path, ec);
+    const std::string temporary = inPlace ? path : path + ".part";
     errno = 0;
     FilePtr file(std::fopen(temporary.c_str(), "wb"));
     if (!file) throw DataError(path, 0, "cannot write: " + systemReason(errno));
     const std::size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file.get());
     const int writeError = errno;
+    errno = 0;
     const bool closed = std::fclose(file.release()) == 0;
+    const int closeError = errno;
     if (written != bytes.size() || !closed) {
-        fs::remove(temporary, ec);
-        throw DataError(path, 0, "cannot write: " + systemReason(writeError ? writeError : EIO));
+        if (!inPlace) fs::remove(temporary, ec);
+        throw DataError(path, 0,
+                        "cannot write: " + systemReason(writeError   ? writeError
+                                                        : closeError ? closeError
+                                                                     : EIO));
     }
+    if (inPlace) return;
     fs::rename(temporary, path, ec);
     if (ec) {
         std::error_code ignored;

@@ -20,13 +20,6 @@ constexpr const char* kOwner = "DlibReduced2Options";
 
 enum Line { kInput, kFull, kTrain, kSubset, kLbfgs, kRefit, kBias, kReturn };
 
-Eigen::MatrixXd denseRows(const Dataset& data) {
-    Eigen::MatrixXd X(data.size(), data.dimension());
-    for (int i = 0; i < data.size(); ++i)
-        X.row(i) = data.row(i).transpose();
-    return X;
-}
-
 // What reduced2 returns, in our sign convention: f(x) = Σ_u beta_u k(z_u, x) + bias.
 struct Reduced2Result {
     Eigen::MatrixXd Z;

@@ -25,13 +25,6 @@ std::shared_ptr<const Dataset> oneAgainstRest(const Dataset& data, double c) {
     return out;
 }
 
-Eigen::MatrixXd denseRows(const Dataset& data, int dimension) {
-    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(data.size(), dimension);
-    for (int i = 0; i < data.size(); ++i)
-        X.row(i).head(data.dimension()) = data.row(i).transpose();
-    return X;
-}
-
 }  // namespace
 
 OneVsRestSolver::OneVsRestSolver(std::string name, const KernelProblem& problem,

@@ -15,13 +15,6 @@ namespace {
 
 enum Line { kInput, kFull, kRepeat, kResidual, kFixedPoint, kRefit, kModified, kUntil, kReturn };
 
-Eigen::MatrixXd denseRows(const Dataset& data) {
-    Eigen::MatrixXd X(data.size(), data.dimension());
-    for (int i = 0; i < data.size(); ++i)
-        X.row(i) = data.row(i).transpose();
-    return X;
-}
-
 }  // namespace
 
 // ---- options ----

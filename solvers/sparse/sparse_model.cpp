@@ -1,5 +1,6 @@
 #include "sparse_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -7,6 +8,13 @@
 #include "xv_kernel.h"
 
 namespace cplab {
+
+Eigen::MatrixXd denseRows(const Dataset& data, int dimension) {
+    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(data.size(), std::max(dimension, data.dimension()));
+    for (int i = 0; i < data.size(); ++i)
+        X.row(i).head(data.dimension()) = data.row(i).transpose();
+    return X;
+}
 
 bool prepareSparseProblem(const KernelProblem& problem, const std::string& kernel,
                           const char* owner, SparseProblem* out, std::string* why) {
@@ -52,9 +60,7 @@ bool prepareSparseProblem(const KernelProblem& problem, const std::string& kerne
         out->testX.resize(0, 0);
         if (problem.test) {
             auto test = withPlusMinusLabels(problem.test, out->classes, owner);
-            out->testX = Eigen::MatrixXd::Zero(test->size(), train.dimension());
-            for (int i = 0; i < test->size(); ++i)
-                out->testX.row(i).head(test->dimension()) = test->row(i).transpose();
+            out->testX = denseRows(*test, train.dimension());
             out->problem.test = std::move(test);
         }
     } catch (const std::exception& e) {

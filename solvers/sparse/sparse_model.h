@@ -69,6 +69,10 @@ class XvTrail {
     std::vector<int> iterations_;
 };
 
+// The rows of `data` as a dense matrix of `dimension` columns (≥ data.dimension(); the rest
+// zero), or of data.dimension() columns when `dimension` < 0.
+Eigen::MatrixXd denseRows(const Dataset& data, int dimension = -1);
+
 // A problem checked for the sparse solvers: labels mapped to ±1, the one kernel parsed and
 // supported (XvKernel::supports), the test set dense with the training set's dimension.
 struct SparseProblem {

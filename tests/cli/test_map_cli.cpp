@@ -143,6 +143,11 @@ class TestMapCli : public QObject {
         r = runCli(unwritable);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("/nonexistent-dir/x.MAP"), qPrintable(describe(unwritable, r)));
+        const QStringList empty = {"run",        "trws", "--data", kUai + "Segmentation_12.uai.gz",
+                                   "--labeling", ""};
+        r = runCli(empty);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--labeling needs a file name"), qPrintable(describe(empty, r)));
     }
 
     // `mplp --set tighten=true` runs MPLP with cycle clusters: on the frustrated torus

@@ -1,7 +1,9 @@
 // Every malformed input gives a DataError that names the file, the line (0 when the problem
 // is not about one line) and what was expected; fixtures in tests/data/bad (see its README).
+#include <QFileInfo>
 #include <QtTest>
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 
 #include "data/csv_format.h"
@@ -273,6 +275,22 @@ class TestDataErrors : public QObject {
             QCOMPARE(e.line(), lines + 1);
             QVERIFY2(std::string(e.what()).find("0x00 at column 6") != std::string::npos, e.what());
         }
+    }
+
+    // Outputs to a device are written in place, never replaced by a regular file: /dev/null
+    // takes the bytes, /dev/full refuses them with the system's reason.
+    void outputsToDevicesAreWrittenInPlace() {
+        if (!QFileInfo::exists("/dev/full")) QSKIP("no /dev/full here");
+        writeOutputFile("/dev/null", "MAP\n1 0\n");
+        QVERIFY(!std::filesystem::is_regular_file("/dev/null"));
+        try {
+            writeOutputFile("/dev/full", "MAP\n1 0\n");
+            QFAIL("no DataError");
+        } catch (const DataError& e) {
+            QVERIFY2(std::string(e.what()).find("No space left on device") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY(!std::filesystem::is_regular_file("/dev/full"));
     }
 
     // Inputs beyond the byte limit (half the memory available by default) are refused while
