@@ -50,6 +50,24 @@ ProblemPtr Family::loadFile(const std::string& path, const OptionValues& /*probl
     return nullptr;
 }
 
+void Family::hintOtherSolvers(const std::string& solver, const OptionValues& options,
+                              std::string* why) const {
+    if (!why) return;
+    // "trws has no option tighten": say which solvers of the family have it.
+    for (const auto& [option, value] : options) {
+        if (why->rfind("unknown option '" + option + "'", 0) != 0) continue;
+        std::string owners;
+        for (const SolverInfo& info : solvers()) {
+            if (info.name == solver) continue;
+            for (const OptionInfo& o : info.options)
+                if (o.name == option) owners += (owners.empty() ? "" : ", ") + info.name;
+        }
+        if (!owners.empty())
+            *why = solver + ": " + *why + " ('" + option + "' is an option of " + owners + ")";
+        return;
+    }
+}
+
 bool Family::checkSolverOptions(const std::string& solver, const OptionValues& options,
                                 std::string* why) const {
     const SolverEntry* entry = findEntry(solver);
@@ -57,7 +75,9 @@ bool Family::checkSolverOptions(const std::string& solver, const OptionValues& o
         if (why) *why = "unknown solver '" + solver + "' in the " + name() + " family";
         return false;
     }
-    return entry->check(options, why);
+    if (entry->check(options, why)) return true;
+    hintOtherSolvers(solver, options, why);
+    return false;
 }
 
 std::unique_ptr<Solver> Family::makeSolver(const std::string& solver,
@@ -78,7 +98,9 @@ std::unique_ptr<Solver> Family::makeSolver(const std::string& solver,
     // A solver that does work while it is built (a first oracle call, a first plane) may
     // throw; that ends here as a refusal with its message, never as an escaped exception.
     try {
-        return entry->create(problem, options, why);
+        auto made = entry->create(problem, options, why);
+        if (!made) hintOtherSolvers(solver, options, why);
+        return made;
     } catch (const std::exception& e) {
         if (why)
             *why = "solver '" + solver + "' could not start on '" + problem.info.name +

@@ -215,6 +215,9 @@ class Family {
         Factory create;
     };
     const SolverEntry* findEntry(const std::string& solver) const;
+    // Appends to an "unknown option 'x'" refusal which other solvers of the family have x.
+    void hintOtherSolvers(const std::string& solver, const OptionValues& options,
+                          std::string* why) const;
 
     std::vector<ProblemInfo> problems_;
     std::vector<SolverInfo> solverInfos_;

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -16,6 +17,15 @@ namespace {
 
 // Gaps are drawn on a log axis; an exact zero (finite termination) sits on the floor.
 constexpr double kGapFloor = 1e-16;
+// Columns of the legend row.
+constexpr int kLegendColumns = 2;
+constexpr const char* kZoomHint = "Drag or wheel to zoom; double-click to rescale automatically";
+
+// The head of a bound's name: "upper bound U (slmc: ...)" → "upper bound U".
+QString head(const QString& name) {
+    const auto cut = name.indexOf(" (");
+    return cut > 0 ? name.left(cut) : name;
+}
 
 }  // namespace
 
@@ -57,6 +67,7 @@ double axisKey(XAxisKind kind, const IterationRecord& r) {
 
 BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     replot_ = new CoalescedReplot(plot_, [this] {
+        fitLegend();
         if (autoScale_) rescale();
     });
     auto* layout = new QVBoxLayout(this);
@@ -129,7 +140,6 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
         autoScale_ = true;
         replotNow();
     });
-    plot_->setToolTip(tr("Drag or wheel to zoom; double-click to rescale automatically"));
 
     setMinimumSize(360, 280);
 }
@@ -140,13 +150,42 @@ double BoundsPlot::key(const IterationRecord& r) const {
 
 void BoundsPlot::setBoundLabels(const QString& upper, const QString& lower) {
     // Two legend keys name the line styles; every run's colour is a legend entry of its own.
-    upperKey_->setName(upper + " (solid)");
-    lowerKey_->setName(lower + " (dashed)");
+    upperLabel_ = upper;
+    lowerLabel_ = lower;
+    plot_->setToolTip(tr("U: %1\nL: %2\n%3").arg(upper, lower, tr(kZoomHint)));
+    fitLegend();
     scheduleReplot();
 }
 
 QString BoundsPlot::boundLabels() const {
-    return upperKey_->name() + "; " + lowerKey_->name();
+    return upperLabel_ + " (solid); " + lowerLabel_ + " (dashed)";
+}
+
+void BoundsPlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLegend();  // before the plot's own replot at its new size
+}
+
+void BoundsPlot::fitLegend() {
+    QCPLegend* legend = plot_->legend;
+    const QFontMetrics metrics(legend->font());
+    // A column's room for text: its share of the width less the item's icon, padding and
+    // margins.
+    const int item = legend->iconSize().width() + legend->iconTextPadding() + 2 * 8;
+    const int room = std::max(
+        80,
+        (width() - legend->margins().left() - legend->margins().right()) / kLegendColumns - item);
+    const auto fit = [&](const QString& text) {
+        return metrics.elidedText(text, Qt::ElideRight, room);
+    };
+    const auto boundKey = [&](const QString& name, const char* style) {
+        const QString full = name + style;
+        return fit(metrics.horizontalAdvance(full) <= room ? full : head(name) + style);
+    };
+    upperKey_->setName(boundKey(upperLabel_, " (solid)"));
+    lowerKey_->setName(boundKey(lowerLabel_, " (dashed)"));
+    for (auto& [id, run] : runs_)
+        run.upper->setName(fit(run.label));
 }
 
 void BoundsPlot::setMarker(double key) {
@@ -176,6 +215,7 @@ void BoundsPlot::setXAxis(XAxisKind kind) {
 void BoundsPlot::addRun(int id, const QString& label, const QColor& color) {
     removeRun(id);
     RunGraphs run;
+    run.label = label;
     run.upper =
         plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
     run.upper->setName(label);

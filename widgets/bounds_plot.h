@@ -44,9 +44,11 @@ class BoundsPlot : public QWidget {
     void clearReference();
     void setXAxis(XAxisKind kind);
     XAxisKind xAxis() const { return xAxis_; }
-    // The family's names of the bounds ("dual bound U", "E(best labeling)").
+    // The family's names of the bounds ("dual bound U", "E(best labeling)"). A name too long
+    // for a legend column is shown there by its head (the text before " ("), in full in the
+    // plot's tooltip; run labels too long for a column are elided.
     void setBoundLabels(const QString& upper, const QString& lower);
-    // The legend's names of the line styles ("upper bound U (solid); lower bound L (dashed)").
+    // The full names of the line styles ("upper bound U (solid); lower bound L (dashed)").
     QString boundLabels() const;
     // A vertical marker at `key` on the x axis (the timeline's position), or none (NaN).
     void setMarker(double key);
@@ -57,8 +59,12 @@ class BoundsPlot : public QWidget {
     // Replots now instead of on the timer (step mode, tests).
     void replotNow();
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     struct RunGraphs {
+        QString label;  // in full; the legend may show it elided
         QCPGraph* upper = nullptr;
         QCPGraph* lower = nullptr;
         QCPGraph* gap = nullptr;
@@ -70,6 +76,8 @@ class BoundsPlot : public QWidget {
     void scheduleReplot();
     void rescale();
     void placeMarker();
+    // Sets the legend's texts to fit a column of the legend at the current width (no replot).
+    void fitLegend();
 
     QCustomPlot* plot_;
     QCPAxisRect* boundsRect_;
@@ -77,6 +85,7 @@ class BoundsPlot : public QWidget {
     QCPGraph* reference_ = nullptr;
     QCPGraph* upperKey_ = nullptr;  // legend keys of the line styles (no data)
     QCPGraph* lowerKey_ = nullptr;
+    QString upperLabel_, lowerLabel_;  // the family's names in full
     double referenceValue_ = 0.0;
     std::map<int, RunGraphs> runs_;
     QCPItemStraightLine* markerLines_[2] = {nullptr, nullptr};

@@ -52,6 +52,14 @@ QString number(double value) {
     return QString::number(value, 'g', 8);
 }
 
+// A bound's name for the status line: in full when short, else its head ("upper bound U" of
+// "upper bound U (slmc, ...: ...)"); the bounds plot's tooltip has it in full.
+QString boundHead(const std::string& name) {
+    const QString text = QString::fromStdString(name);
+    const auto cut = text.indexOf(" (");
+    return text.size() <= 40 || cut <= 0 ? text : text.left(cut);
+}
+
 QPushButton* controlButton(const QString& text, const QString& name, const QString& tip,
                            QWidget* parent) {
     auto* button = new QPushButton(text, parent);
@@ -885,8 +893,8 @@ void MainWindow::updateStatusLine(const IterationRecord& rec, const widgets::Vie
     QString text = tr("%1   iteration %2   %3 %4   %5 %6   gap %7   oracles %8   %9 s   [%10]")
                        .arg(QString("#%1 %2").arg(r->id()).arg(QString::fromStdString(r->solver())))
                        .arg(rec.iteration)
-                       .arg(QString::fromStdString(labels.upper), number(rec.upper),
-                            QString::fromStdString(labels.lower), number(rec.lower))
+                       .arg(boundHead(labels.upper), number(rec.upper), boundHead(labels.lower),
+                            number(rec.lower))
                        .arg(rec.gap, 0, 'e', 3)
                        .arg(rec.oracleCalls)
                        .arg(rec.seconds, 0, 'f', 3)

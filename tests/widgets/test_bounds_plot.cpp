@@ -2,6 +2,7 @@
 // log10), the family's names of the bounds, and the timeline's marker, on synthetic records.
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QtTest>
 #include <cmath>
 
@@ -77,6 +78,46 @@ class TestBoundsPlot : public QObject {
         QVERIFY(x.lower > -7.0);  // spans the keys present, not from 0
         plot.setXAxis(XAxisKind::Passes);
         QCOMPARE(plot.pointCount(2), 4);
+    }
+
+    // A family's long bound names and long run labels must not run past the legend's two
+    // columns (they were cut at the window's edge): the keys show the names' heads, the
+    // tooltip the names in full, runs are elided.
+    void longLabelsFitTheLegend() {
+        BoundsPlot plot;
+        plot.resize(700, 400);
+        const QString upper =
+            "upper bound U (slmc, mrs, rsvm, mrsvm: the restricted SVM's objective W(Z); "
+            "dlib_reduced2: the SVM objective of its result; rs: |w - w_z|^2)";
+        const QString lower = "lower bound L (slmc, mrs: the full SVM's dual; rs: 0)";
+        plot.setBoundLabels(upper, lower);
+        plot.addRun(1, "#1 dlib_reduced2 (expansion_vectors=10, kernel=gaussian:1, C=10, seed=3)",
+                    Qt::red);
+        plot.addRun(2, "#2 rs", Qt::blue);
+        plot.replotNow();
+        QCOMPARE(plot.boundLabels(), upper + " (solid); " + lower + " (dashed)");
+        QVERIFY(plot.plot()->toolTip().contains(upper));
+        QCPLegend* legend = plot.plot()->legend;
+        QStringList names;
+        for (int k = 0; k < legend->itemCount(); ++k) {
+            auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(k));
+            QVERIFY(item);
+            names << item->plottable()->name();
+            const int width =
+                QFontMetrics(legend->font()).horizontalAdvance(item->plottable()->name()) +
+                legend->iconSize().width() + legend->iconTextPadding();
+            QVERIFY2(width <= plot.width() / 2, qPrintable(item->plottable()->name()));
+        }
+        QVERIFY2(names.contains("upper bound U (solid)"), qPrintable(names.join(" | ")));
+        QVERIFY2(names.contains("#2 rs"), qPrintable(names.join(" | ")));
+        QVERIFY(names.join(" ").contains(QChar(0x2026)));  // the long run label, elided
+        // Wide enough, the names stay whole.
+        plot.resize(2400, 400);
+        plot.replotNow();
+        names.clear();
+        for (int k = 0; k < legend->itemCount(); ++k)
+            names << qobject_cast<QCPPlottableLegendItem*>(legend->item(k))->plottable()->name();
+        QVERIFY2(names.contains(lower + " (dashed)"), qPrintable(names.join(" | ")));
     }
 
     void labelsAndMarker() {
