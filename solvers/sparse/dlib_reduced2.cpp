@@ -119,7 +119,7 @@ bool DlibReduced2Options::isValid(std::string* why) const {
 
 DlibReduced2Solver::DlibReduced2Solver(const KernelProblem& problem, DlibReduced2Options options)
     : Solver(options.stop),
-      problem_(problem),
+      data_{problem, {}, {}, {}},
       options_(std::move(options)),
       fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
     std::string why;
@@ -127,23 +127,18 @@ DlibReduced2Solver::DlibReduced2Solver(const KernelProblem& problem, DlibReduced
         reject(why);
         return;
     }
-    SparseProblem prepared;
-    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &prepared, &why)) {
+    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &data_, &why)) {
         reject(why);
         return;
     }
-    problem_ = std::move(prepared.problem);
-    classes_ = std::move(prepared.classes);
-    spec_ = prepared.spec;
-    testX_ = std::move(prepared.testX);
-    const Dataset& train = *problem_.train;
+    const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
 
     target_ = options_.expansion_vectors;
     if (options_.full_svm || target_ == 0) {
         FullSvm full;
-        if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
-                          options_.full_tolerance, options_.cache_mb, kOwner, &full, &why)) {
+        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
+                          options_.cache_mb, kOwner, &full, &why)) {
             reject(why);
             return;
         }
@@ -195,7 +190,7 @@ Status DlibReduced2Solver::doStep(IterationRecord& record) {
     // One-shot: dlib runs to the end once started (the cancel token was checked by step()).
     Reduced2Result result;
     try {
-        result = trainReduced2(X_, problem_.train->labels, spec_.gamma, options_.C,
+        result = trainReduced2(X_, data_.problem.train->labels, data_.spec.gamma, options_.C,
                                options_.svm_eps, target_, options_.eps);
         if (result.Z.rows() == 0 || !result.Z.allFinite() || !result.beta.allFinite() ||
             !std::isfinite(result.bias))
@@ -225,8 +220,8 @@ Status DlibReduced2Solver::doStep(IterationRecord& record) {
 }
 
 void DlibReduced2Solver::fillRecord(IterationRecord& record) {
-    const Eigen::VectorXd& y = problem_.train->labels;
-    const XvKernel kernel(spec_);
+    const Eigen::VectorXd& y = data_.problem.train->labels;
+    const XvKernel kernel(data_.spec);
     Eigen::VectorXd scores = Eigen::VectorXd::Constant(X_.rows(), bias_);
     normTerm_ = 0.0;
     if (Z_.rows() > 0) {
@@ -236,10 +231,10 @@ void DlibReduced2Solver::fillRecord(IterationRecord& record) {
     }
     hingeTerm_ = options_.C * (1.0 - y.array() * scores.array()).max(0.0).sum();
     trainError_ = signErrorRate(scores, y);
-    if (problem_.test) {
-        Eigen::VectorXd testScores = Eigen::VectorXd::Constant(testX_.rows(), bias_);
-        if (Z_.rows() > 0) testScores += kernel.values(testX_, Z_) * beta_;
-        testError_ = signErrorRate(testScores, problem_.test->labels);
+    if (data_.problem.test) {
+        Eigen::VectorXd testScores = Eigen::VectorXd::Constant(data_.testX.rows(), bias_);
+        if (Z_.rows() > 0) testScores += kernel.values(data_.testX, Z_) * beta_;
+        testError_ = signErrorRate(testScores, data_.problem.test->labels);
     }
     record.oracleCalls = 0;
     record.upper = normTerm_ + hingeTerm_;
@@ -249,7 +244,7 @@ void DlibReduced2Solver::fillRecord(IterationRecord& record) {
 
 KernelClassifier DlibReduced2Solver::classifier() const {
     if (!valid()) return {};
-    return sparseClassifier(spec_, Z_, beta_, bias_, classes_);
+    return sparseClassifier(data_.spec, Z_, beta_, bias_, data_.classes);
 }
 
 SummaryFields DlibReduced2Solver::summary() const {
@@ -258,7 +253,7 @@ SummaryFields DlibReduced2Solver::summary() const {
                             {"expansion_vectors", static_cast<long long>(Z_.rows())},
                             {"requested_expansion_vectors", static_cast<long long>(target_)},
                             {"train_error", trainError_}};
-    if (problem_.test) fields.emplace_back("test_error", testError_);
+    if (data_.problem.test) fields.emplace_back("test_error", testError_);
     fields.emplace_back("norm_term", normTerm_);
     fields.emplace_back("hinge_term", hingeTerm_);
     if (!std::isnan(fullObjective_)) {
@@ -281,8 +276,8 @@ SnapshotPtr DlibReduced2Solver::snapshot() const {
         snapshot->executedLines = {kTrain, kSubset, kLbfgs, kRefit, kBias};
         if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
     }
-    snapshot->train = problem_.train;
-    snapshot->kernelLabel = spec_.label();
+    snapshot->train = data_.problem.train;
+    snapshot->kernelLabel = data_.spec.label();
     snapshot->xvs = Z_;
     snapshot->beta = beta_;
     snapshot->bias = bias_;
@@ -292,7 +287,7 @@ SnapshotPtr DlibReduced2Solver::snapshot() const {
     snapshot->fullSupportVectors = fullSupportVectors_;
     auto model = std::make_shared<KernelClassifier>(classifier());
     if (X_.cols() == 2 && Z_.rows() > 0)
-        snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
     snapshot->classifier = std::move(model);
     snapshot->trainError = trainError_;
     snapshot->testError = testError_;

@@ -99,13 +99,10 @@ class DlibReduced2Solver final : public Solver {
     bool valid() const { return !rejected() && X_.rows() > 0; }
     void fillRecord(IterationRecord& record);
 
-    KernelProblem problem_;  // labels ±1
+    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     DlibReduced2Options options_;
-    KernelSpec spec_;
-    std::vector<double> classes_;
-    Eigen::MatrixXd X_;      // training set dense, n × d
-    Eigen::MatrixXd testX_;  // m_test × d, empty without a test set
-    int target_ = 0;         // N_z asked of reduced2
+    Eigen::MatrixXd X_;  // training set dense, n × d
+    int target_ = 0;     // N_z asked of reduced2
     double fullObjective_;
     std::vector<int> fullSupportVectors_;
     Eigen::MatrixXd Z_;  // dlib's basis vectors, N × d (N = 0 before the step)

@@ -130,20 +130,15 @@ ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSe
         reject(why);
         return;
     }
-    SparseProblem prepared;
-    if (!prepareSparseProblem(problem, options_.kernel, owner, &prepared, &why)) {
+    if (!prepareSparseProblem(problem, options_.kernel, owner, &data_, &why)) {
         reject(why);
         return;
     }
-    problem_ = std::move(prepared.problem);
-    classes_ = std::move(prepared.classes);
-    spec_ = prepared.spec;
-    testX_ = std::move(prepared.testX);
     SetupTimer timer(*this);
-    const Dataset& train = *problem_.train;
+    const Dataset& train = *data_.problem.train;
 
-    if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
-                      options_.full_tolerance, options_.cache_mb, owner, &full_, &why)) {
+    if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
+                      options_.cache_mb, owner, &full_, &why)) {
         reject(why);
         return;
     }
@@ -159,7 +154,7 @@ ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSe
         X_ = denseRows(train);
         if (double(X_.size()) > SlmcObjective::kMaxDenseEntries)
             throw std::invalid_argument("the training set is too large to hold dense");
-        kernel_ = std::make_unique<XvKernel>(spec_);
+        kernel_ = std::make_unique<XvKernel>(data_.spec);
         Xs_.resize(nsv, X_.cols());
         c_.resize(nsv);
         for (int k = 0; k < nsv; ++k) {
@@ -170,7 +165,7 @@ ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSe
         wNorm2_ = c_.dot(kernel_->values(Xs_, Xs_) * c_);
         if (modified_) {
             restricted_ = std::make_unique<SlmcObjective>(
-                problem_.train, spec_,
+                data_.problem.train, data_.spec,
                 SlmcObjectiveOptions{options_.C,
                                      options_.inner_tolerance * std::max(1.0, options_.C),
                                      options_.eigen_floor, options_.cache_mb});
@@ -185,7 +180,7 @@ ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSe
     rsBeta_.resize(0);
     beta_.resize(0);
     psiTrain_.resize(0, X_.rows());
-    psiTest_.resize(0, testX_.rows());
+    psiTest_.resize(0, data_.testX.rows());
     error_ = wNorm2_;
     if (modified_) {
         // No expansion vector: the SVM with a bias only, b = ±1 toward the larger class,
@@ -288,9 +283,9 @@ Status ReducedSetSolver::doStep(IterationRecord& record) {
     const Eigen::MatrixXd zRow = z.transpose();
     psiTrain_.conservativeResize(m + 1, Eigen::NoChange);
     psiTrain_.row(m) = kernel_->values(zRow, X_).row(0);
-    if (testX_.rows() > 0) {
+    if (data_.testX.rows() > 0) {
         psiTest_.conservativeResize(m + 1, Eigen::NoChange);
-        psiTest_.row(m) = kernel_->values(zRow, testX_).row(0);
+        psiTest_.row(m) = kernel_->values(zRow, data_.testX).row(0);
     }
     if (modified_) {
         const Eigen::VectorXd* warm = inner_.alpha.size() == X_.rows() ? &inner_.alpha : nullptr;
@@ -300,7 +295,7 @@ Status ReducedSetSolver::doStep(IterationRecord& record) {
                 // Stay at the previous Z; the base class ends the run as cancelled.
                 Z_.conservativeResize(m, Eigen::NoChange);
                 psiTrain_.conservativeResize(m, Eigen::NoChange);
-                if (testX_.rows() > 0) psiTest_.conservativeResize(m, Eigen::NoChange);
+                if (data_.testX.rows() > 0) psiTest_.conservativeResize(m, Eigen::NoChange);
                 fillRecord(record);
                 return Status::running();
             }
@@ -327,19 +322,19 @@ Status ReducedSetSolver::doStep(IterationRecord& record) {
 }
 
 void ReducedSetSolver::fillRecord(IterationRecord& record) {
-    const Dataset& train = *problem_.train;
+    const Dataset& train = *data_.problem.train;
     const Eigen::VectorXd scores = (Z_.rows() > 0 ? Eigen::VectorXd(psiTrain_.transpose() * beta_)
                                                   : Eigen::VectorXd::Zero(X_.rows()))
                                        .array() +
                                    bias_;
     trainError_ = signErrorRate(scores, train.labels);
-    if (problem_.test) {
+    if (data_.problem.test) {
         const Eigen::VectorXd testScores =
             (Z_.rows() > 0 ? Eigen::VectorXd(psiTest_.transpose() * beta_)
-                           : Eigen::VectorXd::Zero(testX_.rows()))
+                           : Eigen::VectorXd::Zero(data_.testX.rows()))
                 .array() +
             bias_;
-        testError_ = signErrorRate(testScores, problem_.test->labels);
+        testError_ = signErrorRate(testScores, data_.problem.test->labels);
     }
     record.oracleCalls = fixedPointIterations_;
     if (modified_) {
@@ -359,7 +354,7 @@ void ReducedSetSolver::fillRecord(IterationRecord& record) {
 
 KernelClassifier ReducedSetSolver::classifier() const {
     if (!valid()) return {};
-    return sparseClassifier(spec_, Z_, beta_, bias_, classes_);
+    return sparseClassifier(data_.spec, Z_, beta_, bias_, data_.classes);
 }
 
 SummaryFields ReducedSetSolver::summary() const {
@@ -369,7 +364,7 @@ SummaryFields ReducedSetSolver::summary() const {
                             {"relative_approximation_error", wNorm2_ > 0 ? error_ / wNorm2_ : 0.0},
                             {"expansion_vectors", static_cast<long long>(Z_.rows())},
                             {"train_error", trainError_}};
-    if (problem_.test) fields.emplace_back("test_error", testError_);
+    if (data_.problem.test) fields.emplace_back("test_error", testError_);
     if (modified_ && Z_.rows() > 0) fields.emplace_back("inner_dual", inner_.value);
     fields.emplace_back("fixed_point_iterations", fixedPointIterations_);
     fields.emplace_back("full_svm_objective", full_.dualObjective);
@@ -390,8 +385,8 @@ SnapshotPtr ReducedSetSolver::snapshot() const {
         snapshot->executedLines = {kRepeat, kResidual, kFixedPoint, kRefit, kModified, kUntil};
         if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
     }
-    snapshot->train = problem_.train;
-    snapshot->kernelLabel = spec_.label();
+    snapshot->train = data_.problem.train;
+    snapshot->kernelLabel = data_.spec.label();
     snapshot->xvs = Z_;
     snapshot->beta = beta_;
     snapshot->bias = bias_;
@@ -401,7 +396,7 @@ SnapshotPtr ReducedSetSolver::snapshot() const {
     snapshot->fullSupportVectors = full_.supportVectors;
     auto model = std::make_shared<KernelClassifier>(classifier());
     if (X_.cols() == 2 && Z_.rows() > 0)
-        snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
     snapshot->classifier = std::move(model);
     snapshot->trainError = trainError_;
     snapshot->testError = testError_;

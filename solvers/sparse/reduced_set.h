@@ -136,14 +136,11 @@ class ReducedSetSolver : public Solver {
     void fillRecord(IterationRecord& record);
     Eigen::VectorXd nextVector(int* iterations, double* projection);
 
-    KernelProblem problem_;
+    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     ReducedSetOptions options_;
     bool modified_;  // mrs
-    KernelSpec spec_;
-    std::vector<double> classes_;
     std::unique_ptr<XvKernel> kernel_;
-    Eigen::MatrixXd X_;      // training set dense, n × d
-    Eigen::MatrixXd testX_;  // m_test × d, empty without a test set
+    Eigen::MatrixXd X_;  // training set dense, n × d
     FullSvm full_;
     Eigen::MatrixXd Xs_;  // support vectors, N_SV × d
     Eigen::VectorXd c_;   // αᵢyᵢ

@@ -78,23 +78,18 @@ ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptio
         reject(why);
         return;
     }
-    SparseProblem prepared;
-    if (!prepareSparseProblem(problem, options_.kernel, owner, &prepared, &why)) {
+    if (!prepareSparseProblem(problem, options_.kernel, owner, &data_, &why)) {
         reject(why);
         return;
     }
-    problem_ = std::move(prepared.problem);
-    classes_ = std::move(prepared.classes);
-    spec_ = prepared.spec;
-    testX_ = std::move(prepared.testX);
-    const Dataset& train = *problem_.train;
+    const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
 
     int nz = options_.expansion_vectors;
     if (options_.full_svm || nz == 0) {
         FullSvm full;
-        if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
-                          options_.full_tolerance, options_.cache_mb, owner, &full, &why)) {
+        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
+                          options_.cache_mb, owner, &full, &why)) {
             reject(why);
             return;
         }
@@ -117,7 +112,7 @@ ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptio
         return;
     }
     Z_ = randomExpansionVectors(X, candidates, nz, static_cast<std::uint64_t>(options_.seed));
-    const XvKernel kernel(spec_);
+    const XvKernel kernel(data_.spec);
     const Eigen::MatrixXd Psi = kernel.values(Z_, X);  // N_z × n
     try {
         B_ = whiten ? whitening(kernel.values(Z_, Z_), eigenFloor, &floored_)
@@ -142,7 +137,7 @@ ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptio
         reject(std::string(owner) + ": " + e.what());
         return;
     }
-    if (problem_.test) psiTest_ = kernel.values(Z_, testX_);
+    if (data_.problem.test) psiTest_ = kernel.values(Z_, data_.testX);
 
     IterationRecord initial;
     initial.oracleCalls = q_->rowsComputed();
@@ -174,7 +169,7 @@ std::vector<std::string> ReducedSvmSolver::pseudocode() const {
 
 Eigen::VectorXd ReducedSvmSolver::beta() const {
     // w = Σᵢ αᵢ yᵢ Φᵢ, β = B w.
-    const Eigen::VectorXd c = problem_.train->labels.cwiseProduct(smo_->alpha());
+    const Eigen::VectorXd c = data_.problem.train->labels.cwiseProduct(smo_->alpha());
     return B_ * (features_->dense.transpose() * c);
 }
 
@@ -184,13 +179,13 @@ double ReducedSvmSolver::bias() const {
 
 std::vector<double> ReducedSvmSolver::extras(double kktViolation) {
     // f(xᵢ) off SMO's gradient, as svm.cpp: (Qα)ᵢ = yᵢ (f(xᵢ) − b).
-    const Eigen::VectorXd& y = problem_.train->labels;
+    const Eigen::VectorXd& y = data_.problem.train->labels;
     const Eigen::VectorXd scores =
         (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
     lastTrainError_ = signErrorRate(scores, y);
-    if (problem_.test) {
+    if (data_.problem.test) {
         const Eigen::VectorXd testScores = (psiTest_.transpose() * beta()).array() + bias();
-        lastTestError_ = signErrorRate(testScores, problem_.test->labels);
+        lastTestError_ = signErrorRate(testScores, data_.problem.test->labels);
     }
     return {smo_->dualObjective(),
             kktViolation,
@@ -219,7 +214,7 @@ Status ReducedSvmSolver::doStep(IterationRecord& record) {
 
 KernelClassifier ReducedSvmSolver::classifier() const {
     if (!valid()) return {};
-    return sparseClassifier(spec_, Z_, beta(), bias(), classes_);
+    return sparseClassifier(data_.spec, Z_, beta(), bias(), data_.classes);
 }
 
 SummaryFields ReducedSvmSolver::summary() const {
@@ -228,7 +223,7 @@ SummaryFields ReducedSvmSolver::summary() const {
                             {"dual_objective", smo_->dualObjective()},
                             {"expansion_vectors", static_cast<long long>(Z_.rows())},
                             {"train_error", lastTrainError_}};
-    if (problem_.test) fields.emplace_back("test_error", lastTestError_);
+    if (data_.problem.test) fields.emplace_back("test_error", lastTestError_);
     fields.emplace_back("support_vectors", static_cast<long long>(smo_->supportVectors()));
     fields.emplace_back("smo_iterations", smo_->totalSteps());
     if (!std::isnan(fullObjective_)) {
@@ -251,8 +246,8 @@ SnapshotPtr ReducedSvmSolver::snapshot() const {
         snapshot->executedLines = {kRepeat, kSmo, kUntil};
         if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
     }
-    snapshot->train = problem_.train;
-    snapshot->kernelLabel = spec_.label();
+    snapshot->train = data_.problem.train;
+    snapshot->kernelLabel = data_.spec.label();
     snapshot->xvs = Z_;
     snapshot->beta = beta();
     snapshot->bias = bias();
@@ -261,7 +256,8 @@ SnapshotPtr ReducedSvmSolver::snapshot() const {
     snapshot->trailIterations = {0};
     snapshot->fullSupportVectors = fullSupportVectors_;
     auto model = std::make_shared<KernelClassifier>(classifier());
-    if (Z_.cols() == 2) snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+    if (Z_.cols() == 2)
+        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
     snapshot->classifier = std::move(model);
     snapshot->trainError = lastTrainError_;
     snapshot->testError = lastTestError_;

@@ -96,12 +96,9 @@ class ReducedSvmSolver : public Solver {
     bool valid() const { return smo_ != nullptr && !rejected(); }
     std::vector<double> extras(double kktViolation);
 
-    KernelProblem problem_;  // labels ±1
+    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     RsvmOptions options_;
     bool whiten_;  // mrsvm
-    KernelSpec spec_;
-    std::vector<double> classes_;
-    Eigen::MatrixXd testX_;
     Eigen::MatrixXd Z_;
     Eigen::MatrixXd B_;        // β = B w (identity for rsvm)
     Eigen::MatrixXd psiTest_;  // k(Z, test) N_z × m_test, empty without a test set

@@ -98,7 +98,7 @@ bool SlmcOptions::isValid(std::string* why) const {
 
 SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
     : Solver(options.stop),
-      problem_(problem),
+      data_{problem, {}, {}, {}},
       options_(std::move(options)),
       fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
     std::string why;
@@ -106,20 +106,15 @@ SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
         reject(why);
         return;
     }
-    SparseProblem prepared;
-    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &prepared, &why)) {
+    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &data_, &why)) {
         reject(why);
         return;
     }
-    problem_ = std::move(prepared.problem);
-    classes_ = std::move(prepared.classes);
-    spec_ = prepared.spec;
-    testX_ = std::move(prepared.testX);
-    const Dataset& train = *problem_.train;
+    const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
     try {
         objective_ = std::make_unique<SlmcObjective>(
-            problem_.train, spec_,
+            data_.problem.train, data_.spec,
             SlmcObjectiveOptions{options_.C, options_.inner_tolerance * std::max(1.0, options_.C),
                                  options_.eigen_floor, options_.cache_mb});
     } catch (const std::exception& e) {
@@ -132,8 +127,8 @@ SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
     int nz = options_.expansion_vectors;
     if (options_.full_svm || nz == 0) {
         FullSvm full;
-        if (!solveFullSvm({problem_, classes_, spec_, {}}, options_.kernel, options_.C,
-                          options_.full_tolerance, options_.cache_mb, kOwner, &full, &why)) {
+        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
+                          options_.cache_mb, kOwner, &full, &why)) {
             objective_.reset();
             reject(why);
             return;
@@ -344,11 +339,11 @@ Status SlmcSolver::doStep(IterationRecord& record) {
 }
 
 double SlmcSolver::testError() const {
-    if (!problem_.test) return -1.0;
+    if (!data_.problem.test) return -1.0;
     const Eigen::VectorXd scores =
-        (objective_->kernel().values(current_.Z, testX_).transpose() * current_.beta).array() +
+        (objective_->kernel().values(current_.Z, data_.testX).transpose() * current_.beta).array() +
         current_.bias;
-    return signErrorRate(scores, problem_.test->labels);
+    return signErrorRate(scores, data_.problem.test->labels);
 }
 
 void SlmcSolver::fillRecord(IterationRecord& record, double stepLength) {
@@ -363,7 +358,7 @@ void SlmcSolver::fillRecord(IterationRecord& record, double stepLength) {
                     static_cast<double>(current_.Z.rows()),
                     static_cast<double>(current_.supportVectors),
                     static_cast<double>(current_.flooredEigenvalues),
-                    signErrorRate(current_.trainScores, problem_.train->labels),
+                    signErrorRate(current_.trainScores, data_.problem.train->labels),
                     lastTestError_};
 }
 
@@ -378,7 +373,7 @@ void SlmcSolver::remember(int iteration) {
 
 KernelClassifier SlmcSolver::classifier() const {
     if (!valid()) return {};
-    return sparseClassifier(spec_, current_.Z, current_.beta, current_.bias, classes_);
+    return sparseClassifier(data_.spec, current_.Z, current_.beta, current_.bias, data_.classes);
 }
 
 SummaryFields SlmcSolver::summary() const {
@@ -388,8 +383,8 @@ SummaryFields SlmcSolver::summary() const {
         {"objective", last.upper},
         {"inner_dual", current_.value},
         {"expansion_vectors", static_cast<long long>(current_.Z.rows())},
-        {"train_error", signErrorRate(current_.trainScores, problem_.train->labels)}};
-    if (problem_.test) fields.emplace_back("test_error", lastTestError_);
+        {"train_error", signErrorRate(current_.trainScores, data_.problem.train->labels)}};
+    if (data_.problem.test) fields.emplace_back("test_error", lastTestError_);
     fields.emplace_back("gradient_norm", current_.gradient.norm());
     fields.emplace_back("evaluations", evaluations_);
     if (!std::isnan(fullObjective_)) {
@@ -407,8 +402,8 @@ SnapshotPtr SlmcSolver::snapshot() const {
     fillSnapshot(*snapshot);
     if (!valid()) return snapshot;
     snapshot->executedLines = lastLines_;
-    snapshot->train = problem_.train;
-    snapshot->kernelLabel = spec_.label();
+    snapshot->train = data_.problem.train;
+    snapshot->kernelLabel = data_.spec.label();
     snapshot->xvs = current_.Z;
     snapshot->beta = current_.beta;
     snapshot->bias = current_.bias;
@@ -419,9 +414,9 @@ SnapshotPtr SlmcSolver::snapshot() const {
     snapshot->fullSupportVectors = fullSupportVectors_;
     auto model = std::make_shared<KernelClassifier>(classifier());
     if (objective_->dimension() == 2)
-        snapshot->grid = decisionGrid(*model, *problem_.train, kSparseGridSize);
+        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
     snapshot->classifier = std::move(model);
-    snapshot->trainError = signErrorRate(current_.trainScores, problem_.train->labels);
+    snapshot->trainError = signErrorRate(current_.trainScores, data_.problem.train->labels);
     snapshot->testError = lastTestError_;
     return snapshot;
 }

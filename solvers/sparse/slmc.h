@@ -117,12 +117,9 @@ class SlmcSolver final : public Solver {
     // −H g by the two-loop recursion over the stored pairs (−g without any).
     Eigen::VectorXd direction(const Eigen::VectorXd& g) const;
 
-    KernelProblem problem_;  // labels mapped to ±1
+    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     SlmcOptions options_;
-    KernelSpec spec_;
-    std::vector<double> classes_;
     std::unique_ptr<SlmcObjective> objective_;
-    Eigen::MatrixXd testX_;  // the test set dense (m_test × d), empty without one
     SlmcEvaluation current_;
     std::deque<Eigen::VectorXd> s_, y_;  // L-BFGS pairs, oldest first
     double fullObjective_;
