@@ -29,6 +29,7 @@
 #include <limits>
 
 #include "bounds_plot.h"
+#include "elided_label.h"
 #include "family_view.h"
 #include "family_views.h"
 #include "gap_progress.h"
@@ -237,7 +238,7 @@ void MainWindow::buildUi() {
     splitDockWidget(right, bottom, Qt::Vertical);
 
     // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
-    statusLine_ = new QLabel(this);
+    statusLine_ = new widgets::ElidedLabel(this);
     statusLine_->setObjectName("statusLine");
     progress_ = new widgets::GapProgress(this);
     progress_->setMinimumWidth(340);
@@ -452,7 +453,7 @@ void MainWindow::onProblemChanged() {
     runTable_->setRowCount(0);
     boundsPlot_->clear();
     pseudocode_->clear();
-    statusLine_->clear();
+    statusLine_->setFullText({});
     timeline_->setLast(0);
     timeline_->setLive(true);
     timeline_->setCaption({});
@@ -685,7 +686,7 @@ void MainWindow::onRunRemoved(int id) {
             shownSnapshot_.reset();
             shownRun_ = -1;
             pseudocode_->clear();
-            statusLine_->clear();
+            statusLine_->setFullText({});
             progress_->reset(1.0);
             timeline_->setLast(0);
             timeline_->setLive(true);
@@ -904,11 +905,11 @@ void MainWindow::updateStatusLine(const IterationRecord& rec, const widgets::Vie
         const QString extra = view->statusText(frame);
         if (!extra.isEmpty()) text += "   " + extra;
     }
-    statusLine_->setText(text);
+    statusLine_->setFullText(text);
 }
 
 QString MainWindow::statusText() const {
-    return statusLine_->text();
+    return statusLine_->fullText();
 }
 
 widgets::FamilyView* MainWindow::view(const std::string& family) const {

@@ -33,6 +33,7 @@ class OptionForm;
 
 namespace widgets {
 class BoundsPlot;
+class ElidedLabel;
 class FamilyView;
 class PseudocodePanel;
 class LogPanel;
@@ -176,7 +177,7 @@ class MainWindow : public QMainWindow {
     widgets::PseudocodePanel* pseudocode_ = nullptr;
     widgets::LogPanel* log_ = nullptr;
     widgets::GapProgress* progress_ = nullptr;
-    QLabel* statusLine_ = nullptr;
+    widgets::ElidedLabel* statusLine_ = nullptr;  // the whole text in its tooltip
     // A data file being loaded.
     QFutureWatcher<std::shared_ptr<Loaded>>* loader_ = nullptr;
 };

@@ -2,6 +2,7 @@
 // checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
@@ -350,6 +351,14 @@ void TestMainWindow::timelineScrubsBackThroughARun() {
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), 4);
     QVERIFY(cuttingPlanePlot(w)->planeLineCount() <= 4);
     QVERIFY2(w.statusText().contains("iteration 3 "), qPrintable(w.statusText()));
+    // Cut to the status bar's width, the line ends with an ellipsis and keeps the whole text
+    // as its tooltip (a bare cut read "training error 0" for 0.144).
+    auto* line = w.findChild<QLabel*>("statusLine");
+    QVERIFY(line);
+    QCOMPARE(line->toolTip(), w.statusText());
+    line->resize(200, line->height());
+    QVERIFY2(line->text().endsWith(QChar(0x2026)), qPrintable(line->text()));
+    QVERIFY(w.statusText().startsWith(line->text().chopped(1)));
     const auto third = run->snapshotAt(3);
     QCOMPARE(third->record.iteration, 3);
     QCOMPARE(w.pseudocodePanel()->currentLine(), third->executedLines.back());
