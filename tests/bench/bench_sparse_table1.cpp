@@ -25,11 +25,17 @@
 //     rsvm, mrsvm, slmc solve it to find N_SV; dlib trains its own).
 //
 // Usage: bench_sparse_table1 [--quick] [--splits N] [--cv-splits N] [--sets a,b,...] [--usps]
+//                            [--usps-cache DIR] [--usps-classes a,b,...]
 //   --quick     3 realisations per set, CV on realisation 1 only
 //   --splits N  realisations 1..N (default 10)
 //   --cv-splits N  cross-validate (C, γ) on realisations 1..N (default 5)
 //   --sets      comma-separated subset of the IDA set names
 //   --usps      add USPS (ten one-vs-rest machines per method; slow)
+//   --usps-cache DIR  keep each class's machines' test scores in DIR (usps_class_<k>.txt) and
+//               reuse them: several processes, or sessions, can share the ten classes
+//   --usps-classes a,b,...  train only these classes here (the others must be in the cache
+//               for the table; "none": train nothing); e.g. two processes with 0,2,4,6,8 and
+//               1,3,5,7,9, then `--sets , --usps-cache DIR --usps-classes none` for the table
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <dlib/svm.h>
 
@@ -37,12 +43,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -266,6 +276,65 @@ struct Binary {
     std::map<std::string, Outcome> at[2];  // r = 5 %, 10 %
 };
 
+// The USPS cache: one file per class ("usps_class_<label>.txt"), so that the ten machines can
+// be trained by several processes or over several sessions and the table assembled at the end.
+// Text: per outcome one line "name ok seconds nz nsv iterations m s_1 … s_m" (%.17g).
+void writeOutcome(std::ostream& out, const std::string& name, const Outcome& o) {
+    out << name << ' ' << o.ok << ' ' << bench::fmt("%.17g", o.seconds) << ' ' << o.nz << ' '
+        << o.nsv << ' ' << o.iterations << ' ' << o.testScores.size();
+    for (Eigen::Index i = 0; i < o.testScores.size(); ++i)
+        out << ' ' << bench::fmt("%.17g", o.testScores[i]);
+    out << '\n';
+}
+
+std::string cachePath(const std::string& dir, double label) {
+    return dir + "/usps_class_" + bench::fmt("%g", label) + ".txt";
+}
+
+void writeCache(const std::string& path, const Binary& b) {
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary);
+        writeOutcome(out, "svm", b.svm);
+        for (int r = 0; r < 2; ++r)
+            for (const auto& [method, o] : b.at[r])
+                writeOutcome(out, method + (r == 0 ? "@5" : "@10"), o);
+        if (!out) throw std::runtime_error("cannot write " + temporary);
+    }
+    std::filesystem::rename(temporary, path);
+}
+
+// False when the file is absent; throws when it is there but not what writeCache wrote.
+bool readCache(const std::string& path, Eigen::Index m, Binary* b) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::string name;
+    int count = 0;
+    while (in >> name) {
+        Outcome o;
+        Eigen::Index size = 0;
+        in >> o.ok >> o.seconds >> o.nz >> o.nsv >> o.iterations >> size;
+        if (!in || size != (o.ok || name == "svm" ? m : size))
+            throw std::runtime_error(path + ": not a cache of this test set");
+        o.testScores.resize(size);
+        for (Eigen::Index i = 0; i < size; ++i)
+            in >> o.testScores[i];
+        if (!in) throw std::runtime_error(path + ": truncated");
+        if (name == "svm") {
+            b->svm = std::move(o);
+        } else {
+            const auto at = name.rfind('@');
+            if (at == std::string::npos) throw std::runtime_error(path + ": bad entry " + name);
+            b->at[name.substr(at + 1) == "5" ? 0 : 1][name.substr(0, at)] = std::move(o);
+        }
+        ++count;
+    }
+    if (count != 1 + 2 * static_cast<int>(kMethods.size()))
+        throw std::runtime_error(path + ": " + std::to_string(count) + " entries, expected " +
+                                 std::to_string(1 + 2 * kMethods.size()));
+    return true;
+}
+
 // Every method on one binary problem.
 Binary runAll(const std::shared_ptr<Dataset>& train, const std::shared_ptr<Dataset>& test, double C,
               double gamma, int seed) {
@@ -376,7 +445,14 @@ void record(SetResult& result, const Binary& b, const Eigen::VectorXd& labels) {
 
 // USPS: ten one-vs-rest machines per method; the multi-class decision is the class of the
 // largest decision value.
-void runUsps(SetResult& result) {
+struct UspsPlan {
+    std::string cache;            // directory of per-class results, or empty
+    bool all = true;              // train every class not in the cache
+    std::vector<double> classes;  // else only these ("none": none)
+};
+
+// False when classes are missing (neither trained here nor cached): no table then.
+bool runUsps(SetResult& result, const UspsPlan& plan) {
     LoadOptions load;
     auto train = std::make_shared<Dataset>(loadLibsvm(kUsps + "/usps.gz", load));
     load.dimension = train->dimension();
@@ -394,16 +470,33 @@ void runUsps(SetResult& result) {
     std::map<std::string, Eigen::MatrixXd> scores[2];
     std::map<std::string, double> seconds[2], nz[2];
     double svmSeconds = 0, nsv = 0;
+    std::vector<double> missing;
     for (std::size_t k = 0; k < classes.size(); ++k) {
-        auto tr = std::make_shared<Dataset>(*train);
-        auto te = std::make_shared<Dataset>(*test);
-        for (Eigen::Index i = 0; i < tr->labels.size(); ++i)
-            tr->labels[i] = tr->labels[i] == classes[k] ? 1.0 : -1.0;
-        for (Eigen::Index i = 0; i < te->labels.size(); ++i)
-            te->labels[i] = te->labels[i] == classes[k] ? 1.0 : -1.0;
-        std::cout << "  class " << classes[k] << " vs rest ..." << std::flush;
-        const Binary b = runAll(tr, te, result.C, result.gamma, 1);
-        std::cout << " N_SV " << b.svm.nsv << "\n" << std::flush;
+        Binary b;
+        const bool here = plan.all || std::find(plan.classes.begin(), plan.classes.end(),
+                                                classes[k]) != plan.classes.end();
+        const std::string path = plan.cache.empty() ? "" : cachePath(plan.cache, classes[k]);
+        if (!path.empty() && readCache(path, m, &b)) {
+            std::cout << "  class " << classes[k] << " vs rest: from " << path << " (N_SV "
+                      << b.svm.nsv << ")\n";
+        } else if (!here) {
+            missing.push_back(classes[k]);
+            continue;
+        } else {
+            auto tr = std::make_shared<Dataset>(*train);
+            auto te = std::make_shared<Dataset>(*test);
+            for (Eigen::Index i = 0; i < tr->labels.size(); ++i)
+                tr->labels[i] = tr->labels[i] == classes[k] ? 1.0 : -1.0;
+            for (Eigen::Index i = 0; i < te->labels.size(); ++i)
+                te->labels[i] = te->labels[i] == classes[k] ? 1.0 : -1.0;
+            std::cout << "  class " << classes[k] << " vs rest ..." << std::flush;
+            const auto start = bench::Clock::now();
+            b = runAll(tr, te, result.C, result.gamma, 1);
+            std::cout << " N_SV " << b.svm.nsv << ", "
+                      << bench::fmt("%.0f", bench::secondsSince(start)) << " s\n"
+                      << std::flush;
+            if (!path.empty()) writeCache(path, b);
+        }
         svm.col(static_cast<Eigen::Index>(k)) = b.svm.testScores;
         svmSeconds += b.svm.seconds;
         nsv += b.svm.nsv;
@@ -430,10 +523,18 @@ void runUsps(SetResult& result) {
         }
         return double(wrong) / m;
     };
+    if (!missing.empty()) {
+        std::cout << "  classes not trained here and not in the cache:";
+        for (double c : missing)
+            std::cout << ' ' << c;
+        std::cout << " (no USPS row)\n";
+        return false;
+    }
     result.svm.add(multiError(svm), svmSeconds, nsv);
     for (int r = 0; r < 2; ++r)
         for (const auto& [method, S] : scores[r])
             result.at[r][method].add(multiError(S), seconds[r][method], nz[r][method]);
+    return true;
 }
 
 void printTables(const std::vector<SetResult>& results) {
@@ -497,6 +598,7 @@ int main(int argc, char** argv) {
     int splits = 10;
     int cvSplits = 5;
     bool usps = false;
+    UspsPlan uspsPlan;
     std::vector<std::string> sets = {"banana", "breast-cancer", "german",
                                      "image",  "titanic",       "waveform"};
     for (int k = 1; k < argc; ++k) {
@@ -516,9 +618,28 @@ int main(int argc, char** argv) {
             cvSplits = std::clamp(std::atoi(argv[++k]), 1, 10);
         } else if (a == "--usps") {
             usps = true;
+        } else if (a == "--usps-cache" && k + 1 < argc) {
+            uspsPlan.cache = argv[++k];
+            usps = true;
+        } else if (a == "--usps-classes" && k + 1 < argc) {
+            std::stringstream list(argv[++k]);
+            std::string label;
+            uspsPlan.all = false;
+            while (std::getline(list, label, ',')) {
+                char* end = nullptr;
+                const double value = std::strtod(label.c_str(), &end);
+                if (label == "none") continue;
+                if (label.empty() || *end != '\0') {
+                    std::cerr << "--usps-classes: '" << label << "' is not a class label\n";
+                    return 1;
+                }
+                uspsPlan.classes.push_back(value);
+            }
+            usps = true;
         } else {
             std::cerr << "usage: " << argv[0]
-                      << " [--quick] [--splits N] [--cv-splits N] [--sets a,b,...] [--usps]\n";
+                      << " [--quick] [--splits N] [--cv-splits N] [--sets a,b,...] [--usps]"
+                         " [--usps-cache DIR] [--usps-classes 0,1,...]\n";
             return 1;
         }
     }
@@ -564,9 +685,10 @@ int main(int argc, char** argv) {
             std::cout << "usps:\n" << std::flush;
             SetResult result;
             result.name = "usps";
-            runUsps(result);
-            results.push_back(std::move(result));
-            printTables(results);
+            if (runUsps(result, uspsPlan)) {
+                results.push_back(std::move(result));
+                printTables(results);
+            }
         }
     } catch (const std::exception& e) {
         std::cerr << "bench_sparse_table1: " << e.what() << "\n";
