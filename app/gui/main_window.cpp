@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSlider>
 #include <QSplitter>
@@ -59,6 +61,19 @@ QString boundHead(const std::string& name) {
     const QString text = QString::fromStdString(name);
     const auto cut = text.indexOf(" (");
     return text.size() <= 40 || cut <= 0 ? text : text.left(cut);
+}
+
+// A combo box as narrow as the panel needs: long titles are cut in the box, whole in its list
+// (sized to its longest item, one title would widen the whole left dock).
+void allowNarrow(QComboBox* combo) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(24);
+}
+
+// The list of a narrow combo box as wide as its longest item (call after filling it).
+void widenList(QComboBox* combo) {
+    combo->view()->setMinimumWidth(combo->view()->sizeHintForColumn(0) +
+                                   combo->view()->verticalScrollBar()->sizeHint().width());
 }
 
 QPushButton* controlButton(const QString& text, const QString& name, const QString& tip,
@@ -260,6 +275,8 @@ QWidget* MainWindow::buildSetupPanel() {
         demoCombo_->setItemData(demoCombo_->count() - 1, QString::fromStdString(demo.description),
                                 Qt::ToolTipRole);
     }
+    allowNarrow(demoCombo_);
+    widenList(demoCombo_);
     demoLayout->addWidget(demoCombo_);
     panelLayout->addWidget(demoBox);
 
@@ -267,6 +284,7 @@ QWidget* MainWindow::buildSetupPanel() {
     problemLayout_ = new QVBoxLayout(problemBox);
     problemCombo_ = new QComboBox(problemBox);
     problemCombo_->setObjectName("problemCombo");
+    allowNarrow(problemCombo_);
     problemDescription_ = new QLabel(problemBox);
     problemDescription_->setWordWrap(true);
     problemDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
@@ -286,6 +304,7 @@ QWidget* MainWindow::buildSetupPanel() {
     auto* solverLayout = new QVBoxLayout(solverBox);
     solverCombo_ = new QComboBox(solverBox);
     solverCombo_->setObjectName("solverCombo");
+    allowNarrow(solverCombo_);
     solverDescription_ = new QLabel(solverBox);
     solverDescription_->setWordWrap(true);
     solverDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
@@ -428,6 +447,7 @@ void MainWindow::populateProblems() {
         problemCombo_->setItemData(problemCombo_->count() - 1, QString::fromStdString(p.title),
                                    Qt::ToolTipRole);
     }
+    widenList(problemCombo_);
     problemCombo_->setCurrentIndex(-1);
 }
 
@@ -466,7 +486,18 @@ void MainWindow::onProblemChanged() {
         updateButtons();
         return;
     }
-    problemCombo_->setCurrentIndex(problemCombo_->findData(QString::fromStdString(p->info.name)));
+    // The built-in problem of that name and family, or none (a loaded file may share a
+    // built-in's name: usps.gz of the sparse family is not the linear built-in `usps`).
+    int shown = -1;
+    for (const auto& entry : problemCatalog()) {
+        if (entry.name == p->info.name && entry.family == p->info.family)
+            shown = problemCombo_->findData(QString::fromStdString(entry.name));
+    }
+    problemCombo_->setPlaceholderText(
+        QString("%1  [%2, %3-D, file]")
+            .arg(QString::fromStdString(p->info.name), QString::fromStdString(p->info.family))
+            .arg(p->info.dimension));
+    problemCombo_->setCurrentIndex(shown);
     problemDescription_->setText(
         QString::fromStdString(p->info.title + "\n\n" + p->info.description));
     const Family* family = controller_->family();
@@ -500,6 +531,7 @@ void MainWindow::populateSolvers() {
     solverCombo_->clear();
     for (const SolverInfo* s : solversForFamily(problem()->info.family))
         solverCombo_->addItem(QString::fromStdString(s->title), QString::fromStdString(s->name));
+    widenList(solverCombo_);
     solverCombo_->setCurrentIndex(0);
     onSolverChosen(0);
 }

@@ -1,10 +1,12 @@
 // Drives the real main window offscreen: loads the Kelley demo, presses the real buttons and
 // checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
 #include <QComboBox>
+#include <QDockWidget>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -403,12 +405,25 @@ void TestMainWindow::boundsCarryTheFamilysLabels() {
 // Each family's problem is shown in that family's view, with that family's problem controls.
 void TestMainWindow::everyFamilyHasItsViewAndControls() {
     MainWindow w;
+    w.resize(1440, 900);
     w.show();
     w.setDelayMs(0);
+    auto* setup = w.findChild<QDockWidget*>("problemDock");
+    QVERIFY(setup);
+    auto* scroll = qobject_cast<QScrollArea*>(setup->widget());
+    QVERIFY(scroll);
     for (const auto& demo : cplab::demoCatalog()) {
         QVERIFY(w.loadDemo(QString::fromStdString(demo.name)));
         const std::string family = cplab::familyOfDemo(demo)->name();
         QCOMPARE(w.currentView(), w.view(family));
+        // The problem and solver panel fits its dock: nothing cut behind a horizontal scroll
+        // bar (a long demo title once made it 430 px wide in a 370 px dock).
+        QCoreApplication::processEvents();
+        QVERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
+                 qPrintable(QString("%1: needs %2 px, has %3")
+                                .arg(QString::fromStdString(demo.name))
+                                .arg(scroll->widget()->minimumSizeHint().width())
+                                .arg(scroll->viewport()->width())));
         for (const cplab::Family* f : cplab::families()) {
             if (QWidget* controls = w.view(f->name())->problemControls())
                 QCOMPARE(controls->isVisible(), f->name() == family);
@@ -424,8 +439,18 @@ void TestMainWindow::heldOutSplitAndViewTabsFromOutside() {
     w.show();
     w.setDelayMs(0);
     QVERIFY(w.loadDemo("kelley"));
-    w.setTestSplit(0.3, 1);
     QString why;
+    // heart_scale read for the kernel family is not the linear built-in of that name.
+    QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why, "kernel"),
+             qPrintable(why));
+    auto* problems = w.findChild<QComboBox*>("problemCombo");
+    QCOMPARE(problems->currentIndex(), -1);
+    QVERIFY2(problems->placeholderText().contains("[kernel, 13-D, file]"),
+             qPrintable(problems->placeholderText()));
+    QVERIFY(w.loadProblem("heart_scale"));
+    QVERIFY2(problems->currentText().contains("[linear"), qPrintable(problems->currentText()));
+
+    w.setTestSplit(0.3, 1);
     QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why), qPrintable(why));
     const cplab::LinearProblem& linear = w.problem()->as<cplab::LinearData>()->linear;
     QVERIFY(linear.test);
