@@ -21,13 +21,12 @@ constexpr double kGapFloor = 1e-16;
 constexpr int kLegendColumns = 2;
 constexpr const char* kZoomHint = "Drag or wheel to zoom; double-click to rescale automatically";
 
-// The head of a bound's name: "upper bound U (slmc: ...)" → "upper bound U".
-QString head(const QString& name) {
+}  // namespace
+
+QString boundNameHead(const QString& name) {
     const auto cut = name.indexOf(" (");
     return cut > 0 ? name.left(cut) : name;
 }
-
-}  // namespace
 
 QString axisLabel(XAxisKind kind) {
     switch (kind) {
@@ -180,7 +179,7 @@ void BoundsPlot::fitLegend() {
     };
     const auto boundKey = [&](const QString& name, const char* style) {
         const QString full = name + style;
-        return fit(metrics.horizontalAdvance(full) <= room ? full : head(name) + style);
+        return fit(metrics.horizontalAdvance(full) <= room ? full : boundNameHead(name) + style);
     };
     upperKey_->setName(boundKey(upperLabel_, " (solid)"));
     lowerKey_->setName(boundKey(lowerLabel_, " (dashed)"));

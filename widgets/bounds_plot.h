@@ -29,6 +29,9 @@ QString axisLabel(XAxisKind kind);
 // The record's position on that axis (NaN when it has none, e.g. no path parameter).
 double axisKey(XAxisKind kind, const IterationRecord& record);
 
+// The head of a bound's name, the text before " (": "upper bound U (slmc: …)" → "upper bound U".
+QString boundNameHead(const QString& name);
+
 class BoundsPlot : public QWidget {
     Q_OBJECT
   public:

@@ -59,8 +59,7 @@ QString number(double value) {
 // "upper bound U (slmc, ...: ...)"); the bounds plot's tooltip has it in full.
 QString boundHead(const std::string& name) {
     const QString text = QString::fromStdString(name);
-    const auto cut = text.indexOf(" (");
-    return text.size() <= 40 || cut <= 0 ? text : text.left(cut);
+    return text.size() <= 40 ? text : widgets::boundNameHead(text);
 }
 
 // A combo box as narrow as the panel needs: long titles are cut in the box, whole in its list

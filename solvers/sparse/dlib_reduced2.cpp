@@ -95,16 +95,12 @@ bool DlibReduced2Options::isValid(std::string* why) const {
     if (!stop.isValid(kOwner, why)) return false;
     if (!validBudgetOptions(kOwner, kernel, C, expansion_vectors, expansion_ratio, why))
         return false;
-    std::vector<KernelSpec> specs;
-    std::string reason;
-    if (!parseKernelList(kernel, 1, &specs, &reason) || specs.size() != 1 ||
-        specs.front().type != KernelType::Gaussian) {
-        if (why)
-            *why = std::string(kOwner) + "::kernel = '" + kernel +
-                   "': dlib's reduced2 is run with its radial_basis_kernel, so the kernel must "
-                   "be Gaussian (gaussian:gamma)";
+    if (!requireGaussianKernel(
+            kOwner, kernel,
+            "dlib's reduced2 is run with its radial_basis_kernel, so the kernel must "
+            "be Gaussian (gaussian:gamma)",
+            why))
         return false;
-    }
     return require(std::isfinite(full_tolerance) && full_tolerance > 0, kOwner, "full_tolerance",
                    full_tolerance, "must be a finite number > 0", why) &&
            require(std::isfinite(svm_eps) && svm_eps > 0, kOwner, "svm_eps", svm_eps,

@@ -48,16 +48,11 @@ bool ReducedSetOptions::validate(const char* owner, std::string* why) const {
     if (!stop.isValid(owner, why)) return false;
     if (!validBudgetOptions(owner, kernel, C, expansion_vectors, expansion_ratio, why))
         return false;
-    std::vector<KernelSpec> specs;
-    std::string reason;
-    if (!parseKernelList(kernel, 1, &specs, &reason) || specs.size() != 1 ||
-        specs.front().type != KernelType::Gaussian) {
-        if (why)
-            *why = std::string(owner) + "::kernel = '" + kernel +
-                   "': the reduced-set fixed-point iteration needs a Gaussian kernel "
-                   "(gaussian:gamma)";
+    if (!requireGaussianKernel(owner, kernel,
+                               "the reduced-set fixed-point iteration needs a Gaussian kernel "
+                               "(gaussian:gamma)",
+                               why))
         return false;
-    }
     return require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why) &&
            require(restarts >= 0 && restarts <= 1000, owner, "restarts", restarts,
                    "must lie in [0, 1000]", why) &&

@@ -162,6 +162,17 @@ double signErrorRate(const Eigen::VectorXd& scores, const Eigen::VectorXd& label
     return static_cast<double>(wrong) / static_cast<double>(labels.size());
 }
 
+bool requireGaussianKernel(const char* owner, const std::string& kernel, const char* needs,
+                           std::string* why) {
+    std::vector<KernelSpec> specs;
+    std::string reason;
+    if (parseKernelList(kernel, 1, &specs, &reason) && specs.size() == 1 &&
+        specs.front().type == KernelType::Gaussian)
+        return true;
+    if (why) *why = std::string(owner) + "::kernel = '" + kernel + "': " + needs;
+    return false;
+}
+
 bool validBudgetOptions(const char* owner, const std::string& kernel, double C,
                         int expansionVectors, double expansionRatio, std::string* why) {
     const auto fail = [&](const std::string& reason) {

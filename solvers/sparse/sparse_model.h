@@ -94,6 +94,11 @@ bool prepareSparseProblem(const KernelProblem& problem, const std::string& kerne
 bool validBudgetOptions(const char* owner, const std::string& kernel, double C,
                         int expansionVectors, double expansionRatio, std::string* why);
 
+// For the methods that work with Gaussian kernels only: false with *why ("<owner>::kernel =
+// '…': <needs>") unless `kernel` is one Gaussian kernel.
+bool requireGaussianKernel(const char* owner, const std::string& kernel, const char* needs,
+                           std::string* why);
+
 // The full SVM (the kernel module's SMO, solver `svm`) on the prepared training set.
 struct FullSvm {
     double dualObjective = 0.0;       // D(α) at the KKT tolerance
