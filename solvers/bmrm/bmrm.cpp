@@ -18,7 +18,8 @@ bool BmrmOptions::isValid(std::string* why) const {
 BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, "BmrmOptions"), bmrmOptions_(options) {
     if (!acceptOptions(bmrmOptions_)) return;
-    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes);
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes,
+                                         linearPlaneBudget(risk().data().storedBytes()));
     w_ = Eigen::VectorXd::Zero(risk().dimension());
     best_ = w_;
     previous_ = w_;
@@ -54,8 +55,11 @@ Status BmrmSolver::doStep(IterationRecord& record) {
     // Oracle at w_{t−1} (= w_): scores, risk and subgradient in two passes over the data.
     previous_ = w_;
     risk_->scores(w_, scores_);
-    const double r = risk_->loss(scores_, &dScores_);
-    risk_->backProject(dScores_, gradient_);
+    // The training error of w_{t−1}, kept if it becomes w_best; then the loss's derivatives
+    // overwrite the scores (one m × K matrix instead of two).
+    const double trainError = risk_->errorFromScores(scores_);
+    const double r = risk_->loss(scores_, &scores_);
+    risk_->backProject(scores_, gradient_);
     ++record.oracleCalls;
     if (!std::isfinite(r) || !gradient_.allFinite()) {
         return Status::make(StatusCode::NumericalFailure,
@@ -77,8 +81,7 @@ Status BmrmSolver::doStep(IterationRecord& record) {
     record.lower = std::max(record.lower, planes_->dualValue());
 
     // The errors belong to w^b: recomputed only when it changed.
-    record.extra = improved ? commonExtras(planes_->size(), planes_->active(),
-                                           risk_->errorFromScores(scores_), best_)
+    record.extra = improved ? commonExtras(planes_->size(), planes_->active(), trainError, best_)
                             : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 

@@ -66,8 +66,7 @@ class BmrmSolver final : public LinearSvmSolver {
     Eigen::VectorXd w_;         // w_t, the next oracle point
     Eigen::VectorXd best_;      // argmin of F over the oracle points
     Eigen::VectorXd previous_;  // w_{t−1}, where the last plane was taken (for the views)
-    Eigen::MatrixXd scores_;
-    Eigen::MatrixXd dScores_;
+    Eigen::MatrixXd scores_;    // X w_{t−1}, then the loss's derivatives there
     Eigen::VectorXd gradient_;
     double qpGap_ = 0.0;
     int qpIterations_ = 0;

@@ -35,14 +35,16 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, "OcasOptions"), ocasOptions_(options) {
     if (!acceptOptions(ocasOptions_)) return;
     SetupTimer timer(*this);
-    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes);
+    planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes,
+                                         linearPlaneBudget(risk().data().storedBytes()));
     const Eigen::Index n = risk().dimension();
     wBest_ = Eigen::VectorXd::Zero(n);
     wModel_ = wBest_;
     wCut_ = wBest_;
-    scoresBest_ = Eigen::MatrixXd::Zero(risk().examples(), risk().outputs());
-    scoresCut_ = scoresBest_;
-    if (!cutAt(wCut_, scoresCut_)) {
+    base_ = Eigen::MatrixXd::Zero(risk().examples(), risk().outputs());  // X·0 (+ bias·0)
+    dir_ = base_;
+    work_ = base_;
+    if (!cutAt(wCut_)) {
         reject("OcasSolver: the risk or its subgradient is not finite at w = 0");
         return;
     }
@@ -50,15 +52,21 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     initial.oracleCalls = 1;
     initial.upper = riskCut_;  // F(0) = R(0)
     initial.lower = 0.0;       // every risk is ≥ 0
-    initial.extra = commonExtras(planes_->size(), planes_->active(),
-                                 risk_->errorFromScores(scoresBest_), wBest_);
+    initial.extra =
+        commonExtras(planes_->size(), planes_->active(), risk_->errorFromScores(base_), wBest_);
     initial.extra.push_back(0.0);
     setInitialRecord(initial);
 }
 
-bool OcasSolver::cutAt(const Eigen::VectorXd& w, const Eigen::MatrixXd& scores) {
-    riskCut_ = risk_->loss(scores, &dScores_);
-    risk_->backProject(dScores_, gradient_);
+void OcasSolver::combineScores(double k) {
+    forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
+        work_.middleRows(i, n) = base_.middleRows(i, n) + k * dir_.middleRows(i, n);
+    });
+}
+
+bool OcasSolver::cutAt(const Eigen::VectorXd& w) {
+    riskCut_ = risk_->loss(work_, &work_);
+    risk_->backProject(work_, gradient_);
     if (!std::isfinite(riskCut_) || !gradient_.allFinite()) return false;
     planes_->add(gradient_, riskCut_ - gradient_.dot(w));
     return true;
@@ -90,24 +98,22 @@ Status OcasSolver::doStep(IterationRecord& record) {
     wModel_ = planes_->weights();
     record.lower = std::max(record.lower, planes_->dualValue());
 
-    risk_->scores(wModel_, scoresModel_);
-    const Eigen::VectorXd delta = wModel_ - wBest_;
-    // lastScores_ keeps w^b's scores before the step (for the slice plot), scoresBest_ is
-    // rewritten below.
-    std::swap(lastScores_, scoresBest_);
-    const Eigen::Index m = scoresModel_.rows();
-    const Eigen::Index K = scoresModel_.cols();
-    lastDirection_.resize(m, K);
-    scoresBest_.resize(m, K);
+    // X w^b from the last step, then the direction's scores X w_t − X w^b in dir_.
+    if (haveLineSearch_ && lastK_ != 0.0) {
+        forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
+            base_.middleRows(i, n) += lastK_ * dir_.middleRows(i, n);
+        });
+    }
+    risk_->scores(wModel_, dir_);
     forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
-        lastDirection_.middleRows(i, n) =
-            scoresModel_.middleRows(i, n) - lastScores_.middleRows(i, n);
+        dir_.middleRows(i, n) -= base_.middleRows(i, n);
     });
+    const Eigen::VectorXd delta = wModel_ - wBest_;
     lastWw_ = wBest_.squaredNorm();
     lastWd_ = wBest_.dot(delta);
     lastDd_ = delta.squaredNorm();
     const LineSearchResult search =
-        exactLineSearch(*risk_, {lambda(), lastWw_, lastWd_, lastDd_}, lastScores_, lastDirection_);
+        exactLineSearch(*risk_, {lambda(), lastWw_, lastWd_, lastDd_}, base_, dir_);
     lastK_ = search.k;
     lastFk_ = search.value;
     lastBreakpoints_ = search.breakpointSample;
@@ -117,25 +123,26 @@ Status OcasSolver::doStep(IterationRecord& record) {
     // The line search already evaluated F(w^b + k_t Δ): no extra pass over the scores.
     const double fBest = search.value;
     record.upper = std::min(record.upper, fBest);
+    // The errors belong to w^b: a step with k_t = 0 left it (and them) unchanged.
+    double trainError = 0.0;
+    if (search.k > 0) {
+        combineScores(search.k);
+        trainError = risk_->errorFromScores(work_);
+    }
 
     const double theta = ocasOptions_.theta;
     wCut_ = (1.0 - theta) * wBest_ + theta * wModel_;
-    forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
-        scoresBest_.middleRows(i, n) =
-            lastScores_.middleRows(i, n) + search.k * lastDirection_.middleRows(i, n);
-        scoresCut_.middleRows(i, n) =
-            (1.0 - theta) * scoresBest_.middleRows(i, n) + theta * scoresModel_.middleRows(i, n);
-    });
-    if (!cutAt(wCut_, scoresCut_)) {
+    // w^c = w^b_old + ((1 − θ)k + θ)Δ.
+    combineScores((1.0 - theta) * search.k + theta);
+    if (!cutAt(wCut_)) {
         return Status::make(StatusCode::NumericalFailure,
                             "the risk or its subgradient is not finite at w_c");
     }
     ++record.oracleCalls;
 
-    // The errors belong to w^b: a step with k_t = 0 left it (and them) unchanged.
-    record.extra = search.k > 0 ? commonExtras(planes_->size(), planes_->active(),
-                                               risk_->errorFromScores(scoresBest_), wBest_)
-                                : commonExtras(planes_->size(), planes_->active());
+    record.extra = search.k > 0
+                       ? commonExtras(planes_->size(), planes_->active(), trainError, wBest_)
+                       : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(search.k);
     return progressStatus(record);
 }
@@ -151,8 +158,8 @@ SnapshotPtr OcasSolver::snapshot() const {
         const double kMax = std::max(2.0 * lastK_, 1.0);
         constexpr int kSamples = 81;
         const Eigen::VectorXd ks = Eigen::VectorXd::LinSpaced(kSamples, 0.0, kMax);
-        const Eigen::VectorXd fks = lineObjective(*risk_, {lambda(), lastWw_, lastWd_, lastDd_},
-                                                  lastScores_, lastDirection_, ks);
+        const Eigen::VectorXd fks =
+            lineObjective(*risk_, {lambda(), lastWw_, lastWd_, lastDd_}, base_, dir_, ks);
         snap->ks.assign(ks.data(), ks.data() + ks.size());
         snap->fks.assign(fks.data(), fks.data() + fks.size());
         snap->breakpoints = lastBreakpoints_;

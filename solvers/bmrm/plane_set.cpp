@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace cplab {
 
@@ -34,17 +35,25 @@ bool PlaneOptions::isValid(const char* owner, std::string* why) const {
                    "qp_tolerance", qp_tolerance, "must lie in (0, 1)", why);
 }
 
-int automaticMaxPlanes(Eigen::Index dimension) {
-    const double fit =
-        kAutoPlaneBytes / (8.0 * static_cast<double>(std::max<Eigen::Index>(1, dimension)));
-    return static_cast<int>(std::clamp(fit, 16.0, static_cast<double>(kAutoMaxPlanes)));
+int automaticMaxPlanes(Eigen::Index dimension, double budgetBytes) {
+    const double budget = std::isfinite(budgetBytes) ? std::clamp(budgetBytes, 0.0, kAutoPlaneBytes)
+                                                     : kAutoPlaneBytes;
+    const double fit = budget / (8.0 * static_cast<double>(std::max<Eigen::Index>(1, dimension)));
+    return static_cast<int>(
+        std::clamp(fit, static_cast<double>(kAutoMinPlanes), static_cast<double>(kAutoMaxPlanes)));
 }
 
-PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& options)
+double linearPlaneBudget(double dataBytes) {
+    return std::max(kMinPlaneBudget, kPlaneShareOfData * dataBytes);
+}
+
+PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& options,
+                   double autoBudgetBytes)
     : dimension_(dimension),
       lambda_(lambda),
       inactiveLimit_(options.inactive_limit),
-      maxPlanes_(options.max_planes < 0 ? automaticMaxPlanes(dimension) : options.max_planes),
+      maxPlanes_(options.max_planes < 0 ? automaticMaxPlanes(dimension, autoBudgetBytes)
+                                        : options.max_planes),
       qp_(qpOptions(options)),
       blockWidth_(blockWidthFor(dimension)),
       qpOptions_(qpOptions(options)) {
@@ -85,12 +94,18 @@ void PlaneSet::dropInactive() {
     for (int i = 1; i < count_; ++i) {  // plane 0 is R ≥ 0: kept
         if (inactiveFor_[i] >= inactiveLimit_) drop.push_back(i);
     }
-    if (drop.empty() || static_cast<int>(drop.size()) == count_) return;
-    qp_.removeVariables(drop);
+    if (drop.empty()) return;
+    dropped_ += static_cast<int>(drop.size());
+    removePlanes(drop);
+}
+
+void PlaneSet::removePlanes(const std::vector<int>& sorted) {
+    if (sorted.empty()) return;
+    qp_.removeVariables(sorted);
     int kept = 0;
     std::size_t next = 0;
     for (int i = 0; i < count_; ++i) {
-        if (next < drop.size() && drop[next] == i) {
+        if (next < sorted.size() && sorted[next] == i) {
             ++next;
             continue;
         }
@@ -101,7 +116,6 @@ void PlaneSet::dropInactive() {
         }
         ++kept;
     }
-    dropped_ += count_ - kept;
     count_ = kept;
     b_.resize(kept);
     inactiveFor_.resize(kept);
@@ -109,7 +123,10 @@ void PlaneSet::dropInactive() {
 }
 
 void PlaneSet::releaseEmptyBlocks() {
-    const std::size_t needed = static_cast<std::size_t>((count_ + blockWidth_ - 1) / blockWidth_);
+    // One empty block is kept: at the cap the count moves between maxPlanes_ and one more
+    // every iteration, and freeing and allocating a block each time fragments the heap.
+    const std::size_t needed =
+        static_cast<std::size_t>((count_ + blockWidth_ - 1) / blockWidth_) + 1;
     if (blocks_.size() > needed) {
         blocks_.resize(needed);
         blocks_.shrink_to_fit();
@@ -117,23 +134,35 @@ void PlaneSet::releaseEmptyBlocks() {
 }
 
 void PlaneSet::aggregate() {
+    // Keeps plane 0, the newest plane and the most recent others; the oldest, planes 1..n_M,
+    // become one plane ā = Σ αᵢaᵢ / α_M, b̄ likewise, with weight α_M = Σ αᵢ over them (dropped
+    // outright when α_M = 0). ā is a convex combination of valid planes, so it is valid, and
+    // Aα, bᵀα and so w and the dual value are those of before.
     const Eigen::VectorXd alpha = qp_.alpha();
-    const Eigen::VectorXd a = combination(alpha);
+    const int before = count_;
+    const int mergeable = before - 1 - (maxPlanes_ >= 3 ? 1 : 0);    // not plane 0 or the newest
+    const int merge = std::min(mergeable, before - maxPlanes_ + 1);  // leaves ≤ maxPlanes_
+    std::vector<int> merged(static_cast<std::size_t>(merge));
+    std::iota(merged.begin(), merged.end(), 1);
+    const double weight = alpha.segment(1, merge).sum();
     double b = 0.0;
-    for (int i = 0; i < count_; ++i)
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(dimension_);
+    for (int i = 1; i <= merge; ++i) {
         b += alpha(i) * b_[i];
-    qp_ = SimplexQp(qpOptions_);
-    count_ = 0;
-    blocks_.clear();
-    blocks_.shrink_to_fit();
-    b_.clear();
-    inactiveFor_.clear();
-    add(Eigen::VectorXd::Zero(dimension_), 0.0);  // R ≥ 0 again as plane 0
-    add(a, b);
-    // All weight on the aggregate: the same w and dual value as before.
-    Eigen::VectorXd alpha1 = Eigen::VectorXd::Zero(2);
-    alpha1(1) = 1.0;
-    qp_.setAlpha(alpha1);
+        a += alpha(i) * Eigen::Map<const Eigen::VectorXd>(column(i), dimension_);
+    }
+    const int rest = before - 1 - merge;
+    Eigen::VectorXd kept(before - merge + 1);
+    kept(0) = alpha(0);
+    kept.segment(1, rest) = alpha.tail(rest);
+    removePlanes(merged);
+    if (weight > 0) {
+        add(a / weight, b / weight);
+        kept(1 + rest) = weight;
+        qp_.setAlpha(kept);
+    } else {
+        qp_.setAlpha(kept.head(1 + rest));
+    }
     ++aggregations_;
 }
 

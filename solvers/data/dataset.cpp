@@ -46,6 +46,18 @@ long long Dataset::nonZeros() const {
     return static_cast<long long>((dense.array() != 0.0).count());
 }
 
+double Dataset::storedBytes() const {
+    double bytes = static_cast<double>(labels.size()) * sizeof(double) +
+                   static_cast<double>(lines.size()) * sizeof(int) +
+                   static_cast<double>(dense.size()) * sizeof(double);
+    if (sparseStorage) {
+        bytes += static_cast<double>(sparse.nonZeros()) *
+                     (sizeof(double) + sizeof(SparseMatrix::StorageIndex)) +
+                 static_cast<double>(sparse.outerSize() + 1) * sizeof(SparseMatrix::StorageIndex);
+    }
+    return bytes;
+}
+
 double Dataset::dot(int i, const Eigen::VectorXd& w) const {
     eigen_assert(i >= 0 && i < size() && w.size() == dimension());
     if (!sparseStorage) return dense.row(i).dot(w);

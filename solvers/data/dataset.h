@@ -61,6 +61,9 @@ struct Dataset {
     int dimension() const;
     // Stored entries (sparse) or nonzero entries (dense).
     long long nonZeros() const;
+    // Bytes the examples take: the matrix (values, indices, row starts), labels and line
+    // numbers; names and the feature map are not counted.
+    double storedBytes() const;
 
     // Row access. Preconditions: 0 ≤ i < size(), w.size() == dimension() (checked by
     // eigen_assert in debug builds).

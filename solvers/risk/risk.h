@@ -99,7 +99,8 @@ class Risk {
     void scores(const Eigen::VectorXd& w, Eigen::MatrixXd& S) const;
     // R at scores S, and C = ∂R/∂S when C is not null (a subgradient choice at kinks: hinge
     // uses the zero side at margin exactly 1, ε-insensitive the zero side at |s − y| = ε,
-    // multi-class the lowest maximising class k*, i.e. e_k* − e_y).
+    // multi-class the lowest maximising class k*, i.e. e_k* − e_y). C may be &S: each row is
+    // read before it is overwritten, so the derivatives can replace the scores in place.
     double loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const;
     // g = Xᵀ C (+ bias row), flattened like w.
     void backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const;

@@ -17,6 +17,7 @@
 #include "bmrm/libocas_solver.h"
 #include "bmrm/linear_model.h"
 #include "bmrm/ocas.h"
+#include "bmrm/plane_set.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
 #include "record_columns.h"
@@ -135,6 +136,8 @@ class TestBmrmOcas : public QObject {
     void multiclassOnUsps();
     void epsilonInsensitiveRegression();
     void planeManagementKeepsTheOptimum();
+    void aggregationKeepsTheReducedOptimum();
+    void automaticCapFollowsTheData();
     void labelsAreMappedAndPredictionsRoundTrip();
     void optionsAreValidated();
 };
@@ -276,6 +279,85 @@ void TestBmrmOcas::planeManagementKeepsTheOptimum() {
     solve(capped);
     for (const auto& r : capped.trace())
         QVERIFY(column(capped, r, "planes") <= 9);
+}
+
+// Merging the oldest planes into their aggregate leaves the reduced problem's solution as it
+// was (same w, same dual value), the merged model stays below the full one everywhere (the
+// aggregate is a convex combination of its planes), and later solves stay below the full
+// reduced problem's optimum (a lower bound of it, as of min F).
+void TestBmrmOcas::aggregationKeepsTheReducedOptimum() {
+    constexpr int d = 6;
+    constexpr double lambda = 0.5;
+    PlaneOptions capped;
+    capped.inactive_limit = 0;
+    capped.max_planes = 4;
+    PlaneOptions all = capped;
+    all.max_planes = 0;
+    PlaneSet few(d, lambda, capped), every(d, lambda, all);
+    std::srand(7);
+    const auto addRandom = [&](int count) {
+        for (int i = 0; i < count; ++i) {
+            const Eigen::VectorXd a = Eigen::VectorXd::Random(d);
+            const double b = 0.5 + 0.5 * Eigen::VectorXd::Random(1)(0);
+            few.add(a, b);
+            every.add(a, b);
+        }
+    };
+    addRandom(4);  // with plane 0: five planes, one over the cap
+    every.solve();
+    few.solve();
+    QVERIFY(few.size() <= 4);
+    QCOMPARE(few.aggregations(), 1);
+    QVERIFY((few.weights() - every.weights()).norm() <= 1e-12 * every.weights().norm());
+    QVERIFY(std::abs(few.dualValue() - every.dualValue()) <= 1e-12 * std::abs(every.dualValue()));
+    for (int probe = 0; probe < 20; ++probe) {
+        const Eigen::VectorXd w = 3.0 * Eigen::VectorXd::Random(d);
+        QVERIFY(few.modelValue(w) <= every.modelValue(w) + 1e-12);
+    }
+    for (int round = 0; round < 10; ++round) {
+        addRandom(1);
+        every.solve();
+        few.solve();
+        QVERIFY(few.size() <= 4);
+        QVERIFY2(few.dualValue() <= every.dualValue() + 1e-10,
+                 qPrintable(QString("round %1: %2 > %3")
+                                .arg(round)
+                                .arg(few.dualValue(), 0, 'g', 17)
+                                .arg(every.dualValue(), 0, 'g', 17)));
+    }
+    QVERIFY(few.aggregations() > 1);
+}
+
+// max_planes = −1: planes may take an eighth of the data's bytes (at least 1 MB). On 2,000 usps
+// digits with ten classes (d·K = 2,560 values a plane) that binds: OCAS then keeps the cap and
+// its bounds still hold the optimum that an uncapped run brackets.
+void TestBmrmOcas::automaticCapFollowsTheData() {
+    QCOMPARE(linearPlaneBudget(0.0), 1024.0 * 1024);
+    QCOMPARE(linearPlaneBudget(80e6), 10e6);
+    QCOMPARE(automaticMaxPlanes(2560, 1024.0 * 1024), 51);  // 1 MiB / 20,480 bytes
+    QCOMPARE(automaticMaxPlanes(10, 1e12), kAutoMaxPlanes);
+    QCOMPARE(automaticMaxPlanes(100000000, 1024.0 * 1024), kAutoMinPlanes);
+
+    const LinearProblem problem{load("usps_first2000.gz"), nullptr};
+    OcasOptions o;
+    o.model.risk = "multiclass";
+    o.stop.tol_rel = 1e-2;
+    OcasSolver capped(problem, o);
+    const int cap = automaticMaxPlanes(capped.risk().dimension(),
+                                       linearPlaneBudget(problem.train->storedBytes()));
+    QVERIFY(cap < 100);
+    QCOMPARE(solve(capped).code, StatusCode::Converged);
+    double most = 0;
+    for (const auto& r : capped.trace())
+        most = std::max(most, column(capped, r, "planes"));
+    QVERIFY2(most >= cap && most <= cap + 1,
+             qPrintable(QString("%1 planes, cap %2").arg(most).arg(cap)));
+
+    o.planes.max_planes = 0;
+    OcasSolver uncapped(problem, o);
+    QCOMPARE(solve(uncapped).code, StatusCode::Converged);
+    QVERIFY(capped.lastRecord().lower <= uncapped.lastRecord().upper);
+    QVERIFY(uncapped.lastRecord().lower <= capped.lastRecord().upper);
 }
 
 void TestBmrmOcas::labelsAreMappedAndPredictionsRoundTrip() {

@@ -333,6 +333,10 @@ class TestRisk : public QObject {
             QVERIFY(std::abs(L1 - R1) <= 1e-14 * rScale);
             QVERIFY(std::abs(L3 - L1) <= 1e-15 * std::abs(L1) + 1e-300);
             QCOMPARE(one.loss(S1, nullptr), L1);
+            // In place (C = &S, as OCAS and BMRM call it): the same value and derivatives.
+            Eigen::MatrixXd inPlace = S3;
+            QCOMPARE(three.loss(inPlace, &inPlace), L3);
+            QVERIFY(inPlace == C3);
             Eigen::VectorXd b1, b3;
             one.backProject(C1, b1);
             three.backProject(C3, b3);
