@@ -91,4 +91,31 @@ inline std::string header(const char* name) {
            " hardware threads, load average " + fmt("%.2f", loadAverage());
 }
 
+// The first `count` numbers in `line` after `marker` (skipping any text between them), for
+// reading the peers' progress lines; empty when the marker is missing or fewer numbers follow.
+// (Plain parsing rather than <regex>, whose GCC 12 headers warn under the sanitizers.)
+inline std::vector<double> numbersAfter(const std::string& line, const std::string& marker,
+                                        int count) {
+    std::vector<double> out;
+    const std::size_t at = line.find(marker);
+    if (at == std::string::npos) return out;
+    const char* p = line.c_str() + at + marker.size();
+    const auto startsNumber = [](const char* c) {
+        const auto digit = [](char d) { return d >= '0' && d <= '9'; };
+        return digit(c[0]) || ((c[0] == '-' || c[0] == '+' || c[0] == '.') && digit(c[1])) ||
+               ((c[0] == '-' || c[0] == '+') && c[1] == '.' && digit(c[2]));
+    };
+    while (static_cast<int>(out.size()) < count && *p) {
+        if (!startsNumber(p)) {
+            ++p;
+            continue;
+        }
+        char* end = nullptr;
+        out.push_back(std::strtod(p, &end));
+        p = end;
+    }
+    if (static_cast<int>(out.size()) < count) out.clear();
+    return out;
+}
+
 }  // namespace bench

@@ -41,7 +41,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -269,23 +268,27 @@ SvmocasRun runSvmocas(const Case& c, const std::filesystem::path& tmp, double C,
         r.error = "svmocas exited with " + std::to_string(code) + ": " + out.substr(0, 300);
         return r;
     }
-    static const std::regex iterLine(R"(^\s*(\d+): tim=[^,]*, Q_P=([^,]*), Q_D=([^,]*),)");
-    static const std::regex timeLine(R"(^\s*(\w+)\s*:\s*([0-9.eE+-]+)\[s\])");
+    // "   12: tim=…, Q_P=…, Q_D=…, …" per iteration; "ocas_time : 0.05[s]" at the end.
     std::istringstream lines(out);
     std::string line;
     bool haveTime = false;
     while (std::getline(lines, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, iterLine)) {
-            r.iterations = std::stoi(m[1]);
-            r.qp = std::stod(m[2]);
-            r.qd = std::stod(m[3]);
-        } else if (std::regex_search(line, m, timeLine)) {
-            if (m[1] == "ocas_time") {
-                r.ocasTime = std::stod(m[2]);
+        const std::vector<double> iteration = bench::numbersAfter(line, "", 1);
+        const std::vector<double> qp = bench::numbersAfter(line, "Q_P=", 1);
+        const std::vector<double> qd = bench::numbersAfter(line, "Q_D=", 1);
+        const std::vector<double> time = bench::numbersAfter(line, ":", 1);
+        if (line.find(": tim=") != std::string::npos && !iteration.empty() && !qp.empty() &&
+            !qd.empty()) {
+            r.iterations = static_cast<int>(iteration[0]);
+            r.qp = qp[0];
+            r.qd = qd[0];
+        } else if (line.find("[s]") != std::string::npos && !time.empty()) {
+            const std::string name = line.substr(0, line.find(':'));
+            if (name.find("ocas_time") != std::string::npos) {
+                r.ocasTime = time[0];
                 haveTime = true;
-            } else if (m[1] == "load_time") {
-                r.loadTime = std::stod(m[2]);
+            } else if (name.find("load_time") != std::string::npos) {
+                r.loadTime = time[0];
             }
         } else if (line.rfind("Stopping condition", 0) == 0) {
             r.stop = line;

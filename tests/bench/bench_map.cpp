@@ -31,7 +31,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -120,10 +119,16 @@ PeerRun runToulbar2(const std::string& path, double limit, double reference) {
         r.note = "could not start toulbar2";
         return r;
     }
-    const std::regex solution(R"(New solution: (\d+) energy: (-?[0-9.eE+-]+))");
-    const std::regex optimum(R"(Optimum: (\d+) energy: (-?[0-9.eE+-]+))");
-    const std::regex gap(R"(Optimality gap: \[(\d+), (\d+)\])");
-    const std::regex initial(R"(Initial lower and upper bounds: \[(\d+), (\d+)\])");
+    // "New solution: <cost> energy: <e>", "Optimum: <cost> energy: <e>", "Optimality gap:
+    // [<lower>, <upper>]", "Initial lower and upper bounds: [<lower>, <upper>]".
+    const auto costAndEnergy = [](const std::string& text) {
+        std::vector<double> v = bench::numbersAfter(text, "New solution:", 2);
+        return v.empty() ? bench::numbersAfter(text, "Optimum:", 2) : v;
+    };
+    const auto lowerAndUpper = [](const std::string& text) {
+        std::vector<double> v = bench::numbersAfter(text, "Optimality gap: [", 2);
+        return v.empty() ? bench::numbersAfter(text, "Initial lower and upper bounds: [", 2) : v;
+    };
     std::optional<double> offset;  // energy − 1e-7·cost
     double lowerCost = NAN;
     char buffer[4096];
@@ -132,10 +137,9 @@ PeerRun runToulbar2(const std::string& path, double limit, double reference) {
         line += buffer;
         if (line.empty() || line.back() != '\n') continue;
         const double now = bench::secondsSince(start);
-        std::smatch m;
-        if (std::regex_search(line, m, solution) || std::regex_search(line, m, optimum)) {
-            const double cost = std::stod(m[1].str());
-            const double energy = -std::stod(m[2].str());
+        if (const std::vector<double> ce = costAndEnergy(line); !ce.empty()) {
+            const double cost = ce[0];
+            const double energy = -ce[1];
             offset = -energy - 1e-7 * cost;
             if (std::isnan(r.energy) || energy > r.energy) r.energy = energy;
             if (std::isnan(r.toReference) &&
@@ -145,8 +149,8 @@ PeerRun runToulbar2(const std::string& path, double limit, double reference) {
                 r.proved = true;
                 r.bound = r.energy;
             }
-        } else if (std::regex_search(line, m, gap) || std::regex_search(line, m, initial)) {
-            lowerCost = std::stod(m[1].str());
+        } else if (const std::vector<double> lu = lowerAndUpper(line); !lu.empty()) {
+            lowerCost = lu[0];
         } else if (line.find("rror") != std::string::npos && r.note.empty()) {
             r.note = line.substr(0, line.size() - 1);
         }

@@ -49,7 +49,6 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -210,13 +209,12 @@ Run runDlib(const StructuredProblem& p, double lambda, double epsilon, int threa
     for (Eigen::Index k = 0; k < w.size(); ++k)
         w[k] = labeler.get_weights()(k);
     const std::string text = log.str();
+    // The value of the last "key: number" in dlib's log.
     const auto last = [&text](const std::string& key) {
-        const std::regex pattern(key + R"(:\s*([-+0-9.eE]+))");
-        double value = std::nan("");
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern);
-             it != std::sregex_iterator(); ++it)
-            value = std::stod((*it)[1]);
-        return value;
+        const std::size_t at = text.rfind(key + ":");
+        if (at == std::string::npos) return std::nan("");
+        const std::vector<double> v = bench::numbersAfter(text.substr(at), key + ":", 1);
+        return v.empty() ? std::nan("") : v[0];
     };
     r.iterations = static_cast<int>(last("iter"));
     r.gap = last("risk gap");
