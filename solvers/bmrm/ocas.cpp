@@ -99,7 +99,7 @@ Status OcasSolver::doStep(IterationRecord& record) {
     record.lower = std::max(record.lower, planes_->dualValue());
 
     // X w^b from the last step, then the direction's scores X w_t − X w^b in dir_.
-    if (haveLineSearch_ && lastK_ != 0.0) {
+    if (lastK_ != 0.0) {  // 0 before the first line search
         forScoreRows(*risk_, [&](Eigen::Index i, Eigen::Index n) {
             base_.middleRows(i, n) += lastK_ * dir_.middleRows(i, n);
         });

@@ -273,17 +273,18 @@ SvmocasRun runSvmocas(const Case& c, const std::filesystem::path& tmp, double C,
     std::string line;
     bool haveTime = false;
     while (std::getline(lines, line)) {
-        const std::vector<double> iteration = bench::numbersAfter(line, "", 1);
-        const std::vector<double> qp = bench::numbersAfter(line, "Q_P=", 1);
-        const std::vector<double> qd = bench::numbersAfter(line, "Q_D=", 1);
-        const std::vector<double> time = bench::numbersAfter(line, ":", 1);
-        if (line.find(": tim=") != std::string::npos && !iteration.empty() && !qp.empty() &&
-            !qd.empty()) {
+        if (line.find(": tim=") != std::string::npos) {
+            const std::vector<double> iteration = bench::numbersAfter(line, "", 1);
+            const std::vector<double> qp = bench::numbersAfter(line, "Q_P=", 1);
+            const std::vector<double> qd = bench::numbersAfter(line, "Q_D=", 1);
+            if (iteration.empty() || qp.empty() || qd.empty()) continue;
             r.iterations = static_cast<int>(iteration[0]);
             r.qp = qp[0];
             r.qd = qd[0];
-        } else if (line.find("[s]") != std::string::npos && !time.empty()) {
+        } else if (line.find("[s]") != std::string::npos) {
+            const std::vector<double> time = bench::numbersAfter(line, ":", 1);
             const std::string name = line.substr(0, line.find(':'));
+            if (time.empty()) continue;
             if (name.find("ocas_time") != std::string::npos) {
                 r.ocasTime = time[0];
                 haveTime = true;
