@@ -7,13 +7,19 @@
 #include <QRegularExpression>
 #include <QStringList>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <thread>
 
+#include "core/output_file.h"
 #include "core/trace_csv.h"
 #include "data/text_io.h"
 #include "registry.h"
@@ -25,6 +31,29 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitNumerical = 2;
+constexpr int kExitSignalBase = 128;
+
+// SIGINT/SIGTERM (installCliSignalHandling): the signal received, and the token every run of
+// this process polls.
+std::atomic<int> gSignal{0};
+// True while a stop at the next iteration boundary is the right answer to a signal (a run and
+// the writing of its outputs); at other times a signal ends the process at once.
+std::atomic<bool> gStopsCleanly{false};
+
+const CancelToken& interruptToken() {
+    static const CancelToken token;
+    return token;
+}
+
+const char* signalName(int signal) {
+    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+// Marks the span in which a signal stops the run cleanly.
+struct CleanStopSpan {
+    CleanStopSpan() { gStopsCleanly = true; }
+    ~CleanStopSpan() { gStopsCleanly = false; }
+};
 
 const char* kUsage =
     "usage:\n"
@@ -53,6 +82,27 @@ struct RunResult {
 };
 
 }  // namespace
+
+void installCliSignalHandling() {
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_IGN);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    // Blocked in every thread (those started later inherit the mask); one thread waits for
+    // them, so the handling is ordinary code rather than an asynchronous handler.
+    if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;
+    std::thread([set] {
+        for (;;) {
+            int signal = 0;
+            if (sigwait(&set, &signal) != 0) continue;
+            const bool second = gSignal.exchange(signal) != 0;
+            if (second || !gStopsCleanly) std::_Exit(kExitSignalBase + signal);
+            interruptToken().cancel();
+        }
+    }).detach();
+}
 
 int exitStatusFor(const Status& status) {
     switch (status.code) {
@@ -163,6 +213,7 @@ void printProgress(std::ostream& err, const std::string& label, const IterationR
 // most about 5 per second, and the last).
 RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err) {
     using Clock = std::chrono::steady_clock;
+    solver.setCancelToken(interruptToken());
     auto lastPrint = Clock::now();
     solve(solver, [&](const Solver&, const IterationRecord& r) {
         if (quiet) return;
@@ -178,6 +229,11 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
     RunResult result;
     result.solver = solver.name();
     result.status = solver.status();
+    if (const int signal = gSignal.load();
+        signal != 0 && result.status.code == StatusCode::Cancelled) {
+        result.status.message = std::string("stopped by ") + signalName(signal) + " after " +
+                                std::to_string(solver.lastRecord().iteration) + " iterations";
+    }
     result.last = solver.lastRecord();
     result.fields = solver.summary();
     return result;
@@ -449,6 +505,41 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     return std::nullopt;
 }
 
+// An output file of a command and the flag that names it.
+struct Output {
+    const char* flag;
+    std::string path;
+};
+
+// Why the outputs cannot be written (checkOutputPath's reasons, an input of this run among
+// them, or two outputs that are one file), or nullopt. Creates nothing.
+std::optional<std::string> outputsProblem(const std::vector<Output>& outputs) {
+    namespace fs = std::filesystem;
+    const auto normal = [](const std::string& path) {
+        std::error_code ec;
+        const fs::path absolute = fs::absolute(path, ec);
+        return ec ? fs::path(path) : fs::weakly_canonical(absolute, ec);
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const Output& o = outputs[i];
+        if (o.path.empty()) continue;
+        try {
+            checkOutputPath(o.path);
+        } catch (const std::exception& e) {
+            return std::string(o.flag) + ": " + e.what();
+        }
+        for (std::size_t j = 0; j < i; ++j) {
+            const Output& p = outputs[j];
+            if (p.path.empty()) continue;
+            if (sameFile(o.path, p.path) || normal(o.path) == normal(p.path)) {
+                return std::string(o.flag) + " " + o.path + " and " + p.flag + " " + p.path +
+                       " are one file: give each output a file of its own";
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 bool hasProblemOption(const Family& family, const std::string& name) {
     for (const auto& o : family.problemOptions()) {
         if (o.name == name) return true;
@@ -507,15 +598,16 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         return refuseOutput("--model", "model files", &Family::writesModels);
     if (!a.labeling.empty() && !family->writesLabelings())
         return refuseOutput("--labeling", "labelings", &Family::writesLabelings);
-    // Output paths are checked before any work, not found unwritable after a long solve.
-    for (const std::string* path : {&a.model, &a.labeling, &a.trace}) {
-        if (path->empty()) continue;
-        try {
-            checkOutputPath(*path);
-        } catch (const std::exception& e) {
-            err << "cplab-cli: " << e.what() << '\n';
-            return kExitInvalid;
-        }
+    // Output paths are checked before any work, not found unwritable after a long solve; an
+    // output that is an input (by identity: a link or another spelling of it) is refused.
+    const std::vector<Output> outputs = {
+        {"--model", a.model}, {"--labeling", a.labeling}, {"--trace", a.trace}};
+    noteInputFile(a.data);
+    if (auto test = a.problemOptions.find("test"); test != a.problemOptions.end())
+        noteInputFile(test->second);
+    if (const auto error = outputsProblem(outputs)) {
+        err << "cplab-cli: " << *error << '\n';
+        return kExitInvalid;
     }
     if (!a.data.empty() && !a.problem.empty()) {
         err << "cplab-cli: give either --problem NAME or --data FILE, not both\n";
@@ -546,11 +638,17 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
+    // Loading may have read files beside the data (a UAI model's .evid): none is an output.
+    if (const auto error = outputsProblem(outputs)) {
+        err << "cplab-cli: " << *error << '\n';
+        return kExitInvalid;
+    }
     auto solver = makeSolver(a.solver, *problem, a.options, &why);
     if (!solver) {
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
+    const CleanStopSpan cleanStop;
     RunResult result = runSolver(*solver, a.solver, a.quiet, err);
     result.options = a.options;
     int code = exitStatusFor(result.status);
@@ -559,11 +657,20 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }
-    if (!a.model.empty() && !family->writeModel(*solver, a.model, &why)) {
+    // A failed run's model would replace a good one with garbage: it writes none. So does a
+    // run stopped before its first iteration.
+    const bool hasResult = result.status.usable() && result.last.iteration > 0;
+    for (const Output& o : {outputs[0], outputs[1]}) {
+        if (o.path.empty() || hasResult) continue;
+        err << "cplab-cli: " << o.flag << ' ' << o.path << " not written: the run "
+            << (result.status.usable() ? "stopped before its first iteration" : "failed")
+            << " (an existing file is left as it was)\n";
+    }
+    if (hasResult && !a.model.empty() && !family->writeModel(*solver, a.model, &why)) {
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }
-    if (!a.labeling.empty() && !family->writeLabeling(*solver, a.labeling, &why)) {
+    if (hasResult && !a.labeling.empty() && !family->writeLabeling(*solver, a.labeling, &why)) {
         err << "cplab-cli: " << why << '\n';
         code = std::max(code, kExitInvalid);
     }
@@ -574,6 +681,11 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     if (result.status.code == StatusCode::NumericalFailure) {
         err << "cplab-cli: " << result.status.message << '\n';
+    }
+    if (const int signal = gSignal.load()) {
+        err << "cplab-cli: " << result.status.message
+            << "; outputs written as for a finished run\n";
+        code = kExitSignalBase + signal;
     }
     return code;
 }
@@ -610,11 +722,11 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
         err << "cplab-cli: predict needs --model FILE and --data FILE\n" << kUsage;
         return kExitInvalid;
     }
+    noteInputFile(modelPath);
+    noteInputFile(dataPath);
     if (parser.isSet(output)) {
-        try {
-            checkOutputPath(parser.value(output).toStdString());
-        } catch (const std::exception& e) {
-            err << "cplab-cli: " << e.what() << '\n';
+        if (const auto error = outputsProblem({{"--out", parser.value(output).toStdString()}})) {
+            err << "cplab-cli: " << *error << '\n';
             return kExitInvalid;
         }
     }
@@ -690,9 +802,22 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     const bool quietRun = parser.isSet(quiet);
     const std::string prefix = parser.value(tracePrefix).toStdString();
+    const auto tracePath = [&](std::size_t k) {
+        return prefix + std::to_string(k + 1) + "_" + demo->runs[k].solver + ".csv";
+    };
+    if (!prefix.empty()) {  // every trace's place is checked before the first run
+        std::vector<Output> traces;
+        for (std::size_t k = 0; k < demo->runs.size(); ++k)
+            traces.push_back({"--trace-prefix", tracePath(k)});
+        if (const auto error = outputsProblem(traces)) {
+            err << "cplab-cli: demo " << name << ": " << *error << '\n';
+            return kExitInvalid;
+        }
+    }
     std::vector<RunResult> results;
     int code = kExitOk;
-    for (std::size_t k = 0; k < demo->runs.size(); ++k) {
+    const CleanStopSpan cleanStop;
+    for (std::size_t k = 0; k < demo->runs.size() && gSignal.load() == 0; ++k) {
         const DemoRun& run = demo->runs[k];
         auto solver = makeSolver(run.solver, *problem, run.options, &why);
         if (!solver) {
@@ -704,7 +829,7 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
         results.back().options = run.options;
         code = std::max(code, exitStatusFor(results.back().status));
         if (!prefix.empty()) {
-            const std::string path = prefix + std::to_string(k + 1) + "_" + run.solver + ".csv";
+            const std::string path = tracePath(k);
             if (!writeTraceCsv(path, solver->trace(), solver->extraColumns(), &why)) {
                 err << "cplab-cli: " << why << '\n';
                 code = std::max(code, kExitInvalid);
@@ -725,6 +850,11 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
             if (k) out << '\n';
             writeSummaryText(out, results[k], *problem);
         }
+    }
+    if (const int signal = gSignal.load()) {
+        err << "cplab-cli: demo " << name << ": stopped by " << signalName(signal) << " after "
+            << results.size() << " of " << demo->runs.size() << " runs\n";
+        code = kExitSignalBase + signal;
     }
     return code;
 }
@@ -759,6 +889,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    const InputFileScope inputs;  // no output of the command replaces a file it reads
     if (command == "list") return commandList(rest, out, err);
     if (command == "run") return commandRun(rest, out, err);
     if (command == "demo") return commandDemo(rest, out, err);

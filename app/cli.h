@@ -8,8 +8,10 @@
 //   cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]
 //
 // Exit status: 0 on convergence, a stall or a reached limit, 1 on invalid input or options
-// (message on stderr), 2 on numerical failure. Arguments are parsed by QCommandLineParser and
-// JSON is written by QJsonDocument (QtCore only; the solver library stays Qt-free).
+// (message on stderr), 2 on numerical failure, 128 + the signal's number (130 for SIGINT, 143
+// for SIGTERM) for a run stopped by a signal after it wrote what a finished run writes. Arguments
+// are parsed by QCommandLineParser and JSON is written by QJsonDocument (QtCore only; the solver
+// library stays Qt-free).
 #pragma once
 
 #include <QJsonValue>
@@ -22,6 +24,13 @@
 namespace cplab {
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// For the command-line program's main(), before any thread starts: SIGINT and SIGTERM then
+// stop the current run cleanly at its next iteration boundary (its outputs are written with
+// status "cancelled" and runCli returns 128 + the signal's number); a second signal ends the
+// process at once. SIGPIPE and SIGXFSZ are ignored, so that a closed pipe or a file-size
+// limit makes a write fail with its reason instead of killing the process.
+void installCliSignalHandling();
 
 // The exit status of a run that ended with `status`: 0 converged, stalled, stopped by a limit
 // or cancelled; 1 invalid input or options; 2 numerical failure.

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/output_file.h"
 #include "family_view.h"
 #include "main_window.h"
 #include "registry.h"
@@ -204,8 +205,14 @@ int main(int argc, char** argv) {
         }
         if (parser.isSet(screenshot)) {
             const QString path = parser.value(screenshot);
-            if (!window.grab().save(path)) {
-                std::fprintf(stderr, "cplab: could not write %s\n", qPrintable(path));
+            cplab::AtomicOutput output(path.toStdString());
+            const bool saved = !output.temporaryPath().empty() &&
+                               window.grab().save(QString::fromStdString(output.temporaryPath()));
+            const auto failure =
+                saved ? output.commit() : std::optional<std::string>(output.error());
+            if (failure) {
+                std::fprintf(stderr, "cplab: %s: %s\n", qPrintable(path),
+                             failure->empty() ? "could not be written" : failure->c_str());
                 return 1;
             }
             std::printf("%s\n", qPrintable(path));

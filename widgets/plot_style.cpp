@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <limits>
 
+#include "core/output_file.h"
+
 namespace cplab::widgets {
 
 QColor runColor(int k) {
@@ -80,17 +82,28 @@ void applyPlotStyle(QCustomPlot* plot) {
 
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width, int height) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    bool ok = false;
-    if (suffix == "png") {
-        ok = plot->savePng(path, width, height, 2.0);
-    } else if (suffix == "pdf") {
-        ok = plot->savePdf(path, width, height);
-    } else {
+    if (suffix != "png" && suffix != "pdf") {
         if (why) *why = path + ": unknown export format '" + suffix + "' (use .png or .pdf)";
         return false;
     }
-    if (!ok && why) *why = path + ": could not be written";
-    return ok;
+    // Written beside the target and renamed over it when complete (core/output_file.h).
+    AtomicOutput output(path.toStdString());
+    if (output.temporaryPath().empty()) {
+        if (why) *why = path + ": " + QString::fromStdString(output.error());
+        return false;
+    }
+    const QString temporary = QString::fromStdString(output.temporaryPath());
+    const bool ok = suffix == "png" ? plot->savePng(temporary, width, height, 2.0)
+                                    : plot->savePdf(temporary, width, height);
+    if (!ok) {
+        if (why) *why = path + ": could not be written";
+        return false;
+    }
+    if (const auto failure = output.commit()) {
+        if (why) *why = path + ": " + QString::fromStdString(*failure);
+        return false;
+    }
+    return true;
 }
 
 void useLogScale(QCPAxis* axis) {

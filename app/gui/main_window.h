@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/options.h"
+#include "core/output_file.h"
 #include "core/snapshot.h"
 #include "family.h"
 
@@ -140,6 +141,8 @@ class MainWindow : public QMainWindow {
     OptionValues problemOptions() const;
     const IterationRecord& recordAtKey(const Run& run, double key) const;
 
+    // Every file the window reads is noted while it lives: no export replaces one.
+    InputFileScope inputFiles_;
     RunController* controller_;
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).

@@ -1,10 +1,9 @@
 #include "trace_csv.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sstream>
 
 #include "number_text.h"
+#include "output_file.h"
 
 namespace cplab {
 
@@ -60,15 +59,10 @@ void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& record
 
 bool writeTraceCsv(const std::string& path, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns, std::string* why) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        if (why) *why = path + ": cannot open for writing (" + std::strerror(errno) + ")";
-        return false;
-    }
-    writeTraceCsv(out, records, extraColumns);
-    out.flush();
-    if (!out) {
-        if (why) *why = path + ": write failed (" + std::strerror(errno) + ")";
+    std::ostringstream text;
+    writeTraceCsv(text, records, extraColumns);
+    if (const auto failure = writeFileAtomically(path, text.str())) {
+        if (why) *why = path + ": " + *failure;
         return false;
     }
     return true;

@@ -26,7 +26,8 @@ std::vector<std::string> traceColumns(const std::vector<std::string>& extraColum
 void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns);
 
-// Writes to a file; returns false and sets *why (naming the path) when it cannot be written.
+// Writes to a file atomically (core/output_file.h: the complete new trace or the untouched old
+// file); returns false and sets *why (naming the path) when it cannot be written.
 bool writeTraceCsv(const std::string& path, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns, std::string* why);
 

@@ -16,6 +16,7 @@
 #include <new>
 #include <system_error>
 
+#include "core/output_file.h"
 #include "data/data_error.h"
 
 namespace cplab {
@@ -172,6 +173,7 @@ std::string readInputFile(const std::string& path) {
     if (status.type() == fs::file_type::not_found) throw DataError(path, 0, "no such file");
     if (ec) throw DataError(path, 0, "cannot open: " + ec.message());
     if (fs::is_directory(status)) throw DataError(path, 0, "is a directory, not a data file");
+    noteInputFile(path);
 
     errno = 0;
     FilePtr file(std::fopen(path.c_str(), "rb"));
@@ -206,6 +208,7 @@ std::string readInputHead(const std::string& path, std::size_t count) {
     // gzopen reads plain files as they are and inflates gzip ones; errors mean "no head".
     gzFile file = gzopen(path.c_str(), "rb");
     if (!file) return {};
+    noteInputFile(path);
     std::string head(count, '\0');
     const int n = gzread(file, head.data(), static_cast<unsigned>(count));
     gzclose(file);
@@ -304,52 +307,16 @@ std::string deflateGzip(std::string_view bytes) {
 }
 
 void checkOutputPath(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw DataError(path, 0, "is a directory, not a file");
-    // writeOutputFile writes `path`.part and renames it: try exactly that, without renaming.
-    const std::string temporary = path + ".part";
-    const bool existed = fs::exists(temporary, ec);
-    errno = 0;
-    FilePtr file(std::fopen(temporary.c_str(), "ab"));
-    if (!file) throw DataError(path, 0, "cannot write: " + systemReason(errno));
-    file.reset();
-    if (!existed) fs::remove(temporary, ec);
+    if (const auto problem = outputProblem(path)) throw DataError(path, 0, *problem);
 }
 
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw DataError(path, 0, "is a directory, not a file");
     std::string compressed;
     if (gzip) {
         compressed = deflateGzip(bytes);
         bytes = compressed;
     }
-    // A regular file is replaced atomically (written beside it, then renamed over it); a
-    // device or pipe (/dev/null, /dev/stdout) is written in place, never replaced by a file.
-    const bool inPlace = fs::exists(path, ec) && !fs::is_regular_file(path, ec);
-    const std::string temporary = inPlace ? path : path + ".part";
-    errno = 0;
-    FilePtr file(std::fopen(temporary.c_str(), "wb"));
-    if (!file) throw DataError(path, 0, "cannot write: " + systemReason(errno));
-    const std::size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file.get());
-    const int writeError = errno;
-    errno = 0;
-    const bool closed = std::fclose(file.release()) == 0;
-    const int closeError = errno;
-    if (written != bytes.size() || !closed) {
-        if (!inPlace) fs::remove(temporary, ec);
-        throw DataError(path, 0,
-                        "cannot write: " + systemReason(writeError   ? writeError
-                                                        : closeError ? closeError
-                                                                     : EIO));
-    }
-    if (inPlace) return;
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw DataError(path, 0, "cannot write: " + ec.message());
-    }
+    if (const auto failure = writeFileAtomically(path, bytes)) throw DataError(path, 0, *failure);
 }
 
 // --- pieces ---------------------------------------------------------------------------------
@@ -433,6 +400,7 @@ TextPieces::TextPieces(const std::string& path, std::size_t pieceBytes)
     Impl& p = *impl_;
     p.path = path;
     p.pieceBytes = std::max<std::size_t>(pieceBytes, 1);
+    noteInputFile(path);
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (!ec && fs::is_regular_file(status)) {

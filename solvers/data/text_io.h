@@ -14,6 +14,9 @@ namespace cplab {
 
 // --- whole inputs ---------------------------------------------------------------------------
 
+// Every reader below notes the file it opens as an input of this process (noteInputFile), so
+// that no output replaces it.
+
 // The bytes of the file at `path`, inflated when they start with the gzip magic bytes (1f 8b;
 // the extension does not matter). Throws DataError(path, 0, ...) when the file does not exist,
 // is a directory, cannot be read, or holds a truncated or corrupt gzip stream; and
@@ -63,14 +66,16 @@ std::string_view inputText(std::string_view bytes, const std::string& sourceName
 // Gzip (one member, default compression level) of `bytes`.
 std::string deflateGzip(std::string_view bytes);
 
-// Writes `bytes` (gzip-compressed when `gzip`) to `path` through a temporary file in the same
-// folder that is renamed over `path` at the end, so a failed write never leaves half a file.
-// Throws DataError(path, 0, ...) on failure.
+// Writes `bytes` (gzip-compressed when `gzip`) to `path` as core/output_file.h says: a unique
+// temporary file beside it renamed over it when complete (old file or new, never half of
+// one), the replaced file's permission bits kept, a write-protected file or an input of this
+// process refused. Throws DataError(path, 0, ...) on failure.
 void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip = false);
 
-// Throws the DataError writeOutputFile would throw for `path` because of where it is (a
-// missing folder, a folder without write permission, a directory in its place), before any
-// work is done for it. Leaves no file behind.
+// Throws the DataError writeOutputFile would throw for `path` because of where or what it is
+// (a missing folder, a folder without write permission, a directory in its place, a
+// write-protected file, an input of this process, a FIFO nobody reads), before any work is
+// done for it. Leaves no file behind.
 void checkOutputPath(const std::string& path);
 
 // The text of a file piece by piece, gzip inflated on the way, each piece ending at a line end:

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/output_file.h"
 #include "data/data_error.h"
 
 namespace cplab {
@@ -223,6 +224,7 @@ Image loadPng(const std::string& path) {
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DataError(path, 0, "cannot be opened for reading");
+    noteInputFile(path);
     std::string bytes;
     char buffer[1 << 16];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {

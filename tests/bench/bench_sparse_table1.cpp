@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "core/output_file.h"
 #include "core/solver.h"
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
@@ -292,16 +293,13 @@ std::string cachePath(const std::string& dir, double label) {
 }
 
 void writeCache(const std::string& path, const Binary& b) {
-    const std::string temporary = path + ".part";
-    {
-        std::ofstream out(temporary);
-        writeOutcome(out, "svm", b.svm);
-        for (int r = 0; r < 2; ++r)
-            for (const auto& [method, o] : b.at[r])
-                writeOutcome(out, method + (r == 0 ? "@5" : "@10"), o);
-        if (!out) throw std::runtime_error("cannot write " + temporary);
-    }
-    std::filesystem::rename(temporary, path);
+    std::ostringstream out;
+    writeOutcome(out, "svm", b.svm);
+    for (int r = 0; r < 2; ++r)
+        for (const auto& [method, o] : b.at[r])
+            writeOutcome(out, method + (r == 0 ? "@5" : "@10"), o);
+    if (const auto failure = cplab::writeFileAtomically(path, out.str()))
+        throw std::runtime_error(path + ": " + *failure);
 }
 
 // False when the file is absent; throws when it is there but not what writeCache wrote.
