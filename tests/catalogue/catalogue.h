@@ -4,6 +4,8 @@
 // the main window's loading path). Header-only, Qt Core only.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -134,7 +136,8 @@ inline QString lineBeyondLimitFile() {
 
 // Writes the files too large to keep in the repository into the scratch folder `tmp`:
 // long_line.libsvm, whose line 2 holds 50,000 features and then the bad token 50001:1.5x
-// (389 KB); line_beyond_limit.libsvm, a link to lineBeyondLimitFile().
+// (389 KB); line_beyond_limit.libsvm, a link to lineBeyondLimitFile(); no_writer.fifo, a named
+// FIFO that nobody writes.
 inline bool writeGeneratedFiles(const QString& tmp) {
     QByteArray text = "+1 1:0.5 2:1\n-1";
     for (int i = 1; i <= 50000; ++i)
@@ -143,7 +146,9 @@ inline bool writeGeneratedFiles(const QString& tmp) {
     QFile file(QDir(tmp).filePath("long_line.libsvm"));
     const QString beyond = lineBeyondLimitFile();
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size() &&
-           !beyond.isEmpty() && QFile::link(beyond, QDir(tmp).filePath("line_beyond_limit.libsvm"));
+           !beyond.isEmpty() &&
+           QFile::link(beyond, QDir(tmp).filePath("line_beyond_limit.libsvm")) &&
+           ::mkfifo(QFile::encodeName(QDir(tmp).filePath("no_writer.fifo")).constData(), 0600) == 0;
 }
 
 }  // namespace cplab::catalogue
