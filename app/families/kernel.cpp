@@ -28,7 +28,16 @@ std::string KernelData::details() const {
                                     : std::to_string(train.dimension()) + " features" +
                                           (train.sparseStorage ? ", sparse" : ""));
     if (kernel.test) text += "; test set " + std::to_string(kernel.test->size()) + " examples";
+    if (const std::string header = csvHeaderText(train); !header.empty())
+        text += "; header: " + header;
     return text;
+}
+
+SummaryFields KernelData::summary() const {
+    if (!kernel.train) return {};
+    if (const std::string header = csvHeaderText(*kernel.train); !header.empty())
+        return {{"header", header}};
+    return {};
 }
 
 namespace {

@@ -16,6 +16,7 @@ struct KernelData final : ProblemData {
     bool precomputed = false;  // the features are kernel values (precomputed.h)
 
     std::string details() const override;
+    SummaryFields summary() const override;  // `header` as the linear family's
 };
 
 const Family& kernelFamily();

@@ -19,6 +19,12 @@
 
 namespace cplab {
 
+std::string csvHeaderText(const Dataset& data) {
+    std::vector<std::string> names = data.featureNames;
+    if (!data.labelName.empty()) names.push_back(data.labelName + " (label)");
+    return joined(names);
+}
+
 std::string LinearData::details() const {
     if (!linear.train) return {};
     const Dataset& train = *linear.train;
@@ -26,7 +32,16 @@ std::string LinearData::details() const {
                        std::to_string(train.dimension()) + " features" +
                        (train.sparseStorage ? ", sparse" : "");
     if (linear.test) text += "; test set " + std::to_string(linear.test->size()) + " examples";
+    if (const std::string header = csvHeaderText(train); !header.empty())
+        text += "; header: " + header;
     return text;
+}
+
+SummaryFields LinearData::summary() const {
+    if (!linear.train) return {};
+    if (const std::string header = csvHeaderText(*linear.train); !header.empty())
+        return {{"header", header}};
+    return {};
 }
 
 namespace {

@@ -17,7 +17,13 @@ struct LinearData final : ProblemData {
     LinearProblem linear;  // training set and optional test set
 
     std::string details() const override;
+    SummaryFields summary() const override;
 };
+
+// The names of a CSV header the dataset was read with, features then the label marked
+// ("mcv, alkphos, selector (label)"); empty when the file had no header (or is not CSV). The
+// linear and kernel families report it as the summary field `header` and in the log.
+std::string csvHeaderText(const Dataset& data);
 
 // Size and seed of the generated 2-D demo sets offered as built-in problems.
 inline constexpr int kGeneratedExamples = 200;

@@ -204,10 +204,20 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
         } else if (key == "lambda") {
             model.lambda = number(value, "lambda");
         } else if (key == "classes") {
+            if (!model.classes.empty()) reader.fail("classes given twice");
             std::istringstream tokens{std::string(value)};
             std::string token;
-            while (tokens >> token)
-                model.classes.push_back(number(token, "class value"));
+            while (tokens >> token) {
+                const double c = number(token, "class value");
+                // predict maps outputs to these values: two equal ones would name one class
+                // twice and the data's other class not at all.
+                if (std::find(model.classes.begin(), model.classes.end(), c) !=
+                    model.classes.end()) {
+                    reader.fail("classes: class value " + inQuotes(token) +
+                                " appears twice; expected distinct class values");
+                }
+                model.classes.push_back(c);
+            }
         } else if (key == "class_name") {
             model.classNames.emplace_back(value);
         } else if (key == "weights") {

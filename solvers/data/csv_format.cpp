@@ -180,6 +180,60 @@ void forEachRow(Pieces& pieces, const std::string& sourceName, const CsvOptions&
     pieces.rewind();
 }
 
+// Decides CsvHeader::Auto for a labelled table (the default): the first row is a header when
+// its label field is not a number and no other row of the file has that text as its label, and
+// either another field of it is not a number either (a row of names) or the label fields of the
+// next rows (up to nine) are numbers (a header over numeric feature names: "0,1,2,label").
+// So sonar's first row (numbers and "R", which later rows use) is data, and so is a first row
+// whose label is a number: a text in its features is reported at line 1 as on any other line,
+// never silently dropped as a header. Set up once the first rows are known, it then watches
+// every later row of the first pass for the label text (a substring search first, so a file
+// of numbers costs nothing more).
+struct HeaderProbe {
+    bool candidate = false;  // the first row's label is text (NotANumber)
+    bool namesInFeatures = false;
+    bool nextLabelsNumeric = true;
+    bool usedLater = false;  // another row has the first row's label text as its label
+    char delimiter = ',';
+    std::size_t columns = 0;
+    std::size_t labelColumn = 0;
+    std::string label;
+    std::vector<Field> fields;
+
+    // `head` holds the first rows (up to 10); `labelColumnOption` is CsvOptions::labelColumn.
+    void setUp(const std::vector<Row>& head, char delimiterUsed, int labelColumnOption) {
+        delimiter = delimiterUsed;
+        std::vector<Field> first;
+        if (splitFields(head[0].text, delimiter, first)) return;  // reported by the parser
+        columns = first.size();
+        const int k = labelColumnOption < 0 ? static_cast<int>(columns) + labelColumnOption
+                                            : labelColumnOption;
+        if (k < 0 || k >= static_cast<int>(columns)) return;  // reported by the parser
+        labelColumn = static_cast<std::size_t>(k);
+        double value = 0.0;
+        if (parseReal(first[labelColumn].raw, value) != NumberError::NotANumber) return;
+        candidate = true;
+        label = fieldText(first[labelColumn]);
+        for (std::size_t j = 0; j < columns; ++j) {
+            if (j != labelColumn && !isNumber(first[j])) namesInFeatures = true;
+        }
+        for (std::size_t r = 1; r < head.size(); ++r) {
+            if (splitFields(head[r].text, delimiter, fields) || fields.size() != columns) continue;
+            if (!isNumber(fields[labelColumn])) nextLabelsNumeric = false;
+            look(head[r].text);
+        }
+    }
+    // A row after the first.
+    void look(std::string_view line) {
+        if (!candidate || usedLater || line.find(label) == std::string_view::npos) return;
+        if (splitFields(line, delimiter, fields) || fields.size() != columns) return;
+        if (fieldText(fields[labelColumn]) == label) usedLater = true;
+    }
+    bool header() const {
+        return candidate && !usedLater && (namesInFeatures || nextLabelsNumeric);
+    }
+};
+
 // Parses the table that `pieces` (TextPieces or OnePiece) hands out: a first pass counts the
 // rows and keeps the first ten (delimiter and header), a second parses every row straight into
 // the dense matrix, so the text is never held whole and the values never exist twice.
@@ -194,9 +248,24 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
     std::vector<Row> head;  // the first rows, up to 10
     std::size_t rowCount = 0;
     bool sawAnyLine = false;
+    const bool autoHeader =
+        csv.header == CsvHeader::Auto && csv.labelName.empty() && !csv.unlabeled;
+    HeaderProbe probe;
+    bool probing = false;
+    auto delimiterOf = [&csv](const std::vector<Row>& rows) {
+        return csv.delimiter != 0 ? csv.delimiter : detectDelimiter(rows);
+    };
     forEachRow(pieces, sourceName, csv, &sawAnyLine, [&](int lineNumber, std::string_view line) {
-        if (head.size() < 10) head.push_back({lineNumber, std::string(line)});
         ++rowCount;
+        if (head.size() < 10) {
+            head.push_back({lineNumber, std::string(line)});
+            if (head.size() == 10 && autoHeader) {
+                probe.setUp(head, delimiterOf(head), csv.labelColumn);
+                probing = true;
+            }
+        } else if (probing) {
+            probe.look(line);
+        }
     });
     if (head.empty()) {
         throw DataError(
@@ -204,7 +273,7 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
             sawAnyLine ? "no rows: only blank lines and comments" : "no rows: the file is empty");
     }
 
-    const char delimiter = csv.delimiter != 0 ? csv.delimiter : detectDelimiter(head);
+    const char delimiter = delimiterOf(head);
     std::vector<Field> firstFields;
     std::vector<Field> fields;
     if (const char* why = splitFields(head[0].text, delimiter, firstFields)) {
@@ -213,15 +282,12 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
 
     bool header = csv.header == CsvHeader::Yes || !csv.labelName.empty();
     if (csv.header == CsvHeader::Auto && !header) {
-        if (head.size() >= 2) {
-            if (const char* why = splitFields(head[1].text, delimiter, fields)) {
-                failAt(head[1].line, why);
-            }
-            for (std::size_t k = 0; k < std::min(firstFields.size(), fields.size()); ++k) {
-                if (!isNumber(firstFields[k]) && isNumber(fields[k])) header = true;
-            }
-        } else {
+        if (head.size() == 1 || csv.unlabeled) {
+            // One row, or no label column: a header is a row of names, no field a number.
             header = std::none_of(firstFields.begin(), firstFields.end(), isNumber);
+        } else {
+            if (!probing) probe.setUp(head, delimiter, csv.labelColumn);
+            header = probe.header();
         }
     }
     const std::size_t dataBegin = header ? 1 : 0;
@@ -312,6 +378,10 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
                                      "; expected a number in every feature column";
                 if (error == NumberError::Empty || shown == "?" || shown == "NA") {
                     detail += " (missing values are not supported)";
+                } else if (autoHeader && dataBegin == 0 && lineNumber == head[0].line) {
+                    detail +=
+                        " (the first row is data, not a header: its label field is a "
+                        "number or a label other rows use)";
                 }
                 failAt(lineNumber, detail);
             }

@@ -22,9 +22,13 @@
 namespace cplab {
 
 enum class CsvHeader {
-    // The first row is a header iff one of its fields is not a number while the second row has
-    // a number in that column (with a single row: iff none of its fields is a number). This
-    // tells bupa's header from sonar's first row, whose only text field is the R/M label.
+    // The first row is a header iff its label field is not a number, no other row of the file
+    // has that text as its label, and either another of its fields is not a number (a row of
+    // names) or the label fields of the next rows (up to nine) are numbers. Without a label
+    // column (unlabeled), or with a single row: iff none of its fields is a number. This tells
+    // bupa's header from sonar's first row (numbers and "R", a label later rows use), and a
+    // first row whose label is a number is data: a text among its features is an error at
+    // line 1, as on any other line, never a header that silently drops an example.
     Auto,
     Yes,
     No,

@@ -1,19 +1,30 @@
 #include "data/text_io.h"
 
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <optional>
 #include <system_error>
 
 #include "core/output_file.h"
@@ -43,6 +54,7 @@ std::string hexByte(unsigned char c) {
 
 constexpr std::size_t kHeadBytes = 1 << 16;   // checked for binary bytes before reading on
 std::atomic<std::size_t> gInputByteLimit{0};  // 0: half of MemAvailable
+std::atomic<std::size_t> gLineByteLimit{kDefaultLineByteLimit};
 
 // MemAvailable from /proc/meminfo in bytes; 0 when it cannot be read.
 std::size_t availableMemory() {
@@ -67,6 +79,52 @@ std::string megabytes(std::size_t bytes) {
                     std::string(what) + " more than " + megabytes(limit) +
                         " of text, beyond what the memory available can load (half of it)");
 }
+
+// Follows the lines of a text as it arrives, a chunk at a time, and refuses one longer than
+// lineByteLimit() as soon as its bytes exceed it: one pass of memchr over each byte, so the
+// time is linear in the text however long its lines (a 3 GB line inflated from 3 MB of gzip
+// fails after 64 MB, not after minutes).
+class LineLengthCheck {
+  public:
+    explicit LineLengthCheck(const std::string& source) : source_(source) {}
+
+    void add(std::string_view bytes) {
+        const char* p = bytes.data();
+        const char* const end = p + bytes.size();
+        while (p < end) {
+            const void* newline = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+            if (!newline) {
+                length_ += static_cast<std::size_t>(end - p);
+                break;
+            }
+            length_ += static_cast<std::size_t>(static_cast<const char*>(newline) - p);
+            check();
+            length_ = 0;
+            ++line_;
+            p = static_cast<const char*>(newline) + 1;
+        }
+        check();
+    }
+    void restart() {
+        length_ = 0;
+        line_ = 1;
+    }
+
+  private:
+    void check() const {
+        const std::size_t limit = lineByteLimit();
+        if (length_ <= limit) return;
+        throw DataError(source_, line_,
+                        "line longer than " + std::to_string(limit) + " bytes (" +
+                            megabytes(limit) +
+                            ", the most one line may hold); expected a text data file with "
+                            "one example per line");
+    }
+
+    const std::string& source_;
+    std::size_t length_ = 0;  // bytes of the current line so far
+    int line_ = 1;
+};
 
 // What one inflate() call did.
 struct InflateStep {
@@ -167,36 +225,197 @@ void checkTextHead(std::string_view text, const std::string& sourceName) {
     }
 }
 
-std::string readInputFile(const std::string& path) {
+namespace {
+
+// Where an input is, as readInputFile sees it: a regular file is read (and sniffed) as often as
+// needed; anything else that can be opened (a pipe, /dev/stdin, <(...), a FIFO, a device) can
+// be read once only, so it goes through streamText.
+enum class InputKind { Regular, Stream };
+
+InputKind inputKind(const std::string& path) {
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (status.type() == fs::file_type::not_found) throw DataError(path, 0, "no such file");
     if (ec) throw DataError(path, 0, "cannot open: " + ec.message());
     if (fs::is_directory(status)) throw DataError(path, 0, "is a directory, not a data file");
     noteInputFile(path);
+    return fs::is_regular_file(status) ? InputKind::Regular : InputKind::Stream;
+}
+
+// Appends what is read to `bytes` with readInputFile's checks: the first 64 KB are text unless
+// gzip, no line beyond lineByteLimit() (plain text; gzip is checked once inflated), no more
+// than inputByteLimit() bytes.
+class InputChecks {
+  public:
+    explicit InputChecks(const std::string& path) : path_(path), lines_(path) {}
+
+    void append(std::string& bytes, const char* data, std::size_t n, bool end) {
+        const std::size_t old = bytes.size();
+        bytes.append(data, n);
+        if (!decided_ && (bytes.size() >= 2 || end)) {
+            decided_ = true;
+            plain_ = !isGzip(bytes);
+            if (plain_) lines_.add(bytes);
+        } else if (decided_ && plain_) {
+            lines_.add(std::string_view(bytes).substr(old));
+        }
+        // The first bytes tell binary input (a device such as /dev/zero never ends) before
+        // the rest is read; gzip is checked once inflated.
+        if (!headChecked_ && (bytes.size() >= kHeadBytes || end)) {
+            headChecked_ = true;
+            if (!isGzip(bytes)) checkTextHead(bytes, path_);
+        }
+        if (bytes.size() > inputByteLimit()) failTooLarge(path_, "the input holds");
+    }
+
+  private:
+    const std::string& path_;
+    LineLengthCheck lines_;
+    bool decided_ = false;  // gzip or not is known
+    bool plain_ = false;
+    bool headChecked_ = false;
+};
+
+// Closes a file descriptor.
+struct Descriptor {
+    int fd = -1;
+    ~Descriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// The text of an input that is not a regular file, read to its end once. A named FIFO without
+// a writer, or a device that sends nothing (a terminal), is refused after kStreamWaitSeconds
+// instead of blocking forever; once a writer is there (an anonymous pipe always has one until
+// it closes: `cmd | cplab-cli ... --data /dev/stdin`, `<(cmd)`), reading waits for it as long
+// as it writes, since the user chose that program.
+std::string readStream(const std::string& path) {
+    Descriptor in;
+    errno = 0;
+    in.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (in.fd < 0) throw DataError(path, 0, "cannot open: " + systemReason(errno));
+    struct stat info {};
+    const bool fifo = ::fstat(in.fd, &info) == 0 && S_ISFIFO(info.st_mode);
+    struct statfs fileSystem {};
+    const bool anonymousPipe =
+        fifo && ::fstatfs(in.fd, &fileSystem) == 0 &&
+        fileSystem.f_type == static_cast<decltype(fileSystem.f_type)>(PIPEFS_MAGIC);
+
+    std::string bytes;
+    InputChecks checks(path);
+    char buffer[kHeadBytes];
+    // Waiting for the first byte or a writer, without blocking.
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::seconds(kStreamWaitSeconds);
+    bool ended = false;
+    bool hungUp = false;  // a writer came and left
+    for (;;) {
+        const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
+        if (n > 0) {
+            checks.append(bytes, buffer, static_cast<std::size_t>(n), false);
+            break;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            throw DataError(path, 0, "cannot read: " + systemReason(errno));
+        if (n < 0 && fifo) break;  // a writer is connected, it has not written yet
+        // n == 0 on a pipe or FIFO: no writer. An anonymous pipe's writer has closed (the
+        // end); a named FIFO may yet get one, unless one came and left.
+        if (n == 0 && (!fifo || anonymousPipe || hungUp)) {
+            ended = true;
+            break;
+        }
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) {
+            throw DataError(path, 0,
+                            fifo ? "a FIFO with no writer after " +
+                                       std::to_string(kStreamWaitSeconds) +
+                                       " s; start the program that writes it first, or give a "
+                                       "regular file"
+                                 : "no input after " + std::to_string(kStreamWaitSeconds) +
+                                       " s (a terminal or device that sends nothing?); give a "
+                                       "regular file or a pipe");
+        }
+        // Without a writer a FIFO never polls readable: sleep in short slices to notice one.
+        pollfd watch{in.fd, POLLIN, 0};
+        if (::poll(&watch, 1, static_cast<int>(std::min<long long>(left, 100))) > 0 &&
+            (watch.revents & POLLHUP))
+            hungUp = true;
+    }
+    if (!ended) {
+        const int flags = ::fcntl(in.fd, F_GETFL);
+        if (flags < 0 || ::fcntl(in.fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+            throw DataError(path, 0, "cannot read: " + systemReason(errno));
+        for (;;) {
+            const ssize_t n = ::read(in.fd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) throw DataError(path, 0, "cannot read: " + systemReason(errno));
+            if (n == 0) break;
+            checks.append(bytes, buffer, static_cast<std::size_t>(n), false);
+        }
+    }
+    checks.append(bytes, buffer, 0, true);
+    if (isGzip(bytes)) return inflateGzip(bytes, path);
+    return bytes;
+}
+
+// The text of every stream input read so far, by path, for the life of the process: sniffing
+// (readInputHead) and loading (readInputFile, TextPieces) of `--data /dev/stdin` must see the
+// same bytes, and a stream gives them once. A failure is kept too, so that a FIFO without a
+// writer is waited for once, not once per reader.
+struct StreamEntry {
+    std::shared_ptr<const std::string> text;
+    std::exception_ptr error;
+};
+std::mutex gStreamMutex;
+std::map<std::string, StreamEntry> gStreams;
+
+std::shared_ptr<const std::string> streamText(const std::string& path) {
+    // Held while reading: a second reader of the same stream waits for the first.
+    const std::lock_guard<std::mutex> lock(gStreamMutex);
+    if (const auto known = gStreams.find(path); known != gStreams.end()) {
+        if (known->second.error) std::rethrow_exception(known->second.error);
+        return known->second.text;
+    }
+    try {
+        auto text = std::make_shared<const std::string>(readStream(path));
+        gStreams[path].text = text;
+        return text;
+    } catch (const DataError&) {
+        gStreams[path].error = std::current_exception();
+        throw;
+    }
+}
+
+}  // namespace
+
+std::size_t lineByteLimit() {
+    return gLineByteLimit.load();
+}
+
+void setLineByteLimit(std::size_t bytes) {
+    gLineByteLimit.store(bytes ? bytes : kDefaultLineByteLimit);
+}
+
+std::string readInputFile(const std::string& path) {
+    if (inputKind(path) == InputKind::Stream) return *streamText(path);
 
     errno = 0;
     FilePtr file(std::fopen(path.c_str(), "rb"));
     if (!file) throw DataError(path, 0, "cannot open: " + systemReason(errno));
     std::string bytes;
-    const std::size_t limit = inputByteLimit();
+    std::error_code ec;
     const auto size = fs::file_size(path, ec);
-    if (!ec && fs::is_regular_file(status)) {
-        if (size > limit) failTooLarge(path, "the file holds");
+    if (!ec) {
+        if (size > inputByteLimit()) failTooLarge(path, "the file holds");
         bytes.reserve(static_cast<std::size_t>(size));
     }
+    InputChecks checks(path);
     char buffer[kHeadBytes];
-    bool headChecked = false;
     for (;;) {
         const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
-        bytes.append(buffer, n);
-        // The first bytes tell binary input (a device such as /dev/zero never ends) before
-        // the rest is read; gzip is checked once inflated.
-        if (!headChecked && (bytes.size() >= kHeadBytes || n < sizeof buffer)) {
-            headChecked = true;
-            if (!isGzip(bytes)) checkTextHead(bytes, path);
-        }
-        if (bytes.size() > limit) failTooLarge(path, "the input holds");
+        checks.append(bytes, buffer, n, n < sizeof buffer);
         if (n < sizeof buffer) break;
     }
     if (std::ferror(file.get())) throw DataError(path, 0, "cannot read: " + systemReason(errno));
@@ -205,6 +424,14 @@ std::string readInputFile(const std::string& path) {
 }
 
 std::string readInputHead(const std::string& path, std::size_t count) {
+    try {
+        if (inputKind(path) == InputKind::Stream) {
+            const std::shared_ptr<const std::string> text = streamText(path);
+            return text->substr(0, std::min(count, text->size()));
+        }
+    } catch (const DataError&) {
+        return {};  // the loader reports it
+    }
     // gzopen reads plain files as they are and inflates gzip ones; errors mean "no head".
     gzFile file = gzopen(path.c_str(), "rb");
     if (!file) return {};
@@ -242,6 +469,7 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
     const std::size_t limit = inputByteLimit();
     std::string out(std::min(guess, limit) + (1 << 16), '\0');
     bool headChecked = false;
+    LineLengthCheck lines(sourceName);
 
     std::size_t inPos = 0;
     std::size_t outPos = 0;
@@ -251,6 +479,7 @@ std::string inflateGzip(std::string_view bytes, const std::string& sourceName) {
                                 std::max(limit, outPos) + (1 << 16)));
         const InflateStep step =
             inflateOnce(zs, bytes, inPos, out.data() + outPos, out.size() - outPos, sourceName);
+        lines.add(std::string_view(out.data() + outPos, step.written));
         outPos += step.written;
         // Checked once 64 KB are out, or at the end: not at the end of a first member, which
         // may be empty (a text after it went unchecked).
@@ -324,7 +553,8 @@ void writeOutputFile(const std::string& path, std::string_view bytes, bool gzip)
 struct TextPieces::Impl {
     std::string path;
     std::size_t pieceBytes = 0;
-    bool whole = false;  // not a regular file: `buffer` holds all of its text
+    std::shared_ptr<const std::string> whole;  // not a regular file: all of its text
+    bool wholeGiven = false;
     bool gzip = false;
     FilePtr file;        // a plain regular file
     std::string packed;  // a gzip file's bytes
@@ -337,6 +567,7 @@ struct TextPieces::Impl {
     std::size_t total = 0;  // text bytes produced so far
     bool headChecked = false;
     bool end = false;  // no more text to read
+    std::optional<LineLengthCheck> lines;
 
     ~Impl() {
         if (zsOpen) inflateEnd(&zs);
@@ -355,6 +586,7 @@ struct TextPieces::Impl {
             made = inflateSome(buffer.data() + old, count);
         }
         buffer.resize(old + made);
+        lines->add(std::string_view(buffer).substr(old));
         total += made;
         if (total > inputByteLimit())
             failTooLarge(path, gzip ? "the compressed stream expands to" : "the input holds");
@@ -382,6 +614,7 @@ struct TextPieces::Impl {
         consumed = 0;
         total = 0;
         end = false;
+        lines->restart();
         if (gzip) {
             if (zsOpen) inflateEnd(&zs);
             zs = z_stream{};
@@ -400,30 +633,24 @@ TextPieces::TextPieces(const std::string& path, std::size_t pieceBytes)
     Impl& p = *impl_;
     p.path = path;
     p.pieceBytes = std::max<std::size_t>(pieceBytes, 1);
-    noteInputFile(path);
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (!ec && fs::is_regular_file(status)) {
-        errno = 0;
-        p.file.reset(std::fopen(path.c_str(), "rb"));
-        if (!p.file) throw DataError(path, 0, "cannot open: " + systemReason(errno));
-        char magic[2] = {0, 0};
-        const std::size_t n = std::fread(magic, 1, 2, p.file.get());
-        p.gzip = isGzip(std::string_view(magic, n));
-        if (p.gzip) {  // the compressed bytes, held whole
-            std::rewind(p.file.get());
-            char block[kHeadBytes];
-            for (std::size_t got; (got = std::fread(block, 1, sizeof block, p.file.get())) > 0;)
-                p.packed.append(block, got);
-            if (std::ferror(p.file.get()))
-                throw DataError(path, 0, "cannot read: " + systemReason(errno));
-        }
-    }
-    if (!p.file) {  // not a regular file, or one readInputFile explains
-        p.whole = true;
-        p.buffer = readInputFile(path);
-        p.headChecked = true;
+    p.lines.emplace(p.path);
+    if (inputKind(path) == InputKind::Stream) {
+        p.whole = streamText(path);  // read whole once, shared with the sniffing before
         return;
+    }
+    errno = 0;
+    p.file.reset(std::fopen(path.c_str(), "rb"));
+    if (!p.file) throw DataError(path, 0, "cannot open: " + systemReason(errno));
+    char magic[2] = {0, 0};
+    const std::size_t n = std::fread(magic, 1, 2, p.file.get());
+    p.gzip = isGzip(std::string_view(magic, n));
+    if (p.gzip) {  // the compressed bytes, held whole
+        std::rewind(p.file.get());
+        char block[kHeadBytes];
+        for (std::size_t got; (got = std::fread(block, 1, sizeof block, p.file.get())) > 0;)
+            p.packed.append(block, got);
+        if (std::ferror(p.file.get()))
+            throw DataError(path, 0, "cannot read: " + systemReason(errno));
     }
     if (p.gzip) p.file.reset();
     p.start();
@@ -434,7 +661,7 @@ TextPieces::~TextPieces() = default;
 void TextPieces::rewind() {
     Impl& p = *impl_;
     if (p.whole) {
-        p.consumed = 0;
+        p.wholeGiven = false;
         return;
     }
     p.start();
@@ -443,17 +670,20 @@ void TextPieces::rewind() {
 bool TextPieces::next(std::string_view& piece) {
     Impl& p = *impl_;
     if (p.whole) {
-        if (p.consumed >= p.buffer.size()) return false;
-        piece = p.buffer;
-        p.consumed = p.buffer.size();
+        if (p.wholeGiven || p.whole->empty()) return false;
+        piece = *p.whole;
+        p.wholeGiven = true;
         return true;
     }
-    p.buffer.erase(0, p.consumed);  // the cut line left over from the last piece
+    p.buffer.erase(0, p.consumed);  // the cut line left over from the last piece: no '\n'
     p.consumed = 0;
-    // Read until the piece is full and holds a line end, or the text ends.
-    while (!p.end && (!p.headChecked || p.buffer.size() < p.pieceBytes ||
-                      p.buffer.find('\n') == std::string::npos)) {
+    // Read until the piece is full and holds a line end, or the text ends. Only the bytes just
+    // read are searched for a line end, so a long line costs time linear in its length.
+    bool lineEnd = false;
+    while (!p.end && (!p.headChecked || p.buffer.size() < p.pieceBytes || !lineEnd)) {
+        const std::size_t old = p.buffer.size();
         if (p.produce(p.pieceBytes) == 0) p.end = true;
+        if (!lineEnd) lineEnd = std::memchr(p.buffer.data() + old, '\n', p.buffer.size() - old);
         if (!p.headChecked && (p.total >= kHeadBytes || p.end)) {
             p.headChecked = true;
             checkTextHead(p.buffer, p.path);
@@ -502,6 +732,10 @@ void LineReader::checkText(std::string_view line) const {
         if ((c >= 0x20 && c < 0x7f) || c == '\t') {
             ++i;
             continue;
+        }
+        if (c == '\r') {  // a CR before the LF was removed by next(): this one ends nothing
+            fail("carriage return without line feed (old Mac line endings) at column " +
+                 std::to_string(i + 1) + "; expected lines ending in LF or CRLF");
         }
         // A UTF-8 sequence: lead byte, the allowed range of the second byte, length.
         unsigned char low = 0x80;

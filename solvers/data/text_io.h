@@ -21,9 +21,30 @@ namespace cplab {
 // the extension does not matter). Throws DataError(path, 0, ...) when the file does not exist,
 // is a directory, cannot be read, or holds a truncated or corrupt gzip stream; and
 // DataError(path, line, ...) as soon as its first 64 KB of text hold a binary byte (so
-// /dev/zero or an image fails at once, not after reading gigabytes). The text may not exceed
+// /dev/zero or an image fails at once, not after reading gigabytes), or as soon as a line
+// exceeds lineByteLimit() ("line longer than N bytes"). The text may not exceed
 // inputByteLimit(): beyond it, reading stops with a DataError saying so.
+//
+// Streams: what is not a regular file (a pipe: `--data /dev/stdin`, `<(cmd)`; a named FIFO; a
+// device) is read to its end on first use and its text kept, by path, for the life of the
+// process; readInputHead, readInputFile and TextPieces all hand out that same text, so sniffing
+// a format never consumes bytes the loader then misses (the memory is the text's, as for any
+// input read whole). A named FIFO that gets no writer, or a device that sends nothing, within
+// kStreamWaitSeconds is refused ("a FIFO with no writer after 5 s"); a pipe with a writer is
+// read for as long as the writer writes. A failure is kept too (asked again, it is thrown
+// again without waiting again).
 std::string readInputFile(const std::string& path);
+
+// How long a stream input may stay without a writer or a first byte before it is refused.
+inline constexpr int kStreamWaitSeconds = 5;
+
+// The longest line any text input may hold (64 MiB): beyond it a reader stops at once with
+// DataError(path, line, "line longer than N bytes ..."), whether the text is plain, inflated
+// from gzip or piped. Reading stays linear in the bytes however long the lines.
+inline constexpr std::size_t kDefaultLineByteLimit = std::size_t{64} << 20;
+std::size_t lineByteLimit();
+// Overrides the limit (0: back to kDefaultLineByteLimit). For tests.
+void setLineByteLimit(std::size_t bytes);
 
 // The most text bytes one input may hold (plain or inflated): half the memory available when
 // the input is opened (MemAvailable in /proc/meminfo), or the value set by
@@ -45,7 +66,8 @@ void checkParsedSize(const std::string& sourceName, std::size_t examples, std::s
 void checkTextHead(std::string_view text, const std::string& sourceName);
 
 // At most the first `count` bytes of the file (inflated when it is gzip), for telling formats
-// apart by their content; empty when the file cannot be read (readInputFile says why).
+// apart by their content; empty when the file cannot be read (readInputFile says why). A
+// stream is read whole and kept (see readInputFile), so the loader still gets all of it.
 std::string readInputHead(const std::string& path, std::size_t count = 4096);
 
 // True when `bytes` starts with the gzip magic bytes 1f 8b.
@@ -82,8 +104,9 @@ void checkOutputPath(const std::string& path);
 // a loader can parse a file without holding all of its text (the compressed bytes of a gzip
 // file are held; they are a fraction of it). Same checks and messages as readInputFile: a
 // missing file, a directory, binary bytes in the first 64 KB, truncated or corrupt gzip, more
-// text than inputByteLimit(). What is not a regular file (a pipe, a device) is read whole by
-// readInputFile and given as one piece.
+// text than inputByteLimit(), a line longer than lineByteLimit(). What is not a regular file (a
+// pipe, a device) is read whole once (the text readInputFile and readInputHead share) and
+// given as one piece.
 class TextPieces {
   public:
     explicit TextPieces(const std::string& path, std::size_t pieceBytes = std::size_t{1} << 18);
@@ -121,7 +144,8 @@ struct OnePiece {
 // Splits text into lines ("\n" or "\r\n"; a last line without terminator counts), skipping a
 // UTF-8 byte-order mark at the start. Each returned line has been checked to be text: control
 // bytes other than tab, and bytes that are not valid UTF-8, make next() throw
-// "unexpected binary byte 0x.. at column N; expected text".
+// "unexpected binary byte 0x.. at column N; expected text"; a carriage return inside a line
+// throws "carriage return without line feed (old Mac line endings) at column N".
 class LineReader {
   public:
     // `linesBefore`: lines of the same file before `text` (a piece of it, see TextPieces); the

@@ -1,5 +1,6 @@
 #include "precomputed.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -32,6 +33,50 @@ bool parseIndex(std::string_view text, long long& out) {
     if (text.empty() || text.front() == '+' || text.front() == '-') return false;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc() && end == text.data() + text.size();
+}
+
+// What a kernel matrix K (m × m, row by row) must satisfy and costs O(m²) at most to check:
+// K(i, i) = ‖φ(xᵢ)‖² ≥ 0, and |K(i, j)|² ≤ K(i, i)·K(j, j) (Cauchy–Schwarz in feature space;
+// every 2 × 2 principal minor of a positive semidefinite matrix is ≥ 0). Symmetry is checked
+// where the kernel is used (KernelSet). A violation is a DataError at the line of row i: a
+// matrix that is not a kernel makes the SVM dual non-convex, and solvers would "converge" on
+// nonsense. The bound allows a relative 1e-3, for values printed with as few as 4 digits.
+void checkKernelEntries(const std::vector<double>& values, int m, const std::vector<int>& lines,
+                        const std::string& path) {
+    const auto at = [&](int i, int j) {
+        return values[static_cast<std::size_t>(i) * static_cast<std::size_t>(m) +
+                      static_cast<std::size_t>(j)];
+    };
+    const auto entry = [](int i, int j) {
+        return "K(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
+    };
+    double largest = 0.0;  // the largest diagonal entry: the scale of rounding in the file
+    for (int i = 0; i < m; ++i)
+        largest = std::max(largest, at(i, i));
+    std::vector<double> norms(static_cast<std::size_t>(m));  // sqrt(K(i, i))
+    for (int i = 0; i < m; ++i) {
+        if (at(i, i) < -1e-12 * largest) {
+            throw DataError(path, lines[static_cast<std::size_t>(i)],
+                            entry(i, i) + " = " + formatReal(at(i, i)) +
+                                " is negative: not a kernel matrix (its diagonal holds "
+                                "K(x, x) = ||phi(x)||^2 >= 0)");
+        }
+        norms[static_cast<std::size_t>(i)] = std::sqrt(std::max(at(i, i), 0.0));
+    }
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < m; ++j) {
+            const double bound =
+                norms[static_cast<std::size_t>(i)] * norms[static_cast<std::size_t>(j)];
+            const double kij = at(i, j);
+            if (std::abs(kij) > bound * (1 + 1e-3) + 1e-12 * largest) {
+                throw DataError(
+                    path, lines[static_cast<std::size_t>(i)],
+                    "|" + entry(i, j) + "| = " + formatReal(std::abs(kij)) + " exceeds sqrt(" +
+                        entry(i, i) + " * " + entry(j, j) + ") = " + formatReal(bound) +
+                        ": not a kernel matrix (a kernel has |K(i, j)|^2 <= K(i, i) K(j, j))");
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -71,7 +116,8 @@ Dataset loadPrecomputedKernel(const std::string& path, int columns) {
     int width = training ? -1 : columns;
     int widthLine = 0;
     std::vector<double> labels;
-    std::vector<double> values;
+    std::vector<double> values;  // row by row
+    std::vector<int> rowLines;   // the line of each row
     bool sawAnyLine = false;
 
     std::string_view line;
@@ -169,6 +215,7 @@ Dataset loadPrecomputedKernel(const std::string& path, int columns) {
                                   : std::string(" (one per training example)")));
         }
         labels.push_back(label);
+        rowLines.push_back(reader.lineNumber());
     }
     if (labels.empty()) {
         throw DataError(path, 0,
@@ -183,6 +230,7 @@ Dataset loadPrecomputedKernel(const std::string& path, int columns) {
                             " columns; a training kernel must be square (one row and one "
                             "column per example)");
     }
+    if (training) checkKernelEntries(values, m, rowLines, path);
 
     Dataset data;
     data.name = std::filesystem::path(path).filename().string();

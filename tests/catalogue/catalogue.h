@@ -4,11 +4,14 @@
 // the main window's loading path). Header-only, Qt Core only.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <vector>
 
 namespace cplab::catalogue {
@@ -110,16 +113,42 @@ inline QString optionValue(const QStringList& arguments, const QString& option) 
     return k >= 0 && k + 1 < arguments.size() ? arguments[k + 1] : QString();
 }
 
+// The path of line_beyond_limit.libsvm, written once per process (67 MB: too large to write
+// for every row): line 2 holds "-1" and 16.8 million " 1:1", 2 bytes beyond the 64 MiB a line
+// may hold. Empty when it cannot be written.
+inline QString lineBeyondLimitFile() {
+    static QTemporaryDir dir;
+    static const QString path = [] {
+        const QString file = dir.filePath("line_beyond_limit.libsvm");
+        QFile out(file);
+        if (!dir.isValid() || !out.open(QIODevice::WriteOnly)) return QString();
+        QByteArray chunk;
+        for (int i = 0; i < (1 << 16); ++i)
+            chunk += " 1:1";
+        bool ok = out.write("+1 1:0.5 2:1\n-1") == 15;
+        for (int k = 0; k < 256 && ok; ++k)  // 256 x 256 KiB = 64 MiB of " 1:1"
+            ok = out.write(chunk) == chunk.size();
+        ok = ok && out.write("\n+1 1:1\n") == 8;
+        return ok ? file : QString();
+    }();
+    return path;
+}
+
 // Writes the files too large to keep in the repository into the scratch folder `tmp`:
 // long_line.libsvm, whose line 2 holds 50,000 features and then the bad token 50001:1.5x
-// (389 KB).
+// (389 KB); line_beyond_limit.libsvm, a link to lineBeyondLimitFile(); no_writer.fifo, a named
+// FIFO that nobody writes.
 inline bool writeGeneratedFiles(const QString& tmp) {
     QByteArray text = "+1 1:0.5 2:1\n-1";
     for (int i = 1; i <= 50000; ++i)
         text += ' ' + QByteArray::number(i) + ":1";
     text += " 50001:1.5x\n";
     QFile file(QDir(tmp).filePath("long_line.libsvm"));
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+    const QString beyond = lineBeyondLimitFile();
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size() &&
+           !beyond.isEmpty() &&
+           QFile::link(beyond, QDir(tmp).filePath("line_beyond_limit.libsvm")) &&
+           ::mkfifo(QFile::encodeName(QDir(tmp).filePath("no_writer.fifo")).constData(), 0600) == 0;
 }
 
 }  // namespace cplab::catalogue

@@ -18,6 +18,7 @@
 #include "bmrm/linear_model.h"
 #include "bmrm/ocas.h"
 #include "bmrm/plane_set.h"
+#include "data/data_error.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
 #include "record_columns.h"
@@ -139,6 +140,7 @@ class TestBmrmOcas : public QObject {
     void aggregationKeepsTheReducedOptimum();
     void automaticCapFollowsTheData();
     void labelsAreMappedAndPredictionsRoundTrip();
+    void modelClassesAreDistinct();
     void optionsAreValidated();
 };
 
@@ -397,6 +399,28 @@ void TestBmrmOcas::labelsAreMappedAndPredictionsRoundTrip() {
         QFAIL("no error");
     } catch (const std::exception& e) {
         QVERIFY2(QString(e.what()).contains("m.txt") && QString(e.what()).contains("4"), e.what());
+    }
+}
+
+// A model's class values are distinct: `classes 1 1` names one class twice (predict would map
+// both outputs to it) and is refused at its line, as is a second classes line.
+void TestBmrmOcas::modelClassesAreDistinct() {
+    const std::string head = "# cplab linear model\nrisk hinge\nbias 0\nfeatures 2\noutputs 1\n";
+    const std::string tail = "weights\n0.5\n-0.5\n";
+    QCOMPARE(parseLinearModel(head + "classes -1 1\n" + tail, "m.txt").classes.size(),
+             std::size_t{2});
+    for (const auto& [classes, detail] :
+         {std::pair<std::string, std::string>{"classes 1 1\n",
+                                              "m.txt:6: classes: class value "
+                                              "'1' appears twice"},
+          {"classes 1 1e0\n", "m.txt:6: classes: class value '1e0' appears twice"},
+          {"classes 0 1\nclasses 0 1\n", "m.txt:7: classes given twice"}}) {
+        try {
+            parseLinearModel(head + classes + tail, "m.txt");
+            QFAIL(("accepted " + classes).c_str());
+        } catch (const DataError& e) {
+            QVERIFY2(std::string(e.what()).rfind(detail, 0) == 0, e.what());
+        }
     }
 }
 

@@ -412,6 +412,62 @@ class TestCsvFormat : public QObject {
                                                 "f\","));
         QVERIFY(parse(text.c_str()).featureNames == data.featureNames);
     }
+
+    // CsvHeader::Auto decides by the label column (csv_format.h): a first row is a header only
+    // when its label is a text no other row uses (and its other fields are names, or the next
+    // labels are numbers). A first row whose label is a number is data, so a text in its
+    // features fails at line 1 exactly as it fails at line 2 (it used to be dropped silently
+    // as a header, losing one example).
+    void headerByTheLabelColumn_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("m");          // examples, or -1: a DataError
+        QTest::addColumn<int>("line");       // the error's line
+        QTest::addColumn<QString>("names");  // header names (features, then the label), or
+                                             // the error's fragment
+        QTest::newRow("text feature on line 1 is data, not a header")
+            << QByteArray("1,x,0\n2,3,1\n4,5,0\n") << -1 << 1 << "column 2: value 'x'";
+        QTest::newRow("the same row on line 2")
+            << QByteArray("2,3,1\n1,x,0\n4,5,0\n") << -1 << 2 << "column 2: value 'x'";
+        QTest::newRow("names over numeric labels")
+            << QByteArray("a,b,y\n1,2,3\n4,5,6\n") << 2 << 0 << "a b y";
+        QTest::newRow("numeric feature names, text label name")
+            << QByteArray("0,1,label\n1,2,3\n4,5,6\n") << 2 << 0 << "0 1 label";
+        QTest::newRow("names over text labels")
+            << QByteArray("a,b,class\n1,2,yes\n3,4,no\n") << 2 << 0 << "a b class";
+        QTest::newRow("a label other rows use makes the row data")
+            << QByteArray("1,x,yes\n1,2,yes\n3,4,no\n") << -1 << 1 << "column 2: value 'x'";
+        QByteArray late = "1,x,rare\n";
+        for (int i = 0; i < 12; ++i)
+            late += i % 2 ? "1,2,yes\n" : "3,4,no\n";
+        late += "5,6,rare\n";
+        QTest::newRow("a label first used again after the first ten rows")
+            << late << -1 << 1 << "column 2: value 'x'";
+        QTest::newRow("a label used again, quoted")
+            << QByteArray("1,x,\"yes\"\n1,2,yes\n3,4,no\n") << -1 << 1 << "column 2: value 'x'";
+        QTest::newRow("a header named like a class is data")
+            << QByteArray("a,b,yes\n1,2,yes\n3,4,no\n") << -1 << 1 << "column 1: value 'a'";
+        QTest::newRow("names over a single data row")
+            << QByteArray("a,b,y\n1,2,3\n") << 1 << 0 << "a b y";
+    }
+    void headerByTheLabelColumn() {
+        QFETCH(QByteArray, text);
+        QFETCH(int, m);
+        QFETCH(int, line);
+        QFETCH(QString, names);
+        try {
+            const Dataset data = parse(text.constData());
+            QCOMPARE(data.size(), m);
+            std::string all;
+            for (const std::string& name : data.featureNames)
+                all += name + " ";
+            QCOMPARE(QString::fromStdString(all + data.labelName), names);
+        } catch (const DataError& e) {
+            QVERIFY2(m < 0, e.what());
+            QCOMPARE(e.line(), line);
+            QVERIFY2(std::string(e.what()).find(names.toStdString()) != std::string::npos,
+                     e.what());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCsvFormat)

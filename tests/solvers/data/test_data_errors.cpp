@@ -1,9 +1,16 @@
 // Every malformed input gives a DataError that names the file, the line (0 when the problem
 // is not about one line) and what was expected; fixtures in tests/data/bad (see its README).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtTest>
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <thread>
 #include <tuple>
 
 #include "data/csv_format.h"
@@ -381,6 +388,117 @@ class TestDataErrors : public QObject {
                     QVERIFY(data.size() > 0);
                 } catch (const DataError&) {
                 }
+            }
+        }
+    }
+
+    // A pipe or FIFO given as data is read once, whole: the format sniffing (readInputHead)
+    // and the loader see the same bytes (the loader used to miss the 16 KB sniffing took).
+    // Both a named FIFO and an anonymous pipe (what `--data /dev/stdin` and `<(cmd)` open),
+    // with more text than any sniff window.
+    void streamsAreSniffedAndLoadedWhole() {
+        std::string text;
+        for (int i = 0; i < 4000; ++i)
+            text += (i % 2 ? "-1 1:" : "+1 1:") + std::to_string(i) + " 3:0.25\n";
+        QVERIFY(text.size() > (64 << 10));
+        auto writeAll = [&text](int fd) {
+            for (std::size_t done = 0; done < text.size();) {
+                const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+                if (n <= 0) break;
+                done += static_cast<std::size_t>(n);
+            }
+            ::close(fd);
+        };
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("data.fifo").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        std::thread writer([&] { writeAll(::open(fifo.c_str(), O_WRONLY)); });
+        QCOMPARE(readInputHead(fifo, 16 << 10), text.substr(0, 16 << 10));
+        QCOMPARE(loadLibsvm(fifo).size(), 4000);
+        QCOMPARE(readInputFile(fifo), text);
+        writer.join();
+
+        int ends[2];
+        QCOMPARE(::pipe(ends), 0);
+        const std::string pipe = "/proc/self/fd/" + std::to_string(ends[0]);
+        std::thread pipeWriter([&] { writeAll(ends[1]); });
+        QCOMPARE(readInputHead(pipe).size(), std::size_t{4096});
+        QCOMPARE(loadLibsvm(pipe).size(), 4000);
+        pipeWriter.join();
+        ::close(ends[0]);
+    }
+
+    // A FIFO nobody writes is refused after kStreamWaitSeconds, naming it, instead of blocking
+    // forever; asked again (the loader after the sniffing), the refusal comes at once.
+    void fifoWithoutWriterIsRefused() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("nobody.fifo").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QElapsedTimer timer;
+        timer.start();
+        QCOMPARE(readInputHead(fifo), std::string());
+        const qint64 waited = timer.elapsed();
+        QVERIFY2(waited >= kStreamWaitSeconds * 1000 - 100 && waited < 10000,
+                 std::to_string(waited).c_str());
+        timer.restart();
+        try {
+            loadLibsvm(fifo);
+            QFAIL("no DataError");
+        } catch (const DataError& e) {
+            QCOMPARE(e.file(), fifo);
+            QVERIFY2(
+                std::string(e.what()).find("a FIFO with no writer after 5 s") != std::string::npos,
+                e.what());
+        }
+        QVERIFY(timer.elapsed() < 1000);
+    }
+
+    // A line beyond lineByteLimit() is refused at its line as soon as its bytes pass the
+    // limit, in every way text is read: piece by piece (plain and gzip), whole (plain and
+    // gzip), and from memory.
+    void longLinesAreRefusedAtTheirLine() {
+        const std::string text = "+1 1:1\n-1 1:2\n+1" + std::string(10000, ' ') + "1:1\n-1 1:3\n";
+        QTemporaryDir dir;
+        const std::string plain = dir.filePath("long.libsvm").toStdString();
+        const std::string packed = dir.filePath("long.libsvm.gz").toStdString();
+        writeOutputFile(plain, text);
+        writeOutputFile(packed, text, /*gzip=*/true);
+        QCOMPARE(loadLibsvm(plain).size(), 4);  // within the default limit
+        setLineByteLimit(4096);
+        const std::vector<std::function<void()>> readers = {
+            [&] { loadLibsvm(plain); },    [&] { loadLibsvm(packed); },
+            [&] { readInputFile(plain); }, [&] { readInputFile(packed); },
+            [&] { loadCsv(plain); },       [&] { parseLibsvm(deflateGzip(text), "memory"); },
+        };
+        for (std::size_t k = 0; k < readers.size(); ++k) {
+            try {
+                readers[k]();
+                setLineByteLimit(0);
+                QFAIL(("no DataError from reader " + std::to_string(k)).c_str());
+            } catch (const DataError& e) {
+                QCOMPARE(e.line(), 3);
+                QVERIFY2(
+                    std::string(e.what()).find("line longer than 4096 bytes") != std::string::npos,
+                    e.what());
+            }
+        }
+        setLineByteLimit(0);
+        QCOMPARE(lineByteLimit(), kDefaultLineByteLimit);
+    }
+
+    // Lines ended by a bare CR (old Mac files) are named for what they are, at the first CR.
+    void bareCarriageReturnsAreNamed() {
+        for (int format = 0; format < 2; ++format) {
+            try {
+                format == 0 ? parseLibsvm("+1 1:1\r-1 1:2\r", "mac.libsvm")
+                            : parseCsv("1,2,0\r3,4,1\r", "mac.csv");
+                QFAIL("no DataError");
+            } catch (const DataError& e) {
+                QCOMPARE(e.line(), 1);
+                QVERIFY2(std::string(e.what()).find(
+                             "carriage return without line feed (old Mac line endings) at "
+                             "column") != std::string::npos,
+                         e.what());
             }
         }
     }

@@ -87,6 +87,8 @@ class TestKernels : public QObject {
     void precomputedBadFiles_data();
     void precomputedBadFiles();
     void precomputedFromRealData();
+    void precomputedNotAKernel_data();
+    void precomputedNotAKernel();
 };
 
 void TestKernels::grammarAcceptsGoodLists_data() {
@@ -554,6 +556,40 @@ void TestKernels::precomputedFromRealData() {
         const double* b = features.row(0, i);
         QVERIFY(std::equal(a, a + m, b));
         QCOMPARE(fromFile.diagonal(0, i), 1.0);
+    }
+}
+
+// A training kernel must be one: K(i, i) >= 0 and |K(i, j)|² <= K(i, i) K(j, j) (every 2 × 2
+// principal minor of a PSD matrix); a violation is refused at the line of row i, naming the
+// entries. Rounding of printed values (a duplicated example, equal up to the 6th digit) passes.
+void TestKernels::precomputedNotAKernel_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");  // after "<path>", or empty: it loads
+    QTest::newRow("negative diagonal")
+        << QByteArray("1 0:1 1:1 2:0.5 3:0\n-1 0:2 1:0.5 2:-1 3:0.2\n1 0:3 1:0 2:0.2 3:1\n")
+        << ":2: K(2, 2) = -1 is negative: not a kernel matrix";
+    QTest::newRow("off-diagonal beyond Cauchy-Schwarz")
+        << QByteArray("1 0:1 1:1 2:3 3:0\n-1 0:2 1:3 2:1 3:0.2\n1 0:3 1:0 2:0.2 3:1\n")
+        << ":1: |K(1, 2)| = 3 exceeds sqrt(K(1, 1) * K(2, 2)) = 1: not a kernel matrix";
+    QTest::newRow("negative off-diagonal beyond Cauchy-Schwarz, last row")
+        << QByteArray("1 0:1 1:4 2:0 3:1\n-1 0:2 1:0 2:1 3:0\n1 0:3 1:1 2:0 3:0.2\n")
+        << ":1: |K(1, 3)| = 1 exceeds sqrt(K(1, 1) * K(3, 3)) = 0.8944271909999159";
+    QTest::newRow("duplicated example, rounded: a kernel")
+        << QByteArray("1 0:1 1:2.12346 2:2.12346\n-1 0:2 1:2.12346 2:2.12345\n") << "";
+    QTest::newRow("zero example: a kernel") << QByteArray("1 0:1 1:0 2:0\n-1 0:2 1:0 2:1\n") << "";
+}
+
+void TestKernels::precomputedNotAKernel() {
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("kernel.txt").toStdString();
+    std::ofstream(path) << text.constData();
+    const QString error = dataErrorOf(path);
+    if (message.isEmpty()) {
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    } else {
+        QVERIFY2(error.startsWith(QString::fromStdString(path) + message), qPrintable(error));
     }
 }
 
