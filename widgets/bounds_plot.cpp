@@ -140,7 +140,7 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
         replotNow();
     });
 
-    setMinimumSize(360, 280);
+    setMinimumSize(280, 180);
 }
 
 double BoundsPlot::key(const IterationRecord& r) const {

@@ -63,7 +63,7 @@ CuttingPlanePlot::CuttingPlanePlot(QWidget* parent)
     plot_->setObjectName("modelPlot");
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
-    setMinimumSize(360, 280);
+    setMinimumSize(280, 180);
 }
 
 void CuttingPlanePlot::clear() {

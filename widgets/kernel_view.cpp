@@ -193,7 +193,7 @@ KernelView::KernelView(QWidget* parent)
         p->setAutoAddPlottableToLegend(false);
         p->legend->setVisible(false);
     }
-    setMinimumSize(420, 320);
+    setMinimumSize(300, 200);
     decisionReplot_ = new CoalescedReplot(decisionPlot_);
     weightsReplot_ = new CoalescedReplot(weightsPlot_, [this] { fixAspect(); });
     progressReplot_ = new CoalescedReplot(progressPlot_);

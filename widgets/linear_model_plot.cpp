@@ -36,7 +36,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     layout->addWidget(plot_);
     plot_->setObjectName("linearModelPlot");
     applyPlotStyle(plot_);
-    setMinimumSize(420, 320);
+    setMinimumSize(300, 200);
     replot_ = new CoalescedReplot(plot_);
 
     dataRect_ = plot_->axisRect();

@@ -232,7 +232,7 @@ MklPathView::MklPathView(QWidget* parent)
     bars_->setWidth(0.7);
     predictorNote_ = addNote(predictorPlot_, rect);
     clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
-    setMinimumSize(420, 320);
+    setMinimumSize(300, 200);
 }
 
 MklPathView::~MklPathView() = default;

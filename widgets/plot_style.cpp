@@ -63,6 +63,10 @@ void styleAxisRect(QCPAxisRect* rect) {
 }
 
 void applyPlotStyle(QCustomPlot* plot) {
+    // A plot's own minimum (its layout's: legends of many entries, several axis rects) would
+    // let one plot widen every view past a projector's 1024 or 1280 pixels; what is too small
+    // to show whole is drawn smaller instead.
+    plot->setMinimumSize(240, 140);
     plot->setBackground(Qt::white);
     plot->setAntialiasedElements(QCP::aeAll);
     plot->setNotAntialiasedElements(QCP::aeNone);

@@ -30,7 +30,7 @@ PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustom
     plot_->setObjectName("polytopePlot");
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
-    setMinimumSize(360, 280);
+    setMinimumSize(280, 180);
 }
 
 void PolytopePlot::clear() {

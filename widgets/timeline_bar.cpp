@@ -29,7 +29,7 @@ TimelineBar::TimelineBar(QWidget* parent)
         b->setFixedWidth(32);
     slider_->setRange(0, 0);
     slider_->setPageStep(10);
-    caption_->setMinimumWidth(170);
+    caption_->setMinimumWidth(130);
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);

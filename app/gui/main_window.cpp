@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -16,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QShortcut>
@@ -129,7 +131,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     setDelayMs(controller_->delayMs());
     updateButtons();
-    resize(1440, 900);
+    // 1440×900, or the screen's free area where it is smaller (a 1280×720 projector).
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    resize(screen ? QSize(1440, 900).boundedTo(screen->availableGeometry().size())
+                  : QSize(1440, 900));
 }
 
 MainWindow::~MainWindow() {
@@ -162,6 +167,9 @@ void MainWindow::buildUi() {
     splitter->addWidget(boundsPlot_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // The race view gets two fifths of the column (at least a third), whatever the window.
+    splitter->setSizes({600, 400});
+    splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
     connect(timeline_, &widgets::TimelineBar::positionChosen, this, [this] { showFrame(); });
     connect(timeline_, &widgets::TimelineBar::liveChosen, this, [this] { showFrame(); });
@@ -224,14 +232,23 @@ void MainWindow::buildUi() {
         showFrame();  // the marker and the other runs' rows follow the axis
     });
 
-    // ---- Left dock: demo, problem, solver, options, runs.
-    auto* scroll = new QScrollArea(this);
+    // ---- Left dock: demo, problem, solver and options scroll; below them, always in view,
+    // Add run / Apply and the runs with Remove run.
+    auto* leftPanel = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(leftPanel);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    auto* scroll = new QScrollArea(leftPanel);
+    scroll->setObjectName("setupScroll");
     scroll->setWidget(buildSetupPanel());
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(370);
+    scroll->setFrameShape(QFrame::NoFrame);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(buildRunsPanel());
+    leftPanel->setMinimumWidth(320);
     auto* left = new QDockWidget(tr("Problem and solver"), this);
     left->setObjectName("problemDock");
-    left->setWidget(scroll);
+    left->setWidget(leftPanel);
     left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, left);
 
@@ -241,7 +258,7 @@ void MainWindow::buildUi() {
     auto* right = new QDockWidget(tr("Pseudocode"), this);
     right->setObjectName("pseudocodeDock");
     right->setWidget(pseudocode_);
-    pseudocode_->setMinimumWidth(420);
+    pseudocode_->setMinimumWidth(260);
     addDockWidget(Qt::RightDockWidgetArea, right);
     log_ = new widgets::LogPanel(this);
     log_->setObjectName("logPanel");
@@ -255,7 +272,7 @@ void MainWindow::buildUi() {
     statusLine_ = new widgets::ElidedLabel(this);
     statusLine_->setObjectName("statusLine");
     progress_ = new widgets::GapProgress(this);
-    progress_->setMinimumWidth(340);
+    progress_->setMinimumWidth(300);
     statusBar()->addWidget(statusLine_, 1);
     statusBar()->addPermanentWidget(progress_);
 }
@@ -309,20 +326,37 @@ QWidget* MainWindow::buildSetupPanel() {
     solverDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
     optionForm_ = new OptionForm(solverBox);
     optionForm_->setObjectName("optionForm");
-    auto* runButtons = new QHBoxLayout;
-    addRunButton_ =
-        controlButton(tr("Add run"), "addRunButton",
-                      tr("Add a run of this solver with these options (a race)"), solverBox);
-    applyButton_ =
-        controlButton(tr("Apply to selected"), "applyButton",
-                      tr("Restart the selected run with this solver and options"), solverBox);
-    runButtons->addWidget(addRunButton_);
-    runButtons->addWidget(applyButton_);
     solverLayout->addWidget(solverCombo_);
     solverLayout->addWidget(solverDescription_);
     solverLayout->addWidget(optionForm_);
-    solverLayout->addLayout(runButtons);
     panelLayout->addWidget(solverBox);
+    panelLayout->addStretch(1);
+
+    connect(demoCombo_, &QComboBox::activated, this, [this](int index) {
+        const QString name = demoCombo_->itemData(index).toString();
+        if (!name.isEmpty()) loadDemo(name);
+    });
+    connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
+        const QString name = problemCombo_->itemData(index).toString();
+        if (!name.isEmpty()) loadProblem(name);
+    });
+    connect(solverCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::onSolverChosen);
+    return panel;
+}
+
+QWidget* MainWindow::buildRunsPanel() {
+    auto* panel = new QWidget(this);
+    auto* panelLayout = new QVBoxLayout(panel);
+    auto* runButtons = new QHBoxLayout;
+    addRunButton_ =
+        controlButton(tr("Add run"), "addRunButton",
+                      tr("Add a run of this solver with these options (a race)"), panel);
+    applyButton_ =
+        controlButton(tr("Apply to selected"), "applyButton",
+                      tr("Restart the selected run with this solver and options"), panel);
+    runButtons->addWidget(addRunButton_);
+    runButtons->addWidget(applyButton_);
+    panelLayout->addLayout(runButtons);
 
     auto* runsBox = new QGroupBox(tr("Runs (at the timeline's position)"), panel);
     auto* runsLayout = new QVBoxLayout(runsBox);
@@ -338,22 +372,13 @@ QWidget* MainWindow::buildSetupPanel() {
     runTable_->horizontalHeader()->setSectionResizeMode(kColRun, QHeaderView::Stretch);
     for (int c = kColStatus; c < kColumnCount; ++c)
         runTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    runTable_->setMinimumHeight(120);
+    runTable_->setMinimumHeight(80);
+    runTable_->setMaximumHeight(120);
     removeButton_ =
         controlButton(tr("Remove run"), "removeButton", tr("Remove the selected run"), runsBox);
     runsLayout->addWidget(runTable_);
     runsLayout->addWidget(removeButton_);
-    panelLayout->addWidget(runsBox, 1);
-
-    connect(demoCombo_, &QComboBox::activated, this, [this](int index) {
-        const QString name = demoCombo_->itemData(index).toString();
-        if (!name.isEmpty()) loadDemo(name);
-    });
-    connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
-        const QString name = problemCombo_->itemData(index).toString();
-        if (!name.isEmpty()) loadProblem(name);
-    });
-    connect(solverCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::onSolverChosen);
+    panelLayout->addWidget(runsBox);
     connect(addRunButton_, &QPushButton::clicked, this, [this] {
         QString why;
         const std::string solver = solverCombo_->currentData().toString().toStdString();

@@ -117,6 +117,7 @@ class MainWindow : public QMainWindow {
 
     void buildUi();
     QWidget* buildSetupPanel();
+    QWidget* buildRunsPanel();
     void buildMenus();
     void populateProblems();
     void onProblemChanged();

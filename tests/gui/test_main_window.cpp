@@ -410,7 +410,7 @@ void TestMainWindow::everyFamilyHasItsViewAndControls() {
     w.setDelayMs(0);
     auto* setup = w.findChild<QDockWidget*>("problemDock");
     QVERIFY(setup);
-    auto* scroll = qobject_cast<QScrollArea*>(setup->widget());
+    auto* scroll = setup->findChild<QScrollArea*>("setupScroll");
     QVERIFY(scroll);
     for (const auto& demo : cplab::demoCatalog()) {
         QVERIFY(w.loadDemo(QString::fromStdString(demo.name)));

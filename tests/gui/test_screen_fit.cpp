@@ -1,0 +1,97 @@
+// The window fits a lecture hall's projector: every demo opens at 1280×720 and at 1024×768
+// with the window at exactly that size (no minimum size forces it wider or taller), every
+// visible widget lies within the window (what a scroll area scrolls is judged by the scroll
+// area), and Add run, Remove run and the runs table are in view without scrolling.
+#include <QAbstractScrollArea>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "gui_wait.h"
+#include "main_window.h"
+#include "registry.h"
+
+using cplab::MainWindow;
+
+namespace {
+
+// True when `w` is (inside) the scrolled contents of a scroll area of `window`.
+bool insideScrolledContents(const QWidget* w, const QWidget* window) {
+    for (const QWidget* p = w->parentWidget(); p && p != window; p = p->parentWidget()) {
+        if (const auto* area = qobject_cast<const QAbstractScrollArea*>(p->parentWidget());
+            area && p == area->viewport())
+            return true;
+    }
+    return false;
+}
+
+// The visible widgets of `window` not wholly inside it, described.
+QStringList outside(const QWidget& window) {
+    QStringList found;
+    const QRect bounds = window.rect();
+    for (const QWidget* w : window.findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->isWindow() || insideScrolledContents(w, &window)) continue;
+        const QRect r(w->mapTo(&window, QPoint(0, 0)), w->size());
+        if (!bounds.contains(r)) {
+            found << QString("%1 '%2' at %3,%4 %5x%6")
+                         .arg(w->metaObject()->className(), w->objectName())
+                         .arg(r.x())
+                         .arg(r.y())
+                         .arg(r.width())
+                         .arg(r.height());
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+class TestScreenFit : public QObject {
+    Q_OBJECT
+  private slots:
+    void everyDemoFits_data() {
+        QTest::addColumn<QString>("demo");
+        QTest::addColumn<QSize>("size");
+        for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+            for (const auto& d : cplab::demoCatalog()) {
+                QTest::addRow("%s %dx%d", d.name.c_str(), size.width(), size.height())
+                    << QString::fromStdString(d.name) << size;
+            }
+        }
+    }
+    void everyDemoFits() {
+        QFETCH(QString, demo);
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.setDelayMs(0);
+        w.resize(size);
+        w.show();
+        QVERIFY(w.loadDemo(demo));
+        QVERIFY(cplab::testing::waitFor([&] { return cplab::testing::allReady(w); }));
+        w.stepAll(2);
+        QTest::qWait(300);  // the steps' snapshots drawn (a MAP grid lays out on its first)
+        QCOMPARE(w.size(), size);
+        const QStringList bad = outside(w);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join("\n")));
+        // The set-up panel scrolls vertically only: nothing cut behind a horizontal bar.
+        const auto* scroll = w.findChild<QScrollArea*>("setupScroll");
+        QVERIFY(scroll);
+        QVERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
+                 qPrintable(QString("needs %1 px, has %2")
+                                .arg(scroll->widget()->minimumSizeHint().width())
+                                .arg(scroll->viewport()->width())));
+        // The run controls of the set-up panel are in view, not in its scrolled part.
+        for (const char* name : {"addRunButton", "applyButton", "removeButton", "runTable"}) {
+            const auto* widget = w.findChild<QWidget*>(name);
+            QVERIFY2(widget && widget->isVisible(), name);
+            QVERIFY2(!insideScrolledContents(widget, &w), name);
+            QVERIFY2(
+                widget->height() >= widget->minimumSizeHint().height() || widget->height() >= 20,
+                name);
+        }
+    }
+};
+
+QTEST_MAIN(TestScreenFit)
+#include "test_screen_fit.moc"
