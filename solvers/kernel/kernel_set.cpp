@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "core/memory_budget.h"
 #include "core/number_text.h"
 
 namespace cplab {
@@ -572,7 +573,11 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
         }
     }
 
-    const double budget = cacheMb * kBytesPerMb;
+    // The cache is a speed knob: a cache_mb beyond the memory available is held to it (a
+    // whole-matrix cache would otherwise fail to allocate).
+    const double available = static_cast<double>(memoryBudget());
+    const double budget =
+        available > 0 ? std::min(cacheMb * kBytesPerMb, available / 2) : cacheMb * kBytesPerMb;
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto matrixBytes =
         static_cast<double>(RowMemory::footprint(static_cast<std::size_t>(m) * m));
