@@ -5,6 +5,7 @@
 
 #include "core/memory_budget.h"
 #include "core/options.h"
+#include "core/solver.h"
 #include "core/stop_options.h"
 
 using namespace cplab;
@@ -35,6 +36,28 @@ struct RangeOptions {
 struct BareOptions {
     int count = 3;
     void visit(OptionVisitor& v) { v.integer("count", count, "a count"); }
+};
+
+// A solver whose first step fails to allocate: by an estimate (MemoryLimitError) or anyway.
+class AllocatingSolver final : public Solver {
+  public:
+    explicit AllocatingSolver(bool estimated) : Solver(StopOptions{}), estimated_(estimated) {
+        IterationRecord initial;
+        initial.upper = 1.0;
+        initial.lower = 0.0;
+        setInitialRecord(initial);
+    }
+    std::string name() const override { return "allocating"; }
+    SnapshotPtr snapshot() const override { return std::make_shared<Snapshot>(); }
+
+  protected:
+    Status doStep(IterationRecord&) override {
+        if (estimated_) requireMemory(1e30, "a huge table", "AllocatingSolver: ");
+        throw std::bad_alloc();
+    }
+
+  private:
+    bool estimated_;
 };
 
 }  // namespace
@@ -133,6 +156,21 @@ class TestLimits : public QObject {
                  QString("20,000 examples x 20,000 classes"));
         QCOMPARE(QString::fromStdString(sizeProduct({{1234567, "tokens"}, {3, ""}})),
                  QString("1,234,567 tokens x 3"));
+    }
+
+    void memoryLimitsInAStepAreInvalidInput() {
+        // Never "numerical failure" (exit status 2) for what is a memory limit.
+        AllocatingSolver estimated(true);
+        estimated.step();
+        QCOMPARE(estimated.status().code, StatusCode::InvalidInput);
+        QVERIFY2(QString::fromStdString(estimated.status().message)
+                     .startsWith("AllocatingSolver: needs "),
+                 estimated.status().message.c_str());
+        AllocatingSolver failed(false);
+        failed.step();
+        QCOMPARE(failed.status().code, StatusCode::InvalidInput);
+        QVERIFY2(QString::fromStdString(failed.status().message).startsWith("out of memory"),
+                 failed.status().message.c_str());
     }
 
     void shortfallAgainstBudget() {
