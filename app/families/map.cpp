@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "builtin_datasets.h"
@@ -639,6 +640,14 @@ class MapFamily final : public Family {
         }
         if (mp->bestLabeling().empty()) {
             if (why) *why = path + ": no labeling was decoded (the run made no step)";
+            return false;
+        }
+        // E = −inf: every labeling found has probability zero; it is no answer to write.
+        if (mp->lastRecord().lower == -std::numeric_limits<double>::infinity()) {
+            if (why)
+                *why = path +
+                       ": not written: no labeling of non-zero probability was found (energy "
+                       "-inf)";
             return false;
         }
         try {

@@ -29,9 +29,12 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
             for (std::size_t k = 0; k < classes.size() && k < 10; ++k)
                 list += (k ? ", " : "") + data->labelText(classes[k]);
             if (classes.size() > 10) list += ", ...";
-            throw std::invalid_argument(data->source + ": " + std::to_string(classes.size()) +
-                                        " classes (" + list + "); the " + toString(loss) +
-                                        " loss is binary: use risk=multiclass (" + owner + ")");
+            // Dual coordinate descent has no multi-class loss: name the solvers that do.
+            const bool dcd = std::string(owner) == "DcdOptions";
+            throw std::invalid_argument(
+                data->source + ": " + std::to_string(classes.size()) + " classes (labels " + list +
+                "); the " + toString(loss) + " loss is binary: use risk=multiclass" +
+                (dcd ? " with ocas, bmrm, sgd or libocas" : "") + " (" + owner + ")");
         }
         if (classes.size() != 2) return data;  // Risk reports the problem
         targets = {-1.0, 1.0};

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "bmrm/bmrm.h"
+#include "bmrm/dcd.h"
 #include "bmrm/linear_model.h"
 #include "bmrm/ocas.h"
 #include "core/memory_budget.h"
@@ -73,12 +74,18 @@ class TestLinearLimits : public QObject {
             const OcasSolver solver(problem, o);
             QCOMPARE(solver.status().code, StatusCode::InvalidInput);
             const QString expected = QString(
-                                         "three.libsvm: 3 classes (0, 1, 2); the %1 loss is "
+                                         "three.libsvm: 3 classes (labels 0, 1, 2); the %1 loss is "
                                          "binary: use risk=multiclass")
                                          .arg(risk);
             QVERIFY2(QString::fromStdString(solver.status().message).startsWith(expected),
                      solver.status().message.c_str());
         }
+        // Dual coordinate descent has no multi-class loss: the message names solvers that do.
+        const DcdSolver dcd(problem, {});
+        QCOMPARE(dcd.status().code, StatusCode::InvalidInput);
+        QVERIFY2(QString::fromStdString(dcd.status().message)
+                     .contains("use risk=multiclass with ocas, bmrm, sgd or libocas"),
+                 dcd.status().message.c_str());
         // Two classes 0/1 stay accepted.
         const LinearProblem binary{parse(classes(2, 4), "two.libsvm"), nullptr};
         QCOMPARE(OcasSolver(binary, {}).status().code, StatusCode::Running);
