@@ -264,6 +264,10 @@ std::string PairwiseModel::noAllowedLabeling() const {
         hardAt[static_cast<std::size_t>(edge(e).v)].push_back(e);
     }
     // AC-3: remove the labels of one end that no remaining label of the other end allows.
+    // Bounded work: past kMaxChecks pair lookups it gives up (""), leaving the proof to the
+    // solvers' dual bound (MessagePassingSolver ends such a run without a labeling).
+    constexpr long long kMaxChecks = 200'000'000;
+    long long checks = 0;
     std::vector<int> queue = hard;
     std::vector<char> queued(static_cast<std::size_t>(edgeCount()), 0);
     for (const int e : hard)
@@ -284,12 +288,14 @@ std::string PairwiseModel::noAllowedLabeling() const {
                 for (int b = 0; b < labels(y) && !supported; ++b)
                     supported = ay[static_cast<std::size_t>(b)] &&
                                 (side == 0 ? pairwise(e, a, b) : pairwise(e, b, a)) != -kInf;
+                checks += labels(y);
                 if (!supported) {
                     ax[static_cast<std::size_t>(a)] = 0;
                     --left[static_cast<std::size_t>(x)];
                     pruned = true;
                 }
             }
+            if (checks > kMaxChecks) return {};
             if (!pruned) continue;
             if (left[static_cast<std::size_t>(x)] == 0) {
                 std::string neighbours;
