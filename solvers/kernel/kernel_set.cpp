@@ -132,6 +132,15 @@ double fromInner(const KernelSpec& spec, double dot, double normA, double normB)
     return 0.0;
 }
 
+// The bytes a cache of `cacheMb` may hold: the cache is a speed knob, so a cache_mb beyond the
+// memory available is held to half of it (whole matrices, or an LRU that fills row by row,
+// would otherwise fail to allocate mid-run).
+double cacheBudgetBytes(double cacheMb) {
+    const double available = static_cast<double>(memoryBudget());
+    const double asked = cacheMb * kBytesPerMb;
+    return available > 0 ? std::min(asked, available / 2) : asked;
+}
+
 // Uninitialised memory for a whole kernel matrix. From 2 MB up it is aligned to 2 MB and
 // advised as transparent huge pages: a solve first touches rows in no particular order, and on
 // a virtual machine one 4 KB page fault can cost ~10 µs (an SMO on 683 examples took 400 of
@@ -573,11 +582,7 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
         }
     }
 
-    // The cache is a speed knob: a cache_mb beyond the memory available is held to it (a
-    // whole-matrix cache would otherwise fail to allocate).
-    const double available = static_cast<double>(memoryBudget());
-    const double budget =
-        available > 0 ? std::min(cacheMb * kBytesPerMb, available / 2) : cacheMb * kBytesPerMb;
+    const double budget = cacheBudgetBytes(cacheMb);
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto matrixBytes =
         static_cast<double>(RowMemory::footprint(static_cast<std::size_t>(m) * m));
@@ -736,7 +741,8 @@ KernelQ::KernelQ(KernelSet& kernels, Eigen::VectorXd y, Eigen::VectorXd beta, do
         d.ring[1].resize(static_cast<std::size_t>(d.m));
     } else {
         const double rowBytes = static_cast<double>(d.m) * sizeof(double);
-        d.lru.configure(std::max(2, static_cast<int>(cacheMb * kBytesPerMb / rowBytes)), d.m);
+        const double rows = std::min(cacheBudgetBytes(cacheMb) / rowBytes, double(d.m));
+        d.lru.configure(std::max(2, static_cast<int>(rows)), d.m);
     }
     d.setWeights(beta);
 }
