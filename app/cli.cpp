@@ -481,14 +481,16 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     if (auto error = addAssignments(parser.values(problemSet), "--problem-set", a.problemOptions))
         return error;
     // The test split flags are the problem options test, test_fraction and seed of a family
-    // that reads datasets; the family checks them again.
+    // that reads datasets; the family checks them again. As there, a fraction of 0 (or -0)
+    // holds nothing out.
+    double f = 0.0;
     if (parser.isSet(fraction)) {
         const std::string text = parser.value(fraction).toStdString();
-        double f = 0.0;
-        if (parseReal(text, f) != NumberError::None || !(f > 0 && f < 1)) {
-            return "--test-fraction expects a number in (0, 1), got '" + text + "'";
+        if (parseReal(text, f) != NumberError::None || !(f >= 0 && f < 1)) {
+            return "--test-fraction expects a number in [0, 1) (0: no held-out set), got '" + text +
+                   "'";
         }
-        a.problemOptions["test_fraction"] = text;
+        a.problemOptions["test_fraction"] = f == 0 ? "0" : text;
     }
     if (parser.isSet(seed)) {
         const std::string text = parser.value(seed).toStdString();
@@ -499,7 +501,7 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
         a.problemOptions["seed"] = text;
     }
     if (parser.isSet(test)) a.problemOptions["test"] = parser.value(test).toStdString();
-    if (parser.isSet(test) && parser.isSet(fraction)) {
+    if (parser.isSet(test) && parser.isSet(fraction) && f != 0) {
         return std::string("give either --test FILE or --test-fraction F, not both");
     }
     return std::nullopt;
@@ -679,7 +681,10 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     } else {
         writeSummaryText(out, result, *problem);
     }
-    if (result.status.code == StatusCode::NumericalFailure) {
+    // A run that ends in failure says why on stderr too (an invalid input found during the
+    // run: a model whose every labeling has probability zero, memory that ran out).
+    if (result.status.code == StatusCode::NumericalFailure ||
+        result.status.code == StatusCode::InvalidInput) {
         err << "cplab-cli: " << result.status.message << '\n';
     }
     if (const int signal = gSignal.load()) {

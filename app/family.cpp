@@ -1,5 +1,9 @@
 #include "family.h"
 
+#include <new>
+
+#include "core/memory_budget.h"
+
 namespace cplab {
 
 const char* toString(Sense sense) {
@@ -101,6 +105,10 @@ std::unique_ptr<Solver> Family::makeSolver(const std::string& solver,
         auto made = entry->create(problem, options, why);
         if (!made) hintOtherSolvers(solver, options, why);
         return made;
+    } catch (const std::bad_alloc&) {
+        if (why)
+            *why = "solver '" + solver + "' could not start on '" + problem.info.name +
+                   "': " + outOfMemoryMessage();
     } catch (const std::exception& e) {
         if (why)
             *why = "solver '" + solver + "' could not start on '" + problem.info.name +

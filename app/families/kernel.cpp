@@ -121,8 +121,8 @@ bool kernelFitsData(const std::string& kernels, const KernelData& data, const st
                    ? "'" + problem +
                          "' is a precomputed kernel (LIBSVM's '<label> 0:<serial> "
                          "1:K(x,x1) ...' rows); its solvers take the kernel "
-                         "'precomputed', not '" +
-                         kernels + "'"
+                         "'precomputed', not " +
+                         quotedKernelText(kernels)
                    : "kernel 'precomputed' needs a precomputed-kernel file (LIBSVM's '<label> "
                      "0:<serial> 1:K(x,x1) ...' rows), but '" +
                          problem + "' holds feature vectors";

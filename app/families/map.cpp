@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "builtin_datasets.h"
@@ -117,10 +118,10 @@ struct MapProblemOptions {
                   "colour clusters (2 to 64)");
         v.real("coupling", coupling,
                "random grid: Potts weights uniform in [-coupling, coupling]; complete graph: "
-               "table entries in that range (>= 0)");
+               "table entries in that range (0 to 1e100)");
         v.real("unary", unary,
                "random grid, complete graph: unary log-potentials uniform in [-unary, unary] "
-               "(>= 0)");
+               "(0 to 1e100)");
         v.text("image", image,
                "image problem: the PNG to denoise or segment; empty: the built-in Tsukuba left "
                "view");
@@ -129,7 +130,7 @@ struct MapProblemOptions {
                  "clusters ('colour')");
         v.real("smoothness", smoothness,
                "image: Potts weight between neighbours; stereo: lambda of the truncated-linear "
-               "term (grey levels, >= 0)");
+               "term (grey levels, 0 to 1e100)");
         v.integer("downsample", downsample,
                   "image (1 to 64), stereo (1 to 16): box-average the images by this factor "
                   "first (stereo: the disparities shrink by it too)");
@@ -230,6 +231,13 @@ ProblemPtr makeMapProblem(UaiTables tables, const ProblemInfo& info, const std::
     auto model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
     if (const std::string violation = model->contractViolation(); !violation.empty())
         throw std::invalid_argument(source + ": " + violation);
+    // A model whose every labeling has probability 0 has no MAP labeling: refused here rather
+    // than "solved" to a labeling of energy -inf.
+    if (const std::string why = model->noAllowedLabeling(); !why.empty()) {
+        throw std::invalid_argument(
+            source + ": every labeling has probability zero" +
+            (evidence.empty() ? std::string() : " given the evidence " + evidence) + ": " + why);
+    }
     if (o.reference != kNone) {
         const std::string path = o.reference.empty() ? sibling(modelPath, ".MAP") : o.reference;
         if (!path.empty()) {
@@ -632,6 +640,14 @@ class MapFamily final : public Family {
         }
         if (mp->bestLabeling().empty()) {
             if (why) *why = path + ": no labeling was decoded (the run made no step)";
+            return false;
+        }
+        // E = −inf: every labeling found has probability zero; it is no answer to write.
+        if (mp->lastRecord().lower == -std::numeric_limits<double>::infinity()) {
+            if (why)
+                *why = path +
+                       ": not written: no labeling of non-zero probability was found (energy "
+                       "-inf)";
             return false;
         }
         try {

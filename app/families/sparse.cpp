@@ -199,6 +199,20 @@ class SparseFamily final : public Family {
     }
 
   private:
+    // Options as given: expansion_vectors and expansion_ratio are alternatives, so a ratio
+    // given alone replaces the default count — an option the user did not give never
+    // conflicts with one they did (both given still do).
+    template <class Options>
+    static bool assignGiven(Options& options, const OptionValues& values, std::string* why) {
+        if (!assignOptions(options, values, why)) return false;
+        if constexpr (requires { options.expansion_ratio; }) {
+            if (values.count("expansion_ratio") && !values.count("expansion_vectors") &&
+                options.expansion_ratio > 0)
+                options.expansion_vectors = 0;
+        }
+        return true;
+    }
+
     // A solver entry as Family::addSolver<Options, SolverType> makes it, refusing a
     // precomputed-kernel problem (expansion vectors are points of the input space).
     template <class Options, class SolverType>
@@ -209,7 +223,7 @@ class SparseFamily final : public Family {
             std::move(info),
             [](const OptionValues& values, std::string* why) {
                 Options options;
-                return assignOptions(options, values, why) && options.isValid(why);
+                return assignGiven(options, values, why) && options.isValid(why);
             },
             [name](const ProblemInstance& problem, const OptionValues& values,
                    std::string* why) -> std::unique_ptr<Solver> {
@@ -226,7 +240,7 @@ class SparseFamily final : public Family {
                     return nullptr;
                 }
                 Options options;
-                if (!assignOptions(options, values, why) || !options.isValid(why)) return nullptr;
+                if (!assignGiven(options, values, why) || !options.isValid(why)) return nullptr;
                 std::unique_ptr<Solver> solver;
                 if (data->kernel.train && data->kernel.train->classes().size() > 2) {
                     // Digits and other multi-class data: one machine per class against the

@@ -20,6 +20,8 @@ BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
     if (!acceptOptions(bmrmOptions_)) return;
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes,
                                          linearPlaneBudget(risk().data().storedBytes()));
+    // scores_ of doStep: one m × K score matrix.
+    if (!acceptMemory(1, planes_->maxPlanes(), "BmrmSolver")) return;
     w_ = Eigen::VectorXd::Zero(risk().dimension());
     best_ = w_;
     previous_ = w_;

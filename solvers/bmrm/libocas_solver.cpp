@@ -436,6 +436,8 @@ LibocasSolver::LibocasSolver(const LinearProblem& problem, LibocasOptions option
         return;
     }
     multiclass_ = risk_->options().loss == LossKind::Multiclass;
+    // msvm_ocas_solver keeps two m × K output matrices (its current and previous scores).
+    if (!acceptMemory(multiclass_ ? 2 : 0, 0, kOwner)) return;
     const StopOptions& stop = libocasOptions_.stop;
     tolRel_ = std::max(stop.tol_rel, kMinTolRel);
     tolAbs_ = stop.epsilon / lambda_;

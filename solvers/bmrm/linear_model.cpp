@@ -4,7 +4,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/memory_budget.h"
 #include "data/data_error.h"
+#include "data/dataset.h"
 #include "data/text_io.h"
 
 namespace cplab {
@@ -22,6 +24,10 @@ Eigen::MatrixXd LinearModel::scores(const Dataset& data) const {
     }
     const int stored = storedFeatures();
     const int rows = stored + (bias ? 1 : 0);
+    requireMemory(8.0 * data.size() * outputs,
+                  sizeProduct({{double(data.size()), "examples"}, {double(outputs), "outputs"}}) +
+                      " scores, 8 B each",
+                  data.source + ": the model's scores ");
     Eigen::MatrixXd S(data.size(), outputs);
     if (featureIds.empty() && data.featureIds.empty()) {
         for (int k = 0; k < outputs; ++k) {
@@ -69,6 +75,16 @@ Eigen::VectorXd LinearModel::predict(const Dataset& data) const {
     const Eigen::MatrixXd S = scores(data);
     Eigen::VectorXd out(S.rows());
     for (Eigen::Index i = 0; i < S.rows(); ++i) {
+        // A NaN or infinite score has no sign and no largest class: no prediction is defined.
+        if (!S.row(i).allFinite()) {
+            const int example = static_cast<int>(i);
+            throw DataError(data.source,
+                            example < static_cast<int>(data.lines.size())
+                                ? data.lines[static_cast<std::size_t>(example)]
+                                : 0,
+                            "the model's score of this example is not finite (weights too "
+                            "large for its features); no prediction is defined");
+        }
         if (risk == LossKind::EpsilonInsensitive) {
             out(i) = S(i, 0);
         } else if (risk == LossKind::Multiclass) {
@@ -159,7 +175,14 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
     while (reader.next(line)) {
         if (line.empty() || line[0] == '#') continue;
         if (seenWeights) {
-            weights.push_back(number(line, "weight"));
+            const double w = number(line, "weight");
+            // Scores sum weight × feature over the features; with both within ±kMaxMagnitude
+            // they stay finite (a model of ±1e308 would score NaN and predict garbage).
+            if (std::abs(w) > kMaxMagnitude) {
+                reader.fail("weight " + formatReal(w) + " is beyond +-" +
+                            formatReal(kMaxMagnitude) + ", where scores stay finite");
+            }
+            weights.push_back(w);
             continue;
         }
         if (idsToRead > 0) {

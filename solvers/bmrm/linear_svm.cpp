@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/memory_budget.h"
+
 namespace cplab {
 
 namespace {
@@ -21,6 +23,19 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
         for (std::size_t k = 0; k < classes.size(); ++k)
             targets.push_back(double(k));
     } else {
+        if (classes.size() > 2) {
+            // A file of three or more classes is not a binary problem, whatever its labels.
+            std::string list;
+            for (std::size_t k = 0; k < classes.size() && k < 10; ++k)
+                list += (k ? ", " : "") + data->labelText(classes[k]);
+            if (classes.size() > 10) list += ", ...";
+            // Dual coordinate descent has no multi-class loss: name the solvers that do.
+            const bool dcd = std::string(owner) == "DcdOptions";
+            throw std::invalid_argument(
+                data->source + ": " + std::to_string(classes.size()) + " classes (labels " + list +
+                "); the " + toString(loss) + " loss is binary: use risk=multiclass" +
+                (dcd ? " with ocas, bmrm, sgd or libocas" : "") + " (" + owner + ")");
+        }
         if (classes.size() != 2) return data;  // Risk reports the problem
         targets = {-1.0, 1.0};
     }
@@ -168,6 +183,23 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         risk_.reset();
         return;
     }
+}
+
+bool LinearSvmSolver::acceptMemory(int scoreMatrices, int planes, const char* owner) {
+    if (!valid()) return false;
+    const double m = risk_->examples(), K = risk_->outputs(), n = double(risk_->dimension());
+    const int vectors = 4;  // w and its kin, the subgradient
+    const double bytes = 8.0 * (scoreMatrices * m * K + (planes + vectors) * n);
+    const std::string why = memoryShortfall(
+        bytes, sizeProduct({{m, "examples"},
+                            {K, K > 1 ? "classes" : "output"},
+                            {double(scoreMatrices),
+                             scoreMatrices == 1 ? "score matrix" : "score matrices"}}) +
+                   " + " +
+                   sizeProduct({{double(planes + vectors), "planes and vectors"}, {n, "weights"}}) +
+                   ", 8 B each");
+    if (!why.empty()) reject(std::string(owner) + ": " + why);
+    return valid();
 }
 
 std::string LinearSvmSolver::dataConditionNote(bool* degenerate) const {

@@ -122,6 +122,11 @@ class LinearSvmSolver : public Solver {
         return valid();
     }
 
+    // Before the first allocation that grows with examples × classes: rejects with the sizes
+    // (memory_budget.h) when `scoreMatrices` m × K score matrices, `planes` planes and a few
+    // weight vectors of F·K entries cannot fit in the memory available; true when they fit.
+    bool acceptMemory(int scoreMatrices, int planes, const char* owner);
+
     // The family's leading record columns: planes, active_planes, train_error, test_error.
     static std::vector<std::string> commonColumns();
     std::vector<double> commonExtras(int planes, int activePlanes, double trainError,

@@ -37,6 +37,8 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     SetupTimer timer(*this);
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes,
                                          linearPlaneBudget(risk().data().storedBytes()));
+    // base_, dir_ and work_ below: three m × K score matrices.
+    if (!acceptMemory(3, planes_->maxPlanes(), "OcasSolver")) return;
     const Eigen::Index n = risk().dimension();
     wBest_ = Eigen::VectorXd::Zero(n);
     wModel_ = wBest_;

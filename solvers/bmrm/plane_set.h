@@ -95,7 +95,8 @@ class PlaneSet {
     double modelValue(const Eigen::VectorXd& w) const;
 
     int size() const { return count_; }
-    int active() const;  // planes with α > 0
+    int maxPlanes() const { return maxPlanes_; }  // most planes stored at once
+    int active() const;                           // planes with α > 0
     int aggregations() const { return aggregations_; }
     int dropped() const { return dropped_; }
 

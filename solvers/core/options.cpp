@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 namespace cplab {
@@ -28,26 +29,26 @@ const char* toString(OptionInfo::Kind kind) {
 
 namespace {
 
-bool parseInteger(const std::string& text, int* out) {
-    int value = 0;
-    const char* first = text.data();
-    const char* last = text.data() + text.size();
-    if (first != last && *first == '+') ++first;
-    const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec != std::errc() || ptr != last || first == last) return false;
-    *out = value;
-    return true;
-}
+enum class IntegerText { Ok, NotAnInteger, BeyondType };
 
-bool parseSeed(const std::string& text, std::int64_t* out) {
-    std::int64_t value = 0;
+// An optionally signed decimal integer into T; BeyondType (and the nearest value of T in
+// *out) for a well-formed integer that T cannot hold.
+template <class T>
+IntegerText parseInteger(const std::string& text, T* out) {
+    T value = 0;
     const char* first = text.data();
     const char* last = text.data() + text.size();
     if (first != last && *first == '+') ++first;
+    if (first == last || (*first == '-' && text.front() == '+')) return IntegerText::NotAnInteger;
     const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec != std::errc() || ptr != last || first == last) return false;
+    if (ptr != last) return IntegerText::NotAnInteger;
+    if (ec == std::errc::result_out_of_range) {
+        *out = *first == '-' ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+        return IntegerText::BeyondType;
+    }
+    if (ec != std::errc()) return IntegerText::NotAnInteger;
     *out = value;
-    return true;
+    return IntegerText::Ok;
 }
 
 bool parseBoolean(const std::string& text, bool* out) {
@@ -91,6 +92,7 @@ class Assigner final : public OptionVisitor {
     explicit Assigner(const OptionValues& values) : values_(values) {}
 
     std::string error;
+    std::vector<detail::IntegerBeyondType> beyond;
     std::vector<std::string> known;
     int used = 0;
 
@@ -101,9 +103,7 @@ class Assigner final : public OptionVisitor {
         }
     }
     void integer(const char* name, int& value, const char* /*help*/) override {
-        if (const std::string* text = find(name)) {
-            if (!parseInteger(*text, &value)) fail(name, *text, "an integer");
-        }
+        if (const std::string* text = find(name)) integerField(name, *text, value, "an integer");
     }
     void boolean(const char* name, bool& value, const char* /*help*/) override {
         if (const std::string* text = find(name)) {
@@ -127,12 +127,26 @@ class Assigner final : public OptionVisitor {
         if (const std::string* given = find(name)) value = *given;
     }
     void seed(const char* name, std::int64_t& value, const char* /*help*/) override {
-        if (const std::string* text = find(name)) {
-            if (!parseSeed(*text, &value)) fail(name, *text, "a 64-bit integer");
-        }
+        if (const std::string* text = find(name))
+            integerField(name, *text, value, "a 64-bit integer");
     }
 
   private:
+    template <class T>
+    void integerField(const char* name, const std::string& text, T& value, const char* expected) {
+        switch (parseInteger(text, &value)) {
+            case IntegerText::Ok:
+                break;
+            case IntegerText::NotAnInteger:
+                fail(name, text, expected);
+                break;
+            case IntegerText::BeyondType:
+                beyond.push_back({name, text, static_cast<long long>(value),
+                                  static_cast<long long>(std::numeric_limits<T>::min()),
+                                  static_cast<long long>(std::numeric_limits<T>::max())});
+                break;
+        }
+    }
     const std::string* find(const char* name) {
         known.push_back(name);
         const auto it = values_.find(name);
@@ -181,12 +195,20 @@ std::vector<OptionInfo> describe(void (*visit)(void*, OptionVisitor&), void* opt
 }
 
 bool assign(void (*visit)(void*, OptionVisitor&), void* options, const OptionValues& values,
-            std::string* why) {
+            std::string* why, std::vector<IntegerBeyondType>* beyond) {
     Assigner assigner(values);
     visit(options, assigner);
     if (!assigner.error.empty()) {
         if (why) *why = assigner.error;
         return false;
+    }
+    if (!assigner.beyond.empty()) {
+        if (!beyond) {
+            const IntegerBeyondType& b = assigner.beyond.front();
+            if (why) *why = beyondTypeMessage(b, "", {});
+            return false;
+        }
+        *beyond = assigner.beyond;
     }
     if (assigner.used != static_cast<int>(values.size())) {
         for (const auto& [name, text] : values) {
@@ -200,6 +222,51 @@ bool assign(void (*visit)(void*, OptionVisitor&), void* options, const OptionVal
         }
     }
     return true;
+}
+
+std::string beyondTypeMessage(const IntegerBeyondType& beyond, const std::string& startText,
+                              const std::function<bool(long long, std::string*)>& valid) {
+    const std::string head = "option '" + beyond.name + "' = '" + beyond.text + "': ";
+    const std::string typeRange = "must be an integer in [" + std::to_string(beyond.lowest) + ", " +
+                                  std::to_string(beyond.highest) + "]";
+    if (!valid) return head + typeRange;
+    // The owner's own words for the nearest value ("must lie in [0, 256]") when they are about
+    // this field: "<Owner>::<field> = <value>: <requirement>".
+    std::string reason;
+    if (!valid(beyond.nearest, &reason)) {
+        for (const std::string& lead : {"::" + beyond.name + " = ", beyond.name + " = "}) {
+            const std::size_t at = reason.find(lead);
+            if (at == std::string::npos || (lead[0] != ':' && at != 0)) continue;
+            const std::size_t colon = reason.find(": ", at + lead.size());
+            if (colon != std::string::npos) return head + reason.substr(colon + 2);
+        }
+        return head + typeRange;
+    }
+    // The nearest value passes: the range reaches the type's end on that side; its other end
+    // is found by bisection from the field's previous value (which passes).
+    long long start = 0;
+    if (parseInteger(startText, &start) != IntegerText::Ok || !valid(start, nullptr))
+        return head + typeRange;
+    const bool upward = beyond.nearest == beyond.highest;
+    long long good = start;
+    long long bad = upward ? beyond.lowest : beyond.highest;
+    if (valid(bad, nullptr)) {
+        good = bad;
+    } else {
+        while (true) {
+            const unsigned long long distance =
+                good > bad
+                    ? static_cast<unsigned long long>(good) - static_cast<unsigned long long>(bad)
+                    : static_cast<unsigned long long>(bad) - static_cast<unsigned long long>(good);
+            if (distance <= 1) break;
+            const long long step = static_cast<long long>(distance / 2);
+            const long long mid = good > bad ? bad + step : bad - step;
+            (valid(mid, nullptr) ? good : bad) = mid;
+        }
+    }
+    const long long lo = upward ? good : beyond.lowest;
+    const long long hi = upward ? beyond.highest : good;
+    return head + "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
 OptionValues values(void (*visit)(void*, OptionVisitor&), void* options) {
@@ -219,7 +286,14 @@ bool require(bool ok, const char* owner, const char* field, double value, const 
 
 bool requireText(bool ok, const char* owner, const char* field, const std::string& value,
                  const char* requirement, std::string* why) {
-    if (!ok && why) *why = std::string(owner) + "::" + field + " = '" + value + "': " + requirement;
+    // A long value (a list of thousands of kernels) is named by its head and its length, not
+    // echoed whole.
+    constexpr std::size_t kShown = 200;
+    const std::string shown = value.size() <= kShown
+                                  ? "'" + value + "'"
+                                  : "'" + value.substr(0, kShown) + "...' (" +
+                                        std::to_string(value.size()) + " characters)";
+    if (!ok && why) *why = std::string(owner) + "::" + field + " = " + shown + ": " + requirement;
     return ok;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,9 +49,26 @@ class OptionVisitor {
 using OptionValues = std::map<std::string, std::string>;
 
 namespace detail {
+// An integer or seed option given as an integer beyond its field's type (int; 64 bits for a
+// seed), e.g. threads = 2147483648: assign() stores the nearest value the type holds and
+// lists the option here, so that assignOptions can name the option's range instead of
+// refusing a well-formed integer as "expected an integer".
+struct IntegerBeyondType {
+    std::string name;
+    std::string text;       // as given
+    long long nearest = 0;  // the value stored: the type's end on the text's side
+    long long lowest = 0;   // the type's range
+    long long highest = 0;
+};
 std::vector<OptionInfo> describe(void (*visit)(void*, OptionVisitor&), void* options);
 bool assign(void (*visit)(void*, OptionVisitor&), void* options, const OptionValues& values,
-            std::string* why);
+            std::string* why, std::vector<IntegerBeyondType>* beyond = nullptr);
+// "option 'threads' = '2147483648': must lie in [0, 256]": the requirement the owner's check
+// states for the nearest value, or else "must be an integer in [lo, hi]" with the range that
+// `valid` (the options with the field set to a value pass their check) accepts around
+// `startText` (the field's value before assignment), or the type's range when `valid` is empty.
+std::string beyondTypeMessage(const IntegerBeyondType& beyond, const std::string& startText,
+                              const std::function<bool(long long, std::string*)>& valid);
 OptionValues values(void (*visit)(void*, OptionVisitor&), void* options);
 template <class Options>
 void visitThunk(void* options, OptionVisitor& v) {
@@ -66,11 +84,30 @@ std::vector<OptionInfo> describeOptions(Options options = Options{}) {
 
 // Parses `values` into `options`. Returns false and explains in *why when a name is unknown
 // or a text does not parse as the field's type; `options` is then unchanged. Ranges are not
-// checked here: that is Options::isValid's job.
+// checked here: that is Options::isValid's job — except for an integer beyond the field's type
+// (2147483648 for an int), refused with the range Options::isValid accepts.
 template <class Options>
 bool assignOptions(Options& options, const OptionValues& values, std::string* why) {
     Options copy = options;
-    if (!detail::assign(&detail::visitThunk<Options>, &copy, values, why)) return false;
+    std::vector<detail::IntegerBeyondType> beyond;
+    if (!detail::assign(&detail::visitThunk<Options>, &copy, values, why, &beyond)) return false;
+    if (!beyond.empty()) {
+        const detail::IntegerBeyondType& first = beyond.front();
+        std::function<bool(long long, std::string*)> valid;
+        if constexpr (requires(const Options& o, std::string* s) { o.isValid(s); }) {
+            valid = [&copy, &first](long long value, std::string* reason) {
+                Options probe = copy;
+                return detail::assign(&detail::visitThunk<Options>, &probe,
+                                      {{first.name, std::to_string(value)}}, nullptr) &&
+                       probe.isValid(reason);
+            };
+        }
+        const OptionValues before = detail::values(&detail::visitThunk<Options>, &options);
+        const auto it = before.find(first.name);
+        if (why)
+            *why = detail::beyondTypeMessage(first, it == before.end() ? "" : it->second, valid);
+        return false;
+    }
     options = copy;
     return true;
 }

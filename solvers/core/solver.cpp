@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <exception>
+#include <new>
+
+#include "memory_budget.h"
 
 namespace cplab {
 
@@ -54,6 +57,11 @@ Status Solver::step() {
     Status result;
     try {
         result = doStep(record);
+    } catch (const MemoryLimitError& e) {
+        // A memory limit is the input's size, not a numerical failure (exit status 1).
+        result = Status::make(StatusCode::InvalidInput, e.what());
+    } catch (const std::bad_alloc&) {
+        result = Status::make(StatusCode::InvalidInput, outOfMemoryMessage());
     } catch (const std::exception& e) {
         result = Status::make(StatusCode::NumericalFailure, e.what());
     } catch (...) {

@@ -440,6 +440,7 @@ std::vector<std::pair<int, int>> parseEvidenceText(std::string_view text,
     const int count = tokens.integer("evidence count", 0);
     std::vector<std::pair<int, int>> evidence;
     const auto n = static_cast<int>(cardinalities.size());
+    std::map<int, std::pair<int, int>> seen;  // variable → (label, line)
     for (int i = 0; i < count; ++i) {
         const int v = tokens.integer("observed variable " + std::to_string(i + 1), 0);
         if (n > 0 && v >= n) {
@@ -451,6 +452,16 @@ std::vector<std::pair<int, int>> parseEvidenceText(std::string_view text,
             tokens.fail("label " + std::to_string(x) + " of observed variable " +
                         std::to_string(v) + " is out of range; the variable has " +
                         std::to_string(cardinalities[static_cast<std::size_t>(v)]) + " labels");
+        }
+        // The same variable observed twice must have one label: two would leave no labeling
+        // of non-zero probability.
+        const auto [it, first] = seen.try_emplace(v, x, tokens.line());
+        if (!first && it->second.first != x) {
+            tokens.fail("variable " + std::to_string(v) + " is observed with label " +
+                        std::to_string(x) + " here and with label " +
+                        std::to_string(it->second.first) + " on line " +
+                        std::to_string(it->second.second) +
+                        "; contradictory evidence leaves no labeling of non-zero probability");
         }
         evidence.emplace_back(v, x);
     }

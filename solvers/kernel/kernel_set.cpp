@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "core/memory_budget.h"
 #include "core/number_text.h"
 
 namespace cplab {
@@ -129,6 +130,15 @@ double fromInner(const KernelSpec& spec, double dot, double normA, double normB)
             break;
     }
     return 0.0;
+}
+
+// The bytes a cache of `cacheMb` may hold: the cache is a speed knob, so a cache_mb beyond the
+// memory available is held to half of it (whole matrices, or an LRU that fills row by row,
+// would otherwise fail to allocate mid-run).
+double cacheBudgetBytes(double cacheMb) {
+    const double available = static_cast<double>(memoryBudget());
+    const double asked = cacheMb * kBytesPerMb;
+    return available > 0 ? std::min(asked, available / 2) : asked;
 }
 
 // Uninitialised memory for a whole kernel matrix. From 2 MB up it is aligned to 2 MB and
@@ -572,7 +582,7 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
         }
     }
 
-    const double budget = cacheMb * kBytesPerMb;
+    const double budget = cacheBudgetBytes(cacheMb);
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto matrixBytes =
         static_cast<double>(RowMemory::footprint(static_cast<std::size_t>(m) * m));
@@ -731,7 +741,8 @@ KernelQ::KernelQ(KernelSet& kernels, Eigen::VectorXd y, Eigen::VectorXd beta, do
         d.ring[1].resize(static_cast<std::size_t>(d.m));
     } else {
         const double rowBytes = static_cast<double>(d.m) * sizeof(double);
-        d.lru.configure(std::max(2, static_cast<int>(cacheMb * kBytesPerMb / rowBytes)), d.m);
+        const double rows = std::min(cacheBudgetBytes(cacheMb) / rowBytes, double(d.m));
+        d.lru.configure(std::max(2, static_cast<int>(rows)), d.m);
     }
     d.setWeights(beta);
 }

@@ -107,7 +107,9 @@ bool KernelOptions::isValid(const char* owner, std::string* why) const {
     std::vector<KernelSpec> specs;
     std::string reason;
     if (!parseKernelList(kernels, dimensionNamedBy(kernels), &specs, &reason)) {
-        if (why) *why = std::string(owner) + ": kernel list '" + kernels + "': " + reason;
+        if (why)
+            *why =
+                std::string(owner) + ": kernel list " + quotedKernelText(kernels) + ": " + reason;
         return false;
     }
     return true;
@@ -213,12 +215,13 @@ KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptio
     }
     std::vector<KernelSpec> specs;
     if (!parseKernelList(options_.kernels, train.dimension(), &specs, &why)) {
-        reject(std::string(owner) + ": kernel list '" + options_.kernels + "' on '" + train.name +
-               "' (" + std::to_string(train.dimension()) + " features): " + why);
+        reject(std::string(owner) + ": kernel list " + quotedKernelText(options_.kernels) +
+               " on '" + train.name + "' (" + std::to_string(train.dimension()) +
+               " features): " + why);
         return;
     }
     if (singleKernel && specs.size() > 1) {
-        reject(std::string(owner) + ": kernel list '" + options_.kernels + "' is " +
+        reject(std::string(owner) + ": kernel list " + quotedKernelText(options_.kernels) + " is " +
                std::to_string(specs.size()) +
                " kernels; this solver takes one kernel; silp or simplemkl learn a combination");
         return;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 #include <string_view>
 
@@ -10,6 +11,10 @@
 namespace cplab {
 
 namespace {
+
+// The largest polynomial degree: (⟨x, x′⟩ + c)^d of data within ±1e100 is only finite and
+// informative for small d; the rows are built by d − 1 multiplications.
+constexpr int kMaxPolyDegree = 100;
 
 constexpr const char* kExpectedKernel =
     "(expected linear, poly:d[,c], gaussian:γ[,γ…] or precomputed)";
@@ -48,7 +53,7 @@ bool parsePositiveInt(std::string_view token, int* out) {
 }
 
 std::string quoted(std::string_view text) {
-    return "'" + std::string(text) + "'";
+    return quotedKernelText(text);
 }
 
 // The shortest text that reads back to `value`, plain where that is as short ("10", "0.001",
@@ -102,6 +107,13 @@ bool parseBase(std::string_view item, std::string_view base, std::vector<KernelS
         }
         KernelSpec spec;
         spec.type = KernelType::Polynomial;
+        double degree = 0.0;
+        if (parseReal(args[0], degree) == NumberError::None && degree == std::floor(degree) &&
+            degree > kMaxPolyDegree) {
+            *why = prefix + "degree " + quoted(args[0]) + " is too large: at most " +
+                   std::to_string(kMaxPolyDegree);
+            return false;
+        }
         if (!parsePositiveInt(args[0], &spec.degree) || spec.degree < 1) {
             *why = prefix + "degree " + quoted(args[0]) + " must be a positive integer";
             return false;
@@ -243,6 +255,15 @@ bool parseNormalization(const std::string& text, KernelNormalization* out) {
         }
     }
     return false;
+}
+
+std::string quotedKernelText(std::string_view text) {
+    if (text.size() <= kQuotedKernelChars) return "'" + std::string(text) + "'";
+    std::string count = std::to_string(text.size());
+    for (int at = static_cast<int>(count.size()) - 3; at > 0; at -= 3)
+        count.insert(static_cast<std::size_t>(at), ",");
+    return "'" + std::string(text.substr(0, kQuotedKernelChars)) + "...' (" + count +
+           " characters)";
 }
 
 bool parseKernelList(const std::string& text, int dimension, std::vector<KernelSpec>* out,

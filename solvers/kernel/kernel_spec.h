@@ -15,6 +15,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cplab {
@@ -46,6 +47,12 @@ bool parseNormalization(const std::string& text, KernelNormalization* out);
 // and at most kMaxGroupFeatures features listed in one '@' group (use '@all' for more).
 inline constexpr int kMaxKernels = 1000;
 inline constexpr int kMaxGroupFeatures = 1 << 20;
+
+// A kernel list or item quoted for a message: whole up to kQuotedKernelChars characters, else
+// its head, "...", and its length ("'gaussian:1,2,3,...' (78,894 characters)"), so that a
+// refused list of 10,000 kernels is not echoed back whole.
+inline constexpr std::size_t kQuotedKernelChars = 60;
+std::string quotedKernelText(std::string_view text);
 
 // Parses a kernel list for data with `dimension` features. Returns false with *why naming the
 // offending item and what was expected (empty list, unknown kernel word, γ ≤ 0, degree not a

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/memory_budget.h"
 #include "core/number_text.h"
 #include "kernel_set.h"
 
@@ -139,7 +140,9 @@ bool MklPathOptions::isValid(std::string* why) const {
     std::vector<KernelSpec> specs;
     std::string reason;
     if (!parseKernelList(kernels, 1 << 20, &specs, &reason)) {
-        if (why) *why = std::string(kOwner) + ": kernel list '" + kernels + "': " + reason;
+        if (why)
+            *why =
+                std::string(kOwner) + ": kernel list " + quotedKernelText(kernels) + ": " + reason;
         return false;
     }
     return true;
@@ -498,8 +501,9 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
     s->n = given.size();
     const int n = s->n;
     if (!parseKernelList(options_.kernels, given.dimension(), &s->specs, &why)) {
-        reject(std::string(kOwner) + ": kernel list '" + options_.kernels + "' on '" + given.name +
-               "' (" + std::to_string(given.dimension()) + " features): " + why);
+        reject(std::string(kOwner) + ": kernel list " + quotedKernelText(options_.kernels) +
+               " on '" + given.name + "' (" + std::to_string(given.dimension()) +
+               " features): " + why);
         return;
     }
     const bool precomputed = s->specs.front().type == KernelType::Precomputed;
@@ -513,6 +517,15 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
                " examples take " + formatReal(std::round(megabytes)) +
                " MB, more than memory_mb = " + formatReal(options_.memory_mb) +
                " (the path keeps every kernel matrix dense)");
+        return;
+    }
+    if (const std::string shortfall = memoryShortfall(
+            megabytes * 1024.0 * 1024.0, sizeProduct({{double(m), "kernels"},
+                                                      {double(n), "training examples"},
+                                                      {double(n) + nTest, "examples"}}) +
+                                             " x 8 B (every kernel matrix dense)");
+        !shortfall.empty()) {
+        reject(std::string(kOwner) + ": " + shortfall);
         return;
     }
     if (test) {

@@ -6,6 +6,9 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/memory_budget.h"
+#include "data/dataset.h"
+
 namespace cplab {
 
 namespace {
@@ -36,14 +39,33 @@ bool finiteNonNegative(double x) {
 
 // Entries of n variables with L labels each (unaries) plus `tables` pairwise entries, checked
 // against kMaxGeneratedEntries with a message naming the generator.
-void checkSize(const char* owner, long long variables, long long labels, long long tables) {
+// Also the model's memory (tables, a unary offset per variable, `edges` edges) against the
+// memory available (memory_budget.h).
+void checkSize(const char* owner, long long variables, long long labels, long long tables,
+               long long edges) {
     const long long entries = variables * labels + tables;
     if (entries > kMaxGeneratedEntries)
         throw std::invalid_argument(std::string(owner) + ": " + std::to_string(variables) +
                                     " variables with " + std::to_string(labels) + " labels need " +
                                     std::to_string(entries) + " table entries; at most " +
                                     std::to_string(kMaxGeneratedEntries) + " can be generated");
+    const double bytes = 8.0 * double(entries) + 8.0 * double(variables) +
+                         double(sizeof(PairwiseModel::Edge)) * double(edges);
+    requireMemory(
+        bytes,
+        sizeProduct({{double(variables), "variables"}, {double(labels), "labels"}}) + " x 8 B + " +
+            sizeProduct({{double(edges), "edges"}, {double(sizeof(PairwiseModel::Edge)), "B"}}),
+        std::string(owner) + ": the model ");
 }
+
+// A weight of a generated model: beyond ±kMaxMagnitude the sums of the energy and of the
+// solvers' bounds (up to 4096² · 3 terms) would overflow to ±inf.
+bool usableWeight(double x) {
+    return finiteNonNegative(x) && x <= kMaxMagnitude;
+}
+constexpr const char* kWeightRange =
+    "must be a finite number in [0, 1e+100] (larger weights "
+    "overflow the energy and the bounds; scale the weights)";
 
 // The 4-neighbour edges of a W × H grid in the header's order, as (u, v) pairs.
 template <class AddEdge>
@@ -88,17 +110,15 @@ bool RandomGridOptions::isValid(std::string* why) const {
                    "must be between 2 and 4096", why) &&
            require(labels >= 2 && labels <= 256, owner, "labels", labels,
                    "must be between 2 and 256", why) &&
-           require(finiteNonNegative(coupling), owner, "coupling", coupling,
-                   "must be a finite number >= 0", why) &&
-           require(finiteNonNegative(unary), owner, "unary", unary, "must be a finite number >= 0",
-                   why) &&
+           require(usableWeight(coupling), owner, "coupling", coupling, kWeightRange, why) &&
+           require(usableWeight(unary), owner, "unary", unary, kWeightRange, why) &&
            require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
 GeneratedModel randomGrid(const RandomGridOptions& o) {
     validate(o);
     const long long n = static_cast<long long>(o.width) * o.height;
-    checkSize("randomGrid", n, o.labels, 0);
+    checkSize("randomGrid", n, o.labels, 0, 2 * n);
     auto model =
         std::make_shared<PairwiseModel>(std::vector<int>(static_cast<std::size_t>(n), o.labels));
     std::mt19937_64 g(static_cast<std::uint64_t>(o.seed));
@@ -121,10 +141,8 @@ bool CompleteGraphOptions::isValid(std::string* why) const {
                    why) &&
            require(labels >= 2 && labels <= 256, owner, "labels", labels,
                    "must be between 2 and 256", why) &&
-           require(finiteNonNegative(coupling), owner, "coupling", coupling,
-                   "must be a finite number >= 0", why) &&
-           require(finiteNonNegative(unary), owner, "unary", unary, "must be a finite number >= 0",
-                   why) &&
+           require(usableWeight(coupling), owner, "coupling", coupling, kWeightRange, why) &&
+           require(usableWeight(unary), owner, "unary", unary, kWeightRange, why) &&
            require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
@@ -132,7 +150,7 @@ GeneratedModel completeGraph(const CompleteGraphOptions& o) {
     validate(o);
     const long long pairs = static_cast<long long>(o.nodes) * (o.nodes - 1) / 2;
     checkSize("completeGraph", o.nodes, o.labels,
-              pairs * static_cast<long long>(o.labels) * o.labels);
+              pairs * static_cast<long long>(o.labels) * o.labels, pairs);
     auto model = std::make_shared<PairwiseModel>(
         std::vector<int>(static_cast<std::size_t>(o.nodes), o.labels));
     std::mt19937_64 g(static_cast<std::uint64_t>(o.seed));
@@ -158,8 +176,7 @@ bool PottsImageOptions::isValid(std::string* why) const {
                    why) &&
            requireText(mode == "grey" || mode == "colour", owner, "mode", mode,
                        "must be 'grey' or 'colour'", why) &&
-           require(finiteNonNegative(smoothness), owner, "smoothness", smoothness,
-                   "must be a finite number >= 0", why) &&
+           require(usableWeight(smoothness), owner, "smoothness", smoothness, kWeightRange, why) &&
            require(downsample >= 1 && downsample <= 64, owner, "downsample", downsample,
                    "must be between 1 and 64", why) &&
            require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why) &&
@@ -260,7 +277,7 @@ GeneratedModel pottsImage(const Image& input, const PottsImageOptions& o) {
                 "pottsImage: the image has no pixels");
     const Image image = downsample(input, o.downsample);
     const long long n = static_cast<long long>(image.width) * image.height;
-    checkSize("pottsImage", n, o.labels, 0);
+    checkSize("pottsImage", n, o.labels, 0, 2 * n);
     const bool colour = o.mode == "colour";
     // Grey mode: the luminance against L evenly spaced levels; colour mode: the pixel's
     // channels against the k-means centres.
@@ -308,11 +325,13 @@ bool StereoOptions::isValid(std::string* why) const {
     const char* owner = "StereoOptions";
     return require(disparities >= 2 && disparities <= 256, owner, "disparities", disparities,
                    "must be between 2 and 256", why) &&
-           require(finiteNonNegative(smoothness), owner, "smoothness", smoothness,
-                   "must be a finite number >= 0", why) &&
+           require(usableWeight(smoothness), owner, "smoothness", smoothness, kWeightRange, why) &&
            require(truncation >= 1, owner, "truncation", truncation, "must be >= 1", why) &&
            require(std::isfinite(data_truncation) && data_truncation > 0.0, owner,
                    "data_truncation", data_truncation, "must be a finite number > 0", why) &&
+           require(data_truncation <= kMaxMagnitude, owner, "data_truncation", data_truncation,
+                   "must be at most 1e+100 (larger costs overflow the energy and the bounds)",
+                   why) &&
            require(downsample >= 1 && downsample <= 16, owner, "downsample", downsample,
                    "must be between 1 and 16", why);
 }
@@ -341,7 +360,7 @@ GeneratedModel stereo(const Image& leftInput, const Image& rightInput, const Ima
                                  " leave fewer than 2 labels");
     const int width = left.width, height = left.height;
     const long long n = static_cast<long long>(width) * height;
-    checkSize("stereo", n, labels, static_cast<long long>(labels) * labels);
+    checkSize("stereo", n, labels, static_cast<long long>(labels) * labels, 2 * n);
 
     auto model =
         std::make_shared<PairwiseModel>(std::vector<int>(static_cast<std::size_t>(n), labels));

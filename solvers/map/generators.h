@@ -78,8 +78,8 @@ struct RandomGridOptions {
     int width = 12;         // nodes per row, 2 … 4096
     int height = 12;        // rows, 2 … 4096
     int labels = 3;         // L ≥ 2 (at most 256)
-    double coupling = 1.0;  // w_e uniform in [−coupling, coupling]; finite, ≥ 0
-    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; finite, ≥ 0
+    double coupling = 1.0;  // w_e uniform in [−coupling, coupling]; in [0, 1e100]
+    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; in [0, 1e100]
     std::int64_t seed = 1;  // ≥ 0
     bool isValid(std::string* why) const;
 };
@@ -88,8 +88,8 @@ GeneratedModel randomGrid(const RandomGridOptions& options);
 struct CompleteGraphOptions {
     int nodes = 6;          // n, 3 … 200
     int labels = 3;         // L ≥ 2 (at most 256)
-    double coupling = 1.0;  // table entries uniform in [−coupling, coupling]; finite, ≥ 0
-    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; finite, ≥ 0
+    double coupling = 1.0;  // table entries uniform in [−coupling, coupling]; in [0, 1e100]
+    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; in [0, 1e100]
     std::int64_t seed = 1;  // ≥ 0
     bool isValid(std::string* why) const;
 };
@@ -98,7 +98,7 @@ GeneratedModel completeGraph(const CompleteGraphOptions& options);
 struct PottsImageOptions {
     int labels = 4;              // L grey levels or colour clusters, 2 … 64
     std::string mode = "grey";   // "grey": levels of the luminance; "colour": k-means clusters
-    double smoothness = 20.0;    // Potts weight w (grey levels), finite, ≥ 0
+    double smoothness = 20.0;    // Potts weight w (grey levels), in [0, 1e100]
     int downsample = 1;          // box-average the image by this factor first, 1 … 64
     std::int64_t seed = 1;       // k-means initialisation, ≥ 0
     int kmeans_iterations = 50;  // Lloyd iterations at most, ≥ 1
@@ -115,7 +115,7 @@ std::vector<std::vector<double>> kmeansCentres(const Image& image, int clusters,
 
 struct StereoOptions {
     int disparities = 16;  // D labels d = 0 … D − 1 (in pixels of the full image), 2 … 256
-    double smoothness = 20.0;       // λ of the truncated-linear term, finite, ≥ 0
+    double smoothness = 20.0;       // λ of the truncated-linear term, in [0, 1e100]
     int truncation = 2;             // τ ≥ 1
     double data_truncation = 30.0;  // the data cost's cap, > 0 (grey levels)
     int downsample = 1;             // box-average both images by this factor first (the disparities

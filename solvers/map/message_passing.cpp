@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/memory_budget.h"
 #include "map/generators.h"
 
 namespace cplab {
@@ -49,6 +50,27 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     const int n = m.variables();
     floor_ = m.forbiddenFloor();
 
+    {
+        // Messages (k_u + k_v per edge), their offsets and the incidence lists (two of each
+        // per edge), beliefs: checked against the memory available before any is allocated.
+        double entries = 0.0, beliefs = 0.0;
+        for (int e = 0; e < m.edgeCount(); ++e)
+            entries += m.labels(m.edge(e).u) + m.labels(m.edge(e).v);
+        for (int v = 0; v < n; ++v)
+            beliefs += m.labels(v);
+        const double edges = m.edgeCount();
+        const double perEdge = 2.0 * (sizeof(std::size_t) + sizeof(incidence_[0]));
+        const double bytes = 8.0 * (entries + beliefs) + perEdge * edges + 24.0 * n;
+        why = memoryShortfall(
+            bytes,
+            sizeProduct({{edges, "edges"}, {2, "directions"}, {double(m.maxLabels()), "labels"}}) +
+                " of messages (8 B each), their indices and " +
+                sizeProduct({{double(n), "variables"}}) + "' beliefs");
+        if (!why.empty()) {
+            reject(std::string(owner) + ": " + why);
+            return;
+        }
+    }
     messageOffset_.resize(2 * static_cast<std::size_t>(m.edgeCount()));
     std::size_t total = 0;
     std::vector<std::size_t> degree(static_cast<std::size_t>(n), 0);
@@ -241,11 +263,12 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
     bestDualHistory_.push_back(bestDual_);
     const auto window = stepsFor(options_.stall_sweeps);
     const double gap = bestDual_ - bestEnergy_;
+    Status status = Status::running();
     if (window > 0 && bestDualHistory_.size() > window &&
         !stopOptions().gapReached(gap, bestDual_)) {
         const double before = bestDualHistory_[bestDualHistory_.size() - 1 - window];
         if (before - bestDual_ <= options_.stall_tolerance * std::max(1.0, std::abs(bestDual_))) {
-            return Status::make(
+            status = Status::make(
                 StatusCode::Stalled,
                 "the dual bound decreased by less than " + formatReal(options_.stall_tolerance) +
                     " (relative) in " +
@@ -253,7 +276,30 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
                     " sweeps: a fixed point of " + name() + ", gap " + formatReal(gap));
         }
     }
-    return Status::running();
+    return withoutForbiddenAnswer(std::move(status), record);
+}
+
+Status MessagePassingSolver::withoutForbiddenAnswer(Status status,
+                                                    const IterationRecord& record) const {
+    if (bestEnergy_ != -kInf) return status;
+    // No labeling of E > −∞ found yet. The dual bound holds for θ' = max(θ, F), whose allowed
+    // labelings score at least lowestAllowedEnergy(): a bound below that proves there is none.
+    const double lowest = model_->lowestAllowedEnergy();
+    if (bestDual_ < lowest) {
+        return Status::make(StatusCode::InvalidInput,
+                            "every labeling has probability zero: the dual bound " +
+                                formatReal(bestDual_) + " is below " + formatReal(lowest) +
+                                ", the lowest energy of a labeling with no forbidden entry");
+    }
+    // The run ends (stalled, or at its last iteration) without a labeling to report.
+    const bool last =
+        status.code != StatusCode::Running || record.iteration >= stopOptions().max_iterations;
+    if (!last) return status;
+    return Status::make(StatusCode::NumericalFailure,
+                        "found no labeling of non-zero probability in " +
+                            std::to_string(record.iteration) +
+                            " iterations (every labeling tried uses a forbidden entry); the "
+                            "model may have none");
 }
 
 void MessagePassingSolver::setPicture(std::shared_ptr<const GridPicture> picture) {

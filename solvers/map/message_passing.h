@@ -192,6 +192,10 @@ class MessagePassingSolver : public Solver {
     std::vector<int> proposal_;            // a labeling rounded by the sweep, or empty
 
   private:
+    // `status` of a step, unless no labeling of E > −∞ has been found: then InvalidInput when
+    // the dual bound proves that none exists, or NumericalFailure when the run ends (stalled
+    // or at max_iterations) without one — never a labeling of energy −∞ as an answer.
+    Status withoutForbiddenAnswer(Status status, const IterationRecord& record) const;
     // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests.
     void evaluate();
     // The record's upper bound: the best U, or E(x_best) where U falls below it by a rounding

@@ -237,6 +237,105 @@ std::string PairwiseModel::contractViolation() const {
     return {};
 }
 
+std::string PairwiseModel::noAllowedLabeling() const {
+    const int n = variables();
+    // Allowed labels per variable (unary > −∞); dense edges holding a −∞ entry.
+    std::vector<std::vector<char>> allowed(static_cast<std::size_t>(n));
+    std::vector<int> left(static_cast<std::size_t>(n), 0);
+    for (int v = 0; v < n; ++v) {
+        const auto u = unary(v);
+        auto& a = allowed[static_cast<std::size_t>(v)];
+        a.resize(u.size());
+        for (std::size_t x = 0; x < u.size(); ++x) {
+            a[x] = u[x] != -kInf;
+            left[static_cast<std::size_t>(v)] += a[x];
+        }
+        if (left[static_cast<std::size_t>(v)] == 0)
+            return "variable " + std::to_string(v) + ": its unary table forbids every label";
+    }
+    std::vector<int> hard;
+    for (int e = 0; e < edgeCount(); ++e) {
+        const auto t = table(e);
+        if (std::find(t.begin(), t.end(), -kInf) != t.end()) hard.push_back(e);
+    }
+    std::vector<std::vector<int>> hardAt(static_cast<std::size_t>(n));
+    for (const int e : hard) {
+        hardAt[static_cast<std::size_t>(edge(e).u)].push_back(e);
+        hardAt[static_cast<std::size_t>(edge(e).v)].push_back(e);
+    }
+    // AC-3: remove the labels of one end that no remaining label of the other end allows.
+    // Bounded work: past kMaxChecks pair lookups it gives up (""), leaving the proof to the
+    // solvers' dual bound (MessagePassingSolver ends such a run without a labeling).
+    constexpr long long kMaxChecks = 200'000'000;
+    long long checks = 0;
+    std::vector<int> queue = hard;
+    std::vector<char> queued(static_cast<std::size_t>(edgeCount()), 0);
+    for (const int e : hard)
+        queued[static_cast<std::size_t>(e)] = 1;
+    while (!queue.empty()) {
+        const int e = queue.back();
+        queue.pop_back();
+        queued[static_cast<std::size_t>(e)] = 0;
+        const Edge& ed = edge(e);
+        for (int side = 0; side < 2; ++side) {
+            const int x = side == 0 ? ed.u : ed.v, y = side == 0 ? ed.v : ed.u;
+            auto& ax = allowed[static_cast<std::size_t>(x)];
+            const auto& ay = allowed[static_cast<std::size_t>(y)];
+            bool pruned = false;
+            for (int a = 0; a < labels(x); ++a) {
+                if (!ax[static_cast<std::size_t>(a)]) continue;
+                bool supported = false;
+                for (int b = 0; b < labels(y) && !supported; ++b)
+                    supported = ay[static_cast<std::size_t>(b)] &&
+                                (side == 0 ? pairwise(e, a, b) : pairwise(e, b, a)) != -kInf;
+                checks += labels(y);
+                if (!supported) {
+                    ax[static_cast<std::size_t>(a)] = 0;
+                    --left[static_cast<std::size_t>(x)];
+                    pruned = true;
+                }
+            }
+            if (checks > kMaxChecks) return {};
+            if (!pruned) continue;
+            if (left[static_cast<std::size_t>(x)] == 0) {
+                std::string neighbours;
+                for (const int f : hardAt[static_cast<std::size_t>(x)]) {
+                    const int other = edge(f).u == x ? edge(f).v : edge(f).u;
+                    neighbours += (neighbours.empty() ? "" : ", ") + std::to_string(other);
+                }
+                return "variable " + std::to_string(x) +
+                       ": every label is forbidden by its unary table or by the pairs it may "
+                       "form with its neighbours' remaining labels (neighbours " +
+                       neighbours + ")";
+            }
+            for (const int f : hardAt[static_cast<std::size_t>(x)]) {
+                if (f != e && !queued[static_cast<std::size_t>(f)]) {
+                    queued[static_cast<std::size_t>(f)] = 1;
+                    queue.push_back(f);
+                }
+            }
+        }
+    }
+    return {};
+}
+
+double PairwiseModel::lowestAllowedEnergy() const {
+    double sum = constant_;
+    auto lowestFinite = [](std::span<const double> values) {
+        double lo = kInf;
+        for (const double t : values)
+            if (t != -kInf) lo = std::min(lo, t);
+        return lo;
+    };
+    for (int v = 0; v < variables(); ++v)
+        sum += lowestFinite(unary(v));
+    for (int e = 0; e < edgeCount(); ++e) {
+        const Edge& ed = edge(e);
+        sum += ed.kind == EdgeKind::Potts ? std::min(0.0, ed.weight) : lowestFinite(table(e));
+    }
+    return sum;
+}
+
 double PairwiseModel::forbiddenFloor() const {
     double lowest = kInf;
     double spread = 0.0;

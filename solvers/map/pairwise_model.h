@@ -95,6 +95,18 @@ class PairwiseModel {
     // non-finite Potts weight or constant, no variables.
     std::string contractViolation() const;
 
+    // "" unless arc consistency on the forbidden (−∞) entries proves that every labeling has
+    // E = −∞ (probability 0: contradictory evidence, a table of zeros, hard constraints that
+    // exclude each other); then why, naming a variable left without a label ("variable 3: its
+    // unary table forbids every label", "variable 3: every label is forbidden by its unary
+    // table or by the pairs it may form with its neighbours' remaining labels (neighbours 2,
+    // 4)"). O(E·k²) per pruning round, at most 2·10⁸ lookups in all (then ""); O(size) for a
+    // model without −∞.
+    std::string noAllowedLabeling() const;
+    // The lowest energy a labeling with E > −∞ can have: c + Σ over tables of the smallest
+    // finite entry (0 for a Potts edge of weight ≥ 0, w otherwise). A dual (upper) bound
+    // below it proves that no labeling has E > −∞.
+    double lowestAllowedEnergy() const;
     // F of the header: min over tables of their smallest finite entry, minus 1 + the sum over
     // tables of (largest − smallest finite entry). Tables without −∞ do not need it; it is
     // −1 when the model has no finite entry at all.

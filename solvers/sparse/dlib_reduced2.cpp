@@ -80,7 +80,7 @@ void DlibReduced2Options::visit(OptionVisitor& v) {
               "expansion_ratio");
     v.real("expansion_ratio", expansion_ratio,
            "N_z as a fraction of the support vectors of our full SVM (as rs counts them), in "
-           "(0, 1] (needs expansion_vectors = 0; solves the full SVM first); 0: off");
+           "(0, 1] (given alone it replaces expansion_vectors; solves the full SVM first); 0: off");
     v.boolean("full_svm", full_svm,
               "solve our full SVM first: its dual is the lower bound, its SVs are shown");
     v.real("full_tolerance", full_tolerance, "KKT tolerance of our full SVM (> 0)");

@@ -26,8 +26,8 @@ void ReducedSetOptions::visit(OptionVisitor& v) {
     v.integer("expansion_vectors", expansion_vectors,
               "number N_z of reduced-set vectors (>= 1); 0: N_z from expansion_ratio");
     v.real("expansion_ratio", expansion_ratio,
-           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (needs "
-           "expansion_vectors = 0); 0: off");
+           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (given alone it "
+           "replaces expansion_vectors); 0: off");
     v.seed("seed", seed, "seed of the random starts of the fixed-point iteration (>= 0)");
     v.integer("restarts", restarts,
               "random support vectors the fixed-point iteration starts from, besides the best "

@@ -27,8 +27,8 @@ void RsvmOptions::visit(OptionVisitor& v) {
     v.integer("expansion_vectors", expansion_vectors,
               "number N_z of random expansion vectors (>= 1); 0: N_z from expansion_ratio");
     v.real("expansion_ratio", expansion_ratio,
-           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (needs "
-           "expansion_vectors = 0; solves the full SVM first); 0: off");
+           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (given alone it "
+           "replaces expansion_vectors; solves the full SVM first); 0: off");
     v.seed("seed", seed, "seed of the random expansion vectors (>= 0)");
     v.boolean("full_svm", full_svm, "solve the full SVM first: its objective and SVs are shown");
     v.real("full_tolerance", full_tolerance, "KKT tolerance of the full SVM (> 0)");

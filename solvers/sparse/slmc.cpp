@@ -48,8 +48,8 @@ void SlmcOptions::visit(OptionVisitor& v) {
     v.integer("expansion_vectors", expansion_vectors,
               "number N_z of expansion vectors (>= 1); 0: N_z from expansion_ratio");
     v.real("expansion_ratio", expansion_ratio,
-           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (needs "
-           "expansion_vectors = 0; solves the full SVM first); 0: off");
+           "N_z as a fraction of the full SVM's support vectors, in (0, 1] (given alone it "
+           "replaces expansion_vectors; solves the full SVM first); 0: off");
     v.choice("init", init, {"random", "kmeans"},
              "initial expansion vectors: random distinct training points or k-means centres");
     v.seed("seed", seed, "seed of the random initialisation and of k-means++ (>= 0)");

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "core/memory_budget.h"
 #include "core/number_text.h"
 #include "kernel/kernel_set.h"
 #include "kernel/smo.h"
@@ -49,6 +50,11 @@ SlmcObjective::SlmcObjective(std::shared_ptr<const Dataset> train, const KernelS
             " features); expansion vectors live in a dense input space, so at most " +
             formatReal(kMaxDenseEntries) + " values are accepted");
     }
+    requireMemory(
+        8.0 * entries,
+        sizeProduct({{double(data.size()), "examples"}, {double(data.dimension()), "features"}}) +
+            " as a dense matrix, 8 B each",
+        "the training set ");
     X_.resize(data.size(), data.dimension());
     for (int i = 0; i < data.size(); ++i)
         X_.row(i) = data.row(i).transpose();

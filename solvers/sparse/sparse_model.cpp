@@ -201,7 +201,7 @@ bool validBudgetOptions(const char* owner, const std::string& kernel, double C,
            require(!(expansionVectors > 0 && expansionRatio > 0), owner, "expansion_ratio",
                    expansionRatio,
                    "set either expansion_vectors or expansion_ratio, not both "
-                   "(expansion_vectors = 0 to use the ratio)",
+                   "(give expansion_ratio alone, or expansion_vectors = 0, to use the ratio)",
                    why) &&
            require(expansionVectors > 0 || expansionRatio > 0, owner, "expansion_vectors",
                    expansionVectors, "is 0 and expansion_ratio is 0: one of them must be > 0", why);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <thread>
 
+#include "core/memory_budget.h"
 #include "core/worker_team.h"
 #include "structured/oracle_pass.h"
 #include "structured/structured_snapshot.h"
@@ -83,6 +84,13 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
                " weights need " + std::to_string(static_cast<long long>(n) * D * 8 >> 20) +
                " MB of block vectors, more than the " + std::to_string(kMaxBlockEntries * 8 >> 20) +
                " MB allowed");
+        return;
+    }
+    if (const std::string shortfall = memoryShortfall(
+            8.0 * n * D, sizeProduct({{double(n), "examples"}, {double(D), "weights"}}) +
+                             " block vectors, 8 B each");
+        !shortfall.empty()) {
+        reject("BcfwSolver: " + shortfall);
         return;
     }
     SetupTimer timer(*this);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/memory_budget.h"
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
 
@@ -348,6 +349,22 @@ OnlineMklSolver::OnlineMklSolver(StructuredProblem problem, OnlineMklOptions opt
                std::to_string(d_) + " features is more than the dense token table allows (2^27)");
         return;
     }
+    // What the run keeps: the token table, and per kernel group v, u, F, F_u (N × L) and the
+    // diagonal; the evaluations' N × L scores.
+    const double kernels = static_cast<double>(specs_.size());
+    const double bytes =
+        8.0 * (double(N_) * d_ + kernels * N_ * (4.0 * L_ + 1) + 2.0 * double(N_) * L_);
+    if (const std::string shortfall = memoryShortfall(
+            bytes, sizeProduct({{double(N_), "tokens"}, {double(d_), "features"}}) + " + " +
+                       sizeProduct({{kernels, "kernel groups"},
+                                    {4, "tables"},
+                                    {double(N_), "tokens"},
+                                    {double(L_), "labels"}}) +
+                       ", 8 B each");
+        !shortfall.empty()) {
+        reject(std::string(kOwner) + ": " + shortfall);
+        return;
+    }
     tokens_.resize(N_, d_);
     tokenSq_.resize(N_);
     tokenWord_.resize(static_cast<std::size_t>(N_));
@@ -475,6 +492,59 @@ Eigen::VectorXd OnlineMklSolver::kernelRow(const Group& g, int j,
 
 // ---- one round -------------------------------------------------------------------------------
 
+void OnlineMklSolver::kernelGradientStep(int first, std::span<const int> truth,
+                                         const std::vector<int>& wrong, double eta) {
+    if (specs_.empty()) return;
+    // ⟨w_g, g_g⟩ of eq. 17 from the scores before the step.
+    std::vector<double> wg(groups_.size(), 0.0), gg(groups_.size(), 0.0);
+    for (std::size_t h = 0; h < groups_.size(); ++h) {
+        const Group& g = groups_[h];
+        if (g.kind != Group::Kind::Kernel) continue;
+        for (const int t : wrong) {
+            const int k = first + t;
+            wg[h] += g.s * (g.f(k, yHat_[static_cast<std::size_t>(t)]) -
+                            g.f(k, truth[static_cast<std::size_t>(t)]));
+        }
+    }
+    // One wrong token at a time: its dot products with every training token (shared by the
+    // kernel groups, which differ only in what they make of a dot product), then each group's
+    // kernel row — O(N) memory per round, never (wrong tokens) × N, which for one long word
+    // would be 8·T² bytes per table. The row gives ‖g_g‖²'s terms of this token and the step.
+    for (std::size_t a = 0; a < wrong.size(); ++a) {
+        const int k = first + wrong[a];
+        const int ha = yHat_[static_cast<std::size_t>(wrong[a])];
+        const int ya = truth[static_cast<std::size_t>(wrong[a])];
+        const Eigen::VectorXd dots = tokenDots(k);
+        for (std::size_t h = 0; h < groups_.size(); ++h) {
+            Group& g = groups_[h];
+            if (g.kind != Group::Kind::Kernel) continue;
+            const Eigen::VectorXd row = kernelRow(g, k, dots);
+            for (std::size_t b = 0; b < wrong.size(); ++b) {
+                const int hb = yHat_[static_cast<std::size_t>(wrong[b])];
+                const int yb = truth[static_cast<std::size_t>(wrong[b])];
+                const double overlap = (ha == hb) - (ha == yb) - (ya == hb) + (ya == yb);
+                if (overlap != 0) gg[h] += overlap * row(first + wrong[b]);
+            }
+            const double delta = eta / g.s;  // the step in coefficient units
+            g.v(k, ha) -= delta;
+            g.v(k, ya) += delta;
+            g.u(k, ha) -= g.S * delta;
+            g.u(k, ya) += g.S * delta;
+            g.f.col(ha).noalias() -= delta * row;
+            g.f.col(ya).noalias() += delta * row;
+            if (g.S != 0) {
+                g.fu.col(ha).noalias() -= (g.S * delta) * row;
+                g.fu.col(ya).noalias() += (g.S * delta) * row;
+            }
+        }
+    }
+    for (std::size_t h = 0; h < groups_.size(); ++h) {
+        Group& g = groups_[h];
+        if (g.kind == Group::Kind::Kernel)
+            g.normSq = std::max(0.0, g.normSq - 2.0 * eta * wg[h] + eta * eta * gg[h]);
+    }
+}
+
 double OnlineMklSolver::round(int word) {
     ++rounds_;
     const double count = static_cast<double>(rounds_);
@@ -525,53 +595,12 @@ double OnlineMklSolver::round(int word) {
         if (yHat_[static_cast<std::size_t>(t)] != truth[static_cast<std::size_t>(t)])
             wrong.push_back(t);
     if (!wrong.empty()) {
-        // ⟨x_t, x_k⟩ for the wrong tokens t and every training token k, once for all kernel
-        // groups (the kernels differ only in what they make of a dot product).
-        std::vector<Eigen::VectorXd> dots;
-        if (!specs_.empty())
-            for (const int t : wrong)
-                dots.push_back(tokenDots(first + t));
+        kernelGradientStep(first, truth, wrong, eta);
         for (Group& g : groups_) {
             const double delta = eta / g.s;  // the step in coefficient units
             switch (g.kind) {
-                case Group::Kind::Kernel: {
-                    std::vector<Eigen::VectorXd> rows;
-                    rows.reserve(wrong.size());
-                    for (std::size_t a = 0; a < wrong.size(); ++a)
-                        rows.push_back(kernelRow(g, first + wrong[a], dots[a]));
-                    // ⟨w_g, g_g⟩ and ‖g_g‖² (eq. 17), then the step.
-                    double wg = 0.0, gg = 0.0;
-                    for (std::size_t a = 0; a < wrong.size(); ++a) {
-                        const int k = first + wrong[a];
-                        const int ha = yHat_[static_cast<std::size_t>(wrong[a])];
-                        const int ya = truth[static_cast<std::size_t>(wrong[a])];
-                        wg += g.s * (g.f(k, ha) - g.f(k, ya));
-                        for (std::size_t b = 0; b < wrong.size(); ++b) {
-                            const int hb = yHat_[static_cast<std::size_t>(wrong[b])];
-                            const int yb = truth[static_cast<std::size_t>(wrong[b])];
-                            const double overlap =
-                                (ha == hb) - (ha == yb) - (ya == hb) + (ya == yb);
-                            if (overlap != 0) gg += overlap * rows[a](first + wrong[b]);
-                        }
-                    }
-                    g.normSq = std::max(0.0, g.normSq - 2.0 * eta * wg + eta * eta * gg);
-                    for (std::size_t a = 0; a < wrong.size(); ++a) {
-                        const int k = first + wrong[a];
-                        const int ha = yHat_[static_cast<std::size_t>(wrong[a])];
-                        const int ya = truth[static_cast<std::size_t>(wrong[a])];
-                        g.v(k, ha) -= delta;
-                        g.v(k, ya) += delta;
-                        g.u(k, ha) -= g.S * delta;
-                        g.u(k, ya) += g.S * delta;
-                        g.f.col(ha).noalias() -= delta * rows[a];
-                        g.f.col(ya).noalias() += delta * rows[a];
-                        if (g.S != 0) {
-                            g.fu.col(ha).noalias() -= (g.S * delta) * rows[a];
-                            g.fu.col(ya).noalias() += (g.S * delta) * rows[a];
-                        }
-                    }
-                    break;
-                }
+                case Group::Kind::Kernel:
+                    break;  // kernelGradientStep
                 case Group::Kind::Features: {
                     Eigen::MatrixXd grad = Eigen::MatrixXd::Zero(L_, d_);
                     for (const int t : wrong) {

@@ -62,6 +62,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,10 @@ class OnlineMklSolver final : public Solver {
     // One round on training word `word`; returns η_t, or NaN when a group norm overflowed
     // (the model is then unusable: doStep ends the run).
     double round(int word);
+    // The gradient step of round() on the kernel groups, for the tokens first + t (t in
+    // `wrong`, where the decoding yHat_ differs from `truth`), and their norms by eq. 17.
+    void kernelGradientStep(int first, std::span<const int> truth, const std::vector<int>& wrong,
+                            double eta);
     void zeroGroup(Group& g);
     void rescaleGroup(Group& g);
     // ⟨x_j, x_k⟩ and k_g(x_j, x_k) (from those dot products) for every training token k.

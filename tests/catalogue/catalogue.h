@@ -144,9 +144,16 @@ inline bool writeGeneratedFiles(const QString& tmp) {
         text += ' ' + QByteArray::number(i) + ":1";
     text += " 50001:1.5x\n";
     QFile file(QDir(tmp).filePath("long_line.libsvm"));
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()) return false;
+    // 100,000 examples of 65,536 classes: multi-class OCAS would need 3 score matrices of
+    // 100,000 x 65,536 doubles (146 GB), refused up front.
+    QByteArray classes;
+    for (int i = 0; i < 100000; ++i)
+        classes += QByteArray::number(i % 65536) + " 1:" + QByteArray::number(i % 7 + 1) + '\n';
+    QFile many(QDir(tmp).filePath("many_classes.libsvm"));
+    if (!many.open(QIODevice::WriteOnly) || many.write(classes) != classes.size()) return false;
     const QString beyond = lineBeyondLimitFile();
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size() &&
-           !beyond.isEmpty() &&
+    return !beyond.isEmpty() &&
            QFile::link(beyond, QDir(tmp).filePath("line_beyond_limit.libsvm")) &&
            ::mkfifo(QFile::encodeName(QDir(tmp).filePath("no_writer.fifo")).constData(), 0600) == 0;
 }

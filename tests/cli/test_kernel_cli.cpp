@@ -347,9 +347,14 @@ class TestKernelCli : public QObject {
         // Extremes: C whose primal swamps every other digit, and a kernel that overflows.
         QTest::newRow("C 1e300") << QStringList{"run", "silp", "--data", heart, "--set", "C=1e300"}
                                  << "C = 1e+300: must be <= 1e15";
+        // Degrees above 100 are refused as such; below, K(x, x) beyond 1e100 is.
         QTest::newRow("poly degree overflows")
+            << QStringList{"run", "svm", "--data", heart, "--set", "kernel=poly:100"}
+            << "kernel 'poly:100,1': K(x, x) = 3.8084483348987364e+103 on training example 6 "
+               "is beyond 1e100";
+        QTest::newRow("poly degree too large")
             << QStringList{"run", "svm", "--data", heart, "--set", "kernel=poly:1000000"}
-            << "kernel 'poly:1000000,1': K(x, x) = inf on training example 1 is beyond 1e100";
+            << "kernel 'poly:1000000': degree '1000000' is too large: at most 100";
         QTest::newRow("two kernels for svm")
             << QStringList{"run", "svm", "--data", heart, "--set", "kernel=linear;poly:2"}
             << "this solver takes one kernel";

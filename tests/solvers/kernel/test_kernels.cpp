@@ -167,6 +167,24 @@ void TestKernels::grammarRejectsBadLists_data() {
                                  << "kernel 'poly:0': degree '0' must be a positive integer";
     QTest::newRow("degree fraction")
         << "poly:2.5" << 34 << "degree '2.5' must be a positive integer";
+    QTest::newRow("degree too large")
+        << "poly:1e9" << 34 << "kernel 'poly:1e9': degree '1e9' is too large: at most 100";
+    QTest::newRow("degree beyond int")
+        << "poly:2147483648,1" << 34 << "degree '2147483648' is too large: at most 100";
+    QTest::newRow("degree 101") << "poly:101" << 34 << "degree '101' is too large";
+    {
+        std::string many = "gaussian:1";
+        for (int i = 2; i <= 1001; ++i)
+            many += "," + std::to_string(i);
+        // The list is named by its head and length, not echoed (3,906 characters).
+        QTest::newRow("1001 kernels, not echoed")
+            << QString::fromStdString(many) << 34
+            << "kernel list makes more than 1000 kernels, the most allowed";
+        QTest::newRow("long item quoted short")
+            << QString::fromStdString(many + ",0") << 34
+            << "kernel 'gaussian:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,...' (3,908 "
+               "characters): gamma must be > 0";
+    }
     QTest::newRow("negative offset")
         << "poly:2,-1" << 34 << "kernel 'poly:2,-1': offset c must be >= 0";
     QTest::newRow("poly three args") << "poly:2,1,3" << 34 << "expected poly:d or poly:d,c";

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 
+#include "core/memory_budget.h"
 #include "data/sequence_format.h"
 #include "structured/group_prox.h"
 #include "structured/n_slack_ssvm.h"
@@ -385,6 +386,24 @@ class TestOnlineMkl : public QObject {
                 std::string::npos);
         QVERIFY(message([](OnlineMklOptions& o) { o.epochs = 0; }).find("epochs") !=
                 std::string::npos);
+    }
+
+    void memoryRefusedUpFront() {
+        // N tokens x 128 features and 4 N x 26 tables per kernel group, against a 64 KB budget.
+        const StructuredProblem problem = ocrProblem(5, 0);
+        OnlineMklOptions o;
+        o.kernels = "linear;poly:2";
+        setMemoryBudget(64 << 10);
+        OnlineMklSolver refused(problem, o);
+        setMemoryBudget(0);
+        QCOMPARE(refused.status().code, StatusCode::InvalidInput);
+        const QString why = QString::fromStdString(refused.status().message);
+        QVERIFY2(why.contains("tokens x 128 features") &&
+                     why.contains("2 kernel groups x 4 tables x") && why.contains("x 26 labels") &&
+                     why.contains("about 64 KB available"),
+                 qPrintable(why));
+        OnlineMklSolver runs(problem, o);
+        QCOMPARE(runs.status().code, StatusCode::Running);
     }
 };
 
