@@ -27,6 +27,7 @@
 #include <optional>
 #include <system_error>
 
+#include "core/memory_budget.h"
 #include "core/output_file.h"
 #include "data/data_error.h"
 
@@ -56,16 +57,9 @@ constexpr std::size_t kHeadBytes = 1 << 16;   // checked for binary bytes before
 std::atomic<std::size_t> gInputByteLimit{0};  // 0: half of MemAvailable
 std::atomic<std::size_t> gLineByteLimit{kDefaultLineByteLimit};
 
-// MemAvailable from /proc/meminfo in bytes; 0 when it cannot be read.
+// The memory this process may still take (core/memory_budget.h); 0 when unknown.
 std::size_t availableMemory() {
-    FilePtr file(std::fopen("/proc/meminfo", "r"));
-    if (!file) return 0;
-    char line[256];
-    while (std::fgets(line, sizeof line, file.get())) {
-        unsigned long long kb = 0;
-        if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) return kb * 1024ULL;
-    }
-    return 0;
+    return memoryBudget();
 }
 
 std::string megabytes(std::size_t bytes) {
