@@ -23,6 +23,7 @@
 #include "core/trace_csv.h"
 #include "data/text_io.h"
 #include "registry.h"
+#include "version.h"
 
 namespace cplab {
 
@@ -57,6 +58,7 @@ struct CleanStopSpan {
 
 const char* kUsage =
     "usage:\n"
+    "  cplab-cli --version\n"
     "  cplab-cli list [--json]\n"
     "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
     "                [--seed S]] [--problem-set key=value ...] [--set key=value ...]\n"
@@ -243,6 +245,7 @@ QJsonObject summaryJson(const RunResult& run, const ProblemInstance& problem) {
     const IterationRecord& r = run.last;
     const Family* family = findFamily(problem.info.family);
     QJsonObject json;
+    json.insert("cplab_version", CPLAB_VERSION);
     json.insert("solver", q(run.solver));
     json.insert("problem", q(problem.info.name));
     json.insert("family", q(problem.info.family));
@@ -758,7 +761,8 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
         return kExitInvalid;
     }
     if (parser.isSet(json)) {
-        QJsonObject summary{{"model", q(modelPath)},
+        QJsonObject summary{{"cplab_version", CPLAB_VERSION},
+                            {"model", q(modelPath)},
                             {"data", q(dataPath)},
                             {"examples", static_cast<qint64>(prediction->examples)},
                             {q(prediction->measure), jsonNumber(prediction->value)}};
@@ -845,7 +849,8 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
         QJsonArray runs;
         for (const auto& r : results)
             runs.append(summaryJson(r, *problem));
-        writeJson(out, QJsonObject{{"demo", q(demo->name)},
+        writeJson(out, QJsonObject{{"cplab_version", CPLAB_VERSION},
+                                   {"demo", q(demo->name)},
                                    {"title", q(demo->title)},
                                    {"problem", q(demo->problem)},
                                    {"runs", runs}});
@@ -891,6 +896,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         (args.empty() ? err : out) << kUsage;
         return args.empty() ? kExitInvalid : kExitOk;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        out << "cplab-cli " << CPLAB_VERSION << '\n';
+        return kExitOk;
     }
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "core/output_file.h"
@@ -14,6 +15,7 @@
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
+#include "version.h"
 
 namespace {
 
@@ -73,9 +75,16 @@ QStringList splitRuns(const QString& value) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // --version answers without a display (package scripts and the man page ask it).
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+            std::printf("cplab %s\n", CPLAB_VERSION);
+            return 0;
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName("cplab");
-    QApplication::setApplicationVersion("0.1.0");
+    QApplication::setApplicationVersion(CPLAB_VERSION);
     QApplication::setOrganizationName("cplab");
 
     QCommandLineParser parser;
@@ -114,7 +123,15 @@ int main(int argc, char** argv) {
         "file");
     parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
                        history, testFraction, seed, viewTab, exportView});
+    parser.addPositionalArgument("file", "A data file to open (the same as --data file).",
+                                 "[file]");
     parser.process(app);
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1 || (files.size() == 1 && parser.isSet(data))) {
+        std::fprintf(stderr, "cplab: give one data file (as FILE or --data FILE)\n");
+        return 1;
+    }
+    const QString dataFile = files.isEmpty() ? parser.value(data) : files.front();
 
     // Numbers given on the command line, checked before anything opens.
     auto number = [&](const QCommandLineOption& option, double low, double high, double* value) {
@@ -145,7 +162,7 @@ int main(int argc, char** argv) {
 
     // What the options ask for once the problem is open; -1: go on interactively.
     auto script = [&]() -> int {
-        if (parser.isSet(data) && parser.isSet(solvers)) {
+        if (!dataFile.isEmpty() && parser.isSet(solvers)) {
             window.removeAllRuns();
             for (const QString& spec : splitRuns(parser.value(solvers))) {
                 std::string solver, why;
@@ -220,7 +237,7 @@ int main(int argc, char** argv) {
         return 0;
     };
 
-    if (parser.isSet(data)) {
+    if (!dataFile.isEmpty()) {
         // The file loads on a background thread; the script goes on when it is there.
         QObject::connect(&window, &cplab::MainWindow::dataFileLoaded, &app,
                          [&](bool ok, const QString& message) {
@@ -244,7 +261,7 @@ int main(int argc, char** argv) {
                     family = QString::fromStdString(f->name());
             }
         }
-        window.openDataFile(parser.value(data), parser.value(test), family);
+        window.openDataFile(dataFile, parser.value(test), family);
         return QApplication::exec();
     }
     if (!window.loadDemo(parser.value(demo))) {

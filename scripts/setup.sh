@@ -22,6 +22,11 @@ PACKAGES="
   zlib1g-dev
   libgl-dev
   fonts-dejavu-core
+  desktop-file-utils
+  appstream
+  dpkg-dev
+  man-db
+  file
 "
 
 missing=""

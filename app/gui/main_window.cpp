@@ -45,6 +45,7 @@
 #include "run.h"
 #include "run_controller.h"
 #include "timeline_bar.h"
+#include "version.h"
 
 namespace cplab {
 
@@ -452,11 +453,19 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About cplab"), this, [this] {
+        QStringList familyTitles;
+        for (const Family* f : families())
+            familyTitles << QString::fromStdString(f->title()).toHtmlEscaped();
         QMessageBox::about(
             this, tr("About cplab"),
-            tr("<b>cplab</b> - Cutting-Plane Lab<br>Step-wise optimisation methods of machine "
-               "learning, live-plotted: cutting planes, bundle methods, Frank-Wolfe, BMRM and "
-               "OCAS.<br><br>Command-line twin: <tt>cplab-cli</tt>."));
+            tr("<b>cplab %1</b> - Cutting-Plane Lab<br>Step-wise optimisation methods of machine "
+               "learning, live-plotted.<br><br>Families: %2.<br><br>Command-line twin: "
+               "<tt>cplab-cli</tt>.<br><br>Licence: GNU GPL version 3 or later (cplab links "
+               "libocas and QCustomPlot, both GPLv3). Peers it is checked and raced against: "
+               "libocas, LIBLINEAR, LIBSVM, dlib, toulbar2. Built-in datasets: see "
+               "resources/datasets/README.md (LIBSVM collection, UCI, Taskar's OCR words, "
+               "UAI 2014, Middlebury).")
+                .arg(CPLAB_VERSION, familyTitles.join(", ")));
     });
 }
 

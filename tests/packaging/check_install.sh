@@ -1,0 +1,63 @@
+#!/bin/sh
+# packaging.install: cplab installs as a desktop application and as a Debian package.
+#   check_install.sh BUILD_DIR VERSION
+# 1. `cmake --install` into a staging prefix installs both executables, the desktop entry,
+#    the AppStream metainfo, the icon, the session MIME type, the manual pages and the licence;
+#    desktop-file-validate, `appstreamcli validate --no-net` and `man --warnings` accept them;
+#    both executables report VERSION and the installed cplab-cli runs a demo.
+# 2. `cpack -G DEB` builds the package; its Depends come from the binaries (Qt, Clp, ...) and
+#    it recommends toulbar2; unpacked into a scratch root, its cplab-cli reports VERSION and
+#    runs a demo and a built-in data problem (the data are inside the binary: no path into the
+#    build tree).
+set -eu
+build=$(cd "$1" && pwd)
+version=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+stage="$scratch/stage"
+cmake --install "$build" --prefix "$stage" >/dev/null
+for f in bin/cplab bin/cplab-cli share/applications/org.cplab.cplab.desktop \
+         share/metainfo/org.cplab.cplab.metainfo.xml share/icons/hicolor/scalable/apps/cplab.svg \
+         share/mime/packages/cplab.xml share/man/man1/cplab.1 share/man/man1/cplab-cli.1 \
+         share/doc/cplab/LICENSE share/doc/cplab/README.md; do
+  [ -f "$stage/$f" ] || fail "cmake --install did not install $f"
+done
+desktop-file-validate "$stage/share/applications/org.cplab.cplab.desktop" ||
+  fail "desktop-file-validate"
+appstreamcli validate --no-net "$stage/share/metainfo/org.cplab.cplab.metainfo.xml" ||
+  fail "appstreamcli validate"
+grep -q "release version=\"$version\"" "$stage/share/metainfo/org.cplab.cplab.metainfo.xml" ||
+  fail "the metainfo's release is not $version"
+for page in cplab cplab-cli; do
+  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$stage/share/man/man1/$page.1" 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "man $page: $warnings"
+  grep -q "cplab $version" "$stage/share/man/man1/$page.1" || fail "man $page: not version $version"
+done
+# Every command and option of cplab-cli's usage is in its manual page.
+for word in $("$stage/bin/cplab-cli" --help | grep -o -- '--[a-z-]*\|cplab-cli [a-z]*' | sed 's/cplab-cli //' | sort -u); do
+  grep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab-cli.1" ||
+    grep -q -- "$word" "$stage/share/man/man1/cplab-cli.1" || fail "man cplab-cli lacks $word"
+done
+[ "$("$stage/bin/cplab-cli" --version)" = "cplab-cli $version" ] || fail "cplab-cli --version"
+[ "$("$stage/bin/cplab" --version)" = "cplab $version" ] || fail "cplab --version"
+"$stage/bin/cplab-cli" demo kelley --quiet --json | grep -q "\"cplab_version\": \"$version\"" ||
+  fail "installed cplab-cli demo kelley"
+
+command -v cpack >/dev/null || fail "cpack not found"
+(cd "$scratch" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$scratch/pkg" >/dev/null) ||
+  fail "cpack -G DEB"
+deb=$(ls "$scratch"/pkg/cplab_"$version"_*.deb)
+info=$(dpkg-deb --field "$deb" Depends Recommends Version)
+echo "$info" | grep -q 'libqt6widgets6' || fail "Depends lacks Qt: $info"
+echo "$info" | grep -q 'coinor-libclp' || fail "Depends lacks Clp: $info"
+echo "$info" | grep -q 'Recommends: toulbar2' || fail "Recommends lacks toulbar2: $info"
+root="$scratch/root"
+dpkg-deb -x "$deb" "$root"
+[ "$("$root/usr/bin/cplab-cli" --version)" = "cplab-cli $version" ] || fail "packaged --version"
+"$root/usr/bin/cplab-cli" demo kelley --quiet >/dev/null || fail "packaged demo kelley"
+"$root/usr/bin/cplab-cli" run ocas --problem heart_scale --quiet >/dev/null ||
+  fail "packaged run on the built-in heart_scale"
+if grep -q -- "$build" "$root/usr/bin/cplab-cli"; then fail "cplab-cli names the build tree"; fi
+echo "packaging: installed, validated and packaged $deb"
