@@ -13,7 +13,12 @@
 //     and gap after it returns) and returns Running, Converged (by a family criterion of its
 //     own), Stalled (no progress possible with the gap open), NumericalFailure with a message,
 //     or — for a solver that wraps a foreign library with limits of its own — IterationLimit
-//     or TimeLimit;
+//     or TimeLimit; a step cut short by the time limit inside a long pass (outOfTime())
+//     returns TimeLimit with the bounds of its last complete state;
+//   * whatever ends the run (a stop rule, the solver's own criterion, the user), the model it
+//     reports and saves is the one whose bounds the final record holds: a solver that
+//     evaluates its iterate only now and then (eval_every, errors spread over steps)
+//     evaluates the final one in finishRecord();
 //   * snapshot() builds, on demand, the data the family's views need.
 #pragma once
 
@@ -94,9 +99,24 @@ class Solver {
     explicit Solver(StopOptions stop);
 
     virtual Status doStep(IterationRecord& record) = 0;
+    // Called once, when the run has just ended with a usable status (converged, stalled, a
+    // limit, cancelled), on the final record before it is stored (for a run cancelled between
+    // steps, on a copy of the last record, which then replaces it). A solver whose last step
+    // did not evaluate its iterate (eval_every, test errors computed every few steps)
+    // evaluates it here and updates the record's bounds and columns, so that the reported and
+    // saved model is the final record's. Returns a note for the status message ("" for none).
+    // An exception ends the run with a numerical failure, as in doStep.
+    virtual std::string finishRecord(IterationRecord& /*record*/) { return {}; }
     // Called once when the run finishes, whatever ended it (a solver with threads or buffers
     // of its own releases them here).
     virtual void onFinished() {}
+
+    // True once the run's time (max_seconds) is used up, counting the step in progress: long
+    // passes poll it (with the cancel token) to honour the limit inside a step. Thread-safe
+    // to call from the step's oracle threads.
+    bool outOfTime() const;
+    // Cancelled by the user or out of time: what a long inner loop polls.
+    bool interrupted() const { return cancel_.cancelled() || outOfTime(); }
 
     // Marks the solver as unusable because of invalid options or data.
     void reject(std::string message);
@@ -127,12 +147,17 @@ class Solver {
     };
 
   private:
+    // Runs finishRecord() on the final record of a usable run, recomputes its gap and updates
+    // the status message (the final gap, the solver's note). False when not usable.
+    bool completeFinalRecord(IterationRecord& record, Status& result);
+
     StopOptions stop_;
     Status status_;
     IterationRecord lastRecord_;
     std::vector<IterationRecord> trace_;
     double setupSeconds_ = 0.0;
     double stepSeconds_ = 0.0;
+    std::chrono::steady_clock::time_point stepStart_{};  // of the step in progress
     CancelToken cancel_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 
 #include "core/worker_team.h"
@@ -298,6 +299,29 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         structuredColumnValues(primal, lastDual_, evaluatedLast_ ? primal - lastDual_ : kNaN,
                                lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
+}
+
+std::string BcfwSolver::finishRecord(IterationRecord& record) {
+    if (rejected()) return {};
+    if (!evaluatedLast_) {
+        double primal = kNaN;
+        if (!evaluate(primal)) {
+            throw std::runtime_error("the primal objective of the final iterate is not finite");
+        }
+        record.oracleCalls += model_->size();
+        lastPrimal_ = primal;
+        lastDual_ = averagedDualValue();
+        lastGap_ = primal - lastDual_;
+        if (primal < record.upper) {
+            record.upper = primal;
+            wBest_ = averagedWeights();
+        }
+        record.lower = std::min(record.lower, record.upper);
+        record.extra =
+            structuredColumnValues(primal, lastDual_, lastGap_, lastMeanStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields BcfwSolver::summary() const {

@@ -124,6 +124,8 @@ class BcfwSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record) override;
 
   private:
     // One block step on example i; returns γ.

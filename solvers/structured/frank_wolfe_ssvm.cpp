@@ -175,6 +175,18 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     return Status::running();
 }
 
+std::string FrankWolfeSsvmSolver::finishRecord(IterationRecord& record) {
+    if (rejected()) return {};
+    // P of every iterate is known (the oracle pass gives it); the errors may not be.
+    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(primal_)) {
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        record.extra =
+            structuredColumnValues(primal_, record.extra[1], gap_, lastStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
+}
+
 SummaryFields FrankWolfeSsvmSolver::summary() const {
     if (rejected()) return {};
     SummaryFields fields = {{"lambda", options_.lambda},

@@ -86,6 +86,8 @@ class FrankWolfeSsvmSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record) override;
 
   private:
     // The pass at w_: P, the corner and the gap; false when cancelled.

@@ -397,6 +397,19 @@ double NSlackSolver::workingSetGap() const {
     return total / model_->size();
 }
 
+std::string NSlackSolver::finishRecord(IterationRecord& record) {
+    if (rejected()) return {};
+    // P of every iterate is known (the oracle pass gives it); the errors may not be.
+    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        const std::vector<double> errors =
+            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
+        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
+}
+
 SummaryFields NSlackSolver::summary() const {
     if (rejected()) return {};
     SummaryFields fields = {{"lambda", options_.lambda},

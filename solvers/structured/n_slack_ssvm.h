@@ -126,6 +126,8 @@ class NSlackSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record) override;
 
   private:
     struct Constraint {

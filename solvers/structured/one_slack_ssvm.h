@@ -85,6 +85,8 @@ class OneSlackSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record) override;
 
   private:
     // The pass at w_: P(w_) and the next plane; false when cancelled.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
@@ -882,13 +883,33 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
                                     "the objective is not finite after epoch " +
                                         std::to_string(epochs_) + " (eta0 too large?)");
             }
-            record.upper = std::min(record.upper, last_.objective);
+            // U is P of the model the run reports (the newest evaluation), not the least P
+            // seen: the reported model is the current (averaged) iterate, not a best one.
+            record.upper = last_.objective;
         }
     }
     record.lower = -kInf;
     finish(evaluatedLast_ ? last_.objective : kNaN, evaluatedLast_);
     // The last epoch ends at the iteration limit (epochLimit), which the base class applies.
     return Status::running();
+}
+
+std::string OnlineMklSolver::finishRecord(IterationRecord& record) {
+    if (rejected() || evaluatedLast_) return {};
+    last_ = evaluate(reported());
+    record.oracleCalls += model_->size();
+    evaluatedLast_ = true;
+    if (!std::isfinite(last_.objective)) {
+        throw std::runtime_error("the objective of the final model is not finite");
+    }
+    record.upper = last_.objective;
+    if (record.extra.size() >= 7) {
+        const std::vector<double> columns =
+            structuredColumnValues(last_.objective, kNaN, kNaN, 0.0, last_.errors, true);
+        record.extra[0] = columns[0];
+        std::copy(columns.begin() + 4, columns.begin() + 7, record.extra.begin() + 4);
+    }
+    return {};
 }
 
 // ---- introspection ---------------------------------------------------------------------------

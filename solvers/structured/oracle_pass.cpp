@@ -105,6 +105,13 @@ void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, 
     fields.emplace_back("weights", static_cast<long long>(problem.train->dimension()));
 }
 
+std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {
+    if (passes <= 0 || !reported.isZero(0.0)) return {};
+    return "no iterate of the " + std::to_string(passes) +
+           " passes has a lower P than the start w = 0, so the reported (and saved) w is 0, "
+           "which predicts one label everywhere: run more passes";
+}
+
 void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
                      const Eigen::VectorXd& w, StructuredSnapshot& snapshot) {
     snapshot.labels = model.labelCount();

@@ -108,6 +108,11 @@ bool validStructuredProblem(const std::string& owner,
                             const std::shared_ptr<const ChainModel>& train,
                             const std::shared_ptr<const ChainModel>& test, std::string* why);
 
+// The note a run's status message gets when its reported weights are still the start w = 0
+// after `passes` passes (no evaluated iterate had a lower P than P(0) yet): why the reported
+// model predicts one label everywhere. "" otherwise.
+std::string startWeightsNote(const Eigen::VectorXd& reported, int passes);
+
 // The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
 // the lattices at w of the first kLatticeWords test words (`test` may be null: then of the
 // training words).

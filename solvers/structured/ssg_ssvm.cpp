@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "core/worker_team.h"
 #include "structured/oracle_pass.h"
@@ -176,6 +177,28 @@ Status SsgSolver::doStep(IterationRecord& record) {
     record.extra =
         structuredColumnValues(primal, kNaN, kNaN, lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
+}
+
+std::string SsgSolver::finishRecord(IterationRecord& record) {
+    if (rejected()) return {};
+    if (!evaluatedLast_) {
+        const Eigen::VectorXd& w = reportedWeights();
+        const double primal =
+            0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
+        if (!std::isfinite(primal)) {
+            throw std::runtime_error("the primal objective of the final iterate is not finite");
+        }
+        record.oracleCalls += model_->size();
+        lastPrimal_ = primal;
+        lastErrors_ = evaluateErrors(problem_, w, team_.get());
+        if (primal < record.upper) {
+            record.upper = primal;
+            wBest_ = w;
+        }
+        record.extra = structuredColumnValues(primal, kNaN, kNaN, lastMeanStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields SsgSolver::summary() const {

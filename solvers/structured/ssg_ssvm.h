@@ -89,6 +89,8 @@ class SsgSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record) override;
 
   private:
     double update(int i);  // one update on example i; returns γ
