@@ -1,5 +1,6 @@
 #include "solver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -27,11 +28,11 @@ void Solver::fillSnapshot(Snapshot& snapshot) const {
     snapshot.status = status_;
 }
 
-bool Solver::outOfTime() const {
-    if (!(stop_.max_seconds > 0.0)) return false;
-    const double running =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart_).count();
-    return setupSeconds_ + stepSeconds_ + running >= stop_.max_seconds;
+Interrupt Solver::stepInterrupt() const {
+    if (!(stop_.max_seconds > 0.0)) return Interrupt(cancel_);
+    const double left = std::max(0.0, stop_.max_seconds - setupSeconds_ - stepSeconds_);
+    return Interrupt(cancel_, stepStart_ + std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                               std::chrono::duration<double>(left)));
 }
 
 namespace {
@@ -47,7 +48,7 @@ bool Solver::completeFinalRecord(IterationRecord& record, Status& result) {
     if (!result.usable()) return false;
     std::string note;
     try {
-        note = finishRecord(record);
+        note = finishRecord(record, result);
     } catch (const std::exception& e) {
         result = Status::make(StatusCode::NumericalFailure,
                               std::string("evaluating the final iterate: ") + e.what());

@@ -106,17 +106,19 @@ class Solver {
     // evaluates it here and updates the record's bounds and columns, so that the reported and
     // saved model is the final record's. Returns a note for the status message ("" for none).
     // An exception ends the run with a numerical failure, as in doStep.
-    virtual std::string finishRecord(IterationRecord& /*record*/) { return {}; }
+    // `status` is how the run ended (a solver may skip a costly evaluation after a time limit).
+    virtual std::string finishRecord(IterationRecord& /*record*/, const Status& /*status*/) {
+        return {};
+    }
     // Called once when the run finishes, whatever ended it (a solver with threads or buffers
     // of its own releases them here).
     virtual void onFinished() {}
 
-    // True once the run's time (max_seconds) is used up, counting the step in progress: long
-    // passes poll it (with the cancel token) to honour the limit inside a step. Thread-safe
-    // to call from the step's oracle threads.
-    bool outOfTime() const;
-    // Cancelled by the user or out of time: what a long inner loop polls.
-    bool interrupted() const { return cancel_.cancelled() || outOfTime(); }
+    // The cancel token and the run's deadline (what is left of max_seconds when the step in
+    // progress began): what a long pass inside doStep polls, so that the time limit and the
+    // user's cancel end a step part-way (the step then returns TimeLimit or Cancelled with
+    // bounds that stay valid). Call it from doStep or finishRecord.
+    Interrupt stepInterrupt() const;
 
     // Marks the solver as unusable because of invalid options or data.
     void reject(std::string message);

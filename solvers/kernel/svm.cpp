@@ -107,7 +107,7 @@ Eigen::VectorXd SvmSolver::trainScores() const {
     return (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
 }
 
-std::string SvmSolver::finishRecord(IterationRecord& record) {
+std::string SvmSolver::finishRecord(IterationRecord& record, const Status& /*status*/) {
     // Whatever stopped the run (a gap rule, a limit, the user), the test error reported with
     // the final record is that of the classifier the run reports and saves.
     if (!valid() || !testStale_) return {};

@@ -34,7 +34,7 @@ class SvmSolver final : public KernelSvmSolver {
   protected:
     Status doStep(IterationRecord& record) override;
     // The test error of the final (α, b) when the last step left it to a later one.
-    std::string finishRecord(IterationRecord& record) override;
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     // f(xᵢ) on the training set at the current (α, b), read off SMO's gradient.

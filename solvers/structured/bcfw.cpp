@@ -1,6 +1,7 @@
 #include "structured/bcfw.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -19,8 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The block vectors may take at most this many doubles (4 GB): beyond, the solver refuses the
 // problem with a message instead of failing to allocate.
 constexpr long long kMaxBlockEntries = 1LL << 26;  // 512 MB of block vectors
-// Block steps between looks at the cancel token.
-constexpr int kCancelCheck = 64;
 
 // Pseudocode line numbers (see BcfwSolver::pseudocode()).
 enum Line {
@@ -223,6 +222,7 @@ double BcfwSolver::blockStep(int i) {
 }
 
 bool BcfwSolver::evaluate(double& primal) {
+    const auto start = std::chrono::steady_clock::now();
     w_ = blocks_.rowwise().sum();
     loss_ = 0.0;
     for (const double li : blockLoss_)
@@ -230,6 +230,7 @@ bool BcfwSolver::evaluate(double& primal) {
     const Eigen::VectorXd& reported = averagedWeights();
     primal = primalValue(reported);
     lastErrors_ = evaluateErrors(problem_, reported, team_.get());
+    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::isfinite(primal);
 }
 
@@ -244,10 +245,11 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     }
     double stepSum = 0.0;
     int steps = 0;
+    const Interrupt stop = stepInterrupt();
     for (; steps < n; ++steps) {
-        // A pass over thousands of words takes a while: the user may stop it in between. Every
-        // block step leaves a feasible α, so the run stops with valid bounds.
-        if (steps % kCancelCheck == kCancelCheck - 1 && cancelToken().cancelled()) break;
+        // A pass over thousands of words takes a while: the user or the time limit may stop it
+        // in between. Every block step leaves a feasible α, so the run stops with valid bounds.
+        if (stop.requested()) break;
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += blockStep(i);
@@ -261,10 +263,10 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         record.extra =
             structuredColumnValues(kNaN, lastDual_, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled, "stopped by the user after " +
-                                                       std::to_string(steps) + " of the " +
-                                                       std::to_string(n) + " block steps of pass " +
-                                                       std::to_string(passes_ + 1));
+        return interruptedStatus(stop, stopOptions(),
+                                 "pass " + std::to_string(passes_ + 1) + ", after " +
+                                     std::to_string(steps) + " of its " + std::to_string(n) +
+                                     " block steps");
     }
     ++passes_;
     record.passes = passes_;
@@ -301,9 +303,11 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     return Status::running();
 }
 
-std::string BcfwSolver::finishRecord(IterationRecord& record) {
+std::string BcfwSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
     if (!evaluatedLast_) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
         double primal = kNaN;
         if (!evaluate(primal)) {
             throw std::runtime_error("the primal objective of the final iterate is not finite");

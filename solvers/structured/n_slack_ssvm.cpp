@@ -97,7 +97,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
         return;
     }
     lastAdded_ = addConstraints();
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -340,19 +340,21 @@ Status NSlackSolver::doStep(IterationRecord& record) {
             "the dual objective is not finite after pass " + std::to_string(passes_));
     }
     record.lower = std::min(std::max(record.lower, dual_), record.upper);
-    const CancelToken token = cancelToken();
-    if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &token, pass_)) {
+    const Interrupt stop = stepInterrupt();
+    if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &stop, pass_)) {
         record.passes = passes_;
         record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
         record.extra.insert(record.extra.end(), {static_cast<double>(constraints_), 0.0,
                                                  static_cast<double>(lastSweeps_)});
         evaluatedLast_ = false;
-        return Status::make(
-            StatusCode::Cancelled,
-            end == QpEnd::Cancelled
-                ? "stopped by the user during the working-set QP of step " +
-                      std::to_string(passes_ + 1)
-                : "stopped by the user during the oracle pass " + std::to_string(passes_ + 1));
+        if (end == QpEnd::Cancelled) {
+            return Status::make(StatusCode::Cancelled,
+                                "stopped by the user during the working-set QP of step " +
+                                    std::to_string(passes_ + 1));
+        }
+        return interruptedStatus(stop, stopOptions(),
+                                 "the oracle pass " + std::to_string(passes_ + 1),
+                                 " (the reported w is the best evaluated one, whose P is U)");
     }
     ++passes_;
     record.passes = passes_;
@@ -370,7 +372,10 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
     evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    if (evaluatedLast_) {
+        evalSeconds_ = 0.0;
+        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    }
     record.extra =
         structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
     record.extra.insert(record.extra.end(),
@@ -397,10 +402,12 @@ double NSlackSolver::workingSetGap() const {
     return total / model_->size();
 }
 
-std::string NSlackSolver::finishRecord(IterationRecord& record) {
+std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
     // P of every iterate is known (the oracle pass gives it); the errors may not be.
     if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
         lastErrors_ = evaluateErrors(problem_, w_, team_.get());
         const std::vector<double> errors =
             structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);

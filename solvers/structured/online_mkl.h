@@ -144,7 +144,7 @@ class OnlineMklSolver final : public Solver {
   protected:
     Status doStep(IterationRecord& record) override;
     // Evaluates the final iterate when the last step did not (eval_every).
-    std::string finishRecord(IterationRecord& record) override;
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     struct Group;
@@ -194,6 +194,7 @@ class OnlineMklSolver final : public Solver {
     GroupProx prox_;
     Evaluation last_;  // at the last evaluation
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation's time
 };
 
 }  // namespace cplab

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <thread>
 
+#include "core/number_text.h"
 #include "core/options.h"
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
@@ -14,13 +16,14 @@ namespace cplab {
 
 namespace {
 
-// Words between looks at the cancel token within a block.
-constexpr int kCancelCheck = 64;
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 }  // namespace
 
 bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                   const CancelToken* cancel, OraclePass& pass) {
+                   const Interrupt* stop, OraclePass& pass) {
     const int n = model.size();
     const std::size_t slots = static_cast<std::size_t>(n);
     pass.labels.resize(model.data().labels.size());
@@ -32,7 +35,7 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
         ChainWorkspace ws;
         std::vector<int> y;
         for (int i = begin; i < end; ++i) {
-            if ((i - begin) % kCancelCheck == kCancelCheck - 1 && cancel && cancel->cancelled()) {
+            if (stopped.load(std::memory_order_relaxed) || (stop && stop->requested())) {
                 stopped.store(true, std::memory_order_relaxed);
                 return;
             }
@@ -103,6 +106,35 @@ void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, 
     }
     fields.emplace_back("labels", static_cast<long long>(problem.train->labelCount()));
     fields.emplace_back("weights", static_cast<long long>(problem.train->dimension()));
+}
+
+Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,
+                         const std::string& after) {
+    if (stop.cancelled() || !stop.timedOut())
+        return Status::make(StatusCode::Cancelled, "stopped by the user during " + where + after);
+    return Status::make(
+        StatusCode::TimeLimit,
+        "reached max_seconds = " + formatReal(limits.max_seconds) + " during " + where + after);
+}
+
+StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                     WorkerTeam* team, double* seconds) {
+    const auto start = std::chrono::steady_clock::now();
+    StructuredErrors errors = evaluateErrors(problem, w, team);
+    if (seconds) *seconds += secondsSince(start);
+    return errors;
+}
+
+bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
+                               const StopOptions& stop) {
+    if (status.code != StatusCode::TimeLimit && status.code != StatusCode::Cancelled) return true;
+    return evaluationSeconds <= std::max(1.0, 0.1 * stop.max_seconds);
+}
+
+std::string skippedEvaluationNote(double evaluationSeconds) {
+    return "the final iterate was not evaluated (an evaluation takes about " +
+           formatReal(evaluationSeconds) +
+           " s): the reported (and saved) w is the best evaluated one, whose P is U";
 }
 
 std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {

@@ -1,6 +1,7 @@
 #include "structured/ssg_ssvm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -16,7 +17,6 @@ namespace {
 constexpr const char* kOwner = "SsgOptions";
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kCancelCheck = 64;
 
 // Pseudocode line numbers (see SsgSolver::pseudocode()).
 enum Line { kInput, kInit, kRepeat, kOrder, kOracle, kUpdate, kAverage, kBounds, kUntil, kReturn };
@@ -71,12 +71,14 @@ SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
     order_.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
         order_[static_cast<std::size_t>(i)] = i;
+    const auto start = std::chrono::steady_clock::now();
     lastPrimal_ = 0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
     if (!std::isfinite(lastPrimal_)) {
         reject("SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
         return;
     }
     lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = n;
@@ -135,8 +137,9 @@ Status SsgSolver::doStep(IterationRecord& record) {
     }
     double stepSum = 0.0;
     int steps = 0;
+    const Interrupt stop = stepInterrupt();
     for (; steps < n; ++steps) {
-        if (steps % kCancelCheck == kCancelCheck - 1 && cancelToken().cancelled()) break;
+        if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += update(i);
@@ -148,16 +151,17 @@ Status SsgSolver::doStep(IterationRecord& record) {
         record.passes = passes_ + static_cast<double>(steps) / n;
         record.extra = structuredColumnValues(kNaN, kNaN, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled, "stopped by the user after " +
-                                                       std::to_string(steps) + " of the " +
-                                                       std::to_string(n) + " updates of pass " +
-                                                       std::to_string(passes_ + 1));
+        return interruptedStatus(stop, stopOptions(),
+                                 "pass " + std::to_string(passes_ + 1) + ", after " +
+                                     std::to_string(steps) + " of its " + std::to_string(n) +
+                                     " updates");
     }
     ++passes_;
     record.passes = passes_;
     evaluatedLast_ = passes_ % options_.eval_every == 0;
     double primal = kNaN;
     if (evaluatedLast_) {
+        const auto start = std::chrono::steady_clock::now();
         const Eigen::VectorXd& w = reportedWeights();
         primal = 0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
         record.oracleCalls += n;
@@ -169,6 +173,8 @@ Status SsgSolver::doStep(IterationRecord& record) {
         }
         lastPrimal_ = primal;
         lastErrors_ = evaluateErrors(problem_, w, team_.get());
+        evalSeconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (primal < record.upper) {
             record.upper = primal;
             wBest_ = w;
@@ -179,9 +185,11 @@ Status SsgSolver::doStep(IterationRecord& record) {
     return Status::running();
 }
 
-std::string SsgSolver::finishRecord(IterationRecord& record) {
+std::string SsgSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
     if (!evaluatedLast_) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
         const Eigen::VectorXd& w = reportedWeights();
         const double primal =
             0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
