@@ -164,6 +164,12 @@ void printProgress(std::ostream& err, const std::string& label, const IterationR
 RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err) {
     using Clock = std::chrono::steady_clock;
     auto lastPrint = Clock::now();
+    // A step that takes seconds (an oracle pass with thousands of labels) reports from inside.
+    if (!quiet) {
+        solver.setProgressSink([&err, &label](const std::string& text) {
+            err << label << " ... " << text << '\n' << std::flush;
+        });
+    }
     solve(solver, [&](const Solver&, const IterationRecord& r) {
         if (quiet) return;
         const auto now = Clock::now();

@@ -29,10 +29,14 @@ void Solver::fillSnapshot(Snapshot& snapshot) const {
 }
 
 Interrupt Solver::stepInterrupt() const {
-    if (!(stop_.max_seconds > 0.0)) return Interrupt(cancel_);
+    if (!(stop_.max_seconds > 0.0)) {
+        return Interrupt(cancel_, Interrupt::Clock::time_point::max(), progress_);
+    }
     const double left = std::max(0.0, stop_.max_seconds - setupSeconds_ - stepSeconds_);
-    return Interrupt(cancel_, stepStart_ + std::chrono::duration_cast<Interrupt::Clock::duration>(
-                                               std::chrono::duration<double>(left)));
+    return Interrupt(cancel_,
+                     stepStart_ + std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                      std::chrono::duration<double>(left)),
+                     progress_);
 }
 
 namespace {

@@ -91,6 +91,9 @@ class Solver {
     // only when a view will draw it.
     virtual SnapshotPtr snapshot() const = 0;
 
+    // Where long steps report their progress (see ProgressSink; none by default).
+    void setProgressSink(ProgressSink sink) { progress_ = std::move(sink); }
+
     // Long inner loops poll this token; step() also checks it before doing anything.
     void setCancelToken(CancelToken token) { cancel_ = std::move(token); }
     const CancelToken& cancelToken() const { return cancel_; }
@@ -161,6 +164,7 @@ class Solver {
     double stepSeconds_ = 0.0;
     std::chrono::steady_clock::time_point stepStart_{};  // of the step in progress
     CancelToken cancel_;
+    ProgressSink progress_;
 };
 
 // Runs `solver` until its status is finished, calling `onIteration` after every step.

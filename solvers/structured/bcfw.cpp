@@ -250,6 +250,7 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         // A pass over thousands of words takes a while: the user or the time limit may stop it
         // in between. Every block step leaves a feasible α, so the run stops with valid bounds.
         if (stop.requested()) break;
+        stop.report("BCFW pass", steps, n, "block steps");
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += blockStep(i);

@@ -835,6 +835,7 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     int done = 0;
     for (; done < count; ++done) {
         if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
+        stop.report("online MKL chunk", done, count, "words");
         const double eta = round(order_[next_++]);
         if (std::isnan(eta)) {
             return Status::make(StatusCode::NumericalFailure,

@@ -30,6 +30,7 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
     pass.hinge.assign(slots, 0.0);
     pass.loss.assign(slots, 0.0);
     std::atomic<bool> stopped{false};
+    std::atomic<int> decoded{0};
     const int blocks = team ? team->partsFor(model.data().tokenCount(), 512) : 1;
     runBlocks(team, n, blocks, [&](int, int begin, int end) {
         ChainWorkspace ws;
@@ -44,6 +45,10 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
             pass.loss[s] = model.loss(i, y);
             std::copy(y.begin(), y.end(),
                       pass.labels.begin() + static_cast<std::ptrdiff_t>(model.data().first(i)));
+            if (stop) {
+                stop->report("oracle pass", decoded.fetch_add(1, std::memory_order_relaxed) + 1, n,
+                             "words");
+            }
         }
     });
     if (stopped.load(std::memory_order_relaxed)) return false;

@@ -140,6 +140,7 @@ Status SsgSolver::doStep(IterationRecord& record) {
     const Interrupt stop = stepInterrupt();
     for (; steps < n; ++steps) {
         if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
+        stop.report("SSG pass", steps, n, "updates");
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += update(i);
