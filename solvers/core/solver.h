@@ -13,7 +13,7 @@
 //     and gap after it returns) and returns Running, Converged (by a family criterion of its
 //     own), Stalled (no progress possible with the gap open), NumericalFailure with a message,
 //     or — for a solver that wraps a foreign library with limits of its own — IterationLimit
-//     or TimeLimit; a step cut short by the time limit inside a long pass (outOfTime())
+//     or TimeLimit; a step cut short by the time limit inside a long pass (stepInterrupt())
 //     returns TimeLimit with the bounds of its last complete state;
 //   * whatever ends the run (a stop rule, the solver's own criterion, the user), the model it
 //     reports and saves is the one whose bounds the final record holds: a solver that
