@@ -40,7 +40,7 @@ class Interrupt {
     Interrupt() = default;
     explicit Interrupt(CancelToken token, Clock::time_point deadline = Clock::time_point::max(),
                        ProgressSink sink = {})
-        : token_(std::move(token)), deadline_(deadline) {
+        : token_(std::move(token)), deadline_(deadline), start_(Clock::now()) {
         if (sink) progress_ = std::make_shared<Progress>(std::move(sink));
     }
 
@@ -49,6 +49,15 @@ class Interrupt {
         return deadline_ != Clock::time_point::max() && Clock::now() >= deadline_;
     }
     bool requested() const { return cancelled() || timedOut(); }
+    // Not interrupted, and work of about `seconds` ends before the deadline.
+    bool allows(double seconds) const {
+        if (requested()) return false;
+        if (deadline_ == Clock::time_point::max()) return true;
+        const double left = std::chrono::duration<double>(deadline_ - Clock::now()).count();
+        return seconds <= left;
+    }
+    // Seconds since this interrupt was made (the step's start, for stepInterrupt()).
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
     // `done` of `total` units of `what` ("oracle pass 3", "words"): passed to the sink when
     // kProgressInterval has gone by since the pass began or since the last report. Thread-safe.
@@ -78,6 +87,7 @@ class Interrupt {
 
     CancelToken token_;
     Clock::time_point deadline_ = Clock::time_point::max();
+    Clock::time_point start_ = Clock::now();
     std::shared_ptr<Progress> progress_;  // shared by copies: one report per interval
 };
 

@@ -101,7 +101,14 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
         order_[static_cast<std::size_t>(i)] = i;
 
     double primal = 0.0;
-    if (!evaluate(primal)) {
+    if (costlyDecoding(*model_)) {
+        // P(0) without minutes of decoding before the first iteration; the errors of w = 0 are
+        // left unevaluated.
+        OraclePass zero;
+        zeroWeightPass(*model_, zero);
+        primal = zero.meanHinge;
+        lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
+    } else if (!evaluate(primal)) {
         reject("BcfwSolver: the primal objective is not finite at w = 0 (data values too large?)");
         return;
     }
@@ -272,7 +279,11 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
 
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     double primal = kNaN;
     if (evaluatedLast_) {
         if (!evaluate(primal)) {

@@ -88,7 +88,11 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     blocks_.resize(static_cast<std::size_t>(model_->size()), Block{{}, SimplexQp(blockOptions)});
     w_ = Eigen::VectorXd::Zero(D);
     scratch_ = Eigen::VectorXd::Zero(D);
-    runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
+    if (costlyDecoding(*model_)) {
+        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
+    } else {
+        runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
+    }
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (!std::isfinite(primal_)) {
         reject(
@@ -97,7 +101,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
         return;
     }
     lastAdded_ = addConstraints();
-    lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -371,7 +375,11 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);

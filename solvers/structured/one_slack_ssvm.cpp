@@ -62,7 +62,7 @@ OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions option
             "large?)");
         return;
     }
-    lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -99,7 +99,11 @@ std::vector<std::string> OneSlackSolver::pseudocode() const {
 }
 
 bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
-    if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) return false;
+    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
+        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
+    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
+        return false;
+    }
     const int n = model_->size();
     a_.setZero();
     addPsiSum(*model_, pass_, -1.0 / n, a_);
@@ -143,7 +147,11 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
         wBest_ = w_;
     }
     record.lower = std::min(record.lower, record.upper);
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);

@@ -57,6 +57,41 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
     return true;
 }
 
+void zeroWeightPass(const ChainModel& model, OraclePass& pass) {
+    const int n = model.size();
+    const int L = model.labelCount();
+    pass.labels.resize(model.data().labels.size());
+    pass.hinge.assign(static_cast<std::size_t>(n), 0.0);
+    pass.loss.assign(static_cast<std::size_t>(n), 0.0);
+    for (int i = 0; i < n; ++i) {
+        const std::span<const int> truth = model.truth(i);
+        const auto first = static_cast<std::size_t>(model.data().first(i));
+        for (std::size_t t = 0; t < truth.size(); ++t)
+            pass.labels[first + t] = L > 1 ? (truth[t] + 1) % L : truth[t];
+        const double loss = model.loss(i, pass.labelling(model, i));
+        pass.hinge[static_cast<std::size_t>(i)] = loss;
+        pass.loss[static_cast<std::size_t>(i)] = loss;
+    }
+    pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
+    pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
+}
+
+bool costlyDecoding(const ChainModel& model) {
+    return decodingPassCost(model) > kCostlyDecodingPass;
+}
+
+StructuredErrors startErrors(const StructuredProblem& problem, WorkerTeam* team, double* seconds) {
+    if (!costlyDecoding(*problem.train))
+        return evaluateErrorsTimed(problem, Eigen::VectorXd::Zero(problem.train->dimension()), team,
+                                   seconds);
+    StructuredErrors errors;  // NaN: not evaluated
+    if (problem.test)
+        errors.testLetter = errors.testWord = std::numeric_limits<double>::quiet_NaN();
+    // An evaluation's time is unknown and taken as long (finalEvaluationAffordable).
+    if (seconds) *seconds = std::numeric_limits<double>::infinity();
+    return errors;
+}
+
 void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v) {
     for (int i = 0; i < model.size(); ++i)
         model.addPsiDifference(i, pass.labelling(model, i), scale, v);
@@ -137,9 +172,12 @@ bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
 }
 
 std::string skippedEvaluationNote(double evaluationSeconds) {
-    return "the final iterate was not evaluated (an evaluation takes about " +
-           formatReal(evaluationSeconds) +
-           " s): the reported (and saved) w is the best evaluated one, whose P is U";
+    const std::string why =
+        std::isfinite(evaluationSeconds)
+            ? "an evaluation takes about " + formatReal(evaluationSeconds) + " s"
+            : "its decoding passes are costly";
+    return "the final iterate was not evaluated (" + why +
+           "): the reported (and saved) w is the best evaluated one, whose P is U";
 }
 
 std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {

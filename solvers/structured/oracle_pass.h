@@ -92,6 +92,19 @@ struct OraclePass {
 bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
                    const Interrupt* stop, OraclePass& pass);
 
+// The oracle pass at w = 0 without decoding, for the solvers' set-up on data whose decoding
+// passes are costly (decodingPassCost > kCostlyDecodingPass: thousands of labels, where a set-up
+// pass would take minutes before the first iteration and its time limit): at w = 0 every
+// labelling differing from yᵢ at every token maximises Δ(yᵢ, y) + ⟨0, Ψ⟩, so ŷᵢ,t = (yᵢ,t + 1)
+// mod L (yᵢ itself when L = 1) and Hᵢ(0) = Δ(yᵢ, ŷᵢ) — exact, O(T) per word.
+void zeroWeightPass(const ChainModel& model, OraclePass& pass);
+// True when the set-up avoids decoding passes at w = 0 (zeroWeightPass, and the errors of w = 0
+// left unevaluated: NaN).
+bool costlyDecoding(const ChainModel& model);
+// The errors of w = 0 for the set-up: evaluateErrorsTimed, or all NaN (not evaluated, and
+// *seconds = ∞: an evaluation is taken as long) when costlyDecoding(*problem.train).
+StructuredErrors startErrors(const StructuredProblem& problem, WorkerTeam* team, double* seconds);
+
 // v += scale · Σᵢ ψᵢ(ŷᵢ) over the words of `pass`, in word order.
 void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v);
 

@@ -72,13 +72,25 @@ SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
     for (int i = 0; i < n; ++i)
         order_[static_cast<std::size_t>(i)] = i;
     const auto start = std::chrono::steady_clock::now();
-    lastPrimal_ = 0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
-    if (!std::isfinite(lastPrimal_)) {
-        reject("SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
-        return;
+    if (costlyDecoding(*model_)) {
+        // P(0) without minutes of decoding before the first iteration; the errors of w = 0 are
+        // left unevaluated.
+        OraclePass zero;
+        zeroWeightPass(*model_, zero);
+        lastPrimal_ = zero.meanHinge;
+        lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
+    } else {
+        lastPrimal_ =
+            0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
+        if (!std::isfinite(lastPrimal_)) {
+            reject(
+                "SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
+            return;
+        }
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        evalSeconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
-    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = n;
@@ -159,7 +171,11 @@ Status SsgSolver::doStep(IterationRecord& record) {
     }
     ++passes_;
     record.passes = passes_;
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     double primal = kNaN;
     if (evaluatedLast_) {
         const auto start = std::chrono::steady_clock::now();
