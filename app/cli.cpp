@@ -217,6 +217,12 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
     using Clock = std::chrono::steady_clock;
     solver.setCancelToken(interruptToken());
     auto lastPrint = Clock::now();
+    // A step that takes seconds (an oracle pass with thousands of labels) reports from inside.
+    if (!quiet) {
+        solver.setProgressSink([&err, &label](const std::string& text) {
+            err << label << " ... " << text << '\n' << std::flush;
+        });
+    }
     solve(solver, [&](const Solver&, const IterationRecord& r) {
         if (quiet) return;
         const auto now = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -28,6 +29,8 @@ std::string StructuredData::details() const {
                        std::to_string(train.dimension()) + " features";
     if (problem.test)
         text += "; test set " + std::to_string(problem.test->data().size()) + " sequences";
+    const std::string warning = decodingCostWarning(*problem.train);
+    if (!warning.empty()) text += "\n" + warning;
     return text;
 }
 
@@ -169,6 +172,10 @@ ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOption
         if (why) *why = e.what();
         return nullptr;
     }
+    // Up front, before a solver's set-up decodes the data: the GUI logs details(), the
+    // command line gets it on stderr here.
+    const std::string warning = decodingCostWarning(*data->problem.train);
+    if (!warning.empty()) std::cerr << warning << "\n";
     auto instance = std::make_shared<ProblemInstance>();
     instance->info = info;
     instance->info.dimension = data->problem.train->dimension();

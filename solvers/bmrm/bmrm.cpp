@@ -1,5 +1,6 @@
 #include "bmrm.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cplab {
@@ -87,7 +88,8 @@ Status BmrmSolver::doStep(IterationRecord& record) {
                             : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(qp.iterations);
 
-    return progressStatus(record);
+    return progressStatus(record, kStallIterations,
+                          std::max(kRoundingGap, 10.0 * bmrmOptions_.planes.qp_tolerance));
 }
 
 SnapshotPtr BmrmSolver::snapshot() const {

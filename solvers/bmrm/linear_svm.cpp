@@ -234,7 +234,8 @@ std::string LinearSvmSolver::dataConditionNote(bool* degenerate) const {
            "apart)";
 }
 
-Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window) {
+Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window,
+                                       double roundingGap) {
     const double scale = 1e-13 * std::max({1.0, std::abs(record.upper), std::abs(record.lower)});
     const bool moved =
         record.upper < progressUpper_ - scale || record.lower > progressLower_ + scale;
@@ -245,6 +246,16 @@ Status LinearSvmSolver::progressStatus(const IterationRecord& record, int window
         return Status::running();
     }
     if (++stalledFor_ < window) return Status::running();
+    const double gap = record.upper - record.lower;
+    if (gap <= roundingGap * std::max(std::abs(record.upper), std::abs(record.lower))) {
+        return Status::make(
+            StatusCode::Stalled,
+            "converged to rounding level: the gap " + formatReal(gap) + " (relative " +
+                formatReal(gap / std::max(std::abs(record.upper), std::abs(record.lower))) +
+                ") is within what the arithmetic resolves (" + formatReal(roundingGap) +
+                " relative), and U and L have not " + "moved in " + std::to_string(window) +
+                " iterations");
+    }
     bool degenerate = false;
     std::string why = dataConditionNote(&degenerate);
     if (degenerate) why += "; another solver (ocas, bmrm, dcd) may still solve them";

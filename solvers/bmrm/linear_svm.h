@@ -142,13 +142,19 @@ class LinearSvmSolver : public Solver {
     // kStallIterations iterations in a row. A cutting-plane model raises L at every step
     // while it has precision; it stops when features lie on scales 10⁸ apart, say, and the
     // run would otherwise spend its whole budget at an unchanging gap. The message says so
-    // with the training data's range of magnitudes.
+    // with the training data's range of magnitudes. A stall with the gap at rounding level,
+    // U − L ≤ roundingGap·max(|U|, |L|), is no failure but the end of what the arithmetic
+    // resolves (tol_rel = epsilon = 0 asks for it): Stalled, a usable result.
     static constexpr int kStallIterations = 100;
     // Why a cutting-plane model may lose precision on the training data, for messages: every
     // feature zero, magnitudes far apart, or large magnitudes (each with "scale them"), else
     // degenerate data (then *degenerate is set, when given).
     std::string dataConditionNote(bool* degenerate = nullptr) const;
-    Status progressStatus(const IterationRecord& record, int window = kStallIterations);
+    Status progressStatus(const IterationRecord& record, int window = kStallIterations,
+                          double roundingGap = kRoundingGap);
+    // The relative gap the cutting-plane solvers resolve: ten times the reduced QP's default
+    // relative accuracy (PlaneOptions::qp_tolerance = 1e-10).
+    static constexpr double kRoundingGap = 1e-9;
 
     virtual SummaryFields familySummary() const { return {}; }
     virtual int storedPlanes() const { return 0; }

@@ -1,5 +1,6 @@
 #include "ocas.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -146,7 +147,8 @@ Status OcasSolver::doStep(IterationRecord& record) {
                        ? commonExtras(planes_->size(), planes_->active(), trainError, wBest_)
                        : commonExtras(planes_->size(), planes_->active());
     record.extra.push_back(search.k);
-    return progressStatus(record);
+    return progressStatus(record, kStallIterations,
+                          std::max(kRoundingGap, 10.0 * ocasOptions_.planes.qp_tolerance));
 }
 
 SnapshotPtr OcasSolver::snapshot() const {

@@ -1,7 +1,9 @@
 #include "solver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <new>
 
 #include "memory_budget.h"
@@ -29,6 +31,52 @@ void Solver::fillSnapshot(Snapshot& snapshot) const {
     snapshot.status = status_;
 }
 
+Interrupt Solver::stepInterrupt() const {
+    if (!(stop_.max_seconds > 0.0)) {
+        return Interrupt(cancel_, Interrupt::Clock::time_point::max(), progress_);
+    }
+    const double left = std::max(0.0, stop_.max_seconds - setupSeconds_ - stepSeconds_);
+    return Interrupt(cancel_,
+                     stepStart_ + std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                      std::chrono::duration<double>(left)),
+                     progress_);
+}
+
+namespace {
+
+double gapOf(const IterationRecord& record) {
+    const double gap = record.upper - record.lower;
+    return std::isnan(gap) ? std::numeric_limits<double>::infinity() : gap;
+}
+
+}  // namespace
+
+bool Solver::completeFinalRecord(IterationRecord& record, Status& result) {
+    if (!result.usable()) return false;
+    std::string note;
+    try {
+        note = finishRecord(record, result);
+    } catch (const std::exception& e) {
+        result = Status::make(StatusCode::NumericalFailure,
+                              std::string("evaluating the final iterate: ") + e.what());
+        return true;
+    } catch (...) {
+        result = Status::make(StatusCode::NumericalFailure,
+                              "evaluating the final iterate: unknown error");
+        return true;
+    }
+    const double before = record.gap;
+    record.gap = gapOf(record);
+    // The limit messages quote the gap: quote the final one.
+    if (record.gap != before &&
+        (result.code == StatusCode::IterationLimit || result.code == StatusCode::TimeLimit)) {
+        const std::string head = result.message.substr(0, result.message.rfind(" with gap "));
+        result.message = head + " with gap " + formatReal(record.gap);
+    }
+    if (!note.empty()) result.message += "; " + note;
+    return true;
+}
+
 Status Solver::step() {
     if (status_.finished()) return status_;
     // Derived solvers validate their options (stop rules included) in their constructors;
@@ -39,7 +87,15 @@ Status Solver::step() {
         return status_;
     }
     if (cancel_.cancelled()) {
-        status_ = Status::make(StatusCode::Cancelled, "stopped by the user");
+        Status result = Status::make(StatusCode::Cancelled, "stopped by the user");
+        // The last step may not have evaluated its iterate: complete its record now.
+        // (Its seconds stay those of the step: the user asked to stop, not to time this.)
+        IterationRecord last = lastRecord_;
+        stepStart_ = std::chrono::steady_clock::now();
+        completeFinalRecord(last, result);
+        lastRecord_ = last;
+        if (!trace_.empty()) trace_.back() = last;
+        status_ = std::move(result);
         onFinished();
         return status_;
     }
@@ -51,7 +107,7 @@ Status Solver::step() {
     record.lower = lastRecord_.lower;
     record.pathParameter = lastRecord_.pathParameter;
 
-    const auto start = std::chrono::steady_clock::now();
+    stepStart_ = std::chrono::steady_clock::now();
     // An exception from the iteration (a failed allocation, a library's error) ends the run
     // with its message instead of escaping into the caller's thread.
     Status result;
@@ -67,14 +123,12 @@ Status Solver::step() {
     } catch (...) {
         result = Status::make(StatusCode::NumericalFailure, "unknown error in the iteration");
     }
-    stepSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    record.seconds = setupSeconds_ + stepSeconds_;
-    record.gap = record.upper - record.lower;
-    if (std::isnan(record.gap)) record.gap = std::numeric_limits<double>::infinity();
+    record.gap = gapOf(record);
     if (std::isnan(record.passes)) record.passes = double(record.oracleCalls);
-    trace_.push_back(record);
-    lastRecord_ = record;
+    const double seconds =
+        setupSeconds_ + stepSeconds_ +
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart_).count();
 
     if (result.code == StatusCode::Running) {
         const bool gapRules = !followsPath();
@@ -100,7 +154,7 @@ Status Solver::step() {
                 Status::make(StatusCode::IterationLimit,
                              "reached max_iterations = " + std::to_string(stop_.max_iterations) +
                                  " with gap " + formatReal(record.gap));
-        } else if (stop_.max_seconds > 0.0 && record.seconds >= stop_.max_seconds) {
+        } else if (stop_.max_seconds > 0.0 && seconds >= stop_.max_seconds) {
             result = Status::make(StatusCode::TimeLimit,
                                   "reached max_seconds = " + formatReal(stop_.max_seconds) +
                                       " with gap " + formatReal(record.gap));
@@ -108,6 +162,12 @@ Status Solver::step() {
             result = Status::make(StatusCode::Cancelled, "stopped by the user");
         }
     }
+    if (result.finished()) completeFinalRecord(record, result);
+    stepSeconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart_).count();
+    record.seconds = setupSeconds_ + stepSeconds_;
+    trace_.push_back(record);
+    lastRecord_ = record;
     status_ = std::move(result);
     if (status_.finished()) onFinished();
     return status_;

@@ -13,7 +13,12 @@
 //     and gap after it returns) and returns Running, Converged (by a family criterion of its
 //     own), Stalled (no progress possible with the gap open), NumericalFailure with a message,
 //     or — for a solver that wraps a foreign library with limits of its own — IterationLimit
-//     or TimeLimit;
+//     or TimeLimit; a step cut short by the time limit inside a long pass (stepInterrupt())
+//     returns TimeLimit with the bounds of its last complete state;
+//   * whatever ends the run (a stop rule, the solver's own criterion, the user), the model it
+//     reports and saves is the one whose bounds the final record holds: a solver that
+//     evaluates its iterate only now and then (eval_every, errors spread over steps)
+//     evaluates the final one in finishRecord();
 //   * snapshot() builds, on demand, the data the family's views need.
 #pragma once
 
@@ -86,6 +91,9 @@ class Solver {
     // only when a view will draw it.
     virtual SnapshotPtr snapshot() const = 0;
 
+    // Where long steps report their progress (see ProgressSink; none by default).
+    void setProgressSink(ProgressSink sink) { progress_ = std::move(sink); }
+
     // Long inner loops poll this token; step() also checks it before doing anything.
     void setCancelToken(CancelToken token) { cancel_ = std::move(token); }
     const CancelToken& cancelToken() const { return cancel_; }
@@ -94,9 +102,26 @@ class Solver {
     explicit Solver(StopOptions stop);
 
     virtual Status doStep(IterationRecord& record) = 0;
+    // Called once, when the run has just ended with a usable status (converged, stalled, a
+    // limit, cancelled), on the final record before it is stored (for a run cancelled between
+    // steps, on a copy of the last record, which then replaces it). A solver whose last step
+    // did not evaluate its iterate (eval_every, test errors computed every few steps)
+    // evaluates it here and updates the record's bounds and columns, so that the reported and
+    // saved model is the final record's. Returns a note for the status message ("" for none).
+    // An exception ends the run with a numerical failure, as in doStep.
+    // `status` is how the run ended (a solver may skip a costly evaluation after a time limit).
+    virtual std::string finishRecord(IterationRecord& /*record*/, const Status& /*status*/) {
+        return {};
+    }
     // Called once when the run finishes, whatever ended it (a solver with threads or buffers
     // of its own releases them here).
     virtual void onFinished() {}
+
+    // The cancel token and the run's deadline (what is left of max_seconds when the step in
+    // progress began): what a long pass inside doStep polls, so that the time limit and the
+    // user's cancel end a step part-way (the step then returns TimeLimit or Cancelled with
+    // bounds that stay valid). Call it from doStep or finishRecord.
+    Interrupt stepInterrupt() const;
 
     // Marks the solver as unusable because of invalid options or data.
     void reject(std::string message);
@@ -127,13 +152,19 @@ class Solver {
     };
 
   private:
+    // Runs finishRecord() on the final record of a usable run, recomputes its gap and updates
+    // the status message (the final gap, the solver's note). False when not usable.
+    bool completeFinalRecord(IterationRecord& record, Status& result);
+
     StopOptions stop_;
     Status status_;
     IterationRecord lastRecord_;
     std::vector<IterationRecord> trace_;
     double setupSeconds_ = 0.0;
     double stepSeconds_ = 0.0;
+    std::chrono::steady_clock::time_point stepStart_{};  // of the step in progress
     CancelToken cancel_;
+    ProgressSink progress_;
 };
 
 // Runs `solver` until its status is finished, calling `onIteration` after every step.

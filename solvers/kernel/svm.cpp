@@ -80,10 +80,7 @@ Status SvmSolver::doStep(IterationRecord& record) {
     record.oracleCalls = q_->rowsComputed();
     record.upper = smo_->primalObjective();
     record.lower = smo_->dualObjective();
-    // f(xᵢ) off the gradient: (Qα)ᵢ = yᵢ (f(xᵢ) − b), so f(xᵢ) = yᵢ (∇ᵢ + 1) + b.
-    const Eigen::VectorXd& y = problem_.train->labels;
-    const Eigen::VectorXd scores =
-        (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
+    const Eigen::VectorXd scores = trainScores();
     // The test error costs about nSV · m_test kernel values, an SMO step up to two rows of m:
     // it is recomputed once the steps since the last time have cost as much (and at the end),
     // so that it never dominates the run.
@@ -93,6 +90,7 @@ Status SvmSolver::doStep(IterationRecord& record) {
     const bool testDue =
         progress.converged || testCost <= 2.0 * double(stepsSinceTest_) * problem_.train->size();
     if (testDue) stepsSinceTest_ = 0;
+    testStale_ = problem_.test && !testDue;
     record.extra = commonExtras(record.lower, progress.maxViolation, &scores, testDue);
     if (progress.converged) {
         return Status::make(StatusCode::Converged,
@@ -101,6 +99,23 @@ Status SvmSolver::doStep(IterationRecord& record) {
                                 " after " + std::to_string(smo_->totalSteps()) + " SMO steps");
     }
     return Status::running();
+}
+
+Eigen::VectorXd SvmSolver::trainScores() const {
+    // f(xᵢ) off the gradient: (Qα)ᵢ = yᵢ (f(xᵢ) − b), so f(xᵢ) = yᵢ (∇ᵢ + 1) + b.
+    const Eigen::VectorXd& y = problem_.train->labels;
+    return (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
+}
+
+std::string SvmSolver::finishRecord(IterationRecord& record, const Status& /*status*/) {
+    // Whatever stopped the run (a gap rule, a limit, the user), the test error reported with
+    // the final record is that of the classifier the run reports and saves.
+    if (!valid() || !testStale_) return {};
+    const Eigen::VectorXd scores = trainScores();
+    record.extra = commonExtras(record.lower, smo_->maxViolation(), &scores, true);
+    testStale_ = false;
+    stepsSinceTest_ = 0;
+    return {};
 }
 
 KernelClassifier SvmSolver::classifier() const {

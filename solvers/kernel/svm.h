@@ -33,12 +33,18 @@ class SvmSolver final : public KernelSvmSolver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // The test error of the final (α, b) when the last step left it to a later one.
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
+    // f(xᵢ) on the training set at the current (α, b), read off SMO's gradient.
+    Eigen::VectorXd trainScores() const;
+
     SvmOptions svmOptions_;
     std::unique_ptr<KernelQ> q_;
     std::unique_ptr<Smo> smo_;
     long long stepsSinceTest_ = 0;  // SMO steps since the test error was last computed
+    bool testStale_ = false;        // the last record's test error is of an earlier (α, b)
 };
 
 }  // namespace cplab

@@ -1,8 +1,10 @@
 #include "structured/bcfw.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 
 #include "core/memory_budget.h"
@@ -19,8 +21,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The block vectors may take at most this many doubles (4 GB): beyond, the solver refuses the
 // problem with a message instead of failing to allocate.
 constexpr long long kMaxBlockEntries = 1LL << 26;  // 512 MB of block vectors
-// Block steps between looks at the cancel token.
-constexpr int kCancelCheck = 64;
 
 // Pseudocode line numbers (see BcfwSolver::pseudocode()).
 enum Line {
@@ -109,7 +109,14 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
         order_[static_cast<std::size_t>(i)] = i;
 
     double primal = 0.0;
-    if (!evaluate(primal)) {
+    if (costlyDecoding(*model_)) {
+        // P(0) without minutes of decoding before the first iteration; the errors of w = 0 are
+        // left unevaluated.
+        OraclePass zero;
+        zeroWeightPass(*model_, zero);
+        primal = zero.meanHinge;
+        lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
+    } else if (!evaluate(primal)) {
         reject("BcfwSolver: the primal objective is not finite at w = 0 (data values too large?)");
         return;
     }
@@ -230,6 +237,7 @@ double BcfwSolver::blockStep(int i) {
 }
 
 bool BcfwSolver::evaluate(double& primal) {
+    const auto start = std::chrono::steady_clock::now();
     w_ = blocks_.rowwise().sum();
     loss_ = 0.0;
     for (const double li : blockLoss_)
@@ -237,6 +245,7 @@ bool BcfwSolver::evaluate(double& primal) {
     const Eigen::VectorXd& reported = averagedWeights();
     primal = primalValue(reported);
     lastErrors_ = evaluateErrors(problem_, reported, team_.get());
+    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::isfinite(primal);
 }
 
@@ -251,10 +260,12 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     }
     double stepSum = 0.0;
     int steps = 0;
+    const Interrupt stop = stepInterrupt();
     for (; steps < n; ++steps) {
-        // A pass over thousands of words takes a while: the user may stop it in between. Every
-        // block step leaves a feasible α, so the run stops with valid bounds.
-        if (steps % kCancelCheck == kCancelCheck - 1 && cancelToken().cancelled()) break;
+        // A pass over thousands of words takes a while: the user or the time limit may stop it
+        // in between. Every block step leaves a feasible α, so the run stops with valid bounds.
+        if (stop.requested()) break;
+        stop.report("BCFW pass", steps, n, "block steps");
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += blockStep(i);
@@ -268,15 +279,19 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         record.extra =
             structuredColumnValues(kNaN, lastDual_, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled, "stopped by the user after " +
-                                                       std::to_string(steps) + " of the " +
-                                                       std::to_string(n) + " block steps of pass " +
-                                                       std::to_string(passes_ + 1));
+        return interruptedStatus(stop, stopOptions(),
+                                 "pass " + std::to_string(passes_ + 1) + ", after " +
+                                     std::to_string(steps) + " of its " + std::to_string(n) +
+                                     " block steps");
     }
     ++passes_;
     record.passes = passes_;
 
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     double primal = kNaN;
     if (evaluatedLast_) {
         if (!evaluate(primal)) {
@@ -306,6 +321,31 @@ Status BcfwSolver::doStep(IterationRecord& record) {
         structuredColumnValues(primal, lastDual_, evaluatedLast_ ? primal - lastDual_ : kNaN,
                                lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
+}
+
+std::string BcfwSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected()) return {};
+    if (!evaluatedLast_) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
+        double primal = kNaN;
+        if (!evaluate(primal)) {
+            throw std::runtime_error("the primal objective of the final iterate is not finite");
+        }
+        record.oracleCalls += model_->size();
+        lastPrimal_ = primal;
+        lastDual_ = averagedDualValue();
+        lastGap_ = primal - lastDual_;
+        if (primal < record.upper) {
+            record.upper = primal;
+            wBest_ = averagedWeights();
+        }
+        record.lower = std::min(record.lower, record.upper);
+        record.extra =
+            structuredColumnValues(primal, lastDual_, lastGap_, lastMeanStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields BcfwSolver::summary() const {

@@ -44,9 +44,12 @@
 // Memory:     the n block vectors wᵢ, n·D doubles (OCR fold 0: 626 × 4,030 × 8 B = 20 MB).
 // Threads:    the block steps are sequential by nature; the evaluation passes run on
 //             `threads` threads with results independent of their number.
-// Cancelling: the cancel token is polled every 64 block steps; a pass stopped part-way ends
-//             the run (Cancelled) with the blocks stepped so far: α stays feasible after every
-//             block step, so D(α) is still a valid lower bound, and passes is fractional.
+// Cancelling: the cancel token and the time limit are polled before every block step (one
+//             word may cost seconds with thousands of labels); a pass stopped part-way ends
+//             the run (Cancelled or TimeLimit) with the blocks stepped so far: α stays
+//             feasible after every block step, so D(α) is still a valid lower bound, and
+//             passes is fractional. The final iterate is then evaluated unless that would take
+//             longer than max(1 s, max_seconds / 10) (finalEvaluationAffordable).
 // Deterministic: the order of the blocks comes from PortableRandom(seed).
 #pragma once
 
@@ -124,6 +127,8 @@ class BcfwSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     // One block step on example i; returns γ.
@@ -156,6 +161,7 @@ class BcfwSolver final : public Solver {
     StructuredErrors lastErrors_;  // of the reported weights at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation (P and the errors)
 };
 
 }  // namespace cplab

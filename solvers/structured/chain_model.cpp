@@ -1,6 +1,7 @@
 #include "structured/chain_model.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -262,6 +263,26 @@ DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
 
 double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
     return decodingErrors(model, w, team).tokens;
+}
+
+double decodingPassCost(const ChainModel& model) {
+    const double L = model.labelCount();
+    const double perToken =
+        L * model.featureDimension() + (model.options().transitions ? L * L : 0.0);
+    return static_cast<double>(model.data().tokenCount()) * perToken;
+}
+
+std::string decodingCostWarning(const ChainModel& model) {
+    const double cost = decodingPassCost(model);
+    if (!(cost > kCostlyDecodingPass)) return {};
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2g", cost);
+    return "warning: '" + model.data().name + "' has " + std::to_string(model.labelCount()) +
+           " labels and " + std::to_string(model.data().tokenCount()) +
+           " tokens: one pass of Viterbi decodings costs about " + text +
+           " multiply-adds (T L^2 per word), seconds to minutes per pass; the solvers' set-up "
+           "decodes the data once or twice before the first iteration, max_seconds and cancel "
+           "are checked per word";
 }
 
 bool sameLayout(const ChainModel& model, const ChainModel& other, std::string* why) {

@@ -159,6 +159,17 @@ DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
 // decodingErrors(...).tokens.
 double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team = nullptr);
 
+// The cost of one pass of (loss-augmented) Viterbi decodings over `model`'s sequences, in
+// multiply-adds: Σᵢ Tᵢ·(L·d + L²) (emission scores, then the L² transitions per token; L·d
+// alone without transitions).
+double decodingPassCost(const ChainModel& model);
+// Beyond this many multiply-adds a pass takes seconds (about 1e9 per second here): warned
+// about before a run.
+inline constexpr double kCostlyDecodingPass = 1e9;
+// A warning for the front ends when one pass costs more than kCostlyDecodingPass (thousands
+// of labels make every decoding O(T·L²)), naming the labels, tokens and cost; "" otherwise.
+std::string decodingCostWarning(const ChainModel& model);
+
 // True when `w` of `model` applies to `other` unchanged: same labels (count and names), same
 // feature dimension, same transitions option; else false with the reason in *why.
 bool sameLayout(const ChainModel& model, const ChainModel& other, std::string* why);

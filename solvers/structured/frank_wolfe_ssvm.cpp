@@ -63,14 +63,14 @@ FrankWolfeSsvmSolver::FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfe
     team_ = makeStructuredTeam(options_.threads);
     w_ = Eigen::VectorXd::Zero(model_->dimension());
     corner_.resize(model_->dimension());
-    decodeAt();  // no cancel token is polled in the constructor
+    decodeAt(nullptr);  // nothing is polled in the constructor
     if (!std::isfinite(primal_) || !std::isfinite(gap_)) {
         reject(
             "FrankWolfeSsvmSolver: the primal objective is not finite at w = 0 (data values "
             "too large?)");
         return;
     }
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -108,9 +108,12 @@ double FrankWolfeSsvmSolver::dualValue() const {
     return -0.5 * options_.lambda * w_.squaredNorm() + loss_;
 }
 
-bool FrankWolfeSsvmSolver::decodeAt() {
-    const CancelToken token = cancelToken();
-    if (!runOraclePass(*model_, w_, team_.get(), &token, pass_)) return false;
+bool FrankWolfeSsvmSolver::decodeAt(const Interrupt* stop) {
+    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
+        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
+    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
+        return false;
+    }
     const double lambda = options_.lambda;
     const int n = model_->size();
     corner_.setZero();
@@ -142,15 +145,16 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(std::max(record.lower, dual), record.upper);
 
-    if (!decodeAt()) {
+    const Interrupt stop = stepInterrupt();
+    if (!decodeAt(&stop)) {
         primal_ = gap_ = kNaN;
         record.passes = passes_;
         record.extra = structuredColumnValues(kNaN, dual, kNaN, lastStep_, lastErrors_, false);
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled,
-                            "stopped by the user during the oracle pass " +
-                                std::to_string(passes_ + 1) +
-                                " (the step of this iteration was taken, its P is unknown)");
+        return interruptedStatus(stop, stopOptions(),
+                                 "the oracle pass " + std::to_string(passes_ + 1),
+                                 " (the step of this iteration was taken, its P is unknown; the "
+                                 "reported w is the best evaluated one, whose P is U)");
     }
     ++passes_;
     record.passes = passes_;
@@ -168,11 +172,32 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     // few ulps above U, so the cap keeps the bound valid and the gap ≥ 0.
     record.lower = std::min(record.lower, record.upper);
 
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    if (evaluatedLast_) {
+        evalSeconds_ = 0.0;
+        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    }
     record.extra =
         structuredColumnValues(primal_, dual, gap_, lastStep_, lastErrors_, evaluatedLast_);
     return Status::running();
+}
+
+std::string FrankWolfeSsvmSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected()) return {};
+    // P of every iterate is known (the oracle pass gives it); the errors may not be.
+    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(primal_)) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        record.extra =
+            structuredColumnValues(primal_, record.extra[1], gap_, lastStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields FrankWolfeSsvmSolver::summary() const {

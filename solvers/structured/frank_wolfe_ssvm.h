@@ -86,10 +86,12 @@ class FrankWolfeSsvmSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     // The pass at w_: P, the corner and the gap; false when cancelled.
-    bool decodeAt();
+    bool decodeAt(const Interrupt* stop);
 
     StructuredProblem problem_;
     std::shared_ptr<const ChainModel> model_;
@@ -102,6 +104,7 @@ class FrankWolfeSsvmSolver final : public Solver {
     StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation of the errors
 };
 
 }  // namespace cplab

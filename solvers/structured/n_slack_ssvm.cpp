@@ -88,7 +88,11 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     blocks_.resize(static_cast<std::size_t>(model_->size()), Block{{}, SimplexQp(blockOptions)});
     w_ = Eigen::VectorXd::Zero(D);
     scratch_ = Eigen::VectorXd::Zero(D);
-    runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
+    if (costlyDecoding(*model_)) {
+        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
+    } else {
+        runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
+    }
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (!std::isfinite(primal_)) {
         reject(
@@ -97,7 +101,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
         return;
     }
     lastAdded_ = addConstraints();
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -340,19 +344,21 @@ Status NSlackSolver::doStep(IterationRecord& record) {
             "the dual objective is not finite after pass " + std::to_string(passes_));
     }
     record.lower = std::min(std::max(record.lower, dual_), record.upper);
-    const CancelToken token = cancelToken();
-    if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &token, pass_)) {
+    const Interrupt stop = stepInterrupt();
+    if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &stop, pass_)) {
         record.passes = passes_;
         record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
         record.extra.insert(record.extra.end(), {static_cast<double>(constraints_), 0.0,
                                                  static_cast<double>(lastSweeps_)});
         evaluatedLast_ = false;
-        return Status::make(
-            StatusCode::Cancelled,
-            end == QpEnd::Cancelled
-                ? "stopped by the user during the working-set QP of step " +
-                      std::to_string(passes_ + 1)
-                : "stopped by the user during the oracle pass " + std::to_string(passes_ + 1));
+        if (end == QpEnd::Cancelled) {
+            return Status::make(StatusCode::Cancelled,
+                                "stopped by the user during the working-set QP of step " +
+                                    std::to_string(passes_ + 1));
+        }
+        return interruptedStatus(stop, stopOptions(),
+                                 "the oracle pass " + std::to_string(passes_ + 1),
+                                 " (the reported w is the best evaluated one, whose P is U)");
     }
     ++passes_;
     record.passes = passes_;
@@ -369,8 +375,15 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    if (evaluatedLast_) {
+        evalSeconds_ = 0.0;
+        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    }
     record.extra =
         structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
     record.extra.insert(record.extra.end(),
@@ -395,6 +408,21 @@ double NSlackSolver::workingSetGap() const {
     for (int i = 0; i < model_->size(); ++i)
         total += blockViolations(i, h);
     return total / model_->size();
+}
+
+std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected()) return {};
+    // P of every iterate is known (the oracle pass gives it); the errors may not be.
+    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        const std::vector<double> errors =
+            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
+        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields NSlackSolver::summary() const {

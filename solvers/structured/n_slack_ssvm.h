@@ -126,6 +126,8 @@ class NSlackSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     struct Constraint {
@@ -166,6 +168,7 @@ class NSlackSolver final : public Solver {
     int passes_ = 0, lastAdded_ = 0, lastSweeps_ = 0;
     bool qpConverged_ = true;
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation of the errors
 };
 
 }  // namespace cplab

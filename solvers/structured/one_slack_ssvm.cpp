@@ -55,14 +55,14 @@ OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions option
     planes_ = std::make_unique<PlaneSet>(D, options_.lambda, options_.planes);
     w_ = Eigen::VectorXd::Zero(D);
     a_.resize(D);
-    decodeAndCut();  // no cancel token is polled in the constructor
+    decodeAndCut(nullptr);  // nothing is polled in the constructor
     if (!std::isfinite(primal_)) {
         reject(
             "OneSlackSolver: the primal objective is not finite at w = 0 (data values too "
             "large?)");
         return;
     }
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = model_->size();
@@ -98,9 +98,12 @@ std::vector<std::string> OneSlackSolver::pseudocode() const {
     };
 }
 
-bool OneSlackSolver::decodeAndCut() {
-    const CancelToken token = cancelToken();
-    if (!runOraclePass(*model_, w_, team_.get(), &token, pass_)) return false;
+bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
+    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
+        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
+    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
+        return false;
+    }
     const int n = model_->size();
     a_.setZero();
     addPsiSum(*model_, pass_, -1.0 / n, a_);
@@ -121,13 +124,15 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
     // A valid bound whatever the planes dropped or aggregated: keep the best one.
     record.lower = std::min(std::max(record.lower, dual_), record.upper);
     const double planes = planes_->size(), active = planes_->active();
-    if (!decodeAndCut()) {
+    const Interrupt stop = stepInterrupt();
+    if (!decodeAndCut(&stop)) {
         record.passes = passes_;
         record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
         record.extra.insert(record.extra.end(), {planes, active});
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled, "stopped by the user during the oracle pass " +
-                                                       std::to_string(passes_ + 1));
+        return interruptedStatus(stop, stopOptions(),
+                                 "the oracle pass " + std::to_string(passes_ + 1),
+                                 " (the reported w is the best evaluated one, whose P is U)");
     }
     ++passes_;
     record.passes = passes_;
@@ -142,12 +147,34 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
         wBest_ = w_;
     }
     record.lower = std::min(record.lower, record.upper);
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
-    if (evaluatedLast_) lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    if (evaluatedLast_) {
+        evalSeconds_ = 0.0;
+        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
+    }
     record.extra =
         structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
     record.extra.insert(record.extra.end(), {planes, active});
     return Status::running();
+}
+
+std::string OneSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected()) return {};
+    // P of every iterate is known (the oracle pass gives it); the errors may not be.
+    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        const std::vector<double> errors =
+            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
+        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields OneSlackSolver::summary() const {

@@ -85,10 +85,12 @@ class OneSlackSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     // The pass at w_: P(w_) and the next plane; false when cancelled.
-    bool decodeAndCut();
+    bool decodeAndCut(const Interrupt* stop);
 
     StructuredProblem problem_;
     std::shared_ptr<const ChainModel> model_;
@@ -101,6 +103,7 @@ class OneSlackSolver final : public Solver {
     StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation of the errors
 };
 
 }  // namespace cplab

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/memory_budget.h"
 #include "core/worker_team.h"
@@ -17,7 +19,6 @@ namespace {
 constexpr const char* kOwner = "OnlineMklOptions";
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kCancelCheck = 64;
 // Scales beyond these are folded into the coefficients (s_g multiplies by < 1 every round; as
 // it shrinks, v_g grows and S_g·v_g − u_g would cancel ever more digits).
 constexpr double kTinyScale = 1e-3, kHugeScale = 1e3;
@@ -388,7 +389,9 @@ OnlineMklSolver::OnlineMklSolver(StructuredProblem problem, OnlineMklOptions opt
                   order_[random_.below(static_cast<std::uint64_t>(i) + 1)]);
     proxBefore_.assign(groups_.size(), 0.0);
     prox_.shrunk.assign(groups_.size(), 0.0);
+    const auto start = std::chrono::steady_clock::now();
     last_ = evaluate(reported());
+    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!std::isfinite(last_.objective)) {
         reject("OnlineMklSolver: the objective is not finite at w = 0 (data values too large?)");
         return;
@@ -856,11 +859,12 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     const int n = model_->size();
     const int chunk = std::max(1, (n + options_.chunks - 1) / options_.chunks);
     const int count = std::min(chunk, n - static_cast<int>(next_));
-    const CancelToken token = cancelToken();
+    const Interrupt stop = stepInterrupt();
     double etaSum = 0.0;
     int done = 0;
     for (; done < count; ++done) {
-        if (done % kCancelCheck == kCancelCheck - 1 && token.cancelled()) break;
+        if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
+        stop.report("online MKL chunk", done, count, "words");
         const double eta = round(order_[next_++]);
         if (std::isnan(eta)) {
             return Status::make(StatusCode::NumericalFailure,
@@ -891,8 +895,8 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     if (done < count) {
         evaluatedLast_ = false;
         finish(kNaN, false);
-        return Status::make(StatusCode::Cancelled,
-                            "stopped by the user after " + std::to_string(rounds_) + " rounds");
+        return interruptedStatus(stop, stopOptions(),
+                                 "a chunk, after " + std::to_string(rounds_) + " rounds");
     }
     evaluatedLast_ = false;
     if (epochEnd) {
@@ -902,7 +906,10 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
             std::swap(order_[static_cast<std::size_t>(i)],
                       order_[random_.below(static_cast<std::uint64_t>(i) + 1)]);
         if (epochs_ % options_.eval_every == 0 || epochs_ == options_.epochs) {
+            const auto start = std::chrono::steady_clock::now();
             last_ = evaluate(reported());
+            evalSeconds_ =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             record.oracleCalls += n;
             evaluatedLast_ = true;
             if (!std::isfinite(last_.objective)) {
@@ -911,13 +918,39 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
                                     "the objective is not finite after epoch " +
                                         std::to_string(epochs_) + " (eta0 too large?)");
             }
-            record.upper = std::min(record.upper, last_.objective);
+            // U is P of the model the run reports (the newest evaluation), not the least P
+            // seen: the reported model is the current (averaged) iterate, not a best one.
+            record.upper = last_.objective;
         }
     }
     record.lower = -kInf;
     finish(evaluatedLast_ ? last_.objective : kNaN, evaluatedLast_);
     // The last epoch ends at the iteration limit (epochLimit), which the base class applies.
     return Status::running();
+}
+
+std::string OnlineMklSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected() || evaluatedLast_) return {};
+    if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions())) {
+        // U stays P of the model at the last evaluation, which the run no longer reports.
+        record.upper = kInf;
+        return "the final model was not evaluated (an evaluation takes about " +
+               formatReal(evalSeconds_) + " s): U is unknown";
+    }
+    last_ = evaluate(reported());
+    record.oracleCalls += model_->size();
+    evaluatedLast_ = true;
+    if (!std::isfinite(last_.objective)) {
+        throw std::runtime_error("the objective of the final model is not finite");
+    }
+    record.upper = last_.objective;
+    if (record.extra.size() >= 7) {
+        const std::vector<double> columns =
+            structuredColumnValues(last_.objective, kNaN, kNaN, 0.0, last_.errors, true);
+        record.extra[0] = columns[0];
+        std::copy(columns.begin() + 4, columns.begin() + 7, record.extra.begin() + 4);
+    }
+    return {};
 }
 
 // ---- introspection ---------------------------------------------------------------------------

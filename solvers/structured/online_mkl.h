@@ -50,8 +50,9 @@
 //             objective P (n loss-augmented decodings over the training tokens' scores), the
 //             letter and word errors on the training and test words (test scores by blocks of
 //             dense products with the active training tokens, on `threads` threads).
-// Bounds:     upper U = min over evaluations of P (no certificate: lower = −∞); relative gap
-//             therefore never stops the run.
+// Bounds:     upper U = P of the reported model at its newest evaluation (the final model is
+//             always evaluated, whatever ends the run; no certificate: lower = −∞, so the gap
+//             rules never stop the run).
 // Columns:    structuredColumns() (primal = P at evaluations, else NaN; dual and duality_gap
 //             NaN; mean_step = mean η_t of the chunk; the errors at evaluations), then
 //             active_groups (b̃ > 0 after the chunk's last round) and beta:<group> for every
@@ -143,6 +144,8 @@ class OnlineMklSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     struct Group;
@@ -196,6 +199,7 @@ class OnlineMklSolver final : public Solver {
     GroupProx prox_;
     Evaluation last_;  // at the last evaluation
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation's time
 };
 
 }  // namespace cplab

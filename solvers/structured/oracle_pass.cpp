@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <thread>
 
+#include "core/number_text.h"
 #include "core/options.h"
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
@@ -14,25 +16,27 @@ namespace cplab {
 
 namespace {
 
-// Words between looks at the cancel token within a block.
-constexpr int kCancelCheck = 64;
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 }  // namespace
 
 bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                   const CancelToken* cancel, OraclePass& pass) {
+                   const Interrupt* stop, OraclePass& pass) {
     const int n = model.size();
     const std::size_t slots = static_cast<std::size_t>(n);
     pass.labels.resize(model.data().labels.size());
     pass.hinge.assign(slots, 0.0);
     pass.loss.assign(slots, 0.0);
     std::atomic<bool> stopped{false};
+    std::atomic<int> decoded{0};
     const int blocks = team ? team->partsFor(model.data().tokenCount(), 512) : 1;
     runBlocks(team, n, blocks, [&](int, int begin, int end) {
         ChainWorkspace ws;
         std::vector<int> y;
         for (int i = begin; i < end; ++i) {
-            if ((i - begin) % kCancelCheck == kCancelCheck - 1 && cancel && cancel->cancelled()) {
+            if (stopped.load(std::memory_order_relaxed) || (stop && stop->requested())) {
                 stopped.store(true, std::memory_order_relaxed);
                 return;
             }
@@ -41,12 +45,51 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
             pass.loss[s] = model.loss(i, y);
             std::copy(y.begin(), y.end(),
                       pass.labels.begin() + static_cast<std::ptrdiff_t>(model.data().first(i)));
+            if (stop) {
+                stop->report("oracle pass", decoded.fetch_add(1, std::memory_order_relaxed) + 1, n,
+                             "words");
+            }
         }
     });
     if (stopped.load(std::memory_order_relaxed)) return false;
     pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
     pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
     return true;
+}
+
+void zeroWeightPass(const ChainModel& model, OraclePass& pass) {
+    const int n = model.size();
+    const int L = model.labelCount();
+    pass.labels.resize(model.data().labels.size());
+    pass.hinge.assign(static_cast<std::size_t>(n), 0.0);
+    pass.loss.assign(static_cast<std::size_t>(n), 0.0);
+    for (int i = 0; i < n; ++i) {
+        const std::span<const int> truth = model.truth(i);
+        const auto first = static_cast<std::size_t>(model.data().first(i));
+        for (std::size_t t = 0; t < truth.size(); ++t)
+            pass.labels[first + t] = L > 1 ? (truth[t] + 1) % L : truth[t];
+        const double loss = model.loss(i, pass.labelling(model, i));
+        pass.hinge[static_cast<std::size_t>(i)] = loss;
+        pass.loss[static_cast<std::size_t>(i)] = loss;
+    }
+    pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
+    pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
+}
+
+bool costlyDecoding(const ChainModel& model) {
+    return decodingPassCost(model) > kCostlyDecodingPass;
+}
+
+StructuredErrors startErrors(const StructuredProblem& problem, WorkerTeam* team, double* seconds) {
+    if (!costlyDecoding(*problem.train))
+        return evaluateErrorsTimed(problem, Eigen::VectorXd::Zero(problem.train->dimension()), team,
+                                   seconds);
+    StructuredErrors errors;  // NaN: not evaluated
+    if (problem.test)
+        errors.testLetter = errors.testWord = std::numeric_limits<double>::quiet_NaN();
+    // An evaluation's time is unknown and taken as long (finalEvaluationAffordable).
+    if (seconds) *seconds = std::numeric_limits<double>::infinity();
+    return errors;
 }
 
 void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v) {
@@ -103,6 +146,45 @@ void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, 
     }
     fields.emplace_back("labels", static_cast<long long>(problem.train->labelCount()));
     fields.emplace_back("weights", static_cast<long long>(problem.train->dimension()));
+}
+
+Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,
+                         const std::string& after) {
+    if (stop.cancelled() || !stop.timedOut())
+        return Status::make(StatusCode::Cancelled, "stopped by the user during " + where + after);
+    return Status::make(
+        StatusCode::TimeLimit,
+        "reached max_seconds = " + formatReal(limits.max_seconds) + " during " + where + after);
+}
+
+StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                     WorkerTeam* team, double* seconds) {
+    const auto start = std::chrono::steady_clock::now();
+    StructuredErrors errors = evaluateErrors(problem, w, team);
+    if (seconds) *seconds += secondsSince(start);
+    return errors;
+}
+
+bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
+                               const StopOptions& stop) {
+    if (status.code != StatusCode::TimeLimit && status.code != StatusCode::Cancelled) return true;
+    return evaluationSeconds <= std::max(1.0, 0.1 * stop.max_seconds);
+}
+
+std::string skippedEvaluationNote(double evaluationSeconds) {
+    const std::string why =
+        std::isfinite(evaluationSeconds)
+            ? "an evaluation takes about " + formatReal(evaluationSeconds) + " s"
+            : "its decoding passes are costly";
+    return "the final iterate was not evaluated (" + why +
+           "): the reported (and saved) w is the best evaluated one, whose P is U";
+}
+
+std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {
+    if (passes <= 0 || !reported.isZero(0.0)) return {};
+    return "no iterate of the " + std::to_string(passes) +
+           " passes has a lower P than the start w = 0, so the reported (and saved) w is 0, "
+           "which predicts one label everywhere: run more passes";
 }
 
 void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,

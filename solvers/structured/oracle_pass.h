@@ -86,10 +86,24 @@ struct OraclePass {
 };
 
 // Decodes every word of `model` at w (n loss-augmented decodings) into `pass`, on `team`
-// (null: the calling thread). Polls `cancel` (may be null) every 64 words of a block; returns
-// false, with `pass` incomplete, when it was cancelled.
+// (null: the calling thread). Polls `stop` (may be null: the user's cancel and the run's
+// deadline) before every word, since one word may cost T·L² (seconds with thousands of
+// labels); returns false, with `pass` incomplete, when it was interrupted.
 bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                   const CancelToken* cancel, OraclePass& pass);
+                   const Interrupt* stop, OraclePass& pass);
+
+// The oracle pass at w = 0 without decoding, for the solvers' set-up on data whose decoding
+// passes are costly (decodingPassCost > kCostlyDecodingPass: thousands of labels, where a set-up
+// pass would take minutes before the first iteration and its time limit): at w = 0 every
+// labelling differing from yᵢ at every token maximises Δ(yᵢ, y) + ⟨0, Ψ⟩, so ŷᵢ,t = (yᵢ,t + 1)
+// mod L (yᵢ itself when L = 1) and Hᵢ(0) = Δ(yᵢ, ŷᵢ) — exact, O(T) per word.
+void zeroWeightPass(const ChainModel& model, OraclePass& pass);
+// True when the set-up avoids decoding passes at w = 0 (zeroWeightPass, and the errors of w = 0
+// left unevaluated: NaN).
+bool costlyDecoding(const ChainModel& model);
+// The errors of w = 0 for the set-up: evaluateErrorsTimed, or all NaN (not evaluated, and
+// *seconds = ∞: an evaluation is taken as long) when costlyDecoding(*problem.train).
+StructuredErrors startErrors(const StructuredProblem& problem, WorkerTeam* team, double* seconds);
 
 // v += scale · Σᵢ ψᵢ(ŷᵢ) over the words of `pass`, in word order.
 void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Eigen::VectorXd& v);
@@ -107,6 +121,30 @@ bool validStructuredOptions(const char* owner, double lambda, int evalEvery, int
 bool validStructuredProblem(const std::string& owner,
                             const std::shared_ptr<const ChainModel>& train,
                             const std::shared_ptr<const ChainModel>& test, std::string* why);
+
+// The status of a step that `stop` ended part-way: Cancelled ("stopped by the user during
+// <where>") or TimeLimit ("reached max_seconds = … during <where>"), with `after` appended
+// (what the bounds and the model then are).
+Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,
+                         const std::string& after = {});
+
+// evaluateErrors, adding the seconds it took to *seconds (which the caller zeroes).
+StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                     WorkerTeam* team, double* seconds);
+
+// Whether a run that ended as `status` evaluates its final iterate, which takes about
+// `evaluationSeconds` (the last evaluation's time): always, unless the run was stopped by its
+// time limit or by the user and one evaluation takes more than max(1 s, max_seconds / 10) —
+// the limit and the user's stop come first; the reported model is then the best evaluated
+// one, whose P is U (the note says so).
+bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
+                               const StopOptions& stop);
+std::string skippedEvaluationNote(double evaluationSeconds);
+
+// The note a run's status message gets when its reported weights are still the start w = 0
+// after `passes` passes (no evaluated iterate had a lower P than P(0) yet): why the reported
+// model predicts one label everywhere. "" otherwise.
+std::string startWeightsNote(const Eigen::VectorXd& reported, int passes);
 
 // The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
 // the lattices at w of the first kLatticeWords test words (`test` may be null: then of the

@@ -1,8 +1,10 @@
 #include "structured/ssg_ssvm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "core/worker_team.h"
 #include "structured/oracle_pass.h"
@@ -15,7 +17,6 @@ namespace {
 constexpr const char* kOwner = "SsgOptions";
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kCancelCheck = 64;
 
 // Pseudocode line numbers (see SsgSolver::pseudocode()).
 enum Line { kInput, kInit, kRepeat, kOrder, kOracle, kUpdate, kAverage, kBounds, kUntil, kReturn };
@@ -70,12 +71,26 @@ SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
     order_.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
         order_[static_cast<std::size_t>(i)] = i;
-    lastPrimal_ = 0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
-    if (!std::isfinite(lastPrimal_)) {
-        reject("SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
-        return;
+    const auto start = std::chrono::steady_clock::now();
+    if (costlyDecoding(*model_)) {
+        // P(0) without minutes of decoding before the first iteration; the errors of w = 0 are
+        // left unevaluated.
+        OraclePass zero;
+        zeroWeightPass(*model_, zero);
+        lastPrimal_ = zero.meanHinge;
+        lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
+    } else {
+        lastPrimal_ =
+            0.5 * options_.lambda * w_.squaredNorm() + meanHinge(*model_, w_, team_.get());
+        if (!std::isfinite(lastPrimal_)) {
+            reject(
+                "SsgSolver: the primal objective is not finite at w = 0 (data values too large?)");
+            return;
+        }
+        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
+        evalSeconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    lastErrors_ = evaluateErrors(problem_, w_, team_.get());
     wBest_ = w_;
     IterationRecord initial;
     initial.oracleCalls = n;
@@ -134,8 +149,10 @@ Status SsgSolver::doStep(IterationRecord& record) {
     }
     double stepSum = 0.0;
     int steps = 0;
+    const Interrupt stop = stepInterrupt();
     for (; steps < n; ++steps) {
-        if (steps % kCancelCheck == kCancelCheck - 1 && cancelToken().cancelled()) break;
+        if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
+        stop.report("SSG pass", steps, n, "updates");
         const int i = permute ? order_[static_cast<std::size_t>(steps)]
                               : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
         stepSum += update(i);
@@ -147,16 +164,21 @@ Status SsgSolver::doStep(IterationRecord& record) {
         record.passes = passes_ + static_cast<double>(steps) / n;
         record.extra = structuredColumnValues(kNaN, kNaN, kNaN, lastMeanStep_, lastErrors_, false);
         evaluatedLast_ = false;
-        return Status::make(StatusCode::Cancelled, "stopped by the user after " +
-                                                       std::to_string(steps) + " of the " +
-                                                       std::to_string(n) + " updates of pass " +
-                                                       std::to_string(passes_ + 1));
+        return interruptedStatus(stop, stopOptions(),
+                                 "pass " + std::to_string(passes_ + 1) + ", after " +
+                                     std::to_string(steps) + " of its " + std::to_string(n) +
+                                     " updates");
     }
     ++passes_;
     record.passes = passes_;
-    evaluatedLast_ = passes_ % options_.eval_every == 0;
+    // An evaluation that would end past the time limit (its time estimated by the last one's,
+    // or by this step's pass before any was measured) is left to finishRecord, which makes it
+    // if it is affordable.
+    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
+                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
     double primal = kNaN;
     if (evaluatedLast_) {
+        const auto start = std::chrono::steady_clock::now();
         const Eigen::VectorXd& w = reportedWeights();
         primal = 0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
         record.oracleCalls += n;
@@ -168,6 +190,8 @@ Status SsgSolver::doStep(IterationRecord& record) {
         }
         lastPrimal_ = primal;
         lastErrors_ = evaluateErrors(problem_, w, team_.get());
+        evalSeconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (primal < record.upper) {
             record.upper = primal;
             wBest_ = w;
@@ -176,6 +200,30 @@ Status SsgSolver::doStep(IterationRecord& record) {
     record.extra =
         structuredColumnValues(primal, kNaN, kNaN, lastMeanStep_, lastErrors_, evaluatedLast_);
     return Status::running();
+}
+
+std::string SsgSolver::finishRecord(IterationRecord& record, const Status& status) {
+    if (rejected()) return {};
+    if (!evaluatedLast_) {
+        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
+            return skippedEvaluationNote(evalSeconds_);
+        const Eigen::VectorXd& w = reportedWeights();
+        const double primal =
+            0.5 * options_.lambda * w.squaredNorm() + meanHinge(*model_, w, team_.get());
+        if (!std::isfinite(primal)) {
+            throw std::runtime_error("the primal objective of the final iterate is not finite");
+        }
+        record.oracleCalls += model_->size();
+        lastPrimal_ = primal;
+        lastErrors_ = evaluateErrors(problem_, w, team_.get());
+        if (primal < record.upper) {
+            record.upper = primal;
+            wBest_ = w;
+        }
+        record.extra = structuredColumnValues(primal, kNaN, kNaN, lastMeanStep_, lastErrors_, true);
+        evaluatedLast_ = true;
+    }
+    return startWeightsNote(wBest_, passes_);
 }
 
 SummaryFields SsgSolver::summary() const {

@@ -89,6 +89,8 @@ class SsgSolver final : public Solver {
 
   protected:
     Status doStep(IterationRecord& record) override;
+    // Evaluates the final iterate when the last step did not (eval_every).
+    std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
     double update(int i);  // one update on example i; returns γ
@@ -108,6 +110,7 @@ class SsgSolver final : public Solver {
     StructuredErrors lastErrors_;  // of w at the last evaluation
     int passes_ = 0;
     bool evaluatedLast_ = true;
+    double evalSeconds_ = 0.0;  // the last evaluation (P and the errors)
 };
 
 }  // namespace cplab

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/number_text.h"
 #include "core/options.h"
 #include "core/solver.h"
 #include "core/stop_options.h"
@@ -51,6 +52,75 @@ class HalvingSolver final : public Solver {
 
   private:
     int failAt_;
+};
+
+// Evaluates its upper bound only every third step (as eval_every = 3): the steps between
+// keep the old U; finishRecord evaluates the final iterate, U_t = 1 + 1/t.
+class LazySolver final : public Solver {
+  public:
+    explicit LazySolver(StopOptions stop) : Solver(stop) {
+        IterationRecord initial;
+        initial.upper = 2.0;
+        initial.lower = 0.0;
+        setInitialRecord(initial);
+    }
+    std::string name() const override { return "lazy"; }
+    SnapshotPtr snapshot() const override { return std::make_shared<Snapshot>(); }
+    int finishCalls = 0;
+    StatusCode finishedAs = StatusCode::Running;
+    int evaluatedAt = 0;  // the iterate the upper bound belongs to
+
+  protected:
+    Status doStep(IterationRecord& record) override {
+        ++t_;
+        if (t_ % 3 == 0) evaluate(record);
+        return Status::running();
+    }
+    std::string finishRecord(IterationRecord& record, const Status& status) override {
+        ++finishCalls;
+        finishedAs = status.code;
+        if (evaluatedAt != t_) evaluate(record);
+        return "final iterate " + std::to_string(t_) + " evaluated";
+    }
+
+  private:
+    void evaluate(IterationRecord& record) {
+        record.upper = 1.0 + 1.0 / t_;
+        evaluatedAt = t_;
+    }
+    int t_ = 0;
+};
+
+// One step is a long "pass" that polls stepInterrupt() per unit of 1 ms and ends the step
+// part-way when it says so, as the structured solvers' oracle passes do.
+class LongPassSolver final : public Solver {
+  public:
+    explicit LongPassSolver(StopOptions stop) : Solver(stop) {
+        IterationRecord initial;
+        initial.upper = 1.0;
+        initial.lower = 0.0;
+        setInitialRecord(initial);
+    }
+    std::string name() const override { return "long_pass"; }
+    SnapshotPtr snapshot() const override { return std::make_shared<Snapshot>(); }
+    int unitsDone = 0;
+    std::vector<std::string> reports;
+
+  protected:
+    Status doStep(IterationRecord&) override {
+        const Interrupt stop = stepInterrupt();
+        for (int unit = 0; unit < 100000; ++unit) {
+            if (stop.requested()) {
+                return Status::make(
+                    stop.cancelled() ? StatusCode::Cancelled : StatusCode::TimeLimit,
+                    "interrupted");
+            }
+            stop.report("pass", unit, 100000, "units");
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            ++unitsDone;
+        }
+        return Status::running();
+    }
 };
 
 struct DemoOptions {
@@ -255,6 +325,71 @@ class TestCore : public QObject {
         QCOMPARE(solver.step().code, StatusCode::Cancelled);
         QCOMPARE(solver.calls, 2);
         QCOMPARE(solver.trace().size(), std::size_t(2));
+    }
+
+    // Whatever ends the run, finishRecord completes the final record once: the reported U is
+    // that of the final iterate, and the limit's message quotes the final gap.
+    void finalRecordIsEvaluatedByEveryStopRule_data() {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<int>("code");
+        QTest::newRow("max_iterations") << "iterations" << int(StatusCode::IterationLimit);
+        QTest::newRow("max_seconds") << "seconds" << int(StatusCode::TimeLimit);
+        QTest::newRow("cancel") << "cancel" << int(StatusCode::Cancelled);
+        QTest::newRow("epsilon") << "epsilon" << int(StatusCode::Converged);
+    }
+    void finalRecordIsEvaluatedByEveryStopRule() {
+        QFETCH(QString, rule);
+        QFETCH(int, code);
+        StopOptions stop;
+        stop.epsilon = 0.0;
+        stop.max_iterations = 4;
+        if (rule == "seconds") {
+            stop.max_iterations = 1000000;
+            stop.max_seconds = 1e-9;  // ends after the first step
+        }
+        if (rule == "epsilon") stop.epsilon = 1.34;  // U_3 − L = 1.33 at the evaluated step 3
+        LazySolver solver(stop);
+        CancelToken token;
+        solver.setCancelToken(token);
+        if (rule == "cancel") {
+            solver.step();
+            solver.step();
+            token.cancel();
+        }
+        solve(solver);
+        QCOMPARE(int(solver.status().code), code);
+        QCOMPARE(solver.finishCalls, 1);
+        QCOMPARE(int(solver.finishedAs), code);
+        const int t = rule == "iterations" ? 4 : rule == "seconds" ? 1 : rule == "cancel" ? 2 : 3;
+        QCOMPARE(solver.evaluatedAt, t);
+        QCOMPARE(solver.lastRecord().upper, 1.0 + 1.0 / t);
+        QCOMPARE(solver.trace().back().upper, 1.0 + 1.0 / t);
+        QCOMPARE(solver.lastRecord().gap, 1.0 + 1.0 / t);
+        const QString message = QString::fromStdString(solver.status().message);
+        QVERIFY2(message.endsWith("final iterate " + QString::number(t) + " evaluated"),
+                 qPrintable(message));
+        if (rule == "iterations") {
+            QVERIFY2(message.contains("with gap " + QString::fromStdString(formatReal(1.25))),
+                     qPrintable(message));
+        }
+    }
+
+    // A step polls stepInterrupt(): the time limit ends it part-way (not after the step), and
+    // the progress sink hears from it every two seconds at most.
+    void timeLimitEndsALongStep() {
+        StopOptions stop;
+        stop.max_seconds = 0.05;
+        LongPassSolver solver(stop);
+        std::vector<std::string> reports;
+        solver.setProgressSink([&](const std::string& text) { reports.push_back(text); });
+        const auto start = std::chrono::steady_clock::now();
+        QCOMPARE(solve(solver).code, StatusCode::TimeLimit);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QVERIFY2(seconds < 1.0, qPrintable(QString::number(seconds)));
+        QVERIFY(solver.unitsDone > 0 && solver.unitsDone < 100000);
+        QVERIFY(reports.empty());  // 50 ms: no report due
+        QCOMPARE(solver.trace().size(), std::size_t(1));
     }
 
     void numericalFailureIsReported() {

@@ -24,6 +24,7 @@
 #include "structured/frank_wolfe_ssvm.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
+#include "structured/oracle_pass.h"
 #include "structured/ssg_ssvm.h"
 #include "structured/structured_snapshot.h"
 #include "test_printers.h"
@@ -505,6 +506,34 @@ class TestStructuredSolvers : public QObject {
 
     // Cancelled from another thread (the GUI's stop button), inside a pass or between two:
     // the run ends Cancelled with valid bounds.
+    // The set-up's pass at w = 0 without decoding (for thousands of labels) is the decoded one:
+    // the same Hᵢ(0) and mean loss for every word (normalised and plain Hamming loss, with and
+    // without transitions), and its labellings attain them (their score at w = 0 is 0).
+    void zeroWeightPassIsTheDecodedPass() {
+        static const SequenceData train = loadLetterData(kOcr).splitByFold(0).first;
+        std::vector<int> first(40);
+        std::iota(first.begin(), first.end(), 0);
+        const auto data = std::make_shared<SequenceData>(train.subset(first));
+        for (const bool normalize : {true, false}) {
+            for (const bool transitions : {true, false}) {
+                const ChainModel model(data, ChainModelOptions{normalize, transitions});
+                const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.dimension());
+                OraclePass decoded, closed;
+                QVERIFY(runOraclePass(model, zero, nullptr, nullptr, decoded));
+                zeroWeightPass(model, closed);
+                for (int i = 0; i < model.size(); ++i) {
+                    const auto k = static_cast<std::size_t>(i);
+                    QVERIFY(std::abs(closed.hinge[k] - decoded.hinge[k]) <= 1e-12);
+                    QCOMPARE(closed.loss[k], model.loss(i, closed.labelling(model, i)));
+                    QVERIFY(std::abs(closed.loss[k] - decoded.hinge[k]) <= 1e-12);
+                }
+                QVERIFY(std::abs(closed.meanHinge - decoded.meanHinge) <= 1e-12);
+                QVERIFY(std::abs(closed.meanLoss - decoded.meanLoss) <= 1e-12);
+            }
+        }
+        QVERIFY(!costlyDecoding(*ocrWords(626)));  // the OCR words are decoded as always
+    }
+
     void cancelFromAnotherThread() {
         const auto model = ocrWords(626);
         FrankWolfeSsvmOptions f;
