@@ -154,6 +154,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split('x');
         if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
+    } else if (grabs) {
+        // A scripted picture has the documented size whatever the screen (the window itself
+        // opens at most as large as the screen's free area).
+        window.resize(1440, 900);
     }
     if (parser.isSet(delay)) window.setDelayMs(parser.value(delay).toInt());
     if (parser.isSet(testFraction) || parser.isSet(seed))

@@ -138,6 +138,16 @@ MainWindow::MainWindow(QWidget* parent)
                   : QSize(1440, 900));
 }
 
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // The set-up dock takes a quarter of a wide window (run names stay readable), its minimum
+    // on a narrow one; set once, so that the user's own splitter moves are kept.
+    if (dockSized_) return;
+    dockSized_ = true;
+    if (auto* dock = findChild<QDockWidget*>("problemDock"))
+        resizeDocks({dock}, {std::clamp(width() / 4, 320, 400)}, Qt::Horizontal);
+}
+
 MainWindow::~MainWindow() {
     if (loader_) loader_->waitForFinished();
     // The runs stop and join before the views they report to go away.

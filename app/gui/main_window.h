@@ -112,6 +112,9 @@ class MainWindow : public QMainWindow {
     void runsChanged();
     void dataFileLoaded(bool ok, const QString& message);
 
+  protected:
+    void showEvent(QShowEvent* event) override;
+
   private:
     struct Loaded;
 
@@ -144,6 +147,7 @@ class MainWindow : public QMainWindow {
 
     // Every file the window reads is noted while it lives: no export replaces one.
     InputFileScope inputFiles_;
+    bool dockSized_ = false;  // the set-up dock's first width is set
     RunController* controller_;
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).
