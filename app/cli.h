@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // cplab-cli, the scriptable twin of the GUI (DESIGN.md, "Command line"):
 //
 //   cplab-cli list [--json]

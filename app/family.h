@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A family of problems and solvers (DESIGN.md, "A family is a plug-in"): its problems and
 // data loaders, its solvers with their options, its demos, the sense and names of its bounds,
 // and its hooks for the command line (model files). The main window, the CLI and the run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // cplab, the GUI. Opens on a ready-to-run demo. Options let scripts take screenshots:
 //   cplab --demo kelley --steps 6 --screenshot shot.png
 //   cplab --demo kelley_2d --steps 10 --timeline 3 --screenshot earlier.png

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The catalogue the GUI and the CLI share, gathered from the registered families: problems,
 // solvers with their options, and demos. Both front ends create problems and solvers only
 // through these functions, so a run with the same options gives the same numbers in both.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo datasets compiled into the applications (resources/datasets; provenance in its
 // README), as the exact bytes of their LIBSVM text files. Parse them with
 // parseLibsvm(bytes, "builtin:<name>").

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian (bookworm) packages cplab needs to build, test and run. Idempotent:
 # packages already present are left alone. Works as root or through sudo.
 set -eu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The race view: upper and lower bounds (top, linear) and the gap (bottom, log scale) of
 // every run of one problem against iteration, solver seconds, oracle calls, passes over the
 // data, or the path parameter (and its logarithm) of path-following runs. The bounds carry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one replot scheme of every plot (STYLE.md, after PlotJuggler): changes only mark a plot
 // dirty, and one single-shot timer replots it at most every 40 ms, however many snapshots or
 // records arrive in between. `now()` replots at once (exports, tests).

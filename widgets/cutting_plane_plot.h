@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cutting-plane model view of Kelley's and the bundle method (ALGORITHMS.md §1–2).
 // 1-D: f, every plane as a line, the model f_t, iterates, the model minimum; for the bundle
 // method also the prox-centre and the prox objective. 2-D: heat map and contours of f, each

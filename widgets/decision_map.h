@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The decision function of a kernel classifier on 2-D data, as the kernel and sparse views draw
 // it: f on the snapshot's grid as a colour map (f < 0 light red, f = 0 near white, f > 0 light
 // blue, the classes' colours, pale enough for points and contours on top), the boundary f = 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A one-line label that shows as much of its text as fits and ends with "…" where it cuts, so
 // that a cut text never reads as a different one ("training error 0" of "… 0.144"); the whole
 // text is its tooltip. It never asks for more width than it is given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The interface every family's view implements (widgets/<family>_view.{h,cpp}). The main
 // window holds one view per registered family, shows the one of the current problem, and
 // hands it frames: a snapshot of the selected run and that run's records up to it (the newest

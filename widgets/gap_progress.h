@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A progress bar whose position is the gap's progress toward ε on a log scale:
 // (log g₀ − log g) / (log g₀ − log ε), where g₀ is the first finite gap of the run; or, for a
 // path run, the path parameter's progress from its first value toward its end, also on a log

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel family's view (svm, libsvm, silp, simplemkl; ALGORITHMS.md §4): three tabs, each
 // one QCustomPlot, so that every panel stays readable in the main window's centre (about
 // 480 × 400 pixels at 1280 × 800):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The linear-model view (BMRM, OCAS, DCD, SGD, libocas; ALGORITHMS.md §3), one QCustomPlot
 // with three panels:
 //   * data (2-D binary sets only): the training points by class and the separating lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "linear_view.h"
 
 #include <QDoubleSpinBox>

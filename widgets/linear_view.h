@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The linear family's view: the separating lines, OCAS's line-search slice, errors and planes
 // (LinearModelPlot), the C-form objective in the status line, and the dataset's test split as
 // the family's problem controls.

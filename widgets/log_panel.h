@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A read-only, bounded log of run events (started, converged, errors), newest at the bottom.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The map family's view (MAP inference by the LP relaxation; ALGORITHMS.md §8): two tabs, each
 // one QCustomPlot.
 //   * "Labeling": the labeling decoded from the current beliefs (MapSnapshot::labeling). When

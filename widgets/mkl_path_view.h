@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The view of the MKL regularisation path (solver `mklpath`, ALGORITHMS.md §5), shown by the
 // kernel family's view when a run's snapshots are path snapshots. Three tabs, the first two a
 // QCustomPlot of two panels sharing the axis log₁₀ λ (reversed: the path runs from λ₀ on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The nonsmooth family's view: the cutting-plane model of Kelley's and the bundle method
 // (CuttingPlanePlot).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared look of every plot: colours, pens, fonts, and helpers used by the plot widgets.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Frank–Wolfe view (ALGORITHMS.md §9): the polygon over the contours of f, the iterates'
 // path, the vertex s_t chosen by the linear oracle, the away vertex, −∇f at x_t and, for the
 // away-step variant, the active-set weights of the vertices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The polytope family's view: Frank–Wolfe on a polygon (PolytopePlot).
 #pragma once
 

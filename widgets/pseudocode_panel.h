@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The solver's pseudocode, one numbered line each, with the lines the last step executed
 // shaded and the line where it ended marked.
 #pragma once

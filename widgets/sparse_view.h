@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sparse family's view (slmc; ALGORITHMS.md §7): two tabs, each one QCustomPlot.
 //   * "Expansion vectors": for 2-D data the decision function f(x) = Σᵤ βᵤ k(zᵤ, x) + b of the
 //     current Z as a colour map with f = 0 and the margins f = ±1, the training points by class

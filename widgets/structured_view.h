@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The structured family's view (structural SVMs on a chain model; ALGORITHMS.md §6): four tabs,
 // each one QCustomPlot.
 //   * "Model": the weights w of the snapshot, split by the chain model's layout — on the left

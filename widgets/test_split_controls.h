@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The problem controls of the families that read datasets (linear, kernel): the fraction of a
 // dataset held out as test set (0: none) and the seed of the split, as the problem options
 // test_fraction and seed (app/families/linear.h, testSplitOptions). The main window places

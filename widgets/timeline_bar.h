@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline under the views: a slider over the selected run's iterations, ← and → to step
 // through history, and "Live" to follow the newest iteration again. It only reports where the
 // user wants to be; the main window shows that iteration in every view.

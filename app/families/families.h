@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every registered family (families/family_list.h), in order.
 #pragma once
 

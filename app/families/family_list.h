@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The registered families, one line each: CPLAB_FAMILY(name). Adding a family adds its line
 // here (and its files); the name is the family's registry name, and the code that includes
 // this list finds `<name>Family()` in app/families/<name>.h and `widgets::<name>View()` in

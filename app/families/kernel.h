@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel family: kernel SVMs by SMO (step-wise, and LIBSVM as the reference) and multiple
 // kernel learning by cutting planes (SILP) and by reduced gradient (SimpleMKL), ALGORITHMS.md
 // §4, on built-in or loaded datasets (LIBSVM/SVMlight, CSV, or LIBSVM's precomputed-kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The linear family: linear SVMs and other regularised risks (ALGORITHMS.md §3) by BMRM, OCAS,
 // dual coordinate descent and Pegasos SGD, raced against libocas, on built-in or loaded
 // datasets with an optional test set; model files for `cplab-cli run --model` and `predict`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The map family: MAP inference in pairwise graphical models by the LP relaxation and its
 // dual (ALGORITHMS.md §8) — message passing (MPLP, TRW-S, max-sum diffusion) and MPLP
 // tightened by cycles, the dual cutting-plane method. It reads UAI "MARKOV" files (plain or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The nonsmooth family: Kelley's cutting planes and the proximal bundle method on built-in
 // convex test functions of one or two variables (ALGORITHMS.md §1–2).
 #pragma once

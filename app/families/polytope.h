@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The polytope family: Frank–Wolfe, plain and with away steps, on quadratics over built-in
 // polygons (ALGORITHMS.md §9).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The structured family: structural SVMs for sequence labelling (ALGORITHMS.md §6) on a chain
 // model — handwritten words (Taskar's letter.data) or any labelled sequences in the generic
 // sequence format (solvers/data/sequence_format.h) — with a test set from a fold, a file or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One view per registered family (families/family_list.h), each created by its
 // widgets::<family>View(parent) from widgets/<family>_view.{h,cpp}.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window (DESIGN.md, "GUI"): the set-up panel (demo, problem with its family's
 // controls, solver with a generated options form, the runs), run controls, the family's view
 // and the race view in the centre with the timeline between them, pseudocode, log, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A form generated from a solver's option descriptions (name, kind, default, help): a line
 // edit for reals (so 1e-6 can be typed), a spin box for integers, a check box for booleans and
 // a combo box for choices. Values are read back as text and validated by the solver's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One run as the GUI sees it: which solver with which options, its colour, its whole history
 // (every record, and every snapshot it received, thinned only past the history budget), the
 // newest status, and the worker thread it owns. Destroying the run cancels, stops and joins

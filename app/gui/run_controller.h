@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The runs of the current problem (DESIGN.md, "Threads"): creates them through the registry,
 // drives them (run, pause, step, reset, cancel, delay), keeps their whole history within a
 // memory budget, and tells the window what changed. It owns no widget; the main window lays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drives one solver on its own thread (DESIGN.md, "Threads").
 //
 // The worker lives in a QThread and owns the solver, which it builds there (a large problem's

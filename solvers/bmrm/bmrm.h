@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // BMRM, bundle methods for regularised risk minimisation (Teo, Vishwanathan, Smola, Le 2010;
 // Alg. 7.3 of the chapter; ALGORITHMS.md §3).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Dual coordinate descent for linear SVMs (Hsieh, Chang, Lin, Keerthi, Sundararajan 2008,
 // "A dual coordinate descent method for large-scale linear SVM", ICML: Alg. 1 with the random
 // permutation and shrinking of its §3; the algorithm of LIBLINEAR -s 3 (L1-loss) and -s 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LIBLINEAR (Fan, Chang, Hsieh, Wang, Lin 2008; the Debian liblinear-dev C API) as an
 // independent reference for the linear-model family (ALGORITHMS.md §3): tests and benchmarks
 // compare the optimum of our solvers with LIBLINEAR's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "libocas_solver.h"
 
 #include <Eigen/SparseCore>

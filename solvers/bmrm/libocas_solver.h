@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libocas (Franc & Sonnenburg 2008, 2009; the Debian libocas-dev C library) raced live: the
 // reference implementation of OCAS and of the standard cutting-plane method (SVMperf/BMRM),
 // driven one iteration per step() like every other solver (ALGORITHMS.md §3, Alg. 7.3/7.4).

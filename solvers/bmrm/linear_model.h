@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trained linear model as a text file, for `cplab-cli run --model` and `cplab-cli predict`:
 //
 //     # cplab linear model

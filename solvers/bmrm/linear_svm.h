@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The family of regularised risk minimisers for linear models (ALGORITHMS.md §3):
 //
 //     F(w) = λ/2 ‖w‖² + R(w),   R(w) = (1/m) Σᵢ ℓ(⟨w, xᵢ⟩, yᵢ)          (λ-form)

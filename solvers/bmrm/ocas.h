@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LS-BMRM / OCAS, the optimised cutting-plane algorithm (Franc & Sonnenburg 2008, 2010;
 // Alg. 7.4 of the chapter; ALGORITHMS.md §3).
 //

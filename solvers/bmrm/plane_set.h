@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cutting planes of BMRM and OCAS and their reduced problem (ALGORITHMS.md §3):
 //
 //     min_w λ/2 ‖w‖² + max_i (⟨aᵢ, w⟩ + bᵢ)

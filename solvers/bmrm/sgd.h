@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pegasos: primal estimated sub-gradient solver (Shalev-Shwartz, Singer, Srebro, Cotter 2011,
 // "Pegasos: primal estimated sub-gradient solver for SVM", Fig. 1 and 2 (mini-batch)), here
 // for every risk of Risk. A baseline of ALGORITHMS.md §3; it has NO lower bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A cancellation flag shared between the thread that runs a solver and the one that may
 // stop it. Copies share the flag. Long inner loops poll cancelled().
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One row of a run's trace: the scalars every solver reports after each outer iteration,
 // plus family-specific columns whose names the solver lists in Solver::extraColumns().
 //

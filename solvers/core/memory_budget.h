@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Memory that grows with a product of input sizes (examples × classes, tokens × tokens,
 // nodes × labels), estimated before a run starts and refused when it cannot fit, so that a
 // large input ends with a message naming the sizes rather than a raw std::bad_alloc hours in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numbers as text, one way for the whole project: the shortest text that reads back to the
 // same double, a strict parser with reasons for refusal, and a joined list for messages.
 #pragma once

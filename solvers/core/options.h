@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Options of every solver are aggregate structs with defaults. Each exposes its fields to an
 // OptionVisitor (name, reference, help text), which gives the CLI and the GUI one generic way
 // to list, parse and print them; validation stays in the struct (isValid).

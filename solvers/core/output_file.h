@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Outputs that never destroy what the user has (DESIGN.md, "Data and formats").
 //
 // Every file cplab writes (trace, model, labeling, predictions, data, exports, sessions) goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An immutable picture of a solver's state after an iteration: what the views need, by
 // value. Families derive from Snapshot and add their plot data; each family's view casts to
 // the types its solvers produce.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The step-wise solver interface (DESIGN.md, "Solver model").
 //
 // A solver owns explicit state and advances by one outer iteration per step(): one cutting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Outcome of a solver step or run: a code plus a readable message.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stopping rules shared by every solver (ALGORITHMS.md, conventions). One gap rule for all:
 // a solver stops when the gap U − L ≤ epsilon (absolute) or U − L ≤ tol_rel·|U| (relative,
 // libocas's TolRel), or at an iteration or time cap, or when cancelled. Path-following

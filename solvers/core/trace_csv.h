@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Traces as CSV: one header line, then one row per iteration with every record column:
 //   iteration,seconds,oracle_calls,upper,lower,gap,rel_gap[,passes][,path_parameter],<extra…>
 // `passes` appears when a solver counts passes over the data apart from its oracle calls

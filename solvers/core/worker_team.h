@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A fixed team of threads for data-parallel passes that are too short to start threads for.
 // An OCAS iteration on a9a makes some twenty passes of 20–200 µs each (scores, loss,
 // back-projection, the line search's sums and selection rounds); starting a std::thread costs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Delimited text tables (CSV, whitespace tables), read and written; and a helper that joins a
 // feature table with a separate label file (ripley's .asc pairs).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // DataError: the one exception type the data loaders throw for bad input files.
 //
 // It names the file (or the built-in resource), the 1-based line (0 when the problem is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Dataset: m labelled examples in d dimensions, stored dense or sparse (rows are examples).
 //
 // Contract (what every loader and generator produces, and what solvers may rely on):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Built-in synthetic datasets for demos: small 2-D classification sets with labels ±1 and
 // 1-D/2-D regression sets, generated from a seed with PortableRandom, so a given (name, m,
 // seed) gives bit-identical data on every platform (a session can store just those three).

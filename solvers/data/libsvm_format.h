@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LIBSVM / SVMlight sparse text format, read and written.
 //
 //   <label> <index>:<value> <index>:<value> ...   # optional comment

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Options shared by every dataset loader (LIBSVM, CSV, tables), applied after parsing in the
 // order: dimension padding, storage, class count check, binary labels.
 #pragma once

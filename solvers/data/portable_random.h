@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PortableRandom: seeded random numbers that are bit-identical on every platform and compiler.
 //
 // Why not <random>'s distributions: std::uniform_real_distribution, std::normal_distribution

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Labelled sequences (words of handwritten letters, sentences of tagged tokens) for
 // structured output learning (ALGORITHMS.md §6), and their two file formats.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/text_io.h"
 
 #include <fcntl.h>

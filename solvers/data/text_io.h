@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plumbing shared by the text loaders and writers (LIBSVM, CSV, and later UAI and OCR files):
 // reading a file with gzip detected by its magic bytes, iterating over lines while rejecting
 // binary bytes, strict number parsing, shortest round-trip number text, and safe writing.

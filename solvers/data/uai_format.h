@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UAI files of pairwise Markov networks, read and written, and their companions: the `.evid`
 // evidence file and the `.MAP` result file (UAI 2014 inference competition formats). Also a
 // reader of libDAI's `.fg` factor graphs, whose pairwise models the same tables hold.

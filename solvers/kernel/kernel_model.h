@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trained kernel classifier (one kernel or a learnt combination) and its model file:
 //
 //     f(z) = Σᵢ cᵢ Σₖ βₖ Kₖ(xᵢ, z) + b,   cᵢ = αᵢ yᵢ over the support vectors xᵢ,

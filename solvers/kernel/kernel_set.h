@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The base kernels of a problem over its training set, normalised, with their cache; and Q,
 // the SVM's Hessian Y (Σₖ βₖ Kₖ) Y for given weights β (ALGORITHMS.md §4).
 //

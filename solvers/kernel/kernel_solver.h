@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel family's common ground (ALGORITHMS.md §4): the problem (training set, optional
 // test set), the options every kernel solver shares, the snapshot the views draw, and the
 // base class that owns the kernels and reports errors, summaries and models.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Kernel specifications (DESIGN.md, "Kernel specs"; ALGORITHMS.md §4) and their grammar.
 //
 //     list   := item (';' item)*

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "libsvm_solver.h"
 
 #include <libsvm/svm.h>

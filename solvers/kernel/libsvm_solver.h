@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LIBSVM (libsvm-dev, its C API) as a reference and as a solver raced in the app (`libsvm`):
 // the same kernel, C, tolerance (-e), shrinking and cache size as `svm`. LIBSVM has no
 // step-wise interface: the run is one iteration, the whole svm_train, whose dual objective,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The regularisation path of block-1-norm multiple kernel learning (solver `mklpath`; Bach,
 // Thibaux, Jordan 2004, seed 001; ALGORITHMS.md §5).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LIBSVM's precomputed-kernel format (its README, "Precomputed kernels"):
 //
 //     <label> 0:<serial> 1:K(xᵢ,x₁) 2:K(xᵢ,x₂) … m:K(xᵢ,xₘ)

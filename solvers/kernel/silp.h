@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MKL by cutting planes on the simplex (solver `silp`; Sonnenburg et al. 2006, §7.3 of the
 // chapter, ALGORITHMS.md §4). Iteration t:
 //   1. solve the SVM for the composite kernel Σ βₖ Kₖ, warm-started from the previous α;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SimpleMKL (solver `simplemkl`; Rakotomamonjy, Bach, Canu, Grandvalet 2008): reduced-gradient
 // descent on β over the simplex, with ∂J/∂βₖ = −½ αᵀ Y Kₖ Y α, a descent direction that keeps
 // the simplex (the reduced gradient against the largest βₖ; components at 0 with a positive

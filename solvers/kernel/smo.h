@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SMO for the C-SVM dual with bias (ALGORITHMS.md §4; Platt 1998; Fan, Chen, Lin 2005):
 //
 //     max_α  D(α) = Σᵢ αᵢ − ½ αᵀ Q α   s.t.  0 ≤ αᵢ ≤ C,  yᵀα = 0,   Q = Y K Y.

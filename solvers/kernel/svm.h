@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel SVM by SMO (solver `svm`): one app iteration is `smo_steps` pair updates, so a
 // 2-D demo animates α and the decision function; the run converges when the maximal KKT
 // violation is ≤ kkt_tolerance (LIBSVM's stopping rule). Warm start is SMO's (smo.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MPLP tightened by cycles, the dual cutting-plane method of Sontag et al. 2008 ("Tightening
 // LP relaxations for MAP using message passing"; ALGORITHMS.md §8, "Tightening"), in the
 // notation of message_passing.h.

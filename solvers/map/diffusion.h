@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Max-sum diffusion (Kovalevsky–Koval; Werner 2007, ALGORITHMS.md §8), in the notation of
 // message_passing.h.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Generated MAP models (ALGORITHMS.md §8, "Inputs"), in the max-sum convention of
 // pairwise_model.h (θ are log-potentials; MAP maximises E = Σ θ_v + Σ θ_e):
 //

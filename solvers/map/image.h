@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Raster images for the generated MAP models (generators.h): an 8-bit pixel buffer, a PNG
 // decoder, box downsampling and the grey value of a pixel.
 //

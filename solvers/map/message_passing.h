@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the message-passing MAP solvers share (ALGORITHMS.md §8): the dual of the
 // local-polytope LP in reparametrisation form, decoding, bounds, records and snapshots.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MPLP, max-product linear programming (Globerson & Jaakkola 2007; ALGORITHMS.md §8), the
 // edge-based form of Sontag et al. 2008, in the notation of message_passing.h.
 //

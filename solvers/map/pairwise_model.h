@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A pairwise graphical model for MAP inference (ALGORITHMS.md §8), max-sum convention:
 //
 //     E(x) = c + Σ_v θ_v(x_v) + Σ_{e=uv} θ_e(x_u, x_v),      MAP: maximise E over labelings x.

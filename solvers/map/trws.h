@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TRW-S, sequential tree-reweighted message passing (Kolmogorov 2006; ALGORITHMS.md
 // §8), in the notation of message_passing.h (Kolmogorov's M_{wu} is our m_{e→u}).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Level sets of a function sampled on a regular 2-D grid (marching squares), for plots.
 // Plot-data helper: views draw the segments and never compute them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A thin wrapper over COIN-OR Clp for the master LPs of cutting-plane methods:
 //
 //     minimise cᵀz  subject to  rowLower ≤ R z ≤ rowUpper,   colLower ≤ z ≤ colUpper,

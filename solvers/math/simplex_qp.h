@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Convex QP over the probability simplex, the reduced problem of bundle methods, BMRM and
 // OCAS:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The proximal bundle method's subproblem over a box:
 //
 //     x* = argmin_{l ≤ x ≤ u}  ν/2 ‖x − x̂‖² + maxᵢ (⟨aᵢ, x⟩ + bᵢ),

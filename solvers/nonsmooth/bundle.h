@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Proximal bundle method (Kiwiel 1983, Lemaréchal et al. 1995; ALGORITHMS.md §2, chapter
 // §7.1.2).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A convex function over a box, given by its oracle (value and one subgradient), with a
 // known minimum over the box for tests and for the views.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cutting-plane model f_t(x) = maxᵢ f(xᵢ) + ⟨gᵢ, x − xᵢ⟩ of a convex function over a box
 // and its minimisation by the epigraph master LP (ALGORITHMS.md §1, eq. 7.6):
 //

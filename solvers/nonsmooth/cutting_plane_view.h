@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plot data of the cutting-plane family (Kelley, proximal bundle): the function sampled once,
 // the planes and iterates of the current step, and the model drawn from them. Built on the
 // solver's thread by the helpers below; widgets only draw it.

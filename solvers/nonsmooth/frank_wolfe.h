@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Frank–Wolfe (conditional gradient) on a polygon (ALGORITHMS.md §9, seed 003).
 //
 // Problem:    minimise a smooth convex quadratic f over a convex polygon M = conv(vertices).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Kelley's cutting-plane method (Cheney–Goldstein 1959, Kelley 1960; ALGORITHMS.md §1,
 // chapter Alg. 7.2).
 //

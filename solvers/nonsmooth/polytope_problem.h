@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Frank–Wolfe teaching problems (ALGORITHMS.md §9): a smooth convex quadratic
 // f(x) = ½ (x − c)ᵀ Q (x − c) over a convex polygon given by its vertices, so that the
 // linear minimisation oracle is "the vertex with the smallest ⟨v, ∇f⟩".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Built-in convex test functions with known minima (ALGORITHMS.md §1): smooth, polyhedral
 // and max-type, in 1-D and 2-D, chosen to show what cutting-plane methods do well (finite
 // termination on polyhedral functions) and badly (Kelley's zig-zag and slow tail on curved

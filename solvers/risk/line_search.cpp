@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "risk/line_search.h"
 
 #include <algorithm>

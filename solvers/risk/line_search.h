@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact line search of OCAS / LS-BMRM (ALGORITHMS.md §3; Franc & Sonnenburg 2008, §3.2):
 //
 //     k* = argmin_{k ≥ 0} f(k),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Per-example losses ℓ(s, y) of risk.h and their derivatives ∂ℓ/∂s, shared by Risk (the passes
 // over the data) and the exact line search (values of f(k) along a line). Internal to
 // solvers/risk: other modules use Risk.

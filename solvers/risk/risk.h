@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Empirical risks of linear models, R(W) = (1/m) Σᵢ ℓ(sᵢ, yᵢ) with scores sᵢ = Wᵀxᵢ (+ bias),
 // each with a subgradient, computed in one pass over the data and parallel over examples
 // (ALGORITHMS.md §3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "dlib_reduced2.h"
 
 #include <dlib/svm.h>

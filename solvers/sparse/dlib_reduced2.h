@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // dlib's reduced2 trainer as a sparse kernel machine (solver `dlib_reduced2`; ALGORITHMS.md §7,
 // the peer of rs/mrs/rsvm/mrsvm/slmc; Davis King, dlib, dlib/svm/reduced.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Multi-class sparse kernel machines by one-vs-rest (ALGORITHMS.md §7; the SLMC paper's USPS
 // protocol, §5.4: "ten SVMs are built, each trained to separate one digit from all others").
 //

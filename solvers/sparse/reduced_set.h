@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The reduced-set baselines of SLMC (ALGORITHMS.md §7; Wu, Schölkopf, Bakır 2006, eq. 4, §4.1
 // and Table 1): solvers `rs` and `mrs`.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The baselines of SLMC with random, fixed expansion vectors (ALGORITHMS.md §7; paper §4.2 and
 // Table 1): solvers `rsvm` and `mrsvm`.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SLMC, the sparse large-margin classifier with moving expansion vectors (solver `slmc`;
 // ALGORITHMS.md §7; Wu, Schölkopf, Bakır 2006, §3 and Table 1).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // W(Z) and ∇W(Z) of the sparse large-margin classifier (ALGORITHMS.md §7; Wu, Schölkopf,
 // Bakır 2006, §3.2–3.3, eqs. 28–46).
 //

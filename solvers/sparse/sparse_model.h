@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the sparse kernel machines (SLMC, RSVM, modified RSVM; ALGORITHMS.md §7) share: the
 // classifier f(x) = Σ_u β_u k(z_u, x) + b over N_z expansion vectors (XVs), the snapshot the
 // sparse family's view draws, the checks of a problem, and the full SVM they are compared with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Initial expansion vectors for SLMC (ALGORITHMS.md §7; paper §5.6 and Table 2): N_z
 // training points drawn at random, or the centres of k-means with N_z clusters. Both draw
 // from the *distinct* training points only: a point present twice could be drawn twice, and

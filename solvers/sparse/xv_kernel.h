@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Kernels between expansion vectors (XVs) and data, with their gradients in the XV: what
 // SLMC needs to move the XVs (ALGORITHMS.md §7). Dense throughout: Z is N_z × d (row u is
 // z_u), X is n × d (row i is x_i).

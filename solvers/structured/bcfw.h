@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Block-coordinate Frank–Wolfe on the structural SVM dual (Lacoste-Julien, Jaggi, Schmidt &
 // Pletscher 2013, "Block-coordinate Frank-Wolfe optimization for structural SVMs", ICML:
 // Alg. 4, BCFW for the structural SVM with its exact line search; ALGORITHMS.md §6 and §9;

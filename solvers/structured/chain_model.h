@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The chain model of sequence labelling (ALGORITHMS.md §6; Taskar et al. 2003, Tsochantaridis
 // et al. 2005, the OCR experiments of Lacoste-Julien et al. 2013 and Martins et al. 2010).
 //

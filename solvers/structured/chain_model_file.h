@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trained chain model (the structured family's w) as a text file, for `cplab-cli run
 // --model` and `cplab-cli predict`:
 //

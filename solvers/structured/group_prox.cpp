@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "structured/group_prox.h"
 
 #include <algorithm>

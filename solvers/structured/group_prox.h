@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The proximal steps of online MKL (Martins, Smith, Aguiar & Figueiredo 2011, "Online learning
 // of structured predictors with multiple kernels", §3.2; seed 002; ALGORITHMS.md §6) on the
 // vector b = (‖w₁‖, …, ‖w_K‖) of group norms. By their Prop. 1 the prox of a regulariser of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The n-slack cutting-plane method for the structural SVM (Tsochantaridis, Joachims, Hofmann
 // & Altun 2005, "Large margin methods for structured and interdependent output variables",
 // JMLR 6: Alg. 1, margin rescaling SVM^Δm_1; ALGORITHMS.md §6; seed 003).

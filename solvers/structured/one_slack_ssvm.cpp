@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "structured/one_slack_ssvm.h"
 
 #include <algorithm>

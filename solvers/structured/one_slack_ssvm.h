@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The 1-slack cutting-plane method for the structural SVM (Joachims, Finley & Yu 2009,
 // "Cutting-plane training of structural SVMs", Mach. Learn. 77: Alg. 3/4, the 1-slack
 // formulation; ALGORITHMS.md §6), run as BMRM (Teo et al. 2010, ALGORITHMS.md §3) on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Online proximal MKL for structured prediction (Martins, Smith, Aguiar & Figueiredo 2011,
 // "Online learning of structured predictors with multiple kernels", AISTATS: Alg. 1–3; seed
 // 002; ALGORITHMS.md §6, "Online MKL").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the batch solvers of the structured family share (Frank–Wolfe, 1-slack and n-slack
 // cutting planes, the evaluations of the subgradient method): one pass of loss-augmented
 // decodings of every training word at one w, and the bookkeeping around it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stochastic subgradient method for the structural SVM (Pegasos-style; Ratliff, Bagnell &
 // Zinkevich 2007, Shalev-Shwartz et al. 2011; the SSG baseline of Lacoste-Julien et al. 2013,
 // Alg. 3 there; ALGORITHMS.md §6). A baseline: it has NO lower bound.

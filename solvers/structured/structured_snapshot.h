@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the structured family's views draw (shared by its solvers): the current weights of the
 // chain model, split by its layout (emission templates, biases, transitions), and the bounds.
 #pragma once

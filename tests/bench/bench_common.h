@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers every benchmark uses: clocks, CPU time, medians, the "median [min-max]" text, the
 // --runs option and the header line with the date and the machine's load.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): what drawing live costs a run. The same solver with the same
 // options runs (a) in the real MainWindow, offscreen, at full speed with its snapshots drawn
 // live by the linear-model view, the bounds plot and the run table, and (b) headless through

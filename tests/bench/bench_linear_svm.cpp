@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): our OCAS and BMRM against the reference implementations,
 // measured in the same run on the same machine (ALGORITHMS.md §3; tests/bench/README.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): MAP inference (ALGORITHMS.md §8) on real instances and its
 // message-passing throughput.
 //

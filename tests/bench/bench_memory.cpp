@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): the peak resident memory of the linear solvers, run as a user
 // runs them — `cplab-cli run SOLVER --data FILE` in a process of its own, its peak read by
 // wait4() (ru_maxrss) — against the size of the data it loads, and against the peers on a file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): MKL by SILP against SimpleMKL (ALGORITHMS.md §4), and what
 // warm starts save inside SILP. tests/solvers/kernel/test_mkl.cpp asserts that the two reach
 // the same objective; the costs are here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): the headline claim of the MKL regularisation path (solver
 // `mklpath`, issue 13) — the whole path costs about one single-λ solve, O(m) steps for m
 // kernels. tests/solvers/kernel/test_mkl_path.cpp asserts the path's answers; the costs are here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): online proximal MKL (structured/online_mkl.h; Martins et al.
 // 2011, seed 002) on Taskar's OCR words — training fold 0 (626 words, 4,617 letters), testing
 // on the other 6,251 words — reproducing the upper part of the paper's Table 1, and the online

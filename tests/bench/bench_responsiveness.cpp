@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): how promptly a libocas run stops, and that its records' seconds
 // leave out the time it waits for step(). These are the timings of the unit tests
 // tests/solvers/bmrm/test_peers.cpp destroyingMidRunFreesLibocas and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): the reduced QP of BMRM and the proximal bundle method grown one
 // plane at a time (SimplexQp::addVariable + a warm solve() per plane), against one cold solve
 // of the final problem (solveSimplexQp from the best vertex). The instances are those of the

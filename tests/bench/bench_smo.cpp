@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): our SMO against LIBSVM, cold, on real data, and the peak memory
 // of MKL with 20 kernels on 2,000 examples (ALGORITHMS.md §4; tests/solvers/kernel/test_smo.cpp
 // asserts that both reach the same optimum, the costs are here).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): Table 1 of Wu, Schölkopf, Bakır (2006), "A direct method for
 // building sparse kernel learning algorithms" (ALGORITHMS.md §7), on the data we have: the IDA
 // benchmark sets of Rätsch (banana, breast-cancer, german, image, titanic, waveform; the first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): our structural SVM solvers (ALGORITHMS.md §6) on the OCR words
 // of Taskar et al. (training fold 0: 626 words, 4,617 letters; test: the other 6,251 words),
 // against dlib's structural_sequence_labeling_trainer measured in the same run, and the

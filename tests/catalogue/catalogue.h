@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bad-input catalogue (tests/catalogue/catalogue.tsv, README.md in this folder): its reader,
 // the expansion of its placeholders and the files the tests generate at run time. Shared by
 // tests/cli/test_catalogue.cpp (through cplab-cli) and tests/gui/test_catalogue_gui.cpp (through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bad-input catalogue (tests/catalogue/catalogue.tsv, README.md there) through the real
 // cplab-cli executable, black-box through QProcess: every row's exit status, the fragments its
 // message must contain (the file, `file:line:` for a line-level defect, what was expected),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real cplab-cli executable, driven through QProcess (DESIGN.md, "Command line"): its
 // listing, the JSON summary and exit status of runs and demos, traces that carry the very
 // numbers an in-process run through the registry produces, and a message on stderr with exit

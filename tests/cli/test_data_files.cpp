@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real cplab-cli executable on data files, black-box through QProcess (README, "Command
 // line: cplab-cli", "Model files", "Data formats"): `run` on LIBSVM, gzip and CSV files, test
 // sets from a file or from a seeded split, `--model` files read here by this file's own parser

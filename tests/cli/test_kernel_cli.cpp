@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real cplab-cli executable on the kernel family, black-box through QProcess: `run svm`
 // on heart_scale against LIBSVM (`run libsvm`, the peer library) and against this file's own
 // evaluation of the written model file (its own reader of the documented format, its own

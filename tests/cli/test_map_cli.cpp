@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real cplab-cli executable on the map family, black-box through QProcess: `--labeling`
 // writes the best labeling in the UAI result format, whose energy this file recomputes from
 // the model's tables; `mplp --set tighten=true` runs the cycle tightening; and, against the

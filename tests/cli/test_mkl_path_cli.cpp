@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `cplab-cli run mklpath` as a black box: the JSON summary's path (λ and every ηⱼ, one entry
 // per path point), the λ of the lowest held-out error, the trace CSV with one row per path
 // point, and refusals of bad options and data with exit status 1.

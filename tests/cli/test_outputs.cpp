@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Outputs never destroy what the user has (DESIGN.md, "Data and formats"), checked through the
 // real cplab-cli: an output that is an input (by any spelling, a symbolic link or a hard link)
 // is refused before the run; a write-protected file is refused; a user's own `X.part` is never

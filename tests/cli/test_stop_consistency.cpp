@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whatever rule stops a run, the model the real cplab-cli reports and saves is the one whose
 // bounds it reports (the trust issue's "silent wrong results"): every solver of the linear,
 // kernel, sparse and structured families is stopped early by each stop rule (max_iterations,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Data that is not a regular file, through the real cplab-cli (README, "Data formats"): a pipe
 // as `--data /dev/stdin` and as bash's `<(cat file)` trains on exactly the examples of the
 // file itself (the format sniffing used to consume the first 16 KB, which the loader then

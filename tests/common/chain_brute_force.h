@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Brute-force references for the structural SVM tests: tiny random sequence data, Ψ built
 // densely from the layout documented in solvers/structured/chain_model.h, and the structural
 // SVM dual of a tiny problem enumerated corner by corner and solved by FISTA — an algorithm that

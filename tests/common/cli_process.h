@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the real cplab-cli executable (CPLAB_CLI_PATH, defined for tests/cli targets) through
 // QProcess and collects its exit status, stdout and stderr; helpers for failure messages and
 // for reading its JSON output. Header-only, for black-box tests of the command line.

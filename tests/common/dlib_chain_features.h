@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Our chain model (solvers/structured/chain_model.h) as a dlib sequence-labelling feature
 // extractor, so that dlib::structural_sequence_labeling_trainer (libdlib-dev) trains exactly
 // our structural SVM: the peer of tests/solvers/structured/test_dlib_peer.cpp and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Waiting on the GUI in tests: processing events until a condition holds.
 #pragma once
 

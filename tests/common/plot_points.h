@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a QCustomPlot holds, for GUI tests that check what a view draws without a screenshot.
 #pragma once
 

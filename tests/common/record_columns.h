@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Record columns by name: a test reads IterationRecord::extra through the solver's column
 // names (Solver::extraColumns()), never by position, so that a column added or moved in a
 // solver cannot silently change what a test checks. Header-only, for Qt Test executables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Readable QCOMPARE failure messages for cplab's enums (Qt Test cannot print an enum class
 // on its own).
 #pragma once

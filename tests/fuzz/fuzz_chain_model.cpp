@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the chain model file parser (parseChainModel, structured/chain_model_file.h) and
 // predictSequences. Expected: a ChainModelFile or a DataError. Findings: a crash or sanitizer
 // report, any other exception, an accepted model whose weight count disagrees with its labels

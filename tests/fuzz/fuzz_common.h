@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the libFuzzer targets in tests/fuzz.
 //
 // A target catches exactly the exceptions its entry point documents for bad input (DataError,

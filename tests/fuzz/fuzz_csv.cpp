@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the delimited-table parser (parseCsv, data/csv_format.h) from bytes, plain or gzip,
 // with the default options and with a second set of options chosen from the input's hash
 // (delimiter, header rule, label column, unlabeled, comment character). Expected: a Dataset or

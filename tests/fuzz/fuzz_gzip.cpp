@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the gzip path of the text reader (data/text_io.h) in memory: isGzip, inflateGzip,
 // inputText and the LineReader over the inflated text, under a 4 MB input limit so that a
 // gzip bomb is refused rather than inflated. Expected: text or a DataError. Findings: a crash

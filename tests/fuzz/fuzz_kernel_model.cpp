@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the kernel model file parser (parseKernelModel, kernel/kernel_model.h). Expected: a
 // KernelClassifier or a DataError. Findings: a crash or sanitizer report, any other exception
 // (in particular the std::invalid_argument that decision() throws for an inconsistent model:

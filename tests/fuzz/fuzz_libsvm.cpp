@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the LIBSVM / SVMlight parser (parseLibsvm, data/libsvm_format.h) from bytes, plain or
 // gzip. Expected: a Dataset or a DataError. Findings: a crash or sanitizer report, any other
 // exception, a dataset that breaks the Dataset contract, a dense/sparse load that differs from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the linear model file parser (parseLinearModel, bmrm/linear_model.h). Expected: a
 // LinearModel or a DataError. Findings: a crash or sanitizer report, any other exception, an
 // accepted model whose fields disagree with each other (weights of the wrong length, feature

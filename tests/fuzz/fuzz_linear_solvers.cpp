@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the linear solvers (bmrm/: OCAS, BMRM, DCD, SGD and the libocas wrapper) on datasets
 // parsed from the input as LIBSVM text. Inputs that do not load, that a family would refuse
 // (checkMagnitudes), or that are larger than 200 examples or 1000 features are skipped. The

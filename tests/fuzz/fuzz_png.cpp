@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the PNG decoder (decodePng, map/image.h) and what the map family does with an image
 // (toGrey, downsample by 2). Expected: an Image or a DataError (downsample: std::invalid_argument
 // for an image smaller than its factor). Findings: a crash or sanitizer report, any other

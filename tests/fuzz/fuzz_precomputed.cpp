@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes LIBSVM's precomputed-kernel reader (kernel/precomputed.h): the sniffing rule
 // looksLikePrecomputedKernel and loadPrecomputedKernel, as a training file (square) and as a
 // test file against a few training examples. The reader only takes paths, so every input is

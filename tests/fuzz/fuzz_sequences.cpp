@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the two readers of labelled sequences (data/sequence_format.h), Taskar's letter.data
 // (parseLetterData) and the generic format (parseSequences), from bytes, plain or gzip, and
 // the chain model built on what they return. Expected: SequenceData or a DataError, then a

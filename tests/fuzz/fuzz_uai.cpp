@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the UAI readers (data/uai_format.h) — model files, evidence and results — and
 // libDAI's factor graphs, from bytes, plain or gzip, and the pairwise model built on what they
 // return. Expected: tables or a DataError, then a PairwiseModel. Findings: a crash or sanitizer

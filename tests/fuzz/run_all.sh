@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every libFuzzer target of tests/fuzz in turn for SECONDS each (default 120), one job at a
 # time, and prints each one's executions, speed and findings.
 #

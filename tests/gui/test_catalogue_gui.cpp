@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bad-input catalogue (tests/catalogue/catalogue.tsv, README.md there) through the GUI's
 // real loading path: every row marked `gui yes` (a data file, with its --test file if any) is
 // opened offscreen by MainWindow::openDataFile, the entry point of File › Open data file, on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drives the real main window offscreen: loads the Kelley demo, presses the real buttons and
 // checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
 #include <QComboBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Drives RunController and its runs offscreen: each run's worker thread through step, run,
 // pause, resume, cancel, reset, restart and removal, the snapshot history and its budget, and
 // the main window's clean-up when its runs go away or the window closes during a race.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window fits a lecture hall's projector: every demo opens at 1280×720 and at 1024×768
 // with the window at exactly that size (no minimum size forces it wider or taller), every
 // visible widget lies within the window (what a scroll area scrolls is judged by the scroll

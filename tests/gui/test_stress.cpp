@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stress test of the main window's runs, offscreen, in one process: 200 runs one after the
 // other (a few alive at once) across the families (linear solvers on a built-in dataset and a
 // 2-D demo, kernel SVMs and MKL on kernel demos, the nonsmooth demos), each started, paused,

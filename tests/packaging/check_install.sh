@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # packaging.install: cplab installs as a desktop application and as a Debian package.
 #   check_install.sh BUILD_DIR VERSION
 # 1. `cmake --install` into a staging prefix installs both executables, the desktop entry,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The race view's x axes (iteration, seconds, oracle calls, passes, path parameter and its
 // log10), the family's names of the bounds, and the timeline's marker, on synthetic records.
 #include <qcustomplot.h>

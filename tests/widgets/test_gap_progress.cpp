@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The status bar's progress (widgets/gap_progress.h): the gap's progress toward the tolerance
 // and a path run's progress along its parameter, both on a log scale, against hand-computed
 // fractions.

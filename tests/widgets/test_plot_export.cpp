@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exported plots go through core/output_file.h like every other output: a new file gets 0666
 // less the umask, a replaced one keeps its mode and becomes the new picture, a write-protected
 // file or a file read as an input is refused with its bytes kept, and no temporary file is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The structured family's view (widgets/structured_view.h) offscreen on real runs over Taskar's
 // OCR words: every drawn emission pixel and transition equals the snapshot's weight in the chain
 // model's layout, each letter's tile is titled, the trace holds one primal point per evaluation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The baselines of the linear-model family: dual coordinate descent (DcdSolver) and Pegasos
 // (SgdSolver). DCD must close its duality gap, and its certified bounds must bracket the
 // optimum of an independent solver (LIBLINEAR through solveWithLiblinear) at every epoch;

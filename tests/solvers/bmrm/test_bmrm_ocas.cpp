@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // BMRM and OCAS against independent optima on real data: the interval [F_low, F_high] that
 // holds min F comes from another algorithm with its own certificate (dual coordinate descent's
 // duality gap for the hinge losses; LIBLINEAR's Newton solution plus the strong-convexity

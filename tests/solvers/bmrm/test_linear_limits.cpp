@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Linear models at their limits: the score matrices of OCAS and BMRM are estimated before the
 // run and refused with the sizes (never a raw std::bad_alloc); three classes with a binary loss
 // say so; model weights beyond ±1e100 are refused at their line, and a prediction whose score

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The peers: LIBLINEAR as a reference optimum (solveWithLiblinear) and libocas raced step by
 // step (LibocasSolver). The reference is itself checked independently — a duality certificate
 // for the hinge loss, the gradient of F for the smooth losses, and brute-force minimisation of

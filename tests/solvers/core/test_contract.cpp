@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The core contract the coming families rely on: a status "stalled", path-parametrised runs
 // that the gap rules do not end, passes over the data, the one gap rule (epsilon, tol_rel)
 // answered by the solver, exceptions that end a run instead of escaping, text and 64-bit seed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The solver framework: option parsing and validation, stop rules, traces, the step contract,
 // and the worker team the data passes run on.
 #include <QtTest>

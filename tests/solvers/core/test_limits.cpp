@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Limits stated in messages: integer options beyond their field's type are refused with the
 // option's range (not "expected an integer"), and memory that grows with a product of input
 // sizes is refused with the sizes and the memory available (memory_budget.h).

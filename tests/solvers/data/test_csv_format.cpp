@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CSV and whitespace tables: the real UCI tables with default options, label column choices,
 // header detection, delimiters, quoting, text labels, feature+label table pairs (ripley) and
 // exact round trips.

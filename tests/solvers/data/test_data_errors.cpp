@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every malformed input gives a DataError that names the file, the line (0 when the problem
 // is not about one line) and what was expected; fixtures in tests/data/bad (see its README).
 #include <fcntl.h>

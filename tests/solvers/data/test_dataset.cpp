@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Dataset: row operations in both storages, classes and label names, dimension changes,
 // subsets and hold-out splits, checked against hand-computed values.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Built-in generators and PortableRandom: shapes and labels, determinism (same seed → same
 // bits, other seed → other data), bit-exact golden values that any platform must reproduce,
 // and statistical checks that each set looks like its description.

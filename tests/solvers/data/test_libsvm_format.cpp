@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LIBSVM reader and writer: real files against their published counts, every accepted syntax
 // variant, exact round trips (dense/sparse, plain/gzip), load options and speed.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sequence readers (Taskar's letter.data and the generic one-token-per-line format): the real
 // OCR file against counts taken from it by other tools (awk over the uncompressed text, the
 // dataset's README), exact round trips of the generic format, and every bad input with its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // UAI reader and writer: round trips checked by energies computed here from the tables,
 // merging of factors against hand-computed logs, the UAI 2014 files (Segmentation_11 with its
 // .MAP result and .evid evidence, wcsp_11 refused at its first 3-variable factor), libDAI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kernel classifier and its model file (kernel_model.h): f against hand computations
 // (two support vectors, every normalisation, feature-scoped and precomputed kernels) and
 // against an independent dense evaluation on heart_scale; exact format → parse round trips;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Kernels (solvers/kernel/kernel_spec.h, kernel_set.h, precomputed.h): the kernel-list grammar
 // (good lists with their kernels, bad ones with their messages, labels that parse back to the
 // same spec); kernel values against closed forms on hand-made vectors in dense, sparse and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MKL by SILP and SimpleMKL (solvers/kernel/silp.h, simplemkl.h) on real data (ionosphere,
 // sonar), against independent answers:
 //   * every plane is a lower bound of D: at the simplex's vertices and at random points β,

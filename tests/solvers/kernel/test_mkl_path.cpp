@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The MKL regularisation path (solvers/kernel/mkl_path.h), against independent answers:
 //   * the kernel matrices are the kernels' formulas, and λ₀ and dⱼ follow their definitions
 //     (eigenvalues counted by the test's own eigensolver; a linear kernel on 2-D data has

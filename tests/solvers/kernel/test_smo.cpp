@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SMO (solvers/kernel/smo.h) against LIBSVM 3.24 (an independent implementation of the same
 // algorithm) on real datasets: the dual objective, the bias and the signs of the decision
 // function agree, with and without shrinking, for Gaussian, linear and polynomial kernels and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The `svm` solver (solvers/kernel/svm.h) driven through solve(): it ends Converged by the KKT
 // rule with the dual objective of the same SMO run directly and of LIBSVM (an independent
 // implementation); its bounds are a primal/dual pair; its snapshot on ripley's 2-D data has

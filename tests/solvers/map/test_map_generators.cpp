@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Generated MAP models (solvers/map/generators.h) and the PNG decoder (solvers/map/image.h)
 // against answers computed here from the raw draws and pixels: the tables equal the stated
 // formulas recomputed from std::mt19937_64 and the test's own pixels; a seed gives the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MAP models whose answer would not be finite: generator weights beyond ±1e100 are refused
 // (bounds stay finite up to it), contradictory evidence is a parse error naming both lines,
 // a model whose every labeling has probability zero is refused (arc consistency) or ends

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MAP solvers (MPLP, TRW-S, max-sum diffusion) against independent answers: exhaustive search
 // on small random, frustrated, Potts and constrained models (the dual bound is never below the
 // optimum, the reported energies are recomputed here from the test's own tables), exact

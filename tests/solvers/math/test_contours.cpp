@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Marching squares (contourLevel) and quantile levels against closed forms: circles of
 // f = x² + y², whose linear interpolation along a grid edge errs by at most h²/4; lines and
 // the saddle of f = x·y, which is linear along every grid edge so the crossings are exact;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LpMaster (the Clp wrapper) against closed forms, hand-computed duals and brute force over a
 // grid of the cutting-plane model; warm re-solves, row removal and silence of Clp.
 #include <unistd.h>

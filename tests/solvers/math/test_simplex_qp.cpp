@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SimplexQp against independent answers: exhaustive enumeration of supports (t ≤ 8), the KKT
 // conditions recomputed from H and b (not from the solver's cached gradient), closed forms
 // (one variable, H = 0), and cold one-shot solves for warm-started growth and removal.

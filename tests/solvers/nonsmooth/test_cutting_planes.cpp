@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Kelley's method and the proximal bundle method on every built-in function: both reach the
 // known minimum within ε, and the known optimum lies between the bounds at every iteration.
 #include <QtTest>

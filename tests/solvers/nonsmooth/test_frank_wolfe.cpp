@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Frank–Wolfe (plain and away-step variants, standard and line-search steps) on every
 // built-in polygon problem and on hand-built ones. The optimum is computed here from scratch
 // (closed-form minima along the edges, or the unconstrained minimiser when it is inside),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cutting-plane model's plot helpers (cutting_plane_view.h) against brute force: cells of
 // random sets of planes over a box are convex polygons inside the box on which their plane is
 // the max; they tile the box (areas add up to the box's area); every grid point lies in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in test functions: their stated minima against dense grid searches, and their
 // oracles against the subgradient inequality.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact line search: on random instances of every loss — with tied breakpoints, examples with
 // d = 0, scores exactly at kinks, a zero direction, directions along which f increases
 // (k* = 0), and an a9a-sized problem — the minimiser agrees with a dense grid search refined by

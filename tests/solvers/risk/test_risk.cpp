@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Risk: for every loss, with and without bias, dense and sparse storage, 1 and 3 threads, on
 // real fixtures (heart_scale, housing) and random sets: the value and subgradient agree with a
 // naive per-example loop written here; the subgradient inequality holds at random pairs of

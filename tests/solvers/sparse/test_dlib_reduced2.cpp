@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // dlib's reduced2 as the sparse solver dlib_reduced2 (solvers/sparse/dlib_reduced2.h), each
 // check against an independent answer on Ripley's data:
 //   * the solver's decisions on the test set equal those of dlib's own decision_function,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One-vs-rest for the sparse machines (solvers/sparse/one_vs_rest.h) on a small 3-class set
 // (three Gaussian blobs in 2-D, generated here):
 //   * machine k is exactly the binary solver trained separately on "class k vs rest" (same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The reduced-set baselines rs and mrs (solvers/sparse/reduced_set.h), each against an
 // independent answer on Ripley's data:
 //   * with Z = the full SVM's support vectors, eq. 47 gives back the SVM: ‖w − w_z‖² = 0 and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The SLMC baselines with random fixed expansion vectors (solvers/sparse/reduced_svm.h), each
 // against an independent answer on Ripley's data:
 //   * rsvm = LIBSVM's linear SVM on the empirical kernel map ψ_z(x) (features built here with

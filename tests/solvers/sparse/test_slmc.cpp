@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SLMC (solvers/sparse/slmc.h, slmc_objective.h), each checked against an independent answer:
 //   * ∇W(Z) against central finite differences of W on small random problems (n = 40, d = 3,
 //     N_z = 4), Gaussian and polynomial kernels — two of them with a pair of nearly equal XVs,

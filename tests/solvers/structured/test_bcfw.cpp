@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // BCFW on the structural SVM dual: its duality gap against P(w) − D(α) computed here by
 // exhaustive enumeration and a dense Ψ built from the documented layout; the gap as a
 // certificate (≥ P(w) − P*, with P* from a run to gap 1e-9, itself checked against random

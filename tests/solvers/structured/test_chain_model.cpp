@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The chain model: Ψ against a dense Ψ built here from the documented weight layout, Viterbi
 // and loss-augmented Viterbi against exhaustive enumeration of all L^T labellings (random
 // data with L = 5, T = 1..4, and real OCR words with L = 26, T ≤ 3), and the structured hinge.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // dlib as the peer of our structural SVM solvers (DESIGN.md, "Tests": the peer library's
 // optimum on real data): dlib::structural_sequence_labeling_trainer (oca, dlib's 1-slack
 // cutting-plane solver) trains our chain model on real OCR words through the feature extractor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Online proximal MKL (structured/online_mkl.h, structured/group_prox.h) against independent
 // answers: the Moreau projection of Alg. 2 against the exact minimiser of ½‖z − b‖² + (τ/2)‖z‖₁²
 // found by enumerating its support (thousands of random vectors with ties and zeros) and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The structural SVM solvers besides BCFW: batch Frank–Wolfe (fw), the stochastic subgradient
 // method (ssg), the 1-slack (oneslack) and n-slack (nslack) cutting-plane methods.
 //
