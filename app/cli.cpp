@@ -559,6 +559,32 @@ bool hasProblemOption(const Family& family, const std::string& name) {
     return false;
 }
 
+// Writes a finished run's trace, model and labeling as `a` asks; 0, or kExitInvalid when one
+// could not be written. A failed run's model would replace a good one with garbage: it writes
+// none, and neither does a run stopped before its first iteration (its trace is written).
+int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
+                    const RunResult& result, std::ostream& err) {
+    int code = kExitOk;
+    std::string why;
+    const auto failed = [&] {
+        err << "cplab-cli: " << why << '\n';
+        code = kExitInvalid;
+    };
+    if (!a.trace.empty() && !writeTraceCsv(a.trace, solver.trace(), solver.extraColumns(), &why))
+        failed();
+    const bool hasResult = result.status.usable() && result.last.iteration > 0;
+    for (const Output& o : {Output{"--model", a.model}, Output{"--labeling", a.labeling}}) {
+        if (o.path.empty() || hasResult) continue;
+        err << "cplab-cli: " << o.flag << ' ' << o.path << " not written: the run "
+            << (result.status.usable() ? "stopped before its first iteration" : "failed")
+            << " (an existing file is left as it was)\n";
+    }
+    if (!hasResult) return code;
+    if (!a.model.empty() && !family.writeModel(solver, a.model, &why)) failed();
+    if (!a.labeling.empty() && !family.writeLabeling(solver, a.labeling, &why)) failed();
+    return code;
+}
+
 int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArguments a;
     if (const auto error = parseRunArguments(args, a)) {
@@ -663,29 +689,8 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     const CleanStopSpan cleanStop;
     RunResult result = runSolver(*solver, a.solver, a.quiet, err);
     result.options = a.options;
-    int code = exitStatusFor(result.status);
-    if (!a.trace.empty() &&
-        !writeTraceCsv(a.trace, solver->trace(), solver->extraColumns(), &why)) {
-        err << "cplab-cli: " << why << '\n';
-        code = std::max(code, kExitInvalid);
-    }
-    // A failed run's model would replace a good one with garbage: it writes none. So does a
-    // run stopped before its first iteration.
-    const bool hasResult = result.status.usable() && result.last.iteration > 0;
-    for (const Output& o : {outputs[0], outputs[1]}) {
-        if (o.path.empty() || hasResult) continue;
-        err << "cplab-cli: " << o.flag << ' ' << o.path << " not written: the run "
-            << (result.status.usable() ? "stopped before its first iteration" : "failed")
-            << " (an existing file is left as it was)\n";
-    }
-    if (hasResult && !a.model.empty() && !family->writeModel(*solver, a.model, &why)) {
-        err << "cplab-cli: " << why << '\n';
-        code = std::max(code, kExitInvalid);
-    }
-    if (hasResult && !a.labeling.empty() && !family->writeLabeling(*solver, a.labeling, &why)) {
-        err << "cplab-cli: " << why << '\n';
-        code = std::max(code, kExitInvalid);
-    }
+    int code =
+        std::max(exitStatusFor(result.status), writeRunOutputs(a, *family, *solver, result, err));
     if (a.json) {
         writeJson(out, summaryJson(result, *problem));
     } else {
