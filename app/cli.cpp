@@ -74,7 +74,7 @@ const char* kUsage =
     "  predict  apply a model written by 'run --model' to a data file\n"
     "\n"
     "exit status: 0 converged, stalled or limit reached, 1 invalid input or options,\n"
-    "2 numerical failure\n";
+    "2 numerical failure, 130/143 stopped by SIGINT/SIGTERM (outputs written)\n";
 
 struct RunResult {
     std::string solver;
