@@ -3,7 +3,8 @@
 # packaging.install: cplab installs as a desktop application and as a Debian package.
 #   check_install.sh BUILD_DIR VERSION
 # 1. `cmake --install` into a staging prefix installs both executables, the desktop entry,
-#    the AppStream metainfo, the icon, the session MIME type, the manual pages and the licence;
+#    the AppStream metainfo, the icon, the session MIME type, the manual pages, the licence and
+#    the documentation (README.md and the docs/ pages it links to, with their pictures);
 #    desktop-file-validate, `appstreamcli validate --no-net` and `man --warnings` accept them;
 #    both executables report VERSION and the installed cplab-cli runs a demo.
 # 2. `cpack -G DEB` builds the package; its Depends come from the binaries (Qt, Clp, ...) and
@@ -22,8 +23,16 @@ cmake --install "$build" --prefix "$stage" >/dev/null
 for f in bin/cplab bin/cplab-cli share/applications/org.cplab.cplab.desktop \
          share/metainfo/org.cplab.cplab.metainfo.xml share/icons/hicolor/scalable/apps/cplab.svg \
          share/mime/packages/cplab.xml share/man/man1/cplab.1 share/man/man1/cplab-cli.1 \
-         share/doc/cplab/LICENSE share/doc/cplab/README.md; do
+         share/doc/cplab/LICENSE share/doc/cplab/README.md share/doc/cplab/docs/cli.md; do
   [ -f "$stage/$f" ] || fail "cmake --install did not install $f"
+done
+# Every page and picture the installed documentation links to is installed beside it.
+doc="$stage/share/doc/cplab"
+for page in "$doc/README.md" "$doc"/docs/*.md; do
+  for link in $(grep -o '](docs/[^)#]*\|]([a-z_0-9]*\.\(md\|png\)\|src="[a-z_0-9]*\.png' "$page" |
+                sed 's/^](//; s/^src="//' | sort -u); do
+    [ -f "$(dirname "$page")/$link" ] || fail "$page links to $link, which is not installed"
+  done
 done
 desktop-file-validate "$stage/share/applications/org.cplab.cplab.desktop" ||
   fail "desktop-file-validate"
