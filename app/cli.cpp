@@ -609,15 +609,23 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
             << ")\n";
         return kExitInvalid;
     }
-    const bool readsFiles = family->fileAffinity(a.data) > 0;
-    if (!a.data.empty() && !readsFiles) {
-        const std::string formats = family->fileFormats();
-        if (formats.empty()) {
+    const bool readsFiles = !family->dataFormats().empty();
+    ReaderChoice reader;
+    if (!a.data.empty() && readsFiles) {
+        reader = chooseReader(a.data, family->name(), &why);
+        if (!reader.family) {
+            err << "cplab-cli: " << why << '\n';
+            return kExitInvalid;
+        }
+    }
+    if (!a.data.empty() && reader.family != family) {
+        if (!readsFiles) {
             err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
                 << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
         } else {
-            err << "cplab-cli: " << a.data << ": not a file the " << family->name()
-                << " family of solver '" << a.solver << "' reads (it reads " << formats << ")\n";
+            err << "cplab-cli: " << a.data << ": a " << reader.source.dataFormat().title
+                << " file, not a file the " << family->name() << " family of solver '" << a.solver
+                << "' reads (it reads " << family->fileFormats() << ")\n";
         }
         return kExitInvalid;
     }
@@ -662,7 +670,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     ProblemPtr problem;
     if (!a.data.empty()) {
-        problem = family->loadFile(a.data, a.problemOptions, &why);
+        problem = family->loadFile(reader.source, a.problemOptions, &why);
     } else {
         const ProblemInfo* info = findProblem(a.problem);
         if (info && info->family != family->name()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "family.h"
 
+#include <algorithm>
 #include <new>
 
 #include "core/memory_budget.h"
@@ -45,13 +46,33 @@ const Family::SolverEntry* Family::findEntry(const std::string& solver) const {
     return nullptr;
 }
 
-int Family::fileAffinity(const std::string& /*path*/) const {
-    return 0;
+bool Family::readsFormat(const std::string& format) const {
+    const auto formats = dataFormats();
+    return std::find(formats.begin(), formats.end(), format) != formats.end();
 }
 
-ProblemPtr Family::loadFile(const std::string& path, const OptionValues& /*problemOptions*/,
+std::string Family::fileFormats() const {
+    // "LIBSVM/SVMlight, CSV or LIBSVM precomputed kernel"
+    const auto formats = dataFormats();
+    std::string text;
+    for (std::size_t k = 0; k < formats.size(); ++k) {
+        const DataFormat* format = findDataFormat(formats[k]);
+        if (!format) continue;
+        text += (k == 0                    ? ""
+                 : k + 1 == formats.size() ? " or "
+                                           : ", ") +
+                std::string(format->title);
+        std::string extensions;
+        for (const auto extension : format->extensions)
+            extensions += (extensions.empty() ? "" : ", ") + std::string(extension);
+        if (!extensions.empty()) text += " (" + extensions + ")";
+    }
+    return text;
+}
+
+ProblemPtr Family::loadFile(const DataSource& source, const OptionValues& /*problemOptions*/,
                             std::string* why) const {
-    if (why) *why = path + ": the " + name() + " family reads no data files";
+    if (why) *why = source.path + ": the " + name() + " family reads no data files";
     return nullptr;
 }
 

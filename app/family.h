@@ -11,12 +11,16 @@
 
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "core/memory_budget.h"
 #include "core/options.h"
 #include "core/solver.h"
+#include "data/data_format.h"
 
 namespace cplab {
 
@@ -98,6 +102,22 @@ struct Prediction {
     std::vector<std::pair<std::string, double>> more{};
 };
 
+// The one boundary between the exceptions of the data and solver layers (DataError,
+// std::invalid_argument, std::bad_alloc, ...) and the refusals of the app (*why): runs `work`
+// and returns its result or, when it throws, a default result (null, nullopt, false) with the
+// message in *why. Families call it once per entry point, not around each call.
+template <class Work>
+auto refusingThrows(std::string* why, Work&& work) -> decltype(work()) {
+    try {
+        return work();
+    } catch (const std::bad_alloc&) {
+        if (why) *why = outOfMemoryMessage();
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+    }
+    return {};
+}
+
 class Family {
   public:
     virtual ~Family() = default;
@@ -122,12 +142,16 @@ class Family {
     virtual ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                                    std::string* why) const = 0;
 
-    // Data files. fileAffinity: 0 when the family cannot read `path`, higher for a better
-    // match (by extension and by sniffing the content); loadFile: null and *why (file, line
-    // and what was expected) on failure. The defaults read no files.
-    virtual int fileAffinity(const std::string& path) const;
-    virtual std::string fileFormats() const { return {}; }
-    virtual ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+    // Data files: the formats this family reads (names of the format table,
+    // solvers/data/data_format.h), and what they are in words ("LIBSVM/SVMlight, CSV or
+    // LIBSVM precomputed kernel"); none by default. registry.h's chooseReader decides which
+    // family takes a file.
+    virtual std::vector<std::string> dataFormats() const { return {}; }
+    bool readsFormat(const std::string& format) const;
+    std::string fileFormats() const;
+    // A problem from `source` (one of dataFormats()) with `problemOptions`; null and *why
+    // (file, line and what was expected) on failure. The default reads no files.
+    virtual ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                                 std::string* why) const;
 
     // Parses and validates `options` for `solver` without building it (cheap; for forms).
@@ -165,31 +189,42 @@ class Family {
     void addDemo(DemoInfo demo);
     void addSolver(SolverInfo info, Checker check, Factory create);
 
-    // A solver entry for Options/SolverType built from the family's problem data `Data`
-    // through `argument` (e.g. the data's function, or its LinearProblem).
-    template <class Options, class SolverType, class Data, class Argument>
-    void addSolver(SolverInfo info, Argument (*argument)(const Data&)) {
+    // Hooks of a solver entry on the family's problem data `Data`. Prepare runs before the
+    // options are parsed: it may add defaults that depend on the data (a precomputed kernel's
+    // kernel) or refuse data the solver cannot take. Build makes the solver from the data and
+    // the parsed, validated options.
+    template <class Data>
+    using Prepare = std::function<bool(OptionValues& values, const Data& data,
+                                       const ProblemInfo& problem, std::string* why)>;
+    template <class Options, class Data>
+    using Build = std::function<std::unique_ptr<Solver>(const Data& data, const Options& options)>;
+
+    // A solver entry for the options struct `Options` on problems whose data are `Data`.
+    // Options are parsed (parseGiven), validated (isValid, checkGiven) up front, for forms as
+    // for runs; a solver that reports invalid input at construction is a refusal with its
+    // message.
+    template <class Options, class Data>
+    void addSolver(SolverInfo info, Build<Options, Data> build, Prepare<Data> prepare = {}) {
         info.options = describeOptions<Options>();
         info.family = name();
         addSolver(
             std::move(info),
             [](const OptionValues& values, std::string* why) {
                 Options options;
-                return assignOptions(options, values, why) && options.isValid(why) &&
-                       checkGiven<Options>(values, why);
+                return parseGiven(options, values, why);
             },
-            [argument](const ProblemInstance& problem, const OptionValues& values,
-                       std::string* why) -> std::unique_ptr<Solver> {
+            [build, prepare](const ProblemInstance& problem, const OptionValues& values,
+                             std::string* why) -> std::unique_ptr<Solver> {
                 const Data* data = problem.as<Data>();
                 if (!data) {
                     if (why) *why = "the problem '" + problem.info.name + "' carries no data";
                     return nullptr;
                 }
+                OptionValues given = values;
+                if (prepare && !prepare(given, *data, problem.info, why)) return nullptr;
                 Options options;
-                if (!assignOptions(options, values, why) || !options.isValid(why) ||
-                    !checkGiven<Options>(values, why))
-                    return nullptr;
-                auto solver = std::make_unique<SolverType>(argument(*data), options);
+                if (!parseGiven(options, given, why)) return nullptr;
+                auto solver = build(*data, options);
                 if (solver->status().code == StatusCode::InvalidInput) {
                     if (why) *why = solver->status().message;
                     return nullptr;
@@ -198,11 +233,31 @@ class Family {
             });
     }
 
+    // The common case: SolverType(argument(data), options), e.g. the data's function or its
+    // LinearProblem.
+    template <class Options, class SolverType, class Data, class Argument>
+    void addSolver(SolverInfo info, Argument (*argument)(const Data&),
+                   std::type_identity_t<Prepare<Data>> prepare = {}) {
+        addSolver<Options, Data>(
+            std::move(info),
+            [argument](const Data& data, const Options& options) -> std::unique_ptr<Solver> {
+                return std::make_unique<SolverType>(argument(data), options);
+            },
+            std::move(prepare));
+    }
+
   private:
-    // Options::checkGiven(values, why) when the options have one: checks of what was typed
-    // that the values alone cannot show (a 0 that would read as "unset").
+    // The options as given: parsed; then Options::applyGiven(options, values) when the options
+    // have one (a default the user did not give yields to an alternative they did give:
+    // expansion_ratio alone replaces the default expansion_vectors); validated by isValid; and
+    // by Options::checkGiven(values, why) when there is one (what was typed that the values
+    // alone cannot show: a 0 that would read as "unset").
     template <class Options>
-    static bool checkGiven(const OptionValues& values, std::string* why) {
+    static bool parseGiven(Options& options, const OptionValues& values, std::string* why) {
+        if (!assignOptions(options, values, why)) return false;
+        if constexpr (requires { Options::applyGiven(options, values); })
+            Options::applyGiven(options, values);
+        if (!options.isValid(why)) return false;
         if constexpr (requires { Options::checkGiven(values, why); }) {
             return Options::checkGiven(values, why);
         } else {

@@ -104,30 +104,36 @@ ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptio
     return findFamily(info->family)->makeProblem(name, problemOptions, why);
 }
 
-ProblemPtr loadProblemFile(const std::string& path, const std::string& family,
-                           const OptionValues& problemOptions, std::string* why) {
-    const Family* reader = nullptr;
-    if (!family.empty()) {
-        reader = findFamily(family);
-        if (!reader) {
-            if (why) *why = "unknown family '" + family + "'";
-            return nullptr;
-        }
-    } else {
-        int best = 0;
-        for (const Family* f : families()) {
-            const int affinity = f->fileAffinity(path);
-            if (affinity > best) {
-                best = affinity;
-                reader = f;
-            }
-        }
-        if (!reader) {
-            if (why) *why = path + ": no family reads this kind of file";
-            return nullptr;
+ReaderChoice chooseReader(const std::string& path, const std::string& preferredFamily,
+                          std::string* why) {
+    ReaderChoice choice;
+    const auto matches = refusingThrows(why, [&] { return sniffFormats(readFilePrefix(path)); });
+    if (matches.empty()) {
+        if (why && why->empty()) *why = path + ": no family reads this kind of file";
+        return choice;
+    }
+    const DataFormat& format = *matches.front().format;
+    choice.source = {path, std::string(format.name)};
+    const Family* preferred = findFamily(preferredFamily);
+    if (preferred && preferred->readsFormat(choice.source.format)) {
+        choice.family = preferred;
+        return choice;
+    }
+    for (const Family* f : families()) {
+        if (f->readsFormat(choice.source.format)) {
+            choice.family = f;
+            return choice;
         }
     }
-    return reader->loadFile(path, problemOptions, why);
+    if (why) *why = path + ": a " + std::string(format.title) + " file, which no family reads";
+    return choice;
+}
+
+ProblemPtr loadProblemFile(const std::string& path, const std::string& preferredFamily,
+                           const OptionValues& problemOptions, std::string* why) {
+    const ReaderChoice choice = chooseReader(path, preferredFamily, why);
+    if (!choice.family) return nullptr;
+    return choice.family->loadFile(choice.source, problemOptions, why);
 }
 
 bool parseOptionAssignment(const std::string& text, OptionValues* values, std::string* why) {

@@ -33,9 +33,21 @@ ProblemPtr makeProblem(const std::string& name, std::string* why);
 ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                        std::string* why);
 
-// A data file as a problem of `family` (by name), or, when `family` is empty, of the family
-// that reads it best (ties go to the earlier family). Null and *why on failure.
-ProblemPtr loadProblemFile(const std::string& path, const std::string& family,
+// Which family reads a data file, and as what: the one rule for the GUI and the CLI. The file
+// is opened and sniffed once (data_format.h); its format is the best match of the format
+// table. The family is `preferredFamily` when that family reads the format, else the first
+// family in the list that does. Null family and *why when the file cannot be read or no family
+// reads its format.
+struct ReaderChoice {
+    DataSource source;
+    const Family* family = nullptr;
+};
+ReaderChoice chooseReader(const std::string& path, const std::string& preferredFamily,
+                          std::string* why);
+
+// A data file as a problem: of the family chooseReader picks with `preferredFamily`. Null and
+// *why on failure.
+ProblemPtr loadProblemFile(const std::string& path, const std::string& preferredFamily,
                            const OptionValues& problemOptions, std::string* why);
 
 // One "key=value" (of --set, --problem-set, or the GUI's --solvers) into `values`; false and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "kernel.h"
+#include "families/kernel.h"
 
 #include <cmath>
 #include <cstdint>
@@ -9,37 +9,16 @@
 #include "data/data_error.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
+#include "data/precomputed_format.h"
 #include "data/text_io.h"
 #include "kernel/kernel_model.h"
 #include "kernel/libsvm_solver.h"
 #include "kernel/mkl_path.h"
-#include "kernel/precomputed.h"
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/svm.h"
-#include "linear.h"
 
 namespace cplab {
-
-std::string KernelData::details() const {
-    if (!kernel.train) return {};
-    const Dataset& train = *kernel.train;
-    std::string text = train.name + ": " + std::to_string(train.size()) + " examples, " +
-                       (precomputed ? "precomputed kernel"
-                                    : std::to_string(train.dimension()) + " features" +
-                                          (train.sparseStorage ? ", sparse" : ""));
-    if (kernel.test) text += "; test set " + std::to_string(kernel.test->size()) + " examples";
-    if (const std::string header = csvHeaderText(train); !header.empty())
-        text += "; header: " + header;
-    return text;
-}
-
-SummaryFields KernelData::summary() const {
-    if (!kernel.train) return {};
-    if (const std::string header = csvHeaderText(*kernel.train); !header.empty())
-        return {{"header", header}};
-    return {};
-}
 
 namespace {
 
@@ -47,65 +26,6 @@ namespace {
 // classification sets under the prefix "kernel_" (problem names are unique across families:
 // the linear family has the plain names).
 const std::string kPrefix = "kernel_";
-
-// The block K(rows, columns) of a precomputed kernel (dense), with the rows' labels.
-Dataset precomputedBlock(const Dataset& kernel, const std::vector<int>& rows,
-                         const std::vector<int>& columns, const std::string& name) {
-    Dataset out;
-    out.name = name;
-    out.source = kernel.source;
-    out.classNames = kernel.classNames;
-    out.labelName = kernel.labelName;
-    out.dense.resize(static_cast<Eigen::Index>(rows.size()),
-                     static_cast<Eigen::Index>(columns.size()));
-    out.labels.resize(static_cast<Eigen::Index>(rows.size()));
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const Eigen::VectorXd x = kernel.row(rows[r]);
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            out.dense(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = x(columns[c]);
-        out.labels(static_cast<Eigen::Index>(r)) = kernel.labels(rows[r]);
-    }
-    return out;
-}
-
-// A precomputed-kernel problem: the training file (m × m), and a test file (rows against the
-// m training examples) or a held-out split of the examples, which splits rows and columns.
-void loadPrecomputedProblem(const std::string& path, const TestSetSpec& test, KernelData& data) {
-    Dataset train = loadPrecomputedKernel(path);
-    std::shared_ptr<const Dataset> testSet;
-    if (!test.file.empty()) {
-        testSet = std::make_shared<Dataset>(loadPrecomputedKernel(test.file, train.size()));
-    } else if (test.fraction > 0) {
-        // The same examples as Dataset::split would hold out: split an index set with the seed.
-        Dataset index;
-        index.dense.resize(train.size(), 0);
-        index.labels.resize(train.size());
-        for (int i = 0; i < train.size(); ++i)
-            index.labels(i) = i;
-        const auto [trainPart, testPart] = index.split(test.fraction, test.seed);
-        if (testPart.size() == 0 || trainPart.size() == 0) {
-            throw std::invalid_argument(
-                "test fraction " + formatReal(test.fraction) + " of the " +
-                std::to_string(train.size()) + " examples of '" + train.name + "' leaves " +
-                (testPart.size() == 0 ? "no test example" : "no training example") +
-                "; choose a fraction between " + formatReal(1.0 / train.size()) + " and " +
-                formatReal(1.0 - 1.0 / train.size()));
-        }
-        auto indices = [](const Dataset& part) {
-            std::vector<int> out;
-            for (int i = 0; i < part.size(); ++i)
-                out.push_back(static_cast<int>(part.labels(i)));
-            return out;
-        };
-        const std::vector<int> kept = indices(trainPart), held = indices(testPart);
-        testSet =
-            std::make_shared<Dataset>(precomputedBlock(train, held, kept, train.name + " (test)"));
-        train = precomputedBlock(train, kept, kept, train.name + " (train)");
-    }
-    data.kernel.train = std::make_shared<Dataset>(std::move(train));
-    data.kernel.test = std::move(testSet);
-    data.precomputed = true;
-}
 
 // Solvers check their kernel against the kind of data: a precomputed-kernel file takes the
 // kernel "precomputed" (the default there), and only it takes that kernel.
@@ -146,29 +66,10 @@ KernelProblem kernelOf(const KernelData& data) {
     return data.kernel;
 }
 
-class KernelFamily final : public Family {
+class KernelFamily final : public DatasetFamily {
   public:
-    KernelFamily() {
-        for (const auto& file : builtinDatasetFiles()) {
-            const Dataset data = parseLibsvm(file.bytes, "builtin:" + std::string(file.name));
-            addProblem({kPrefix + std::string(file.name),
-                        {},
-                        std::to_string(data.size()) + " examples, built-in dataset (" +
-                            std::string(file.name) + ")",
-                        "Real dataset compiled into cplab (see resources/datasets/README.md).",
-                        data.dimension()});
-        }
-        for (const auto& name : generatorNames()) {
-            // The 2-D classification sets (the regression sets have real targets).
-            const Dataset data = generate(name, kGeneratedExamples, kGeneratedSeed);
-            if (data.classes().size() != 2) continue;
-            addProblem({kPrefix + name,
-                        {},
-                        std::to_string(kGeneratedExamples) + " generated examples (seed " +
-                            std::to_string(kGeneratedSeed) + ")",
-                        generatorDescription(name),
-                        data.dimension()});
-        }
+    KernelFamily() : DatasetFamily(kPrefix, true) {
+        addDatasetProblems(Builtins::TwoClassGenerated);
         addKernelSolver<SvmOptions, SvmSolver>(
             {"svm",
              {},
@@ -284,41 +185,12 @@ class KernelFamily final : public Family {
         return {"upper bound U (primal, or best D)", "lower bound L (dual, or MKL bound)"};
     }
 
-    std::vector<OptionInfo> problemOptions() const override {
-        return testSplitOptions(
-            "LIBSVM/SVMlight, CSV, or precomputed kernel rows against the training examples");
-    }
-
-    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
-                           std::string* why) const override {
-        TestSetSpec test;
-        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
-        const ProblemInfo* known = nullptr;
-        for (const auto& info : problems()) {
-            if (info.name == name) known = &info;
-        }
-        if (!known) {
-            if (why) *why = "unknown kernel problem '" + name + "'";
-            return nullptr;
-        }
-        return makeKernelProblem({}, name.substr(kPrefix.size()), known, test, why);
-    }
-
-    int fileAffinity(const std::string& path) const override {
-        // Precomputed-kernel files are ours alone (index 0 is not LIBSVM/SVMlight). Ordinary
-        // data files we read too, but the linear family (earlier in the list, and 2 for CSV)
-        // keeps them by default; `cplab-cli run svm --data FILE` loads them here.
-        return looksLikePrecomputedKernel(path) ? 3 : 1;
-    }
-    std::string fileFormats() const override {
-        return "LIBSVM/SVMlight, CSV, or LIBSVM precomputed kernel";
-    }
-
-    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
-                        std::string* why) const override {
-        TestSetSpec test;
-        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
-        return makeKernelProblem(path, {}, nullptr, test, why);
+    std::shared_ptr<const ProblemData> datasetData(ExampleSets sets,
+                                                   bool kernelRows) const override {
+        auto data = std::make_shared<KernelData>();
+        data->kernel = {std::move(sets.train), std::move(sets.test)};
+        data->precomputed = kernelRows;
+        return data;
     }
 
     bool writesModels() const override { return true; }
@@ -330,13 +202,10 @@ class KernelFamily final : public Family {
             if (why) *why = "solver '" + solver.name() + "' has no kernel model to write";
             return false;
         }
-        try {
+        return refusingThrows(why, [&] {
             writeOutputFile(path, formatKernelModel(kernel->classifier()));
-        } catch (const std::exception& e) {
-            if (why) *why = path + ": " + e.what();
-            return false;
-        }
-        return true;
+            return true;
+        });
     }
 
     int modelAffinity(const std::string& head) const override {
@@ -345,18 +214,15 @@ class KernelFamily final : public Family {
 
     std::optional<Prediction> predict(const std::string& modelPath, const std::string& dataPath,
                                       const std::string& outPath, std::string* why) const override {
-        try {
+        return refusingThrows(why, [&]() -> std::optional<Prediction> {
             const KernelClassifier model = parseKernelModel(readInputFile(modelPath), modelPath);
             const bool precomputed =
                 model.specs.size() == 1 && model.specs[0].type == KernelType::Precomputed;
-            Dataset data;
-            if (precomputed) {
-                data = loadPrecomputedKernel(dataPath, model.features);
-            } else {
-                LoadOptions options;
-                options.dimension = model.features;
-                data = loadDataFile(dataPath, options);
-            }
+            LoadOptions options;
+            options.dimension = model.features;
+            const Dataset data = readExamples(
+                sourceOfKind(dataPath, precomputed ? DataKind::KernelRows : DataKind::Examples),
+                options);
             const double error = model.error(data);
             if (!outPath.empty()) {
                 const Eigen::VectorXd f = model.decisions(data);
@@ -366,85 +232,31 @@ class KernelFamily final : public Family {
                 writeOutputFile(outPath, text);
             }
             return Prediction{data.size(), "error", error};
-        } catch (const std::exception& e) {
-            if (why) *why = e.what();
-            return std::nullopt;
-        }
+        });
     }
 
   private:
-    // A solver entry as Family::addSolver<Options, SolverType> makes it, except that on a
-    // precomputed-kernel problem the kernel defaults to "precomputed", and a kernel that does
-    // not fit the kind of data is refused with a message saying which one does.
+    // A solver entry whose kernel fits the data: on a precomputed-kernel problem the kernel
+    // defaults to "precomputed", and a kernel that does not fit the kind of data is refused
+    // with a message saying which one does.
     template <class Options, class SolverType>
     void addKernelSolver(SolverInfo info, const std::string& kernelKey) {
-        info.options = describeOptions<Options>();
-        addSolver(
-            std::move(info),
-            [](const OptionValues& values, std::string* why) {
-                Options options;
-                return assignOptions(options, values, why) && options.isValid(why);
-            },
-            [kernelKey](const ProblemInstance& problem, const OptionValues& values,
-                        std::string* why) -> std::unique_ptr<Solver> {
-                const KernelData* data = problem.as<KernelData>();
-                if (!data) {
-                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
-                    return nullptr;
-                }
-                OptionValues given = values;
-                if (data->precomputed && !given.count(kernelKey)) given[kernelKey] = "precomputed";
-                Options options;
-                if (!assignOptions(options, given, why) || !options.isValid(why) ||
-                    !kernelFitsData(kernelListOf(options), *data, problem.info.name, why)) {
-                    return nullptr;
-                }
-                auto solver = std::make_unique<SolverType>(kernelOf(*data), options);
-                if (solver->status().code == StatusCode::InvalidInput) {
-                    if (why) *why = solver->status().message;
-                    return nullptr;
-                }
-                return solver;
-            });
+        addSolver<Options, SolverType>(std::move(info), &kernelOf,
+                                       [kernelKey](OptionValues& values, const KernelData& data,
+                                                   const ProblemInfo& problem, std::string* why) {
+                                           if (data.precomputed && !values.count(kernelKey))
+                                               values[kernelKey] = "precomputed";
+                                           Options options;
+                                           // Options that do not parse are refused afterwards, with
+                                           // the parser's message.
+                                           return !assignOptions(options, values, nullptr) ||
+                                                  kernelFitsData(kernelListOf(options), data,
+                                                                 problem.name, why);
+                                       });
     }
 };
 
 }  // namespace
-
-ProblemPtr makeKernelProblem(const std::string& path, const std::string& builtin,
-                             const ProblemInfo* known, const TestSetSpec& test, std::string* why,
-                             const std::string& family) {
-    auto instance = std::make_shared<ProblemInstance>();
-    auto data = std::make_shared<KernelData>();
-    try {
-        if (!path.empty() && looksLikePrecomputedKernel(path)) {
-            loadPrecomputedProblem(path, test, *data);
-        } else {
-            // Reading, held-out splits and test files exactly as the linear family does.
-            const ProblemPtr linear = makeLinearProblem(path, builtin, test, why, false);
-            if (!linear) return nullptr;
-            const LinearData* read = linear->as<LinearData>();
-            if (!read) throw std::logic_error("the linear family's problem carries no data");
-            data->kernel.train = read->linear.train;
-            data->kernel.test = read->linear.test;
-        }
-    } catch (const std::exception& e) {
-        if (why) *why = e.what();
-        return nullptr;
-    }
-    const Dataset& train = *data->kernel.train;
-    if (known) {
-        instance->info = *known;
-    } else {
-        instance->info = {train.name, family,
-                          std::to_string(train.size()) + " examples from " + path +
-                              (data->precomputed ? " (precomputed kernel)" : ""),
-                          "Dataset loaded from " + path + ".",
-                          data->precomputed ? train.size() : train.dimension()};
-    }
-    instance->data = std::move(data);
-    return instance;
-}
 
 const Family& kernelFamily() {
     static const KernelFamily family;

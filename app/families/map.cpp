@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "map.h"
+#include "families/map.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
 
 #include "builtin_datasets.h"
 #include "core/number_text.h"
+#include "data/image_format.h"
 #include "data/text_io.h"
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
 #include "map/diffusion.h"
-#include "map/image.h"
 #include "map/mplp.h"
 #include "map/trws.h"
 
@@ -141,7 +142,10 @@ struct MapProblemOptions {
         v.real("data_truncation", data_truncation,
                "stereo: cap of the data cost |I_L(x, y) - I_R(x - d, y)| (grey levels, > 0)");
     }
-    bool isValid(std::string* /*why*/) const { return true; }
+    // Checks, up front, the options `problem` reads (a generator's, with the option named);
+    // the options of other problems are not its business (downsample is 1 to 64 for images,
+    // 1 to 16 for stereo).
+    bool isValidFor(const std::string& problem, std::string* why) const;
 
     RandomGridOptions grid() const { return {width, height, labels, coupling, unary, seed}; }
     CompleteGraphOptions complete() const { return {nodes, labels, coupling, unary, seed}; }
@@ -159,57 +163,10 @@ struct MapProblemOptions {
     }
 };
 
-bool endsWith(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string lowerCase(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
-}
-
-// The path without a trailing ".gz" ("Grids_26.uai.gz" → "Grids_26.uai").
-std::string withoutGz(const std::string& path) {
-    return endsWith(path, ".gz") ? path.substr(0, path.size() - 3) : path;
-}
-
-bool isFactorGraphPath(const std::string& path) {
-    return endsWith(lowerCase(withoutGz(path)), ".fg");
-}
-
-// UAI text starts (after blank and comment lines) with the network type.
-bool looksLikeUai(const std::string& head) {
-    std::size_t pos = 0;
-    while (pos < head.size()) {
-        const std::size_t end = std::min(head.find('\n', pos), head.size());
-        const std::string_view line(head.data() + pos, end - pos);
-        pos = end + 1;
-        const std::size_t first = line.find_first_not_of(" \t\r");
-        if (first == std::string_view::npos || line[first] == 'c') continue;
-        const std::string_view rest = line.substr(first);
-        return rest.substr(0, 6) == "MARKOV" || rest.substr(0, 5) == "BAYES";
-    }
-    return false;
-}
-
-// The instance name of a model file: its file name without .gz, .uai and .fg.
-std::string instanceName(const std::string& path) {
-    std::string name = std::filesystem::path(withoutGz(path)).filename().string();
-    for (const char* suffix : {".uai", ".UAI", ".fg", ".FG"}) {
-        if (endsWith(name, suffix)) return name.substr(0, name.size() - std::string(suffix).size());
-    }
-    return name;
-}
-
-// The sibling `<model>.<extension>` of a UAI model file ("X.uai.gz" → "X.uai.evid"), when it
-// exists; empty for libDAI files (the convention is UAI's).
-std::string sibling(const std::string& path, const std::string& extension) {
-    if (path.empty() || isFactorGraphPath(path)) return {};
-    const std::string candidate = withoutGz(path) + extension;
-    std::error_code error;
-    return std::filesystem::is_regular_file(candidate, error) ? candidate : std::string();
 }
 
 // Builds the problem from the model's tables: applies the evidence, reads the reference
@@ -221,7 +178,7 @@ ProblemPtr makeMapProblem(UaiTables tables, const ProblemInfo& info, const std::
     data->name = name;
     data->source = source;
     const std::string evidence = o.evidence == kNone  ? std::string()
-                                 : o.evidence.empty() ? sibling(modelPath, ".evid")
+                                 : o.evidence.empty() ? uaiSibling(modelPath, ".evid")
                                                       : o.evidence;
     if (!evidence.empty()) {
         const auto pairs = loadUaiEvidence(evidence, tables.cardinalities);
@@ -240,7 +197,7 @@ ProblemPtr makeMapProblem(UaiTables tables, const ProblemInfo& info, const std::
             (evidence.empty() ? std::string() : " given the evidence " + evidence) + ": " + why);
     }
     if (o.reference != kNone) {
-        const std::string path = o.reference.empty() ? sibling(modelPath, ".MAP") : o.reference;
+        const std::string path = o.reference.empty() ? uaiSibling(modelPath, ".MAP") : o.reference;
         if (!path.empty()) {
             data->reference = loadUaiResult(path, model->labelCounts());
             data->referenceSource = path;
@@ -320,8 +277,12 @@ const std::string kCompleteGraph = kPrefix + "complete_graph";
 const std::string kPottsImage = kPrefix + "potts_image";
 const std::string kStereoTsukuba = kPrefix + "stereo_tsukuba";
 
-bool isPngPath(const std::string& path) {
-    return endsWith(lowerCase(path), ".png");
+bool MapProblemOptions::isValidFor(const std::string& problem, std::string* why) const {
+    if (problem == kRandomGrid) return grid().isValid(why);
+    if (problem == kCompleteGraph) return complete().isValid(why);
+    if (problem == kPottsImage) return potts().isValid(why);
+    if (problem == kStereoTsukuba) return stereo().isValid(why);
+    return true;
 }
 
 // A built-in PNG of resources/datasets, decoded.
@@ -543,7 +504,7 @@ class MapFamily final : public Family {
     ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                            std::string* why) const override {
         MapProblemOptions o;
-        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
+        if (!assignOptions(o, problemOptions, why) || !o.isValidFor(name, why)) return nullptr;
         for (const auto& info : problems()) {
             if (info.name != name) continue;
             try {
@@ -584,48 +545,33 @@ class MapFamily final : public Family {
         return nullptr;
     }
 
-    // UAI models by their name or their first word, libDAI factor graphs by their name. A file
-    // that cannot be read (or no file at all) gets 1, so that the loader says why.
-    int fileAffinity(const std::string& path) const override {
-        const std::string lower = lowerCase(withoutGz(path));
-        if (endsWith(lower, ".uai") || endsWith(lower, ".fg")) return 5;
-        if (isPngPath(path)) return 5;
-        const std::string head = readInputHead(path);
-        if (head.empty()) return 1;
-        return looksLikeUai(head) ? 5 : 0;
-    }
-    std::string fileFormats() const override {
-        return "UAI MARKOV model (.uai, .uai.gz), libDAI factor graph (.fg) or a PNG image "
-               "(.png: a Potts denoising / segmentation problem)";
-    }
+    std::vector<std::string> dataFormats() const override { return {"uai", "fg", "png"}; }
 
-    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+    ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                         std::string* why) const override {
         MapProblemOptions o;
-        if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
-        try {
-            if (isPngPath(path)) {
-                const std::string name = std::filesystem::path(path).stem().string();
-                const ProblemInfo info{name, "map", "Potts " + o.mode + " labeling of " + path,
-                                       "Potts denoising / segmentation of the image " + path +
-                                           " (" + std::to_string(o.labels) + " " +
-                                           (o.mode == "grey" ? "grey levels" : "colour clusters") +
-                                           ", smoothness " + formatReal(o.smoothness) + ").",
-                                       0};
-                return imageProblem(path, info, o);
-            }
-            UaiTables tables =
-                isFactorGraphPath(path) ? loadLibdaiFactorGraph(path) : loadUai(path);
-            const std::string name = instanceName(path);
+        if (!assignOptions(o, problemOptions, why)) return nullptr;
+        const std::string& path = source.path;
+        if (source.dataFormat().kind == DataKind::Image) {
+            if (!o.isValidFor(kPottsImage, why)) return nullptr;
+            const std::string name = std::filesystem::path(path).stem().string();
+            const ProblemInfo info{name, "map", "Potts " + o.mode + " labeling of " + path,
+                                   "Potts denoising / segmentation of the image " + path + " (" +
+                                       std::to_string(o.labels) + " " +
+                                       (o.mode == "grey" ? "grey levels" : "colour clusters") +
+                                       ", smoothness " + formatReal(o.smoothness) + ").",
+                                   0};
+            return refusingThrows(why, [&] { return imageProblem(path, info, o); });
+        }
+        return refusingThrows(why, [&] {
+            UaiTables tables = readModel(source);
+            const std::string name = uaiInstanceName(path);
             const ProblemInfo info{name, "map",
                                    std::to_string(tables.cardinalities.size()) + " variables, " +
                                        std::to_string(tables.pairs.size()) + " edges, from " + path,
                                    "Pairwise model loaded from " + path + ".", 0};
             return makeMapProblem(std::move(tables), info, name, path, path, o, nullptr);
-        } catch (const std::exception& e) {
-            if (why) *why = e.what();
-            return nullptr;
-        }
+        });
     }
 
     bool writesLabelings() const override { return true; }
@@ -679,29 +625,17 @@ class MapFamily final : public Family {
     // solver `SolverType`, built on the problem's model.
     template <class Form, class SolverType>
     void addMapSolver(SolverInfo info) {
-        info.options = describeOptions<Form>();
-        addSolver(
+        addSolver<Form, MapData>(
             std::move(info),
-            [](const OptionValues& values, std::string* why) {
-                Form form;
-                return assignOptions(form, values, why) && form.isValid(why);
-            },
-            [](const ProblemInstance& problem, const OptionValues& values,
-               std::string* why) -> std::unique_ptr<Solver> {
-                const MapData* data = problem.as<MapData>();
-                if (!data || !data->model) {
-                    if (why) *why = "the problem '" + problem.info.name + "' carries no model";
-                    return nullptr;
-                }
-                Form form;
-                if (!assignOptions(form, values, why) || !form.isValid(why)) return nullptr;
-                auto solver = makeMapSolver<SolverType>(modelOf(*data), form);
-                if (solver->status().code == StatusCode::InvalidInput) {
-                    if (why) *why = solver->status().message;
-                    return nullptr;
-                }
-                if (data->picture) solver->setPicture(data->picture);
+            [](const MapData& data, const Form& form) -> std::unique_ptr<Solver> {
+                auto solver = makeMapSolver<SolverType>(modelOf(data), form);
+                if (data.picture) solver->setPicture(data.picture);
                 return solver;
+            },
+            [](OptionValues&, const MapData& data, const ProblemInfo& problem, std::string* why) {
+                if (data.model) return true;
+                if (why) *why = "the problem '" + problem.name + "' carries no model";
+                return false;
             });
     }
 };

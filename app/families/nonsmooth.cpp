@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nonsmooth.h"
+#include "families/nonsmooth.h"
 
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/kelley.h"

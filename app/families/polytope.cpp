@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "polytope.h"
+#include "families/polytope.h"
 
 #include "nonsmooth/frank_wolfe.h"
 

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "sparse.h"
+#include "families/sparse.h"
 
 #include "builtin_datasets.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
 #include "data/text_io.h"
-#include "kernel.h"
 #include "kernel/kernel_model.h"
-#include "kernel/precomputed.h"
-#include "linear.h"
 #include "sparse/dlib_reduced2.h"
 #include "sparse/one_vs_rest.h"
 #include "sparse/reduced_set.h"
@@ -22,34 +19,13 @@ namespace {
 // Problem names are unique across families: the sparse family's are "sparse_<dataset>".
 const std::string kPrefix = "sparse_";
 
-// The two-class problems among the built-in datasets and the generated 2-D sets.
-bool twoClasses(const Dataset& data) {
-    return data.classes().size() == 2;
-}
-
-class SparseFamily final : public Family {
+class SparseFamily final : public DatasetFamily {
   public:
-    SparseFamily() {
-        for (const auto& file : builtinDatasetFiles()) {
-            const Dataset data = parseLibsvm(file.bytes, "builtin:" + std::string(file.name));
-            if (!twoClasses(data)) continue;
-            addProblem({kPrefix + std::string(file.name),
-                        {},
-                        std::to_string(data.size()) + " examples, built-in dataset (" +
-                            std::string(file.name) + ")",
-                        "Real dataset compiled into cplab (see resources/datasets/README.md).",
-                        data.dimension()});
-        }
-        for (const auto& name : generatorNames()) {
-            const Dataset data = generate(name, kGeneratedExamples, kGeneratedSeed);
-            if (!twoClasses(data)) continue;
-            addProblem({kPrefix + name,
-                        {},
-                        std::to_string(kGeneratedExamples) + " generated examples (seed " +
-                            std::to_string(kGeneratedSeed) + ")",
-                        generatorDescription(name),
-                        data.dimension()});
-        }
+    // The two-class problems among the built-in datasets and the generated 2-D sets. Data
+    // files are the linear and kernel families' first; `cplab-cli run slmc --data FILE` (or
+    // the GUI with an SLMC run asked for) loads them here.
+    SparseFamily() : DatasetFamily(kPrefix, false) {
+        addDatasetProblems(Builtins::TwoClasses);
         addSlmcSolver<SlmcOptions, SlmcSolver>(
             {"slmc",
              {},
@@ -144,35 +120,12 @@ class SparseFamily final : public Family {
             "own; rs: 0)"};
     }
 
-    std::vector<OptionInfo> problemOptions() const override {
-        return testSplitOptions("LIBSVM/SVMlight or CSV");
-    }
-
-    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
-                           std::string* why) const override {
-        TestSetSpec test;
-        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
-        for (const auto& info : problems()) {
-            if (info.name == name)
-                return makeKernelProblem({}, name.substr(kPrefix.size()), &info, test, why,
-                                         "sparse");
-        }
-        if (why) *why = "unknown sparse problem '" + name + "'";
-        return nullptr;
-    }
-
-    // Data files are the linear and kernel families' first; `cplab-cli run slmc --data FILE`
-    // (or the GUI with an SLMC run asked for) loads them here.
-    int fileAffinity(const std::string& path) const override {
-        return looksLikePrecomputedKernel(path) ? 0 : 1;
-    }
-    std::string fileFormats() const override { return "LIBSVM/SVMlight or CSV"; }
-
-    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
-                        std::string* why) const override {
-        TestSetSpec test;
-        if (!parseTestSplit(problemOptions, &test, why)) return nullptr;
-        return makeKernelProblem(path, {}, nullptr, test, why, "sparse");
+    std::shared_ptr<const ProblemData> datasetData(ExampleSets sets,
+                                                   bool kernelRows) const override {
+        auto data = std::make_shared<KernelData>();
+        data->kernel = {std::move(sets.train), std::move(sets.test)};
+        data->precomputed = kernelRows;
+        return data;
     }
 
     // The kernel family's model format (its `predict` reads it back).
@@ -187,81 +140,45 @@ class SparseFamily final : public Family {
             if (why) *why = "solver '" + solver.name() + "' has no model to write";
             return false;
         }
-        try {
+        return refusingThrows(why, [&] {
             writeOutputFile(path, formatKernelModel(slmc         ? slmc->classifier()
                                                     : reduced    ? reduced->classifier()
                                                     : reducedSet ? reducedSet->classifier()
                                                                  : dlibReduced2->classifier()));
-        } catch (const std::exception& e) {
-            if (why) *why = path + ": " + e.what();
-            return false;
-        }
-        return true;
+            return true;
+        });
     }
 
   private:
-    // Options as given: expansion_vectors and expansion_ratio are alternatives, so a ratio
-    // given alone replaces the default count — an option the user did not give never
-    // conflicts with one they did (both given still do).
-    template <class Options>
-    static bool assignGiven(Options& options, const OptionValues& values, std::string* why) {
-        if (!assignOptions(options, values, why)) return false;
-        if constexpr (requires { options.expansion_ratio; }) {
-            if (values.count("expansion_ratio") && !values.count("expansion_vectors") &&
-                options.expansion_ratio > 0)
-                options.expansion_vectors = 0;
-        }
-        return true;
-    }
-
-    // A solver entry as Family::addSolver<Options, SolverType> makes it, refusing a
-    // precomputed-kernel problem (expansion vectors are points of the input space).
+    // A solver entry that refuses a precomputed-kernel problem (expansion vectors are points
+    // of the input space) and trains one machine per class against the rest on multi-class
+    // data (one_vs_rest.h), each with the same options.
     template <class Options, class SolverType>
     void addSlmcSolver(SolverInfo info) {
-        info.options = describeOptions<Options>();
         const std::string name = info.name;
-        addSolver(
+        addSolver<Options, KernelData>(
             std::move(info),
-            [](const OptionValues& values, std::string* why) {
-                Options options;
-                return assignGiven(options, values, why) && options.isValid(why);
-            },
-            [name](const ProblemInstance& problem, const OptionValues& values,
-                   std::string* why) -> std::unique_ptr<Solver> {
-                const KernelData* data = problem.as<KernelData>();
-                if (!data) {
-                    if (why) *why = "the problem '" + problem.info.name + "' carries no data";
-                    return nullptr;
-                }
-                if (data->precomputed) {
-                    if (why)
-                        *why = "'" + problem.info.name +
-                               "' is a precomputed kernel; expansion vectors need the feature "
-                               "vectors themselves";
-                    return nullptr;
-                }
-                Options options;
-                if (!assignGiven(options, values, why) || !options.isValid(why)) return nullptr;
-                std::unique_ptr<Solver> solver;
-                if (data->kernel.train && data->kernel.train->classes().size() > 2) {
-                    // Digits and other multi-class data: one machine per class against the
-                    // rest (one_vs_rest.h), each with these options.
-                    solver = std::make_unique<OneVsRestSolver>(
-                        name, data->kernel, options.stop,
+            [name](const KernelData& data, const Options& options) -> std::unique_ptr<Solver> {
+                if (data.kernel.train && data.kernel.train->classes().size() > 2) {
+                    return std::make_unique<OneVsRestSolver>(
+                        name, data.kernel, options.stop,
                         [options](const KernelProblem& binary) -> std::unique_ptr<Solver> {
                             return std::make_unique<SolverType>(binary, options);
                         },
                         [](const Solver& machine) {
                             return static_cast<const SolverType&>(machine).classifier();
                         });
-                } else {
-                    solver = std::make_unique<SolverType>(data->kernel, options);
                 }
-                if (solver->status().code == StatusCode::InvalidInput) {
-                    if (why) *why = solver->status().message;
-                    return nullptr;
-                }
-                return solver;
+                return std::make_unique<SolverType>(data.kernel, options);
+            },
+            [](OptionValues&, const KernelData& data, const ProblemInfo& problem,
+               std::string* why) {
+                if (!data.precomputed) return true;
+                if (why)
+                    *why = "'" + problem.name +
+                           "' is a precomputed kernel; expansion vectors need the feature "
+                           "vectors themselves";
+                return false;
             });
     }
 };

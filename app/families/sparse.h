@@ -6,7 +6,7 @@
 // that `cplab-cli predict` applies a sparse machine like any kernel SVM.
 #pragma once
 
-#include "family.h"
+#include "families/dataset_family.h"
 
 namespace cplab {
 

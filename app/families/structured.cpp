@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "structured.h"
+#include "families/structured.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +11,7 @@
 #include "builtin_datasets.h"
 #include "data/portable_random.h"
 #include "data/sequence_format.h"
+#include "data/test_split.h"
 #include "data/text_io.h"
 #include "structured/chain_model_file.h"
 #include "structured/frank_wolfe_ssvm.h"
@@ -54,18 +55,13 @@ const std::string kPrefix = "structured_";
 
 // The problem options: where the test words come from, and the chain model's settings.
 struct StructuredProblemOptions {
-    std::string test;            // test file (letter.data or the generic format), or empty
-    double test_fraction = 0.0;  // held-out fraction of the sequences, in [0, 1)
-    std::int64_t seed = 1;       // seed of the held-out split, ≥ 0
+    TestSplit split;
     int train_fold = 0;          // letter.data: train on this fold, test on the others (−1: no)
     bool normalize_loss = true;  // Hamming loss divided by the sequence length
     bool transitions = true;     // first-order transitions between neighbouring labels
 
     void visit(OptionVisitor& v) {
-        v.text("test", test, "test file (letter.data or the generic sequence format); empty: none");
-        v.real("test_fraction", test_fraction,
-               "fraction of the sequences held out as test set, in [0, 1) (0: none)");
-        v.seed("seed", seed, "seed of the held-out split (>= 0)");
+        split.visit(v, "letter.data or the generic sequence format");
         v.integer("train_fold", train_fold,
                   "letter.data without test file or fraction: train on this fold, test on the "
                   "others (the common OCR protocol: fold 0, 626 words); -1: no split");
@@ -76,61 +72,25 @@ struct StructuredProblemOptions {
                   "alone, multi-class)");
     }
     bool isValid(std::string* why) const {
-        return require(std::isfinite(test_fraction) && test_fraction >= 0 && test_fraction < 1,
-                       "structured problem", "test_fraction", test_fraction, "must lie in [0, 1)",
-                       why) &&
-               require(seed >= 0, "structured problem", "seed", static_cast<double>(seed),
-                       "must be >= 0", why) &&
+        return split.isValid("structured problem", why) &&
                require(train_fold >= -1 && train_fold <= 1000, "structured problem", "train_fold",
-                       train_fold, "must lie in [-1, 1000]", why) &&
-               requireText(test.empty() || test_fraction == 0, "structured problem", "test", test,
-                           "give either a test file or a test fraction, not both", why);
+                       train_fold, "must lie in [-1, 1000]", why);
     }
 };
 
-// letter.data (tab-separated: id, letter, next_id, word_id, position, fold, 128 pixels) or the
-// generic format, told apart by the first line that is not blank or a comment.
-bool looksLikeLetterData(const std::string& head) {
-    std::size_t start = 0;
-    while (start < head.size()) {
-        const std::size_t end = std::min(head.find('\n', start), head.size());
-        const std::string line = head.substr(start, end - start);
-        start = end + 1;
-        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-        return std::count(line.begin(), line.end(), '\t') >= 100 &&
-               line.find(':') == std::string::npos;
-    }
-    return false;
-}
-
-SequenceData loadSequenceFile(const std::string& path) {
-    return looksLikeLetterData(readInputHead(path)) ? loadLetterData(path) : loadSequences(path);
-}
-
-// `fraction` of the sequences, drawn with `seed`, held out (at least one on each side).
-std::pair<SequenceData, SequenceData> splitSequences(const SequenceData& data, double fraction,
-                                                     std::uint64_t seed) {
-    const int n = data.size();
-    const int held = static_cast<int>(std::lround(fraction * n));
-    if (held < 1 || held > n - 1)
-        throw std::invalid_argument("test fraction " + std::to_string(fraction) + " of the " +
-                                    std::to_string(n) + " sequences of '" + data.name +
-                                    "' leaves " +
-                                    (held < 1 ? "no test sequence" : "no training sequence"));
-    std::vector<int> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    PortableRandom random(seed);
-    for (int i = n - 1; i > 0; --i)
-        std::swap(order[static_cast<std::size_t>(i)],
-                  order[random.below(static_cast<std::uint64_t>(i) + 1)]);
-    std::vector<int> test(order.begin(), order.begin() + held);
-    std::vector<int> train(order.begin() + held, order.end());
-    std::sort(test.begin(), test.end());
-    std::sort(train.begin(), train.end());
-    SequenceData a = data.subset(train), b = data.subset(test);
-    a.name = data.name + " (train)";
-    b.name = data.name + " (test)";
-    return {std::move(a), std::move(b)};
+// The training and test sequences: the split's (a test file or a held-out fraction), else
+// letter.data's fold `train_fold` against the others.
+SequenceSets trainAndTest(SequenceData all, const StructuredProblemOptions& o) {
+    if (!o.split.none() || o.train_fold < 0 || all.folds.empty())
+        return splitSequences(std::move(all), o.split);
+    auto [a, b] = all.splitByFold(o.train_fold);
+    if (a.size() == 0)
+        throw std::invalid_argument("'" + all.name + "' has no word in fold " +
+                                    std::to_string(o.train_fold));
+    SequenceSets sets;
+    sets.train = std::make_shared<SequenceData>(std::move(a));
+    if (b.size() > 0) sets.test = std::make_shared<SequenceData>(std::move(b));
+    return sets;
 }
 
 // The problem from the sequences `all` (a file's, or a built-in's) and the options.
@@ -138,24 +98,7 @@ ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOption
                                  const ProblemInfo& info, std::string* why) {
     auto data = std::make_shared<StructuredData>();
     try {
-        std::shared_ptr<SequenceData> train, test;
-        if (!o.test.empty()) {
-            test = std::make_shared<SequenceData>(loadSequenceFile(o.test));
-            train = std::make_shared<SequenceData>(std::move(all));
-        } else if (o.test_fraction > 0) {
-            auto [a, b] = splitSequences(all, o.test_fraction, static_cast<std::uint64_t>(o.seed));
-            train = std::make_shared<SequenceData>(std::move(a));
-            test = std::make_shared<SequenceData>(std::move(b));
-        } else if (o.train_fold >= 0 && !all.folds.empty()) {
-            auto [a, b] = all.splitByFold(o.train_fold);
-            if (a.size() == 0)
-                throw std::invalid_argument("'" + all.name + "' has no word in fold " +
-                                            std::to_string(o.train_fold));
-            train = std::make_shared<SequenceData>(std::move(a));
-            if (b.size() > 0) test = std::make_shared<SequenceData>(std::move(b));
-        } else {
-            train = std::make_shared<SequenceData>(std::move(all));
-        }
+        auto [train, test] = trainAndTest(std::move(all), o);
         if (train->size() == 0)
             throw std::invalid_argument("'" + train->name + "' holds no sequence");
         const ChainModelOptions model{o.normalize_loss, o.transitions};
@@ -346,19 +289,7 @@ class StructuredFamily final : public Family {
         return nullptr;
     }
 
-    int fileAffinity(const std::string& path) const override {
-        if (looksLikeLetterData(readInputHead(path))) return 3;
-        for (const char* suffix : {".seq", ".seq.gz"}) {
-            const std::string s = suffix;
-            if (path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0)
-                return 3;
-        }
-        return 0;
-    }
-    std::string fileFormats() const override {
-        return "Taskar's letter.data, or labelled sequences (.seq: one token per line, "
-               "'label index:value ...', a blank line between sequences)";
-    }
+    std::vector<std::string> dataFormats() const override { return {"letter", "seq"}; }
 
     bool writesModels() const override { return true; }
 
@@ -391,7 +322,7 @@ class StructuredFamily final : public Family {
                                       const std::string& outPath, std::string* why) const override {
         try {
             const ChainModelFile model = parseChainModel(readInputFile(modelPath), modelPath);
-            const SequenceData data = loadSequenceFile(dataPath);
+            const SequenceData data = readSequences(sourceOfKind(dataPath, DataKind::Sequences));
             const ChainPrediction prediction = predictSequences(model, data);
             if (!outPath.empty()) {
                 std::string text;
@@ -415,21 +346,17 @@ class StructuredFamily final : public Family {
         }
     }
 
-    ProblemPtr loadFile(const std::string& path, const OptionValues& problemOptions,
+    ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                         std::string* why) const override {
         StructuredProblemOptions o;
         if (!assignOptions(o, problemOptions, why) || !o.isValid(why)) return nullptr;
-        try {
-            SequenceData all = loadSequenceFile(path);
-            const std::string name = all.name;
-            const ProblemInfo info{name, "structured",
-                                   std::to_string(all.size()) + " sequences from " + path,
-                                   "Sequences loaded from " + path + ".", 0};
+        return refusingThrows(why, [&] {
+            SequenceData all = readSequences(source);
+            const ProblemInfo info{all.name, "structured",
+                                   std::to_string(all.size()) + " sequences from " + source.path,
+                                   "Sequences loaded from " + source.path + ".", 0};
             return makeStructuredProblem(std::move(all), o, info, why);
-        } catch (const std::exception& e) {
-            if (why) *why = e.what();
-            return nullptr;
-        }
+        });
     }
 };
 

@@ -34,6 +34,7 @@
 #include <limits>
 
 #include "bounds_plot.h"
+#include "data/test_split.h"
 #include "elided_label.h"
 #include "family_view.h"
 #include "family_views.h"
@@ -93,13 +94,37 @@ const widgets::XAxisKind kAxes[] = {
     widgets::XAxisKind::OracleCalls,   widgets::XAxisKind::Passes,
     widgets::XAxisKind::PathParameter, widgets::XAxisKind::LogPathParameter};
 
+// The file dialogs' filter: every format of the table, then any file.
+QString openFileFilter() {
+    QStringList filters, all;
+    for (const DataFormat& format : dataFormats()) {
+        QStringList patterns;
+        for (const auto extension : format.extensions) {
+            patterns << "*" + QString::fromLatin1(extension.data(), extension.size());
+            patterns << patterns.back() + ".gz";
+        }
+        if (patterns.isEmpty()) continue;
+        all << patterns;
+        filters << QString::fromLatin1(format.title.data(), format.title.size()) + " (" +
+                       patterns.join(' ') + ")";
+    }
+    filters.prepend(QObject::tr("Data files") + " (" + all.join(' ') + ")");
+    filters << QObject::tr("Any file") + " (*)";
+    return filters.join(";;");
+}
+
 }  // namespace
 
-// The result of a background load.
+// The result of a background step of opening a file: the reader chosen (the file sniffed
+// once), then the problem read.
 struct MainWindow::Loaded {
+    QString path;
+    QString testPath;
+    bool askForTest = false;
+    ReaderChoice reader;
+    bool read = false;  // the second step ran
     ProblemPtr problem;
     std::string why;
-    QString path;
 };
 
 MainWindow::MainWindow(QWidget* parent)
@@ -421,17 +446,10 @@ void MainWindow::buildMenus() {
     }
     file->addSeparator();
     file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
-        QStringList formats;
-        for (const Family* f : families()) {
-            if (!f->fileFormats().empty()) formats << QString::fromStdString(f->fileFormats());
-        }
-        const QString filter = formats.join(", ") + " (*)";
         const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open data file"), QString(), filter);
-        if (path.isEmpty()) return;
-        const QString test = QFileDialog::getOpenFileName(
-            this, tr("Test file (cancel: use the test fraction)"), QFileInfo(path).path(), filter);
-        openDataFile(path, test);
+            QFileDialog::getOpenFileName(this, tr("Open data file"), QString(), openFileFilter());
+        // A test file is asked for once the format is known, and only when it can have one.
+        if (!path.isEmpty()) openDataFile(path, {}, {}, true);
     });
     file->addSeparator();
     file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
@@ -631,53 +649,67 @@ bool MainWindow::loadDemo(const QString& name) {
 }
 
 void MainWindow::openDataFile(const QString& path, const QString& testPath,
-                              const QString& preferredFamily) {
+                              const QString& preferredFamily, bool askForTest) {
     if (loading()) {
         log_->appendError(tr("%1: still loading another file").arg(path));
         emit dataFileLoaded(false, tr("still loading another file"));
         return;
     }
-    // The family asked for (the first solver's on the command line) when it reads the file at
-    // all (a CSV table for an SVM), else the family that reads it best (ties: the current
-    // problem's); its problem controls give the test split.
-    const std::string preferred = !preferredFamily.isEmpty() ? preferredFamily.toStdString()
-                                  : problem()                ? problem()->info.family
-                                                             : std::string();
-    const Family* reader = nullptr;
-    int best = 0;
-    for (const Family* f : families()) {
-        const int affinity = f->fileAffinity(path.toStdString());
-        const bool asked = !preferredFamily.isEmpty() && f->name() == preferred && affinity > 0;
-        if (asked || affinity > best ||
-            (affinity == best && affinity > 0 && f->name() == preferred)) {
-            best = asked ? std::numeric_limits<int>::max() : affinity;
-            reader = f;
-        }
-    }
-    OptionValues options;
-    if (reader) {
-        const auto it = views_.find(reader->name());
-        if (it != views_.end()) options = it->second->problemOptions();
-        if (!testPath.isEmpty()) {
-            options.erase("test_fraction");
-            options["test"] = testPath.toStdString();
-        }
-    }
-    const std::string family = reader ? reader->name() : std::string();
+    // The reader is chosen off the GUI thread (sniffing a FIFO may wait for its writer), by
+    // registry.h's one rule, with the family asked for (the first solver's on the command
+    // line) as the preferred one.
+    const std::string preferred = preferredFamily.toStdString();
+    auto loaded = std::make_shared<Loaded>();
+    loaded->path = path;
+    loaded->testPath = testPath;
+    loaded->askForTest = askForTest && testPath.isEmpty();
+    startLoading(tr("Opening %1 ...").arg(QFileInfo(path).fileName()), [loaded, preferred] {
+        loaded->reader = chooseReader(loaded->path.toStdString(), preferred, &loaded->why);
+        return loaded;
+    });
+}
+
+void MainWindow::startLoading(const QString& message,
+                              std::function<std::shared_ptr<Loaded>()> work) {
     loader_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
     connect(loader_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this,
             &MainWindow::onDataLoaded);
-    statusBar()->showMessage(tr("Loading %1 ...").arg(QFileInfo(path).fileName()));
-    loader_->setFuture(QtConcurrent::run([path, family, options] {
-        auto loaded = std::make_shared<Loaded>();
-        loaded->path = path;
+    statusBar()->showMessage(message);
+    loader_->setFuture(QtConcurrent::run([work = std::move(work)] {
         try {
-            loaded->problem = loadProblemFile(path.toStdString(), family, options, &loaded->why);
+            return work();
         } catch (const std::exception& e) {
-            loaded->why = e.what();
+            auto failed = std::make_shared<Loaded>();
+            failed->why = e.what();
+            return failed;
         }
-        return loaded;
     }));
+}
+
+// The chosen family reads the file with its problem controls (or the test file given).
+void MainWindow::readChosenFile(const std::shared_ptr<Loaded>& loaded) {
+    const Family* family = loaded->reader.family;
+    OptionValues options;
+    if (const auto it = views_.find(family->name()); it != views_.end())
+        options = it->second->problemOptions();
+    bool takesTest = false;
+    for (const OptionInfo& o : family->problemOptions())
+        takesTest = takesTest || o.name == TestSplit::kFileKey;
+    if (takesTest && loaded->askForTest) {
+        loaded->testPath =
+            QFileDialog::getOpenFileName(this, tr("Test file (cancel: use the test fraction)"),
+                                         QFileInfo(loaded->path).path(), openFileFilter());
+    }
+    if (takesTest && !loaded->testPath.isEmpty()) {
+        options.erase(TestSplit::kFractionKey);
+        options[TestSplit::kFileKey] = loaded->testPath.toStdString();
+    }
+    startLoading(tr("Loading %1 ...").arg(QFileInfo(loaded->path).fileName()), [loaded, options] {
+        loaded->read = true;
+        loaded->problem =
+            loaded->reader.family->loadFile(loaded->reader.source, options, &loaded->why);
+        return loaded;
+    });
 }
 
 bool MainWindow::loading() const {
@@ -689,8 +721,13 @@ void MainWindow::onDataLoaded() {
     loader_->deleteLater();
     loader_ = nullptr;
     statusBar()->clearMessage();
+    if (loaded->reader.family && !loaded->read) {
+        readChosenFile(loaded);  // the reader is chosen: now read
+        return;
+    }
     if (!loaded->problem) {
-        const QString why = QString::fromStdString(loaded->why);
+        const QString why = QString::fromStdString(
+            loaded->why.empty() ? loaded->path.toStdString() + ": not read" : loaded->why);
         log_->appendError(why);
         emit dataFileLoaded(false, why);
         return;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,12 +57,13 @@ class MainWindow : public QMainWindow {
     // first solver.
     bool loadProblem(const QString& name);
     // Loads a data file on a background thread (the window keeps painting) as a problem of
-    // the family that reads it, with an optional test file or the family's problem controls;
-    // dataFileLoaded() reports the outcome, errors also go to the log. Where families read the
-    // file equally well (a LIBSVM file: linear SVMs and kernel SVMs), `preferredFamily` wins,
-    // or else the family of the problem open now.
+    // the family that reads it (registry.h's chooseReader: `preferredFamily` when it reads the
+    // file's format, else the first family that does), with an optional test
+    // file or the family's problem controls; with `askForTest` a dialog asks for a test file
+    // when that family's problems can have one. dataFileLoaded() reports the outcome, errors
+    // also go to the log.
     void openDataFile(const QString& path, const QString& testPath = {},
-                      const QString& preferredFamily = {});
+                      const QString& preferredFamily = {}, bool askForTest = false);
     bool loading() const;
     // Adds a run of `solver` with `options` on the current problem; false and *why if the
     // options are invalid.
@@ -134,6 +136,8 @@ class MainWindow : public QMainWindow {
     void onRunStatus(int id);
     void onRecords(int id);
     void onDataLoaded();
+    void startLoading(const QString& message, std::function<std::shared_ptr<Loaded>()> work);
+    void readChosenFile(const std::shared_ptr<Loaded>& loaded);
     void setProblemWithRun(ProblemPtr problem);
     void applyToSelected();
     void refreshRunRow(int id);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/number_text.h"
 #include "data/data_error.h"
 #include "data/text_io.h"
 
@@ -567,6 +568,43 @@ std::string formatCsv(const Dataset& data, const CsvWriteOptions& options) {
 
 void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOptions& options) {
     writeOutputFile(path, formatCsv(data, options), options.gzip);
+}
+
+int sniffCsv(const FilePrefix& prefix) {
+    if (prefix.hasExtension(".csv")) return 2;
+    const std::string& head = prefix.head;
+    std::size_t start = 0;
+    int lines = 0;
+    std::size_t fields = 0;
+    bool numericRow = false;  // a line of numbers only (the others may be a header)
+    while (start < head.size()) {
+        std::size_t end = head.find('\n', start);
+        if (end == std::string::npos) {
+            if (!prefix.whole) break;  // a line cut by the prefix window
+            end = head.size();
+        }
+        const std::string_view line(head.data() + start, end - start);
+        start = end + 1;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == '#') continue;
+        if (lines == 0 && line.find_first_of(",;") != std::string_view::npos)
+            return line.find(':') == std::string_view::npos ? 2 : 0;
+        if (line.find(':') != std::string_view::npos) return 0;
+        std::size_t count = 0;
+        bool numbers = true;
+        for (std::size_t pos = 0;;) {
+            const std::string_view token = nextToken(line, pos);
+            if (token.empty()) break;
+            double value = 0.0;
+            numbers = numbers && parseReal(token, value) == NumberError::None;
+            ++count;
+        }
+        numericRow = numericRow || numbers;
+        if (lines > 0 && count != fields) return 0;
+        fields = count;
+        ++lines;
+    }
+    return numericRow && fields >= 2 ? 2 : 0;
 }
 
 }  // namespace cplab

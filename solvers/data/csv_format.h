@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "data/data_format.h"
 #include "data/dataset.h"
 #include "data/load_options.h"
 
@@ -100,5 +101,14 @@ std::string formatCsv(const Dataset& data, const CsvWriteOptions& options = {});
 
 // Writes formatCsv(data, options) to `path`. Throws DataError.
 void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOptions& options = {});
+
+// The format table's sniff (data_format.h): 2 when the name ends in .csv, or the lines that are
+// neither empty nor comments in the prefix say CSV: the first has a ',' or ';' and no LIBSVM
+// "index:value" token (UCI files such as sonar.all-data are CSV without the extension); or no
+// line has a ':', every line has the same number (two or more) of blank-separated fields and one
+// at least holds numbers only (a whitespace table such as housing.data; a LIBSVM line holds ':'
+// in every token after its label, so a file with one bad line stays LIBSVM and is reported as
+// such). Else 0.
+int sniffCsv(const FilePrefix& prefix);
 
 }  // namespace cplab

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "data/data_error.h"
-#include "data/portable_random.h"
+#include "data/test_split.h"
 #include "data/text_io.h"
 
 namespace cplab {
@@ -271,22 +271,8 @@ std::pair<Dataset, Dataset> Dataset::split(double testFraction, std::uint64_t se
         throw std::invalid_argument("Dataset::split: test fraction " + formatReal(testFraction) +
                                     " outside [0, 1]");
     }
-    const int m = size();
-    const auto testCount = static_cast<int>(std::llround(testFraction * m));
-    // Partial Fisher–Yates: the first testCount entries become a uniform random subset.
-    std::vector<int> order(static_cast<std::size_t>(m));
-    for (int i = 0; i < m; ++i)
-        order[static_cast<std::size_t>(i)] = i;
-    PortableRandom random(seed);
-    for (int k = 0; k < testCount; ++k) {
-        const auto j = k + static_cast<int>(random.below(static_cast<std::uint64_t>(m - k)));
-        std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(j)]);
-    }
-    std::vector<int> test(order.begin(), order.begin() + testCount);
-    std::vector<int> train(order.begin() + testCount, order.end());
-    std::sort(test.begin(), test.end());
-    std::sort(train.begin(), train.end());
-    std::pair<Dataset, Dataset> parts{subset(train), subset(test)};
+    const HeldOut held = drawHoldout(size(), testFraction, seed);
+    std::pair<Dataset, Dataset> parts{subset(held.train), subset(held.test)};
     parts.first.name = name + " (train)";
     parts.second.name = name + " (test)";
     return parts;

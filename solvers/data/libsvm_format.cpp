@@ -217,4 +217,8 @@ void writeLibsvm(const std::string& path, const Dataset& data, bool gzip) {
     writeOutputFile(path, formatLibsvm(data), gzip);
 }
 
+int sniffLibsvm(const FilePrefix& /*prefix*/) {
+    return 1;
+}
+
 }  // namespace cplab

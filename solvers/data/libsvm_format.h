@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "data/data_format.h"
 #include "data/dataset.h"
 #include "data/load_options.h"
 
@@ -38,5 +39,9 @@ std::string formatLibsvm(const Dataset& data);
 
 // Writes formatLibsvm(data) to `path`, gzip-compressed when `gzip`. Throws DataError.
 void writeLibsvm(const std::string& path, const Dataset& data, bool gzip = false);
+
+// The format table's sniff (data_format.h): 1 for any file, LIBSVM/SVMlight being the fallback of
+// text data.
+int sniffLibsvm(const FilePrefix& prefix);
 
 }  // namespace cplab

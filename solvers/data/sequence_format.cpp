@@ -604,4 +604,24 @@ void writeSequences(const std::string& path, const SequenceData& data, bool gzip
     writeOutputFile(path, formatSequences(data), gzip);
 }
 
+int sniffLetterData(const FilePrefix& prefix) {
+    const std::string& head = prefix.head;
+    std::size_t start = 0;
+    while (start < head.size()) {
+        const std::size_t end = std::min(head.find('\n', start), head.size());
+        const std::string_view line(head.data() + start, end - start);
+        start = end + 1;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos || line[0] == '#') continue;
+        return std::count(line.begin(), line.end(), '\t') >= 100 &&
+                       line.find(':') == std::string_view::npos
+                   ? 3
+                   : 0;
+    }
+    return 0;
+}
+
+int sniffSequences(const FilePrefix& prefix) {
+    return prefix.hasExtension(".seq") ? 3 : 1;
+}
+
 }  // namespace cplab

@@ -56,6 +56,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/data_format.h"
 #include "data/dataset.h"
 
 namespace cplab {
@@ -132,5 +133,11 @@ SequenceData parseSequences(std::string_view bytes, const std::string& sourceNam
 std::string formatSequences(const SequenceData& data);
 // Writes formatSequences(data) to `path`, gzip-compressed when `gzip`. Throws DataError.
 void writeSequences(const std::string& path, const SequenceData& data, bool gzip = false);
+
+// The format table's sniffs (data_format.h). letter.data: 3 when the first line that is not
+// blank or a comment has 100 tabs or more and no ':'. The generic format: 3 when the name ends
+// in .seq, else 1 (the fallback of sequence data, as LIBSVM/SVMlight is of examples).
+int sniffLetterData(const FilePrefix& prefix);
+int sniffSequences(const FilePrefix& prefix);
 
 }  // namespace cplab

@@ -2,8 +2,10 @@
 #include "data/uai_format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -629,6 +631,59 @@ UaiTables parseLibdaiFactorGraph(std::string_view bytes, const std::string& sour
                                  std::vector<long long>* labels) {
     std::string storage;
     return parseFgText(inputText(bytes, sourceName, storage), sourceName, labels);
+}
+
+namespace {
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The path without a trailing ".gz" ("Grids_26.uai.gz" → "Grids_26.uai").
+std::string withoutGz(const std::string& path) {
+    return endsWith(path, ".gz") ? path.substr(0, path.size() - 3) : path;
+}
+
+}  // namespace
+
+std::string uaiInstanceName(const std::string& path) {
+    std::string name = std::filesystem::path(withoutGz(path)).filename().string();
+    for (const std::string_view suffix : {".uai", ".UAI", ".fg", ".FG"}) {
+        if (endsWith(name, suffix)) return name.substr(0, name.size() - suffix.size());
+    }
+    return name;
+}
+
+std::string uaiSibling(const std::string& path, const std::string& extension) {
+    std::string lower = withoutGz(path);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (path.empty() || endsWith(lower, ".fg")) return {};
+    const std::string candidate = withoutGz(path) + extension;
+    std::error_code error;
+    return std::filesystem::is_regular_file(candidate, error) ? candidate : std::string();
+}
+
+int sniffUai(const FilePrefix& prefix) {
+    if (prefix.hasExtension(".uai")) return 5;
+    // UAI text starts (after blank and comment lines) with the network type.
+    const std::string& head = prefix.head;
+    std::size_t pos = 0;
+    while (pos < head.size()) {
+        const std::size_t end = std::min(head.find('\n', pos), head.size());
+        const std::string_view line(head.data() + pos, end - pos);
+        pos = end + 1;
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == 'c') continue;
+        const std::string_view rest = line.substr(first);
+        return rest.substr(0, 6) == "MARKOV" || rest.substr(0, 5) == "BAYES" ? 5 : 0;
+    }
+    return 0;
+}
+
+int sniffFactorGraph(const FilePrefix& prefix) {
+    return prefix.hasExtension(".fg") ? 5 : 0;
 }
 
 }  // namespace cplab

@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "data/data_format.h"
+
 namespace cplab {
 
 // A pairwise model as the files hold it, on the log scale (max-sum convention):
@@ -101,5 +103,18 @@ void writeUaiResult(const std::string& path, const std::vector<int>& labeling);
 UaiTables loadLibdaiFactorGraph(const std::string& path, std::vector<long long>* labels = nullptr);
 UaiTables parseLibdaiFactorGraph(std::string_view bytes, const std::string& sourceName,
                                  std::vector<long long>* labels = nullptr);
+
+// The instance name of a model file: its file name without .gz, .uai and .fg
+// ("data/Grids_26.uai.gz" → "Grids_26").
+std::string uaiInstanceName(const std::string& path);
+// The sibling `<model>.<extension>` of a UAI model file ("X.uai.gz" → "X.uai.evid"), when it
+// exists as a regular file; empty otherwise and for libDAI files (the convention is UAI's).
+std::string uaiSibling(const std::string& path, const std::string& extension);
+
+// The format table's sniffs (data_format.h). UAI: 5 when the name ends in .uai or the text
+// starts (after blank and comment lines) with the network type MARKOV or BAYES. libDAI: 5 when
+// the name ends in .fg.
+int sniffUai(const FilePrefix& prefix);
+int sniffFactorGraph(const FilePrefix& prefix);
 
 }  // namespace cplab

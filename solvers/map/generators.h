@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "core/options.h"
-#include "map/image.h"
+#include "data/image_format.h"
 #include "map/pairwise_model.h"
 
 namespace cplab {

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "core/solver.h"
+#include "expansion_budget.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_solver.h"
 #include "sparse_model.h"
@@ -61,6 +62,12 @@ struct DlibReduced2Options {
     double svm_eps = 1e-3;         // svm_c_trainer::set_epsilon (its SMO's stopping tolerance), > 0
     double eps = 1e-3;             // reduced2's eps: L-BFGS stops when ρ falls by < eps, > 0
     double cache_mb = 64.0;        // kernel cache of our full SVM (MB), ≥ 1
+
+    // expansion_ratio given alone replaces the default expansion_vectors (expansion_budget.h).
+    template <class Self>
+    static void applyGiven(Self& options, const OptionValues& given) {
+        yieldExpansionDefault(options, given);
+    }
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "core/solver.h"
+#include "expansion_budget.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_solver.h"
 #include "slmc_objective.h"
@@ -61,6 +62,12 @@ struct ReducedSetOptions {
     double eigen_floor = 1e-10;     // eigenvalues of K^z floored at this · λ_max, in (0, 0.01]
     double inner_tolerance = 1e-6;  // mrs: restricted SVM's KKT tolerance · max(1, C), > 0
     double cache_mb = 64.0;         // kernel caches (MB), ≥ 1
+
+    // expansion_ratio given alone replaces the default expansion_vectors (expansion_budget.h).
+    template <class Self>
+    static void applyGiven(Self& options, const OptionValues& given) {
+        yieldExpansionDefault(options, given);
+    }
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const { return validate("ReducedSetOptions", why); }

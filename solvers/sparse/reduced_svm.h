@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/solver.h"
+#include "expansion_budget.h"
 #include "kernel/kernel_set.h"
 #include "kernel/kernel_solver.h"
 #include "kernel/smo.h"
@@ -48,6 +49,12 @@ struct RsvmOptions {
     double kkt_tolerance = 1e-3;   // KKT tolerance of the feature SVM (LIBSVM -e), > 0
     int smo_steps = 100;           // SMO pair updates per app iteration, ≥ 1
     double cache_mb = 64.0;        // kernel caches (MB), ≥ 1
+
+    // expansion_ratio given alone replaces the default expansion_vectors (expansion_budget.h).
+    template <class Self>
+    static void applyGiven(Self& options, const OptionValues& given) {
+        yieldExpansionDefault(options, given);
+    }
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const { return validate("RsvmOptions", why); }

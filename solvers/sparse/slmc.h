@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "core/solver.h"
+#include "expansion_budget.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_solver.h"
 #include "slmc_objective.h"
@@ -70,6 +71,12 @@ struct SlmcOptions {
     double gradient_tolerance = 1e-5;  // converged when ‖∇W‖ ≤ this · max(1, |W|), ≥ 0
     double decrease_tolerance = 1e-9;  // converged when a step lowers W by ≤ this · max(1,|W|)
     double cache_mb = 64.0;            // inner and full SVM kernel cache (MB), ≥ 1
+
+    // expansion_ratio given alone replaces the default expansion_vectors (expansion_budget.h).
+    template <class Self>
+    static void applyGiven(Self& options, const OptionValues& given) {
+        yieldExpansionDefault(options, given);
+    }
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "linear.h"
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
@@ -82,7 +81,7 @@ struct Measured {
 Measured runHeadless(const std::string& path, const Setting& s) {
     Measured m;
     std::string why;
-    const auto problem = cplab::makeLinearProblem(path, {}, {}, &why);
+    const auto problem = cplab::loadProblemFile(path, "linear", {}, &why);
     if (!problem) {
         m.error = why;
         return m;

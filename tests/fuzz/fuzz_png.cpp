@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes the PNG decoder (decodePng, map/image.h) and what the map family does with an image
-// (toGrey, downsample by 2). Expected: an Image or a DataError (downsample: std::invalid_argument
-// for an image smaller than its factor). Findings: a crash or sanitizer report, any other
-// exception, a decoded image whose pixel buffer disagrees with width × height × channels or
-// exceeds kMaxImagePixels, or a grey image of another size.
+// Fuzzes the PNG decoder (decodePng, data/image_format.h) and what the map family does with an
+// image (toGrey, downsample by 2). Expected: an Image or a DataError (downsample:
+// std::invalid_argument for an image smaller than its factor). Findings: a crash or sanitizer
+// report, any other exception, a decoded image whose pixel buffer disagrees with width × height ×
+// channels or exceeds kMaxImagePixels, or a grey image of another size.
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 
 #include "data/data_error.h"
+#include "data/image_format.h"
 #include "fuzz_common.h"
-#include "map/image.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes LIBSVM's precomputed-kernel reader (kernel/precomputed.h): the sniffing rule
+// Fuzzes LIBSVM's precomputed-kernel reader (data/precomputed_format.h): the sniffing rule
 // looksLikePrecomputedKernel and loadPrecomputedKernel, as a training file (square) and as a
 // test file against a few training examples. The reader only takes paths, so every input is
 // written to one scratch file per fuzzer process (in $TMPDIR, removed at exit). Expected: a
@@ -17,8 +17,8 @@
 #include <string>
 
 #include "data/data_error.h"
+#include "data/precomputed_format.h"
 #include "fuzz_common.h"
-#include "kernel/precomputed.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;

@@ -14,10 +14,10 @@
 
 #include "bounds_plot.h"
 #include "cutting_plane_plot.h"
+#include "families/dataset_family.h"
+#include "families/linear.h"
 #include "gui_wait.h"
-#include "kernel.h"
 #include "kernel_view.h"
-#include "linear.h"
 #include "linear_model_plot.h"
 #include "linear_view.h"
 #include "main_window.h"

@@ -18,10 +18,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/image_format.h"
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
 #include "map/generators.h"
-#include "map/image.h"
 #include "map/mplp.h"
 #include "map/trws.h"
 #include "map_view.h"

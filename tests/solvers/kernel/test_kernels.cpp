@@ -16,9 +16,9 @@
 #include "core/number_text.h"
 #include "data/data_error.h"
 #include "data/libsvm_format.h"
+#include "data/precomputed_format.h"
 #include "kernel/kernel_set.h"
 #include "kernel/kernel_spec.h"
-#include "kernel/precomputed.h"
 
 using namespace cplab;
 

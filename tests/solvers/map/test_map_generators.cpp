@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Generated MAP models (solvers/map/generators.h) and the PNG decoder (solvers/map/image.h)
+// Generated MAP models (solvers/map/generators.h) and the PNG decoder (solvers/data/image_format.h)
 // against answers computed here from the raw draws and pixels: the tables equal the stated
 // formulas recomputed from std::mt19937_64 and the test's own pixels; a seed gives the same
 // model; on small frustrated instances (≤ 12 variables) the exhaustive optimum lies below every
@@ -18,9 +18,9 @@
 
 #include "core/solver.h"
 #include "data/data_error.h"
+#include "data/image_format.h"
 #include "map/cycle_mplp.h"
 #include "map/generators.h"
-#include "map/image.h"
 #include "map/mplp.h"
 #include "map/trws.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "map/image.h"
+#include "data/image_format.h"
 
 #include <zlib.h>
 
@@ -286,6 +286,10 @@ Image downsample(const Image& image, int factor) {
                 out.pixels[i++] = static_cast<std::uint8_t>((2 * sum + area) / (2 * area));
             }
     return out;
+}
+
+int sniffPng(const FilePrefix& prefix) {
+    return prefix.hasExtension(".png") ? 5 : 0;
 }
 
 }  // namespace cplab

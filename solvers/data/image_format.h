@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "data/data_format.h"
+
 namespace cplab {
 
 struct Image {
@@ -54,5 +56,9 @@ Image toGrey(const Image& image);
 // floor(height / factor) (a partial block at the right or bottom edge is dropped). Throws
 // std::invalid_argument for factor < 1 or a result without pixels.
 Image downsample(const Image& image, int factor);
+
+// The format table's sniff (data_format.h): 5 when the name ends in .png (a PNG under another
+// name is read, and refused, as text by the other formats).
+int sniffPng(const FilePrefix& prefix);
 
 }  // namespace cplab

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "precomputed.h"
+#include "data/precomputed_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -82,10 +82,11 @@ void checkKernelEntries(const std::vector<double>& values, int m, const std::vec
 
 }  // namespace
 
-bool looksLikePrecomputedKernel(const std::string& path) {
-    constexpr std::size_t kHead = 4096;
-    const std::string head = readInputHead(path, kHead);
-    const bool whole = head.size() < kHead;  // the head is the whole file
+namespace {
+
+// The sniffing rule of looksLikePrecomputedKernel on the first bytes of a file (`whole`: they
+// are the whole file).
+bool precomputedHead(std::string_view head, bool whole) {
     std::size_t start = 0;
     int lines = 0, kernelLines = 0;  // data lines, and those whose first feature is 0:...
     while (start < head.size()) {
@@ -94,7 +95,7 @@ bool looksLikePrecomputedKernel(const std::string& path) {
         // follows are complete, the last one may not be.
         const bool complete = end != std::string::npos || whole;
         if (end == std::string::npos) end = head.size();
-        std::string_view line = withoutComment(std::string_view(head).substr(start, end - start));
+        std::string_view line = withoutComment(head.substr(start, end - start));
         if (!complete) line = line.substr(0, line.find_last_of(" \t") + 1);
         std::size_t pos = 0;
         if (!nextToken(line, pos).empty()) {
@@ -108,6 +109,17 @@ bool looksLikePrecomputedKernel(const std::string& path) {
         start = end + 1;
     }
     return lines > 0 && 2 * kernelLines > lines;
+}
+
+}  // namespace
+
+bool looksLikePrecomputedKernel(const std::string& path) {
+    const std::string head = readInputHead(path, kPrefixBytes);
+    return precomputedHead(head, head.size() < kPrefixBytes);
+}
+
+int sniffPrecomputedKernel(const FilePrefix& prefix) {
+    return precomputedHead(prefix.head, prefix.whole) ? 3 : 0;
 }
 
 Dataset loadPrecomputedKernel(const std::string& path, int columns) {

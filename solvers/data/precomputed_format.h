@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "data/data_format.h"
 #include "data/dataset.h"
 
 namespace cplab {
@@ -24,5 +25,9 @@ bool looksLikePrecomputedKernel(const std::string& path);
 // was expected) for a missing or wrong serial, a missing or repeated column, a value that is
 // not finite, a row of the wrong length, or a training matrix that is not square.
 Dataset loadPrecomputedKernel(const std::string& path, int columns = 0);
+
+// The format table's sniff (data_format.h): 3 when looksLikePrecomputedKernel says so of the
+// prefix.
+int sniffPrecomputedKernel(const FilePrefix& prefix);
 
 }  // namespace cplab
