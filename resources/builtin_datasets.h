@@ -24,7 +24,7 @@ const std::vector<BuiltinFile>& builtinUaiFiles();
 // Their reference labelings, the competition's `.MAP` result text (parseUaiResult), under the
 // same names and in the same order.
 const std::vector<BuiltinFile>& builtinUaiResults();
-// The built-in PNG images (decodePng of solvers/map/image.h), named without extension: the
+// The built-in PNG images (decodePng of solvers/data/image_format.h), named without extension: the
 // Middlebury Tsukuba stereo pair "tsukuba_imL", "tsukuba_imR" and the left view's ground-truth
 // disparities "tsukuba_truedispL" (grey / 16; 0 unknown).
 const std::vector<BuiltinFile>& builtinImageFiles();

@@ -505,9 +505,11 @@ class MapFamily final : public Family {
                            std::string* why) const override {
         MapProblemOptions o;
         if (!assignOptions(o, problemOptions, why) || !o.isValidFor(name, why)) return nullptr;
-        for (const auto& info : problems()) {
-            if (info.name != name) continue;
-            try {
+        const auto& files = builtinUaiFiles();
+        const auto& results = builtinUaiResults();
+        return refusingThrows(why, [&]() -> ProblemPtr {
+            for (const auto& info : problems()) {
+                if (info.name != name) continue;
                 if (name == kRandomGrid)
                     return generatedProblem(randomGrid(o.grid()), info, "random_grid", "generated",
                                             "random_grid");
@@ -516,33 +518,19 @@ class MapFamily final : public Family {
                                             "generated", "complete_graph");
                 if (name == kPottsImage) return imageProblem(o.image, info, o);
                 if (name == kStereoTsukuba) return stereoTsukuba(info, o);
-            } catch (const std::exception& e) {
-                if (why) *why = e.what();
-                return nullptr;
-            }
-        }
-        const auto& files = builtinUaiFiles();
-        const auto& results = builtinUaiResults();
-        for (const auto& info : problems()) {
-            if (info.name != name) continue;
-            for (std::size_t k = 0; k < files.size(); ++k) {
-                const std::string instance(files[k].name);
-                if (kPrefix + lowerCase(instance) != name) continue;
-                const BuiltinFile* result = nullptr;
-                for (const auto& r : results)
-                    if (r.name == files[k].name) result = &r;
-                try {
+                for (std::size_t k = 0; k < files.size(); ++k) {
+                    const std::string instance(files[k].name);
+                    if (kPrefix + lowerCase(instance) != name) continue;
+                    const BuiltinFile* result = nullptr;
+                    for (const auto& r : results)
+                        if (r.name == files[k].name) result = &r;
                     const std::string source = "builtin:" + instance;
                     return makeMapProblem(parseUai(files[k].bytes, source), info, instance, source,
                                           {}, o, result);
-                } catch (const std::exception& e) {
-                    if (why) *why = e.what();
-                    return nullptr;
                 }
             }
-        }
-        if (why) *why = "unknown map problem '" + name + "'";
-        return nullptr;
+            throw std::invalid_argument("unknown map problem '" + name + "'");
+        });
     }
 
     std::vector<std::string> dataFormats() const override { return {"uai", "fg", "png"}; }
@@ -597,13 +585,10 @@ class MapFamily final : public Family {
                        "-inf)";
             return false;
         }
-        try {
+        return refusingThrows(why, [&] {
             writeUaiResult(path, mp->bestLabeling());
-        } catch (const std::exception& e) {
-            if (why) *why = e.what();
-            return false;
-        }
-        return true;
+            return true;
+        });
     }
 
   private:

@@ -93,11 +93,12 @@ SequenceSets trainAndTest(SequenceData all, const StructuredProblemOptions& o) {
     return sets;
 }
 
-// The problem from the sequences `all` (a file's, or a built-in's) and the options.
+// The problem from the sequences `all` (a file's, or a built-in's) and the options. Throws
+// std::invalid_argument or DataError on bad data.
 ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOptions& o,
-                                 const ProblemInfo& info, std::string* why) {
+                                 const ProblemInfo& info) {
     auto data = std::make_shared<StructuredData>();
-    try {
+    {
         auto [train, test] = trainAndTest(std::move(all), o);
         if (train->size() == 0)
             throw std::invalid_argument("'" + train->name + "' holds no sequence");
@@ -112,9 +113,6 @@ ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOption
                                             "': " + reason);
             data->problem.test = std::move(testModel);
         }
-    } catch (const std::exception& e) {
-        if (why) *why = e.what();
-        return nullptr;
     }
     // Up front, before a solver's set-up decodes the data: the GUI logs details(), the
     // command line gets it on stderr here.
@@ -276,14 +274,10 @@ class StructuredFamily final : public Family {
             for (const auto& f : builtinSequenceFiles())
                 if (kPrefix + std::string(f.name) == name) file = &f;
             if (!file) break;
-            try {
-                SequenceData all =
-                    parseLetterData(file->bytes, "builtin:" + std::string(file->name));
-                return makeStructuredProblem(std::move(all), o, info, why);
-            } catch (const std::exception& e) {
-                if (why) *why = e.what();
-                return nullptr;
-            }
+            return refusingThrows(why, [&] {
+                return makeStructuredProblem(
+                    parseLetterData(file->bytes, "builtin:" + std::string(file->name)), o, info);
+            });
         }
         if (why) *why = "unknown structured problem '" + name + "'";
         return nullptr;
@@ -302,13 +296,10 @@ class StructuredFamily final : public Family {
             if (why) *why = "solver '" + solver.name() + "' has no chain model to write";
             return false;
         }
-        try {
+        return refusingThrows(why, [&] {
             writeOutputFile(path, formatChainModel(*model));
-        } catch (const std::exception& e) {
-            if (why) *why = path + ": " + e.what();
-            return false;
-        }
-        return true;
+            return true;
+        });
     }
 
     int modelAffinity(const std::string& head) const override {
@@ -320,7 +311,7 @@ class StructuredFamily final : public Family {
     // token and a blank line between sequences (the generic format's layout, labels only).
     std::optional<Prediction> predict(const std::string& modelPath, const std::string& dataPath,
                                       const std::string& outPath, std::string* why) const override {
-        try {
+        return refusingThrows(why, [&]() -> std::optional<Prediction> {
             const ChainModelFile model = parseChainModel(readInputFile(modelPath), modelPath);
             const SequenceData data = readSequences(sourceOfKind(dataPath, DataKind::Sequences));
             const ChainPrediction prediction = predictSequences(model, data);
@@ -340,10 +331,7 @@ class StructuredFamily final : public Family {
                               prediction.tokenError,
                               {{"word_error", prediction.sequenceError},
                                {"tokens", static_cast<double>(data.tokenCount())}}};
-        } catch (const std::exception& e) {
-            if (why) *why = e.what();
-            return std::nullopt;
-        }
+        });
     }
 
     ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
@@ -355,7 +343,7 @@ class StructuredFamily final : public Family {
             const ProblemInfo info{all.name, "structured",
                                    std::to_string(all.size()) + " sequences from " + source.path,
                                    "Sequences loaded from " + source.path + ".", 0};
-            return makeStructuredProblem(std::move(all), o, info, why);
+            return makeStructuredProblem(std::move(all), o, info);
         });
     }
 };
