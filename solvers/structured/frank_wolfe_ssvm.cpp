@@ -216,13 +216,9 @@ SnapshotPtr FrankWolfeSsvmSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
-    snap->primal = primal_;
-    snap->dual = dualValue();
-    snap->gap = gap_;
-    snap->passes = passes_;
-    snap->meanStep = lastStep_;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{primal_,   dualValue(), gap_, static_cast<double>(passes_),
+                                      lastStep_, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

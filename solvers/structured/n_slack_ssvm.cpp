@@ -413,17 +413,10 @@ double NSlackSolver::workingSetGap() const {
 
 std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
-    // P of every iterate is known (the oracle pass gives it); the errors may not be.
-    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
-        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
-            return skippedEvaluationNote(evalSeconds_);
-        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
-        const std::vector<double> errors =
-            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
-        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
-        evaluatedLast_ = true;
-    }
-    return startWeightsNote(wBest_, passes_);
+    const std::string skipped =
+        evaluateFinalErrors(problem_, w_, team_.get(), status, stopOptions(), evalSeconds_,
+                            lastErrors_, evaluatedLast_, record);
+    return skipped.empty() ? startWeightsNote(wBest_, passes_) : skipped;
 }
 
 SummaryFields NSlackSolver::summary() const {
@@ -442,13 +435,9 @@ SnapshotPtr NSlackSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
-    snap->primal = primal_;
-    snap->dual = dual_;
-    snap->gap = primal_ - dual_;
-    snap->passes = passes_;
-    snap->meanStep = kNaN;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{
+        primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

@@ -34,7 +34,6 @@
 namespace cplab {
 
 class WorkerTeam;
-struct StructuredSnapshot;
 
 // The training words and, optionally, test words whose errors the solvers report. The test
 // model must have the training model's layout (sameLayout).
@@ -142,15 +141,19 @@ bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
                                const StopOptions& stop);
 std::string skippedEvaluationNote(double evaluationSeconds);
 
+// The final evaluation of the cutting-plane solvers (1-slack, n-slack), which know P of every
+// iterate from its oracle pass but not always its errors: when the last record has no errors
+// (evaluated false) but a finite P, evaluates the errors of w into `errors` and the record's
+// error columns, and sets `evaluated` — unless finalEvaluationAffordable(status, evalSeconds,
+// stop) says no: then returns skippedEvaluationNote. "" otherwise.
+std::string evaluateFinalErrors(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                WorkerTeam* team, const Status& status, const StopOptions& stop,
+                                double evalSeconds, StructuredErrors& errors, bool& evaluated,
+                                IterationRecord& record);
+
 // The note a run's status message gets when its reported weights are still the start w = 0
 // after `passes` passes (no evaluated iterate had a lower P than P(0) yet): why the reported
 // model predicts one label everywhere. "" otherwise.
 std::string startWeightsNote(const Eigen::VectorXd& reported, int passes);
-
-// The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
-// the lattices at w of the first kLatticeWords test words (`test` may be null: then of the
-// training words).
-void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
-                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot);
 
 }  // namespace cplab
