@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mkl_path.h"
 
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
-#include "core/memory_budget.h"
 #include "core/number_text.h"
 #include "kernel_set.h"
-#include "mkl_path_barrier.h"
+#include "mkl_path_state.h"
 
 namespace cplab {
 
 namespace {
 
-constexpr const char* kOwner = "MklPathOptions";
+constexpr const char* kOwner = kMklPathOwner;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// Newton steps allowed for the first point (from β/(2λ₀), farther away than a predictor).
-constexpr int kStartNewtonSteps = 200;
-// The smallest step in σ before the path is declared stuck.
-constexpr double kMinSigmaStep = 1e-10;
 // After a correction of at most kEasyCorrection Newton steps (a good prediction: quadratic
 // convergence from ~1e-3 to the tolerance) the next step in σ grows by kGrowth; after more than
 // kHardCorrection it shrinks by kShrink.
@@ -31,47 +24,8 @@ constexpr int kEasyCorrection = 3;
 constexpr int kHardCorrection = 6;
 constexpr double kGrowth = 1.5;
 constexpr double kShrink = 0.7;
-// lambda_min = 0 means λ₀ times this.
-constexpr double kDefaultLambdaRatio = 1e-4;
 
 enum Line { kInput, kStart, kStartNewton, kRepeat, kTangent, kPredict, kCorrect, kAdapt, kUntil };
-
-bool parseLoss(const std::string& text, PathLoss* out) {
-    if (text == "squared") {
-        *out = PathLoss::Squared;
-    } else if (text == "logistic") {
-        *out = PathLoss::Logistic;
-    } else {
-        return false;
-    }
-    return true;
-}
-
-// Mean 0 and variance 1 per feature with the training set's statistics (constant features are
-// only centred); dense copies. The test set is transformed with the same statistics.
-void standardize(std::shared_ptr<const Dataset>& train, std::shared_ptr<const Dataset>& test,
-                 Eigen::RowVectorXd* meanOut, Eigen::RowVectorXd* scaleOut) {
-    auto dense = [](const Dataset& data) {
-        auto copy = std::make_shared<Dataset>(data);
-        copy->setSparseStorage(false);
-        return copy;
-    };
-    auto x = dense(*train);
-    const Eigen::RowVectorXd mean = x->dense.colwise().mean();
-    Eigen::RowVectorXd scale =
-        ((x->dense.rowwise() - mean).array().square().colwise().sum() / x->size()).sqrt();
-    for (Eigen::Index j = 0; j < scale.size(); ++j)
-        scale[j] = scale[j] > 0 ? 1.0 / scale[j] : 1.0;
-    x->dense = ((x->dense.rowwise() - mean).array().rowwise() * scale.array()).matrix();
-    train = x;
-    if (test) {
-        auto t = dense(*test);
-        t->dense = ((t->dense.rowwise() - mean).array().rowwise() * scale.array()).matrix();
-        test = t;
-    }
-    *meanOut = mean;
-    *scaleOut = scale;
-}
 
 }  // namespace
 
@@ -112,7 +66,7 @@ bool MklPathOptions::isValid(std::string* why) const {
     if (!stop.isValid(kOwner, why) ||
         !requireText(parseNormalization(normalize, &normalization), kOwner, "normalize", normalize,
                      "must be one of none, diagonal, trace", why) ||
-        !requireText(parseLoss(loss, &parsedLoss), kOwner, "loss", loss,
+        !requireText(parsePathLoss(loss, &parsedLoss), kOwner, "loss", loss,
                      "must be one of squared, logistic", why) ||
         !require(std::isfinite(gamma) && gamma >= 0 && gamma <= 1, kOwner, "gamma", gamma,
                  "must be in [0, 1]", why) ||
@@ -181,297 +135,6 @@ Eigen::VectorXd MklPathModel::predict(const Eigen::MatrixXd& points, const Eigen
     }
     if (!classification) f = (targetMean + targetScale * f.array()).matrix();
     return f;
-}
-
-// ---- the path ----
-
-// The barrier problem (mkl_path_barrier.h) and the path followed so far.
-struct MklPathSolver::State : MklPathBarrier {
-    std::vector<KernelSpec> specs;
-    std::vector<std::string> labels;
-    double targetMean = 0.0;  // added back to predictions (squared)
-    double targetVariance = 1.0;
-    double lambda0 = 0.0, lambdaMin = 0.0;
-    int startSteps = 0;  // Newton steps of the first point
-
-    // The current corrected point.
-    double sigma = 0.0;
-    Eigen::VectorXd alpha;
-    double step = 0.5;  // next trial step in σ
-
-    std::vector<double> pathLambda;
-    std::vector<Eigen::VectorXd> pathAlpha;
-    std::vector<std::shared_ptr<const Eigen::VectorXd>> sharedAlpha;  // the same, for snapshots
-    std::shared_ptr<MklPathModel> model;
-    std::vector<Eigen::VectorXd> pathEta;
-    std::vector<double> pathTestError;
-
-    double lastTrainError = 0.0, lastTestError = kNaN;
-
-    // The set-up, in steps: each returns "" or why the problem is refused.
-    std::string setUp(const KernelProblem& problem, const MklPathOptions& options);
-    std::string parseKernels(const Dataset& given, int nTest, const MklPathOptions& options);
-    std::string prepareData(const KernelProblem& problem, const MklPathOptions& options,
-                            std::shared_ptr<const Dataset>& train,
-                            std::shared_ptr<const Dataset>& test);
-    std::string buildKernels(const std::shared_ptr<const Dataset>& train, const Dataset* test,
-                             const MklPathOptions& options, const std::string& dataName);
-    void setTargets(const Dataset& train, const Dataset* test, bool standardize);
-    void setPenaltyWeights(double gamma);
-    std::string start(const MklPathOptions& options, const std::string& dataName);
-
-    // One trial loop of a path step from the current point at λ along (v, curvature): the
-    // predictor at t = −h, corrected; h halves until the correction succeeds.
-    struct Trial {
-        Eigen::VectorXd next;
-        double h = 0.0;
-        int trials = 0;
-        int newtonSteps = 0;
-    };
-    // Status running on success, else why the step failed (cancelled, h too small).
-    Status predictCorrect(const Eigen::VectorXd& v, const Eigen::VectorXd& curvature, double lambda,
-                          const MklPathOptions& options, const CancelToken& cancel, Trial& trial);
-    // Appends the corrected point (alpha, λ) to the path and fills `record` with its bounds and
-    // columns (the step h in σ, its Newton steps and trials).
-    void acceptPoint(double lambda, double h, int newtonSteps, int trials, double activeThreshold,
-                     IterationRecord& record);
-};
-
-std::string MklPathSolver::State::setUp(const KernelProblem& problem,
-                                        const MklPathOptions& options) {
-    parseLoss(options.loss, &loss);
-    mu = options.mu;
-    std::shared_ptr<const Dataset> train = problem.train, test = problem.test;
-    const Dataset& given = *train;
-    n = given.size();
-    std::string why = parseKernels(given, test ? test->size() : 0, options);
-    if (why.empty()) why = prepareData(problem, options, train, test);
-    if (why.empty()) why = buildKernels(train, test.get(), options, given.name);
-    if (!why.empty()) return why;
-    setTargets(*train, test.get(), options.standardize);
-    setPenaltyWeights(options.gamma);
-    return start(options, given.name);
-}
-
-std::string MklPathSolver::State::parseKernels(const Dataset& given, int nTest,
-                                               const MklPathOptions& options) {
-    std::string why;
-    if (!parseKernelList(options.kernels, given.dimension(), &specs, &why)) {
-        return std::string(kOwner) + ": kernel list " + quotedKernelText(options.kernels) +
-               " on '" + given.name + "' (" + std::to_string(given.dimension()) +
-               " features): " + why;
-    }
-    const int m = static_cast<int>(specs.size());
-    const double megabytes = 8.0 * m * n * (static_cast<double>(n) + nTest) / (1024.0 * 1024.0);
-    if (megabytes > options.memory_mb) {
-        return std::string(kOwner) + ": " + std::to_string(m) + " dense kernel matrices over " +
-               std::to_string(n) + " training" +
-               (nTest ? " and " + std::to_string(nTest) + " test" : std::string()) +
-               " examples take " + formatReal(std::round(megabytes)) +
-               " MB, more than memory_mb = " + formatReal(options.memory_mb) +
-               " (the path keeps every kernel matrix dense)";
-    }
-    if (const std::string shortfall = memoryShortfall(
-            megabytes * 1024.0 * 1024.0, sizeProduct({{double(m), "kernels"},
-                                                      {double(n), "training examples"},
-                                                      {double(n) + nTest, "examples"}}) +
-                                             " x 8 B (every kernel matrix dense)");
-        !shortfall.empty()) {
-        return std::string(kOwner) + ": " + shortfall;
-    }
-    return {};
-}
-
-std::string MklPathSolver::State::prepareData(const KernelProblem& problem,
-                                              const MklPathOptions& options,
-                                              std::shared_ptr<const Dataset>& train,
-                                              std::shared_ptr<const Dataset>& test) {
-    const Dataset& given = *problem.train;
-    const bool precomputed = specs.front().type == KernelType::Precomputed;
-    if (test) {
-        const int need = precomputed ? n : given.dimension();
-        const int have = test->dimension();
-        if (precomputed ? have != need : have > need) {
-            return std::string(kOwner) + ": the test set '" + test->name + "' has " +
-                   std::to_string(have) + (precomputed ? " kernel columns" : " features") +
-                   ", the training set " + std::to_string(need) +
-                   (precomputed ? " examples" : " features (a test set may have fewer)");
-        }
-        if (!precomputed && have < need) {
-            auto padded = std::make_shared<Dataset>(*test);
-            padded->setDimension(need);
-            test = padded;
-        }
-    }
-    if (loss == PathLoss::Logistic) {
-        const std::vector<double> classes = given.classes();
-        if (classes.size() != 2) {
-            return std::string(kOwner) + ": loss = logistic needs two label values, but '" +
-                   given.name + "' has " + std::to_string(classes.size()) +
-                   "; use loss = squared for regression";
-        }
-        train = withPlusMinusLabels(train, classes, kOwner);
-        if (test) test = withPlusMinusLabels(test, classes, kOwner);
-    }
-    model = std::make_shared<MklPathModel>();
-    model->train = problem.train;
-    model->precomputed = precomputed;
-    model->classification = loss == PathLoss::Logistic;
-    if (options.standardize && !precomputed) {
-        standardize(train, test, &model->featureMean, &model->featureScale);
-        model->standardized = true;
-    }
-    return {};
-}
-
-std::string MklPathSolver::State::buildKernels(const std::shared_ptr<const Dataset>& train,
-                                               const Dataset* test, const MklPathOptions& options,
-                                               const std::string& dataName) {
-    KernelNormalization normalization = KernelNormalization::None;
-    parseNormalization(options.normalize, &normalization);
-    auto kernelSet = std::make_shared<KernelSet>(train, specs, normalization, 1.0);
-    KernelSet& kernels = *kernelSet;
-    model->kernels = kernelSet;
-    const int nTest = test ? test->size() : 0;
-    for (int j = 0; j < static_cast<int>(specs.size()); ++j) {
-        Eigen::MatrixXd Kj(n, n);
-        for (int i = 0; i < n; ++i)
-            Kj.row(i) = Eigen::Map<const Eigen::RowVectorXd>(kernels.row(j, i), n);
-        Kj = 0.5 * (Kj + Kj.transpose()).eval();
-        if (!Kj.allFinite()) {
-            return std::string(kOwner) + ": kernel " + specs[j].label() +
-                   " has values that are not finite on '" + dataName + "'";
-        }
-        K.push_back(std::move(Kj));
-        if (test) {
-            Eigen::MatrixXd C(nTest, n);
-            for (int i = 0; i < nTest; ++i)
-                for (int k = 0; k < n; ++k)
-                    C(i, k) = kernels.cross(j, *test, i, k);
-            cross.push_back(std::move(C));
-        }
-        labels.push_back(specs[j].label());
-    }
-    return {};
-}
-
-void MklPathSolver::State::setTargets(const Dataset& train, const Dataset* test,
-                                      bool standardizeTargets) {
-    // Centred for the squared loss (the model has no intercept) and, with `standardize`,
-    // scaled to variance 1 (so that μ weighs the barrier against a loss of the same size on
-    // every data set); ±1 for logistic.
-    y = train.labels;
-    if (loss == PathLoss::Squared) {
-        targetMean = y.mean();
-        y.array() -= targetMean;
-        targetVariance = y.squaredNorm() / n;
-        if (standardizeTargets && targetVariance > 0) targetScale = std::sqrt(targetVariance);
-        y /= targetScale;
-    }
-    if (test) {
-        testY = test->labels;
-        if (loss == PathLoss::Squared) testY = (testY.array() - targetMean) / targetScale;
-    }
-    model->targetMean = targetMean;
-    model->targetScale = targetScale;
-}
-
-void MklPathSolver::State::setPenaltyWeights(double gamma) {
-    const int m = static_cast<int>(K.size());
-    d = Eigen::VectorXd::Ones(m);
-    if (gamma > 0) {
-        for (int j = 0; j < m; ++j) {
-            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(K[j], Eigen::EigenvaluesOnly);
-            const double threshold = K[j].trace() / (2.0 * n);
-            const Eigen::Index count = (eigen.eigenvalues().array() >= threshold).count();
-            d[j] = std::pow(static_cast<double>(std::max<Eigen::Index>(count, 1)), gamma);
-        }
-    }
-    d2 = d.array().square();
-}
-
-std::string MklPathSolver::State::start(const MklPathOptions& options,
-                                        const std::string& dataName) {
-    // λ₀ = maxⱼ (βᵀKⱼβ)^{1/2} / dⱼ with β = argmin ψ.
-    const Eigen::VectorXd beta =
-        loss == PathLoss::Squared ? Eigen::VectorXd(-y) : Eigen::VectorXd(-0.5 * y);
-    double largest = 0.0;
-    for (std::size_t j = 0; j < K.size(); ++j)
-        largest = std::max(largest, std::sqrt(std::max(0.0, beta.dot(K[j] * beta))) /
-                                        d[static_cast<Eigen::Index>(j)]);
-    if (!(largest > 0) || !std::isfinite(largest)) {
-        return std::string(kOwner) + ": lambda_0 = max_j (beta' K_j beta)^(1/2) / d_j is " +
-               formatReal(largest) + " on '" + dataName +
-               "': the targets are constant or every kernel vanishes on them; there is no path";
-    }
-    lambda0 = largest;
-    lambdaMin = options.lambda_min > 0 ? options.lambda_min : kDefaultLambdaRatio * lambda0;
-    sigma = std::log(lambda0);
-    step = options.sigma_step;
-    // The first point: the interior-point method from β/(2λ₀).
-    alpha = beta / (2 * lambda0);
-    if (!interiorPoint(alpha, lambda0, options.mu, kStartNewtonSteps, options.kkt_tolerance,
-                       &startSteps)) {
-        return std::string(kOwner) +
-               ": Newton's method found no barrier point at lambda_0 = " + formatReal(lambda0) +
-               " within " + std::to_string(kStartNewtonSteps) +
-               " steps per barrier weight (mu = " + formatReal(options.mu) + "; try a larger mu)";
-    }
-    return {};
-}
-
-Status MklPathSolver::State::predictCorrect(const Eigen::VectorXd& v,
-                                            const Eigen::VectorXd& curvature, double lambda,
-                                            const MklPathOptions& options,
-                                            const CancelToken& cancel, Trial& trial) {
-    while (true) {
-        if (cancel.cancelled()) return Status::make(StatusCode::Cancelled, "stopped by the user");
-        if (trial.h < kMinSigmaStep) {
-            return Status::make(StatusCode::NumericalFailure,
-                                "the step in log(lambda) fell below " + formatReal(kMinSigmaStep) +
-                                    " at lambda = " + formatReal(lambda) +
-                                    " (the corrector does not converge; try a larger mu)");
-        }
-        ++trial.trials;
-        const double t = -trial.h;
-        trial.next = alpha + t * v + 0.5 * t * t * curvature;
-        const double target = std::exp(sigma - trial.h);
-        if (correct(trial.next, target, options.max_newton, options.kkt_tolerance,
-                    &trial.newtonSteps, &cancel)) {
-            return Status::running();
-        }
-        trial.h *= 0.5;
-    }
-}
-
-void MklPathSolver::State::acceptPoint(double lambda, double h, int newtonSteps, int trials,
-                                       double activeThreshold, IterationRecord& record) {
-    const Measures point = measure(alpha, lambda, activeThreshold);
-    lastTrainError = point.trainError;
-    lastTestError = point.testError;
-    pathLambda.push_back(lambda);
-    pathAlpha.push_back(alpha);
-    sharedAlpha.push_back(std::make_shared<const Eigen::VectorXd>(alpha));
-    pathEta.push_back(point.eta);
-    pathTestError.push_back(point.testError);
-    record.pathParameter = lambda;
-    record.upper = point.primal;
-    record.lower = point.dual;
-    record.oracleCalls = factorizations;
-    std::vector<double> extra = {lambda,
-                                 std::log10(lambda),
-                                 h,
-                                 static_cast<double>(newtonSteps),
-                                 static_cast<double>(trials),
-                                 point.kkt,
-                                 point.trainError,
-                                 point.testError,
-                                 static_cast<double>(point.active),
-                                 point.dual,
-                                 point.primal};
-    for (Eigen::Index j = 0; j < point.eta.size(); ++j)
-        extra.push_back(point.eta[j]);
-    record.extra = std::move(extra);
 }
 
 // ---- the solver ----
