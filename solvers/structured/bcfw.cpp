@@ -282,11 +282,7 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
 
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     double primal = kNaN;
     if (evaluatedLast_) {
         if (!evaluate(primal)) {

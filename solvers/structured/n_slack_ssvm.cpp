@@ -89,11 +89,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     blocks_.resize(static_cast<std::size_t>(model_->size()), Block{{}, SimplexQp(blockOptions)});
     w_ = Eigen::VectorXd::Zero(D);
     scratch_ = Eigen::VectorXd::Zero(D);
-    if (costlyDecoding(*model_)) {
-        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
-    } else {
-        runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
-    }
+    oraclePassAt(*model_, w_, team_.get(), nullptr, pass_);  // nothing is polled here
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (!std::isfinite(primal_)) {
         reject(
@@ -376,11 +372,7 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);

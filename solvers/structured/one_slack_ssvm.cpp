@@ -100,11 +100,7 @@ std::vector<std::string> OneSlackSolver::pseudocode() const {
 }
 
 bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
-    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
-        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
-    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
-        return false;
-    }
+    if (!oraclePassAt(*model_, w_, team_.get(), stop, pass_)) return false;
     const int n = model_->size();
     a_.setZero();
     addPsiSum(*model_, pass_, -1.0 / n, a_);
@@ -148,11 +144,7 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
         wBest_ = w_;
     }
     record.lower = std::min(record.lower, record.upper);
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);

@@ -18,6 +18,16 @@ constexpr double kTinyScale = 1e-3, kHugeScale = 1e3;
 // Test tokens per block of the dense kernel products (block × active tokens doubles each).
 constexpr int kScoreBlock = 256;
 
+// φ of the explicit feature group for the rows of X (squared norms sq): x, or x/‖x‖ with the
+// diagonal normalisation (a row of norm 0 stays 0).
+Eigen::MatrixXd featureMap(const Eigen::MatrixXd& X, const Eigen::VectorXd& sq, bool normalize) {
+    Eigen::MatrixXd phi = X;
+    if (normalize)
+        for (Eigen::Index r = 0; r < X.rows(); ++r)
+            if (sq(r) > 0) phi.row(r) /= std::sqrt(sq(r));
+    return phi;
+}
+
 }  // namespace
 
 namespace online_mkl {
@@ -84,14 +94,9 @@ void OnlineMklSolver::Scorer::score(const SequenceData& data, int begin, int end
                 scores.noalias() += kernelBlock(group, dots, sq) * ca;
                 break;
             }
-            case Group::Kind::Features: {
-                Eigen::MatrixXd phi = X;
-                if (group.normalize)
-                    for (int r = 0; r < m; ++r)
-                        if (sq(r) > 0) phi.row(r) /= std::sqrt(sq(r));
-                scores.noalias() += phi * c.transpose();
+            case Group::Kind::Features:
+                scores.noalias() += featureMap(X, sq, group.normalize) * c.transpose();
                 break;
-            }
             case Group::Kind::Transitions:
                 scores.rowwise() += c.col(0).head(L).transpose();
                 break;
@@ -442,14 +447,10 @@ Eigen::MatrixXd OnlineMklSolver::trainUnary(const Weights& w) const {
             case Group::Kind::Kernel:
                 unary += w.train[g];
                 break;
-            case Group::Kind::Features: {
-                Eigen::MatrixXd phi = tokens_;
-                if (group.normalize)
-                    for (int k = 0; k < N_; ++k)
-                        if (tokenSq_(k) > 0) phi.row(k) /= std::sqrt(tokenSq_(k));
-                unary.noalias() += phi * w.coef[g].transpose();
+            case Group::Kind::Features:
+                unary.noalias() +=
+                    featureMap(tokens_, tokenSq_, group.normalize) * w.coef[g].transpose();
                 break;
-            }
             case Group::Kind::Transitions:
                 unary.rowwise() += w.coef[g].col(0).head(L_).transpose();
                 break;

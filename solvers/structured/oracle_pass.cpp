@@ -76,6 +76,15 @@ void zeroWeightPass(const ChainModel& model, OraclePass& pass) {
     pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
 }
 
+bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                  const Interrupt* stop, OraclePass& pass) {
+    if (w.isZero(0.0) && costlyDecoding(model)) {
+        zeroWeightPass(model, pass);
+        return true;
+    }
+    return runOraclePass(model, w, team, stop, pass);
+}
+
 bool costlyDecoding(const ChainModel& model) {
     return decodingPassCost(model) > kCostlyDecodingPass;
 }
@@ -163,6 +172,11 @@ StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eig
     StructuredErrors errors = evaluateErrors(problem, w, team);
     if (seconds) *seconds += secondsSince(start);
     return errors;
+}
+
+bool evaluationDue(int passes, int evalEvery, const Interrupt& stop, double evalSeconds) {
+    return passes % evalEvery == 0 &&
+           stop.allows(std::isfinite(evalSeconds) ? evalSeconds : stop.elapsed());
 }
 
 bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,

@@ -98,6 +98,10 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
 // labelling differing from yᵢ at every token maximises Δ(yᵢ, y) + ⟨0, Ψ⟩, so ŷᵢ,t = (yᵢ,t + 1)
 // mod L (yᵢ itself when L = 1) and Hᵢ(0) = Δ(yᵢ, ŷᵢ) — exact, O(T) per word.
 void zeroWeightPass(const ChainModel& model, OraclePass& pass);
+// The oracle pass of the batch solvers at w: zeroWeightPass when w = 0 and costlyDecoding(model)
+// (exact, without minutes of decoding), else runOraclePass (false: interrupted by `stop`).
+bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                  const Interrupt* stop, OraclePass& pass);
 // True when the set-up avoids decoding passes at w = 0 (zeroWeightPass, and the errors of w = 0
 // left unevaluated: NaN).
 bool costlyDecoding(const ChainModel& model);
@@ -131,6 +135,12 @@ Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const
 // evaluateErrors, adding the seconds it took to *seconds (which the caller zeroes).
 StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,
                                      WorkerTeam* team, double* seconds);
+
+// Whether the step that completed pass `passes` evaluates its iterate: every evalEvery passes,
+// unless the evaluation would end past the time limit (its time estimated by the last one's,
+// evalSeconds, or by this step's time before any was measured) — then finishRecord makes it if
+// it is affordable.
+bool evaluationDue(int passes, int evalEvery, const Interrupt& stop, double evalSeconds);
 
 // Whether a run that ended as `status` evaluates its final iterate, which takes about
 // `evaluationSeconds` (the last evaluation's time): always, unless the run was stopped by its

@@ -34,27 +34,27 @@ Eigen::MatrixXd blobs(const Eigen::MatrixXd& centres, int perBlob, double spread
     return points;
 }
 
+// The squared distance from `point` to the nearest row of `centres`, by brute force.
+double nearest2(const Eigen::RowVectorXd& point, const Eigen::MatrixXd& centres) {
+    double best = std::numeric_limits<double>::infinity();
+    for (Eigen::Index k = 0; k < centres.rows(); ++k)
+        best = std::min(best, (point - centres.row(k)).squaredNorm());
+    return best;
+}
+
 // Σ over the points of the squared distance to the nearest centre.
 double objective(const Eigen::MatrixXd& points, const Eigen::MatrixXd& centres) {
     double total = 0.0;
-    for (Eigen::Index i = 0; i < points.rows(); ++i) {
-        double best = std::numeric_limits<double>::infinity();
-        for (Eigen::Index k = 0; k < centres.rows(); ++k)
-            best = std::min(best, (points.row(i) - centres.row(k)).squaredNorm());
-        total += best;
-    }
+    for (Eigen::Index i = 0; i < points.rows(); ++i)
+        total += nearest2(points.row(i), centres);
     return total;
 }
 
 // The distance from every true centre to the nearest found one, at most.
 double worstMatch(const Eigen::MatrixXd& truth, const Eigen::MatrixXd& found) {
     double worst = 0.0;
-    for (Eigen::Index t = 0; t < truth.rows(); ++t) {
-        double best = std::numeric_limits<double>::infinity();
-        for (Eigen::Index k = 0; k < found.rows(); ++k)
-            best = std::min(best, (truth.row(t) - found.row(k)).norm());
-        worst = std::max(worst, best);
-    }
+    for (Eigen::Index t = 0; t < truth.rows(); ++t)
+        worst = std::max(worst, std::sqrt(nearest2(truth.row(t), found)));
     return worst;
 }
 
