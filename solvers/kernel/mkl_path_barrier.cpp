@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The MKL path's barrier problem: ψ, KKT residual, Newton corrector, tangent (mkl_path_barrier.h).
 #include "kernel/mkl_path_barrier.h"
 
 #include <algorithm>

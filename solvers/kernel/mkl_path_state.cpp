@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The MKL path's state: set-up steps, the predictor–corrector trials, accepted points.
 #include "kernel/mkl_path_state.h"
 
 #include <Eigen/Eigenvalues>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// k-means++ seeding and Lloyd iterations (kmeans.h).
 #include "math/kmeans.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Online MKL's groups: the scorer, kernels, one round's steps, the models (online_mkl_groups.h).
 #include "structured/online_mkl_groups.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The sampling pass of BCFW, SSG and online MKL (sampling_pass.h).
 #include "structured/sampling_pass.h"
 
 #include <utility>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Filling a StructuredSnapshot: the model's fields and lattices, the bounds and progress.
 #include "structured/structured_snapshot.h"
 
 #include <algorithm>
