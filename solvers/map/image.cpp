@@ -29,7 +29,8 @@ std::uint32_t bigEndian(const unsigned char* p) {
 using Fail = std::function<void(const std::string&)>;
 
 // The checks of the IHDR chunk's 13 bytes that name what is wrong (libpng only says "Invalid
-// IHDR data"): the size, the pixel limit and the colour type's bit depths.
+// IHDR data"): the size, the pixel limit, libpng's default limit per side, and the colour
+// type's bit depths.
 void checkHeader(const unsigned char* body, const Fail& fail) {
     const std::uint32_t width = bigEndian(body), height = bigEndian(body + 4);
     const int depth = body[8], colourType = body[9];
@@ -39,6 +40,9 @@ void checkHeader(const unsigned char* body, const Fail& fail) {
     if (static_cast<long long>(width) * static_cast<long long>(height) > kMaxImagePixels)
         fail("PNG image of " + size + " pixels; at most " + std::to_string(kMaxImagePixels) +
              " pixels can be loaded");
+    if (width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
+        fail("PNG image of " + size + " pixels; libpng loads at most " +
+             std::to_string(PNG_USER_WIDTH_MAX) + " x " + std::to_string(PNG_USER_HEIGHT_MAX));
     const bool depthOk =
         (colourType == 0 &&
          (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||

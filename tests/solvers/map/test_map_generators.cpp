@@ -755,6 +755,16 @@ class TestMapGenerators : public QObject {
         putChunk(huge, "IHDR", header);
         putChunk(huge, "IEND", {});
         QTest::newRow("too many pixels") << bytes(huge) << "pixels can be loaded";
+        // 2,000,000 × 1 pixels: few enough, but wider than libpng's default limit per side.
+        std::string wide("\x89PNG\r\n\x1a\n", 8);
+        header.clear();
+        putBigEndian(header, 2000000);
+        putBigEndian(header, 1);
+        header += {8, 0, 0, 0, 0};
+        putChunk(wide, "IHDR", header);
+        putChunk(wide, "IEND", {});
+        QTest::newRow("wider than libpng loads")
+            << bytes(wide) << "bad.png: PNG image of 2000000 x 1 pixels; libpng loads at most";
     }
     void refusesBadPng() {
         QFETCH(QByteArray, bytes);
