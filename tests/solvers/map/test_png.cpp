@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -132,6 +133,23 @@ std::string libpngEncode(const Image& image, int interlace) {
     return out;
 }
 
+// The rows of `image` with one more byte after every pixel's samples, extra(x, y): the low
+// byte of a 16-bit grey sample, or an alpha value.
+std::vector<std::string> rowsWithExtraByte(const Image& image,
+                                           const std::function<int(int, int)>& extra) {
+    std::vector<std::string> rows;
+    for (int y = 0; y < image.height; ++y) {
+        std::string row;
+        for (int x = 0; x < image.width; ++x) {
+            for (int c = 0; c < image.channels; ++c)
+                row.push_back(static_cast<char>(image.at(x, y, c)));
+            row.push_back(static_cast<char>(extra(x, y)));
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
 std::string bytesOf(const Image& image, int y) {
     const std::size_t rowBytes = static_cast<std::size_t>(image.width * image.channels);
     return std::string(reinterpret_cast<const char*>(image.pixels.data()) + y * rowBytes, rowBytes);
@@ -165,41 +183,16 @@ class TestPng : public QObject {
         QVERIFY(decoded.pixels == grey.pixels);
 
         // 16-bit grey: the high byte is kept.
-        rows.clear();
-        for (int y = 0; y < 7; ++y) {
-            std::string row;
-            for (int x = 0; x < 9; ++x) {
-                row.push_back(static_cast<char>(grey.at(x, y)));
-                row.push_back(static_cast<char>((x * 37 + y) & 0xff));
-            }
-            rows.push_back(row);
-        }
+        rows = rowsWithExtraByte(grey, [](int x, int y) { return (x * 37 + y) & 0xff; });
         decoded = decodePng(encodePng(9, 7, 16, 0, rows, 2), "grey16.png");
         QVERIFY(decoded.pixels == grey.pixels);
 
         // Grey + alpha and RGBA: alpha dropped.
-        rows.clear();
-        for (int y = 0; y < 7; ++y) {
-            std::string row;
-            for (int x = 0; x < 9; ++x) {
-                row.push_back(static_cast<char>(grey.at(x, y)));
-                row.push_back(static_cast<char>(255 - x));
-            }
-            rows.push_back(row);
-        }
+        rows = rowsWithExtraByte(grey, [](int x, int) { return 255 - x; });
         decoded = decodePng(encodePng(9, 7, 8, 4, rows, 2), "ga.png");
         QCOMPARE(decoded.channels, 1);
         QVERIFY(decoded.pixels == grey.pixels);
-        rows.clear();
-        for (int y = 0; y < 10; ++y) {
-            std::string row;
-            for (int x = 0; x < 13; ++x) {
-                for (int c = 0; c < 3; ++c)
-                    row.push_back(static_cast<char>(rgb.at(x, y, c)));
-                row.push_back(static_cast<char>(x * 11));
-            }
-            rows.push_back(row);
-        }
+        rows = rowsWithExtraByte(rgb, [](int x, int) { return x * 11; });
         decoded = decodePng(encodePng(13, 10, 8, 6, rows, 4), "rgba.png");
         QCOMPARE(decoded.channels, 3);
         QVERIFY(decoded.pixels == rgb.pixels);
