@@ -21,6 +21,7 @@ PACKAGES="
   libdlib-dev
   toulbar2
   zlib1g-dev
+  libpng-dev
   libgl-dev
   fonts-dejavu-core
   desktop-file-utils

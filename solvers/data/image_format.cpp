@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/image_format.h"
 
+#include <png.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <functional>
 #include <stdexcept>
 
 #include "core/output_file.h"
@@ -27,188 +26,124 @@ std::uint32_t bigEndian(const unsigned char* p) {
            std::uint32_t{p[3]};
 }
 
-// The Paeth predictor of the PNG specification (section 9.4).
-int paeth(int a, int b, int c) {
-    const int p = a + b - c;
-    const int pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-    if (pa <= pb && pa <= pc) return a;
-    return pb <= pc ? b : c;
+using Fail = std::function<void(const std::string&)>;
+
+// The checks of the IHDR chunk's 13 bytes that name what is wrong (libpng only says "Invalid
+// IHDR data"): the size, the pixel limit, libpng's default limit per side, and the colour
+// type's bit depths.
+void checkHeader(const unsigned char* body, const Fail& fail) {
+    const std::uint32_t width = bigEndian(body), height = bigEndian(body + 4);
+    const int depth = body[8], colourType = body[9];
+    const std::string size = std::to_string(width) + " x " + std::to_string(height);
+    if (width == 0 || height == 0)
+        fail("PNG image of " + size + " pixels; expected at least 1 x 1");
+    if (static_cast<long long>(width) * static_cast<long long>(height) > kMaxImagePixels)
+        fail("PNG image of " + size + " pixels; at most " + std::to_string(kMaxImagePixels) +
+             " pixels can be loaded");
+    if (width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
+        fail("PNG image of " + size + " pixels; libpng loads at most " +
+             std::to_string(PNG_USER_WIDTH_MAX) + " x " + std::to_string(PNG_USER_HEIGHT_MAX));
+    const bool depthOk =
+        (colourType == 0 &&
+         (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
+        (colourType == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
+        ((colourType == 2 || colourType == 4 || colourType == 6) && (depth == 8 || depth == 16));
+    if (!depthOk)
+        fail("PNG colour type " + std::to_string(colourType) + " with bit depth " +
+             std::to_string(depth) + " is not valid");
+    if (body[10] != 0 || body[11] != 0) fail("corrupt PNG (unknown compression or filter method)");
+}
+
+// Walks the chunks before libpng decodes them, for messages that say where the file is
+// broken: a missing signature, a chunk cut off, a CRC mismatch (libpng reports a corrupt
+// IDAT's CRC only after inflating it, often as a bad filter byte), a bad header, a palette
+// image without PLTE, no image data.
+void checkChunks(std::string_view bytes, const Fail& fail) {
+    static constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (bytes.size() < 8 || !std::equal(kSignature, kSignature + 8, data))
+        fail("not a PNG image (the file does not start with the PNG signature)");
+    std::size_t pos = 8;
+    bool palette = false, imageData = false;
+    int colourType = -1;
+    for (std::string type; type != "IEND";) {
+        if (pos + 12 > bytes.size())
+            fail("truncated PNG (a chunk is cut off after byte " + std::to_string(pos) + ")");
+        const std::uint32_t length = bigEndian(data + pos);
+        type = std::string(bytes.substr(pos + 4, 4));
+        if (length > bytes.size() - pos - 12)
+            fail("truncated PNG (chunk " + type + " of " + std::to_string(length) +
+                 " bytes runs past the end of the file)");
+        const unsigned char* body = data + pos + 8;
+        if (bigEndian(body + length) !=
+            static_cast<std::uint32_t>(crc32(0L, data + pos + 4, length + 4)))
+            fail("corrupt PNG (CRC mismatch in chunk " + type + ")");
+        pos += 12 + length;
+        if (colourType < 0 && (type != "IHDR" || length != 13))
+            fail("corrupt PNG (the first chunk is not a 13-byte IHDR)");
+        if (colourType < 0) {
+            checkHeader(body, fail);
+            colourType = body[9];
+        }
+        palette = palette || type == "PLTE";
+        if (type == "IDAT" && colourType == 3 && !palette)
+            fail("corrupt PNG (palette image without PLTE)");
+        imageData = imageData || type == "IDAT";
+    }
+    if (!imageData) fail("corrupt PNG (no image data)");
+}
+
+// Frees a png_image on every path out (png_image_finish_read frees it too; a second free is
+// harmless).
+struct PngImage {
+    png_image image{};
+    PngImage() { image.version = PNG_IMAGE_VERSION; }
+    ~PngImage() { png_image_free(&image); }
+    PngImage(const PngImage&) = delete;
+    PngImage& operator=(const PngImage&) = delete;
+};
+
+// Decodes the checked PNG with libpng's simplified API: 8-bit files as 8-bit sRGB samples
+// (unchanged without a gAMA, cHRM or iCCP chunk), 16-bit ones as 16-bit linear samples
+// (unchanged likewise) of which the high byte is kept; palettes and low bit depths expanded,
+// Adam7 de-interlaced by libpng; alpha read and then dropped.
+Image readPixels(std::string_view bytes, const Fail& fail) {
+    PngImage png;
+    png_image& image = png.image;
+    if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()))
+        fail(std::string("corrupt PNG (libpng: ") + image.message + ")");
+    const bool colour = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
+    const bool wide = (image.format & PNG_FORMAT_FLAG_LINEAR) != 0;
+    image.format &= PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_LINEAR;
+    const auto samples = static_cast<std::size_t>(PNG_IMAGE_SAMPLE_CHANNELS(image.format));
+    const std::size_t count = static_cast<std::size_t>(image.width) * image.height * samples;
+    std::vector<std::uint16_t> wideBuffer(wide ? count : 0);
+    std::vector<std::uint8_t> buffer(wide ? 0 : count);
+    void* out = wide ? static_cast<void*>(wideBuffer.data()) : static_cast<void*>(buffer.data());
+    if (!png_image_finish_read(&image, nullptr, out, 0, nullptr))
+        fail(std::string("corrupt PNG (libpng: ") + image.message + ")");
+
+    Image result;
+    result.width = static_cast<int>(image.width);
+    result.height = static_cast<int>(image.height);
+    result.channels = colour ? 3 : 1;
+    const auto channels = static_cast<std::size_t>(result.channels);
+    const std::size_t pixels = static_cast<std::size_t>(image.width) * image.height;
+    result.pixels.resize(pixels * channels);
+    for (std::size_t p = 0; p < pixels; ++p)
+        for (std::size_t c = 0; c < channels; ++c)
+            result.pixels[p * channels + c] =
+                wide ? static_cast<std::uint8_t>(wideBuffer[p * samples + c] >> 8)
+                     : buffer[p * samples + c];
+    return result;
 }
 
 }  // namespace
 
 Image decodePng(std::string_view bytes, const std::string& sourceName) {
-    auto fail = [&](const std::string& detail) { throw DataError(sourceName, 0, detail); };
-    static constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-    if (bytes.size() < 8 || !std::equal(kSignature, kSignature + 8, data))
-        fail("not a PNG image (the file does not start with the PNG signature)");
-
-    std::size_t pos = 8;
-    bool haveHeader = false, ended = false;
-    std::uint32_t width = 0, height = 0;
-    int depth = 0, colourType = 0;
-    std::vector<std::array<std::uint8_t, 3>> palette;
-    std::string compressed;
-    while (!ended) {
-        if (pos + 12 > bytes.size())
-            fail("truncated PNG (a chunk is cut off after byte " + std::to_string(pos) + ")");
-        const std::uint32_t length = bigEndian(data + pos);
-        const std::string type(bytes.substr(pos + 4, 4));
-        if (length > bytes.size() - pos - 12)
-            fail("truncated PNG (chunk " + type + " of " + std::to_string(length) +
-                 " bytes runs past the end of the file)");
-        const unsigned char* body = data + pos + 8;
-        const std::uint32_t crc = bigEndian(body + length);
-        if (crc != static_cast<std::uint32_t>(crc32(0L, data + pos + 4, length + 4)))
-            fail("corrupt PNG (CRC mismatch in chunk " + type + ")");
-        pos += 12 + length;
-        if (!haveHeader && type != "IHDR") fail("corrupt PNG (the first chunk is not IHDR)");
-        if (type == "IHDR") {
-            if (haveHeader || length != 13) fail("corrupt PNG (bad IHDR chunk)");
-            haveHeader = true;
-            width = bigEndian(body);
-            height = bigEndian(body + 4);
-            depth = body[8];
-            colourType = body[9];
-            if (width == 0 || height == 0)
-                fail("PNG image of " + std::to_string(width) + " x " + std::to_string(height) +
-                     " pixels; expected at least 1 x 1");
-            if (static_cast<long long>(width) * static_cast<long long>(height) > kMaxImagePixels)
-                fail("PNG image of " + std::to_string(width) + " x " + std::to_string(height) +
-                     " pixels; at most " + std::to_string(kMaxImagePixels) +
-                     " pixels can be loaded");
-            const bool depthOk =
-                (colourType == 0 &&
-                 (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
-                (colourType == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
-                ((colourType == 2 || colourType == 4 || colourType == 6) &&
-                 (depth == 8 || depth == 16));
-            if (!depthOk)
-                fail("PNG colour type " + std::to_string(colourType) + " with bit depth " +
-                     std::to_string(depth) + " is not valid");
-            if (body[10] != 0 || body[11] != 0)
-                fail("corrupt PNG (unknown compression or filter method)");
-            if (body[12] != 0)
-                fail(
-                    "interlaced (Adam7) PNG images are not supported; save the image "
-                    "non-interlaced");
-        } else if (type == "PLTE") {
-            if (length % 3 != 0 || length == 0 || length > 768)
-                fail("corrupt PNG (bad PLTE chunk)");
-            palette.clear();
-            for (std::uint32_t i = 0; i < length; i += 3)
-                palette.push_back({body[i], body[i + 1], body[i + 2]});
-        } else if (type == "IDAT") {
-            compressed.append(reinterpret_cast<const char*>(body), length);
-        } else if (type == "IEND") {
-            ended = true;
-        }
-    }
-    if (compressed.empty()) fail("corrupt PNG (no image data)");
-    if (colourType == 3 && palette.empty()) fail("corrupt PNG (palette image without PLTE)");
-
-    const int samples = colourType == 0 || colourType == 3 ? 1
-                        : colourType == 4                  ? 2
-                        : colourType == 2                  ? 3
-                                                           : 4;
-    const std::size_t bitsPerPixel = static_cast<std::size_t>(samples * depth);
-    const std::size_t rowBytes = (static_cast<std::size_t>(width) * bitsPerPixel + 7) / 8;
-    const std::size_t filterStep = std::max<std::size_t>(1, bitsPerPixel / 8);
-    std::vector<unsigned char> raw((rowBytes + 1) * height);
-    z_stream zs{};
-    if (inflateInit(&zs) != Z_OK) throw std::bad_alloc();
-    zs.next_in = reinterpret_cast<Bytef*>(compressed.data());
-    zs.avail_in = static_cast<uInt>(compressed.size());
-    zs.next_out = raw.data();
-    zs.avail_out = static_cast<uInt>(raw.size());
-    const int rc = inflate(&zs, Z_FINISH);
-    const std::size_t produced = raw.size() - zs.avail_out;
-    const std::string reason = zs.msg ? zs.msg : "";
-    inflateEnd(&zs);
-    if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT)
-        fail("corrupt PNG (zlib: " + (reason.empty() ? std::string("bad data") : reason) + ")");
-    if (produced < raw.size())
-        fail("truncated PNG image data (" + std::to_string(produced) + " of " +
-             std::to_string(raw.size()) + " bytes)");
-
-    // Undo the filters, row by row (PNG specification, section 9).
-    std::vector<unsigned char> previous(rowBytes, 0);
-    for (std::uint32_t y = 0; y < height; ++y) {
-        unsigned char* row = raw.data() + y * (rowBytes + 1);
-        const int filter = row[0];
-        unsigned char* cur = row + 1;
-        for (std::size_t i = 0; i < rowBytes; ++i) {
-            const int a = i >= filterStep ? cur[i - filterStep] : 0;
-            const int b = previous[i];
-            const int c = i >= filterStep ? previous[i - filterStep] : 0;
-            int predictor = 0;
-            switch (filter) {
-                case 0:
-                    predictor = 0;
-                    break;
-                case 1:
-                    predictor = a;
-                    break;
-                case 2:
-                    predictor = b;
-                    break;
-                case 3:
-                    predictor = (a + b) / 2;
-                    break;
-                case 4:
-                    predictor = paeth(a, b, c);
-                    break;
-                default:
-                    fail("corrupt PNG (unknown filter type " + std::to_string(filter) + " in row " +
-                         std::to_string(y) + ")");
-            }
-            cur[i] = static_cast<unsigned char>(cur[i] + predictor);
-        }
-        std::copy(cur, cur + rowBytes, previous.begin());
-    }
-
-    Image image;
-    image.width = static_cast<int>(width);
-    image.height = static_cast<int>(height);
-    image.channels = colourType == 0 || colourType == 4 ? 1 : 3;
-    image.pixels.resize(static_cast<std::size_t>(width) * height *
-                        static_cast<std::size_t>(image.channels));
-    auto sample = [&](const unsigned char* row, std::size_t x, int s) -> int {
-        if (depth == 8)
-            return row[x * static_cast<std::size_t>(samples) + static_cast<std::size_t>(s)];
-        if (depth == 16)
-            return row[2 * (x * static_cast<std::size_t>(samples) + static_cast<std::size_t>(s))];
-        // 1, 2 or 4 bits, one sample per pixel, most significant bits first.
-        const std::size_t bit = x * static_cast<std::size_t>(depth);
-        const int shift = 8 - depth - static_cast<int>(bit % 8);
-        return (row[bit / 8] >> shift) & ((1 << depth) - 1);
-    };
-    std::uint8_t* out = image.pixels.data();
-    for (std::uint32_t y = 0; y < height; ++y) {
-        const unsigned char* row = raw.data() + y * (rowBytes + 1) + 1;
-        for (std::uint32_t x = 0; x < width; ++x) {
-            if (colourType == 3) {
-                const int index = sample(row, x, 0);
-                if (index >= static_cast<int>(palette.size()))
-                    fail("corrupt PNG (palette index " + std::to_string(index) + " in row " +
-                         std::to_string(y) + " beyond the " + std::to_string(palette.size()) +
-                         " palette entries)");
-                const auto& rgb = palette[static_cast<std::size_t>(index)];
-                *out++ = rgb[0];
-                *out++ = rgb[1];
-                *out++ = rgb[2];
-            } else if (image.channels == 1) {
-                const int value = sample(row, x, 0);
-                *out++ = static_cast<std::uint8_t>(depth >= 8 ? value
-                                                              : value * 255 / ((1 << depth) - 1));
-            } else {
-                for (int s = 0; s < 3; ++s)
-                    *out++ = static_cast<std::uint8_t>(sample(row, x, s));
-            }
-        }
-    }
-    return image;
+    const Fail fail = [&](const std::string& detail) { throw DataError(sourceName, 0, detail); };
+    checkChunks(bytes, fail);
+    return readPixels(bytes, fail);
 }
 
 Image loadPng(const std::string& path) {

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Raster images for the generated MAP models (generators.h): an 8-bit pixel buffer, a PNG
-// decoder, box downsampling and the grey value of a pixel.
+// reader, box downsampling and the grey value of a pixel.
 //
-// The PNG decoder is here, in the Qt-free solver library, with zlib (which the data loaders
-// already use for gzip), so that the CLI, the GUI and the tests read an image to the very same
-// bytes. It reads every non-interlaced PNG of the specification: grey, grey + alpha, RGB,
-// RGBA and palette images of 1 to 16 bits per sample; alpha is dropped, 16-bit samples keep
-// their high byte, low bit depths are scaled to 0-255. Adam7-interlaced files are refused with
-// a message saying so. Every chunk's CRC is checked.
+// PNG files are decoded by libpng's simplified API (png_image_*), in the Qt-free solver
+// library, so that the CLI, the GUI and the tests read an image to the very same bytes. Every
+// PNG of the specification loads, Adam7-interlaced ones included: grey, grey + alpha, RGB,
+// RGBA and palette images of 1 to 16 bits per sample. Alpha is dropped (for 16-bit images
+// with alpha libpng's linear output composites a translucent pixel onto black), 16-bit
+// samples keep their high byte, low bit depths are scaled to 0-255; a gAMA, cHRM or iCCP chunk
+// that is not sRGB's makes libpng convert the samples to sRGB. Before libpng sees the file
+// every chunk's length and CRC is checked here, so that a broken file is reported by where
+// it is broken.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +42,9 @@ constexpr long long kMaxImagePixels = 1LL << 26;
 
 // Decodes PNG `bytes`. Throws DataError(sourceName, 0, ...) for anything that is not a
 // complete, valid PNG: no signature ("not a PNG image"), a truncated chunk, a CRC mismatch, a
-// bad header, an interlaced image, a corrupt or short zlib stream, an unknown filter, or more
-// than kMaxImagePixels pixels.
+// bad header, more than kMaxImagePixels pixels, a palette image without PLTE, no image data,
+// or what libpng refuses ("corrupt PNG (libpng: <its message>)": a corrupt or short zlib
+// stream, an unknown filter, ...).
 Image decodePng(std::string_view bytes, const std::string& sourceName);
 // Reads and decodes the PNG file at `path` (DataError naming the path on failure).
 Image loadPng(const std::string& path);

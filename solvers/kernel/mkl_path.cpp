@@ -1,32 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mkl_path.h"
 
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
-#include "core/memory_budget.h"
 #include "core/number_text.h"
 #include "kernel_set.h"
+#include "mkl_path_state.h"
 
 namespace cplab {
 
 namespace {
 
-constexpr const char* kOwner = "MklPathOptions";
+constexpr const char* kOwner = kMklPathOwner;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// Newton steps allowed for the first point (from β/(2λ₀), farther away than a predictor).
-constexpr int kStartNewtonSteps = 200;
-constexpr int kStartMuDecades = 4;
-// Halvings of a Newton step before the corrector gives up (feasibility, then sufficient ascent
-// or a smaller residual).
-constexpr int kMaxHalvings = 60;
-// The smallest step in σ before the path is declared stuck.
-constexpr double kMinSigmaStep = 1e-10;
 // After a correction of at most kEasyCorrection Newton steps (a good prediction: quadratic
 // convergence from ~1e-3 to the tolerance) the next step in σ grows by kGrowth; after more than
 // kHardCorrection it shrinks by kShrink.
@@ -34,47 +24,8 @@ constexpr int kEasyCorrection = 3;
 constexpr int kHardCorrection = 6;
 constexpr double kGrowth = 1.5;
 constexpr double kShrink = 0.7;
-// lambda_min = 0 means λ₀ times this.
-constexpr double kDefaultLambdaRatio = 1e-4;
 
 enum Line { kInput, kStart, kStartNewton, kRepeat, kTangent, kPredict, kCorrect, kAdapt, kUntil };
-
-bool parseLoss(const std::string& text, PathLoss* out) {
-    if (text == "squared") {
-        *out = PathLoss::Squared;
-    } else if (text == "logistic") {
-        *out = PathLoss::Logistic;
-    } else {
-        return false;
-    }
-    return true;
-}
-
-// Mean 0 and variance 1 per feature with the training set's statistics (constant features are
-// only centred); dense copies. The test set is transformed with the same statistics.
-void standardize(std::shared_ptr<const Dataset>& train, std::shared_ptr<const Dataset>& test,
-                 Eigen::RowVectorXd* meanOut, Eigen::RowVectorXd* scaleOut) {
-    auto dense = [](const Dataset& data) {
-        auto copy = std::make_shared<Dataset>(data);
-        copy->setSparseStorage(false);
-        return copy;
-    };
-    auto x = dense(*train);
-    const Eigen::RowVectorXd mean = x->dense.colwise().mean();
-    Eigen::RowVectorXd scale =
-        ((x->dense.rowwise() - mean).array().square().colwise().sum() / x->size()).sqrt();
-    for (Eigen::Index j = 0; j < scale.size(); ++j)
-        scale[j] = scale[j] > 0 ? 1.0 / scale[j] : 1.0;
-    x->dense = ((x->dense.rowwise() - mean).array().rowwise() * scale.array()).matrix();
-    train = x;
-    if (test) {
-        auto t = dense(*test);
-        t->dense = ((t->dense.rowwise() - mean).array().rowwise() * scale.array()).matrix();
-        test = t;
-    }
-    *meanOut = mean;
-    *scaleOut = scale;
-}
 
 }  // namespace
 
@@ -115,7 +66,7 @@ bool MklPathOptions::isValid(std::string* why) const {
     if (!stop.isValid(kOwner, why) ||
         !requireText(parseNormalization(normalize, &normalization), kOwner, "normalize", normalize,
                      "must be one of none, diagonal, trace", why) ||
-        !requireText(parseLoss(loss, &parsedLoss), kOwner, "loss", loss,
+        !requireText(parsePathLoss(loss, &parsedLoss), kOwner, "loss", loss,
                      "must be one of squared, logistic", why) ||
         !require(std::isfinite(gamma) && gamma >= 0 && gamma <= 1, kOwner, "gamma", gamma,
                  "must be in [0, 1]", why) ||
@@ -186,296 +137,7 @@ Eigen::VectorXd MklPathModel::predict(const Eigen::MatrixXd& points, const Eigen
     return f;
 }
 
-// ---- the barrier problem ----
-
-struct MklPathSolver::State {
-    PathLoss loss = PathLoss::Squared;
-    double mu = 1e-3;
-    int n = 0;
-    std::vector<KernelSpec> specs;
-    std::vector<std::string> labels;
-    std::vector<Eigen::MatrixXd> K;      // n × n, normalised
-    std::vector<Eigen::MatrixXd> cross;  // n_test × n: Kⱼ(x_train, z_test)
-    Eigen::VectorXd d2;                  // dⱼ²
-    Eigen::VectorXd d;
-    Eigen::VectorXd y;         // centred targets (squared) or ±1 (logistic)
-    Eigen::VectorXd testY;     // the test set's targets, centred alike (or ±1)
-    double targetMean = 0.0;   // added back to predictions (squared)
-    double targetScale = 1.0;  // targets are divided by it (squared loss with standardize)
-    double targetVariance = 1.0;
-    double lambda0 = 0.0, lambdaMin = 0.0;
-
-    // The current corrected point.
-    double sigma = 0.0;
-    Eigen::VectorXd alpha;
-    double step = 0.5;  // next trial step in σ
-    long long factorizations = 0;
-    long long newtonTotal = 0;
-
-    std::vector<double> pathLambda;
-    std::vector<Eigen::VectorXd> pathAlpha;
-    std::vector<std::shared_ptr<const Eigen::VectorXd>> sharedAlpha;  // the same, for snapshots
-    std::shared_ptr<MklPathModel> model;
-    std::vector<Eigen::VectorXd> pathEta;
-    std::vector<double> pathTestError;
-
-    double lastTrainError = 0.0, lastTestError = kNaN;
-
-    // Per-example ψ and its derivatives at u = λα (y the target).
-    double psi(double u, double t) const {
-        if (loss == PathLoss::Squared) return 0.5 * u * u + u * t;
-        const double z = u * t;
-        return (1 + z) * std::log1p(z) - z * std::log(-z);
-    }
-    double psi1(double u, double t) const {
-        if (loss == PathLoss::Squared) return u + t;
-        const double z = u * t;
-        return t * (std::log1p(z) - std::log(-z));
-    }
-    double psi2(double u, double t) const {
-        if (loss == PathLoss::Squared) return 1.0;
-        const double z = u * t;
-        return 1.0 / (1 + z) - 1.0 / z;
-    }
-    double psi3(double u, double t) const {
-        if (loss == PathLoss::Squared) return 0.0;
-        const double z = u * t;
-        return t * (1.0 / (z * z) - 1.0 / ((1 + z) * (1 + z)));
-    }
-    bool inDomain(const Eigen::VectorXd& u) const {
-        if (loss == PathLoss::Squared) return u.allFinite();
-        for (int i = 0; i < n; ++i) {
-            const double z = u[i] * y[i];
-            if (!(z > -1.0 && z < 0.0)) return false;
-        }
-        return true;
-    }
-
-    // Kⱼα and sⱼ = dⱼ² − αᵀKⱼα at α.
-    struct Point {
-        std::vector<Eigen::VectorXd> g;
-        Eigen::VectorXd s;
-        bool feasible = false;
-    };
-    Point at(const Eigen::VectorXd& a, double lambda) const {
-        Point p;
-        p.s.resize(static_cast<Eigen::Index>(K.size()));
-        p.feasible = inDomain(lambda * a);
-        for (std::size_t j = 0; j < K.size(); ++j) {
-            p.g.push_back(K[j] * a);
-            p.s[static_cast<Eigen::Index>(j)] = d2[static_cast<Eigen::Index>(j)] - a.dot(p.g[j]);
-            if (!(p.s[static_cast<Eigen::Index>(j)] > 0)) p.feasible = false;
-        }
-        return p;
-    }
-    Eigen::VectorXd etaOf(const Point& p, double lambda) const {
-        return (2 * mu / lambda) * p.s.cwiseInverse();
-    }
-    // G(α, λ) at a feasible point.
-    double objective(const Eigen::VectorXd& a, const Point& p, double lambda) const {
-        double value = 0.0;
-        for (int i = 0; i < n; ++i)
-            value -= psi(lambda * a[i], y[i]);
-        return value + mu * p.s.array().log().sum();
-    }
-    // R = ψ'(λα) + Σⱼ ηⱼ Kⱼα.
-    Eigen::VectorXd residual(const Eigen::VectorXd& a, const Point& p, double lambda) const {
-        Eigen::VectorXd r(n);
-        for (int i = 0; i < n; ++i)
-            r[i] = psi1(lambda * a[i], y[i]);
-        const Eigen::VectorXd eta = etaOf(p, lambda);
-        for (std::size_t j = 0; j < K.size(); ++j)
-            r += eta[static_cast<Eigen::Index>(j)] * p.g[j];
-        return r;
-    }
-    // The relative KKT residual maxᵢ |Rᵢ| / (1 + |ψ'ᵢ(λαᵢ)| + Σⱼ ηⱼ (|Kⱼ| |α|)ᵢ): R's size
-    // against the terms it sums, whose rounding (large ηⱼ and αᵢ of both signs) sets a floor
-    // under any absolute tolerance.
-    double kktMeasure(const Eigen::VectorXd& a, const Point& p, double lambda,
-                      const Eigen::VectorXd& r) const {
-        Eigen::VectorXd scale(n);
-        for (int i = 0; i < n; ++i)
-            scale[i] = 1.0 + std::abs(psi1(lambda * a[i], y[i]));
-        const Eigen::VectorXd eta = etaOf(p, lambda);
-        const Eigen::VectorXd absAlpha = a.cwiseAbs();
-        for (std::size_t j = 0; j < K.size(); ++j)
-            scale.noalias() += eta[static_cast<Eigen::Index>(j)] * (K[j].cwiseAbs() * absAlpha);
-        return r.cwiseAbs().cwiseQuotient(scale).maxCoeff();
-    }
-    double kktMeasure(const Eigen::VectorXd& a, double lambda) const {
-        const Point p = at(a, lambda);
-        return kktMeasure(a, p, lambda, residual(a, p, lambda));
-    }
-    // M = −∂²G/∂α² = λ² diag ψ'' + Σⱼ (2μ/sⱼ Kⱼ + 4μ/sⱼ² gⱼgⱼᵀ), positive definite.
-    Eigen::MatrixXd negativeHessian(const Eigen::VectorXd& a, const Point& p, double lambda) const {
-        Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
-        for (int i = 0; i < n; ++i)
-            M(i, i) = lambda * lambda * psi2(lambda * a[i], y[i]);
-        for (std::size_t j = 0; j < K.size(); ++j) {
-            const double s = p.s[static_cast<Eigen::Index>(j)];
-            M.noalias() += (2 * mu / s) * K[j];
-            M.selfadjointView<Eigen::Lower>().rankUpdate(p.g[j], 4 * mu / (s * s));
-        }
-        // rankUpdate wrote the lower triangle only.
-        M.triangularView<Eigen::StrictlyUpper>() =
-            M.transpose().triangularView<Eigen::StrictlyUpper>();
-        return M;
-    }
-
-    // A factorisation of M (Cholesky; LDLᵀ when rounding makes Cholesky fail).
-    struct Factor {
-        Eigen::LLT<Eigen::MatrixXd> llt;
-        Eigen::LDLT<Eigen::MatrixXd> ldlt;
-        bool useLdlt = false;
-        bool ok = false;
-        Eigen::VectorXd solve(const Eigen::VectorXd& b) const {
-            return useLdlt ? Eigen::VectorXd(ldlt.solve(b)) : Eigen::VectorXd(llt.solve(b));
-        }
-    };
-    Factor factor(const Eigen::MatrixXd& M) {
-        ++factorizations;
-        Factor f;
-        f.llt.compute(M);
-        if (f.llt.info() == Eigen::Success) {
-            f.ok = true;
-            return f;
-        }
-        f.useLdlt = true;
-        f.ldlt.compute(M);
-        f.ok = f.ldlt.info() == Eigen::Success && f.ldlt.isPositive();
-        return f;
-    }
-
-    // Damped Newton on G at λ from a feasible α: stops when the relative KKT residual is
-    // ≤ tolerance (true) or after maxSteps or when no step improves (false). A trial step is
-    // accepted on sufficient ascent of G or a smaller ‖R‖∞ (near the solution G's changes drown
-    // in rounding). *steps counts the Newton steps taken.
-    bool correct(Eigen::VectorXd& a, double lambda, int maxSteps, double tolerance, int* steps,
-                 const CancelToken* cancel) {
-        *steps = 0;
-        Point p = at(a, lambda);
-        if (!p.feasible) return false;
-        Eigen::VectorXd r = residual(a, p, lambda);
-        double rNorm = r.lpNorm<Eigen::Infinity>();
-        while (kktMeasure(a, p, lambda, r) > tolerance) {
-            if (*steps >= maxSteps || (cancel && cancel->cancelled())) return false;
-            const Factor f = factor(negativeHessian(a, p, lambda));
-            if (!f.ok) return false;
-            // Ascent direction Δ = M⁻¹ ∇G, ∇G = −λR.
-            const Eigen::VectorXd delta = f.solve(-lambda * r);
-            if (!delta.allFinite()) return false;
-            const double slope = -lambda * r.dot(delta);  // ∇Gᵀ Δ > 0
-            const double g0 = objective(a, p, lambda);
-            double t = 1.0;
-            bool accepted = false;
-            for (int h = 0; h < kMaxHalvings && !accepted; ++h, t *= 0.5) {
-                Eigen::VectorXd trial = a + t * delta;
-                Point q = at(trial, lambda);
-                if (!q.feasible) continue;
-                const Eigen::VectorXd rq = residual(trial, q, lambda);
-                const double rqNorm = rq.lpNorm<Eigen::Infinity>();
-                if (objective(trial, q, lambda) >= g0 + 1e-4 * t * slope || rqNorm < rNorm) {
-                    a = std::move(trial);
-                    p = std::move(q);
-                    r = rq;
-                    rNorm = rqNorm;
-                    accepted = true;
-                }
-            }
-            ++*steps;
-            ++newtonTotal;
-            if (!accepted) return false;
-        }
-        return true;
-    }
-
-    // α'(σ) and, at order 2, α''(σ) at the corrected point (α, λ = e^σ).
-    bool tangent(const Eigen::VectorXd& a, double lambda, int order, Eigen::VectorXd* v,
-                 Eigen::VectorXd* curvature) {
-        const Point p = at(a, lambda);
-        const Factor f = factor(negativeHessian(a, p, lambda));
-        if (!f.ok) return false;
-        // F_σ = −λ(ψ'(u) + u ψ''(u)), u = λα;  α' = M⁻¹ F_σ.
-        Eigen::VectorXd Fs(n);
-        for (int i = 0; i < n; ++i) {
-            const double u = lambda * a[i];
-            Fs[i] = -lambda * (psi1(u, y[i]) + u * psi2(u, y[i]));
-        }
-        *v = f.solve(Fs);
-        if (!v->allFinite()) return false;
-        if (order < 2) {
-            *curvature = Eigen::VectorXd::Zero(n);
-            return true;
-        }
-        // w = d²/dt² F(α + t α', σ + t) at t = 0 without the α'' term; α'' = M⁻¹ w.
-        Eigen::VectorXd w(n);
-        const Eigen::VectorXd va = a + *v, vb = a + 2 * *v;
-        for (int i = 0; i < n; ++i) {
-            const double u = lambda * a[i];
-            const double ua = lambda * va[i], ub = lambda * vb[i];
-            w[i] = -lambda * (psi1(u, y[i]) + 2 * psi2(u, y[i]) * ua + psi3(u, y[i]) * ua * ua +
-                              psi2(u, y[i]) * ub);
-        }
-        for (std::size_t j = 0; j < K.size(); ++j) {
-            const double s = p.s[static_cast<Eigen::Index>(j)];
-            const Eigen::VectorXd Kv = K[j] * *v;
-            const double sDot = -2 * v->dot(p.g[j]);
-            const double sDdot = -2 * v->dot(Kv);
-            w -= 2 * mu *
-                 (-2 * sDot / (s * s) * Kv +
-                  (2 * sDot * sDot / (s * s * s) - sDdot / (s * s)) * p.g[j]);
-        }
-        *curvature = f.solve(w);
-        return curvature->allFinite();
-    }
-
-    // f = −Σⱼ ηⱼ Kⱼα on the training set and on the test set.
-    Eigen::VectorXd trainScores(const Point& p, const Eigen::VectorXd& eta) const {
-        Eigen::VectorXd f = Eigen::VectorXd::Zero(n);
-        for (std::size_t j = 0; j < K.size(); ++j)
-            f -= eta[static_cast<Eigen::Index>(j)] * p.g[j];
-        return f;
-    }
-    Eigen::VectorXd testScores(const Eigen::VectorXd& a, const Eigen::VectorXd& eta) const {
-        Eigen::VectorXd f = Eigen::VectorXd::Zero(testY.size());
-        for (std::size_t j = 0; j < cross.size(); ++j)
-            f.noalias() -= eta[static_cast<Eigen::Index>(j)] * (cross[j] * a);
-        return f;
-    }
-    // Kernels whose share ηⱼ tr Kⱼ of the combined kernel's trace is at least `threshold`.
-    int activeKernels(const Eigen::VectorXd& eta, double threshold) const {
-        Eigen::VectorXd share(eta.size());
-        for (Eigen::Index j = 0; j < eta.size(); ++j)
-            share[j] = eta[j] * std::max(0.0, K[static_cast<std::size_t>(j)].trace());
-        const double total = share.sum();
-        if (!(total > 0)) return 0;
-        return static_cast<int>((share.array() >= threshold * total).count());
-    }
-    // Misclassification rate (logistic) or mean squared error (squared).
-    double error(const Eigen::VectorXd& f, const Eigen::VectorXd& t) const {
-        if (t.size() == 0) return kNaN;
-        // In the targets' own units.
-        if (loss == PathLoss::Squared)
-            return targetScale * targetScale * (t - f).squaredNorm() /
-                   static_cast<double>(t.size());
-        int wrong = 0;
-        for (Eigen::Index i = 0; i < t.size(); ++i)
-            wrong += (f[i] > 0) != (t[i] > 0);
-        return static_cast<double>(wrong) / static_cast<double>(t.size());
-    }
-    double primalLoss(const Eigen::VectorXd& f) const {
-        double value = 0.0;
-        for (int i = 0; i < n; ++i) {
-            if (loss == PathLoss::Squared) {
-                value += 0.5 * (y[i] - f[i]) * (y[i] - f[i]);
-            } else {
-                const double margin = y[i] * f[i];
-                value += std::log1p(std::exp(-std::abs(margin))) + std::max(0.0, -margin);
-            }
-        }
-        return value;
-    }
-};
+// ---- the solver ----
 
 MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions options)
     : Solver(options.stop), options_(std::move(options)) {
@@ -494,223 +156,18 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
         return;
     }
     SetupTimer timer(*this);
-    auto s = std::make_unique<State>();
-    parseLoss(options_.loss, &s->loss);
-    s->mu = options_.mu;
-    std::shared_ptr<const Dataset> train = problem.train, test = problem.test;
-    const Dataset& given = *train;
-    s->n = given.size();
-    const int n = s->n;
-    if (!parseKernelList(options_.kernels, given.dimension(), &s->specs, &why)) {
-        reject(std::string(kOwner) + ": kernel list " + quotedKernelText(options_.kernels) +
-               " on '" + given.name + "' (" + std::to_string(given.dimension()) +
-               " features): " + why);
-        return;
-    }
-    const bool precomputed = s->specs.front().type == KernelType::Precomputed;
-    const int m = static_cast<int>(s->specs.size());
-    const int nTest = test ? test->size() : 0;
-    const double megabytes = 8.0 * m * n * (static_cast<double>(n) + nTest) / (1024.0 * 1024.0);
-    if (megabytes > options_.memory_mb) {
-        reject(std::string(kOwner) + ": " + std::to_string(m) + " dense kernel matrices over " +
-               std::to_string(n) + " training" +
-               (nTest ? " and " + std::to_string(nTest) + " test" : std::string()) +
-               " examples take " + formatReal(std::round(megabytes)) +
-               " MB, more than memory_mb = " + formatReal(options_.memory_mb) +
-               " (the path keeps every kernel matrix dense)");
-        return;
-    }
-    if (const std::string shortfall = memoryShortfall(
-            megabytes * 1024.0 * 1024.0, sizeProduct({{double(m), "kernels"},
-                                                      {double(n), "training examples"},
-                                                      {double(n) + nTest, "examples"}}) +
-                                             " x 8 B (every kernel matrix dense)");
-        !shortfall.empty()) {
-        reject(std::string(kOwner) + ": " + shortfall);
-        return;
-    }
-    if (test) {
-        const int need = precomputed ? n : given.dimension();
-        const int have = test->dimension();
-        if (precomputed ? have != need : have > need) {
-            reject(std::string(kOwner) + ": the test set '" + test->name + "' has " +
-                   std::to_string(have) + (precomputed ? " kernel columns" : " features") +
-                   ", the training set " + std::to_string(need) +
-                   (precomputed ? " examples" : " features (a test set may have fewer)"));
-            return;
-        }
-        if (!precomputed && have < need) {
-            auto padded = std::make_shared<Dataset>(*test);
-            padded->setDimension(need);
-            test = padded;
-        }
-    }
     try {
-        if (s->loss == PathLoss::Logistic) {
-            const std::vector<double> classes = given.classes();
-            if (classes.size() != 2) {
-                reject(std::string(kOwner) + ": loss = logistic needs two label values, but '" +
-                       given.name + "' has " + std::to_string(classes.size()) +
-                       "; use loss = squared for regression");
-                return;
-            }
-            train = withPlusMinusLabels(train, classes, kOwner);
-            if (test) test = withPlusMinusLabels(test, classes, kOwner);
-        }
-        s->model = std::make_shared<MklPathModel>();
-        s->model->train = problem.train;
-        s->model->precomputed = precomputed;
-        s->model->classification = s->loss == PathLoss::Logistic;
-        if (options_.standardize && !precomputed) {
-            standardize(train, test, &s->model->featureMean, &s->model->featureScale);
-            s->model->standardized = true;
-        }
-        KernelNormalization normalization = KernelNormalization::None;
-        parseNormalization(options_.normalize, &normalization);
-        auto kernelSet = std::make_shared<KernelSet>(train, s->specs, normalization, 1.0);
-        KernelSet& kernels = *kernelSet;
-        s->model->kernels = kernelSet;
-        for (int j = 0; j < m; ++j) {
-            Eigen::MatrixXd Kj(n, n);
-            for (int i = 0; i < n; ++i)
-                Kj.row(i) = Eigen::Map<const Eigen::RowVectorXd>(kernels.row(j, i), n);
-            Kj = 0.5 * (Kj + Kj.transpose()).eval();
-            if (!Kj.allFinite()) {
-                reject(std::string(kOwner) + ": kernel " + s->specs[j].label() +
-                       " has values that are not finite on '" + given.name + "'");
-                return;
-            }
-            s->K.push_back(std::move(Kj));
-            if (test) {
-                Eigen::MatrixXd C(nTest, n);
-                for (int i = 0; i < nTest; ++i)
-                    for (int k = 0; k < n; ++k)
-                        C(i, k) = kernels.cross(j, *test, i, k);
-                s->cross.push_back(std::move(C));
-            }
-            s->labels.push_back(s->specs[j].label());
-        }
-    } catch (const std::exception& e) {
-        reject(std::string(kOwner) + ": " + e.what());
-        return;
-    }
-
-    try {
-        // Targets: centred for the squared loss (the model has no intercept) and, with
-        // `standardize`, scaled to variance 1 (so that μ weighs the barrier against a loss of the
-        // same size on every data set); ±1 for logistic.
-        s->y = train->labels;
-        if (s->loss == PathLoss::Squared) {
-            s->targetMean = s->y.mean();
-            s->y.array() -= s->targetMean;
-            s->targetVariance = s->y.squaredNorm() / n;
-            if (options_.standardize && s->targetVariance > 0)
-                s->targetScale = std::sqrt(s->targetVariance);
-            s->y /= s->targetScale;
-        }
-        if (test) {
-            s->testY = test->labels;
-            if (s->loss == PathLoss::Squared)
-                s->testY = (s->testY.array() - s->targetMean) / s->targetScale;
-        }
-
-        // Penalty weights.
-        s->d = Eigen::VectorXd::Ones(m);
-        if (options_.gamma > 0) {
-            for (int j = 0; j < m; ++j) {
-                Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(s->K[j],
-                                                                     Eigen::EigenvaluesOnly);
-                const double threshold = s->K[j].trace() / (2.0 * n);
-                const Eigen::Index count = (eigen.eigenvalues().array() >= threshold).count();
-                s->d[j] =
-                    std::pow(static_cast<double>(std::max<Eigen::Index>(count, 1)), options_.gamma);
-            }
-        }
-        s->d2 = s->d.array().square();
-
-        // λ₀ = maxⱼ (βᵀKⱼβ)^{1/2} / dⱼ with β = argmin ψ.
-        const Eigen::VectorXd beta =
-            s->loss == PathLoss::Squared ? Eigen::VectorXd(-s->y) : Eigen::VectorXd(-0.5 * s->y);
-        double lambda0 = 0.0;
-        for (int j = 0; j < m; ++j)
-            lambda0 =
-                std::max(lambda0, std::sqrt(std::max(0.0, beta.dot(s->K[j] * beta))) / s->d[j]);
-        if (!(lambda0 > 0) || !std::isfinite(lambda0)) {
-            reject(
-                std::string(kOwner) + ": lambda_0 = max_j (beta' K_j beta)^(1/2) / d_j is " +
-                formatReal(lambda0) + " on '" + given.name +
-                "': the targets are constant or every kernel vanishes on them; there is no path");
-            return;
-        }
-        s->lambda0 = lambda0;
-        s->lambdaMin =
-            options_.lambda_min > 0 ? options_.lambda_min : kDefaultLambdaRatio * lambda0;
-        s->sigma = std::log(lambda0);
-        s->step = options_.sigma_step;
-        // The first point by an interior-point method at λ₀: Newton from β/(2λ₀) with the barrier
-        // weight 10⁴μ, then 10³μ, …, μ (a small μ alone lets damped Newton jam at the boundary).
-        s->alpha = beta / (2 * lambda0);
-        int steps = 0;
-        bool started = true;
-        for (int k = kStartMuDecades; k >= 0 && started; --k) {
-            s->mu = options_.mu * std::pow(10.0, k);
-            int stageSteps = 0;
-            started = s->correct(s->alpha, lambda0, kStartNewtonSteps, options_.kkt_tolerance,
-                                 &stageSteps, nullptr);
-            steps += stageSteps;
-        }
-        s->mu = options_.mu;
-        if (!started) {
-            reject(std::string(kOwner) + ": Newton's method found no barrier point at lambda_0 = " +
-                   formatReal(lambda0) + " within " + std::to_string(kStartNewtonSteps) +
-                   " steps per barrier weight (mu = " + formatReal(options_.mu) +
-                   "; try a larger mu)");
+        auto s = std::make_unique<State>();
+        why = s->setUp(problem, options_);
+        if (!why.empty()) {
+            reject(why);
             return;
         }
         state_ = std::move(s);
-
+        // Record 0: the first point, filled as a step fills its record (no predictor).
         IterationRecord initial;
-        initial.pathParameter = lambda0;
-        state_->pathLambda.push_back(lambda0);
-        state_->pathAlpha.push_back(state_->alpha);
-        state_->sharedAlpha.push_back(std::make_shared<const Eigen::VectorXd>(state_->alpha));
-        state_->model->targetMean = state_->targetMean;
-        state_->model->targetScale = state_->targetScale;
-        // Fill the columns as a step does (no predictor: step 0, trials 0).
-        {
-            State& st = *state_;
-            const State::Point p = st.at(st.alpha, lambda0);
-            const Eigen::VectorXd eta = st.etaOf(p, lambda0);
-            const Eigen::VectorXd f = st.trainScores(p, eta);
-            st.lastTrainError = st.error(f, st.y);
-            st.lastTestError = test ? st.error(st.testScores(st.alpha, eta), st.testY) : kNaN;
-            st.pathEta.push_back(eta);
-            st.pathTestError.push_back(st.lastTestError);
-            double dual = 0.0;
-            for (int i = 0; i < n; ++i)
-                dual -= st.psi(lambda0 * st.alpha[i], st.y[i]);
-            double penalty = 0.0;
-            for (int j = 0; j < m; ++j)
-                penalty += st.d[j] * eta[j] * std::sqrt(std::max(0.0, st.d2[j] - p.s[j]));
-            const int active = st.activeKernels(eta, options_.active_threshold);
-            initial.upper = st.primalLoss(f) + lambda0 * penalty;
-            initial.lower = dual;
-            initial.oracleCalls = st.factorizations;
-            std::vector<double> extra = {lambda0,
-                                         std::log10(lambda0),
-                                         0.0,
-                                         static_cast<double>(steps),
-                                         0.0,
-                                         st.kktMeasure(st.alpha, lambda0),
-                                         st.lastTrainError,
-                                         st.lastTestError,
-                                         static_cast<double>(active),
-                                         dual,
-                                         initial.upper};
-            for (int j = 0; j < m; ++j)
-                extra.push_back(eta[j]);
-            initial.extra = std::move(extra);
-        }
+        state_->acceptPoint(state_->lambda0, 0.0, state_->startSteps, 0, options_.active_threshold,
+                            initial);
         setInitialRecord(initial);
     } catch (const std::exception& e) {
         // A failed allocation (the budget check bounds the kernels, not everything) or an
@@ -753,7 +210,6 @@ std::vector<std::string> MklPathSolver::pseudocode() const {
 
 Status MklPathSolver::doStep(IterationRecord& record) {
     State& s = *state_;
-    const int m = static_cast<int>(s.K.size());
     const double sigmaMin = std::log(s.lambdaMin);
     if (s.sigma <= sigmaMin) {
         record.extra = lastRecord().extra;
@@ -769,78 +225,25 @@ Status MklPathSolver::doStep(IterationRecord& record) {
             StatusCode::NumericalFailure,
             "the Hessian of the barrier dual is singular at lambda = " + formatReal(lambda));
     }
-    double h = std::min(s.step, s.sigma - sigmaMin);
-    int trials = 0, newtonSteps = 0;
-    Eigen::VectorXd next;
-    while (true) {
-        if (cancelToken().cancelled()) {
-            record.extra = lastRecord().extra;
-            return Status::make(StatusCode::Cancelled, "stopped by the user");
-        }
-        if (h < kMinSigmaStep) {
-            record.extra = lastRecord().extra;
-            return Status::make(StatusCode::NumericalFailure,
-                                "the step in log(lambda) fell below " + formatReal(kMinSigmaStep) +
-                                    " at lambda = " + formatReal(lambda) +
-                                    " (the corrector does not converge; try a larger mu)");
-        }
-        ++trials;
-        const double t = -h;
-        next = s.alpha + t * v + 0.5 * t * t * curvature;
-        const double target = std::exp(s.sigma - h);
-        if (s.correct(next, target, options_.max_newton, options_.kkt_tolerance, &newtonSteps,
-                      &cancelToken())) {
-            break;
-        }
-        h *= 0.5;
+    State::Trial trial;
+    trial.h = std::min(s.step, s.sigma - sigmaMin);
+    if (const Status failed =
+            s.predictCorrect(v, curvature, lambda, options_, cancelToken(), trial);
+        failed.code != StatusCode::Running) {
+        record.extra = lastRecord().extra;
+        return failed;
     }
+    const double h = trial.h;
     const bool clamped = s.sigma - h <= sigmaMin + 1e-12;
     s.sigma = clamped ? sigmaMin : s.sigma - h;
     const double newLambda = clamped ? s.lambdaMin : std::exp(s.sigma);
-    s.alpha = std::move(next);
-    if (!clamped || trials > 1) {
-        s.step = newtonSteps <= kEasyCorrection  ? kGrowth * h
-                 : newtonSteps > kHardCorrection ? kShrink * h
-                                                 : h;
+    s.alpha = std::move(trial.next);
+    if (!clamped || trial.trials > 1) {
+        s.step = trial.newtonSteps <= kEasyCorrection  ? kGrowth * h
+                 : trial.newtonSteps > kHardCorrection ? kShrink * h
+                                                       : h;
     }
-
-    const State::Point p = s.at(s.alpha, newLambda);
-    const Eigen::VectorXd eta = s.etaOf(p, newLambda);
-    const Eigen::VectorXd f = s.trainScores(p, eta);
-    s.lastTrainError = s.error(f, s.y);
-    s.lastTestError = s.testY.size() ? s.error(s.testScores(s.alpha, eta), s.testY) : kNaN;
-    s.pathLambda.push_back(newLambda);
-    s.pathAlpha.push_back(s.alpha);
-    s.sharedAlpha.push_back(std::make_shared<const Eigen::VectorXd>(s.alpha));
-    s.pathEta.push_back(eta);
-    s.pathTestError.push_back(s.lastTestError);
-
-    double dual = 0.0;
-    for (int i = 0; i < s.n; ++i)
-        dual -= s.psi(newLambda * s.alpha[i], s.y[i]);
-    double penalty = 0.0;
-    for (int j = 0; j < m; ++j)
-        penalty += s.d[j] * eta[j] * std::sqrt(std::max(0.0, s.d2[j] - p.s[j]));
-    const int active = s.activeKernels(eta, options_.active_threshold);
-    record.pathParameter = newLambda;
-    record.upper = s.primalLoss(f) + newLambda * penalty;
-    record.lower = dual;
-    record.oracleCalls = s.factorizations;
-    std::vector<double> extra = {newLambda,
-                                 std::log10(newLambda),
-                                 h,
-                                 static_cast<double>(newtonSteps),
-                                 static_cast<double>(trials),
-                                 s.kktMeasure(s.alpha, newLambda),
-                                 s.lastTrainError,
-                                 s.lastTestError,
-                                 static_cast<double>(active),
-                                 dual,
-                                 record.upper};
-    for (int j = 0; j < m; ++j)
-        extra.push_back(eta[j]);
-    record.extra = std::move(extra);
-
+    s.acceptPoint(newLambda, h, trial.newtonSteps, trial.trials, options_.active_threshold, record);
     if (clamped) {
         return Status::make(StatusCode::Converged,
                             "reached lambda_min = " + formatReal(s.lambdaMin) + " after " +
@@ -982,14 +385,9 @@ MklPathSolver::ColdSolve MklPathSolver::solveFromScratch(double lambda, int maxS
     const Eigen::VectorXd beta =
         s.loss == PathLoss::Squared ? Eigen::VectorXd(-s.y) : Eigen::VectorXd(-0.5 * s.y);
     out.alpha = beta / (2 * s.lambda0);
-    out.ok = true;
-    for (int k = kStartMuDecades; k >= 0 && out.ok; --k) {
-        s.mu = options_.mu * std::pow(10.0, k);
-        int steps = 0;
-        out.ok =
-            s.correct(out.alpha, lambda, maxStepsPerStage, options_.kkt_tolerance, &steps, nullptr);
-    }
-    s.mu = options_.mu;
+    int steps = 0;
+    out.ok = s.interiorPoint(out.alpha, lambda, options_.mu, maxStepsPerStage,
+                             options_.kkt_tolerance, &steps);
     out.newtonSteps = s.newtonTotal - newtonTotal;
     out.factorizations = s.factorizations - factorizations;
     s.factorizations = factorizations;

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
 #include <stdexcept>
 
 #include "core/memory_budget.h"
 #include "data/dataset.h"
+#include "math/kmeans.h"
 
 namespace cplab {
 
@@ -189,83 +189,22 @@ std::vector<std::vector<double>> kmeansCentres(const Image& image, int clusters,
                                                int iterations) {
     throwUnless(!image.empty() && image.channels >= 1, "kmeansCentres: the image is empty");
     throwUnless(clusters >= 1, "kmeansCentres: clusters must be >= 1");
-    const std::size_t n = static_cast<std::size_t>(image.width) * image.height;
-    const auto ch = static_cast<std::size_t>(image.channels);
-    auto pixel = [&](std::size_t i, std::size_t c) {
-        return static_cast<double>(image.pixels[i * ch + c]);
-    };
-    auto distance2 = [&](std::size_t i, const std::vector<double>& centre) {
-        double d = 0.0;
-        for (std::size_t c = 0; c < ch; ++c) {
-            const double diff = pixel(i, c) - centre[c];
-            d += diff * diff;
-        }
-        return d;
-    };
-    auto centreAt = [&](std::size_t i) {
-        std::vector<double> centre(ch);
-        for (std::size_t c = 0; c < ch; ++c)
-            centre[c] = pixel(i, c);
-        return centre;
-    };
-    // k-means++ seeding: the first centre uniformly, each next one with probability
-    // proportional to the squared distance to the nearest centre so far.
-    std::mt19937_64 g(static_cast<std::uint64_t>(seed));
+    const auto n = static_cast<Eigen::Index>(image.width) * image.height;
+    const auto ch = static_cast<Eigen::Index>(image.channels);
+    Eigen::MatrixXd pixels(n, ch);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index c = 0; c < ch; ++c)
+            pixels(i, c) = image.pixels[static_cast<std::size_t>(i * ch + c)];
+    KMeansOptions options;
+    options.clusters = clusters;
+    options.seed = static_cast<std::uint64_t>(seed);
+    options.maxIterations = iterations;
+    options.draw = KMeansSeedDraw::Cumulative;
+    options.empty = KMeansEmptyCluster::KeepCentre;
+    const Eigen::MatrixXd found = kmeans(pixels, options);
     std::vector<std::vector<double>> centres;
-    centres.push_back(centreAt(std::min(n - 1, static_cast<std::size_t>(uniform01(g) * n))));
-    std::vector<double> nearest(n);
-    for (std::size_t i = 0; i < n; ++i)
-        nearest[i] = distance2(i, centres[0]);
-    while (static_cast<int>(centres.size()) < clusters) {
-        const double total = std::accumulate(nearest.begin(), nearest.end(), 0.0);
-        const double target = uniform01(g) * total;
-        std::size_t pick = std::min(n - 1, static_cast<std::size_t>(uniform01(g) * n));
-        if (total > 0.0) {
-            double sum = 0.0;
-            for (std::size_t i = 0; i < n; ++i) {
-                sum += nearest[i];
-                if (sum > target) {
-                    pick = i;
-                    break;
-                }
-            }
-        }
-        centres.push_back(centreAt(pick));
-        for (std::size_t i = 0; i < n; ++i)
-            nearest[i] = std::min(nearest[i], distance2(i, centres.back()));
-    }
-    // Lloyd: assign to the nearest centre (the first on ties), move centres to their means.
-    std::vector<int> assigned(n, -1);
-    for (int it = 0; it < iterations; ++it) {
-        bool changed = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            int best = 0;
-            double bestD = distance2(i, centres[0]);
-            for (int k = 1; k < clusters; ++k) {
-                const double d = distance2(i, centres[static_cast<std::size_t>(k)]);
-                if (d < bestD) {
-                    bestD = d;
-                    best = k;
-                }
-            }
-            changed = changed || assigned[i] != best;
-            assigned[i] = best;
-        }
-        if (!changed) break;
-        std::vector<std::vector<double>> sums(static_cast<std::size_t>(clusters),
-                                              std::vector<double>(ch, 0.0));
-        std::vector<std::size_t> counts(static_cast<std::size_t>(clusters), 0);
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto k = static_cast<std::size_t>(assigned[i]);
-            ++counts[k];
-            for (std::size_t c = 0; c < ch; ++c)
-                sums[k][c] += pixel(i, c);
-        }
-        for (std::size_t k = 0; k < centres.size(); ++k)
-            if (counts[k] > 0)
-                for (std::size_t c = 0; c < ch; ++c)
-                    centres[k][c] = sums[k][c] / static_cast<double>(counts[k]);
-    }
+    for (Eigen::Index k = 0; k < found.rows(); ++k)
+        centres.emplace_back(found.row(k).begin(), found.row(k).end());
     std::stable_sort(centres.begin(), centres.end(),
                      [](const auto& a, const auto& b) { return luminance(a) < luminance(b); });
     return centres;

@@ -109,8 +109,9 @@ struct PottsImageOptions {
 // clusters the grey values.
 GeneratedModel pottsImage(const Image& image, const PottsImageOptions& options);
 // The k-means of the colour mode (also for tests): L centres of the image's pixels (channel
-// values as doubles), seeded by k-means++ from mt19937_64(seed), refined by at most
-// `iterations` Lloyd steps; a cluster that empties keeps its centre. Ordered by luminance.
+// values as doubles), seeded by k-means++ from PortableRandom(seed) (math/kmeans.h, with
+// KMeansSeedDraw::Cumulative), refined by at most `iterations` Lloyd steps; a cluster that
+// empties keeps its centre. Ordered by luminance.
 std::vector<std::vector<double>> kmeansCentres(const Image& image, int clusters, std::int64_t seed,
                                                int iterations);
 

@@ -23,9 +23,10 @@ std::vector<int> distinctRows(const Eigen::MatrixXd& X);
 Eigen::MatrixXd randomExpansionVectors(const Eigen::MatrixXd& X, const std::vector<int>& candidates,
                                        int count, std::uint64_t seed);
 
-// Lloyd's k-means on the rows `candidates` of X with k-means++ seeding; returns the count
-// centres. A cluster that empties is re-seeded with the point farthest from its centre. At
-// most `maxIterations` Lloyd iterations (stops earlier when no assignment changes).
+// Lloyd's k-means on the rows `candidates` of X with k-means++ seeding (math/kmeans.h, with
+// KMeansSeedDraw::Unbiased); returns the count centres. A cluster that empties is re-seeded
+// with the point farthest from its centre. At most `maxIterations` Lloyd iterations (stops
+// earlier when no assignment changes).
 // Precondition: 1 ≤ count ≤ candidates.size().
 Eigen::MatrixXd kmeansExpansionVectors(const Eigen::MatrixXd& X, const std::vector<int>& candidates,
                                        int count, std::uint64_t seed, int maxIterations = 100);

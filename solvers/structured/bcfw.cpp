@@ -11,6 +11,7 @@
 #include "core/memory_budget.h"
 #include "core/worker_team.h"
 #include "structured/oracle_pass.h"
+#include "structured/sampling_pass.h"
 #include "structured/structured_snapshot.h"
 
 namespace cplab {
@@ -253,26 +254,19 @@ bool BcfwSolver::evaluate(double& primal) {
 Status BcfwSolver::doStep(IterationRecord& record) {
     const int n = model_->size();
     const bool permute = options_.sampling == "permutation";
-    if (permute) {
-        for (int s = 0; s + 1 < n; ++s) {
-            const int j = s + static_cast<int>(random_.below(static_cast<std::uint64_t>(n - s)));
-            std::swap(order_[static_cast<std::size_t>(s)], order_[static_cast<std::size_t>(j)]);
-        }
-    }
-    double stepSum = 0.0;
-    int steps = 0;
+    if (permute) shuffleFromFront(order_, random_);
     const Interrupt stop = stepInterrupt();
-    for (; steps < n; ++steps) {
-        // A pass over thousands of words takes a while: the user or the time limit may stop it
-        // in between. Every block step leaves a feasible α, so the run stops with valid bounds.
-        if (stop.requested()) break;
-        stop.report("BCFW pass", steps, n, "block steps");
-        const int i = permute ? order_[static_cast<std::size_t>(steps)]
-                              : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
-        stepSum += blockStep(i);
-    }
+    // A pass over thousands of words takes a while: the user or the time limit may stop it in
+    // between. Every block step leaves a feasible α, so the run stops with valid bounds.
+    const PassProgress pass =
+        runSamplingPass(n, stop, "BCFW pass", "block steps", [&](int k) -> std::optional<double> {
+            return blockStep(permute
+                                 ? order_[static_cast<std::size_t>(k)]
+                                 : static_cast<int>(random_.below(static_cast<std::uint64_t>(n))));
+        });
+    const int steps = pass.steps;
     record.oracleCalls += steps;
-    lastMeanStep_ = stepSum / std::max(steps, 1);
+    lastMeanStep_ = pass.meanStep();
     if (steps < n) {
         record.passes = passes_ + static_cast<double>(steps) / n;
         lastDual_ = averagedDualValue();
@@ -288,11 +282,7 @@ Status BcfwSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
 
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     double primal = kNaN;
     if (evaluatedLast_) {
         if (!evaluate(primal)) {
@@ -366,13 +356,9 @@ SnapshotPtr BcfwSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, averagedWeights(), *snap);
-    snap->primal = lastPrimal_;
-    snap->dual = lastDual_;
-    snap->gap = lastGap_;
-    snap->passes = passes_;
-    snap->meanStep = lastMeanStep_;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{
+        lastPrimal_, lastDual_, lastGap_, static_cast<double>(passes_), lastMeanStep_, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, averagedWeights(), progress, *snap);
     snap->wordGaps = visitGaps_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "core/number_text.h"
 #include "data/data_error.h"
@@ -35,96 +36,123 @@ std::string formatChainModel(const ChainModelFile& model) {
     return text;
 }
 
-ChainModelFile parseChainModel(const std::string& text, const std::string& sourceName) {
-    LineReader reader(text, sourceName);
+namespace {
+
+// What parseChainModel has read so far.
+struct ChainModelReading {
     ChainModelFile model;
-    std::string_view line;
     bool seenLabels = false, seenFeatures = false, seenWeights = false;
     std::size_t namesToRead = 0;
     std::vector<double> weights;
-    // Lines the file has at most: bounds every count before anything is reserved.
-    const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-    while (reader.next(line)) {
-        if (seenWeights) {
-            if (line.empty() || line[0] == '#') continue;
-            weights.push_back(reader.number(line, "weight"));
-            continue;
-        }
-        if (namesToRead > 0) {
-            if (line.empty() || line.find_first_of(" \t:#") != std::string_view::npos)
-                reader.fail("expected a label name (no blank, ':' or '#'), got " + inQuotes(line));
-            const std::string name(line);
-            if (std::find(model.labelNames.begin(), model.labelNames.end(), name) !=
-                model.labelNames.end())
-                reader.fail("label " + inQuotes(name) + " is named twice");
-            model.labelNames.push_back(name);
-            --namesToRead;
-            continue;
-        }
-        if (line.empty() || line[0] == '#') continue;
-        const std::size_t space = line.find(' ');
-        const std::string_view key = line.substr(0, space);
-        const std::string_view value =
-            space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
-        if (key == "labels") {
-            if (seenLabels) reader.fail("labels given twice");
-            seenLabels = true;
-            namesToRead = static_cast<std::size_t>(reader.integer(value, "labels", 1));
-            if (namesToRead > lines) {
-                reader.fail("labels " + std::string(value) +
-                            " is more than the file can list, one name per line");
-            }
-        } else if (key == "features") {
-            model.features = reader.integer(value, "features", 1);
-            seenFeatures = true;
-        } else if (key == "transitions") {
-            model.transitions = reader.integer(value, "transitions (0 or 1)", 0) != 0;
-        } else if (key == "normalize_loss") {
-            model.normalizeLoss = reader.integer(value, "normalize_loss (0 or 1)", 0) != 0;
-        } else if (key == "lambda") {
-            model.lambda = reader.number(value, "lambda");
-        } else if (key == "weights") {
-            if (!seenLabels || !seenFeatures)
-                reader.fail("weights before the labels and features keys");
-            const long long expected = model.expectedWeights();
-            if (expected > kMaxChainWeights) {
-                reader.fail(std::to_string(model.labelNames.size()) + " labels and " +
-                            std::to_string(model.features) + " features make " +
-                            std::to_string(expected) + " weights, more than the " +
-                            std::to_string(kMaxChainWeights) + " a chain model may have");
-            }
-            if (static_cast<std::size_t>(expected) > lines + 1) {
-                reader.fail("the model needs " + std::to_string(expected) +
-                            " weights, more lines than the file has");
-            }
-            weights.reserve(static_cast<std::size_t>(expected));
-            seenWeights = true;
-        } else {
-            reader.fail("unknown key " + inQuotes(key) +
-                        "; expected labels, features, transitions, normalize_loss, lambda or "
-                        "weights");
-        }
+    std::size_t lines = 0;  // lines the file has at most: bounds every count before a reserve
+};
+
+// One label name of the list after 'labels'.
+void readLabelName(LineReader& reader, std::string_view line, ChainModelReading& r) {
+    if (line.empty() || line.find_first_of(" \t:#") != std::string_view::npos)
+        reader.fail("expected a label name (no blank, ':' or '#'), got " + inQuotes(line));
+    const std::string name(line);
+    if (std::find(r.model.labelNames.begin(), r.model.labelNames.end(), name) !=
+        r.model.labelNames.end())
+        reader.fail("label " + inQuotes(name) + " is named twice");
+    r.model.labelNames.push_back(name);
+    --r.namesToRead;
+}
+
+// The 'weights' key: the counts so far must allow the weights that follow.
+void startWeights(LineReader& reader, ChainModelReading& r) {
+    if (!r.seenLabels || !r.seenFeatures)
+        reader.fail("weights before the labels and features keys");
+    const long long expected = r.model.expectedWeights();
+    if (expected > kMaxChainWeights) {
+        reader.fail(std::to_string(r.model.labelNames.size()) + " labels and " +
+                    std::to_string(r.model.features) + " features make " +
+                    std::to_string(expected) + " weights, more than the " +
+                    std::to_string(kMaxChainWeights) + " a chain model may have");
     }
-    if (namesToRead > 0) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "the file ends " + std::to_string(namesToRead) +
+    if (static_cast<std::size_t>(expected) > r.lines + 1) {
+        reader.fail("the model needs " + std::to_string(expected) +
+                    " weights, more lines than the file has");
+    }
+    r.weights.reserve(static_cast<std::size_t>(expected));
+    r.seenWeights = true;
+}
+
+// One 'key value' line of the header.
+void readKey(LineReader& reader, std::string_view line, ChainModelReading& r) {
+    const std::size_t space = line.find(' ');
+    const std::string_view key = line.substr(0, space);
+    const std::string_view value =
+        space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
+    if (key == "labels") {
+        if (r.seenLabels) reader.fail("labels given twice");
+        r.seenLabels = true;
+        r.namesToRead = static_cast<std::size_t>(reader.integer(value, "labels", 1));
+        if (r.namesToRead > r.lines) {
+            reader.fail("labels " + std::string(value) +
+                        " is more than the file can list, one name per line");
+        }
+    } else if (key == "features") {
+        r.model.features = reader.integer(value, "features", 1);
+        r.seenFeatures = true;
+    } else if (key == "transitions") {
+        r.model.transitions = reader.integer(value, "transitions (0 or 1)", 0) != 0;
+    } else if (key == "normalize_loss") {
+        r.model.normalizeLoss = reader.integer(value, "normalize_loss (0 or 1)", 0) != 0;
+    } else if (key == "lambda") {
+        r.model.lambda = reader.number(value, "lambda");
+    } else if (key == "weights") {
+        startWeights(reader, r);
+    } else {
+        reader.fail("unknown key " + inQuotes(key) +
+                    "; expected labels, features, transitions, normalize_loss, lambda or "
+                    "weights");
+    }
+}
+
+// The checks at the end of the file: every name, every key, every weight.
+void checkComplete(const ChainModelReading& r, const std::string& sourceName, int lineNumber) {
+    if (r.namesToRead > 0) {
+        throw DataError(sourceName, lineNumber,
+                        "the file ends " + std::to_string(r.namesToRead) +
                             " label names short of the count given after 'labels'");
     }
-    if (!seenLabels || !seenFeatures || !seenWeights) {
-        throw DataError(sourceName, reader.lineNumber(),
+    if (!r.seenLabels || !r.seenFeatures || !r.seenWeights) {
+        throw DataError(sourceName, lineNumber,
                         "incomplete model: expected the keys labels, features and weights "
                         "(is this a cplab chain model file?)");
     }
-    if (static_cast<long long>(weights.size()) != model.expectedWeights()) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        std::to_string(weights.size()) + " weights, but " +
-                            std::to_string(model.labelNames.size()) + " labels and " +
-                            std::to_string(model.features) + " features" +
-                            (model.transitions ? " with" : " without") + " transitions need " +
-                            std::to_string(model.expectedWeights()));
+    if (static_cast<long long>(r.weights.size()) != r.model.expectedWeights()) {
+        throw DataError(sourceName, lineNumber,
+                        std::to_string(r.weights.size()) + " weights, but " +
+                            std::to_string(r.model.labelNames.size()) + " labels and " +
+                            std::to_string(r.model.features) + " features" +
+                            (r.model.transitions ? " with" : " without") + " transitions need " +
+                            std::to_string(r.model.expectedWeights()));
     }
-    model.weights = Eigen::Map<const Eigen::VectorXd>(weights.data(),
-                                                      static_cast<Eigen::Index>(weights.size()));
+}
+
+}  // namespace
+
+ChainModelFile parseChainModel(const std::string& text, const std::string& sourceName) {
+    LineReader reader(text, sourceName);
+    ChainModelReading r;
+    r.lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    std::string_view line;
+    while (reader.next(line)) {
+        if (r.seenWeights) {
+            if (line.empty() || line[0] == '#') continue;
+            r.weights.push_back(reader.number(line, "weight"));
+        } else if (r.namesToRead > 0) {
+            readLabelName(reader, line, r);
+        } else if (!line.empty() && line[0] != '#') {
+            readKey(reader, line, r);
+        }
+    }
+    checkComplete(r, sourceName, reader.lineNumber());
+    ChainModelFile model = std::move(r.model);
+    model.weights = Eigen::Map<const Eigen::VectorXd>(r.weights.data(),
+                                                      static_cast<Eigen::Index>(r.weights.size()));
     return model;
 }
 

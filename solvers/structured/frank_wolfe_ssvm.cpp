@@ -110,11 +110,7 @@ double FrankWolfeSsvmSolver::dualValue() const {
 }
 
 bool FrankWolfeSsvmSolver::decodeAt(const Interrupt* stop) {
-    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
-        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
-    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
-        return false;
-    }
+    if (!oraclePassAt(*model_, w_, team_.get(), stop, pass_)) return false;
     const double lambda = options_.lambda;
     const int n = model_->size();
     corner_.setZero();
@@ -173,11 +169,7 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     // few ulps above U, so the cap keeps the bound valid and the gap ≥ 0.
     record.lower = std::min(record.lower, record.upper);
 
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
@@ -216,13 +208,9 @@ SnapshotPtr FrankWolfeSsvmSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
-    snap->primal = primal_;
-    snap->dual = dualValue();
-    snap->gap = gap_;
-    snap->passes = passes_;
-    snap->meanStep = lastStep_;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{primal_,   dualValue(), gap_, static_cast<double>(passes_),
+                                      lastStep_, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

@@ -89,11 +89,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     blocks_.resize(static_cast<std::size_t>(model_->size()), Block{{}, SimplexQp(blockOptions)});
     w_ = Eigen::VectorXd::Zero(D);
     scratch_ = Eigen::VectorXd::Zero(D);
-    if (costlyDecoding(*model_)) {
-        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
-    } else {
-        runOraclePass(*model_, w_, team_.get(), nullptr, pass_);
-    }
+    oraclePassAt(*model_, w_, team_.get(), nullptr, pass_);  // nothing is polled here
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (!std::isfinite(primal_)) {
         reject(
@@ -376,11 +372,7 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
@@ -413,17 +405,10 @@ double NSlackSolver::workingSetGap() const {
 
 std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
-    // P of every iterate is known (the oracle pass gives it); the errors may not be.
-    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
-        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
-            return skippedEvaluationNote(evalSeconds_);
-        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
-        const std::vector<double> errors =
-            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
-        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
-        evaluatedLast_ = true;
-    }
-    return startWeightsNote(wBest_, passes_);
+    const std::string skipped =
+        evaluateFinalErrors(problem_, w_, team_.get(), status, stopOptions(), evalSeconds_,
+                            lastErrors_, evaluatedLast_, record);
+    return skipped.empty() ? startWeightsNote(wBest_, passes_) : skipped;
 }
 
 SummaryFields NSlackSolver::summary() const {
@@ -442,13 +427,9 @@ SnapshotPtr NSlackSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
-    snap->primal = primal_;
-    snap->dual = dual_;
-    snap->gap = primal_ - dual_;
-    snap->passes = passes_;
-    snap->meanStep = kNaN;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{
+        primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

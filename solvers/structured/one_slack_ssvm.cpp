@@ -100,11 +100,7 @@ std::vector<std::string> OneSlackSolver::pseudocode() const {
 }
 
 bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
-    if (w_.isZero(0.0) && costlyDecoding(*model_)) {
-        zeroWeightPass(*model_, pass_);  // exact at w = 0, without minutes of decoding
-    } else if (!runOraclePass(*model_, w_, team_.get(), stop, pass_)) {
-        return false;
-    }
+    if (!oraclePassAt(*model_, w_, team_.get(), stop, pass_)) return false;
     const int n = model_->size();
     a_.setZero();
     addPsiSum(*model_, pass_, -1.0 / n, a_);
@@ -148,11 +144,7 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
         wBest_ = w_;
     }
     record.lower = std::min(record.lower, record.upper);
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;
         lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
@@ -165,17 +157,10 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
 
 std::string OneSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
-    // P of every iterate is known (the oracle pass gives it); the errors may not be.
-    if (!evaluatedLast_ && record.extra.size() >= 7 && std::isfinite(record.extra[0])) {
-        if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
-            return skippedEvaluationNote(evalSeconds_);
-        lastErrors_ = evaluateErrors(problem_, w_, team_.get());
-        const std::vector<double> errors =
-            structuredColumnValues(0.0, 0.0, 0.0, 0.0, lastErrors_, true);
-        std::copy(errors.begin() + 4, errors.end(), record.extra.begin() + 4);
-        evaluatedLast_ = true;
-    }
-    return startWeightsNote(wBest_, passes_);
+    const std::string skipped =
+        evaluateFinalErrors(problem_, w_, team_.get(), status, stopOptions(), evalSeconds_,
+                            lastErrors_, evaluatedLast_, record);
+    return skipped.empty() ? startWeightsNote(wBest_, passes_) : skipped;
 }
 
 SummaryFields OneSlackSolver::summary() const {
@@ -196,13 +181,9 @@ SnapshotPtr OneSlackSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, w_, *snap);
-    snap->primal = primal_;
-    snap->dual = dual_;
-    snap->gap = primal_ - dual_;
-    snap->passes = passes_;
-    snap->meanStep = kNaN;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{
+        primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

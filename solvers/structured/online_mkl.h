@@ -59,6 +59,8 @@
 //             active_groups (b̃ > 0 after the chunk's last round) and beta:<group> for every
 //             group: β_g = ‖w_g‖ / Σ_h ‖w_h‖ of the current iterate after the chunk.
 // Oracle calls: one loss-augmented decoding per round, n per evaluation.
+// Files: online_mkl.cpp (options, set-up, steps, evaluation, summary, snapshot) and
+// online_mkl_groups.{h,cpp} (the groups, the scorer, one round's maths).
 #pragma once
 
 #include <Eigen/Core>
@@ -78,6 +80,7 @@
 namespace cplab {
 
 class WorkerTeam;
+struct StructuredSnapshot;
 
 struct OnlineMklOptions {
     // Steps are chunks; `epochs` ends the run.
@@ -153,10 +156,31 @@ class OnlineMklSolver final : public Solver {
     struct Weights;  // one model: the current iterate or the average
     class Scorer;    // emission scores of any tokens for one model
 
+    // Construction: the kernel specs and the regulariser (false with *why: a bad kernel list or
+    // no group), the dense token table (false: too large), the groups.
+    bool parseGroups(std::string* why);
+    bool loadTokens(std::string* why);
     void buildGroups();
+    // A fresh random word order (Fisher–Yates from the back: i swaps with random.below(i + 1)).
+    void shuffleOrder();
+    // The end of an epoch: a new order and, when due, the evaluation of the reported model
+    // (false when its objective is not finite).
+    bool endEpoch(IterationRecord& record);
     // One round on training word `word`; returns η_t, or NaN when a group norm overflowed
     // (the model is then unusable: doStep ends the run).
     double round(int word);
+    // The round's steps. ws_.unary gets group g's scores of the T tokens of the word from token
+    // `first`, `trans` the transitions (transition group).
+    void addWordScores(const Group& g, int first, int T, std::vector<double>& trans);
+    // yHat_ = ŷ, the loss-augmented decoding at the current iterate of the word whose tokens
+    // start at `first` and have the labels `truth`.
+    void decodeWord(int first, std::span<const int> truth);
+    // The gradient step of an explicit group (features, transitions) and its norm.
+    void explicitGradientStep(Group& g, int first, std::span<const int> truth,
+                              const std::vector<int>& wrong, double eta);
+    // The proximal step on the group norms, the projection and the averaging sums; false when
+    // a group norm overflowed.
+    bool proxStep(double eta);
     // The gradient step of round() on the kernel groups, for the tokens first + t (t in
     // `wrong`, where the decoding yHat_ differs from `truth`), and their norms by eq. 17.
     void kernelGradientStep(int first, std::span<const int> truth, const std::vector<int>& wrong,
@@ -177,6 +201,12 @@ class OnlineMklSolver final : public Solver {
     };
     Evaluation evaluate(const Weights& w) const;
     std::vector<double> betas(const std::vector<double>& norms) const;
+    // The snapshot's model: `w` in the chain layout (emission templates of the linear groups,
+    // biases, transitions; `trans` gets the L² transitions), and the lattices of the first
+    // kLatticeWords test (else training) words scored by all groups.
+    Eigen::VectorXd chainWeights(const Weights& w, std::vector<double>& trans) const;
+    void fillLattices(const Weights& w, const std::vector<double>& trans,
+                      StructuredSnapshot& snap) const;
 
     StructuredProblem problem_;
     std::shared_ptr<const ChainModel> model_;

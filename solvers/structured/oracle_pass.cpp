@@ -11,7 +11,6 @@
 #include "core/number_text.h"
 #include "core/options.h"
 #include "core/worker_team.h"
-#include "structured/structured_snapshot.h"
 
 namespace cplab {
 
@@ -75,6 +74,15 @@ void zeroWeightPass(const ChainModel& model, OraclePass& pass) {
     }
     pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
     pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
+}
+
+bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                  const Interrupt* stop, OraclePass& pass) {
+    if (w.isZero(0.0) && costlyDecoding(model)) {
+        zeroWeightPass(model, pass);
+        return true;
+    }
+    return runOraclePass(model, w, team, stop, pass);
 }
 
 bool costlyDecoding(const ChainModel& model) {
@@ -166,6 +174,11 @@ StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eig
     return errors;
 }
 
+bool evaluationDue(int passes, int evalEvery, const Interrupt& stop, double evalSeconds) {
+    return passes % evalEvery == 0 &&
+           stop.allows(std::isfinite(evalSeconds) ? evalSeconds : stop.elapsed());
+}
+
 bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
                                const StopOptions& stop) {
     if (status.code != StatusCode::TimeLimit && status.code != StatusCode::Cancelled) return true;
@@ -181,35 +194,25 @@ std::string skippedEvaluationNote(double evaluationSeconds) {
            "): the reported (and saved) w is the best evaluated one, whose P is U";
 }
 
+std::string evaluateFinalErrors(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                WorkerTeam* team, const Status& status, const StopOptions& stop,
+                                double evalSeconds, StructuredErrors& errors, bool& evaluated,
+                                IterationRecord& record) {
+    if (evaluated || record.extra.size() < 7 || !std::isfinite(record.extra[0])) return {};
+    if (!finalEvaluationAffordable(status, evalSeconds, stop))
+        return skippedEvaluationNote(evalSeconds);
+    errors = evaluateErrors(problem, w, team);
+    const std::vector<double> columns = structuredColumnValues(0.0, 0.0, 0.0, 0.0, errors, true);
+    std::copy(columns.begin() + 4, columns.end(), record.extra.begin() + 4);
+    evaluated = true;
+    return {};
+}
+
 std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {
     if (passes <= 0 || !reported.isZero(0.0)) return {};
     return "no iterate of the " + std::to_string(passes) +
            " passes has a lower P than the start w = 0, so the reported (and saved) w is 0, "
            "which predicts one label everywhere: run more passes";
-}
-
-void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
-                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot) {
-    snapshot.labels = model.labelCount();
-    snapshot.features = model.featureDimension();
-    snapshot.transitions = model.options().transitions;
-    snapshot.labelNames = model.data().labelNames;
-    snapshot.lambda = lambda;
-    snapshot.w = w;
-    const ChainModel& words = test ? *test : model;
-    snapshot.words = words.dataPtr();
-    const int count = std::min(kLatticeWords, words.size());
-    snapshot.lattices.resize(static_cast<std::size_t>(count));
-    ChainWorkspace ws;
-    for (int i = 0; i < count; ++i) {
-        WordLattice& lattice = snapshot.lattices[static_cast<std::size_t>(i)];
-        lattice.word = i;
-        lattice.scores = words.tokenScores(w, i);
-        const std::span<const int> truth = words.truth(i);
-        lattice.truth.assign(truth.begin(), truth.end());
-        words.decode(w, i, lattice.decoded, ws);
-        words.lossAugmentedDecode(w, i, lattice.lossAugmented, ws);
-    }
 }
 
 bool validStructuredOptions(const char* owner, double lambda, int evalEvery, int threads,

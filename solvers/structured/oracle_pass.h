@@ -34,7 +34,6 @@
 namespace cplab {
 
 class WorkerTeam;
-struct StructuredSnapshot;
 
 // The training words and, optionally, test words whose errors the solvers report. The test
 // model must have the training model's layout (sameLayout).
@@ -99,6 +98,10 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
 // labelling differing from yᵢ at every token maximises Δ(yᵢ, y) + ⟨0, Ψ⟩, so ŷᵢ,t = (yᵢ,t + 1)
 // mod L (yᵢ itself when L = 1) and Hᵢ(0) = Δ(yᵢ, ŷᵢ) — exact, O(T) per word.
 void zeroWeightPass(const ChainModel& model, OraclePass& pass);
+// The oracle pass of the batch solvers at w: zeroWeightPass when w = 0 and costlyDecoding(model)
+// (exact, without minutes of decoding), else runOraclePass (false: interrupted by `stop`).
+bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                  const Interrupt* stop, OraclePass& pass);
 // True when the set-up avoids decoding passes at w = 0 (zeroWeightPass, and the errors of w = 0
 // left unevaluated: NaN).
 bool costlyDecoding(const ChainModel& model);
@@ -133,6 +136,12 @@ Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const
 StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,
                                      WorkerTeam* team, double* seconds);
 
+// Whether the step that completed pass `passes` evaluates its iterate: every evalEvery passes,
+// unless the evaluation would end past the time limit (its time estimated by the last one's,
+// evalSeconds, or by this step's time before any was measured) — then finishRecord makes it if
+// it is affordable.
+bool evaluationDue(int passes, int evalEvery, const Interrupt& stop, double evalSeconds);
+
 // Whether a run that ended as `status` evaluates its final iterate, which takes about
 // `evaluationSeconds` (the last evaluation's time): always, unless the run was stopped by its
 // time limit or by the user and one evaluation takes more than max(1 s, max_seconds / 10) —
@@ -142,15 +151,19 @@ bool finalEvaluationAffordable(const Status& status, double evaluationSeconds,
                                const StopOptions& stop);
 std::string skippedEvaluationNote(double evaluationSeconds);
 
+// The final evaluation of the cutting-plane solvers (1-slack, n-slack), which know P of every
+// iterate from its oracle pass but not always its errors: when the last record has no errors
+// (evaluated false) but a finite P, evaluates the errors of w into `errors` and the record's
+// error columns, and sets `evaluated` — unless finalEvaluationAffordable(status, evalSeconds,
+// stop) says no: then returns skippedEvaluationNote. "" otherwise.
+std::string evaluateFinalErrors(const StructuredProblem& problem, const Eigen::VectorXd& w,
+                                WorkerTeam* team, const Status& status, const StopOptions& stop,
+                                double evalSeconds, StructuredErrors& errors, bool& evaluated,
+                                IterationRecord& record);
+
 // The note a run's status message gets when its reported weights are still the start w = 0
 // after `passes` passes (no evaluated iterate had a lower P than P(0) yet): why the reported
 // model predicts one label everywhere. "" otherwise.
 std::string startWeightsNote(const Eigen::VectorXd& reported, int passes);
-
-// The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
-// the lattices at w of the first kLatticeWords test words (`test` may be null: then of the
-// training words).
-void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
-                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot);
 
 }  // namespace cplab

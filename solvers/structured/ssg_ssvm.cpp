@@ -9,6 +9,7 @@
 
 #include "core/worker_team.h"
 #include "structured/oracle_pass.h"
+#include "structured/sampling_pass.h"
 #include "structured/structured_snapshot.h"
 
 namespace cplab {
@@ -142,25 +143,17 @@ double SsgSolver::update(int i) {
 Status SsgSolver::doStep(IterationRecord& record) {
     const int n = model_->size();
     const bool permute = options_.sampling == "permutation";
-    if (permute) {
-        for (int s = 0; s + 1 < n; ++s) {
-            const int j = s + static_cast<int>(random_.below(static_cast<std::uint64_t>(n - s)));
-            std::swap(order_[static_cast<std::size_t>(s)], order_[static_cast<std::size_t>(j)]);
-        }
-    }
-    double stepSum = 0.0;
-    int steps = 0;
+    if (permute) shuffleFromFront(order_, random_);
     const Interrupt stop = stepInterrupt();
-    for (; steps < n; ++steps) {
-        if (stop.requested()) break;  // per word: one may cost seconds with thousands of labels
-        stop.report("SSG pass", steps, n, "updates");
-        const int i = permute ? order_[static_cast<std::size_t>(steps)]
-                              : static_cast<int>(random_.below(static_cast<std::uint64_t>(n)));
-        stepSum += update(i);
-    }
+    const PassProgress pass =
+        runSamplingPass(n, stop, "SSG pass", "updates", [&](int k) -> std::optional<double> {
+            return update(permute ? order_[static_cast<std::size_t>(k)]
+                                  : static_cast<int>(random_.below(static_cast<std::uint64_t>(n))));
+        });
+    const int steps = pass.steps;
     record.oracleCalls += steps;
     record.lower = -kInf;
-    lastMeanStep_ = stepSum / std::max(steps, 1);
+    lastMeanStep_ = pass.meanStep();
     if (steps < n) {
         record.passes = passes_ + static_cast<double>(steps) / n;
         record.extra = structuredColumnValues(kNaN, kNaN, kNaN, lastMeanStep_, lastErrors_, false);
@@ -172,11 +165,7 @@ Status SsgSolver::doStep(IterationRecord& record) {
     }
     ++passes_;
     record.passes = passes_;
-    // An evaluation that would end past the time limit (its time estimated by the last one's,
-    // or by this step's pass before any was measured) is left to finishRecord, which makes it
-    // if it is affordable.
-    evaluatedLast_ = passes_ % options_.eval_every == 0 &&
-                     stop.allows(std::isfinite(evalSeconds_) ? evalSeconds_ : stop.elapsed());
+    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     double primal = kNaN;
     if (evaluatedLast_) {
         const auto start = std::chrono::steady_clock::now();
@@ -242,13 +231,9 @@ SnapshotPtr SsgSolver::snapshot() const {
     auto snap = std::make_shared<StructuredSnapshot>();
     fillSnapshot(*snap);
     if (rejected()) return snap;
-    fillModelFields(*model_, problem_.test.get(), options_.lambda, reportedWeights(), *snap);
-    snap->primal = lastPrimal_;
-    snap->dual = kNaN;
-    snap->gap = kNaN;
-    snap->passes = passes_;
-    snap->meanStep = lastMeanStep_;
-    snap->errors = lastErrors_;
+    const StructuredProgress progress{lastPrimal_,   kNaN,       kNaN, static_cast<double>(passes_),
+                                      lastMeanStep_, lastErrors_};
+    fillStructuredSnapshot(problem_, options_.lambda, reportedWeights(), progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
         return snap;

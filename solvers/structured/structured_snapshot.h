@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the structured family's views draw (shared by its solvers): the current weights of the
-// chain model, split by its layout (emission templates, biases, transitions), and the bounds.
+// chain model, split by its layout (emission templates, biases, transitions), and the bounds;
+// and the functions that fill it (structured_snapshot.cpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -75,5 +76,28 @@ struct StructuredSnapshot final : Snapshot {
                sizeof(double) * static_cast<std::size_t>(w.size());
     }
 };
+
+// The model fields of a StructuredSnapshot: labels, features, names, λ, the weights w, and
+// the lattices at w of the first kLatticeWords test words (`test` may be null: then of the
+// training words).
+void fillModelFields(const ChainModel& model, const ChainModel* test, double lambda,
+                     const Eigen::VectorXd& w, StructuredSnapshot& snapshot);
+
+// The bounds and progress a structured solver's snapshot reports (the fields of the same
+// names in StructuredSnapshot).
+struct StructuredProgress {
+    double primal = 0.0;
+    double dual = 0.0;
+    double gap = 0.0;
+    double passes = 0.0;
+    double meanStep = 0.0;
+    StructuredErrors errors;
+};
+void fillProgressFields(const StructuredProgress& progress, StructuredSnapshot& snapshot);
+
+// Both: the snapshot of a batch solver on `problem` that reports the weights w.
+void fillStructuredSnapshot(const StructuredProblem& problem, double lambda,
+                            const Eigen::VectorXd& w, const StructuredProgress& progress,
+                            StructuredSnapshot& snapshot);
 
 }  // namespace cplab

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Generated MAP models (solvers/map/generators.h) and the PNG decoder (solvers/data/image_format.h)
+// Generated MAP models (solvers/map/generators.h) and the images they are made from
 // against answers computed here from the raw draws and pixels: the tables equal the stated
 // formulas recomputed from std::mt19937_64 and the test's own pixels; a seed gives the same
 // model; on small frustrated instances (≤ 12 variables) the exhaustive optimum lies below every
 // upper bound and tightening by cycles closes more of the gap than plain MPLP; TRW-S recovers a
-// known disparity shift; the bad-pixel count; PNGs encoded here (every filter type, grey, RGB,
-// palette and 16-bit) decode to their pixels, broken ones are refused with their messages; bad
-// options are rejected with their messages.
-#include <zlib.h>
-
+// known disparity shift; the bad-pixel count; the Tsukuba PNGs of the repository load (the
+// PNG decoder itself: test_png.cpp); bad options are rejected with their messages.
 #include <QtTest>
 #include <cmath>
 #include <functional>
@@ -74,83 +71,6 @@ std::vector<std::pair<int, int>> gridPairs(int w, int h) {
             if (y + 1 < h) pairs.push_back({y * w + x, (y + 1) * w + x});
         }
     return pairs;
-}
-
-// ---- a PNG encoder of the test's own (forward filters, zlib compress) -----------------------
-
-void putBigEndian(std::string& out, std::uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out.push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-void putChunk(std::string& out, const std::string& type, const std::string& body,
-              bool breakCrc = false) {
-    putBigEndian(out, static_cast<std::uint32_t>(body.size()));
-    const std::string typed = type + body;
-    out += typed;
-    std::uint32_t crc = static_cast<std::uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(typed.data()), static_cast<uInt>(typed.size())));
-    if (breakCrc) crc ^= 1u;
-    putBigEndian(out, crc);
-}
-
-int paethPredictor(int a, int b, int c) {
-    const int p = a + b - c;
-    const int pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-    if (pa <= pb && pa <= pc) return a;
-    return pb <= pc ? b : c;
-}
-
-// A PNG of packed rows `rows` (each rowBytes long, already in the colour type's sample layout);
-// row y uses filter type y % 5, so every filter is exercised.
-std::string encodePng(int width, int height, int depth, int colourType,
-                      const std::vector<std::string>& rows, int bytesPerPixel,
-                      const std::string& palette = {}, int interlace = 0) {
-    std::string raw;
-    std::string previous(rows.empty() ? 0 : rows[0].size(), '\0');
-    for (int y = 0; y < height; ++y) {
-        const std::string& row = rows[static_cast<std::size_t>(y)];
-        const int filter = y % 5;
-        raw.push_back(static_cast<char>(filter));
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const int x = static_cast<unsigned char>(row[i]);
-            const std::size_t step = static_cast<std::size_t>(bytesPerPixel);
-            const int a = i >= step ? static_cast<unsigned char>(row[i - step]) : 0;
-            const int b = static_cast<unsigned char>(previous[i]);
-            const int c = i >= step ? static_cast<unsigned char>(previous[i - step]) : 0;
-            const int predictor = filter == 0   ? 0
-                                  : filter == 1 ? a
-                                  : filter == 2 ? b
-                                  : filter == 3 ? (a + b) / 2
-                                                : paethPredictor(a, b, c);
-            raw.push_back(static_cast<char>((x - predictor) & 0xff));
-        }
-        previous = row;
-    }
-    uLongf size = compressBound(static_cast<uLong>(raw.size()));
-    std::string compressed(size, '\0');
-    compress2(reinterpret_cast<Bytef*>(compressed.data()), &size,
-              reinterpret_cast<const Bytef*>(raw.data()), static_cast<uLong>(raw.size()), 9);
-    compressed.resize(size);
-    std::string png("\x89PNG\r\n\x1a\n", 8);
-    std::string header;
-    putBigEndian(header, static_cast<std::uint32_t>(width));
-    putBigEndian(header, static_cast<std::uint32_t>(height));
-    header += {static_cast<char>(depth), static_cast<char>(colourType), 0, 0,
-               static_cast<char>(interlace)};
-    putChunk(png, "IHDR", header);
-    if (!palette.empty()) putChunk(png, "PLTE", palette);
-    // The data in two IDAT chunks, which a decoder must join.
-    const std::size_t half = compressed.size() / 2;
-    putChunk(png, "IDAT", compressed.substr(0, half));
-    putChunk(png, "IDAT", compressed.substr(half));
-    putChunk(png, "IEND", {});
-    return png;
-}
-
-std::string bytesOf(const Image& image, int y) {
-    const std::size_t rowBytes = static_cast<std::size_t>(image.width * image.channels);
-    return std::string(reinterpret_cast<const char*>(image.pixels.data()) + y * rowBytes, rowBytes);
 }
 
 QString errorOf(const std::function<void()>& f) {
@@ -576,134 +496,6 @@ class TestMapGenerators : public QObject {
             if (s.lastRecord().upper - exhaustiveOptimum(*model) > 1e-3) ++loose;
         }
         QVERIFY(loose > 0);
-    }
-
-    // PNGs encoded here: grey 8-bit, RGB 8-bit, grey 16-bit, palette 4-bit, grey + alpha,
-    // RGBA; every row with another filter type.
-    void decodesPng() {
-        const Image rgb = randomImage(13, 10, 3, 61);
-        std::vector<std::string> rows;
-        for (int y = 0; y < 10; ++y)
-            rows.push_back(bytesOf(rgb, y));
-        Image decoded = decodePng(encodePng(13, 10, 8, 2, rows, 3), "rgb.png");
-        QCOMPARE(decoded.width, 13);
-        QCOMPARE(decoded.height, 10);
-        QCOMPARE(decoded.channels, 3);
-        QVERIFY(decoded.pixels == rgb.pixels);
-
-        const Image grey = randomImage(9, 7, 1, 62);
-        rows.clear();
-        for (int y = 0; y < 7; ++y)
-            rows.push_back(bytesOf(grey, y));
-        decoded = decodePng(encodePng(9, 7, 8, 0, rows, 1), "grey.png");
-        QCOMPARE(decoded.channels, 1);
-        QVERIFY(decoded.pixels == grey.pixels);
-
-        // 16-bit grey: the high byte is kept.
-        rows.clear();
-        for (int y = 0; y < 7; ++y) {
-            std::string row;
-            for (int x = 0; x < 9; ++x) {
-                row.push_back(static_cast<char>(grey.at(x, y)));
-                row.push_back(static_cast<char>((x * 37 + y) & 0xff));
-            }
-            rows.push_back(row);
-        }
-        decoded = decodePng(encodePng(9, 7, 16, 0, rows, 2), "grey16.png");
-        QVERIFY(decoded.pixels == grey.pixels);
-
-        // Grey + alpha and RGBA: alpha dropped.
-        rows.clear();
-        for (int y = 0; y < 7; ++y) {
-            std::string row;
-            for (int x = 0; x < 9; ++x) {
-                row.push_back(static_cast<char>(grey.at(x, y)));
-                row.push_back(static_cast<char>(255 - x));
-            }
-            rows.push_back(row);
-        }
-        decoded = decodePng(encodePng(9, 7, 8, 4, rows, 2), "ga.png");
-        QCOMPARE(decoded.channels, 1);
-        QVERIFY(decoded.pixels == grey.pixels);
-        rows.clear();
-        for (int y = 0; y < 10; ++y) {
-            std::string row;
-            for (int x = 0; x < 13; ++x) {
-                for (int c = 0; c < 3; ++c)
-                    row.push_back(static_cast<char>(rgb.at(x, y, c)));
-                row.push_back(static_cast<char>(x * 11));
-            }
-            rows.push_back(row);
-        }
-        decoded = decodePng(encodePng(13, 10, 8, 6, rows, 4), "rgba.png");
-        QCOMPARE(decoded.channels, 3);
-        QVERIFY(decoded.pixels == rgb.pixels);
-
-        // Palette, 4 bits per pixel, an odd width (the last byte half used).
-        std::string palette;
-        for (int i = 0; i < 16; ++i)
-            palette += {static_cast<char>(i * 16), static_cast<char>(255 - i * 16),
-                        static_cast<char>(i * 7)};
-        rows.clear();
-        for (int y = 0; y < 4; ++y) {
-            std::string row;
-            for (int x = 0; x < 5; x += 2) {
-                const int hi = (x + y) % 16, lo = x + 1 < 5 ? (x + 1 + 2 * y) % 16 : 0;
-                row.push_back(static_cast<char>((hi << 4) | lo));
-            }
-            rows.push_back(row);
-        }
-        decoded = decodePng(encodePng(5, 4, 4, 3, rows, 1, palette), "palette.png");
-        QCOMPARE(decoded.channels, 3);
-        for (int y = 0; y < 4; ++y)
-            for (int x = 0; x < 5; ++x) {
-                const int index = x % 2 == 0 ? (x + y) % 16 : (x + 2 * y) % 16;
-                QCOMPARE(int(decoded.at(x, y, 0)), index * 16);
-                QCOMPARE(int(decoded.at(x, y, 1)), 255 - index * 16);
-                QCOMPARE(int(decoded.at(x, y, 2)), index * 7);
-            }
-    }
-
-    void refusesBadPng_data() {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QString>("message");
-        const Image grey = randomImage(6, 5, 1, 71);
-        std::vector<std::string> rows;
-        for (int y = 0; y < 5; ++y)
-            rows.push_back(bytesOf(grey, y));
-        const std::string good = encodePng(6, 5, 8, 0, rows, 1);
-        auto bytes = [](const std::string& s) { return QByteArray(s.data(), qsizetype(s.size())); };
-        QTest::newRow("text") << QByteArray("+1 1:0.5\n") << "bad.png: not a PNG image";
-        QTest::newRow("empty") << QByteArray() << "bad.png: not a PNG image";
-        QTest::newRow("truncated")
-            << bytes(good.substr(0, good.size() - 30)) << "bad.png: truncated PNG";
-        std::string corrupt = good;
-        corrupt[40] = static_cast<char>(corrupt[40] ^ 0x55);
-        QTest::newRow("crc") << bytes(corrupt) << "bad.png: corrupt PNG (CRC mismatch in chunk";
-        QTest::newRow("interlaced") << bytes(encodePng(6, 5, 8, 0, rows, 1, {}, 1))
-                                    << "interlaced (Adam7) PNG images are not supported";
-        QTest::newRow("bad depth") << bytes(encodePng(6, 5, 3, 0, rows, 1))
-                                   << "PNG colour type 0 with bit depth 3 is not valid";
-        QTest::newRow("palette without PLTE")
-            << bytes(encodePng(6, 5, 8, 3, rows, 1)) << "palette image without PLTE";
-        // 2^20 × 100 pixels: refused at the header, before any data is read.
-        std::string huge("\x89PNG\r\n\x1a\n", 8);
-        std::string header;
-        putBigEndian(header, 1u << 20);
-        putBigEndian(header, 100);
-        header += {8, 0, 0, 0, 0};
-        putChunk(huge, "IHDR", header);
-        putChunk(huge, "IEND", {});
-        QTest::newRow("too many pixels") << bytes(huge) << "pixels can be loaded";
-    }
-    void refusesBadPng() {
-        QFETCH(QByteArray, bytes);
-        QFETCH(QString, message);
-        const QString error = errorOf([&] {
-            decodePng(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                      "bad.png");
-        });
-        QVERIFY2(error.contains(message), qPrintable(error));
     }
 
     // The built-in Tsukuba pair decodes to 384 × 288 RGB, and a stereo problem on it has a
