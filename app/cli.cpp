@@ -367,7 +367,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
             << ")\n";
         return kExitInvalid;
     }
-    const bool readsFiles = !family->dataFormats().empty();
+    const bool readsFiles = !family->dataKinds().empty();
     ReaderChoice reader;
     if (!a.data.empty() && readsFiles) {
         reader = chooseReader(a.data, family->name(), &why);

@@ -46,24 +46,32 @@ const Family::SolverEntry* Family::findEntry(const std::string& solver) const {
     return nullptr;
 }
 
+std::vector<const DataFormat*> Family::readFormats() const {
+    const auto kinds = dataKinds();
+    std::vector<const DataFormat*> formats;
+    for (const DataFormat& format : dataFormats())
+        if (std::find(kinds.begin(), kinds.end(), format.kind) != kinds.end())
+            formats.push_back(&format);
+    return formats;
+}
+
 bool Family::readsFormat(const std::string& format) const {
-    const auto formats = dataFormats();
-    return std::find(formats.begin(), formats.end(), format) != formats.end();
+    const DataFormat* known = findDataFormat(format);
+    const auto kinds = dataKinds();
+    return known && std::find(kinds.begin(), kinds.end(), known->kind) != kinds.end();
 }
 
 std::string Family::fileFormats() const {
-    // "LIBSVM/SVMlight, CSV or LIBSVM precomputed kernel"
-    const auto formats = dataFormats();
+    // "LIBSVM/SVMlight (.libsvm, .svm), CSV (.csv) or LIBSVM precomputed kernel"
+    const auto formats = readFormats();
     std::string text;
     for (std::size_t k = 0; k < formats.size(); ++k) {
-        const DataFormat* format = findDataFormat(formats[k]);
-        if (!format) continue;
         text += (k == 0                    ? ""
                  : k + 1 == formats.size() ? " or "
                                            : ", ") +
-                std::string(format->title);
+                std::string(formats[k]->title);
         std::string extensions;
-        for (const auto extension : format->extensions)
+        for (const auto extension : formats[k]->extensions)
             extensions += (extensions.empty() ? "" : ", ") + std::string(extension);
         if (!extensions.empty()) text += " (" + extensions + ")";
     }

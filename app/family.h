@@ -142,12 +142,14 @@ class Family {
     virtual ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                                    std::string* why) const = 0;
 
-    // Data files: the formats this family reads (names of the format table,
-    // solvers/data/data_format.h), and what they are in words ("LIBSVM/SVMlight, CSV or
-    // LIBSVM precomputed kernel"); none by default. registry.h's chooseReader decides which
-    // family takes a file.
-    virtual std::vector<std::string> dataFormats() const { return {}; }
+    // Data files: the kinds of data this family reads (solvers/data/data_format.h: examples,
+    // kernel rows, sequences, models, images), so that it reads every format of those kinds
+    // — a new format of a known kind needs no change here; the formats it reads, and what
+    // they are in words ("LIBSVM/SVMlight (.libsvm, .svm) or CSV (.csv)"). None by default.
+    // registry.h's chooseReader decides which family takes a file.
+    virtual std::vector<DataKind> dataKinds() const { return {}; }
     bool readsFormat(const std::string& format) const;
+    std::vector<const DataFormat*> readFormats() const;
     std::string fileFormats() const;
     // A problem from `source` (one of dataFormats()) with `problemOptions`; null and *why
     // (file, line and what was expected) on failure. The default reads no files.

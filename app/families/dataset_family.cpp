@@ -103,9 +103,9 @@ std::vector<OptionInfo> DatasetFamily::problemOptions() const {
                                         : "LIBSVM/SVMlight or CSV");
 }
 
-std::vector<std::string> DatasetFamily::dataFormats() const {
-    if (kernelRows_) return {"libsvm", "csv", "precomputed"};
-    return {"libsvm", "csv"};
+std::vector<DataKind> DatasetFamily::dataKinds() const {
+    if (kernelRows_) return {DataKind::Examples, DataKind::KernelRows};
+    return {DataKind::Examples};
 }
 
 ProblemPtr DatasetFamily::makeProblem(const std::string& name, const OptionValues& problemOptions,

@@ -42,7 +42,7 @@ class DatasetFamily : public Family {
     std::vector<OptionInfo> problemOptions() const override;
     ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                            std::string* why) const override;
-    std::vector<std::string> dataFormats() const override;
+    std::vector<DataKind> dataKinds() const override;
     ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                         std::string* why) const override;
 

@@ -311,10 +311,12 @@ ProblemPtr generatedProblem(GeneratedModel generated, const ProblemInfo& info,
     return instance;
 }
 
-// The Potts problem of the PNG at `path` (a built-in image when it is empty).
+// The Potts problem of the image at `path`, in any image format of the table (a built-in image
+// when it is empty).
 ProblemPtr imageProblem(const std::string& path, const ProblemInfo& info,
                         const MapProblemOptions& o) {
-    const Image image = path.empty() ? builtinImage("tsukuba_imL") : loadPng(path);
+    const Image image =
+        path.empty() ? builtinImage("tsukuba_imL") : readImage(sourceOfKind(path, DataKind::Image));
     const std::string source = path.empty() ? "builtin:tsukuba_imL.png" : path;
     const std::string name =
         path.empty() ? "tsukuba_imL" : std::filesystem::path(path).stem().string();
@@ -533,7 +535,7 @@ class MapFamily final : public Family {
         });
     }
 
-    std::vector<std::string> dataFormats() const override { return {"uai", "fg", "png"}; }
+    std::vector<DataKind> dataKinds() const override { return {DataKind::Model, DataKind::Image}; }
 
     ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                         std::string* why) const override {

@@ -283,7 +283,7 @@ class StructuredFamily final : public Family {
         return nullptr;
     }
 
-    std::vector<std::string> dataFormats() const override { return {"letter", "seq"}; }
+    std::vector<DataKind> dataKinds() const override { return {DataKind::Sequences}; }
 
     bool writesModels() const override { return true; }
 

@@ -11,6 +11,7 @@
 #include "data/dataset.h"
 #include "data/image_format.h"
 #include "data/libsvm_format.h"
+#include "data/netpbm_format.h"
 #include "data/precomputed_format.h"
 #include "data/sequence_format.h"
 #include "data/text_io.h"
@@ -70,6 +71,12 @@ const std::vector<DataFormat>& dataFormats() {
          &sniffFactorGraph,
          {.model = &readFactorGraph}},
         {"png", "PNG image", DataKind::Image, {".png"}, &sniffPng, {.image = &loadPng}},
+        {"netpbm",
+         "PGM/PPM image",
+         DataKind::Image,
+         {".pgm", ".ppm", ".pnm"},
+         &sniffNetpbm,
+         {.image = &loadNetpbm}},
     };
     return table;
 }
