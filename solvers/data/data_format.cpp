@@ -37,47 +37,19 @@ UaiTables readFactorGraph(const std::string& path) {
 
 const std::vector<DataFormat>& dataFormats() {
     // One line per format. Equal scores go to the earlier line.
+    // clang-format off
     static const std::vector<DataFormat> table = {
-        {"libsvm",
-         "LIBSVM/SVMlight",
-         DataKind::Examples,
-         {".libsvm", ".svm"},
-         &sniffLibsvm,
-         {.examples = &loadLibsvm}},
+        {"libsvm", "LIBSVM/SVMlight", DataKind::Examples, {".libsvm", ".svm"}, &sniffLibsvm, {.examples = &loadLibsvm}},
         {"csv", "CSV", DataKind::Examples, {".csv"}, &sniffCsv, {.examples = &readCsv}},
-        {"precomputed",
-         "LIBSVM precomputed kernel",
-         DataKind::KernelRows,
-         {},
-         &sniffPrecomputedKernel,
-         {.examples = &readPrecomputedRows}},
-        {"letter",
-         "Taskar's letter.data",
-         DataKind::Sequences,
-         {".data"},
-         &sniffLetterData,
-         {.sequences = &loadLetterData}},
-        {"seq",
-         "labelled sequences (.seq)",
-         DataKind::Sequences,
-         {".seq"},
-         &sniffSequences,
-         {.sequences = &loadSequences}},
+        {"precomputed", "LIBSVM precomputed kernel", DataKind::KernelRows, {}, &sniffPrecomputedKernel, {.examples = &readPrecomputedRows}},
+        {"letter", "Taskar's letter.data", DataKind::Sequences, {}, &sniffLetterData, {.sequences = &loadLetterData}},
+        {"seq", "labelled sequences", DataKind::Sequences, {".seq"}, &sniffSequences, {.sequences = &loadSequences}},
         {"uai", "UAI MARKOV model", DataKind::Model, {".uai"}, &sniffUai, {.model = &loadUai}},
-        {"fg",
-         "libDAI factor graph",
-         DataKind::Model,
-         {".fg"},
-         &sniffFactorGraph,
-         {.model = &readFactorGraph}},
+        {"fg", "libDAI factor graph", DataKind::Model, {".fg"}, &sniffFactorGraph, {.model = &readFactorGraph}},
         {"png", "PNG image", DataKind::Image, {".png"}, &sniffPng, {.image = &loadPng}},
-        {"netpbm",
-         "PGM/PPM image",
-         DataKind::Image,
-         {".pgm", ".ppm", ".pnm"},
-         &sniffNetpbm,
-         {.image = &loadNetpbm}},
+        {"netpbm", "PGM/PPM image", DataKind::Image, {".pgm", ".ppm", ".pnm"}, &sniffNetpbm, {.image = &loadNetpbm}},
     };
+    // clang-format on
     return table;
 }
 
