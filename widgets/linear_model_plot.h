@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bmrm/linear_svm.h"
+#include "bmrm/linear_svm_snapshot.h"
 #include "core/iteration_record.h"
 
 class QCustomPlot;

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "family_view.h"
-#include "map/message_passing.h"
+#include "map/map_snapshot.h"
 
 class QCPAxisRect;
 class QCPCurve;

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "family_view.h"
-#include "kernel/mkl_path.h"
+#include "kernel/mkl_path_snapshot.h"
 
 class QCPAxisRect;
 class QCPBars;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "family_view.h"
-#include "sparse/sparse_model.h"
+#include "sparse/sparse_snapshot.h"
 #include "test_split_controls.h"
 
 class QCPAxisRect;
