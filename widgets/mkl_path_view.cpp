@@ -12,7 +12,6 @@
 
 #include "coalesced_replot.h"
 #include "decision_map.h"
-#include "math/contours.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -20,11 +19,6 @@ namespace cplab::widgets {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// Cells per side of the predictor's map (2-D data): f at 48² points, each a sum over the
-// training examples and kernels, computed when a point is selected.
-constexpr int kGridCells = 48;
-// Points of the regression curve (1-D data).
-constexpr int kCurvePoints = 200;
 // A press and release within this many pixels is a click (else a drag of the axes).
 constexpr int kClickSlop = 4;
 
@@ -461,8 +455,7 @@ void MklPathView::clearPredictor(const QString& note) {
     selectedLambda_ = 0.0;
     selectedEta_.resize(0);
     kind_ = PredictorKind::None;
-    gridSize_ = 0;
-    gridValues_.clear();
+    picture_.reset();
     predictorMap_->setVisible(false);
     predictorScale_->setVisible(false);
     predictorMap_->data()->clear();
@@ -483,173 +476,143 @@ void MklPathView::clearPredictor(const QString& note) {
 void MklPathView::drawPredictor() {
     const MklPathSnapshot& s = *snapshot_;
     const std::size_t k = static_cast<std::size_t>(selected_);
-    const std::shared_ptr<const MklPathModel>& model = s.model;
-    const Dataset* train = model ? model->train.get() : nullptr;
-    const int dimension = train ? train->dimension() : 0;
-    const bool evaluable =
-        model && !model->precomputed && train && (dimension == 1 || dimension == 2);
-    QCPAxis* x = predictorPlot_->xAxis;
-    QCPAxis* y = predictorPlot_->yAxis;
+    const MklPathPicture* picture = k < s.pictures.size() ? s.pictures[k].get() : nullptr;
+    const Dataset* train = s.model ? s.model->train.get() : nullptr;
     predictorMap_->setVisible(false);
     predictorScale_->setVisible(false);
     zeroContour_->data()->clear();
     for (QCPGraph* g : {positives_, negatives_, curve_})
         g->data()->clear();
     bars_->data()->clear();
-    gridValues_.clear();
-    gridSize_ = 0;
+    picture_.reset();
     predictorNote_->setVisible(false);
     const QString title =
         tr("point %1 of the path: \u03bb = %2").arg(selected_).arg(selectedLambda_, 0, 'g', 4);
-
-    if (!evaluable) {
-        // The kernel weights at that λ as bars, one per kernel.
-        kind_ = PredictorKind::Bars;
-        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-        for (Eigen::Index j = 0; j < selectedEta_.size(); ++j) {
-            bars_->addData(static_cast<double>(j + 1), selectedEta_[j]);
-            const std::string label = j < static_cast<Eigen::Index>(s.kernelLabels.size())
-                                          ? s.kernelLabels[static_cast<std::size_t>(j)]
-                                          : std::to_string(j + 1);
-            ticker->addTick(static_cast<double>(j + 1), QString::fromStdString(label));
+    if (!picture || picture->dimension == 0 || !train) {
+        drawPredictorBars(s, title);
+    } else {
+        predictorPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        predictorPlot_->xAxis->setTickLabelRotation(0);
+        picture_ = s.pictures[k];
+        if (picture->dimension == 1) {
+            drawPredictorCurve(*train, s.model->classification, title);
+        } else {
+            drawPredictorMap(*train, s.model->classification, title);
         }
-        x->setTicker(ticker);
-        x->setTickLabelRotation(selectedEta_.size() > 6 ? 45 : 0);
-        x->setLabel(title);
-        y->setLabel(tr("kernel weight \u03b7\u2c7c"));
-        x->setRange(0.3, static_cast<double>(selectedEta_.size()) + 0.7);
-        bool found = false;
-        const QCPRange r = bars_->getValueRange(found);
-        y->setRange(0.0, found && r.upper > 0 ? 1.1 * r.upper : 1.0);
-        predictorReplot_->now();
-        return;
     }
+    predictorReplot_->now();
+}
 
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    x->setTickLabelRotation(0);
-    const Eigen::VectorXd& alpha = *s.alphas[k];
-    const std::vector<double> classes =
-        model->classification ? train->classes() : std::vector<double>{};
-    const double upper = classes.empty() ? 0.0 : classes.back();
-    auto isPositive = [&](int i) { return train->labels(i) == upper; };
-    if (dimension == 1) {
-        kind_ = PredictorKind::Curve;
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-        for (int i = 0; i < train->size(); ++i) {
-            const double v = train->row(i)(0);
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        const double pad = std::max(0.05 * (hi - lo), 1e-9);
-        Eigen::MatrixXd points(kCurvePoints, 1);
-        for (int t = 0; t < kCurvePoints; ++t)
-            points(t, 0) = lo - pad + (hi - lo + 2 * pad) * t / (kCurvePoints - 1);
-        const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
-        for (int t = 0; t < kCurvePoints; ++t) {
-            curve_->addData(points(t, 0), f[t]);
-            gridValues_.push_back(f[t]);
-        }
-        gridX0_ = points(0, 0);
-        gridDx_ = (hi - lo + 2 * pad) / (kCurvePoints - 1);
-        gridSize_ = kCurvePoints;
-        for (int i = 0; i < train->size(); ++i) {
-            const double xi = train->row(i)(0);
-            if (model->classification) {
-                (isPositive(i) ? positives_ : negatives_)->addData(xi, isPositive(i) ? 1.0 : -1.0);
-            } else {
-                positives_->addData(xi, train->labels(i));
-            }
-        }
-        x->setLabel(title);
-        y->setLabel(model->classification ? tr("f(x) (class +1 where f > 0)") : tr("f(x)"));
-        predictorPlot_->rescaleAxes();
-        predictorReplot_->now();
-        return;
+void MklPathView::drawPredictorBars(const MklPathSnapshot& s, const QString& title) {
+    // The kernel weights at that λ as bars, one per kernel.
+    kind_ = PredictorKind::Bars;
+    QCPAxis* x = predictorPlot_->xAxis;
+    QCPAxis* y = predictorPlot_->yAxis;
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (Eigen::Index j = 0; j < selectedEta_.size(); ++j) {
+        bars_->addData(static_cast<double>(j + 1), selectedEta_[j]);
+        const std::string label = j < static_cast<Eigen::Index>(s.kernelLabels.size())
+                                      ? s.kernelLabels[static_cast<std::size_t>(j)]
+                                      : std::to_string(j + 1);
+        ticker->addTick(static_cast<double>(j + 1), QString::fromStdString(label));
     }
+    x->setTicker(ticker);
+    x->setTickLabelRotation(selectedEta_.size() > 6 ? 45 : 0);
+    x->setLabel(title);
+    y->setLabel(tr("kernel weight \u03b7\u2c7c"));
+    x->setRange(0.3, static_cast<double>(selectedEta_.size()) + 0.7);
+    bool found = false;
+    const QCPRange r = bars_->getValueRange(found);
+    y->setRange(0.0, found && r.upper > 0 ? 1.1 * r.upper : 1.0);
+}
 
+double MklPathView::upperClass(const Dataset& train, bool classification) {
+    const std::vector<double> classes = classification ? train.classes() : std::vector<double>{};
+    return classes.empty() ? 0.0 : classes.back();
+}
+
+void MklPathView::drawPredictorCurve(const Dataset& train, bool classification,
+                                     const QString& title) {
+    kind_ = PredictorKind::Curve;
+    const MklPathPicture& p = *picture_;
+    const double upper = upperClass(train, classification);
+    for (int t = 0; t < p.n; ++t)
+        curve_->addData(p.x0 + t * p.dx, p.values[static_cast<std::size_t>(t)]);
+    for (int i = 0; i < train.size(); ++i) {
+        const double xi = train.row(i)(0);
+        if (classification) {
+            const bool positive = train.labels(i) == upper;
+            (positive ? positives_ : negatives_)->addData(xi, positive ? 1.0 : -1.0);
+        } else {
+            positives_->addData(xi, train.labels(i));
+        }
+    }
+    predictorPlot_->xAxis->setLabel(title);
+    predictorPlot_->yAxis->setLabel(classification ? tr("f(x) (class +1 where f > 0)")
+                                                   : tr("f(x)"));
+    predictorPlot_->rescaleAxes();
+}
+
+void MklPathView::drawPredictorMap(const Dataset& train, bool classification,
+                                   const QString& title) {
     // 2-D: f on the data's box (padded by 5 %) as a colour map, the points on top.
     kind_ = PredictorKind::Map;
-    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-    for (int i = 0; i < train->size(); ++i) {
-        const Eigen::VectorXd p = train->row(i);
-        x0 = std::min(x0, p(0));
-        x1 = std::max(x1, p(0));
-        y0 = std::min(y0, p(1));
-        y1 = std::max(y1, p(1));
-    }
-    const double px = std::max(0.05 * (x1 - x0), 1e-9), py = std::max(0.05 * (y1 - y0), 1e-9);
-    x0 -= px;
-    x1 += px;
-    y0 -= py;
-    y1 += py;
-    const int n = kGridCells;
-    Eigen::MatrixXd points(n * n, 2);
-    for (int iy = 0; iy < n; ++iy) {
-        for (int ix = 0; ix < n; ++ix) {
-            points(iy * n + ix, 0) = x0 + (x1 - x0) * ix / (n - 1);
-            points(iy * n + ix, 1) = y0 + (y1 - y0) * iy / (n - 1);
-        }
-    }
-    const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
-    gridSize_ = n;
-    gridX0_ = x0;
-    gridY0_ = y0;
-    gridDx_ = (x1 - x0) / (n - 1);
-    gridDy_ = (y1 - y0) / (n - 1);
-    gridValues_.assign(f.data(), f.data() + f.size());
+    const MklPathPicture& p = *picture_;
+    const int n = p.n;
     predictorMap_->data()->setSize(n, n);
-    predictorMap_->data()->setRange(QCPRange(x0, x1), QCPRange(y0, y1));
+    predictorMap_->data()->setRange(QCPRange(p.x0, p.x1), QCPRange(p.y0, p.y1));
     double largest = 0.0, mean = 0.0;
     for (int iy = 0; iy < n; ++iy) {
         for (int ix = 0; ix < n; ++ix) {
-            const double v = f[iy * n + ix];
+            const double v = p.values[static_cast<std::size_t>(iy) * n + ix];
             predictorMap_->data()->setCell(ix, iy, v);
             mean += v / (n * n);
         }
     }
-    for (Eigen::Index i = 0; i < f.size(); ++i)
-        largest = std::max(largest, std::abs(f[i] - (model->classification ? 0.0 : mean)));
-    if (model->classification) {
+    for (const double v : p.values)
+        largest = std::max(largest, std::abs(v - (classification ? 0.0 : mean)));
+    if (classification) {
         // Symmetric about f = 0 so that white is the boundary.
         const double range = std::max(largest, 1e-12);
         predictorMap_->setDataRange(QCPRange(-range, range));
-        GridSamples samples;
-        samples.x0 = x0;
-        samples.y0 = y0;
-        samples.dx = gridDx_;
-        samples.dy = gridDy_;
-        samples.nx = samples.ny = n;
-        samples.values = gridValues_;
-        setContourSegments(zeroContour_, {contourLevel(samples, 0.0)});
+        setContourSegments(zeroContour_, {p.zero});
     } else {
         predictorMap_->setDataRange(
             QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
     }
     predictorMap_->setVisible(true);
     predictorScale_->setVisible(true);
-    for (int i = 0; i < train->size(); ++i) {
-        const Eigen::VectorXd p = train->row(i);
-        (model->classification && !isPositive(i) ? negatives_ : positives_)->addData(p(0), p(1));
+    const double upper = upperClass(train, classification);
+    for (int i = 0; i < train.size(); ++i) {
+        const Eigen::VectorXd point = train.row(i);
+        (classification && train.labels(i) != upper ? negatives_ : positives_)
+            ->addData(point(0), point(1));
     }
-    x->setLabel(title + QString("   (%1)").arg(train->featureNames.size() == 2
-                                                   ? QString::fromStdString(train->featureNames[0])
-                                                   : QString("x1")));
-    y->setLabel(train->featureNames.size() == 2 ? QString::fromStdString(train->featureNames[1])
-                                                : QString("x2"));
-    x->setRange(x0, x1);
-    y->setRange(y0, y1);
-    predictorReplot_->now();
+    const bool named = train.featureNames.size() == 2;
+    predictorPlot_->xAxis->setLabel(
+        title + QString("   (%1)").arg(named ? QString::fromStdString(train.featureNames[0])
+                                             : QString("x1")));
+    predictorPlot_->yAxis->setLabel(named ? QString::fromStdString(train.featureNames[1])
+                                          : QString("x2"));
+    predictorPlot_->xAxis->setRange(p.x0, p.x1);
+    predictorPlot_->yAxis->setRange(p.y0, p.y1);
+}
+
+int MklPathView::predictorGridSize() const {
+    return picture_ ? picture_->n : 0;
 }
 
 QPointF MklPathView::predictorGridPoint(int ix, int iy) const {
-    return {gridX0_ + ix * gridDx_, gridY0_ + iy * gridDy_};
+    if (!picture_) return {};
+    return {picture_->x0 + ix * picture_->dx, picture_->y0 + iy * picture_->dy};
 }
 
 double MklPathView::predictorValue(int ix, int iy) const {
+    if (!picture_) return kNaN;
     const std::size_t index = kind_ == PredictorKind::Map
-                                  ? static_cast<std::size_t>(iy) * gridSize_ + ix
+                                  ? static_cast<std::size_t>(iy) * picture_->n + ix
                                   : static_cast<std::size_t>(ix);
-    return index < gridValues_.size() ? gridValues_[index] : kNaN;
+    return index < picture_->values.size() ? picture_->values[index] : kNaN;
 }
 
 std::vector<double> MklPathView::barValues() const {

@@ -76,7 +76,7 @@ class MklPathView final : public FamilyView {
     enum class PredictorKind { None, Map, Curve, Bars };
     PredictorKind predictorKind() const { return kind_; }
     // Map: the grid (cell centres) and f at (ix, iy); Curve: the abscissae and f; Bars: η.
-    int predictorGridSize() const { return gridSize_; }
+    int predictorGridSize() const;
     QPointF predictorGridPoint(int ix, int iy) const;
     double predictorValue(int ix, int iy) const;
     std::vector<double> barValues() const;
@@ -91,6 +91,11 @@ class MklPathView final : public FamilyView {
     void rescale();
     void onRelease(QCustomPlot* plot, QMouseEvent* event);
     void drawPredictor();
+    void drawPredictorBars(const MklPathSnapshot& s, const QString& title);
+    void drawPredictorCurve(const Dataset& train, bool classification, const QString& title);
+    void drawPredictorMap(const Dataset& train, bool classification, const QString& title);
+    // The larger class value (classification; 0 otherwise): its examples are drawn as +1.
+    static double upperClass(const Dataset& train, bool classification);
     void clearPredictor(const QString& note);
 
     QTabWidget* tabs_;
@@ -138,9 +143,7 @@ class MklPathView final : public FamilyView {
     double selectedLambda_ = 0.0;
     Eigen::VectorXd selectedEta_;
     PredictorKind kind_ = PredictorKind::None;
-    int gridSize_ = 0;
-    double gridX0_ = 0, gridY0_ = 0, gridDx_ = 0, gridDy_ = 0;
-    std::vector<double> gridValues_;
+    std::shared_ptr<const MklPathPicture> picture_;  // the selected point's (Map, Curve)
 };
 
 }  // namespace cplab::widgets

@@ -10,10 +10,25 @@
 
 #include "core/snapshot.h"
 #include "data/dataset.h"
+#include "math/contours.h"
 
 namespace cplab {
 
 class KernelSet;
+
+// The predictor of one accepted point of the path as the path view draws it, made on the
+// solver's thread (MklPathModel::picture): 1-D data f at `n` evenly spaced x over the data's
+// range (padded by 5 %); 2-D data f on an n × n grid over the data's box (padded by 5 %,
+// values[iy·n + ix]) and, for the logistic loss, its level set f = 0. Without features to
+// evaluate f at (a precomputed kernel, other dimensions) `dimension` is 0.
+struct MklPathPicture {
+    int dimension = 0;
+    int n = 0;
+    double x0 = 0, y0 = 0, dx = 0, dy = 0;  // point (ix, iy) at (x0 + ix·dx, y0 + iy·dy)
+    double x1 = 0, y1 = 0;                  // the far corner of the box (2-D)
+    std::vector<double> values;
+    ContourLevel zero;  // 2-D classification: f = 0
+};
 
 // What a view needs to evaluate the predictor of any accepted point (built once by the
 // constructor, immutable, shared by a run's snapshots): the data and the kernels.
@@ -32,6 +47,8 @@ struct MklPathModel {
     // (the larger label value). Empty for a precomputed kernel.
     Eigen::VectorXd predict(const Eigen::MatrixXd& points, const Eigen::VectorXd& alpha,
                             const Eigen::VectorXd& eta) const;
+    // The predictor of (α, η) as the view draws it (see MklPathPicture).
+    MklPathPicture picture(const Eigen::VectorXd& alpha, const Eigen::VectorXd& eta) const;
 };
 
 // What the path view draws beyond the records (which hold λ, every ηⱼ, errors and steps).
@@ -48,6 +65,8 @@ struct MklPathSnapshot final : Snapshot {
     // λ and ηⱼ of point p ≥ 1 are in record p), and the model to evaluate their predictors with.
     std::vector<std::shared_ptr<const Eigen::VectorXd>> alphas;
     std::shared_ptr<const MklPathModel> model;
+    // The predictor of every accepted point, as alphas (made once per point, shared).
+    std::vector<std::shared_ptr<const MklPathPicture>> pictures;
     std::size_t bytes() const override;
 };
 
