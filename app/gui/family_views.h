@@ -19,8 +19,9 @@ namespace cplab::widgets {
 class FamilyView;
 class KernelView;
 
-std::vector<std::pair<std::string, FamilyView*>> createFamilyViews(QWidget* parent,
-                                                                   RunController* controller);
+// `controller` null: the views are not wired (their requests go unanswered).
+std::vector<std::pair<std::string, FamilyView*>> createFamilyViews(
+    QWidget* parent, RunController* controller = nullptr);
 // The kernel view's requests for D(β) on a grid go to `controller`, its reports come back.
 void connectObjectiveGrid(KernelView* view, RunController* controller);
 
