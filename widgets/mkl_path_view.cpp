@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
-#include "decision_map.h"
+#include "mkl_predictor_tab.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -21,18 +21,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A press and release within this many pixels is a click (else a drag of the axes).
 constexpr int kClickSlop = 4;
-
-QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
-                      const QColor& color) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    QCPScatterStyle style(QCPScatterStyle::ssDisc, 4.5);
-    style.setPen(pen(color, 1.0));
-    style.setBrush(color);
-    g->setScatterStyle(style);
-    return g;
-}
 
 QCPItemStraightLine* verticalMarker(QCustomPlot* plot, QCPAxisRect* rect) {
     auto* line = new QCPItemStraightLine(plot);
@@ -92,7 +80,7 @@ MklPathView::MklPathView(QWidget* parent)
       tabs_(new QTabWidget(this)),
       weightsPlot_(new QCustomPlot),
       errorsPlot_(new QCustomPlot),
-      predictorPlot_(new QCustomPlot) {
+      predictorTab_(new MklPredictorTab) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -100,20 +88,21 @@ MklPathView::MklPathView(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(weightsPlot_, tr("Kernel weights \u03b7(\u03bb)"));
     tabs_->addTab(errorsPlot_, tr("Errors and steps"));
-    tabs_->addTab(predictorPlot_, tr("Predictor at \u03bb"));
-    predictorPlot_->setObjectName("mklPathPredictorPlot");
+    tabs_->addTab(predictorTab_, tr("Predictor at \u03bb"));
     weightsPlot_->setObjectName("mklPathWeightsPlot");
     errorsPlot_->setObjectName("mklPathErrorsPlot");
-    for (QCustomPlot* p : {weightsPlot_, errorsPlot_, predictorPlot_}) {
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
         applyPlotStyle(p);
         p->setAutoAddPlottableToLegend(false);
         p->legend->setVisible(false);
     }
     weightsReplot_ = new CoalescedReplot(weightsPlot_);
     errorsReplot_ = new CoalescedReplot(errorsPlot_);
-    predictorReplot_ = new CoalescedReplot(predictorPlot_);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
-        (index == 0 ? weightsReplot_ : index == 1 ? errorsReplot_ : predictorReplot_)->now();
+        (index == 0   ? weightsReplot_
+         : index == 1 ? errorsReplot_
+                      : predictorTab_->replots())
+            ->now();
     });
     // A click (not a drag) on the path's plots selects the nearest point.
     for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
@@ -192,40 +181,6 @@ MklPathView::MklPathView(QWidget* parent)
     etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
     errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
 
-    // The predictor at the selected λ.
-    QCPAxisRect* rect = predictorPlot_->axisRect();
-    styleAxisRect(rect);
-    predictorMap_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    predictorMap_->setGradient(decisionGradient());
-    predictorMap_->setInterpolate(true);
-    predictorMap_->setLayer("background");
-    // The map's values, f(x), on a scale at the right.
-    predictorScale_ = new QCPColorScale(predictorPlot_);
-    predictorPlot_->plotLayout()->addElement(0, 1, predictorScale_);
-    predictorScale_->setType(QCPAxis::atRight);
-    predictorScale_->setBarWidth(10);
-    predictorScale_->setRangeDrag(false);
-    predictorScale_->setRangeZoom(false);
-    predictorScale_->axis()->setLabel("f(x)");
-    predictorScale_->setGradient(decisionGradient());  // the map takes its scale's gradient
-    auto* predictorMargins = new QCPMarginGroup(predictorPlot_);
-    predictorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
-    predictorMap_->setColorScale(predictorScale_);
-    predictorScale_->setVisible(false);
-    zeroContour_ = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    zeroContour_->setName("f = 0");
-    zeroContour_->setPen(pen(colors::kFunction, 2.0));
-    positives_ = pointsGraph(predictorPlot_, rect, "class +1", colors::kModel);
-    negatives_ = pointsGraph(predictorPlot_, rect, "class \u22121", colors::kCandidate);
-    curve_ = addLineGraph(predictorPlot_, rect, "f(x)", pen(colors::kFunction, 2.0));
-    bars_ = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    bars_->setName("\u03b7\u2c7c");
-    bars_->setPen(pen(colors::kModel, 1.0));
-    bars_->setBrush(
-        QColor(colors::kModel.red(), colors::kModel.green(), colors::kModel.blue(), 110));
-    bars_->setWidth(0.7);
-    predictorNote_ = addNote(predictorPlot_, rect);
     clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     setMinimumSize(300, 200);
 }
@@ -263,7 +218,7 @@ void MklPathView::clear() {
 
 QCustomPlot* MklPathView::plot() const {
     const int index = tabs_->currentIndex();
-    return index == 1 ? errorsPlot_ : index == 2 ? predictorPlot_ : weightsPlot_;
+    return index == 1 ? errorsPlot_ : index == 2 ? predictorTab_ : weightsPlot_;
 }
 
 int MklPathView::currentTab() const {
@@ -444,7 +399,7 @@ bool MklPathView::selectPoint(int index) {
         line->point2->setCoords(x, 1.0);
         line->setVisible(true);
     }
-    drawPredictor();
+    predictorTab_->draw(*snapshot_, selected_, selectedLambda_, selectedEta_);
     weightsReplot_->schedule();
     errorsReplot_->schedule();
     return true;
@@ -454,172 +409,26 @@ void MklPathView::clearPredictor(const QString& note) {
     selected_ = -1;
     selectedLambda_ = 0.0;
     selectedEta_.resize(0);
-    kind_ = PredictorKind::None;
-    picture_.reset();
-    predictorMap_->setVisible(false);
-    predictorScale_->setVisible(false);
-    predictorMap_->data()->clear();
-    zeroContour_->data()->clear();
-    for (QCPGraph* g : {positives_, negatives_, curve_})
-        g->data()->clear();
-    bars_->data()->clear();
-    predictorPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    predictorPlot_->xAxis->setLabel({});
-    predictorPlot_->yAxis->setLabel({});
-    predictorNote_->setText(note);
-    predictorNote_->setVisible(true);
+    predictorTab_->clear(note);
     for (QCPItemStraightLine* line : {etaMarker_, errorMarker_})
         line->setVisible(false);
-    predictorReplot_->now();
-}
-
-void MklPathView::drawPredictor() {
-    const MklPathSnapshot& s = *snapshot_;
-    const std::size_t k = static_cast<std::size_t>(selected_);
-    const MklPathPicture* picture = k < s.pictures.size() ? s.pictures[k].get() : nullptr;
-    const Dataset* train = s.model ? s.model->train.get() : nullptr;
-    predictorMap_->setVisible(false);
-    predictorScale_->setVisible(false);
-    zeroContour_->data()->clear();
-    for (QCPGraph* g : {positives_, negatives_, curve_})
-        g->data()->clear();
-    bars_->data()->clear();
-    picture_.reset();
-    predictorNote_->setVisible(false);
-    const QString title =
-        tr("point %1 of the path: \u03bb = %2").arg(selected_).arg(selectedLambda_, 0, 'g', 4);
-    if (!picture || picture->dimension == 0 || !train) {
-        drawPredictorBars(s, title);
-    } else {
-        predictorPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        predictorPlot_->xAxis->setTickLabelRotation(0);
-        picture_ = s.pictures[k];
-        if (picture->dimension == 1) {
-            drawPredictorCurve(*train, s.model->classification, title);
-        } else {
-            drawPredictorMap(*train, s.model->classification, title);
-        }
-    }
-    predictorReplot_->now();
-}
-
-void MklPathView::drawPredictorBars(const MklPathSnapshot& s, const QString& title) {
-    // The kernel weights at that λ as bars, one per kernel.
-    kind_ = PredictorKind::Bars;
-    QCPAxis* x = predictorPlot_->xAxis;
-    QCPAxis* y = predictorPlot_->yAxis;
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    for (Eigen::Index j = 0; j < selectedEta_.size(); ++j) {
-        bars_->addData(static_cast<double>(j + 1), selectedEta_[j]);
-        const std::string label = j < static_cast<Eigen::Index>(s.kernelLabels.size())
-                                      ? s.kernelLabels[static_cast<std::size_t>(j)]
-                                      : std::to_string(j + 1);
-        ticker->addTick(static_cast<double>(j + 1), QString::fromStdString(label));
-    }
-    x->setTicker(ticker);
-    x->setTickLabelRotation(selectedEta_.size() > 6 ? 45 : 0);
-    x->setLabel(title);
-    y->setLabel(tr("kernel weight \u03b7\u2c7c"));
-    x->setRange(0.3, static_cast<double>(selectedEta_.size()) + 0.7);
-    bool found = false;
-    const QCPRange r = bars_->getValueRange(found);
-    y->setRange(0.0, found && r.upper > 0 ? 1.1 * r.upper : 1.0);
-}
-
-double MklPathView::upperClass(const Dataset& train, bool classification) {
-    const std::vector<double> classes = classification ? train.classes() : std::vector<double>{};
-    return classes.empty() ? 0.0 : classes.back();
-}
-
-void MklPathView::drawPredictorCurve(const Dataset& train, bool classification,
-                                     const QString& title) {
-    kind_ = PredictorKind::Curve;
-    const MklPathPicture& p = *picture_;
-    const double upper = upperClass(train, classification);
-    for (int t = 0; t < p.n; ++t)
-        curve_->addData(p.x0 + t * p.dx, p.values[static_cast<std::size_t>(t)]);
-    for (int i = 0; i < train.size(); ++i) {
-        const double xi = train.row(i)(0);
-        if (classification) {
-            const bool positive = train.labels(i) == upper;
-            (positive ? positives_ : negatives_)->addData(xi, positive ? 1.0 : -1.0);
-        } else {
-            positives_->addData(xi, train.labels(i));
-        }
-    }
-    predictorPlot_->xAxis->setLabel(title);
-    predictorPlot_->yAxis->setLabel(classification ? tr("f(x) (class +1 where f > 0)")
-                                                   : tr("f(x)"));
-    predictorPlot_->rescaleAxes();
-}
-
-void MklPathView::drawPredictorMap(const Dataset& train, bool classification,
-                                   const QString& title) {
-    // 2-D: f on the data's box (padded by 5 %) as a colour map, the points on top.
-    kind_ = PredictorKind::Map;
-    const MklPathPicture& p = *picture_;
-    const int n = p.n;
-    predictorMap_->data()->setSize(n, n);
-    predictorMap_->data()->setRange(QCPRange(p.x0, p.x1), QCPRange(p.y0, p.y1));
-    double largest = 0.0, mean = 0.0;
-    for (int iy = 0; iy < n; ++iy) {
-        for (int ix = 0; ix < n; ++ix) {
-            const double v = p.values[static_cast<std::size_t>(iy) * n + ix];
-            predictorMap_->data()->setCell(ix, iy, v);
-            mean += v / (n * n);
-        }
-    }
-    for (const double v : p.values)
-        largest = std::max(largest, std::abs(v - (classification ? 0.0 : mean)));
-    if (classification) {
-        // Symmetric about f = 0 so that white is the boundary.
-        const double range = std::max(largest, 1e-12);
-        predictorMap_->setDataRange(QCPRange(-range, range));
-        setContourSegments(zeroContour_, {p.zero});
-    } else {
-        predictorMap_->setDataRange(
-            QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
-    }
-    predictorMap_->setVisible(true);
-    predictorScale_->setVisible(true);
-    const double upper = upperClass(train, classification);
-    for (int i = 0; i < train.size(); ++i) {
-        const Eigen::VectorXd point = train.row(i);
-        (classification && train.labels(i) != upper ? negatives_ : positives_)
-            ->addData(point(0), point(1));
-    }
-    const bool named = train.featureNames.size() == 2;
-    predictorPlot_->xAxis->setLabel(
-        title + QString("   (%1)").arg(named ? QString::fromStdString(train.featureNames[0])
-                                             : QString("x1")));
-    predictorPlot_->yAxis->setLabel(named ? QString::fromStdString(train.featureNames[1])
-                                          : QString("x2"));
-    predictorPlot_->xAxis->setRange(p.x0, p.x1);
-    predictorPlot_->yAxis->setRange(p.y0, p.y1);
+    predictorTab_->replots()->now();
 }
 
 int MklPathView::predictorGridSize() const {
-    return picture_ ? picture_->n : 0;
+    return predictorTab_->gridSize();
 }
 
 QPointF MklPathView::predictorGridPoint(int ix, int iy) const {
-    if (!picture_) return {};
-    return {picture_->x0 + ix * picture_->dx, picture_->y0 + iy * picture_->dy};
+    return predictorTab_->gridPoint(ix, iy);
 }
 
 double MklPathView::predictorValue(int ix, int iy) const {
-    if (!picture_) return kNaN;
-    const std::size_t index = kind_ == PredictorKind::Map
-                                  ? static_cast<std::size_t>(iy) * picture_->n + ix
-                                  : static_cast<std::size_t>(ix);
-    return index < picture_->values.size() ? picture_->values[index] : kNaN;
+    return predictorTab_->value(ix, iy);
 }
 
 std::vector<double> MklPathView::barValues() const {
-    std::vector<double> out;
-    for (auto it = bars_->data()->constBegin(); it != bars_->data()->constEnd(); ++it)
-        out.push_back(it->value);
-    return out;
+    return predictorTab_->barValues();
 }
 
 QPoint MklPathView::pointPixel(int index) const {
