@@ -45,6 +45,7 @@ class LinearModelPlot : public QWidget {
     int separatingLineCount() const;
 
   private:
+    void createSlicePanel();
     void setupData(const Dataset& data);
     // Replots at most every 40 ms: snapshots and trace updates only mark the plot dirty.
     void scheduleReplot();

@@ -145,6 +145,15 @@ MklPathView::MklPathView(QWidget* parent)
     active_ = addLineGraph(weightsPlot_, activeRect_, "active kernels", pen(colors::kModel, 1.6));
     active_->setLineStyle(QCPGraph::lsStepLeft);
 
+    createErrorCurves(errorLegend, stepLegend);
+    etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
+    errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
+
+    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
+    setMinimumSize(300, 200);
+}
+
+void MklPathView::createErrorCurves(QCPLegend* errorLegend, QCPLegend* stepLegend) {
     errorRect_->axis(QCPAxis::atLeft)->setLabel("error");
     trainError_ = addLineGraph(errorsPlot_, errorRect_, "training", pen(colors::kModel, 2.0));
     testError_ = addLineGraph(errorsPlot_, errorRect_, "held-out",
@@ -178,11 +187,6 @@ MklPathView::MklPathView(QWidget* parent)
     sigmaStep_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     sigmaStep_->addToLegend(stepLegend);
     newtonSteps_->addToLegend(stepLegend);
-    etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
-    errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
-
-    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
-    setMinimumSize(300, 200);
 }
 
 MklPathView::~MklPathView() = default;

@@ -86,6 +86,8 @@ class MklPathView final : public FamilyView {
     QCustomPlot* weightsPlot() const { return weightsPlot_; }
 
   private:
+    // The errors, the active kernels on the right, and below the steps, with their legends.
+    void createErrorCurves(QCPLegend* errorLegend, QCPLegend* stepLegend);
     void rebuildKernelGraphs(const std::vector<std::string>& labels);
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);

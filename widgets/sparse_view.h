@@ -63,6 +63,7 @@ class SparseView final : public FamilyView {
     int objectivePointCount() const;
 
   private:
+    void createTracePanels();
     void setupTrainingData(const SparseSnapshot& s);
     void drawMap(const SparseSnapshot& s);
     void drawImages(const SparseSnapshot& s);
