@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "math/contours.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -36,17 +35,9 @@ int drawDecisionGrid(const DecisionGrid& grid, QCPColorMap* map, QCPCurve* zero,
     map->setDataRange(QCPRange(-range, range));
     map->keyAxis()->setRange(grid.x0, grid.x1);
     map->valueAxis()->setRange(grid.y0, grid.y1);
-    GridSamples samples;
-    samples.x0 = grid.x0;
-    samples.y0 = grid.y0;
-    samples.dx = (grid.x1 - grid.x0) / (grid.n - 1);
-    samples.dy = (grid.y1 - grid.y0) / (grid.n - 1);
-    samples.nx = samples.ny = grid.n;
-    samples.values = grid.values;
     int segments = 0;
-    if (zero) segments = setContourSegments(zero, {contourLevel(samples, 0.0)});
-    if (margins)
-        setContourSegments(margins, {contourLevel(samples, 1.0), contourLevel(samples, -1.0)});
+    if (zero) segments = setContourSegments(zero, {grid.zero});
+    if (margins) setContourSegments(margins, grid.margins);
     return segments;
 }
 

@@ -12,7 +12,7 @@ namespace cplab::widgets {
 
 QCPColorGradient decisionGradient();
 
-// Fills `map` with `grid` (colour range symmetric about 0, saturated beyond ±3) and the
+// Fills `map` with `grid` (colour range symmetric about 0, saturated beyond ±3) and its
 // contours f = 0 into `zero` and f = ±1 into `margins` (either may be null); sets the axes of
 // `map` to the grid's box. Returns the number of segments of f = 0, or −1 when the grid is
 // empty (nothing drawn: the caller hides the map).

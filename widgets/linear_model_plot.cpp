@@ -83,6 +83,31 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->legend->setBrush(colors::kLegendFillLight);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
+    createSlicePanel();
+
+    progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
+    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
+    QCPLegend* errorLegend = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
+    testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
+    for (QCPGraph* g : {trainError_, testError_}) {
+        g->removeFromLegend();
+        g->addToLegend(errorLegend);
+    }
+
+    planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
+    planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
+    QCPLegend* planesLegend = addInsetLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
+    planes_ = addLineGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
+    activePlanes_ = addLineGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    for (QCPGraph* g : {planes_, activePlanes_}) {
+        g->removeFromLegend();
+        g->addToLegend(planesLegend);
+    }
+}
+
+void LinearModelPlot::createSlicePanel() {
+    // OCAS's line search: f along the line from w_b towards w_t, its breakpoints, k_t.
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
     QCPLegend* sliceLegend = addInsetLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
@@ -105,26 +130,6 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     chosenLine_->removeFromLegend();
     sliceNote_ = addNote(plot_, sliceRect_);
     sliceNote_->setText("no line search in this solver");
-
-    progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
-    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
-    QCPLegend* errorLegend = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
-    trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
-    testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
-    for (QCPGraph* g : {trainError_, testError_}) {
-        g->removeFromLegend();
-        g->addToLegend(errorLegend);
-    }
-
-    planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
-    planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
-    QCPLegend* planesLegend = addInsetLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
-    planes_ = addLineGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
-    activePlanes_ = addLineGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
-    for (QCPGraph* g : {planes_, activePlanes_}) {
-        g->removeFromLegend();
-        g->addToLegend(planesLegend);
-    }
 }
 
 void LinearModelPlot::scheduleReplot() {

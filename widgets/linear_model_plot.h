@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bmrm/linear_svm.h"
+#include "bmrm/linear_svm_snapshot.h"
 #include "core/iteration_record.h"
 
 class QCustomPlot;
@@ -45,6 +45,7 @@ class LinearModelPlot : public QWidget {
     int separatingLineCount() const;
 
   private:
+    void createSlicePanel();
     void setupData(const Dataset& data);
     // Replots at most every 40 ms: snapshots and trace updates only mark the plot dirty.
     void scheduleReplot();

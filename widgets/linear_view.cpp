@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "bmrm/linear_svm.h"
+#include "bmrm/linear_svm_snapshot.h"
 #include "linear_model_plot.h"
 #include "test_split_controls.h"
 

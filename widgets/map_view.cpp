@@ -3,23 +3,18 @@
 
 #include <qcustomplot.h>
 
-#include <Eigen/Dense>
-#include <QFileDialog>
-#include <QFormLayout>
-#include <QHBoxLayout>
-#include <QLineEdit>
-#include <QRegularExpression>
 #include <QTabWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <queue>
 
 #include "coalesced_replot.h"
+#include "graph_layout.h"
 #include "map/generators.h"
+#include "map_bounds_tab.h"
+#include "map_problem_controls.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -43,111 +38,11 @@ constexpr double kClusterShrink = 0.55;
 const QColor kDisagreeing{200, 0, 0};
 const QColor kCluster{25, 25, 25};
 const QColor kEdge{150, 150, 150, 110};
-const QColor kUpper = colors::kModel;
-const QColor kLower = colors::kBest;
-const QColor kDisagreementLine{214, 39, 40};
-const QColor kClusterLine{110, 70, 160};
 
 QCPGraph* markerGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
                       double size, double width) {
     return addPointsGraph(plot, rect, name, markerStyle(shape, edge, fill, size, width));
-}
-
-// A rows × columns lattice whose edges join i to i+1 within a row and i to i+columns within a
-// column (wrap-around edges of a torus allowed), every node of degree ≤ 4, with edges of both
-// directions; the factorisation nearest a square wins. False when there is none.
-bool detectGrid(const PairwiseModel& m, int* rows, int* columns) {
-    const int n = m.variables();
-    if (n < 4 || m.edgeCount() == 0) return false;
-    std::vector<int> degree(static_cast<std::size_t>(n), 0);
-    for (const auto& e : m.edges()) {
-        if (++degree[static_cast<std::size_t>(e.u)] > 4 ||
-            ++degree[static_cast<std::size_t>(e.v)] > 4)
-            return false;
-    }
-    std::vector<int> candidates;
-    for (int c = 2; c <= n / 2; ++c)
-        if (n % c == 0) candidates.push_back(c);
-    const double side = std::sqrt(static_cast<double>(n));
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [side](int a, int b) { return std::abs(a - side) < std::abs(b - side); });
-    for (const int c : candidates) {
-        const int r = n / c;
-        bool ok = true, horizontal = false, vertical = false;
-        for (const auto& e : m.edges()) {
-            const int a = std::min(e.u, e.v), b = std::max(e.u, e.v);
-            const int ra = a / c, ca = a % c, rb = b / c, cb = b % c;
-            if (ra == rb && (cb - ca == 1 || (c > 2 && cb - ca == c - 1))) {
-                horizontal = true;
-            } else if (ca == cb && (rb - ra == 1 || (r > 2 && rb - ra == r - 1))) {
-                vertical = true;
-            } else {
-                ok = false;
-                break;
-            }
-        }
-        if (ok && horizontal && vertical) {
-            *rows = r;
-            *columns = c;
-            return true;
-        }
-    }
-    return false;
-}
-
-// Classical multidimensional scaling of the hop distances (Torgerson): the two leading
-// eigenvectors of −½ J D² J, scaled into [−1, 1]². Nodes of different components are placed
-// one hop beyond the largest distance from each other. Deterministic; no forces, no
-// iterations.
-std::vector<QPointF> distanceLayout(const PairwiseModel& m) {
-    const int n = m.variables();
-    std::vector<std::vector<int>> neighbours(static_cast<std::size_t>(n));
-    for (const auto& e : m.edges()) {
-        neighbours[static_cast<std::size_t>(e.u)].push_back(e.v);
-        neighbours[static_cast<std::size_t>(e.v)].push_back(e.u);
-    }
-    Eigen::MatrixXd d = Eigen::MatrixXd::Constant(n, n, -1.0);
-    int longest = 0;
-    std::vector<int> hops(static_cast<std::size_t>(n));
-    for (int source = 0; source < n; ++source) {
-        std::fill(hops.begin(), hops.end(), -1);
-        std::queue<int> queue;
-        hops[static_cast<std::size_t>(source)] = 0;
-        queue.push(source);
-        while (!queue.empty()) {
-            const int v = queue.front();
-            queue.pop();
-            for (int w : neighbours[static_cast<std::size_t>(v)]) {
-                if (hops[static_cast<std::size_t>(w)] >= 0) continue;
-                hops[static_cast<std::size_t>(w)] = hops[static_cast<std::size_t>(v)] + 1;
-                queue.push(w);
-            }
-        }
-        for (int w = 0; w < n; ++w) {
-            d(source, w) = hops[static_cast<std::size_t>(w)];
-            longest = std::max(longest, hops[static_cast<std::size_t>(w)]);
-        }
-    }
-    d = d.unaryExpr([longest](double x) { return x < 0 ? longest + 1.0 : x; });
-    Eigen::MatrixXd b = -0.5 * d.cwiseProduct(d);
-    const Eigen::VectorXd rowMean = b.rowwise().mean();
-    const Eigen::RowVectorXd colMean = b.colwise().mean();
-    const double mean = b.mean();
-    b.colwise() -= rowMean;
-    b.rowwise() -= colMean;
-    b.array() += mean;
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(b);
-    std::vector<QPointF> points(static_cast<std::size_t>(n));
-    if (eigen.info() != Eigen::Success || n < 3) return points;
-    const Eigen::VectorXd x =
-        eigen.eigenvectors().col(n - 1) * std::sqrt(std::max(eigen.eigenvalues()(n - 1), 0.0));
-    const Eigen::VectorXd y =
-        eigen.eigenvectors().col(n - 2) * std::sqrt(std::max(eigen.eigenvalues()(n - 2), 0.0));
-    const double extent = std::max({x.cwiseAbs().maxCoeff(), y.cwiseAbs().maxCoeff(), 1e-12});
-    for (int v = 0; v < n; ++v)
-        points[static_cast<std::size_t>(v)] = QPointF(x(v) / extent, y(v) / extent);
-    return points;
 }
 
 // Sets `axis` to [centre − half, centre + half].
@@ -171,55 +66,23 @@ MapView::MapView(QWidget* parent)
     : FamilyView(parent),
       tabs_(new QTabWidget(this)),
       labelPlot_(new QCustomPlot),
-      tracePlot_(new QCustomPlot) {
+      boundsTab_(new MapBoundsTab),
+      controls_(new MapProblemControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
     tabs_->setDocumentMode(true);
     tabs_->addTab(labelPlot_, tr("Labeling"));
-    tabs_->addTab(tracePlot_, tr("Bounds"));
+    tabs_->addTab(boundsTab_, tr("Bounds"));
     labelPlot_->setObjectName("mapLabelPlot");
-    tracePlot_->setObjectName("mapTracePlot");
-    for (QCustomPlot* p : {labelPlot_, tracePlot_})
-        applyPlotStyle(p);
+    applyPlotStyle(labelPlot_);
     labelReplot_ = new CoalescedReplot(labelPlot_, [this] { fitLabeling(); });
-    traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
+    createLabelingItems();
+    clear();
+}
 
-    // The evidence file, the family's problem option.
-    controls_ = new QWidget;
-    auto* form = new QFormLayout(controls_);
-    form->setContentsMargins(0, 0, 0, 0);
-    auto* row = new QHBoxLayout;
-    evidence_ = new QLineEdit(controls_);
-    evidence_->setObjectName("mapEvidence");
-    evidence_->setPlaceholderText(tr("automatic: <model>.evid"));
-    evidence_->setToolTip(
-        tr("UAI evidence file (.evid) whose variables are clamped when a model is loaded; "
-           "empty: the model's <file>.evid when there is one; 'none': no evidence"));
-    auto* browse = new QToolButton(controls_);
-    browse->setText(tr("..."));
-    connect(browse, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Evidence file"), {}, tr("UAI evidence (*.evid);;All files (*)"));
-        if (!path.isEmpty()) evidence_->setText(path);
-    });
-    row->addWidget(evidence_);
-    row->addWidget(browse);
-    form->addRow(tr("Evidence"), row);
-    // The generated models' options (app/families/map.cpp), as the CLI's --problem-set takes
-    // them.
-    modelOptions_ = new QLineEdit(controls_);
-    modelOptions_->setObjectName("mapModelOptions");
-    modelOptions_->setPlaceholderText(tr("e.g. smoothness=10 labels=4"));
-    modelOptions_->setToolTip(
-        tr("Options of the generated models (map_random_grid, map_complete_graph, "
-           "map_potts_image, map_stereo_tsukuba and PNG files) as key=value pairs separated by "
-           "spaces, used when the problem is loaded: seed, width, height, nodes, labels, "
-           "coupling, unary, image, mode (grey or colour), smoothness, downsample, disparities, "
-           "truncation, data_truncation"));
-    form->addRow(tr("Model options"), modelOptions_);
-
-    // Labeling: title, the graph, the legend in a row below.
+void MapView::createLabelingItems() {
+    // Title, the graph, the legend in a row below.
     labelRect_ = labelPlot_->axisRect();
     styleAxisRect(labelRect_);
     labelPlot_->plotLayout()->insertRow(0);
@@ -264,43 +127,7 @@ MapView::MapView(QWidget* parent)
     note_ = addNote(labelPlot_, labelRect_);
     note_->setVisible(false);
 
-    // Bounds: U and E on top, the disagreement below, one legend row under both.
-    boundRect_ = tracePlot_->axisRect();
-    disagreementRect_ = new QCPAxisRect(tracePlot_);
-    tracePlot_->plotLayout()->addElement(1, 0, disagreementRect_);
-    auto* margins = new QCPMarginGroup(tracePlot_);
-    for (QCPAxisRect* rect : {boundRect_, disagreementRect_}) {
-        styleAxisRect(rect);
-        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    }
-    disagreementRect_->axis(QCPAxis::atBottom)->setLabel(tr("iteration (sweep)"));
-    boundRect_->axis(QCPAxis::atLeft)->setLabel(tr("U and E"));
-    upper_ =
-        addLineGraph(tracePlot_, boundRect_, tr("dual bound U (best so far)"), pen(kUpper, 2.0));
-    lower_ = addLineGraph(tracePlot_, boundRect_, tr("E(best labeling)"), pen(kLower, 2.0));
-    clusterMarks_ = markerGraph(tracePlot_, boundRect_, tr("clusters added"),
-                                QCPScatterStyle::ssTriangleInverted, kCluster, kCluster, 7, 1.0);
-    disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing nodes"));
-    disagreement_ = addLineGraph(tracePlot_, disagreementRect_, tr("disagreeing nodes"),
-                                 pen(kDisagreementLine, 1.6));
-    clusterCount_ = addLineGraph(tracePlot_, disagreementRect_, tr("clusters (right axis)"),
-                                 pen(kClusterLine, 1.6, Qt::DashLine), true);
-    QCPAxis* right = disagreementRect_->axis(QCPAxis::atRight);
-    right->setLabel(tr("clusters"));
-    right->setVisible(false);
-    traceLegend_ = addLegendRow(tracePlot_, 2, 5);
-    tracePlot_->plotLayout()->setRowStretchFactors({1.0, 0.6, 0.001});
-    for (QCPGraph* g : {upper_, lower_, disagreement_, clusterCount_})
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
-    tracePlot_->legend->setVisible(false);
     labelPlot_->legend->setVisible(false);
-    for (QCPAbstractPlottable* p :
-         {static_cast<QCPAbstractPlottable*>(upper_), static_cast<QCPAbstractPlottable*>(lower_),
-          static_cast<QCPAbstractPlottable*>(clusterMarks_),
-          static_cast<QCPAbstractPlottable*>(disagreement_),
-          static_cast<QCPAbstractPlottable*>(clusterCount_)})
-        p->addToLegend(traceLegend_);
-    clear();
 }
 
 MapView::~MapView() {
@@ -325,17 +152,13 @@ void MapView::clear() {
     disagreeingMarkers_ = clusterPolygons_ = edgeSegments_ = 0;
     labelTitle_->setText({});
     note_->setVisible(false);
-    for (QCPGraph* g : {upper_, lower_, clusterMarks_, disagreement_, clusterCount_})
-        g->data()->clear();
-    disagreementRect_->axis(QCPAxis::atRight)->setVisible(false);
-    shown_ = 0;
-    run_ = -1;
+    boundsTab_->clear();
     labelReplot_->schedule();
-    traceReplot_->schedule();
+    boundsTab_->replots()->schedule();
 }
 
 QCustomPlot* MapView::plot() const {
-    return tabs_->currentIndex() == 1 ? tracePlot_ : labelPlot_;
+    return tabs_->currentIndex() == 1 ? static_cast<QCustomPlot*>(boundsTab_) : labelPlot_;
 }
 
 bool MapView::showPage(int index) {
@@ -345,18 +168,7 @@ bool MapView::showPage(int index) {
 }
 
 OptionValues MapView::problemOptions() const {
-    OptionValues values;
-    // key=value words; a word without '=' is passed on with an empty value, so that the
-    // family's check names it instead of it being dropped silently.
-    for (const QString& word :
-         modelOptions_->text().split(QRegularExpression("[\\s,;]+"), Qt::SkipEmptyParts)) {
-        const qsizetype eq = word.indexOf('=');
-        values[(eq < 0 ? word : word.left(eq)).toStdString()] =
-            eq < 0 ? std::string() : word.mid(eq + 1).toStdString();
-    }
-    const QString path = evidence_->text().trimmed();
-    if (!path.isEmpty()) values["evidence"] = path.toStdString();
-    return values;
+    return controls_->problemOptions();
 }
 
 bool MapView::showFrame(const ViewFrame& frame) {
@@ -375,9 +187,9 @@ bool MapView::showFrame(const ViewFrame& frame) {
         if (s.model != model_) setupLayout(*s.model);
         drawLabeling(s);
     }
-    setTrace(frame.records, frame.columns, frame.runId);
+    boundsTab_->setTrace(frame.records, frame.columns, frame.runId);
     labelReplot_->schedule();
-    traceReplot_->schedule();
+    boundsTab_->replots()->schedule();
     return true;
 }
 
@@ -398,6 +210,13 @@ void MapView::setupLayout(const PairwiseModel& model) {
     if (picture)
         for (const auto& c : picture->labelColors)
             labelColors_.emplace_back(c[0], c[1], c[2]);
+    showInputImage(picture);
+    placeNodes(model);
+    drawEdges(model);
+    setupLabelGraphs(model);
+}
+
+void MapView::showInputImage(const GridPicture* picture) {
     // The input image, one image width and a gap to the left of the labeling.
     const bool input = picture && picture->input.width == columns_ &&
                        picture->input.height == rows_ &&
@@ -417,6 +236,10 @@ void MapView::setupLayout(const PairwiseModel& model) {
         input_->topLeft->setCoords(-columns_ - inputGap_ - 0.5, -0.5);
         input_->bottomRight->setCoords(-inputGap_ - 0.5, rows_ - 0.5);
     }
+}
+
+void MapView::placeNodes(const PairwiseModel& model) {
+    const int n = model.variables();
     if (layout_ != Layout::Grid) rows_ = columns_ = 0;
     positions_.assign(static_cast<std::size_t>(n), QPointF());
     if (layout_ == Layout::Distances) positions_ = distanceLayout(model);
@@ -439,7 +262,9 @@ void MapView::setupLayout(const PairwiseModel& model) {
     } else {
         cells_ = QImage();
     }
+}
 
+void MapView::drawEdges(const PairwiseModel& model) {
     // The edges as segments (a grid's edges are its cells' sides).
     QVector<QCPCurveData> chords;
     edgeSegments_ = 0;
@@ -454,8 +279,11 @@ void MapView::setupLayout(const PairwiseModel& model) {
         }
     }
     edges_->data()->set(chords, true);
+}
 
+void MapView::setupLabelGraphs(const PairwiseModel& model) {
     // One marker graph per label (the nodes on a circle), the legend's colour entries.
+    const int n = model.variables();
     labelCount_ = model.maxLabels();
     const int graphs = std::min(labelCount_, 256);
     const double size = std::clamp(2400.0 / std::max(n, 1), 5.0, 11.0);
@@ -487,7 +315,10 @@ void MapView::setupLayout(const PairwiseModel& model) {
     proxy.setShape(ring.shape());
     proxy.setSize(layout_ == Layout::Grid ? 7 : 9);
     disagreeingLegendProxy_->setScatterStyle(proxy);
+    fillLabelLegend(graphs);
+}
 
+void MapView::fillLabelLegend(int graphs) {
     labelLegend_->clearItems();
     // A picture's many shades (16 disparities) say little one by one: its first and last
     // label stand for the scale.
@@ -551,9 +382,14 @@ void MapView::drawLabeling(const MapSnapshot& s) {
     }
     disagreeingMarkers_ = static_cast<int>(rx.size());
     disagreeingRings_->setData(rx, ry, true);
+    drawClusters(s);
+    setTitle(s);
+}
 
+void MapView::drawClusters(const MapSnapshot& s) {
     // The clusters: closed polygons through their nodes. On a grid, steps across the
     // wrap-around edges are unwrapped so that a face on the border stays a small square.
+    const int n = s.model->variables();
     QVector<QCPCurveData> polygons;
     clusterPolygons_ = 0;
     int t = 0;
@@ -563,29 +399,7 @@ void MapView::drawLabeling(const MapSnapshot& s) {
         for (int v : cluster)
             valid = valid && v >= 0 && v < n;
         if (!valid) continue;
-        std::vector<QPointF> points;
-        points.reserve(cluster.size());
-        points.push_back(position(cluster.front()));
-        for (std::size_t i = 1; i < cluster.size(); ++i) {
-            QPointF step = position(cluster[i]) - position(cluster[i - 1]);
-            if (layout_ == Layout::Grid) {
-                if (step.x() > columns_ / 2.0) step.rx() -= columns_;
-                if (step.x() < -columns_ / 2.0) step.rx() += columns_;
-                if (step.y() > rows_ / 2.0) step.ry() -= rows_;
-                if (step.y() < -rows_ / 2.0) step.ry() += rows_;
-            }
-            points.push_back(points.back() + step);
-        }
-        if (layout_ == Layout::Grid) {
-            QPointF centre;
-            for (const QPointF& p : points)
-                centre += p;
-            centre /= static_cast<double>(points.size());
-            for (QPointF& p : points)
-                p = centre + kClusterShrink * (p - centre);
-        }
-        points.push_back(points.front());
-        for (const QPointF& p : points)
+        for (const QPointF& p : clusterPolygon(cluster))
             polygons.append(QCPCurveData(t++, p.x(), p.y()));
         polygons.append(QCPCurveData(t++, kNaN, kNaN));
         ++clusterPolygons_;
@@ -599,8 +413,11 @@ void MapView::drawLabeling(const MapSnapshot& s) {
             clusters_->removeFromLegend(labelLegend_);
         }
     }
+}
 
+void MapView::setTitle(const MapSnapshot& s) {
     // Two short lines: the view is often narrow beside the panels.
+    const int n = s.model->variables();
     QString title = tr("%1, iteration %2: the labeling decoded from the beliefs")
                         .arg(QString::fromStdString(s.solver))
                         .arg(s.record.iteration);
@@ -617,6 +434,32 @@ void MapView::drawLabeling(const MapSnapshot& s) {
     if (s.badPixels >= 0) facts += tr("; %1% bad pixels").arg(100.0 * s.badPixels, 0, 'f', 2);
     title += "\n" + facts;
     labelTitle_->setText(title);
+}
+
+std::vector<QPointF> MapView::clusterPolygon(const std::vector<int>& cluster) const {
+    std::vector<QPointF> points;
+    points.reserve(cluster.size() + 1);
+    points.push_back(position(cluster.front()));
+    for (std::size_t i = 1; i < cluster.size(); ++i) {
+        QPointF step = position(cluster[i]) - position(cluster[i - 1]);
+        if (layout_ == Layout::Grid) {
+            if (step.x() > columns_ / 2.0) step.rx() -= columns_;
+            if (step.x() < -columns_ / 2.0) step.rx() += columns_;
+            if (step.y() > rows_ / 2.0) step.ry() -= rows_;
+            if (step.y() < -rows_ / 2.0) step.ry() += rows_;
+        }
+        points.push_back(points.back() + step);
+    }
+    if (layout_ == Layout::Grid) {
+        QPointF centre;
+        for (const QPointF& p : points)
+            centre += p;
+        centre /= static_cast<double>(points.size());
+        for (QPointF& p : points)
+            p = centre + kClusterShrink * (p - centre);
+    }
+    points.push_back(points.front());
+    return points;
 }
 
 void MapView::fitLabeling() {
@@ -646,79 +489,6 @@ void MapView::fitLabeling() {
     }
 }
 
-void MapView::setTrace(std::span<const IterationRecord> records,
-                       const std::vector<std::string>& columns, int runId) {
-    if (runId != run_ || records.size() < shown_) {
-        for (QCPGraph* g : {upper_, lower_, clusterMarks_, disagreement_, clusterCount_})
-            g->data()->clear();
-        shown_ = 0;
-        run_ = runId;
-    }
-    const int disagreeing = columnOf(columns, "disagreeing_nodes");
-    const int clusters = columnOf(columns, "clusters");
-    const int added = columnOf(columns, "clusters_added");
-    for (std::size_t i = shown_; i < records.size(); ++i) {
-        const IterationRecord& r = records[i];
-        const double k = r.iteration;
-        if (std::isfinite(r.upper)) upper_->addData(k, r.upper);
-        if (std::isfinite(r.lower)) lower_->addData(k, r.lower);
-        const double d = extraAt(r, disagreeing);
-        if (std::isfinite(d)) disagreement_->addData(k, d);
-        const double c = extraAt(r, clusters);
-        if (std::isfinite(c)) clusterCount_->addData(k, c);
-        const double a = extraAt(r, added);
-        if (std::isfinite(a) && a > 0 && std::isfinite(r.upper)) clusterMarks_->addData(k, r.upper);
-    }
-    shown_ = records.size();
-    const bool tightening = clusters >= 0;
-    disagreementRect_->axis(QCPAxis::atRight)->setVisible(tightening);
-    clusterCount_->setVisible(tightening);
-    clusterMarks_->setVisible(tightening);
-    for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(clusterCount_),
-                                    static_cast<QCPAbstractPlottable*>(clusterMarks_)}) {
-        if (tightening != traceLegend_->hasItemWithPlottable(p)) {
-            if (tightening) {
-                p->addToLegend(traceLegend_);
-            } else {
-                p->removeFromLegend(traceLegend_);
-            }
-        }
-    }
-}
-
-void MapView::rescaleTrace() {
-    bool found = false;
-    const QCPRange k = disagreement_->getKeyRange(found);
-    for (QCPAxisRect* rect : {boundRect_, disagreementRect_})
-        rect->axis(QCPAxis::atBottom)
-            ->setRange(found ? std::min(0.0, k.lower) : 0.0, found ? std::max(k.upper, 1.0) : 1.0);
-    // U and E: the first sweeps drop U from far above; the range follows the later part of the
-    // run (from a tenth of it on) so that the closing gap stays readable, and always shows E.
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    const int n = upper_->dataCount();
-    const int from = n > 10 ? n / 10 : 0;
-    for (int i = from; i < n; ++i) {
-        const double u = (upper_->data()->constBegin() + i)->value;
-        lo = std::min(lo, u);
-        hi = std::max(hi, u);
-    }
-    for (auto it = lower_->data()->constBegin(); it != lower_->data()->constEnd(); ++it) {
-        if (it - lower_->data()->constBegin() < from && lower_->dataCount() > 10) continue;
-        lo = std::min(lo, it->value);
-        hi = std::max(hi, it->value);
-    }
-    if (std::isfinite(lo) && std::isfinite(hi)) {
-        const double span = std::max(hi - lo, 1e-9 * std::max(1.0, std::abs(hi)));
-        boundRect_->axis(QCPAxis::atLeft)->setRange(lo - 0.08 * span, hi + 0.08 * span);
-    }
-    bool any = false;
-    const QCPRange d = disagreement_->getValueRange(any);
-    disagreementRect_->axis(QCPAxis::atLeft)->setRange(0, any ? std::max(1.0, d.upper * 1.08) : 1);
-    any = false;
-    const QCPRange c = clusterCount_->getValueRange(any);
-    disagreementRect_->axis(QCPAxis::atRight)->setRange(0, any ? std::max(1.0, c.upper * 1.08) : 1);
-}
-
 QColor MapView::drawnColor(int v) const {
     if (v < 0 || v >= static_cast<int>(positions_.size())) return {};
     if (layout_ == Layout::Grid) {
@@ -736,19 +506,19 @@ QColor MapView::drawnColor(int v) const {
 }
 
 int MapView::upperPointCount() const {
-    return upper_->dataCount();
+    return boundsTab_->upperPointCount();
 }
 
 int MapView::lowerPointCount() const {
-    return lower_->dataCount();
+    return boundsTab_->lowerPointCount();
 }
 
 int MapView::disagreementPointCount() const {
-    return disagreement_->dataCount();
+    return boundsTab_->disagreementPointCount();
 }
 
 int MapView::clusterMarkCount() const {
-    return clusterMarks_->dataCount();
+    return boundsTab_->clusterMarkCount();
 }
 
 QString MapView::statusText(const ViewFrame& frame) const {

@@ -16,11 +16,10 @@
 //     nodes.
 //   * "Bounds": the dual bound U (best so far) and E of the best labeling per iteration, with
 //     a mark where clusters were added; below, the number of disagreeing nodes (and of
-//     clusters) per iteration.
+//     clusters) per iteration (map_bounds_tab.h).
 // Legends sit in a row below the plots, never over the data. The status line reads U, E, the
 // gap and the disagreement (and, with a ground truth, the fraction of bad pixels). The problem
-// controls are the evidence file (the problem option `evidence` of app/families/map.h) and a
-// line of key=value options of the generated models.
+// controls (map_problem_controls.h) are the evidence file and the generated models' options.
 #pragma once
 
 #include <QColor>
@@ -33,7 +32,8 @@
 #include <vector>
 
 #include "family_view.h"
-#include "map/message_passing.h"
+#include "map/map_snapshot.h"
+#include "map_problem_controls.h"
 
 class QCPAxisRect;
 class QCPCurve;
@@ -42,12 +42,12 @@ class QCPItemPixmap;
 class QCPItemText;
 class QCPLegend;
 class QCPTextElement;
-class QLineEdit;
 class QTabWidget;
 
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class MapBoundsTab;
 
 class MapView final : public FamilyView {
     Q_OBJECT
@@ -89,23 +89,29 @@ class MapView final : public FamilyView {
 
   private:
     void setupLayout(const PairwiseModel& model);
+    void showInputImage(const GridPicture* picture);  // null: none
+    void placeNodes(const PairwiseModel& model);
+    void drawEdges(const PairwiseModel& model);
+    void setupLabelGraphs(const PairwiseModel& model);
+    void fillLabelLegend(int graphs);
     QPointF position(int v) const;
     // The colour label k is drawn in: the picture's, else the categorical palette.
     QColor colorOf(int label) const;
     void drawLabeling(const MapSnapshot& s);
-    void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
-                  int runId);
+    void drawClusters(const MapSnapshot& s);
+    // The closed polygon through a cluster's nodes (on a grid unwrapped across the torus's
+    // edges and shrunk toward its centre).
+    std::vector<QPointF> clusterPolygon(const std::vector<int>& cluster) const;
+    void setTitle(const MapSnapshot& s);
+    void createLabelingItems();
     void fitLabeling();
-    void rescaleTrace();
 
     QTabWidget* tabs_;
     QCustomPlot* labelPlot_;
-    QCustomPlot* tracePlot_;
-    CoalescedReplot* labelReplot_;
-    CoalescedReplot* traceReplot_;
-    QPointer<QWidget> controls_;
-    QLineEdit* evidence_ = nullptr;
-    QLineEdit* modelOptions_ = nullptr;
+    MapBoundsTab* boundsTab_;
+    CoalescedReplot* labelReplot_ = nullptr;
+    // The problem controls: ours until a window takes them into its problem panel.
+    QPointer<MapProblemControls> controls_;
 
     // Labeling tab.
     QCPAxisRect* labelRect_ = nullptr;
@@ -131,18 +137,6 @@ class MapView final : public FamilyView {
     int clusterPolygons_ = 0;
     int edgeSegments_ = 0;
     int labelCount_ = 0;
-
-    // Bounds tab.
-    QCPAxisRect* boundRect_ = nullptr;
-    QCPAxisRect* disagreementRect_ = nullptr;
-    QCPGraph* upper_ = nullptr;
-    QCPGraph* lower_ = nullptr;
-    QCPGraph* clusterMarks_ = nullptr;
-    QCPGraph* disagreement_ = nullptr;
-    QCPGraph* clusterCount_ = nullptr;
-    QCPLegend* traceLegend_ = nullptr;
-    int run_ = -1;
-    std::size_t shown_ = 0;
 
     std::shared_ptr<const MapSnapshot> snapshot_;
 };

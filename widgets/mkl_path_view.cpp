@@ -11,8 +11,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
-#include "decision_map.h"
-#include "math/contours.h"
+#include "mkl_predictor_tab.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -20,25 +19,8 @@ namespace cplab::widgets {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// Cells per side of the predictor's map (2-D data): f at 48² points, each a sum over the
-// training examples and kernels, computed when a point is selected.
-constexpr int kGridCells = 48;
-// Points of the regression curve (1-D data).
-constexpr int kCurvePoints = 200;
 // A press and release within this many pixels is a click (else a drag of the axes).
 constexpr int kClickSlop = 4;
-
-QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
-                      const QColor& color) {
-    QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    QCPScatterStyle style(QCPScatterStyle::ssDisc, 4.5);
-    style.setPen(pen(color, 1.0));
-    style.setBrush(color);
-    g->setScatterStyle(style);
-    return g;
-}
 
 QCPItemStraightLine* verticalMarker(QCustomPlot* plot, QCPAxisRect* rect) {
     auto* line = new QCPItemStraightLine(plot);
@@ -98,7 +80,7 @@ MklPathView::MklPathView(QWidget* parent)
       tabs_(new QTabWidget(this)),
       weightsPlot_(new QCustomPlot),
       errorsPlot_(new QCustomPlot),
-      predictorPlot_(new QCustomPlot) {
+      predictorTab_(new MklPredictorTab) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -106,20 +88,21 @@ MklPathView::MklPathView(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(weightsPlot_, tr("Kernel weights \u03b7(\u03bb)"));
     tabs_->addTab(errorsPlot_, tr("Errors and steps"));
-    tabs_->addTab(predictorPlot_, tr("Predictor at \u03bb"));
-    predictorPlot_->setObjectName("mklPathPredictorPlot");
+    tabs_->addTab(predictorTab_, tr("Predictor at \u03bb"));
     weightsPlot_->setObjectName("mklPathWeightsPlot");
     errorsPlot_->setObjectName("mklPathErrorsPlot");
-    for (QCustomPlot* p : {weightsPlot_, errorsPlot_, predictorPlot_}) {
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
         applyPlotStyle(p);
         p->setAutoAddPlottableToLegend(false);
         p->legend->setVisible(false);
     }
     weightsReplot_ = new CoalescedReplot(weightsPlot_);
     errorsReplot_ = new CoalescedReplot(errorsPlot_);
-    predictorReplot_ = new CoalescedReplot(predictorPlot_);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
-        (index == 0 ? weightsReplot_ : index == 1 ? errorsReplot_ : predictorReplot_)->now();
+        (index == 0   ? weightsReplot_
+         : index == 1 ? errorsReplot_
+                      : predictorTab_->replots())
+            ->now();
     });
     // A click (not a drag) on the path's plots selects the nearest point.
     for (QCustomPlot* p : {weightsPlot_, errorsPlot_}) {
@@ -162,6 +145,15 @@ MklPathView::MklPathView(QWidget* parent)
     active_ = addLineGraph(weightsPlot_, activeRect_, "active kernels", pen(colors::kModel, 1.6));
     active_->setLineStyle(QCPGraph::lsStepLeft);
 
+    createErrorCurves(errorLegend, stepLegend);
+    etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
+    errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
+
+    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
+    setMinimumSize(300, 200);
+}
+
+void MklPathView::createErrorCurves(QCPLegend* errorLegend, QCPLegend* stepLegend) {
     errorRect_->axis(QCPAxis::atLeft)->setLabel("error");
     trainError_ = addLineGraph(errorsPlot_, errorRect_, "training", pen(colors::kModel, 2.0));
     testError_ = addLineGraph(errorsPlot_, errorRect_, "held-out",
@@ -195,45 +187,6 @@ MklPathView::MklPathView(QWidget* parent)
     sigmaStep_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     sigmaStep_->addToLegend(stepLegend);
     newtonSteps_->addToLegend(stepLegend);
-    etaMarker_ = verticalMarker(weightsPlot_, etaRect_);
-    errorMarker_ = verticalMarker(errorsPlot_, errorRect_);
-
-    // The predictor at the selected λ.
-    QCPAxisRect* rect = predictorPlot_->axisRect();
-    styleAxisRect(rect);
-    predictorMap_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    predictorMap_->setGradient(decisionGradient());
-    predictorMap_->setInterpolate(true);
-    predictorMap_->setLayer("background");
-    // The map's values, f(x), on a scale at the right.
-    predictorScale_ = new QCPColorScale(predictorPlot_);
-    predictorPlot_->plotLayout()->addElement(0, 1, predictorScale_);
-    predictorScale_->setType(QCPAxis::atRight);
-    predictorScale_->setBarWidth(10);
-    predictorScale_->setRangeDrag(false);
-    predictorScale_->setRangeZoom(false);
-    predictorScale_->axis()->setLabel("f(x)");
-    predictorScale_->setGradient(decisionGradient());  // the map takes its scale's gradient
-    auto* predictorMargins = new QCPMarginGroup(predictorPlot_);
-    predictorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, predictorMargins);
-    predictorMap_->setColorScale(predictorScale_);
-    predictorScale_->setVisible(false);
-    zeroContour_ = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    zeroContour_->setName("f = 0");
-    zeroContour_->setPen(pen(colors::kFunction, 2.0));
-    positives_ = pointsGraph(predictorPlot_, rect, "class +1", colors::kModel);
-    negatives_ = pointsGraph(predictorPlot_, rect, "class \u22121", colors::kCandidate);
-    curve_ = addLineGraph(predictorPlot_, rect, "f(x)", pen(colors::kFunction, 2.0));
-    bars_ = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    bars_->setName("\u03b7\u2c7c");
-    bars_->setPen(pen(colors::kModel, 1.0));
-    bars_->setBrush(
-        QColor(colors::kModel.red(), colors::kModel.green(), colors::kModel.blue(), 110));
-    bars_->setWidth(0.7);
-    predictorNote_ = addNote(predictorPlot_, rect);
-    clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
-    setMinimumSize(300, 200);
 }
 
 MklPathView::~MklPathView() = default;
@@ -269,7 +222,7 @@ void MklPathView::clear() {
 
 QCustomPlot* MklPathView::plot() const {
     const int index = tabs_->currentIndex();
-    return index == 1 ? errorsPlot_ : index == 2 ? predictorPlot_ : weightsPlot_;
+    return index == 1 ? errorsPlot_ : index == 2 ? predictorTab_ : weightsPlot_;
 }
 
 int MklPathView::currentTab() const {
@@ -450,7 +403,7 @@ bool MklPathView::selectPoint(int index) {
         line->point2->setCoords(x, 1.0);
         line->setVisible(true);
     }
-    drawPredictor();
+    predictorTab_->draw(*snapshot_, selected_, selectedLambda_, selectedEta_);
     weightsReplot_->schedule();
     errorsReplot_->schedule();
     return true;
@@ -460,203 +413,26 @@ void MklPathView::clearPredictor(const QString& note) {
     selected_ = -1;
     selectedLambda_ = 0.0;
     selectedEta_.resize(0);
-    kind_ = PredictorKind::None;
-    gridSize_ = 0;
-    gridValues_.clear();
-    predictorMap_->setVisible(false);
-    predictorScale_->setVisible(false);
-    predictorMap_->data()->clear();
-    zeroContour_->data()->clear();
-    for (QCPGraph* g : {positives_, negatives_, curve_})
-        g->data()->clear();
-    bars_->data()->clear();
-    predictorPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    predictorPlot_->xAxis->setLabel({});
-    predictorPlot_->yAxis->setLabel({});
-    predictorNote_->setText(note);
-    predictorNote_->setVisible(true);
+    predictorTab_->clear(note);
     for (QCPItemStraightLine* line : {etaMarker_, errorMarker_})
         line->setVisible(false);
-    predictorReplot_->now();
+    predictorTab_->replots()->now();
 }
 
-void MklPathView::drawPredictor() {
-    const MklPathSnapshot& s = *snapshot_;
-    const std::size_t k = static_cast<std::size_t>(selected_);
-    const std::shared_ptr<const MklPathModel>& model = s.model;
-    const Dataset* train = model ? model->train.get() : nullptr;
-    const int dimension = train ? train->dimension() : 0;
-    const bool evaluable =
-        model && !model->precomputed && train && (dimension == 1 || dimension == 2);
-    QCPAxis* x = predictorPlot_->xAxis;
-    QCPAxis* y = predictorPlot_->yAxis;
-    predictorMap_->setVisible(false);
-    predictorScale_->setVisible(false);
-    zeroContour_->data()->clear();
-    for (QCPGraph* g : {positives_, negatives_, curve_})
-        g->data()->clear();
-    bars_->data()->clear();
-    gridValues_.clear();
-    gridSize_ = 0;
-    predictorNote_->setVisible(false);
-    const QString title =
-        tr("point %1 of the path: \u03bb = %2").arg(selected_).arg(selectedLambda_, 0, 'g', 4);
-
-    if (!evaluable) {
-        // The kernel weights at that λ as bars, one per kernel.
-        kind_ = PredictorKind::Bars;
-        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-        for (Eigen::Index j = 0; j < selectedEta_.size(); ++j) {
-            bars_->addData(static_cast<double>(j + 1), selectedEta_[j]);
-            const std::string label = j < static_cast<Eigen::Index>(s.kernelLabels.size())
-                                          ? s.kernelLabels[static_cast<std::size_t>(j)]
-                                          : std::to_string(j + 1);
-            ticker->addTick(static_cast<double>(j + 1), QString::fromStdString(label));
-        }
-        x->setTicker(ticker);
-        x->setTickLabelRotation(selectedEta_.size() > 6 ? 45 : 0);
-        x->setLabel(title);
-        y->setLabel(tr("kernel weight \u03b7\u2c7c"));
-        x->setRange(0.3, static_cast<double>(selectedEta_.size()) + 0.7);
-        bool found = false;
-        const QCPRange r = bars_->getValueRange(found);
-        y->setRange(0.0, found && r.upper > 0 ? 1.1 * r.upper : 1.0);
-        predictorReplot_->now();
-        return;
-    }
-
-    x->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    x->setTickLabelRotation(0);
-    const Eigen::VectorXd& alpha = *s.alphas[k];
-    const std::vector<double> classes =
-        model->classification ? train->classes() : std::vector<double>{};
-    const double upper = classes.empty() ? 0.0 : classes.back();
-    auto isPositive = [&](int i) { return train->labels(i) == upper; };
-    if (dimension == 1) {
-        kind_ = PredictorKind::Curve;
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-        for (int i = 0; i < train->size(); ++i) {
-            const double v = train->row(i)(0);
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        const double pad = std::max(0.05 * (hi - lo), 1e-9);
-        Eigen::MatrixXd points(kCurvePoints, 1);
-        for (int t = 0; t < kCurvePoints; ++t)
-            points(t, 0) = lo - pad + (hi - lo + 2 * pad) * t / (kCurvePoints - 1);
-        const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
-        for (int t = 0; t < kCurvePoints; ++t) {
-            curve_->addData(points(t, 0), f[t]);
-            gridValues_.push_back(f[t]);
-        }
-        gridX0_ = points(0, 0);
-        gridDx_ = (hi - lo + 2 * pad) / (kCurvePoints - 1);
-        gridSize_ = kCurvePoints;
-        for (int i = 0; i < train->size(); ++i) {
-            const double xi = train->row(i)(0);
-            if (model->classification) {
-                (isPositive(i) ? positives_ : negatives_)->addData(xi, isPositive(i) ? 1.0 : -1.0);
-            } else {
-                positives_->addData(xi, train->labels(i));
-            }
-        }
-        x->setLabel(title);
-        y->setLabel(model->classification ? tr("f(x) (class +1 where f > 0)") : tr("f(x)"));
-        predictorPlot_->rescaleAxes();
-        predictorReplot_->now();
-        return;
-    }
-
-    // 2-D: f on the data's box (padded by 5 %) as a colour map, the points on top.
-    kind_ = PredictorKind::Map;
-    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-    for (int i = 0; i < train->size(); ++i) {
-        const Eigen::VectorXd p = train->row(i);
-        x0 = std::min(x0, p(0));
-        x1 = std::max(x1, p(0));
-        y0 = std::min(y0, p(1));
-        y1 = std::max(y1, p(1));
-    }
-    const double px = std::max(0.05 * (x1 - x0), 1e-9), py = std::max(0.05 * (y1 - y0), 1e-9);
-    x0 -= px;
-    x1 += px;
-    y0 -= py;
-    y1 += py;
-    const int n = kGridCells;
-    Eigen::MatrixXd points(n * n, 2);
-    for (int iy = 0; iy < n; ++iy) {
-        for (int ix = 0; ix < n; ++ix) {
-            points(iy * n + ix, 0) = x0 + (x1 - x0) * ix / (n - 1);
-            points(iy * n + ix, 1) = y0 + (y1 - y0) * iy / (n - 1);
-        }
-    }
-    const Eigen::VectorXd f = model->predict(points, alpha, selectedEta_);
-    gridSize_ = n;
-    gridX0_ = x0;
-    gridY0_ = y0;
-    gridDx_ = (x1 - x0) / (n - 1);
-    gridDy_ = (y1 - y0) / (n - 1);
-    gridValues_.assign(f.data(), f.data() + f.size());
-    predictorMap_->data()->setSize(n, n);
-    predictorMap_->data()->setRange(QCPRange(x0, x1), QCPRange(y0, y1));
-    double largest = 0.0, mean = 0.0;
-    for (int iy = 0; iy < n; ++iy) {
-        for (int ix = 0; ix < n; ++ix) {
-            const double v = f[iy * n + ix];
-            predictorMap_->data()->setCell(ix, iy, v);
-            mean += v / (n * n);
-        }
-    }
-    for (Eigen::Index i = 0; i < f.size(); ++i)
-        largest = std::max(largest, std::abs(f[i] - (model->classification ? 0.0 : mean)));
-    if (model->classification) {
-        // Symmetric about f = 0 so that white is the boundary.
-        const double range = std::max(largest, 1e-12);
-        predictorMap_->setDataRange(QCPRange(-range, range));
-        GridSamples samples;
-        samples.x0 = x0;
-        samples.y0 = y0;
-        samples.dx = gridDx_;
-        samples.dy = gridDy_;
-        samples.nx = samples.ny = n;
-        samples.values = gridValues_;
-        setContourSegments(zeroContour_, {contourLevel(samples, 0.0)});
-    } else {
-        predictorMap_->setDataRange(
-            QCPRange(mean - std::max(largest, 1e-12), mean + std::max(largest, 1e-12)));
-    }
-    predictorMap_->setVisible(true);
-    predictorScale_->setVisible(true);
-    for (int i = 0; i < train->size(); ++i) {
-        const Eigen::VectorXd p = train->row(i);
-        (model->classification && !isPositive(i) ? negatives_ : positives_)->addData(p(0), p(1));
-    }
-    x->setLabel(title + QString("   (%1)").arg(train->featureNames.size() == 2
-                                                   ? QString::fromStdString(train->featureNames[0])
-                                                   : QString("x1")));
-    y->setLabel(train->featureNames.size() == 2 ? QString::fromStdString(train->featureNames[1])
-                                                : QString("x2"));
-    x->setRange(x0, x1);
-    y->setRange(y0, y1);
-    predictorReplot_->now();
+int MklPathView::predictorGridSize() const {
+    return predictorTab_->gridSize();
 }
 
 QPointF MklPathView::predictorGridPoint(int ix, int iy) const {
-    return {gridX0_ + ix * gridDx_, gridY0_ + iy * gridDy_};
+    return predictorTab_->gridPoint(ix, iy);
 }
 
 double MklPathView::predictorValue(int ix, int iy) const {
-    const std::size_t index = kind_ == PredictorKind::Map
-                                  ? static_cast<std::size_t>(iy) * gridSize_ + ix
-                                  : static_cast<std::size_t>(ix);
-    return index < gridValues_.size() ? gridValues_[index] : kNaN;
+    return predictorTab_->value(ix, iy);
 }
 
 std::vector<double> MklPathView::barValues() const {
-    std::vector<double> out;
-    for (auto it = bars_->data()->constBegin(); it != bars_->data()->constEnd(); ++it)
-        out.push_back(it->value);
-    return out;
+    return predictorTab_->barValues();
 }
 
 QPoint MklPathView::pointPixel(int index) const {

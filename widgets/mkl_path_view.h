@@ -13,10 +13,10 @@
 //     2-D data f(x) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, x) as a colour map over the data's box with the
 //     training points (classification: f = 0 drawn, colours by class); for 1-D data the
 //     regression curve (or score) with the points; otherwise (or a precomputed kernel) the
-//     kernel weights ηⱼ at that λ as bars.
+//     kernel weights ηⱼ at that λ as bars (mkl_predictor_tab.h).
 // The curves are drawn from the run's records (columns lambda, eta:<label>, train_error, …) as
-// the path advances; the snapshot names the kernels and carries every accepted point's λ, η
-// and α (shared with the solver) with the data and kernels to evaluate the predictor.
+// the path advances; the snapshot names the kernels and carries every accepted point's α and
+// the picture of its predictor (made on the solver's thread, shared with the solver).
 #pragma once
 
 #include <QPoint>
@@ -27,7 +27,8 @@
 #include <vector>
 
 #include "family_view.h"
-#include "kernel/mkl_path.h"
+#include "kernel/mkl_path_snapshot.h"
+#include "mkl_predictor_tab.h"
 
 class QCPAxisRect;
 class QCPBars;
@@ -73,10 +74,10 @@ class MklPathView final : public FamilyView {
     int selectedPoint() const { return selected_; }
     double selectedLambda() const { return selectedLambda_; }
     const Eigen::VectorXd& selectedEta() const { return selectedEta_; }
-    enum class PredictorKind { None, Map, Curve, Bars };
-    PredictorKind predictorKind() const { return kind_; }
+    using PredictorKind = MklPredictorTab::Kind;
+    PredictorKind predictorKind() const { return predictorTab_->kind(); }
     // Map: the grid (cell centres) and f at (ix, iy); Curve: the abscissae and f; Bars: η.
-    int predictorGridSize() const { return gridSize_; }
+    int predictorGridSize() const;
     QPointF predictorGridPoint(int ix, int iy) const;
     double predictorValue(int ix, int iy) const;
     std::vector<double> barValues() const;
@@ -85,12 +86,13 @@ class MklPathView final : public FamilyView {
     QCustomPlot* weightsPlot() const { return weightsPlot_; }
 
   private:
+    // The errors, the active kernels on the right, and below the steps, with their legends.
+    void createErrorCurves(QCPLegend* errorLegend, QCPLegend* stepLegend);
     void rebuildKernelGraphs(const std::vector<std::string>& labels);
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
     void rescale();
     void onRelease(QCustomPlot* plot, QMouseEvent* event);
-    void drawPredictor();
     void clearPredictor(const QString& note);
 
     QTabWidget* tabs_;
@@ -120,27 +122,13 @@ class MklPathView final : public FamilyView {
     // Points that can be selected: those with a record and an α in the snapshot.
     int selectablePoints() const;
 
-    // Predictor tab.
-    QCustomPlot* predictorPlot_;
-    CoalescedReplot* predictorReplot_ = nullptr;
-    QCPColorMap* predictorMap_ = nullptr;
-    QCPColorScale* predictorScale_ = nullptr;
-    QCPCurve* zeroContour_ = nullptr;
-    QCPGraph* positives_ = nullptr;  // class +1, or every point for regression
-    QCPGraph* negatives_ = nullptr;
-    QCPGraph* curve_ = nullptr;  // 1-D: f over x
-    QCPBars* bars_ = nullptr;
-    QCPItemText* predictorNote_ = nullptr;
+    MklPredictorTab* predictorTab_;
     QCPItemStraightLine* etaMarker_ = nullptr;
     QCPItemStraightLine* errorMarker_ = nullptr;
     QPoint pressed_;
     int selected_ = -1;
     double selectedLambda_ = 0.0;
     Eigen::VectorXd selectedEta_;
-    PredictorKind kind_ = PredictorKind::None;
-    int gridSize_ = 0;
-    double gridX0_ = 0, gridY0_ = 0, gridDx_ = 0, gridDy_ = 0;
-    std::vector<double> gridValues_;
 };
 
 }  // namespace cplab::widgets

@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "nonsmooth/frank_wolfe.h"
+#include "nonsmooth/frank_wolfe_snapshot.h"
 
 class QCustomPlot;
 class QCPCurve;

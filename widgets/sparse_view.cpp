@@ -119,7 +119,12 @@ SparseView::SparseView(QWidget* parent)
                                     static_cast<QCPAbstractPlottable*>(marginContours_)})
         p->removeFromLegend();
 
-    // Objective and errors.
+    createTracePanels();
+    clear();
+}
+
+void SparseView::createTracePanels() {
+    // Objective and errors, one above the other.
     objectiveRect_ = tracePlot_->axisRect();
     errorRect_ = new QCPAxisRect(tracePlot_);
     tracePlot_->plotLayout()->addElement(1, 0, errorRect_);
@@ -148,7 +153,6 @@ SparseView::SparseView(QWidget* parent)
     testError_->addToLegend(errorLegend);
     for (QCPGraph* g : {objective_, trainError_, testError_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.5));
-    clear();
 }
 
 SparseView::~SparseView() {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "family_view.h"
-#include "sparse/sparse_model.h"
+#include "sparse/sparse_snapshot.h"
 #include "test_split_controls.h"
 
 class QCPAxisRect;
@@ -63,6 +63,7 @@ class SparseView final : public FamilyView {
     int objectivePointCount() const;
 
   private:
+    void createTracePanels();
     void setupTrainingData(const SparseSnapshot& s);
     void drawMap(const SparseSnapshot& s);
     void drawImages(const SparseSnapshot& s);

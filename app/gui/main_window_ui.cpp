@@ -116,7 +116,7 @@ void MainWindow::buildUi() {
     emptyView_ = new QLabel(tr("Choose a demo or a problem on the left."), viewStack_);
     emptyView_->setAlignment(Qt::AlignCenter);
     viewStack_->addWidget(emptyView_);
-    for (const auto& [family, view] : widgets::createFamilyViews(viewStack_)) {
+    for (const auto& [family, view] : widgets::createFamilyViews(viewStack_, controller_)) {
         view->setObjectName(QString::fromStdString(family + "View"));
         viewStack_->addWidget(view);
         views_[family] = view;

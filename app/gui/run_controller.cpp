@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_controller.h"
 
+#include "objective_grid_job.h"
 #include "plot_style.h"
 #include "registry.h"
 #include "run.h"
@@ -16,6 +17,7 @@ RunController::~RunController() {
 }
 
 void RunController::setProblem(ProblemPtr problem) {
+    cancelObjectiveGrids();
     removeAll();
     problem_ = std::move(problem);
     family_ = problem_ ? findFamily(problem_->info.family) : nullptr;
@@ -71,6 +73,7 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
                                QString* why) {
     const int index = indexOf(id);
     if (index < 0 || !check(solver, options, why)) return nullptr;
+    cancelObjectiveGrid(id);
     auto& slot = runs_[static_cast<std::size_t>(index)];
     slot.reset();
     finishedLogged_.erase(id);
@@ -83,6 +86,7 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
 void RunController::removeRun(int id) {
     const int index = indexOf(id);
     if (index < 0) return;
+    cancelObjectiveGrid(id);
     runs_.erase(runs_.begin() + index);
     finishedLogged_.erase(id);
     emit runRemoved(id);
@@ -135,6 +139,7 @@ void RunController::cancelAll() {
 void RunController::resetAll() {
     for (auto& r : runs_) {
         const int id = r->id();
+        cancelObjectiveGrid(id);
         const std::string solver = r->solver();
         const OptionValues options = r->options();
         r.reset();
@@ -186,6 +191,27 @@ void RunController::enforceBudget() {
                          .arg(k),
                      false);
     }
+}
+
+void RunController::evaluateObjectiveGrid(const widgets::ObjectiveGridRequest& request) {
+    auto* job = new ObjectiveGridJob(request, this);
+    connect(job, &ObjectiveGridJob::progress, this, &RunController::objectiveGridProgress);
+    connect(job, &ObjectiveGridJob::finished, this,
+            [this, job](const widgets::ObjectiveGridResult& result) {
+                job->deleteLater();
+                emit objectiveGridFinished(result);
+            });
+}
+
+void RunController::cancelObjectiveGrid(int runId) {
+    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly)) {
+        if (job->runId() == runId) job->cancel();
+    }
+}
+
+void RunController::cancelObjectiveGrids() {
+    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly))
+        job->cancel();
 }
 
 void RunController::onStatus(int id) {

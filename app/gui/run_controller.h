@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The runs of the current problem (DESIGN.md, "Threads"): creates them through the registry,
 // drives them (run, pause, step, reset, cancel, delay), keeps their whole history within a
-// memory budget, and tells the window what changed. It owns no widget; the main window lays
-// out and draws, this class manages.
+// memory budget, runs the work views ask for on a run's behalf (D(β) on a grid for the kernel
+// view, objective_grid_job.h), and tells the window what changed. It owns no widget; the main
+// window lays out and draws, this class manages.
 #pragma once
 
 #include <QObject>
@@ -13,9 +14,11 @@
 
 #include "core/options.h"
 #include "family.h"
+#include "objective_grid.h"
 
 namespace cplab {
 
+class ObjectiveGridJob;
 class Run;
 
 class RunController : public QObject {
@@ -58,6 +61,13 @@ class RunController : public QObject {
     std::size_t historyBudget() const { return historyBudget_; }
     std::size_t historyBytes() const;
 
+    // D(β) at the request's points with its setup, on a worker thread, for run
+    // `request.runId`: cancelled when that run is removed or replaced, the problem changes or
+    // the controller goes. objectiveGridProgress and objectiveGridFinished (also after a
+    // cancel) report it.
+    void evaluateObjectiveGrid(const widgets::ObjectiveGridRequest& request);
+    void cancelObjectiveGrid(int runId);
+
   signals:
     void problemChanged();
     void runAdded(int id);
@@ -69,12 +79,15 @@ class RunController : public QObject {
     void statusChanged(int id);
     // A line for the log.
     void message(const QString& text, bool error);
+    void objectiveGridProgress(int runId, int done);
+    void objectiveGridFinished(const cplab::widgets::ObjectiveGridResult& result);
 
   private:
     std::unique_ptr<Run> createRun(int id, const std::string& solver, const OptionValues& options);
     bool check(const std::string& solver, const OptionValues& options, QString* why);
     void onStatus(int id);
     void enforceBudget();
+    void cancelObjectiveGrids();  // of every run
 
     ProblemPtr problem_;
     const Family* family_ = nullptr;

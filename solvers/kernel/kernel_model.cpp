@@ -241,7 +241,24 @@ DecisionGrid decisionGrid(const KernelClassifier& model, const Dataset& data, in
     }
     const Eigen::VectorXd f = model.decisions(points);
     grid.values.assign(f.data(), f.data() + f.size());
+    GridSamples samples;
+    samples.x0 = grid.x0;
+    samples.y0 = grid.y0;
+    samples.dx = (grid.x1 - grid.x0) / (n - 1);
+    samples.dy = (grid.y1 - grid.y0) / (n - 1);
+    samples.nx = samples.ny = n;
+    samples.values = grid.values;
+    grid.zero = contourLevel(samples, 0.0);
+    grid.margins = {contourLevel(samples, 1.0), contourLevel(samples, -1.0)};
     return grid;
+}
+
+std::size_t DecisionGrid::heapBytes() const {
+    std::size_t n = sizeof(double) * values.capacity();
+    n += sizeof(zero.segments[0]) * zero.segments.capacity();
+    for (const ContourLevel& level : margins)
+        n += sizeof(ContourLevel) + sizeof(level.segments[0]) * level.segments.capacity();
+    return n;
 }
 
 // ---- the model file ----------------------------------------------------------------------

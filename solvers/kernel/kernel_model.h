@@ -20,6 +20,7 @@
 
 #include "data/dataset.h"
 #include "kernel_spec.h"
+#include "math/contours.h"
 
 namespace cplab {
 
@@ -44,11 +45,17 @@ struct KernelClassifier {
 };
 
 // f on an n × n grid over the bounding box of 2-D `data` padded by 5 % on every side
-// (row-major: values[iy·n + ix] at x = x0 + ix (x1 − x0)/(n − 1), y likewise).
+// (row-major: values[iy·n + ix] at x = x0 + ix (x1 − x0)/(n − 1), y likewise), with its level
+// sets f = 0 (the decision boundary) and f = ±1 (the margins), computed with the grid so that
+// views only draw them.
 struct DecisionGrid {
     double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     int n = 0;
     std::vector<double> values;
+    ContourLevel zero;                  // f = 0
+    std::vector<ContourLevel> margins;  // f = +1, then f = −1
+
+    std::size_t heapBytes() const;  // the values and the contours' segments
 };
 DecisionGrid decisionGrid(const KernelClassifier& model, const Dataset& data, int n);
 

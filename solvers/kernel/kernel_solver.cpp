@@ -162,7 +162,7 @@ std::size_t KernelSnapshot::bytes() const {
     for (const std::string& label : kernelLabels)
         n += sizeof(std::string) + label.capacity();
     n += sizeof(double) * static_cast<std::size_t>(beta.size() + alpha.size() + lpMinimiser.size());
-    n += sizeof(double) * grid.values.capacity();
+    n += grid.heapBytes();
     for (const Eigen::VectorXd& v : planes)
         n += sizeof(Eigen::VectorXd) + sizeof(double) * static_cast<std::size_t>(v.size());
     for (const Eigen::VectorXd& v : betaIterates)

@@ -107,8 +107,9 @@ std::size_t MklPathSnapshot::bytes() const {
     for (const std::string& label : kernelLabels)
         n += sizeof(std::string) + label.capacity();
     n += sizeof(double) * static_cast<std::size_t>(d.size() + eta.size() + eta0.size());
-    // The α themselves are shared with the solver: only the pointers count.
-    return n + sizeof(std::shared_ptr<const Eigen::VectorXd>) * alphas.capacity();
+    // The α and the pictures are shared with the solver: only the pointers count.
+    return n + sizeof(std::shared_ptr<const Eigen::VectorXd>) * alphas.capacity() +
+           sizeof(std::shared_ptr<const MklPathPicture>) * pictures.capacity();
 }
 
 Eigen::VectorXd MklPathModel::predict(const Eigen::MatrixXd& points, const Eigen::VectorXd& alpha,
@@ -135,6 +136,83 @@ Eigen::VectorXd MklPathModel::predict(const Eigen::MatrixXd& points, const Eigen
     }
     if (!classification) f = (targetMean + targetScale * f.array()).matrix();
     return f;
+}
+
+namespace {
+
+// The path view's pictures: f at this many points of a line (1-D), on a grid of this many
+// points per side (2-D).
+constexpr int kCurvePoints = 200;
+constexpr int kGridCells = 48;
+
+// The smallest and largest value of feature c over `data`.
+std::pair<double, double> featureRange(const Dataset& data, int c) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int i = 0; i < data.size(); ++i) {
+        const double v = data.row(i)(c);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    return {lo, hi};
+}
+
+}  // namespace
+
+MklPathPicture MklPathModel::picture(const Eigen::VectorXd& alpha,
+                                     const Eigen::VectorXd& eta) const {
+    MklPathPicture picture;
+    const int dimension = train ? train->dimension() : 0;
+    if (precomputed || !kernels || (dimension != 1 && dimension != 2)) return picture;
+    picture.dimension = dimension;
+    if (dimension == 1) {
+        const auto [lo, hi] = featureRange(*train, 0);
+        const double pad = std::max(0.05 * (hi - lo), 1e-9);
+        Eigen::MatrixXd points(kCurvePoints, 1);
+        for (int t = 0; t < kCurvePoints; ++t)
+            points(t, 0) = lo - pad + (hi - lo + 2 * pad) * t / (kCurvePoints - 1);
+        const Eigen::VectorXd f = predict(points, alpha, eta);
+        picture.n = kCurvePoints;
+        picture.x0 = points(0, 0);
+        picture.dx = (hi - lo + 2 * pad) / (kCurvePoints - 1);
+        picture.values.assign(f.data(), f.data() + f.size());
+        return picture;
+    }
+    // 2-D: the data's box padded by 5 %.
+    auto [x0, x1] = featureRange(*train, 0);
+    auto [y0, y1] = featureRange(*train, 1);
+    const double px = std::max(0.05 * (x1 - x0), 1e-9), py = std::max(0.05 * (y1 - y0), 1e-9);
+    x0 -= px;
+    x1 += px;
+    y0 -= py;
+    y1 += py;
+    const int n = kGridCells;
+    Eigen::MatrixXd points(n * n, 2);
+    for (int iy = 0; iy < n; ++iy) {
+        for (int ix = 0; ix < n; ++ix) {
+            points(iy * n + ix, 0) = x0 + (x1 - x0) * ix / (n - 1);
+            points(iy * n + ix, 1) = y0 + (y1 - y0) * iy / (n - 1);
+        }
+    }
+    const Eigen::VectorXd f = predict(points, alpha, eta);
+    picture.n = n;
+    picture.x0 = x0;
+    picture.y0 = y0;
+    picture.x1 = x1;
+    picture.y1 = y1;
+    picture.dx = (x1 - x0) / (n - 1);
+    picture.dy = (y1 - y0) / (n - 1);
+    picture.values.assign(f.data(), f.data() + f.size());
+    if (classification) {
+        GridSamples samples;
+        samples.x0 = x0;
+        samples.y0 = y0;
+        samples.dx = picture.dx;
+        samples.dy = picture.dy;
+        samples.nx = samples.ny = n;
+        samples.values = picture.values;
+        picture.zero = contourLevel(samples, 0.0);
+    }
+    return picture;
 }
 
 // ---- the solver ----
@@ -319,6 +397,15 @@ SnapshotPtr MklPathSolver::snapshot() const {
     snapshot->classification = s.loss == PathLoss::Logistic;
     snapshot->alphas = s.sharedAlpha;
     snapshot->model = s.model;
+    // The pictures of the points accepted since the last snapshot: made once, then shared.
+    State& cache = *state_;
+    while (s.model && cache.pictures.size() < s.sharedAlpha.size() &&
+           cache.pictures.size() < s.pathEta.size()) {
+        const std::size_t p = cache.pictures.size();
+        cache.pictures.push_back(std::make_shared<const MklPathPicture>(
+            s.model->picture(*s.sharedAlpha[p], s.pathEta[p])));
+    }
+    snapshot->pictures = cache.pictures;
     if (iteration() == 0) {
         snapshot->executedLines = {kInput, kStart, kStartNewton};
     } else {

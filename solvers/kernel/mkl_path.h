@@ -51,6 +51,7 @@
 #include "data/dataset.h"
 #include "kernel_solver.h"
 #include "kernel_spec.h"
+#include "mkl_path_snapshot.h"
 
 namespace cplab {
 
@@ -75,44 +76,6 @@ struct MklPathOptions {
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
-};
-
-class KernelSet;
-
-// What a view needs to evaluate the predictor of any accepted point (built once by the
-// constructor, immutable, shared by a run's snapshots): the data and the kernels.
-struct MklPathModel {
-    std::shared_ptr<const Dataset> train;      // the training set as given (raw features)
-    std::shared_ptr<const KernelSet> kernels;  // the normalised kernels over the (standardised)
-                                               // training set
-    bool standardized = false;  // features were standardised: z = (x − mean) ⊙ scale
-    Eigen::RowVectorXd featureMean, featureScale;
-    bool precomputed = false;  // a precomputed kernel: no features to evaluate f at
-    bool classification = false;
-    double targetMean = 0.0, targetScale = 1.0;  // squared loss: f in the targets' units
-    // The predictor of the point (α, η) at the rows of `points` (raw features, the training
-    // set's dimension): f(x) = −Σⱼ ηⱼ Σᵢ αᵢ Kⱼ(xᵢ, x), for the squared loss mapped back to the
-    // targets' units (targetMean + targetScale · f); the logistic loss's class is +1 for f > 0
-    // (the larger label value). Empty for a precomputed kernel.
-    Eigen::VectorXd predict(const Eigen::MatrixXd& points, const Eigen::VectorXd& alpha,
-                            const Eigen::VectorXd& eta) const;
-};
-
-// What the path view draws beyond the records (which hold λ, every ηⱼ, errors and steps).
-struct MklPathSnapshot final : Snapshot {
-    std::vector<std::string> kernelLabels;
-    Eigen::VectorXd d;     // penalty weights dⱼ
-    Eigen::VectorXd eta;   // ηⱼ at the current point
-    Eigen::VectorXd eta0;  // ηⱼ at λ₀ (point 0, which has no record)
-    double lambda = 0.0;
-    double lambda0 = 0.0;
-    double lambdaMin = 0.0;
-    bool classification = false;
-    // α of every accepted point so far (λ₀ first; shared with the solver, never changed; the
-    // λ and ηⱼ of point p ≥ 1 are in record p), and the model to evaluate their predictors with.
-    std::vector<std::shared_ptr<const Eigen::VectorXd>> alphas;
-    std::shared_ptr<const MklPathModel> model;
-    std::size_t bytes() const override;
 };
 
 class MklPathSolver final : public Solver {

@@ -45,6 +45,8 @@ struct MklPathSolver::State : MklPathBarrier {
     std::shared_ptr<MklPathModel> model;
     std::vector<Eigen::VectorXd> pathEta;
     std::vector<double> pathTestError;
+    // The predictor of every point, made by snapshot() for the points accepted since the last.
+    std::vector<std::shared_ptr<const MklPathPicture>> pictures;
 
     double lastTrainError = 0.0, lastTestError = std::numeric_limits<double>::quiet_NaN();
 

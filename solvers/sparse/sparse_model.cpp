@@ -103,7 +103,7 @@ std::size_t SparseSnapshot::bytes() const {
     for (const Eigen::MatrixXd& z : trail)
         n += sizeof(Eigen::MatrixXd) + sizeof(double) * static_cast<std::size_t>(z.size());
     n += sizeof(int) * (trailIterations.capacity() + fullSupportVectors.capacity());
-    n += sizeof(double) * grid.values.capacity();
+    n += grid.heapBytes();
     if (classifier) {
         // The snapshot owns its classifier (built for it alone).
         n += sizeof(KernelClassifier) +

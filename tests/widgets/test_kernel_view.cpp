@@ -12,10 +12,12 @@
 
 #include "data/generators.h"
 #include "data/libsvm_format.h"
+#include "family_views.h"
 #include "kernel/libsvm_solver.h"
 #include "kernel/silp.h"
 #include "kernel/svm.h"
 #include "kernel_view.h"
+#include "run_controller.h"
 
 using namespace cplab;
 using cplab::widgets::KernelView;
@@ -105,7 +107,9 @@ class TestKernelView : public QObject {
         options.kernel.kkt_tolerance = 1e-5;
         SilpSolver solver(problemOf(data), options);
         solveOrFail(solver);
+        RunController controller;
         KernelView view;
+        widgets::connectObjectiveGrid(&view, &controller);
         view.resize(900, 600);
         QVERIFY(view.showFrame(frameOf(solver)));
         const auto snapshot = std::dynamic_pointer_cast<const KernelSnapshot>(solver.snapshot());
@@ -146,7 +150,9 @@ class TestKernelView : public QObject {
         options.kernel.kkt_tolerance = 1e-5;
         SilpSolver solver(problemOf(data), options);
         solveOrFail(solver);
+        RunController controller;
         KernelView view;
+        widgets::connectObjectiveGrid(&view, &controller);
         view.resize(900, 600);
         view.showTab(1);
         view.show();
@@ -185,7 +191,9 @@ class TestKernelView : public QObject {
         options.stop.max_iterations = 2;
         SilpSolver solver(problemOf(data), options);
         solve(solver);
+        RunController controller;
         KernelView view;
+        widgets::connectObjectiveGrid(&view, &controller);
         QVERIFY(view.showFrame(frameOf(solver)));
         QSignalSpy spy(&view, &KernelView::objectiveGridEvaluated);
         view.evaluateObjectiveGrid();
