@@ -24,7 +24,7 @@ KernelView::KernelView(QWidget* parent)
       decisionTab_(new KernelDecisionTab),
       weightsTab_(new KernelWeightsTab),
       progressTab_(new KernelProgressTab),
-      splitControls_(new TestSplitControls) {
+      splitControls_(new HoldoutControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(stack_);

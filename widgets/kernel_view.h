@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "family_view.h"
+#include "holdout_controls.h"
 #include "kernel/kernel_snapshot.h"
 #include "objective_grid.h"
-#include "test_split_controls.h"
 
 class QStackedWidget;
 class QTabWidget;
@@ -102,7 +102,7 @@ class KernelView final : public FamilyView {
     int traceRun_ = -1;
 
     // The test split (problem controls): ours until a window takes it into its problem panel.
-    QPointer<TestSplitControls> splitControls_;
+    QPointer<HoldoutControls> splitControls_;
 };
 
 FamilyView* kernelView(QWidget* parent);

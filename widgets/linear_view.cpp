@@ -9,13 +9,13 @@
 #include <cmath>
 
 #include "bmrm/linear_svm_snapshot.h"
+#include "holdout_controls.h"
 #include "linear_model_plot.h"
-#include "test_split_controls.h"
 
 namespace cplab::widgets {
 
 LinearView::LinearView(QWidget* parent)
-    : FamilyView(parent), plot_(new LinearModelPlot(this)), splitControls_(new TestSplitControls) {
+    : FamilyView(parent), plot_(new LinearModelPlot(this)), splitControls_(new HoldoutControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

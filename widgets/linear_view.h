@@ -7,7 +7,7 @@
 #include <QPointer>
 
 #include "family_view.h"
-#include "test_split_controls.h"
+#include "holdout_controls.h"
 
 class QDoubleSpinBox;
 class QSpinBox;
@@ -34,7 +34,7 @@ class LinearView final : public FamilyView {
   private:
     LinearModelPlot* plot_;
     // The test split (problem controls): ours until a window takes it into its problem panel.
-    QPointer<TestSplitControls> splitControls_;
+    QPointer<HoldoutControls> splitControls_;
 };
 
 FamilyView* linearView(QWidget* parent);

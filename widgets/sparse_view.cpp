@@ -57,7 +57,7 @@ SparseView::SparseView(QWidget* parent)
       tabs_(new QTabWidget(this)),
       xvPlot_(new QCustomPlot),
       tracePlot_(new QCustomPlot),
-      splitControls_(new TestSplitControls) {
+      splitControls_(new HoldoutControls) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "family_view.h"
+#include "holdout_controls.h"
 #include "sparse/sparse_snapshot.h"
-#include "test_split_controls.h"
 
 class QCPAxisRect;
 class QCPBars;
@@ -78,7 +78,7 @@ class SparseView final : public FamilyView {
     QCustomPlot* tracePlot_;
     CoalescedReplot* xvReplot_;
     CoalescedReplot* traceReplot_;
-    QPointer<TestSplitControls> splitControls_;
+    QPointer<HoldoutControls> splitControls_;
 
     // Expansion-vector tab.
     QCPAxisRect* xvRect_ = nullptr;

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "test_split_controls.h"
+#include "holdout_controls.h"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 
+#include "data/test_split.h"
+
 namespace cplab::widgets {
 
-TestSplitControls::TestSplitControls(QWidget* parent)
+HoldoutControls::HoldoutControls(QWidget* parent)
     : QWidget(parent), testFraction_(new QDoubleSpinBox(this)), splitSeed_(new QSpinBox(this)) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -27,13 +29,14 @@ TestSplitControls::TestSplitControls(QWidget* parent)
     row->addWidget(splitSeed_);
 }
 
-OptionValues TestSplitControls::problemOptions() const {
-    if (testFraction_->value() <= 0) return {};
-    return {{"test_fraction", QString::number(testFraction_->value()).toStdString()},
-            {"seed", std::to_string(splitSeed_->value())}};
+OptionValues HoldoutControls::problemOptions() const {
+    TestSplit split;
+    split.fraction = testFraction_->value();
+    split.seed = splitSeed_->value();
+    return split.toOptions();
 }
 
-void TestSplitControls::setSplit(double testFraction, int seed) {
+void HoldoutControls::setSplit(double testFraction, int seed) {
     testFraction_->setValue(testFraction);
     splitSeed_->setValue(seed);
 }

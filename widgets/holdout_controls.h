@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The problem controls of the families that read datasets (linear, kernel): the fraction of a
-// dataset held out as test set (0: none) and the seed of the split, as the problem options
-// test_fraction and seed (app/families/linear.h, testSplitOptions). The main window places
-// the widget in its problem panel and owns it from then on.
+// The hold-out controls of the families that read datasets (linear, kernel, sparse): the
+// fraction of a dataset held out as test set (0: none) and the seed of the split, as the
+// problem options of a TestSplit (solvers/data/test_split.h). The main window places the widget
+// in its problem panel and owns it from then on.
 #pragma once
 
 #include <QWidget>
@@ -14,11 +14,11 @@ class QSpinBox;
 
 namespace cplab::widgets {
 
-class TestSplitControls final : public QWidget {
+class HoldoutControls final : public QWidget {
     Q_OBJECT
 
   public:
-    explicit TestSplitControls(QWidget* parent = nullptr);
+    explicit HoldoutControls(QWidget* parent = nullptr);
 
     // {test_fraction, seed} when a fraction is set, else empty.
     OptionValues problemOptions() const;
