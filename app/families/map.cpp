@@ -125,7 +125,8 @@ struct MapProblemOptions {
                "random grid, complete graph: unary log-potentials uniform in [-unary, unary] "
                "(0 to 1e100)");
         v.text("image", image,
-               "image problem: the PNG to denoise or segment; empty: the built-in Tsukuba left "
+               "image problem: the image (PNG, PGM or PPM) to denoise or segment; empty: the "
+               "built-in Tsukuba left "
                "view");
         v.choice("mode", mode, {"grey", "colour"},
                  "image: labels are evenly spaced grey levels ('grey') or k-means colour "
@@ -365,13 +366,14 @@ class MapFamily final : public Family {
         addProblem({kPottsImage,
                     {},
                     "Potts segmentation of an image (generated): Tsukuba left view, 3 grey levels",
-                    "Denoising / segmentation of a PNG image: labels are evenly spaced grey levels "
+                    "Denoising / segmentation of an image: labels are evenly spaced grey levels "
                     "(mode grey) or k-means colour clusters (mode colour), the unary of a label is "
                     "minus the distance of the pixel to its level or cluster centre, and "
                     "neighbours pay the Potts weight smoothness for different labels. The labeling "
-                    "is shown beside the input image. Problem options: image (a PNG; empty: the "
+                    "is shown beside the input image. Problem options: image (a PNG, PGM or PPM; "
+                    "empty: the "
                     "built-in Tsukuba left view), labels, mode, smoothness, downsample, seed. Any "
-                    "PNG can also be opened as a data file.",
+                    "PNG, PGM or PPM image can also be opened as a data file.",
                     384 * 288});
         addProblem({kStereoTsukuba,
                     {},
@@ -488,7 +490,8 @@ class MapFamily final : public Family {
                  "labeling in the levels' greys; in 30 sweeps TRW-S's bound and labeling meet to "
                  "within 4 parts in 10,000 (6 in 100,000 after 100). Other images: File > Open "
                  "data file with "
-                 "a PNG, or the problem options image, labels, mode (grey or colour k-means "
+                 "a PNG, PGM or PPM image, or the problem options image, labels, mode (grey or "
+                 "colour k-means "
                  "clusters) and smoothness.",
                  kPottsImage,
                  {{"trws", {{"max_iterations", "30"}}}}});

@@ -5,10 +5,10 @@
 // gzip, with the optional evidence file <model>.evid) and libDAI factor graphs (.fg); the
 // built-in problems are small real instances of the UAI 2014 inference competition
 // (resources/datasets/README.md) and generated models (solvers/map/generators.h): random
-// frustrated grids, complete graphs, Potts denoising / segmentation of a PNG image (also any
-// PNG given as a data file) and stereo on the Middlebury Tsukuba pair, whose ground truth the
-// summaries score. A UAI result file <model>.MAP, when there is one, gives a reference labeling
-// whose energy the summaries report.
+// frustrated grids, complete graphs, Potts denoising / segmentation of an image (also any
+// PNG, PGM or PPM given as a data file) and stereo on the Middlebury Tsukuba pair, whose ground
+// truth the summaries score. A UAI result file <model>.MAP, when there is one, gives a reference
+// labeling whose energy the summaries report.
 //
 // Sense: maximise E(x). Bounds: upper = the best dual bound U (≥ max E), lower = E of the best
 // labeling decoded so far (message_passing.h).
