@@ -40,8 +40,8 @@ inline constexpr int kDefaultInactiveLimit = 50;
 // The plane-management options BMRM and OCAS share.
 struct PlaneOptions {
     // Drop a plane after this many solves with α = 0 (0: never). 50 keeps the iteration counts
-    // of keeping every plane within a few per cent (README) while the plane set stays at a few
-    // hundred planes instead of one per iteration.
+    // of keeping every plane within a few per cent (docs/linear.md) while the plane set stays at a
+    // few hundred planes instead of one per iteration.
     int inactive_limit = kDefaultInactiveLimit;
     // Aggregate the oldest planes when more are stored: 0 no cap; −1 (default) automatic: as
     // many as fit the owner's budget (the linear solvers: an eighth of the data's bytes; at

@@ -24,7 +24,7 @@
 //                       α = 0) is timed alongside.
 //
 // Data: tests/data/housing.data (506 × 13; a training part of 354, --test-fraction 0.3 seed
-// 1 as in the README's table) and tests/data/bupa.data (345 × 6, labels 1/2). Kernels: m − 2
+// 1 as in docs/kernel.md's table) and tests/data/bupa.data (345 × 6, labels 1/2). Kernels: m − 2
 // Gaussian widths log-spaced from 0.003 to 30, plus poly:2 and linear; trace normalisation,
 // standardised features, γ = 0, μ = 1e-3, lambda_min = λ₀·10⁻⁴. Each cell is measured --runs
 // times (median; range in brackets where printed). Exit code 0 unless it cannot run.

@@ -35,7 +35,7 @@ struct Example {
     Sparse x;
 };
 
-// LIBSVM text as the README documents it (labels are numbers, "index:value" tokens).
+// LIBSVM text as docs/formats.md documents it (labels are numbers, "index:value" tokens).
 std::vector<Example> readLibsvm(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));

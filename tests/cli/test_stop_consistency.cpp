@@ -78,7 +78,8 @@ double squaredDistance(const Sparse& a, const Sparse& b) {
     return d2;
 }
 
-// A linear model file (README, "Model files"): lambda and the weights, one per line.
+// A linear model file (docs/cli.md, "Model files (`--model`)"): lambda and the weights, one per
+// line.
 bool readLinearModel(const QString& path, double* lambda, std::vector<double>* w, QString* why) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -526,8 +527,8 @@ class TestStopConsistency : public QObject {
         } else {
             // Sparse machines: slmc, mrsvm and mrs report the SVM primal restricted to the span
             // of their expansion vectors, ½βᵀK^zβ + C Σ hinge, which the saved machine gives;
-            // the others' U are of other problems (rsvm: ‖β‖²; rs: ‖w − w_z‖², README's table),
-            // for which the predictions are checked.
+            // the others' U are of other problems (rsvm: ‖β‖²; rs: ‖w − w_z‖², docs/sparse.md's
+            // table), for which the predictions are checked.
             const bool restricted = solver == "slmc" || solver == "mrsvm" || solver == "mrs";
             const auto train = readLibsvm(heartTrain_);
             std::function<double(const QString&, const QJsonObject&)> upper;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Data that is not a regular file, through the real cplab-cli (README, "Data formats"): a pipe
-// as `--data /dev/stdin` and as bash's `<(cat file)` trains on exactly the examples of the
-// file itself (the format sniffing used to consume the first 16 KB, which the loader then
-// missed), CSV and LIBSVM alike; a FIFO without a writer is refused within seconds, naming
-// it; and the CSV header the loader took is reported as the summary field `header`.
+// Data that is not a regular file, through the real cplab-cli (docs/formats.md, "Errors, long
+// lines, pipes"): a pipe as `--data /dev/stdin` and as bash's `<(cat file)` trains on exactly the
+// examples of the file itself (the format sniffing used to consume the first 16 KB, which the
+// loader then missed), CSV and LIBSVM alike; a FIFO without a writer is refused within seconds,
+// naming it; and the CSV header the loader took is reported as the summary field `header`.
 #include <sys/stat.h>
 
 #include <QElapsedTimer>
