@@ -63,9 +63,9 @@ const char* kUsage =
     "  cplab-cli --version\n"
     "  cplab-cli list [--json]\n"
     "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
-    "                [--seed S]] [--problem-set key=value ...] [--set key=value ...]\n"
-    "                [--trace out.csv] [--model out.txt] [--labeling out.MAP] [--json]\n"
-    "                [--quiet]\n"
+    "                [--seed S]] [--data-set key=value ...] [--problem-set key=value ...]\n"
+    "                [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
+    "                [--labeling out.MAP] [--json] [--quiet]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "\n"
@@ -203,6 +203,7 @@ struct RunArguments {
     std::string trace;
     OptionValues options;
     OptionValues problemOptions;
+    OptionValues dataOptions;  // the reader's options of --data's format
     bool json = false;
     bool quiet = false;
 };
@@ -217,13 +218,14 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     const QCommandLineOption seed("seed", "seed of the held-out split", "S");
     const QCommandLineOption set("set", "solver option", "key=value");
     const QCommandLineOption problemSet("problem-set", "problem option", "key=value");
+    const QCommandLineOption dataSet("data-set", "reader option of the data's format", "key=value");
     const QCommandLineOption trace("trace", "trace CSV", "FILE");
     const QCommandLineOption model("model", "model file", "FILE");
     const QCommandLineOption labeling("labeling", "labeling file", "FILE");
     const QCommandLineOption json("json", "JSON summary");
     const QCommandLineOption quiet("quiet", "no progress lines");
-    parser.addOptions({problem, data, test, fraction, seed, set, problemSet, trace, model, labeling,
-                       json, quiet});
+    parser.addOptions({problem, data, test, fraction, seed, set, problemSet, dataSet, trace, model,
+                       labeling, json, quiet});
     if (auto error = parse(parser, args, "run")) return error;
     for (const auto& once : {problem, data, test, fraction, seed, trace, model, labeling}) {
         if (parser.values(once).size() > 1) {
@@ -248,6 +250,10 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     if (auto error = addAssignments(parser.values(set), "--set", a.options)) return error;
     if (auto error = addAssignments(parser.values(problemSet), "--problem-set", a.problemOptions))
         return error;
+    if (auto error = addAssignments(parser.values(dataSet), "--data-set", a.dataOptions))
+        return error;
+    if (!a.dataOptions.empty() && !parser.isSet(data))
+        return std::string("--data-set: the options of a data file's reader need --data FILE");
     // The test split flags are the problem options test, test_fraction and seed of a family
     // that reads datasets; the family checks them again. As there, a fraction of 0 (or -0)
     // holds nothing out.
@@ -371,8 +377,9 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     ReaderChoice reader;
     if (!a.data.empty() && readsFiles) {
         reader = chooseReader(a.data, family->name(), &why);
-        if (!reader.family) {
-            err << "cplab-cli: " << why << '\n';
+        reader.source.options = a.dataOptions;
+        if (!reader.family || !checkReaderOptions(reader.source, &why)) {
+            err << "cplab-cli: " << (reader.family ? "--data-set: " : "") << why << '\n';
             return kExitInvalid;
         }
     }

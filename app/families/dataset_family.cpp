@@ -129,7 +129,7 @@ ProblemPtr DatasetFamily::loadFile(const DataSource& source, const OptionValues&
     if (!parseTestSplit(problemOptions, &split, why)) return nullptr;
     return refusingThrows(why, [&] {
         const bool kernelRows = source.dataFormat().kind == DataKind::KernelRows;
-        ExampleSets sets = splitExamples(readExamples(source, {}), split, kernelRows);
+        ExampleSets sets = splitExamples(readExamples(source, {}), split, kernelRows, &source);
         const Dataset& train = *sets.train;
         const ProblemInfo info{train.name, name(),
                                std::to_string(train.size()) + " examples from " + source.path +

@@ -570,6 +570,70 @@ void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOption
     writeOutputFile(path, formatCsv(data, options), options.gzip);
 }
 
+namespace {
+
+// The reader options, as text the option visitor reads and checks.
+struct CsvReadForm {
+    int label_column = -1;
+    std::string label_name;
+    std::string header = "auto";
+    std::string delimiter = "auto";
+
+    void visit(OptionVisitor& v) {
+        v.integer("label_column", label_column,
+                  "label column, 0-based; negative counts from the end (-1: the last)");
+        v.text("label_name", label_name,
+               "label column by its header name (wins over label_column; the first row is then "
+               "the header)");
+        v.choice("header", header, {"auto", "yes", "no"},
+                 "is the first row a header (auto: when its label is not a number and so on, "
+                 "docs/formats.md)");
+        v.choice("delimiter", delimiter, {"auto", "comma", "semicolon", "tab", "space", "bar"},
+                 "field separator (space: runs of blanks; auto: from the first rows)");
+    }
+    bool isValid(std::string* why) const {
+        return require(label_column >= -100000 && label_column <= 100000, "CSV reader",
+                       "label_column", label_column, "must lie in [-100000, 100000]", why) &&
+               requireText(label_name.empty() || header != "no", "CSV reader", "label_name",
+                           label_name, "names a header column: header cannot be 'no'", why);
+    }
+    CsvOptions csv() const {
+        CsvOptions o;
+        o.labelColumn = label_column;
+        o.labelName = label_name;
+        o.header = header == "yes"  ? CsvHeader::Yes
+                   : header == "no" ? CsvHeader::No
+                                    : CsvHeader::Auto;
+        o.delimiter = delimiter == "comma"       ? ','
+                      : delimiter == "semicolon" ? ';'
+                      : delimiter == "tab"       ? '\t'
+                      : delimiter == "space"     ? ' '
+                      : delimiter == "bar"       ? '|'
+                                                 : 0;
+        return o;
+    }
+};
+
+}  // namespace
+
+std::vector<OptionInfo> csvReaderOptions() {
+    return describeOptions<CsvReadForm>();
+}
+
+bool checkCsvReaderOptions(const OptionValues& options, std::string* why) {
+    CsvReadForm form;
+    return assignOptions(form, options, why) && form.isValid(why);
+}
+
+Dataset readCsvSource(const std::string& path, const LoadOptions& options,
+                      const OptionValues& readerOptions) {
+    CsvReadForm form;
+    std::string why;
+    if (!assignOptions(form, readerOptions, &why) || !form.isValid(&why))
+        throw std::invalid_argument(path + ": " + why);
+    return loadCsv(path, form.csv(), options);
+}
+
 int sniffCsv(const FilePrefix& prefix) {
     if (prefix.hasExtension(".csv")) return 2;
     const std::string& head = prefix.head;

@@ -102,6 +102,16 @@ std::string formatCsv(const Dataset& data, const CsvWriteOptions& options = {});
 // Writes formatCsv(data, options) to `path`. Throws DataError.
 void writeCsv(const std::string& path, const Dataset& data, const CsvWriteOptions& options = {});
 
+// The CSV reader's options as the format table offers them (DataSource::options, `cplab-cli
+// run --data-set`): label_column (0-based, negative from the end; default -1, the last),
+// label_name (the label column by its header name), header (auto, yes, no) and delimiter
+// (auto, comma, semicolon, tab, space, bar).
+std::vector<OptionInfo> csvReaderOptions();
+bool checkCsvReaderOptions(const OptionValues& options, std::string* why);
+// loadCsv with those options.
+Dataset readCsvSource(const std::string& path, const LoadOptions& options,
+                      const OptionValues& readerOptions);
+
 // The format table's sniff (data_format.h): 2 when the name ends in .csv, or the lines that are
 // neither empty nor comments in the prefix say CSV: the first has a ',' or ';' and no LIBSVM
 // "index:value" token (UCI files such as sonar.all-data are CSV without the extension); or no

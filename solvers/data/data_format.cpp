@@ -21,12 +21,13 @@ namespace cplab {
 
 namespace {
 
-Dataset readPrecomputedRows(const std::string& path, const LoadOptions& options) {
-    return loadPrecomputedKernel(path, options.dimension);
+Dataset readLibsvm(const std::string& path, const LoadOptions& options, const OptionValues&) {
+    return loadLibsvm(path, options);
 }
 
-Dataset readCsv(const std::string& path, const LoadOptions& options) {
-    return loadCsv(path, {}, options);
+Dataset readPrecomputedRows(const std::string& path, const LoadOptions& options,
+                            const OptionValues&) {
+    return loadPrecomputedKernel(path, options.dimension);
 }
 
 UaiTables readFactorGraph(const std::string& path) {
@@ -39,8 +40,8 @@ const std::vector<DataFormat>& dataFormats() {
     // One line per format. Equal scores go to the earlier line.
     // clang-format off
     static const std::vector<DataFormat> table = {
-        {"libsvm", "LIBSVM/SVMlight", DataKind::Examples, {".libsvm", ".svm"}, &sniffLibsvm, {.examples = &loadLibsvm}},
-        {"csv", "CSV", DataKind::Examples, {".csv"}, &sniffCsv, {.examples = &readCsv}},
+        {"libsvm", "LIBSVM/SVMlight", DataKind::Examples, {".libsvm", ".svm"}, &sniffLibsvm, {.examples = &readLibsvm}},
+        {"csv", "CSV", DataKind::Examples, {".csv"}, &sniffCsv, {.examples = &readCsvSource}, &csvReaderOptions, &checkCsvReaderOptions},
         {"precomputed", "LIBSVM precomputed kernel", DataKind::KernelRows, {}, &sniffPrecomputedKernel, {.examples = &readPrecomputedRows}},
         {"letter", "Taskar's letter.data", DataKind::Sequences, {}, &sniffLetterData, {.sequences = &loadLetterData}},
         {"seq", "labelled sequences", DataKind::Sequences, {".seq"}, &sniffSequences, {.sequences = &loadSequences}},
@@ -71,6 +72,21 @@ const DataFormat& DataSource::dataFormat() const {
         names += (names.empty() ? "" : ", ") + std::string(f.name);
     throw std::invalid_argument(path + ": unknown data format '" + format + "' (formats: " + names +
                                 ")");
+}
+
+bool checkReaderOptions(const DataSource& source, std::string* why) {
+    const DataFormat& format = source.dataFormat();
+    if (source.options.empty()) return true;
+    if (!format.checkReaderOptions) {
+        if (why)
+            *why = source.path + ": a " + std::string(format.title) +
+                   " file, whose reader takes no options (got '" + source.options.begin()->first +
+                   "')";
+        return false;
+    }
+    if (format.checkReaderOptions(source.options, why)) return true;
+    if (why) *why = source.path + ": " + *why;
+    return false;
 }
 
 FilePrefix readFilePrefix(const std::string& path) {
@@ -118,27 +134,37 @@ namespace {
 
 }  // namespace
 
+// The reader options checked; std::invalid_argument with the reason.
+void requireReaderOptions(const DataSource& source) {
+    std::string why;
+    if (!checkReaderOptions(source, &why)) throw std::invalid_argument(why);
+}
+
 Dataset readExamples(const DataSource& source, const LoadOptions& options) {
     const DataFormat& format = source.dataFormat();
     if (!format.read.examples) wrongKind(source, "a dataset");
-    return format.read.examples(source.path, options);
+    requireReaderOptions(source);
+    return format.read.examples(source.path, options, source.options);
 }
 
 SequenceData readSequences(const DataSource& source) {
     const DataFormat& format = source.dataFormat();
     if (!format.read.sequences) wrongKind(source, "labelled sequences");
+    requireReaderOptions(source);
     return format.read.sequences(source.path);
 }
 
 UaiTables readModel(const DataSource& source) {
     const DataFormat& format = source.dataFormat();
     if (!format.read.model) wrongKind(source, "a graphical model");
+    requireReaderOptions(source);
     return format.read.model(source.path);
 }
 
 Image readImage(const DataSource& source) {
     const DataFormat& format = source.dataFormat();
     if (!format.read.image) wrongKind(source, "an image");
+    requireReaderOptions(source);
     return format.read.image(source.path);
 }
 

@@ -12,7 +12,10 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/options.h"
 
 namespace cplab {
 
@@ -49,9 +52,11 @@ inline constexpr std::size_t kPrefixBytes = 4096;
 // The reader of a format: exactly one member is set, the one of its kind. Readers throw
 // DataError naming the file, the line and what was expected.
 struct DataReader {
-    // Examples and kernel rows. For kernel rows `options.dimension` is the number of training
-    // examples the rows are against (0: a training file, which must be square).
-    Dataset (*examples)(const std::string& path, const LoadOptions& options) = nullptr;
+    // Examples and kernel rows, with the source's reader options (DataSource::options, already
+    // checked). For kernel rows `options.dimension` is the number of training examples the
+    // rows are against (0: a training file, which must be square).
+    Dataset (*examples)(const std::string& path, const LoadOptions& options,
+                        const OptionValues& readerOptions) = nullptr;
     SequenceData (*sequences)(const std::string& path) = nullptr;
     UaiTables (*model)(const std::string& path) = nullptr;
     Image (*image)(const std::string& path) = nullptr;
@@ -67,6 +72,10 @@ struct DataFormat {
     // 5 = the name or a magic number says so.
     int (*sniff)(const FilePrefix& prefix);
     DataReader read;
+    // The reader's options (CSV: label_column, delimiter, header) with their defaults and
+    // help, and their check; null: the format takes none.
+    std::vector<OptionInfo> (*readerOptions)() = nullptr;
+    bool (*checkReaderOptions)(const OptionValues& options, std::string* why) = nullptr;
 };
 
 // The table, in order of precedence on equal sniff scores.
@@ -77,12 +86,23 @@ const DataFormat* findDataFormat(std::string_view name);
 // A data file as cplab reads it: where, and in which format (a name of the table). A plain
 // value: the GUI, the CLI and sessions pass it around; reading it again gives the same data.
 struct DataSource {
+    DataSource() = default;
+    DataSource(std::string path_, std::string format_, OptionValues options_ = {})
+        : path(std::move(path_)), format(std::move(format_)), options(std::move(options_)) {}
+
     std::string path;
     std::string format;
+    // Options of its format's reader (`cplab-cli run --data-set label_column=0`); empty: the
+    // format's defaults.
+    OptionValues options;
 
     const DataFormat& dataFormat() const;  // std::invalid_argument for an unknown name
     bool operator==(const DataSource&) const = default;
 };
+
+// False and *why (naming the format and the options it takes) when `source.options` has an
+// option its format's reader does not take, or a value it refuses.
+bool checkReaderOptions(const DataSource& source, std::string* why);
 
 // Reads the first bytes of `path` once (a stream is kept whole for its loader, text_io.h).
 // Throws DataError when the file cannot be read (missing, a directory, no permission).
@@ -101,7 +121,8 @@ std::vector<FormatMatch> sniffFormats(const FilePrefix& prefix);
 DataSource sourceOfKind(const std::string& path, DataKind kind);
 
 // Reads the source with its format's reader; std::invalid_argument when the format yields
-// another kind (e.g. readSequences of a UAI model). `options` apply to examples and kernel rows.
+// another kind (e.g. readSequences of a UAI model) or the reader options are refused
+// (checkReaderOptions). `options` apply to examples and kernel rows.
 Dataset readExamples(const DataSource& source, const LoadOptions& options);
 SequenceData readSequences(const DataSource& source);
 UaiTables readModel(const DataSource& source);

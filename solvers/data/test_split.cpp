@@ -124,13 +124,16 @@ Dataset kernelBlock(const Dataset& kernel, const std::vector<int>& rows,
 
 }  // namespace
 
-ExampleSets splitExamples(Dataset train, const TestSplit& split, bool kernelRows) {
+ExampleSets splitExamples(Dataset train, const TestSplit& split, bool kernelRows,
+                          const DataSource* trainSource) {
     ExampleSets sets;
     if (!split.file.empty()) {
         LoadOptions options;
         options.dimension = kernelRows ? train.size() : train.dimension();
-        const DataSource source =
+        DataSource source =
             sourceOfKind(split.file, kernelRows ? DataKind::KernelRows : DataKind::Examples);
+        if (trainSource && trainSource->format == source.format)
+            source.options = trainSource->options;
         Dataset test = readExamples(source, options);
         if (!kernelRows) test.useClassesOf(train);
         sets.test = std::make_shared<Dataset>(std::move(test));

@@ -64,8 +64,11 @@ struct ExampleSets {
 // The test set of `train` by `split`: a test file read against the training set (its features
 // padded to the training dimension, its classes those of the training set), or a held-out
 // fraction. For kernel rows (`train` read from a precomputed kernel) a test file holds rows
-// against the training examples, and a held-out fraction parts rows and columns alike.
-ExampleSets splitExamples(Dataset train, const TestSplit& split, bool kernelRows = false);
+// against the training examples, and a held-out fraction parts rows and columns alike. A test
+// file of the same format as `trainSource` (when given) is read with its reader options (the
+// same label column).
+ExampleSets splitExamples(Dataset train, const TestSplit& split, bool kernelRows = false,
+                          const DataSource* trainSource = nullptr);
 
 struct SequenceSets {
     std::shared_ptr<SequenceData> train;

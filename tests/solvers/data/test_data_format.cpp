@@ -133,6 +133,35 @@ class TestDataFormat : public QObject {
                                  readImage({kData + "/heart_scale", "libsvm"}));
     }
 
+    // CSV's reader options: the label in the first column, a header named; refused options.
+    void readerOptions() {
+        const std::string dir = QDir::tempPath().toStdString() + "/cplab_reader_options";
+        std::filesystem::create_directories(dir);
+        const std::string path = dir + "/first.csv";
+        std::ofstream(path) << "y;a;b\nyes;1;2\nno;3;4\nyes;5;6\n";
+        DataSource source{path, "csv", {{"label_column", "0"}, {"delimiter", "semicolon"}}};
+        std::string why;
+        QVERIFY2(checkReaderOptions(source, &why), why.c_str());
+        const Dataset data = readExamples(source, {});
+        QCOMPARE(data.size(), 3);
+        QCOMPARE(data.dimension(), 2);
+        QCOMPARE(data.row(2)(1), 6.0);
+        QCOMPARE(QString::fromStdString(data.labelName), QString("y"));
+        QCOMPARE(data.classNames, (std::vector<std::string>{"no", "yes"}));
+        // By default the last column is the label: "b" then holds 2, 4, 6 and "y" is text.
+        QVERIFY_THROWS_EXCEPTION(DataError, readExamples({path, "csv"}, {}));
+        source.options = {{"label_colum", "0"}};
+        QVERIFY(!checkReaderOptions(source, &why));
+        QVERIFY2(why.find("label_colum") != std::string::npos && why.find(path) == 0, why.c_str());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, readExamples(source, {}));
+        source.options = {{"delimiter", "colon"}};
+        QVERIFY(!checkReaderOptions(source, &why));
+        const DataSource libsvm{kData + "/heart_scale", "libsvm", {{"label_column", "0"}}};
+        QVERIFY(!checkReaderOptions(libsvm, &why));
+        QVERIFY2(why.find("takes no options") != std::string::npos, why.c_str());
+        std::filesystem::remove_all(dir);
+    }
+
     void unreadableFileIsNamed() {
         try {
             (void)readFilePrefix(kData + "/no_such_file");
