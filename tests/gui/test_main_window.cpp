@@ -3,6 +3,7 @@
 // checks what is drawn, the exports, and that the GUI's numbers equal a headless run's.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -98,6 +99,7 @@ class TestMainWindow : public QObject {
     void boundsCarryTheFamilysLabels();
     void everyFamilyHasItsViewAndControls();
     void heldOutSplitAndViewTabsFromOutside();
+    void testFileAskedForOnlyWhereOneCanBe();
 };
 
 void TestMainWindow::opensOnADemo() {
@@ -480,6 +482,36 @@ void TestMainWindow::heldOutSplitAndViewTabsFromOutside() {
     QVERIFY2(w.exportModelPlot(png, &why), qPrintable(why));
     QImage image(png);
     QVERIFY(!image.isNull() && image.width() > 100 && image.height() > 100);
+}
+
+// File › Open asks for a test file once the file's format is known, and only when the family
+// that reads it can have one: a LIBSVM file (the linear family's test split) gets the dialog,
+// a UAI model (no test set in MAP inference) does not. The dialog is cancelled here, which
+// leaves the problem controls' split.
+void TestMainWindow::testFileAskedForOnlyWhereOneCanBe() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    int dialogs = 0;
+    QTimer closer;
+    QObject::connect(&closer, &QTimer::timeout, [&] {
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            ++dialogs;
+            dialog->reject();
+        }
+    });
+    closer.start(20);
+    const auto open = [&](const QString& path) {
+        QSignalSpy loaded(&w, &MainWindow::dataFileLoaded);
+        w.openDataFile(path, {}, {}, true);
+        return loaded.wait(30000) && loaded.front().at(0).toBool();
+    };
+    QVERIFY(open(QString(CPLAB_TEST_DATA_DIR) + "/heart_scale"));
+    QCOMPARE(dialogs, 1);
+    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("linear"));
+    QVERIFY(open(QString(CPLAB_TEST_DATA_DIR) + "/map/uai2014/ProteinFolding_15.uai.gz"));
+    QCOMPARE(dialogs, 1);
+    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("map"));
 }
 
 QTEST_MAIN(TestMainWindow)
