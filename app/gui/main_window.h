@@ -65,6 +65,8 @@ class MainWindow : public QMainWindow {
     void openDataFile(const QString& path, const QString& testPath = {},
                       const QString& preferredFamily = {}, bool askForTest = false);
     bool loading() const;
+    // Help › Keyboard shortcuts: every menu action with a shortcut, as an HTML table.
+    QString shortcutsText() const;
     // Adds a run of `solver` with `options` on the current problem; false and *why if the
     // options are invalid.
     bool addRun(const std::string& solver, const OptionValues& options, QString* why);

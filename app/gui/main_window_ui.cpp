@@ -405,7 +405,19 @@ void MainWindow::buildMenus() {
         if (ok) setHistoryBudgetMb(mb);
     });
 
+    // Every panel and the run controls can be hidden and brought back from here (not only by
+    // a right-click on a tool bar).
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName("viewMenu");
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    for (QToolBar* bar : findChildren<QToolBar*>())
+        view->addAction(bar->toggleViewAction());
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+    });
     help->addAction(tr("&About cplab"), this, [this] {
         QStringList familyTitles;
         for (const Family* f : families())
@@ -421,6 +433,23 @@ void MainWindow::buildMenus() {
                "UAI 2014, Middlebury).")
                 .arg(CPLAB_VERSION, familyTitles.join(", ")));
     });
+}
+
+QString MainWindow::shortcutsText() const {
+    // Every menu action with a shortcut, by menu, and the timeline's arrow keys.
+    QStringList lines;
+    for (QAction* menu : menuBar()->actions()) {
+        if (!menu->menu()) continue;
+        for (QAction* action : menu->menu()->actions()) {
+            if (action->shortcut().isEmpty()) continue;
+            lines << "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText) +
+                         "</b></td><td>" + menu->text().remove('&') + " › " +
+                         action->text().remove('&') + "</td></tr>";
+        }
+    }
+    lines << "<tr><td><b>← →</b></td><td>" + tr("Timeline: one iteration back, forward") +
+                 "</td></tr>";
+    return "<table>" + lines.join("") + "</table>";
 }
 
 }  // namespace cplab

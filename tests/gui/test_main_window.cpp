@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
@@ -100,6 +101,7 @@ class TestMainWindow : public QObject {
     void everyFamilyHasItsViewAndControls();
     void heldOutSplitAndViewTabsFromOutside();
     void testFileAskedForOnlyWhereOneCanBe();
+    void viewMenuBringsPanelsBack();
 };
 
 void TestMainWindow::opensOnADemo() {
@@ -512,6 +514,31 @@ void TestMainWindow::testFileAskedForOnlyWhereOneCanBe() {
     QVERIFY(open(QString(CPLAB_TEST_DATA_DIR) + "/map/uai2014/ProteinFolding_15.uai.gz"));
     QCOMPARE(dialogs, 1);
     QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("map"));
+}
+
+// View lists every panel and the run controls; a panel closed by its title bar's button comes
+// back from there. Help › Keyboard shortcuts lists the menus' shortcuts.
+void TestMainWindow::viewMenuBringsPanelsBack() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.loadDemo("kelley"));
+    auto* menu = w.findChild<QMenu*>("viewMenu");
+    QVERIFY(menu);
+    QStringList entries;
+    for (QAction* action : menu->actions())
+        entries << action->text();
+    for (const char* panel : {"Problem and solver", "Pseudocode", "Log", "Run controls"})
+        QVERIFY2(entries.contains(panel), qPrintable(entries.join(", ")));
+    auto* log = w.findChild<QDockWidget*>("logDock");
+    QVERIFY(log && log->isVisible());
+    log->close();
+    QVERIFY(!log->isVisible());
+    for (QAction* action : menu->actions())
+        if (action->text() == "Log") action->trigger();
+    QVERIFY(log->isVisible());
+    const QString keys = w.shortcutsText();
+    for (const char* key : {"F5", "F6", "F10", "Run › Run", "File › Open data file..."})
+        QVERIFY2(keys.contains(key), qPrintable(keys));
 }
 
 QTEST_MAIN(TestMainWindow)
