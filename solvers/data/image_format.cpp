@@ -146,17 +146,18 @@ Image decodePng(std::string_view bytes, const std::string& sourceName) {
     return readPixels(bytes, fail);
 }
 
-Image loadPng(const std::string& path) {
+std::string readImageFile(const std::string& path, std::uintmax_t maxBytes, const char* what) {
+    const std::string kind(what);
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
-        throw DataError(path, 0, "is a directory, not a PNG image");
+        throw DataError(path, 0, "is a directory, not " + kind);
     if (!std::filesystem::exists(path, error)) throw DataError(path, 0, "no such file");
     if (std::filesystem::is_regular_file(path, error)) {
         const auto size = std::filesystem::file_size(path, error);
-        if (!error && size > kMaxPngBytes)
+        if (!error && size > maxBytes)
             throw DataError(path, 0,
-                            "file of " + std::to_string(size) + " bytes; a PNG image of at most " +
-                                std::to_string(kMaxPngBytes) + " bytes can be loaded");
+                            "file of " + std::to_string(size) + " bytes; " + kind + " of at most " +
+                                std::to_string(maxBytes) + " bytes can be loaded");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DataError(path, 0, "cannot be opened for reading");
@@ -165,12 +166,16 @@ Image loadPng(const std::string& path) {
     char buffer[1 << 16];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
         bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-        if (bytes.size() > kMaxPngBytes)
+        if (bytes.size() > maxBytes)
             throw DataError(path, 0,
-                            "more than " + std::to_string(kMaxPngBytes) +
-                                " bytes; not a PNG image that can be loaded");
+                            "more than " + std::to_string(maxBytes) + " bytes; not " + kind +
+                                " that can be loaded");
     }
-    return decodePng(bytes, path);
+    return bytes;
+}
+
+Image loadPng(const std::string& path) {
+    return decodePng(readImageFile(path, kMaxPngBytes, "a PNG image"), path);
 }
 
 int greyAt(const Image& image, int x, int y) {

@@ -46,6 +46,9 @@ constexpr long long kMaxImagePixels = 1LL << 26;
 // or what libpng refuses ("corrupt PNG (libpng: <its message>)": a corrupt or short zlib
 // stream, an unknown filter, ...).
 Image decodePng(std::string_view bytes, const std::string& sourceName);
+// The bytes of the image file at `path`, at most `maxBytes` of them; DataError naming the path
+// and `what` ("a PNG image") for a directory, a missing file or one too large.
+std::string readImageFile(const std::string& path, std::uintmax_t maxBytes, const char* what);
 // Reads and decodes the PNG file at `path` (DataError naming the path on failure).
 Image loadPng(const std::string& path);
 

@@ -3,10 +3,7 @@
 
 #include <cctype>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 
-#include "core/output_file.h"
 #include "data/data_error.h"
 
 namespace cplab {
@@ -134,22 +131,7 @@ Image decodeNetpbm(std::string_view bytes, const std::string& sourceName) {
 }
 
 Image loadNetpbm(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw DataError(path, 0, "is a directory, not an image");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path, 0, "cannot be opened for reading");
-    noteInputFile(path);
-    std::string bytes;
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-        if (bytes.size() > kMaxNetpbmBytes)
-            throw DataError(path, 0,
-                            "more than " + std::to_string(kMaxNetpbmBytes) +
-                                " bytes; not an image that can be loaded");
-    }
-    return decodeNetpbm(bytes, path);
+    return decodeNetpbm(readImageFile(path, kMaxNetpbmBytes, "a PGM/PPM image"), path);
 }
 
 int sniffNetpbm(const FilePrefix& prefix) {
