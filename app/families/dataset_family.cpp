@@ -70,9 +70,9 @@ DatasetFamily::DatasetFamily(std::string prefix, bool kernelRows)
 
 void DatasetFamily::addDatasetProblems(Builtins which) {
     const auto keep = [which](const Dataset& data, bool generated) {
-        return which == Builtins::All ||
-               ((which == Builtins::TwoClasses || generated) && data.classes().size() == 2) ||
-               (which == Builtins::TwoClassGenerated && !generated);
+        const bool twoClassesOnly =
+            which == Builtins::TwoClasses || (which == Builtins::TwoClassGenerated && generated);
+        return !twoClassesOnly || data.classes().size() == 2;
     };
     for (const auto& file : builtinDatasetFiles()) {
         const std::string name(file.name);

@@ -98,21 +98,18 @@ SequenceSets trainAndTest(SequenceData all, const StructuredProblemOptions& o) {
 ProblemPtr makeStructuredProblem(SequenceData all, const StructuredProblemOptions& o,
                                  const ProblemInfo& info) {
     auto data = std::make_shared<StructuredData>();
-    {
-        auto [train, test] = trainAndTest(std::move(all), o);
-        if (train->size() == 0)
-            throw std::invalid_argument("'" + train->name + "' holds no sequence");
-        const ChainModelOptions model{o.normalize_loss, o.transitions};
-        data->problem.train = std::make_shared<const ChainModel>(train, model);
-        if (test) {
-            auto testModel = std::make_shared<const ChainModel>(test, model);
-            std::string reason;
-            if (!sameLayout(*data->problem.train, *testModel, &reason))
-                throw std::invalid_argument("the test sequences '" + test->name +
-                                            "' do not fit the training sequences '" + train->name +
-                                            "': " + reason);
-            data->problem.test = std::move(testModel);
-        }
+    auto [train, test] = trainAndTest(std::move(all), o);
+    if (train->size() == 0) throw std::invalid_argument("'" + train->name + "' holds no sequence");
+    const ChainModelOptions model{o.normalize_loss, o.transitions};
+    data->problem.train = std::make_shared<const ChainModel>(train, model);
+    if (test) {
+        auto testModel = std::make_shared<const ChainModel>(test, model);
+        std::string reason;
+        if (!sameLayout(*data->problem.train, *testModel, &reason))
+            throw std::invalid_argument("the test sequences '" + test->name +
+                                        "' do not fit the training sequences '" + train->name +
+                                        "': " + reason);
+        data->problem.test = std::move(testModel);
     }
     // Up front, before a solver's set-up decodes the data: the GUI logs details(), the
     // command line gets it on stderr here.

@@ -124,6 +124,7 @@ class MainWindow : public QMainWindow {
     struct Loaded;
 
     void buildUi();
+    void buildRunControls();
     QWidget* buildSetupPanel();
     QWidget* buildRunsPanel();
     void buildMenus();

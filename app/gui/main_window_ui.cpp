@@ -143,6 +143,55 @@ void MainWindow::buildUi() {
     forward->setContext(Qt::WidgetWithChildrenShortcut);
     connect(forward, &QShortcut::activated, timeline_, &widgets::TimelineBar::stepForward);
 
+    buildRunControls();
+
+    // ---- Left dock: demo, problem, solver and options scroll; below them, always in view,
+    // Add run / Apply and the runs with Remove run.
+    auto* leftPanel = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(leftPanel);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    auto* scroll = new QScrollArea(leftPanel);
+    scroll->setObjectName("setupScroll");
+    scroll->setWidget(buildSetupPanel());
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(buildRunsPanel());
+    leftPanel->setMinimumWidth(320);
+    auto* left = new QDockWidget(tr("Problem and solver"), this);
+    left->setObjectName("problemDock");
+    left->setWidget(leftPanel);
+    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, left);
+
+    // ---- Right dock: pseudocode; below it the log.
+    pseudocode_ = new widgets::PseudocodePanel(this);
+    pseudocode_->setObjectName("pseudocodePanel");
+    auto* right = new QDockWidget(tr("Pseudocode"), this);
+    right->setObjectName("pseudocodeDock");
+    right->setWidget(pseudocode_);
+    pseudocode_->setMinimumWidth(260);
+    addDockWidget(Qt::RightDockWidgetArea, right);
+    log_ = new widgets::LogPanel(this);
+    log_->setObjectName("logPanel");
+    auto* bottom = new QDockWidget(tr("Log"), this);
+    bottom->setObjectName("logDock");
+    bottom->setWidget(log_);
+    addDockWidget(Qt::RightDockWidgetArea, bottom);
+    splitDockWidget(right, bottom, Qt::Vertical);
+
+    // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
+    statusLine_ = new widgets::ElidedLabel(this);
+    statusLine_->setObjectName("statusLine");
+    progress_ = new widgets::GapProgress(this);
+    progress_->setMinimumWidth(300);
+    statusBar()->addWidget(statusLine_, 1);
+    statusBar()->addPermanentWidget(progress_);
+}
+
+// The tool bar: run, pause, step, reset, cancel, the delay per step and the x axis.
+void MainWindow::buildRunControls() {
     // ---- Run controls.
     auto* controls = addToolBar(tr("Run controls"));
     controls->setObjectName("runControls");
@@ -193,50 +242,6 @@ void MainWindow::buildUi() {
         boundsPlot_->setXAxis(kAxes[index]);
         showFrame();  // the marker and the other runs' rows follow the axis
     });
-
-    // ---- Left dock: demo, problem, solver and options scroll; below them, always in view,
-    // Add run / Apply and the runs with Remove run.
-    auto* leftPanel = new QWidget(this);
-    auto* leftLayout = new QVBoxLayout(leftPanel);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->setSpacing(0);
-    auto* scroll = new QScrollArea(leftPanel);
-    scroll->setObjectName("setupScroll");
-    scroll->setWidget(buildSetupPanel());
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    leftLayout->addWidget(scroll, 1);
-    leftLayout->addWidget(buildRunsPanel());
-    leftPanel->setMinimumWidth(320);
-    auto* left = new QDockWidget(tr("Problem and solver"), this);
-    left->setObjectName("problemDock");
-    left->setWidget(leftPanel);
-    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, left);
-
-    // ---- Right dock: pseudocode; below it the log.
-    pseudocode_ = new widgets::PseudocodePanel(this);
-    pseudocode_->setObjectName("pseudocodePanel");
-    auto* right = new QDockWidget(tr("Pseudocode"), this);
-    right->setObjectName("pseudocodeDock");
-    right->setWidget(pseudocode_);
-    pseudocode_->setMinimumWidth(260);
-    addDockWidget(Qt::RightDockWidgetArea, right);
-    log_ = new widgets::LogPanel(this);
-    log_->setObjectName("logPanel");
-    auto* bottom = new QDockWidget(tr("Log"), this);
-    bottom->setObjectName("logDock");
-    bottom->setWidget(log_);
-    addDockWidget(Qt::RightDockWidgetArea, bottom);
-    splitDockWidget(right, bottom, Qt::Vertical);
-
-    // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
-    statusLine_ = new widgets::ElidedLabel(this);
-    statusLine_->setObjectName("statusLine");
-    progress_ = new widgets::GapProgress(this);
-    progress_->setMinimumWidth(300);
-    statusBar()->addWidget(statusLine_, 1);
-    statusBar()->addPermanentWidget(progress_);
 }
 
 QWidget* MainWindow::buildSetupPanel() {
