@@ -84,7 +84,8 @@ Image decodeNetpbm(std::string_view bytes, const std::string& sourceName) {
         throw DataError(sourceName, 1,
                         "an image of " + std::to_string(width) + " x " + std::to_string(height) +
                             " pixels has none");
-    if (width * height > kMaxImagePixels)
+    // Each side first: the product of two numbers up to 2^40 would overflow.
+    if (width > kMaxImagePixels || height > kMaxImagePixels || width * height > kMaxImagePixels)
         throw DataError(sourceName, 1,
                         std::to_string(width) + " x " + std::to_string(height) +
                             " pixels; at most " + std::to_string(kMaxImagePixels) +

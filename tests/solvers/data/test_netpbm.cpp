@@ -121,6 +121,7 @@ class TestNetpbm : public QObject {
         refused("P2\n2 1\n9\n3 10\n", "sample 10 above maxval 9");
         refused("P2\n2 1\n255\n3\n", "ended before the next sample");
         refused("P6\n100000 100000\n255\n", "at most");
+        refused("P6\n35047555511 3047003946\n93\n", "at most");  // a product past 2^63
     }
 };
 
