@@ -6,6 +6,7 @@
 // what it is handed; it holds no solver and does no solver maths.
 #pragma once
 
+#include <QColor>
 #include <QString>
 #include <QWidget>
 #include <span>
@@ -20,11 +21,25 @@ class QCustomPlot;
 
 namespace cplab::widgets {
 
+// One run of a race as a view may draw it beside the selected one.
+struct RaceEntry {
+    int runId = 0;
+    QString label;         // "#2 bundle (nu_rule=adaptive)"
+    QColor colour;         // the run's colour in the bounds plot and the runs table
+    int marker = 0;        // the run's marker shape (widgets::runMarker)
+    SnapshotPtr snapshot;  // at the timeline's position (may be null)
+    std::span<const IterationRecord> records;  // that run's records up to it
+    std::vector<std::string> columns;          // names of its IterationRecord::extra
+};
+
 struct ViewFrame {
     int runId = 0;                             // another id: another run (views restart)
     SnapshotPtr snapshot;                      // the state to draw
     std::span<const IterationRecord> records;  // the run's records up to that state
     std::vector<std::string> columns;          // names of IterationRecord::extra
+    // Every ready run of the problem, the selected one included, in the runs table's order,
+    // each at the same timeline position: views whose story is a comparison draw them all.
+    std::vector<RaceEntry> race{};
 };
 
 // The index of the extra column `name` in `columns` (−1 when there is none), and a record's

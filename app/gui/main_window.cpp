@@ -168,7 +168,7 @@ void MainWindow::onProblemChanged() {
     timeline_->setCaption({});
     for (const auto& [family, view] : views_)
         view->clear();
-    shownSnapshot_.reset();
+    shownSnapshots_.clear();
     shownRun_ = -1;
     if (!p) {
         viewStack_->setCurrentWidget(emptyView_);
@@ -423,7 +423,7 @@ void MainWindow::onRunRemoved(int id) {
             // Nothing left to show: every view, the pseudocode and the status line clear.
             for (const auto& [family, view] : views_)
                 view->clear();
-            shownSnapshot_.reset();
+            shownSnapshots_.clear();
             shownRun_ = -1;
             pseudocode_->clear();
             statusLine_->setFullText({});
@@ -489,8 +489,9 @@ void MainWindow::onRecords(int id) {
     if (!timeline_->isLive()) showFrame();  // the caption's count and the run rows
 }
 
-void MainWindow::onRunSnapshot(int id) {
-    if (id == selectedId_ && timeline_->isLive()) showFrame();
+void MainWindow::onRunSnapshot(int /*id*/) {
+    // Any run's new picture: the views that draw a race show every run.
+    if (timeline_->isLive()) showFrame();
 }
 
 void MainWindow::onRunStatus(int id) {
@@ -556,9 +557,28 @@ void MainWindow::showFrame() {
     frame.records =
         std::span<const IterationRecord>(r->trace().data(), static_cast<std::size_t>(iteration));
     frame.columns = r->extraColumns();
+    std::vector<SnapshotPtr> shown{frame.snapshot};
+    for (int k = 0; k < runCount(); ++k) {
+        const Run* other = run(k);
+        if (!other->ready()) continue;
+        // The same position for every run: live, or the selected run's iteration.
+        const int at =
+            timeline_->isLive() ? other->iteration() : std::min(iteration, other->iteration());
+        widgets::RaceEntry entry;
+        entry.runId = other->id();
+        entry.label = other->label();
+        entry.colour = other->color();
+        entry.marker = other->id() - 1;
+        entry.snapshot = timeline_->isLive() ? other->snapshot() : other->snapshotAt(at);
+        entry.records =
+            std::span<const IterationRecord>(other->trace().data(), static_cast<std::size_t>(at));
+        entry.columns = other->extraColumns();
+        shown.push_back(entry.snapshot);
+        frame.race.push_back(std::move(entry));
+    }
     // The view redraws only for another picture (records alone arrive 25 times a second).
-    if (frame.snapshot && (frame.snapshot != shownSnapshot_ || r->id() != shownRun_)) {
-        shownSnapshot_ = frame.snapshot;
+    if (frame.snapshot && (shown != shownSnapshots_ || r->id() != shownRun_)) {
+        shownSnapshots_ = std::move(shown);
         shownRun_ = r->id();
         if (widgets::FamilyView* view = currentView(); view && !view->showFrame(frame)) {
             log_->appendError(tr("%1: the %2 view cannot draw this run's snapshots")

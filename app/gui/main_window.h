@@ -160,7 +160,7 @@ class MainWindow : public QMainWindow {
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).
     int shownRun_ = -1;
-    SnapshotPtr shownSnapshot_;
+    std::vector<SnapshotPtr> shownSnapshots_;  // the selected run's, then the race's
 
     // Set-up panel.
     QComboBox* demoCombo_ = nullptr;
