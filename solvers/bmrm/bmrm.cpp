@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 namespace {
@@ -83,6 +85,9 @@ Status BmrmSolver::doStep(IterationRecord& record) {
     qpIterations_ = qp.iterations;
     w_ = planes_->weights();
     record.lower = std::max(record.lower, planes_->dualValue());
+    noteEvent(PlaneAdded, "plane added at w_{t-1}: R = " + formatShort(r) + ", F = " +
+                              formatShort(f) + " (" + std::to_string(planes_->size()) + " stored)");
+    noteEvents(planes_->lastSolveEvents());
 
     // The errors belong to w^b: recomputed only when it changed.
     record.extra = improved ? commonExtras(planes_->size(), planes_->active(), trainError, best_)
@@ -103,9 +108,8 @@ SnapshotPtr BmrmSolver::snapshot() const {
         snap->executedLines = {kInput, kInit};
     } else {
         snap->executedLines = {kRepeat, kOracle, kUpper, kQp, kWeights};
-        if (bmrmOptions_.planes.inactive_limit > 0 || bmrmOptions_.planes.max_planes > 0) {
+        if (lastRecord().events & (PlanesDropped | PlanesAggregated))
             snap->executedLines.push_back(kPrune);
-        }
         snap->executedLines.push_back(kUntil);
         if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
     }

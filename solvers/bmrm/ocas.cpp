@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/number_text.h"
 #include "core/worker_team.h"
 #include "risk/line_search.h"
 
@@ -12,7 +13,19 @@ namespace cplab {
 
 namespace {
 
-enum Line { kInput, kInit, kRepeat, kQp, kScores, kLineSearch, kBest, kCut, kUntil, kReturn };
+enum Line {
+    kInput,
+    kInit,
+    kRepeat,
+    kQp,
+    kPrune,
+    kScores,
+    kLineSearch,
+    kBest,
+    kCut,
+    kUntil,
+    kReturn
+};
 
 // fn(first, count) on blocks of the m score rows, on the risk's threads: element-wise work on
 // m × K matrices is cheap but, left on one thread, would cap the speed-up of the whole step.
@@ -88,6 +101,7 @@ std::vector<std::string> OcasSolver::pseudocode() const {
         "w_b <- 0;  take the plane at w_c = 0                      (oracle)",
         "repeat",
         "  w_t <- argmin lambda/2 |w|^2 + R_t(w)                    (dual QP, warm start)",
+        "  drop planes inactive for k iterations; aggregate beyond K planes",
         "  scores X w_t                                            (one data pass)",
         "  k_t <- argmin_{k >= 0} F(w_b + k (w_t - w_b))           (exact line search)",
         "  w_b <- w_b + k_t (w_t - w_b);  U <- F(w_b);  L <- F_t(w_t)",
@@ -99,6 +113,7 @@ std::vector<std::string> OcasSolver::pseudocode() const {
 
 Status OcasSolver::doStep(IterationRecord& record) {
     planes_->solve();
+    noteEvents(planes_->lastSolveEvents());
     wModel_ = planes_->weights();
     record.lower = std::max(record.lower, planes_->dualValue());
 
@@ -126,6 +141,12 @@ Status OcasSolver::doStep(IterationRecord& record) {
     wBest_ += search.k * delta;
     // The line search already evaluated F(w^b + k_t Δ): no extra pass over the scores.
     const double fBest = search.value;
+    if (search.k > 0) {
+        noteEvent(SeriousStep, "serious step: w_b moves, k = " + formatShort(search.k) +
+                                   ", F(w_b) = " + formatShort(fBest));
+    } else {
+        noteEvent(NullStep, "null step: k = 0, w_b stays at F = " + formatShort(fBest));
+    }
     record.upper = std::min(record.upper, fBest);
     // The errors belong to w^b: a step with k_t = 0 left it (and them) unchanged.
     double trainError = 0.0;
@@ -143,6 +164,8 @@ Status OcasSolver::doStep(IterationRecord& record) {
                             "the risk or its subgradient is not finite at w_c");
     }
     ++record.oracleCalls;
+    noteEvent(PlaneAdded, "plane added at w_c: R = " + formatShort(riskCut_) + " (" +
+                              std::to_string(planes_->size()) + " stored)");
 
     record.extra = search.k > 0
                        ? commonExtras(planes_->size(), planes_->active(), trainError, wBest_)
@@ -174,7 +197,11 @@ SnapshotPtr OcasSolver::snapshot() const {
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
     } else {
-        snap->executedLines = {kRepeat, kQp, kScores, kLineSearch, kBest, kCut, kUntil};
+        snap->executedLines = {kRepeat, kQp};
+        if (lastRecord().events & (PlanesDropped | PlanesAggregated))
+            snap->executedLines.push_back(kPrune);
+        snap->executedLines.insert(snap->executedLines.end(),
+                                   {kScores, kLineSearch, kBest, kCut, kUntil});
         if (status().code == StatusCode::Converged) snap->executedLines.push_back(kReturn);
     }
     return snap;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string>
 
 namespace cplab {
 
@@ -82,6 +83,7 @@ void PlaneSet::add(const Eigen::VectorXd& a, double b) {
 
 SimplexQpResult PlaneSet::solve() {
     const SimplexQpResult result = qp_.solve();
+    lastDropped_ = lastMerged_ = 0;
     const Eigen::VectorXd& alpha = qp_.alpha();
     for (int i = 0; i < count_; ++i)
         inactiveFor_[i] = alpha(i) > 0 ? 0 : inactiveFor_[i] + 1;
@@ -97,6 +99,7 @@ void PlaneSet::dropInactive() {
     }
     if (drop.empty()) return;
     dropped_ += static_cast<int>(drop.size());
+    lastDropped_ = static_cast<int>(drop.size());
     removePlanes(drop);
 }
 
@@ -165,6 +168,22 @@ void PlaneSet::aggregate() {
         qp_.setAlpha(kept.head(1 + rest));
     }
     ++aggregations_;
+    lastMerged_ = merge;
+}
+
+StepEvents PlaneSet::lastSolveEvents() const {
+    StepEvents events;
+    if (lastDropped_ > 0) {
+        events.add(PlanesDropped,
+                   std::to_string(lastDropped_) + (lastDropped_ == 1 ? " plane" : " planes") +
+                       " dropped (inactive for " + std::to_string(inactiveLimit_) + " solves)");
+    }
+    if (lastMerged_ > 0) {
+        events.add(PlanesAggregated, "the " + std::to_string(lastMerged_) +
+                                         " oldest planes aggregated into one (cap " +
+                                         std::to_string(maxPlanes_) + ")");
+    }
+    return events;
 }
 
 Eigen::VectorXd PlaneSet::combination(const Eigen::VectorXd& alpha) const {

@@ -30,6 +30,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "core/events.h"
 #include "core/options.h"
 #include "math/simplex_qp.h"
 
@@ -100,6 +101,13 @@ class PlaneSet {
     int active() const;                           // planes with α > 0
     int aggregations() const { return aggregations_; }
     int dropped() const { return dropped_; }
+    // What the last solve() removed: planes dropped as inactive, and planes merged into one
+    // aggregate (0 when it did not aggregate).
+    int lastDropped() const { return lastDropped_; }
+    int lastMerged() const { return lastMerged_; }
+    // The PlanesDropped and PlanesAggregated events of the last solve() (none if it kept every
+    // plane).
+    StepEvents lastSolveEvents() const;
 
   private:
     void dropInactive();
@@ -129,6 +137,8 @@ class PlaneSet {
     int count_ = 0;
     int aggregations_ = 0;
     int dropped_ = 0;
+    int lastDropped_ = 0;
+    int lastMerged_ = 0;
     SimplexQpOptions qpOptions_;
 };
 

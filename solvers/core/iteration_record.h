@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct IterationRecord {
     // path); NaN for every other solver.
     double pathParameter = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> extra;  // family fields, same order as Solver::extraColumns()
+    // What this step did: a mask of Event bits (core/events.h; eventNames() reads it). The
+    // snapshot's `events` hold the texts.
+    std::uint32_t events = 0;
 
     // gap / max(1, |upper|), the relative gap of ALGORITHMS.md.
     double relGap() const { return gap / std::max(1.0, std::abs(upper)); }

@@ -42,6 +42,14 @@ void appendReal(std::string& out, double value) {
     out.append(buffer, static_cast<std::size_t>(length));
 }
 
+std::string formatShort(double value, int digits) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    char buffer[64];
+    const int length = std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    return std::string(buffer, static_cast<std::size_t>(length));
+}
+
 std::string formatReal(double value) {
     std::string out;
     appendReal(out, value);

@@ -12,6 +12,9 @@ namespace cplab {
 // Shortest %g text that reads back to exactly `value` ("0.1", "1e-06", "0.0001", "-3",
 // "inf", "nan").
 std::string formatReal(double value);
+// `value` at readable precision for messages and event texts: %g with `digits` significant
+// digits ("0.5312", "-12.35", "1.235e+06", "inf").
+std::string formatShort(double value, int digits = 4);
 // Appends formatReal(value) to `out` (writers of large files).
 void appendReal(std::string& out, double value);
 

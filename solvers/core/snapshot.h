@@ -23,12 +23,18 @@ struct Snapshot {
     // Lines of the solver's pseudocode (0-based, see pseudocode()) executed by the last step,
     // in order; the last one is where the step ended.
     std::vector<int> executedLines;
+    // What the last step did, one short line per event ("null step: the prox-centre stays at
+    // f = 0.5312"), in the order the step did it; record.events holds their mask.
+    std::vector<std::string> events;
 
     // Memory this snapshot holds of its own (not what it shares with the run's other
     // snapshots, such as the dataset or the sampled function), for the history budget.
     virtual std::size_t bytes() const {
+        std::size_t eventBytes = events.capacity() * sizeof(std::string);
+        for (const std::string& text : events)
+            eventBytes += text.capacity();
         return sizeof(Snapshot) + solver.capacity() + executedLines.capacity() * sizeof(int) +
-               record.extra.capacity() * sizeof(double);
+               record.extra.capacity() * sizeof(double) + eventBytes;
     }
 };
 

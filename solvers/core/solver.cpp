@@ -30,6 +30,7 @@ void Solver::fillSnapshot(Snapshot& snapshot) const {
     snapshot.solver = name();
     snapshot.record = lastRecord_;
     snapshot.status = status_;
+    snapshot.events = events_.texts;
 }
 
 Interrupt Solver::stepInterrupt() const {
@@ -108,6 +109,7 @@ Status Solver::step() {
     record.lower = lastRecord_.lower;
     record.pathParameter = lastRecord_.pathParameter;
 
+    events_.clear();
     stepStart_ = std::chrono::steady_clock::now();
     // An exception from the iteration (a failed allocation, a library's error) ends the run
     // with its message instead of escaping into the caller's thread.
@@ -125,6 +127,7 @@ Status Solver::step() {
         result = Status::make(StatusCode::NumericalFailure, "unknown error in the iteration");
     }
 
+    record.events = events_.mask;
     record.gap = gapOf(record);
     if (std::isnan(record.passes)) record.passes = double(record.oracleCalls);
     const double seconds =

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "cancel_token.h"
+#include "events.h"
 #include "iteration_record.h"
 #include "snapshot.h"
 #include "status.h"
@@ -131,7 +132,20 @@ class Solver {
     // Sets the iteration-0 record (initial bounds, oracle calls spent in the constructor).
     void setInitialRecord(const IterationRecord& record);
 
-    // Fills the Snapshot base fields; executedLines is left to the caller.
+    // Notes what the step in progress did (call it from doStep): the base puts the mask in
+    // the step's record and the texts in the snapshots of that step. Keep a text to one line
+    // of about 80 characters, numbers at 4 significant digits (formatShort).
+    void noteEvent(Event event, std::string text) { events_.add(event, std::move(text)); }
+    void noteEvents(const StepEvents& events) {
+        for (std::size_t i = 0; i < events.texts.size(); ++i)
+            events_.texts.push_back(events.texts[i]);
+        events_.mask |= events.mask;
+    }
+    // The events noted so far in the step in progress.
+    const StepEvents& stepEvents() const { return events_; }
+
+    // Fills the Snapshot base fields (the last step's event texts too); executedLines is left
+    // to the caller.
     void fillSnapshot(Snapshot& snapshot) const;
 
     // Measures work done outside step() (e.g. a first oracle call in the constructor) so
@@ -166,6 +180,7 @@ class Solver {
     std::chrono::steady_clock::time_point stepStart_{};  // of the step in progress
     CancelToken cancel_;
     ProgressSink progress_;
+    StepEvents events_;  // of the last step
 };
 
 // Runs `solver` until its status is finished, calling `onIteration` after every step.

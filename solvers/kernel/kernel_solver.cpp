@@ -369,6 +369,22 @@ void KernelSvmSolver::fillKernelSnapshot(KernelSnapshot& snapshot) const {
     snapshot.classifier = std::move(model);
 }
 
+void KernelSvmSolver::noteKernelChanges(const Eigen::VectorXd& before,
+                                        const Eigen::VectorXd& after) {
+    const auto active = [](const Eigen::VectorXd& beta) {
+        std::vector<bool> flags;
+        for (Eigen::Index k = 0; k < beta.size(); ++k)
+            flags.push_back(beta[k] > kZeroKernelWeight);
+        return flags;
+    };
+    std::vector<std::string> labels;
+    for (const KernelSpec& spec : specs_)
+        labels.push_back(spec.label());
+    noteEvents(activeSetEvents(active(before), active(after),
+                               std::vector<double>(after.data(), after.data() + after.size()),
+                               labels, "kernel", "beta"));
+}
+
 KernelClassifier KernelSvmSolver::makeClassifier(const Eigen::VectorXd& alpha, double bias,
                                                  const Eigen::VectorXd& beta) const {
     KernelClassifier model;

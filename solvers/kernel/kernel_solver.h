@@ -25,6 +25,10 @@
 
 namespace cplab {
 
+// A kernel weight βₖ above this counts the kernel as active (SimpleMKL's numerical-precision
+// cut, which also sets smaller weights to 0 after each of its steps).
+inline constexpr double kZeroKernelWeight = 1e-12;
+
 struct KernelProblem {
     std::shared_ptr<const Dataset> train;  // two label values (mapped to ±1 by the solver)
     std::shared_ptr<const Dataset> test;   // may be null
@@ -90,6 +94,9 @@ class KernelSvmSolver : public Solver {
     // that ends without a new solution (cancelled, or the master problem failed).
     std::vector<double> previousExtrasWithCounts() const;
     virtual SummaryFields familySummary() const { return {}; }
+    // Notes KernelEntered / KernelLeft for the kernels whose βₖ crossed kZeroKernelWeight from
+    // `before` to `after`.
+    void noteKernelChanges(const Eigen::VectorXd& before, const Eigen::VectorXd& after);
     // The classifier from α (m), b and β over the training set.
     KernelClassifier makeClassifier(const Eigen::VectorXd& alpha, double bias,
                                     const Eigen::VectorXd& beta) const;

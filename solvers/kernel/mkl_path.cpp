@@ -322,6 +322,11 @@ Status MklPathSolver::doStep(IterationRecord& record) {
                                                        : h;
     }
     s.acceptPoint(newLambda, h, trial.newtonSteps, trial.trials, options_.active_threshold, record);
+    const Eigen::VectorXd& eta = s.pathEta.back();
+    noteEvents(activeSetEvents(
+        s.activeSet(s.pathEta[s.pathEta.size() - 2], options_.active_threshold),
+        s.activeSet(eta, options_.active_threshold),
+        std::vector<double>(eta.data(), eta.data() + eta.size()), s.labels, "kernel", "eta"));
     if (clamped) {
         return Status::make(StatusCode::Converged,
                             "reached lambda_min = " + formatReal(s.lambdaMin) + " after " +

@@ -226,13 +226,21 @@ Eigen::VectorXd MklPathBarrier::testScores(const Eigen::VectorXd& a,
     return f;
 }
 
-int MklPathBarrier::activeKernels(const Eigen::VectorXd& eta, double threshold) const {
+std::vector<bool> MklPathBarrier::activeSet(const Eigen::VectorXd& eta, double threshold) const {
     Eigen::VectorXd share(eta.size());
     for (Eigen::Index j = 0; j < eta.size(); ++j)
         share[j] = eta[j] * std::max(0.0, K[static_cast<std::size_t>(j)].trace());
     const double total = share.sum();
-    if (!(total > 0)) return 0;
-    return static_cast<int>((share.array() >= threshold * total).count());
+    std::vector<bool> active(static_cast<std::size_t>(eta.size()), false);
+    if (!(total > 0)) return active;
+    for (Eigen::Index j = 0; j < eta.size(); ++j)
+        active[static_cast<std::size_t>(j)] = share[j] >= threshold * total;
+    return active;
+}
+
+int MklPathBarrier::activeKernels(const Eigen::VectorXd& eta, double threshold) const {
+    const std::vector<bool> active = activeSet(eta, threshold);
+    return static_cast<int>(std::count(active.begin(), active.end(), true));
 }
 
 double MklPathBarrier::error(const Eigen::VectorXd& f, const Eigen::VectorXd& t) const {

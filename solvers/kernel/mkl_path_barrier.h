@@ -80,6 +80,8 @@ struct MklPathBarrier {
     Eigen::VectorXd testScores(const Eigen::VectorXd& a, const Eigen::VectorXd& eta) const;
     // Kernels whose share ηⱼ tr Kⱼ of the combined kernel's trace is at least `threshold`.
     int activeKernels(const Eigen::VectorXd& eta, double threshold) const;
+    // Which kernels are active (the rule of activeKernels).
+    std::vector<bool> activeSet(const Eigen::VectorXd& eta, double threshold) const;
     // Misclassification rate (logistic) or mean squared error (squared).
     double error(const Eigen::VectorXd& f, const Eigen::VectorXd& t) const;
     double primalLoss(const Eigen::VectorXd& f) const;

@@ -174,8 +174,12 @@ Status SilpSolver::doStep(IterationRecord& record) {
                                                               std::to_string(s.planes.size()) +
                                                               " planes: " + s.lp.lastMessage());
     }
+    const Eigen::VectorXd previous = s.beta;
     s.beta = onSimplex(s.lp.solution().head(K));
     s.theta = s.lp.solution()[K];
+    noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + " added: D(beta_t) = " +
+                              formatShort(D) + ", theta = " + formatShort(s.theta));
+    noteKernelChanges(previous, s.beta);
 
     record.upper = s.bestD;
     // θ_t ≤ min D; at an exact optimum (a vertex) rounding may put it a hair above U.

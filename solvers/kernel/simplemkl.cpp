@@ -17,7 +17,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 1/φ: the golden section keeps this fraction of the bracket per trial.
 const double kGolden = (std::sqrt(5.0) - 1.0) / 2.0;
 // Weights below this are set to 0 after a step (SimpleMKL's "numerical precision" cut).
-constexpr double kZeroWeight = 1e-12;
+constexpr double kZeroWeight = kZeroKernelWeight;
 // The line search gives up improving on γ = 0 below this fraction of the maximal step.
 constexpr double kTinyStep = 1e-10;
 constexpr double kBacktrack = 0.1;
@@ -275,6 +275,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     }
     const bool moved = best.J < start.J;
     s.current = std::move(best);
+    noteKernelChanges(start.beta, s.current.beta);
 
     record.oracleCalls = svmCalls_;
     record.upper = s.current.J;

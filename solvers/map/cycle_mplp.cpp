@@ -428,6 +428,26 @@ double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
     return sum;
 }
 
+void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
+    std::vector<std::string> sizes;
+    for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
+         c < clusters_.size(); ++c)
+        sizes.push_back(std::to_string(clusters_[c].cycle.nodes.size()));
+    const std::string bound =
+        ": bound " + formatShort(boundBefore) + " -> " + formatShort(boundAfter);
+    if (addedLastStep_ == 1) {
+        noteEvent(ClusterAdded, "cluster of " + sizes.front() + " nodes added" + bound);
+        return;
+    }
+    // Sizes of the first few only: a round adds up to clusters_per_round (20 by default).
+    if (sizes.size() > 4) {
+        sizes.resize(4);
+        sizes.emplace_back("...");
+    }
+    noteEvent(ClusterAdded, std::to_string(addedLastStep_) + " clusters added (" + joined(sizes) +
+                                " nodes)" + bound);
+}
+
 Status CycleMplpSolver::doStep(IterationRecord& record) {
     addedLastStep_ = 0;
     const IterationRecord& last = lastRecord();
@@ -443,6 +463,7 @@ Status CycleMplpSolver::doStep(IterationRecord& record) {
         }
     }
     Status status = MessagePassingSolver::doStep(record);
+    if (addedLastStep_ > 0) noteClusters(last.upper, record.upper);
     if (status.code == StatusCode::Stalled && tightenFoundNone_)
         status.message += "; no candidate cycle would lower the bound by more than " +
                           formatReal(cycleOptions_.min_decrease);

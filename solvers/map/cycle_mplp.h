@@ -98,6 +98,8 @@ class CycleMplpSolver final : public MessagePassingSolver {
     };
 
     void findCandidates();
+    // Notes the ClusterAdded event of a step that added clusters.
+    void noteClusters(double boundBefore, double boundAfter);
     // θ̂_e(a, b) of edge e at the current messages (beliefs not needed).
     double edgeBelief(int e, int a, int b) const;
     // max_{x_c} Σ_{e∈c} f_e(x_e) over the joint labelings of the cycle, f_e given as dense

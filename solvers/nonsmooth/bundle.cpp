@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "box_prox.h"
+#include "core/number_text.h"
 
 namespace cplab {
 
@@ -152,11 +153,23 @@ Status BundleSolver::doStep(IterationRecord& record) {
     record.lower = std::max(record.lower, minimum.lowerBound);
     modelMinimizer_ = minimum.x;
 
+    noteEvent(PlaneAdded, "plane " + std::to_string(model_->planes().size()) +
+                              " added at x = " + pointText(candidate_) + ": f = " + formatShort(f));
+    const double nuBefore = nu_;
     if (options_.nu_rule == "adaptive") adaptNu(decrease, linearisationError, record);
     if (lastSerious_) {
         center_ = candidate_;
         centerValue_ = f;
         ++seriousCount_;
+        noteEvent(SeriousStep, "serious step: the prox-centre moves to " + pointText(center_) +
+                                   ", f = " + formatShort(f));
+    } else {
+        noteEvent(NullStep, "null step: the prox-centre stays at f = " + formatShort(centerValue_) +
+                                " (f(x_t) = " + formatShort(f) + ")");
+    }
+    if (nu_ != nuBefore) {
+        noteEvent(ProxWeightChanged, std::string(nu_ < nuBefore ? "nu halved" : "nu doubled") +
+                                         " to " + formatShort(nu_));
     }
 
     record.extra = {static_cast<double>(model_->planes().size()), nu_, predicted_,

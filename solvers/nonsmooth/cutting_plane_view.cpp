@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 std::shared_ptr<const FunctionView> makeFunctionView(const ConvexFunction& function, int resolution,
@@ -44,6 +46,14 @@ std::shared_ptr<const FunctionView> makeFunctionView(const ConvexFunction& funct
         }
     }
     return view;
+}
+
+std::string pointText(const Eigen::VectorXd& x) {
+    if (x.size() == 1) return formatShort(x[0]);
+    std::vector<std::string> parts;
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+        parts.push_back(formatShort(x[i]));
+    return "(" + joined(parts) + ")";
 }
 
 double modelValue(const std::vector<CuttingPlane>& planes, const Eigen::VectorXd& x) {

@@ -44,6 +44,9 @@ struct CuttingPlane {
     double offset() const { return value - gradient.dot(point); }
 };
 
+// A point as short text: "0.3125" in 1-D, "(0.3125, -1.5)" otherwise (4 digits each).
+std::string pointText(const Eigen::VectorXd& x);
+
 // max over planes at x (−∞ when there are none).
 double modelValue(const std::vector<CuttingPlane>& planes, const Eigen::VectorXd& x);
 

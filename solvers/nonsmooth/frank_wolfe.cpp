@@ -3,11 +3,20 @@
 
 #include <cmath>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 namespace {
 
 enum Line { kInput, kInit, kRepeat, kOracle, kGap, kBounds, kAway, kStep, kMove, kUntil, kReturn };
+
+// A vertex's weight above this counts it as active (the active_vertices column's rule).
+constexpr double kActiveWeight = 1e-15;
+
+std::string vertexText(const Eigen::Vector2d& v) {
+    return "vertex (" + formatShort(v.x()) + ", " + formatShort(v.y()) + ")";
+}
 
 }  // namespace
 
@@ -132,31 +141,45 @@ Status FrankWolfeSolver::doStep(IterationRecord& record) {
     stepSize_ = gamma;
     x_ += gamma * direction;
 
-    if (options_.variant == "away") {
-        if (awayStep_) {
-            for (double& w : weights_)
-                w *= (1.0 + gamma);
-            auto& wa = weights_[static_cast<std::size_t>(awayVertex_)];
-            wa -= gamma;
-            if (gamma >= maxStep) {
-                wa = 0.0;  // drop step: a leaves the active set
-                dropStep_ = true;
-            }
-        } else {
-            for (double& w : weights_)
-                w *= (1.0 - gamma);
-            weights_[static_cast<std::size_t>(s)] += gamma;
+    // The weights are kept for both variants (the plain one's tell when a vertex is first used).
+    const bool wasActive = weights_[static_cast<std::size_t>(s)] > kActiveWeight;
+    if (awayStep_) {
+        for (double& w : weights_)
+            w *= (1.0 + gamma);
+        auto& wa = weights_[static_cast<std::size_t>(awayVertex_)];
+        wa -= gamma;
+        if (gamma >= maxStep) {
+            wa = 0.0;  // drop step: a leaves the active set
+            dropStep_ = true;
         }
+    } else {
+        for (double& w : weights_)
+            w *= (1.0 - gamma);
+        weights_[static_cast<std::size_t>(s)] += gamma;
     }
+    noteStepEvents(wasActive);
     iterates_.push_back(x_);
     record.upper = std::min(record.upper, problem_->value(x_));
 
     int active = 0;
     for (double w : weights_)
-        active += w > 1e-15 ? 1 : 0;
+        active += w > kActiveWeight ? 1 : 0;
     if (options_.variant != "away") active = 0;
     record.extra = {fwGap_, gamma, awayStep_ ? 1.0 : 0.0, static_cast<double>(active)};
     return Status::running();
+}
+
+void FrankWolfeSolver::noteStepEvents(bool fwVertexWasActive) {
+    const auto& vertices = problem_->vertices;
+    if (awayStep_) {
+        const std::string away = vertexText(vertices[static_cast<std::size_t>(awayVertex_)]);
+        noteEvent(AwayStep, "away step from " + away + ", gamma = " + formatShort(stepSize_));
+        if (dropStep_) noteEvent(DropStep, "drop step: " + away + " left the active set");
+    } else if (!fwVertexWasActive &&
+               weights_[static_cast<std::size_t>(fwVertex_)] > kActiveWeight) {
+        noteEvent(VertexAdded, vertexText(vertices[static_cast<std::size_t>(fwVertex_)]) +
+                                   " joined the active set, gamma = " + formatShort(stepSize_));
+    }
 }
 
 SnapshotPtr FrankWolfeSolver::snapshot() const {

@@ -58,6 +58,8 @@ class FrankWolfeSolver final : public Solver {
 
   private:
     int linearOracle(const Eigen::Vector2d& gradient) const;
+    // Notes the away, drop or vertex-added event of the step just taken.
+    void noteStepEvents(bool fwVertexWasActive);
 
     std::shared_ptr<const PolytopeProblem> problem_;
     FrankWolfeOptions options_;

@@ -83,6 +83,8 @@ Status KelleySolver::doStep(IterationRecord& record) {
 
     model_->addPlane({candidate_, f, g});
     iterates_.push_back(candidate_);
+    noteEvent(PlaneAdded, "plane " + std::to_string(model_->planes().size()) +
+                              " added at x = " + pointText(candidate_) + ": f = " + formatShort(f));
     record.extra = {static_cast<double>(model_->planes().size()), f};
     return Status::running();
 }

@@ -314,6 +314,7 @@ Status SlmcSolver::doStep(IterationRecord& record) {
             y_.pop_front();
         }
     }
+    noteMoves(current_.Z, accepted->Z);
     current_ = *accepted;
     trials.clear();
     fillRecord(record, s.norm());
@@ -337,6 +338,19 @@ Status SlmcSolver::doStep(IterationRecord& record) {
                                 std::to_string(record.iteration) + " iterations");
     }
     return Status::running();
+}
+
+void SlmcSolver::noteMoves(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after) {
+    if (before.rows() == 0 || before.rows() != after.rows() || before.cols() != after.cols())
+        return;
+    const Eigen::VectorXd moves = (after - before).rowwise().norm();
+    Eigen::Index most = 0;
+    const double largest = moves.maxCoeff(&most);
+    if (!(largest > 0)) return;
+    noteEvent(ExpansionVectorMoved, "expansion vector " + std::to_string(most + 1) + " of " +
+                                        std::to_string(moves.size()) + " moved most (" +
+                                        formatShort(largest) + "; mean " +
+                                        formatShort(moves.mean()) + ")");
 }
 
 double SlmcSolver::testError() const {

@@ -122,6 +122,8 @@ class SlmcSolver final : public Solver {
     void fillRecord(IterationRecord& record, double stepLength);
     double testError() const;
     void remember(int iteration);
+    // Notes which expansion vector (row of Z) moved most from `before` to `after`, and how far.
+    void noteMoves(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after);
     // −H g by the two-loop recursion over the stored pairs (−g without any).
     Eigen::VectorXd direction(const Eigen::VectorXd& g) const;
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.h"
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
 
@@ -372,6 +373,11 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(record.lower, record.upper);
     lastAdded_ = addConstraints();
+    if (lastAdded_ > 0) {
+        noteEvent(ConstraintsAdded, std::to_string(lastAdded_) +
+                                        (lastAdded_ == 1 ? " constraint" : " constraints") +
+                                        " added (" + std::to_string(constraints_) + " in all)");
+    }
     evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     if (evaluatedLast_) {
         evalSeconds_ = 0.0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.h"
 #include "core/worker_team.h"
 #include "structured/structured_snapshot.h"
 
@@ -111,6 +112,7 @@ bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
 
 Status OneSlackSolver::doStep(IterationRecord& record) {
     planes_->solve();
+    noteEvents(planes_->lastSolveEvents());
     w_ = planes_->weights();
     dual_ = planes_->dualValue();
     if (!std::isfinite(dual_) || !w_.allFinite()) {
@@ -134,6 +136,11 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
     record.oracleCalls += model_->size();
+    if (std::isfinite(primal_)) {
+        noteEvent(PlaneAdded, "plane added: mean loss " + formatShort(pass_.meanLoss) +
+                                  ", P(w) = " + formatShort(primal_) + " (" +
+                                  std::to_string(planes_->size()) + " stored)");
+    }
     if (!std::isfinite(primal_)) {
         return Status::make(
             StatusCode::NumericalFailure,

@@ -408,6 +408,7 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     for (const Group& g : groups_)
         norms.push_back(std::sqrt(g.normSq));
     const std::vector<double> beta = betas(norms);
+    noteGroupChanges(norms, beta);
     auto finish = [&](double primal, bool evaluated) {
         record.extra =
             structuredColumnValues(primal, kNaN, kNaN, pass.meanStep(), last_.errors, evaluated);
@@ -431,6 +432,19 @@ Status OnlineMklSolver::doStep(IterationRecord& record) {
     finish(evaluatedLast_ ? last_.objective : kNaN, evaluatedLast_);
     // The last epoch ends at the iteration limit (epochLimit), which the base class applies.
     return Status::running();
+}
+
+void OnlineMklSolver::noteGroupChanges(const std::vector<double>& norms,
+                                       const std::vector<double>& beta) {
+    std::vector<bool> active;
+    std::vector<std::string> labels;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        active.push_back(norms[g] > 0);
+        labels.push_back(groups_[g].name);
+    }
+    if (activeGroups_.size() != active.size()) activeGroups_.assign(active.size(), false);
+    noteEvents(activeSetEvents(activeGroups_, active, beta, labels, "group", "beta"));
+    activeGroups_ = std::move(active);
 }
 
 bool OnlineMklSolver::endEpoch(IterationRecord& record) {

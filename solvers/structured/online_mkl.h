@@ -166,6 +166,8 @@ class OnlineMklSolver final : public Solver {
     // The end of an epoch: a new order and, when due, the evaluation of the reported model
     // (false when its objective is not finite).
     bool endEpoch(IterationRecord& record);
+    // Notes the groups that entered or left the active set since the last step.
+    void noteGroupChanges(const std::vector<double>& norms, const std::vector<double>& beta);
     // One round on training word `word`; returns η_t, or NaN when a group norm overflowed
     // (the model is then unusable: doStep ends the run).
     double round(int word);
@@ -230,7 +232,8 @@ class OnlineMklSolver final : public Solver {
     GroupProx prox_;
     Evaluation last_;  // at the last evaluation
     bool evaluatedLast_ = true;
-    double evalSeconds_ = 0.0;  // the last evaluation's time
+    std::vector<bool> activeGroups_;  // ‖w_g‖ > 0 after the last step (all false at w = 0)
+    double evalSeconds_ = 0.0;        // the last evaluation's time
 };
 
 }  // namespace cplab

@@ -8,7 +8,9 @@
 // F_low; at the end the upper bound is within the tolerance of the interval.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 
@@ -143,6 +145,7 @@ class TestBmrmOcas : public QObject {
     void labelsAreMappedAndPredictionsRoundTrip();
     void modelClassesAreDistinct();
     void optionsAreValidated();
+    void planeEventsFollowThePlaneSet();
 };
 
 void TestBmrmOcas::hingeOnHeart_data() {
@@ -452,6 +455,75 @@ void TestBmrmOcas::optionsAreValidated() {
     auto single = std::make_shared<Dataset>(*load("heart_scale"));
     single->labels.setConstant(1.0);
     QVERIFY(rejected(BmrmSolver({single, nullptr}, b), "label"));
+}
+
+namespace {
+
+double summaryNumber(const Solver& s, const std::string& key) {
+    for (const auto& [name, value] : s.summary())
+        if (name == key) return std::get<double>(value);
+    return NAN;
+}
+
+}  // namespace
+
+void TestBmrmOcas::planeEventsFollowThePlaneSet() {
+    // A tight plane cap and inactive limit so that planes are dropped and aggregated. BMRM:
+    // a plane every step, PlanesDropped / PlanesAggregated exactly when the summary's counts
+    // grow, and the pseudocode's pruning line (7) exactly then. OCAS: exactly one of a serious
+    // step (k > 0) and a null step (k = 0) every step, and its pruning line (4) likewise.
+    const LinearProblem problem{load("heart_scale"), nullptr};
+    BmrmOptions b;
+    b.stop.tol_rel = 1e-6;
+    b.planes.max_planes = 8;
+    b.planes.inactive_limit = 3;
+    BmrmSolver bmrm(problem, b);
+    double dropped = 0, aggregations = 0;
+    int dropSteps = 0, aggregateSteps = 0;
+    while (!bmrm.status().finished()) {
+        bmrm.step();
+        const SnapshotPtr snap = bmrm.snapshot();
+        const std::uint32_t events = snap->record.events;
+        QVERIFY(events & PlaneAdded);
+        const double d = summaryNumber(bmrm, "dropped_planes");
+        const double a = summaryNumber(bmrm, "aggregations");
+        QCOMPARE((events & PlanesDropped) != 0, d > dropped);
+        QCOMPARE((events & PlanesAggregated) != 0, a > aggregations);
+        const auto& lines = snap->executedLines;
+        QCOMPARE(std::find(lines.begin(), lines.end(), 7) != lines.end(),
+                 d > dropped || a > aggregations);
+        QCOMPARE(snap->events.size(), eventNames(events).size());
+        dropSteps += d > dropped;
+        aggregateSteps += a > aggregations;
+        dropped = d;
+        aggregations = a;
+    }
+    qInfo("bmrm: %d steps, %d with drops, %d with aggregations", bmrm.iteration(), dropSteps,
+          aggregateSteps);
+    QVERIFY(dropSteps > 0);
+
+    OcasOptions o;
+    o.stop.tol_rel = 1e-6;
+    o.planes = b.planes;
+    OcasSolver ocas(problem, o);
+    int serious = 0, null = 0, pruned = 0;
+    while (!ocas.status().finished()) {
+        ocas.step();
+        const SnapshotPtr snap = ocas.snapshot();
+        const std::uint32_t events = snap->record.events;
+        QVERIFY(events & PlaneAdded);
+        QVERIFY(((events & SeriousStep) != 0) != ((events & NullStep) != 0));
+        QCOMPARE((events & SeriousStep) != 0, column(ocas, snap->record, "k") > 0);
+        const bool prune = events & (PlanesDropped | PlanesAggregated);
+        const auto& lines = snap->executedLines;
+        QCOMPARE(std::find(lines.begin(), lines.end(), 4) != lines.end(), prune);
+        serious += (events & SeriousStep) != 0;
+        null += (events & NullStep) != 0;
+        pruned += prune;
+    }
+    qInfo("ocas: %d serious, %d null steps, %d with pruning", serious, null, pruned);
+    QVERIFY(serious > 0);
+    QVERIFY(pruned > 0);
 }
 
 QTEST_APPLESS_MAIN(TestBmrmOcas)

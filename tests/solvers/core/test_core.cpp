@@ -4,10 +4,15 @@
 #include <QtTest>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <limits>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "core/events.h"
 #include "core/number_text.h"
 #include "core/options.h"
 #include "core/solver.h"
@@ -45,6 +50,9 @@ class HalvingSolver final : public Solver {
             return Status::make(StatusCode::NumericalFailure, "scripted failure");
         }
         ++record.oracleCalls;
+        // Scripted events: a plane every step, a null step on every third.
+        noteEvent(PlaneAdded, "plane " + std::to_string(record.iteration) + " added");
+        if (record.iteration % 3 == 0) noteEvent(NullStep, "null step");
         record.upper = 1.0 + std::ldexp(1.0, -record.iteration);
         record.lower = 1.0;
         record.extra = {static_cast<double>(record.iteration * record.iteration)};
@@ -410,6 +418,75 @@ class TestCore : public QObject {
         QCOMPARE(s->record.iteration, 2);
         QCOMPARE(s->record.upper, 1.25);
         QCOMPARE(QString::fromStdString(s->solver), QString("halving"));
+    }
+
+    void eventsReachTheRecordAndTheSnapshot() {
+        HalvingSolver solver(StopOptions{});
+        QCOMPARE(solver.lastRecord().events, std::uint32_t(0));
+        QVERIFY(solver.snapshot()->events.empty());
+        const std::size_t before = solver.snapshot()->bytes();
+        for (int t = 1; t <= 4; ++t) {
+            solver.step();
+            const SnapshotPtr s = solver.snapshot();
+            const std::uint32_t expected = t % 3 == 0 ? (PlaneAdded | NullStep) : PlaneAdded;
+            QCOMPARE(solver.lastRecord().events, expected);
+            QCOMPARE(solver.trace().back().events, expected);
+            QCOMPARE(s->record.events, expected);
+            // Only this step's texts, in the order noted.
+            std::vector<std::string> texts = {"plane " + std::to_string(t) + " added"};
+            if (t % 3 == 0) texts.emplace_back("null step");
+            QCOMPARE(s->events, texts);
+            QVERIFY(s->bytes() > before);
+        }
+        QCOMPARE(solver.trace()[0].events, std::uint32_t(PlaneAdded));
+        QCOMPARE(solver.trace()[2].events, std::uint32_t(PlaneAdded | NullStep));
+    }
+
+    void eventNamesFollowTheMask() {
+        QCOMPARE(eventNames(0), std::vector<std::string>{});
+        QCOMPARE(eventNames(NullStep | PlaneAdded),
+                 (std::vector<std::string>{"null step", "plane added"}));
+        QCOMPARE(eventNames(SeriousStep | PlanesDropped | ClusterAdded),
+                 (std::vector<std::string>{"serious step", "planes dropped", "cluster added"}));
+        // Every event has a distinct name, and bits beyond the events name nothing.
+        std::set<std::string> names;
+        std::uint32_t all = 0;
+        for (const Event event : kAllEvents) {
+            QVERIFY(std::string(eventName(event)).size() > 0);
+            names.insert(eventName(event));
+            QVERIFY((all & event) == 0);
+            all |= event;
+        }
+        QCOMPARE(names.size(), std::size(kAllEvents));
+        QCOMPARE(eventNames(~all), std::vector<std::string>{});
+        QCOMPARE(eventNames(0xffffffffu).size(), std::size(kAllEvents));
+    }
+
+    void activeSetEventsNameTheMembers() {
+        const std::vector<std::string> labels = {"a", "b", "c", "d", "e"};
+        StepEvents e =
+            activeSetEvents({true, false, false, true, false}, {true, true, false, false, false},
+                            {0.5, 0.25, 0, 0, 0}, labels, "kernel", "beta");
+        QCOMPARE(e.mask, std::uint32_t(KernelEntered | KernelLeft));
+        QCOMPARE(e.texts, (std::vector<std::string>{"kernel b entered the active set (beta 0.25)",
+                                                    "kernel d left the active set (beta 0)"}));
+        e = activeSetEvents(std::vector<bool>(5, false), std::vector<bool>(5, true),
+                            std::vector<double>(5, 0.2), labels, "group", "beta");
+        QCOMPARE(e.mask, std::uint32_t(KernelEntered));
+        QCOMPARE(e.texts,
+                 std::vector<std::string>{"5 groups entered the active set: a, b, c, ..."});
+        e = activeSetEvents({true}, {true}, {1.0}, {"a"}, "kernel", "beta");
+        QCOMPARE(e.mask, std::uint32_t(0));
+        QVERIFY(e.texts.empty());
+    }
+
+    void formatShortKeepsFourDigits() {
+        QCOMPARE(formatShort(0.531234), std::string("0.5312"));
+        QCOMPARE(formatShort(-12.3456), std::string("-12.35"));
+        QCOMPARE(formatShort(1234567.0), std::string("1.235e+06"));
+        QCOMPARE(formatShort(2.0), std::string("2"));
+        QCOMPARE(formatShort(0.1, 2), std::string("0.1"));
+        QCOMPARE(formatShort(-std::numeric_limits<double>::infinity()), std::string("-inf"));
     }
 
     void traceCsvRoundTrip() {

@@ -16,6 +16,7 @@
 //     run's objective: each one's U is above the other's certified lower bound; warm starts
 //     from a larger C or into a run that has stepped are refused.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -162,6 +163,7 @@ class TestMkl : public QObject {
     void badInputsAreRefused();
     void optionsAreValidated();
     void silpWarmStartFromASmallerC();
+    void kernelEventsFollowTheWeights();
 };
 
 void TestMkl::planesAreLowerBounds_data() {
@@ -627,6 +629,74 @@ void TestMkl::silpWarmStartFromASmallerC() {
         problem, mklOptions<SilpOptions>("gaussian:1;linear", 4 * kC, kTolRel, kInnerTolerance));
     QVERIFY(!other.warmStart(previous, &why));
     QVERIFY2(QString::fromStdString(why).contains("other kernels"), why.c_str());
+}
+
+namespace {
+
+// The kernels that entered and left the active set (β > kZeroKernelWeight) from `before` to
+// `after`.
+std::pair<int, int> activeSetChanges(const Eigen::VectorXd& before, const Eigen::VectorXd& after) {
+    int entered = 0, left = 0;
+    for (Eigen::Index k = 0; k < before.size(); ++k) {
+        const bool was = before[k] > kZeroKernelWeight, is = after[k] > kZeroKernelWeight;
+        entered += !was && is;
+        left += was && !is;
+    }
+    return {entered, left};
+}
+
+// KernelEntered / KernelLeft of a step agree with the kernels whose β crossed the threshold;
+// their texts name the kernels (up to three of each).
+void checkKernelEvents(const KernelSnapshot& snap, const Eigen::VectorXd& before,
+                       const Eigen::VectorXd& after, int& entered, int& left) {
+    const auto [in, out] = activeSetChanges(before, after);
+    QCOMPARE((snap.record.events & KernelEntered) != 0, in > 0);
+    QCOMPARE((snap.record.events & KernelLeft) != 0, out > 0);
+    int kernelTexts = 0;
+    for (const std::string& text : snap.events)
+        kernelTexts += text.find("the active set") != std::string::npos;
+    QCOMPARE(kernelTexts, (in > 3 ? 1 : in) + (out > 3 ? 1 : out));
+    for (Eigen::Index k = 0; k < before.size() && in + out <= 3; ++k) {
+        if ((before[k] > kZeroKernelWeight) == (after[k] > kZeroKernelWeight)) continue;
+        const std::string name = "kernel " + snap.kernelLabels[static_cast<std::size_t>(k)] + " ";
+        QVERIFY(std::any_of(snap.events.begin(), snap.events.end(),
+                            [&](const std::string& t) { return t.rfind(name, 0) == 0; }));
+    }
+    entered += in;
+    left += out;
+}
+
+}  // namespace
+
+void TestMkl::kernelEventsFollowTheWeights() {
+    // SimpleMKL: β_t of consecutive snapshots. SILP: the β its SVM was solved at (the last
+    // of betaIterates) and the master LP's new minimiser, where the next SVM is solved.
+    const KernelProblem problem{dataset("ionosphere"), nullptr};
+    const std::string kernels = tenKernels("ionosphere");
+    SimpleMklSolver simple(problem,
+                           mklOptions<SimpleMklOptions>(kernels, kC, kTolRel, kInnerTolerance));
+    auto previous = kernelSnapshot(simple);
+    int entered = 0, left = 0;
+    while (!simple.status().finished()) {
+        simple.step();
+        const auto snap = kernelSnapshot(simple);
+        checkKernelEvents(*snap, previous->beta, snap->beta, entered, left);
+        previous = snap;
+    }
+    qInfo("simplemkl: %d entries, %d exits over %d steps", entered, left, simple.iteration());
+    QVERIFY(left > 0);
+
+    SilpSolver silp(problem, mklOptions<SilpOptions>(kernels, kC, kTolRel, kInnerTolerance));
+    entered = left = 0;
+    while (!silp.status().finished()) {
+        silp.step();
+        const auto snap = kernelSnapshot(silp);
+        QVERIFY(snap->record.events & PlaneAdded);
+        checkKernelEvents(*snap, snap->betaIterates.back(), snap->lpMinimiser, entered, left);
+    }
+    qInfo("silp: %d entries, %d exits over %d steps", entered, left, silp.iteration());
+    QVERIFY(left > 0);
+    QVERIFY(entered > 0);
 }
 
 QTEST_GUILESS_MAIN(TestMkl)

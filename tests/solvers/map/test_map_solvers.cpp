@@ -8,6 +8,7 @@
 // TRW-S's Potts messages against the same tables written out dense. Reference instances:
 // test_map_instances.cpp; running, refusing and degenerate models: test_map_runs.cpp.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -15,11 +16,54 @@
 #include <utility>
 #include <vector>
 
+#include "core/number_text.h"
 #include "map_test_models.h"
 #include "record_columns.h"
 
 using namespace cplab;
 using namespace cplab::maptest;
+
+namespace {
+
+// Runs mplp_cycles on one model and checks the ClusterAdded events of every step (see
+// clusterEventsFollowTheClusters); counts the tightening rounds and those adding several.
+void checkClusterEvents(const QString& kind, unsigned seed, int& rounds, int& multiple) {
+    const Plain p = makeModel(kind, seed);
+    MessagePassingOptions options;
+    options.stop.max_iterations = 3000;
+    auto s = makeSolver("mplp_cycles", p.model(), options);
+    auto previous = std::dynamic_pointer_cast<const MapSnapshot>(s->snapshot());
+    while (!s->status().finished()) {
+        s->step();
+        const auto snap = std::dynamic_pointer_cast<const MapSnapshot>(s->snapshot());
+        const std::size_t before = previous->clusters.size(), now = snap->clusters.size();
+        QVERIFY(now >= before);
+        const bool added = now > before;
+        QCOMPARE((snap->record.events & ClusterAdded) != 0, added);
+        const auto& lines = snap->executedLines;
+        QCOMPARE(std::find(lines.begin(), lines.end(), 5) != lines.end(), added);
+        if (added) {
+            ++rounds;
+            multiple += now - before > 1;
+            QCOMPARE(snap->events.size(), std::size_t(1));
+            const std::string& text = snap->events.front();
+            const std::string head =
+                now - before == 1
+                    ? "cluster of " + std::to_string(snap->clusters.back().size()) + " nodes"
+                    : std::to_string(now - before) + " clusters added (";
+            QVERIFY2(text.rfind(head, 0) == 0, text.c_str());
+            const std::string tail = " -> " + formatShort(snap->record.upper);
+            QVERIFY2(text.size() > tail.size() &&
+                         text.compare(text.size() - tail.size(), tail.size(), tail) == 0,
+                     text.c_str());
+        } else {
+            QVERIFY(snap->events.empty());
+        }
+        previous = snap;
+    }
+}
+
+}  // namespace
 
 class TestMapSolvers : public QObject {
     Q_OBJECT
@@ -200,6 +244,18 @@ class TestMapSolvers : public QObject {
         }
     }
 
+    // ClusterAdded is reported exactly at the steps after which the snapshot holds more
+    // clusters, with the pseudocode's tightening line (5) and a text giving the added
+    // clusters' sizes and the bound before and after the step.
+    void clusterEventsFollowTheClusters() {
+        int rounds = 0, multiple = 0;
+        for (const char* kind : {"frustrated", "potts", "random", "grid"})
+            for (unsigned seed = 1; seed <= 6; ++seed)
+                checkClusterEvents(kind, seed, rounds, multiple);
+        qInfo("%d tightening rounds, %d of them adding several clusters", rounds, multiple);
+        QVERIFY(rounds >= 5);
+        QVERIFY(multiple > 0);
+    }
     // Candidate cycles: a 3x3 grid has its 4 faces and no triangle; K4 has 4 triangles and 3
     // 4-cycles (4 without squares); a tree has none.
     void cycleCandidates() {

@@ -2,6 +2,8 @@
 // Kelley's method and the proximal bundle method on every built-in function: both reach the
 // known minimum within ε, and the known optimum lies between the bounds at every iteration.
 #include <QtTest>
+#include <algorithm>
+#include <cstdint>
 #include <random>
 
 #include "nonsmooth/box_prox.h"
@@ -142,6 +144,75 @@ class TestCuttingPlanes : public QObject {
                 QCOMPARE(modelValue(snap->planes, p.point), p.value);
             }
         }
+    }
+
+    void kelleyAddsAPlaneEveryStep() {
+        auto s = makeSolver("kelley", makeTestFunction("abs_sum_2d"), 1e-6);
+        QCOMPARE(s->snapshot()->events.size(), std::size_t(0));  // no step yet
+        while (!s->status().finished()) {
+            s->step();
+            const auto snap = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(s->snapshot());
+            QCOMPARE(s->lastRecord().events, std::uint32_t(PlaneAdded));
+            QCOMPARE(snap->record.events, s->lastRecord().events);
+            QCOMPARE(snap->events.size(), std::size_t(1));
+            const std::string expected =
+                "plane " + std::to_string(snap->planes.size()) + " added at x = ";
+            QCOMPARE(QString::fromStdString(snap->events[0].substr(0, expected.size())),
+                     QString::fromStdString(expected));
+        }
+        for (const IterationRecord& r : s->trace())
+            QCOMPARE(r.events, std::uint32_t(PlaneAdded));
+    }
+
+    void bundleReportsSeriousAndNullSteps_data() {
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<QString>("rule");
+        for (const char* function : {"cb3", "abs_quad", "mifflin1"})
+            for (const char* rule : {"adaptive", "fixed"})
+                QTest::newRow((std::string(function) + "/" + rule).c_str())
+                    << QString(function) << QString(rule);
+    }
+    void bundleReportsSeriousAndNullSteps() {
+        // Every step is exactly one of a serious and a null step; a serious step is exactly a
+        // step after which the prox-centre has moved (read off consecutive snapshots), and the
+        // pseudocode panel shows the branch the step took (line 6 serious, line 7 null).
+        QFETCH(QString, function);
+        QFETCH(QString, rule);
+        BundleOptions o;
+        o.stop.epsilon = 1e-6;
+        o.nu_rule = rule.toStdString();
+        BundleSolver s(makeTestFunction(function.toStdString()), o);
+        auto previous = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(s.snapshot());
+        int serious = 0, null = 0;
+        while (!s.status().finished()) {
+            s.step();
+            const auto snap = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(s.snapshot());
+            const std::uint32_t events = snap->record.events;
+            const bool isSerious = events & SeriousStep, isNull = events & NullStep;
+            QVERIFY(isSerious != isNull);
+            QVERIFY(events & PlaneAdded);
+            const bool moved = snap->proxCenter != previous->proxCenter;
+            QCOMPARE(isSerious, moved);
+            QCOMPARE(snap->serious.back(), isSerious);
+            const auto& lines = snap->executedLines;
+            QVERIFY(std::count(lines.begin(), lines.end(), isSerious ? 6 : 7) == 1);
+            QVERIFY(std::count(lines.begin(), lines.end(), isSerious ? 7 : 6) == 0);
+            // The texts name the same events, each in its own line.
+            QCOMPARE(snap->events.size(), eventNames(events).size());
+            for (const std::string& text : snap->events)
+                QVERIFY(!text.empty() && text.size() <= 90 && text.find('\n') == std::string::npos);
+            const std::string& stepText = snap->events[1];  // after "plane added"
+            QVERIFY(stepText.rfind(isSerious ? "serious step" : "null step", 0) == 0);
+            QCOMPARE((events & ProxWeightChanged) != 0, snap->nu != previous->nu);
+            serious += isSerious;
+            null += isNull;
+            previous = snap;
+        }
+        QCOMPARE(serious, s.seriousSteps());
+        qInfo("%s/%s: %d serious, %d null steps", qPrintable(function), qPrintable(rule), serious,
+              null);
+        QVERIFY(serious > 0);
+        QVERIFY(null > 0);
     }
 
     void bundleOptionsAreValidated_data() {

@@ -6,6 +6,7 @@
 // and cross-checked against a fine barycentric grid over the polygon.
 #include <QtTest>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "nonsmooth/frank_wolfe.h"
@@ -419,6 +420,49 @@ class TestFrankWolfe : public QObject {
             }
         }
         QVERIFY(windows >= 2);
+    }
+
+    // The away variant's events agree with its active set: an away step is reported exactly
+    // when the snapshot says so, a drop step exactly when the away vertex's weight fell to 0,
+    // and "vertex added" exactly when the FW vertex's weight rose from 0.
+    void awayVariantEventsMatchTheActiveSet_data() {
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("pentagon") << "pentagon";
+        QTest::newRow("triangle_edge") << "triangle_edge";
+    }
+    void awayVariantEventsMatchTheActiveSet() {
+        QFETCH(QString, problem);
+        const auto p = problem == "pentagon" ? std::make_shared<const PolytopeProblem>(pentagon())
+                                             : makePolytopeProblem(problem.toStdString());
+        FrankWolfeSolver s(p, options("away", "line_search", 1e-12, 200));
+        auto previous = std::dynamic_pointer_cast<const FrankWolfeSnapshot>(s.snapshot());
+        int away = 0, drops = 0, added = 0;
+        while (!s.status().finished()) {
+            s.step();
+            const auto snap = std::dynamic_pointer_cast<const FrankWolfeSnapshot>(s.snapshot());
+            const std::uint32_t events = snap->record.events;
+            QCOMPARE((events & AwayStep) != 0, snap->awayStep);
+            QCOMPARE((events & DropStep) != 0, snap->dropStep);
+            if (snap->dropStep) {
+                const auto a = static_cast<std::size_t>(snap->awayVertex);
+                QVERIFY(previous->weights[a] > 0);
+                QCOMPARE(snap->weights[a], 0.0);
+            }
+            const auto v = static_cast<std::size_t>(snap->fwVertex);
+            const bool joined =
+                !snap->awayStep && previous->weights[v] <= 1e-15 && snap->weights[v] > 1e-15;
+            QCOMPARE((events & VertexAdded) != 0, joined);
+            QCOMPARE(snap->events.size(), eventNames(events).size());
+            away += snap->awayStep;
+            drops += snap->dropStep;
+            added += joined;
+            previous = snap;
+        }
+        qInfo("%s: %d away steps, %d drop steps, %d vertices added", qPrintable(problem), away,
+              drops, added);
+        QVERIFY(away > 0);
+        QVERIFY(added > 0);
+        if (problem == "triangle_edge") QVERIFY(drops > 0);
     }
 
     // (c) Options.

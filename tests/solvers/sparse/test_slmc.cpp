@@ -17,6 +17,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/number_text.h"
 #include "data/csv_format.h"
 #include "data/portable_random.h"
 #include "kernel/libsvm_solver.h"
@@ -87,6 +88,7 @@ class TestSlmc : public QObject {
     void lbfgsDecreasesWOnRipley();
     void initialisationIsDeterministicAndDistinct();
     void trailStaysBoundedAndEven();
+    void reportsTheVectorThatMovedMost();
     void optionsAreValidated();
     void badProblemsAreRefused();
 };
@@ -468,6 +470,39 @@ void TestSlmc::badProblemsAreRefused() {
         QCOMPARE(solver.expansionVectors(), expected);
         QVERIFY(solver.fullSvmSupportVectors() > 10);
     }
+}
+
+void TestSlmc::reportsTheVectorThatMovedMost() {
+    // Each step that moves Z names the expansion vector with the largest displacement between
+    // the consecutive snapshots' xvs, and how far it moved.
+    SlmcOptions options;
+    options.kernel = "gaussian:2";
+    options.C = 10.0;
+    options.expansion_vectors = 6;
+    options.seed = 3;
+    options.stop.max_iterations = 15;
+    SlmcSolver solver({ripley("train"), nullptr}, options);
+    QVERIFY2(solver.status().code != StatusCode::InvalidInput, solver.status().message.c_str());
+    auto previous = std::dynamic_pointer_cast<const SparseSnapshot>(solver.snapshot());
+    int moves = 0;
+    while (!solver.status().finished()) {
+        solver.step();
+        const auto snap = std::dynamic_pointer_cast<const SparseSnapshot>(solver.snapshot());
+        const Eigen::VectorXd displacement = (snap->xvs - previous->xvs).rowwise().norm();
+        Eigen::Index most = 0;
+        const double largest = displacement.maxCoeff(&most);
+        QCOMPARE((snap->record.events & ExpansionVectorMoved) != 0, largest > 0);
+        if (largest > 0) {
+            ++moves;
+            QCOMPARE(snap->events.size(), std::size_t(1));
+            const std::string expected = "expansion vector " + std::to_string(most + 1) + " of 6" +
+                                         " moved most (" + formatShort(largest) + ";";
+            QCOMPARE(QString::fromStdString(snap->events.front().substr(0, expected.size())),
+                     QString::fromStdString(expected));
+        }
+        previous = snap;
+    }
+    QVERIFY(moves >= 5);
 }
 
 QTEST_GUILESS_MAIN(TestSlmc)
