@@ -38,6 +38,8 @@ const char* eventName(Event event) {
             return "drop step";
         case ProxWeightChanged:
             return "prox weight changed";
+        case ExpansionVectorAdded:
+            return "expansion vector added";
     }
     return "";
 }

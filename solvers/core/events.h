@@ -17,25 +17,29 @@ enum Event : std::uint32_t {
     // search moved w_b (k > 0) / left it where it was (k = 0).
     SeriousStep = 1u << 0,
     NullStep = 1u << 1,
-    PlaneAdded = 1u << 2,            // a cutting plane joined the model
-    PlanesDropped = 1u << 3,         // planes inactive for inactive_limit solves were removed
-    PlanesAggregated = 1u << 4,      // the oldest planes were merged into one (plane cap)
-    ConstraintsAdded = 1u << 5,      // n-slack: violated labellings joined their working sets
-    KernelEntered = 1u << 6,         // a kernel's (group's) weight went from 0 to > 0
-    KernelLeft = 1u << 7,            // a kernel's (group's) weight went to 0
-    ClusterAdded = 1u << 8,          // MAP tightening: cycles joined the dual
-    ExpansionVectorMoved = 1u << 9,  // SLMC: the expansion vectors moved (the one moved most)
-    VertexAdded = 1u << 10,          // Frank–Wolfe: a vertex joined the active set
-    AwayStep = 1u << 11,             // Frank–Wolfe: a step away from an active vertex
-    DropStep = 1u << 12,             // Frank–Wolfe: an away step that removed its vertex
-    ProxWeightChanged = 1u << 13,    // bundle: the adaptive rule changed ν
+    PlaneAdded = 1u << 2,        // a cutting plane joined the model
+    PlanesDropped = 1u << 3,     // planes inactive for inactive_limit solves were removed
+    PlanesAggregated = 1u << 4,  // the oldest planes were merged into one (plane cap)
+    ConstraintsAdded = 1u << 5,  // n-slack: violated labellings joined their working sets
+    // A kernel (an online-MKL group) joined / left the active set: its weight rose above the
+    // solver's threshold of zero (mklpath: its share of the combined kernel reached
+    // active_threshold) / fell to it.
+    KernelEntered = 1u << 6,
+    KernelLeft = 1u << 7,
+    ClusterAdded = 1u << 8,           // MAP tightening: cycles joined the dual
+    ExpansionVectorMoved = 1u << 9,   // SLMC: the expansion vectors moved (the one moved most)
+    VertexAdded = 1u << 10,           // Frank–Wolfe: a vertex joined the active set
+    AwayStep = 1u << 11,              // Frank–Wolfe: a step away from an active vertex
+    DropStep = 1u << 12,              // Frank–Wolfe: an away step that removed its vertex
+    ProxWeightChanged = 1u << 13,     // bundle: the adaptive rule changed ν
+    ExpansionVectorAdded = 1u << 14,  // reduced set: a new expansion vector was placed
 };
 
 // Every event, in bit order.
 inline constexpr Event kAllEvents[] = {
-    SeriousStep,      NullStep,      PlaneAdded, PlanesDropped,    PlanesAggregated,
-    ConstraintsAdded, KernelEntered, KernelLeft, ClusterAdded,     ExpansionVectorMoved,
-    VertexAdded,      AwayStep,      DropStep,   ProxWeightChanged};
+    SeriousStep,      NullStep,      PlaneAdded, PlanesDropped,     PlanesAggregated,
+    ConstraintsAdded, KernelEntered, KernelLeft, ClusterAdded,      ExpansionVectorMoved,
+    VertexAdded,      AwayStep,      DropStep,   ProxWeightChanged, ExpansionVectorAdded};
 
 // Short human name of one event ("null step", "plane added"); "" for a value that is no event.
 const char* eventName(Event event);

@@ -89,7 +89,10 @@ struct SimpleMklSolver::State {
 
     KernelQ q;
     Smo smo;
-    bool solved = false;     // current holds J(β_t)
+    bool solved = false;  // current holds J(β_t)
+    // What the last step ran: the search for the maximal step (a direction with a negative
+    // component) and the golden-section line search on it.
+    bool maxStepRan = false, lineSearchRan = false;
     SimpleMklPoint current;  // β_t and its SVM solution
     std::vector<Eigen::VectorXd> planes, betaIterates;
     std::vector<double> dValues;
@@ -193,7 +196,9 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     direction[mu] = -direction.sum();
 
     SimpleMklPoint best = start;
-    if (hasNegative(direction)) {
+    s.maxStepRan = hasNegative(direction);
+    s.lineSearchRan = false;
+    if (s.maxStepRan) {
         // Move to each βₖ that reaches 0 while J decreases (the paper's inner while loop).
         SimpleMklPoint base = start;
         SimpleMklPoint far;
@@ -230,6 +235,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
         }
         best = base;
         if (lineSearch && gammaMax > 0) {
+            s.lineSearchRan = true;
             // Golden section of J(base.β + γ D) on [0, γ_max]; J(0) = base.J, J(γ_max) = far.J.
             const auto at = [&](double gamma) { return onSimplex(base.beta + gamma * direction); };
             double a = 0.0;
@@ -313,7 +319,10 @@ SnapshotPtr SimpleMklSolver::snapshot() const {
     if (iteration() == 0) {
         snapshot->executedLines = {kInput};
     } else {
-        snapshot->executedLines = {kGradient, kDirection, kMaxStep, kLineSearch, kUpdate, kUntil};
+        snapshot->executedLines = {kGradient, kDirection};
+        if (s.maxStepRan) snapshot->executedLines.push_back(kMaxStep);
+        if (s.lineSearchRan) snapshot->executedLines.push_back(kLineSearch);
+        snapshot->executedLines.insert(snapshot->executedLines.end(), {kUpdate, kUntil});
         if (iteration() == 1)
             snapshot->executedLines.insert(snapshot->executedLines.begin(), {kInit, kRepeat});
         else

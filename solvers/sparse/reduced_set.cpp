@@ -308,6 +308,13 @@ Status ReducedSetSolver::doStep(IterationRecord& record) {
         beta_ = rsBeta_;
     }
     fillRecord(record);
+    std::vector<std::string> coordinates;
+    for (Eigen::Index j = 0; j < z.size() && j < 3; ++j)
+        coordinates.push_back(formatShort(z[j]));
+    if (z.size() > 3) coordinates.emplace_back("...");
+    noteEvent(ExpansionVectorAdded,
+              "expansion vector " + std::to_string(Z_.rows()) + " of " + std::to_string(target_) +
+                  " added at (" + joined(coordinates) + "): |w - w_z|^2 = " + formatShort(error_));
     if (Z_.rows() >= target_) {
         return Status::make(StatusCode::Converged,
                             std::to_string(target_) +

@@ -14,6 +14,7 @@
 #include <Eigen/Cholesky>
 #include <QtTest>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "data/csv_format.h"
@@ -187,6 +188,7 @@ void TestReducedSet::errorFallsAndEqualsKernelSums() {
     QCOMPARE(static_cast<int>(solver.expansionVectors().rows()), nz);
     double previous = solver.wNormSquared() * (1 + 1e-12);
     for (const IterationRecord& r : solver.trace()) {
+        QCOMPARE(r.events, std::uint32_t(ExpansionVectorAdded));  // one vector per step
         const double e = column(solver, r, "approximation_error");
         QVERIFY2(e <= previous * (1 + 1e-9), qPrintable(QString("%1 > %2").arg(e).arg(previous)));
         QCOMPARE(r.upper, e);
@@ -212,6 +214,10 @@ void TestReducedSet::errorFallsAndEqualsKernelSums() {
         solver.approximationError() / solver.wNormSquared(),
         column(solver, solver.lastRecord(), "test_error"));
     QVERIFY(std::abs(rho - solver.approximationError()) <= 1e-8 * solver.wNormSquared());
+    const std::vector<std::string> events = solver.snapshot()->events;
+    QCOMPARE(events.size(), std::size_t(1));
+    const std::string head = "expansion vector " + std::to_string(nz) + " of " + std::to_string(nz);
+    QVERIFY2(events.front().rfind(head, 0) == 0, events.front().c_str());
     QVERIFY(solver.approximationError() < 0.5 * solver.wNormSquared());
     const KernelClassifier model = solver.classifier();
     QCOMPARE(column(solver, solver.lastRecord(), "train_error"), model.error(*train));

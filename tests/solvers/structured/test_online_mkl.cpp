@@ -365,6 +365,51 @@ class TestOnlineMkl : public QObject {
         QCOMPARE(solver.lastProx().active, positive);
     }
 
+    // A group enters the active set in the steps after which its β column turns positive and
+    // leaves it in those after which it returns to 0 (the prox pruned it).
+    void groupEventsFollowTheWeights() {
+        OnlineMklOptions o;
+        o.kernels = "linear;poly:2;gaussian:0.02";
+        o.lambda = 200;
+        o.chunks = 4;
+        o.epochs = 2;
+        OnlineMklSolver solver(ocrProblem(40, 0), o);
+        const auto columns = solver.extraColumns();
+        const auto betaColumn = [&](int g) {
+            return static_cast<std::size_t>(
+                std::find(columns.begin(), columns.end(), "beta:" + solver.groupName(g)) -
+                columns.begin());
+        };
+        std::vector<bool> active(static_cast<std::size_t>(solver.groupCount()), false);
+        int entered = 0, left = 0;
+        while (!solver.status().finished()) {
+            solver.step();
+            const SnapshotPtr snap = solver.snapshot();
+            int in = 0, out = 0;
+            for (int g = 0; g < solver.groupCount(); ++g) {
+                const bool now = snap->record.extra[betaColumn(g)] > 0;
+                const auto i = static_cast<std::size_t>(g);
+                in += !active[i] && now;
+                out += active[i] && !now;
+                if (active[i] != now) {
+                    const std::string name = "group " + solver.groupName(g) + " ";
+                    QVERIFY(
+                        std::any_of(snap->events.begin(), snap->events.end(),
+                                    [&](const std::string& t) { return t.rfind(name, 0) == 0; }));
+                }
+                active[i] = now;
+            }
+            QCOMPARE((snap->record.events & KernelEntered) != 0, in > 0);
+            QCOMPARE((snap->record.events & KernelLeft) != 0, out > 0);
+            QCOMPARE(static_cast<int>(snap->events.size()), in + out);
+            entered += in;
+            left += out;
+        }
+        qInfo("%d groups entered, %d left over %d steps", entered, left, solver.iteration());
+        QVERIFY(entered > 0);
+        QVERIFY(left > 0);
+    }
+
     void rejectsBadOptions() {
         const StructuredProblem problem = ocrProblem(5, 0);
         auto message = [&](auto edit) {

@@ -12,6 +12,7 @@
 // worked out by hand.
 #include <Eigen/Eigenvalues>
 #include <QtTest>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -477,6 +478,49 @@ class TestStructuredSolvers : public QObject {
         QVERIFY(r.gap <= 0.05 + 1e-9);
         QVERIFY(r.gap > 1e-9);
         checkTrace(nslack);
+    }
+
+    // 1-slack: a plane every step, PlanesDropped exactly when its plane set dropped some
+    // (inactive_limit 2). n-slack: ConstraintsAdded exactly when its "added" column is > 0,
+    // with the count in the text and the pseudocode's "add" line (8).
+    void planeAndConstraintEvents() {
+        const auto model = ocrWords(20);
+        OneSlackOptions one;
+        one.lambda = 0.01;
+        one.planes.inactive_limit = 2;
+        one.stop.max_iterations = 40;
+        OneSlackSolver oneSlack({model}, one);
+        long long dropped = 0;
+        int dropSteps = 0;
+        while (!oneSlack.status().finished()) {
+            oneSlack.step();
+            const SnapshotPtr snap = oneSlack.snapshot();
+            QVERIFY(snap->record.events & PlaneAdded);
+            long long now = -1;
+            for (const auto& [key, value] : oneSlack.summary())
+                if (key == "dropped_planes") now = std::get<long long>(value);
+            QCOMPARE((snap->record.events & PlanesDropped) != 0, now > dropped);
+            dropSteps += now > dropped;
+            dropped = now;
+        }
+        QVERIFY(dropSteps > 0);
+
+        NSlackOptions n;
+        n.lambda = 0.01;
+        n.stop.max_iterations = 40;
+        NSlackSolver nslack({model}, n);
+        while (!nslack.status().finished()) {
+            nslack.step();
+            const SnapshotPtr snap = nslack.snapshot();
+            const int added = static_cast<int>(column(nslack, snap->record, "added"));
+            QCOMPARE((snap->record.events & ConstraintsAdded) != 0, added > 0);
+            const auto& lines = snap->executedLines;
+            QCOMPARE(std::find(lines.begin(), lines.end(), 8) != lines.end(), added > 0);
+            if (added > 0) {
+                QCOMPARE(snap->events.size(), std::size_t(1));
+                QVERIFY(snap->events.front().rfind(std::to_string(added) + " constraint", 0) == 0);
+            }
+        }
     }
 
     void snapshotsAndSummaries() {
