@@ -522,9 +522,42 @@ void TestMklPath::traceAndStopRules() {
 
     options.stop.max_iterations = 400;
     MklPathSolver solver({data, nullptr}, options);
+    const auto start = std::dynamic_pointer_cast<const MklPathSnapshot>(solver.snapshot());
     solve(solver);
     QVERIFY2(solver.status().code == StatusCode::Converged, solver.status().message.c_str());
     QVERIFY(solver.status().message.find("lambda_min") != std::string::npos);
+    // KernelEntered / KernelLeft where a kernel's share ηⱼ tr Kⱼ of the combined trace
+    // crosses active_threshold between consecutive points.
+    const std::vector<Eigen::MatrixXd> K = ownKernels(*data, {0.5, 2}, true);
+    const auto active = [&](const Eigen::VectorXd& eta) {
+        std::vector<bool> flags;
+        double total = 0;
+        for (std::size_t j = 0; j < K.size(); ++j)
+            total += eta[static_cast<Eigen::Index>(j)] * K[j].trace();
+        for (std::size_t j = 0; j < K.size(); ++j)
+            flags.push_back(eta[static_cast<Eigen::Index>(j)] * K[j].trace() >=
+                            options.active_threshold * total);
+        return flags;
+    };
+    std::vector<bool> was = active(start->eta0);
+    int changes = 0;
+    for (const IterationRecord& r : solver.trace()) {
+        Eigen::VectorXd eta(3);
+        for (int j = 0; j < 3; ++j)
+            eta[j] = column(solver, r, "eta:" + start->kernelLabels[static_cast<std::size_t>(j)]);
+        const std::vector<bool> is = active(eta);
+        bool in = false, out = false;
+        for (std::size_t j = 0; j < is.size(); ++j) {
+            in = in || (!was[j] && is[j]);
+            out = out || (was[j] && !is[j]);
+        }
+        QCOMPARE((r.events & KernelEntered) != 0, in);
+        QCOMPARE((r.events & KernelLeft) != 0, out);
+        changes += in || out;
+        was = is;
+    }
+    qInfo("%d of %zu path points changed the active set", changes, solver.trace().size());
+    QVERIFY(changes > 0);
     double previous = solver.lambda0();
     for (const IterationRecord& r : solver.trace()) {
         QVERIFY(r.pathParameter < previous);
