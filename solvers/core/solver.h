@@ -89,6 +89,10 @@ class Solver {
     // Family result fields for the run's summary, e.g. {"x", [1.0, 0.5]}, {"planes", 12}.
     virtual SummaryFields summary() const { return {}; }
 
+    // What the last step did (or the step in progress, from doStep): the mask its record gets
+    // and the texts its snapshots get.
+    const StepEvents& lastStepEvents() const { return events_; }
+
     // Builds the family snapshot of the current state. Costs what the views need; call it
     // only when a view will draw it.
     virtual SnapshotPtr snapshot() const = 0;
@@ -136,13 +140,11 @@ class Solver {
     // the step's record and the texts in the snapshots of that step. Keep a text to one line
     // of about 80 characters, numbers at 4 significant digits (formatShort).
     void noteEvent(Event event, std::string text) { events_.add(event, std::move(text)); }
+    // Notes events gathered elsewhere (a plane set's, an inner solver's).
     void noteEvents(const StepEvents& events) {
-        for (std::size_t i = 0; i < events.texts.size(); ++i)
-            events_.texts.push_back(events.texts[i]);
         events_.mask |= events.mask;
+        events_.texts.insert(events_.texts.end(), events.texts.begin(), events.texts.end());
     }
-    // The events noted so far in the step in progress.
-    const StepEvents& stepEvents() const { return events_; }
 
     // Fills the Snapshot base fields (the last step's event texts too); executedLines is left
     // to the caller.

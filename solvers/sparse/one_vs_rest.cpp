@@ -173,6 +173,11 @@ Status OneVsRestSolver::doStep(IterationRecord& record) {
         m.setCancelToken(cancelToken());
         m.step();
         refreshScores(k);
+        // The machine's events, named by its class.
+        StepEvents events = m.lastStepEvents();
+        for (std::string& text : events.texts)
+            text = "class " + classText(classes_[static_cast<std::size_t>(k)]) + ": " + text;
+        noteEvents(events);
     }
     fillRecord(record);
     for (int k = 0; k < machines(); ++k) {

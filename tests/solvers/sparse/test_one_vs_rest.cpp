@@ -9,6 +9,8 @@
 #include <QtTest>
 #include <cmath>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "data/portable_random.h"
 #include "record_columns.h"
@@ -60,7 +62,24 @@ void checkAgainstBinary(const Options& options) {
         [](const Solver& s) { return static_cast<const SolverType&>(s).classifier(); });
     QVERIFY2(ovr.status().code != StatusCode::InvalidInput, ovr.status().message.c_str());
     QCOMPARE(ovr.machines(), 3);
-    const Status status = solve(ovr);
+    // Each step carries the events of the machines that stepped, named by their class (a
+    // reduced-set machine adds one vector per step, SLMC's moves its vectors).
+    std::vector<int> iterations(3, 0);
+    while (!ovr.status().finished()) {
+        ovr.step();
+        std::size_t stepped = 0;
+        for (int k = 0; k < 3; ++k) {
+            stepped += ovr.machine(k).iteration() > iterations[static_cast<std::size_t>(k)];
+            iterations[static_cast<std::size_t>(k)] = ovr.machine(k).iteration();
+        }
+        const StepEvents& events = ovr.lastStepEvents();
+        QVERIFY(events.texts.size() <= stepped);
+        if (ovr.machine(0).name() == "rs") QCOMPARE(events.texts.size(), stepped);
+        for (const std::string& text : events.texts)
+            QVERIFY2(text.rfind("class ", 0) == 0, text.c_str());
+        QCOMPARE(ovr.lastRecord().events, events.mask);
+    }
+    const Status status = ovr.status();
     QVERIFY2(status.usable(), status.message.c_str());
 
     // The same machines trained one by one, and the argmax rule counted here.
