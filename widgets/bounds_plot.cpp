@@ -4,7 +4,9 @@
 #include <qcustomplot.h>
 
 #include <QFontMetrics>
+#include <QHelpEvent>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -18,8 +20,11 @@ namespace {
 
 // Gaps are drawn on a log axis; an exact zero (finite termination) sits on the floor.
 constexpr double kGapFloor = 1e-16;
-// Columns of the legend row.
-constexpr int kLegendColumns = 2;
+// The legend column's share of the widget's width (its text is fitted to it).
+constexpr double kLegendShare = 0.3;
+// Markers per curve at most (and every point of a run with no more than this).
+constexpr int kMarkersPerCurve = 10;
+constexpr double kMarkerSize = 7.0;
 constexpr const char* kZoomHint = "Drag or wheel to zoom; double-click to rescale automatically";
 
 }  // namespace
@@ -27,6 +32,23 @@ constexpr const char* kZoomHint = "Drag or wheel to zoom; double-click to rescal
 QString boundNameHead(const QString& name) {
     const auto cut = name.indexOf(" (");
     return cut > 0 ? name.left(cut) : name;
+}
+
+QString elideRunLabel(const QString& label, const QFontMetrics& metrics, int width) {
+    if (metrics.horizontalAdvance(label) <= width) return label;
+    const auto open = label.indexOf(" (");
+    if (open < 0 || !label.endsWith(')')) return label;  // nothing but the run's name
+    const QString head = label.left(open);
+    const QStringList options = label.mid(open + 2, label.size() - open - 3).split(", ");
+    const QString ellipsis(QChar(0x2026));
+    // As many options as fit, then "…".
+    for (auto kept = options.size() - 1; kept > 0; --kept) {
+        const QString text =
+            head + " (" + QStringList(options.mid(0, kept)).join(", ") + ", " + ellipsis + ")";
+        if (metrics.horizontalAdvance(text) <= width) return text;
+    }
+    const QString bare = head + " (" + ellipsis + ")";
+    return metrics.horizontalAdvance(bare) <= width ? bare : head;
 }
 
 QString axisLabel(XAxisKind kind) {
@@ -66,20 +88,34 @@ double axisKey(XAxisKind kind, const IterationRecord& r) {
 }
 
 BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
-    replot_ = new CoalescedReplot(plot_, [this] {
-        fitLegend();
-        if (autoScale_) rescale();
-    });
+    replot_ = new CoalescedReplot(plot_, [this] { beforeReplot(); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setObjectName("boundsPlot");
+    plot_->setAutoAddPlottableToLegend(false);
 
+    // The panels one above the other in column 0, the legend in column 1 at the top: beside
+    // the curves, never over them (U and L meet at f*, at any height; a race's gaps fan out),
+    // and without a row of its own taking height from the short panels.
     boundsRect_ = plot_->axisRect();
     gapRect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->addElement(1, 0, gapRect_);
-    plot_->plotLayout()->setRowStretchFactor(0, 1.0);
-    plot_->plotLayout()->setRowStretchFactor(1, 1.0);
+    QCPLayoutGrid* top = plot_->plotLayout();
+    auto* panels = new QCPLayoutGrid;
+    top->take(boundsRect_);
+    top->addElement(0, 0, panels);
+    panels->addElement(0, 0, boundsRect_);
+    panels->addElement(1, 0, gapRect_);
+    panels->setRowSpacing(0);
+    side_ = new QCPLayoutGrid;
+    top->addElement(0, 1, side_);
+    top->setColumnStretchFactor(0, 1.0);
+    top->setColumnStretchFactor(1, 0.001);
+    top->setColumnSpacing(0);
+    side_->addElement(0, 0, plot_->legend);
+    side_->addElement(1, 0, new QCPLayoutElement(plot_));  // the room below the legend
+    side_->setRowStretchFactor(0, 0.001);
+    side_->setRowStretchFactor(1, 1.0);
     // Left margins aligned so both panels share the x positions.
     auto* group = new QCPMarginGroup(plot_);
     boundsRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -92,8 +128,13 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     QCPAxis* gapAxis = gapRect_->axis(QCPAxis::atLeft);
     useLogScale(gapAxis);
-    gapAxis->setLabel("gap  U - L  (log)");
+    gapAxis->setLabel("gap (log)");
+    // One x axis with labels, under the gap panel; the bounds panel keeps its ticks and grid.
+    boundsRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds");
+    useFittedTicks(boundsRect_->axis(QCPAxis::atLeft));
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_})
+        useFittedTicks(rect->axis(QCPAxis::atBottom));
     upperKey_ =
         plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
     upperKey_->setPen(pen(colors::kFunction, 1.8));
@@ -114,22 +155,23 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     setXAxis(XAxisKind::Iteration);
 
     applyPlotStyle(plot_);
-    plot_->legend->setVisible(true);
-    // The legend in a row of its own above the panels: inside either one it would cover
-    // curves (U and L meet at f*, which may lie at any height; a race's gaps fan out), and a
-    // race of several runs needs more than one line of entries.
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(2);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setMargins(QMargins(4, 2, 4, 0));
+    QCPLegend* legend = plot_->legend;
+    legend->setVisible(true);
+    QFont legendFont = legend->font();
+    legendFont.setPointSize(8);
+    legend->setFont(legendFont);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(6, 6, 4, 2));
+    legend->setRowSpacing(1);
+    legend->setIconSize(26, 12);
+    orderLegend();
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     for (QCPAxisRect* rect : {boundsRect_, gapRect_}) {
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
         rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     }
+    plot_->installEventFilter(this);
 
     // Zooming or dragging freezes the view; a double click returns to automatic scaling.
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { autoScale_ = false; });
@@ -142,6 +184,14 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     });
 
     setMinimumSize(280, 180);
+}
+
+QSize BoundsPlot::sizeHint() const {
+    return {640, 330};
+}
+
+QSize BoundsPlot::minimumSizeHint() const {
+    return {280, 180};
 }
 
 double BoundsPlot::key(const IterationRecord& r) const {
@@ -163,29 +213,64 @@ QString BoundsPlot::boundLabels() const {
 
 void BoundsPlot::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    fitLegend();  // before the plot's own replot at its new size
+    fitLegend();       // before the plot's own replot at its new size
+    scheduleReplot();  // ticks fitted to the panels' new heights
 }
 
 void BoundsPlot::fitLegend() {
     QCPLegend* legend = plot_->legend;
     const QFontMetrics metrics(legend->font());
-    // A column's room for text: its share of the width less the item's icon, padding and
-    // margins.
+    // The column's room for text: its share of the width less the item's icon and padding.
     const int item = legend->iconSize().width() + legend->iconTextPadding() + 2 * 8;
-    const int room = std::max(
-        80,
-        (width() - legend->margins().left() - legend->margins().right()) / kLegendColumns - item);
-    const auto fit = [&](const QString& text) {
-        return metrics.elidedText(text, Qt::ElideRight, room);
-    };
+    const int room = std::max(90, static_cast<int>(kLegendShare * width()) - item);
+    // The name and its line style, else the name's head and style, else the head alone (the
+    // icon shows the style), elided only if even that is too wide.
     const auto boundKey = [&](const QString& name, const char* style) {
-        const QString full = name + style;
-        return fit(metrics.horizontalAdvance(full) <= room ? full : boundNameHead(name) + style);
+        const QString head = boundNameHead(name);
+        for (const QString& text : {name + style, head + style})
+            if (metrics.horizontalAdvance(text) <= room) return text;
+        return metrics.elidedText(head, Qt::ElideRight, room);
     };
     upperKey_->setName(boundKey(upperLabel_, " (solid)"));
     lowerKey_->setName(boundKey(lowerLabel_, " (dashed)"));
     for (auto& [id, run] : runs_)
-        run.upper->setName(fit(run.label));
+        run.key->setName(elideRunLabel(run.label, metrics, room));
+}
+
+void BoundsPlot::orderLegend() {
+    QCPLegend* legend = plot_->legend;
+    legend->clearItems();
+    upperKey_->addToLegend(legend);
+    lowerKey_->addToLegend(legend);
+    if (reference_) reference_->addToLegend(legend);
+    for (auto& [id, run] : runs_)
+        run.key->addToLegend(legend);
+}
+
+QString BoundsPlot::legendTextAt(const QPoint& pos) const {
+    QCPLegend* legend = plot_->legend;
+    for (int k = 0; k < legend->itemCount(); ++k) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(k));
+        if (!item || !item->outerRect().contains(pos)) continue;
+        if (item->plottable() == upperKey_) return upperLabel_ + " (solid)";
+        if (item->plottable() == lowerKey_) return lowerLabel_ + " (dashed)";
+        for (const auto& [id, run] : runs_)
+            if (item->plottable() == run.key) return run.label;
+        return item->plottable()->name();
+    }
+    return {};
+}
+
+bool BoundsPlot::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = legendTextAt(help->pos());
+        if (!text.isEmpty()) {
+            QToolTip::showText(help->globalPos(), text, plot_);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void BoundsPlot::setMarker(double key) {
@@ -216,27 +301,43 @@ void BoundsPlot::addRun(int id, const QString& label, const QColor& color) {
     removeRun(id);
     RunGraphs run;
     run.label = label;
-    run.upper =
-        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
-    run.upper->setName(label);
+    int slot = 0;
+    while (std::any_of(runs_.begin(), runs_.end(),
+                       [&](const auto& r) { return r.second.slot == slot; }))
+        ++slot;
+    run.slot = slot;
+    QCPAxis* x = boundsRect_->axis(QCPAxis::atBottom);
+    QCPAxis* bounds = boundsRect_->axis(QCPAxis::atLeft);
+    QCPAxis* gap = gapRect_->axis(QCPAxis::atLeft);
+    run.upper = plot_->addGraph(x, bounds);
     run.upper->setPen(pen(color, 1.8));
-    run.lower =
-        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    run.lower = plot_->addGraph(x, bounds);
     run.lower->setPen(pen(color, 1.6, Qt::DashLine));
-    run.lower->removeFromLegend();
-    run.gap = plot_->addGraph(gapRect_->axis(QCPAxis::atBottom), gapRect_->axis(QCPAxis::atLeft));
+    run.gap = plot_->addGraph(gapRect_->axis(QCPAxis::atBottom), gap);
     run.gap->setPen(pen(color, 1.8));
-    run.gap->removeFromLegend();
+    const QCPScatterStyle marker = runMarkerStyle(id - 1, color, kMarkerSize);
+    for (int k = 0; k < 3; ++k) {
+        run.marks[k] =
+            plot_->addGraph(k < 2 ? x : gapRect_->axis(QCPAxis::atBottom), k < 2 ? bounds : gap);
+        run.marks[k]->setLineStyle(QCPGraph::lsNone);
+        run.marks[k]->setScatterStyle(marker);
+    }
+    run.key = plot_->addGraph(x, bounds);
+    run.key->setPen(pen(color, 1.8));
+    run.key->setScatterStyle(marker);
     runs_[id] = run;
+    orderLegend();
+    fitLegend();
     scheduleReplot();
 }
 
 void BoundsPlot::removeRun(int id) {
     const auto it = runs_.find(id);
     if (it == runs_.end()) return;
-    plot_->removeGraph(it->second.upper);
-    plot_->removeGraph(it->second.lower);
-    plot_->removeGraph(it->second.gap);
+    RunGraphs& run = it->second;
+    for (QCPGraph* graph :
+         {run.upper, run.lower, run.gap, run.marks[0], run.marks[1], run.marks[2], run.key})
+        plot_->removeGraph(graph);
     runs_.erase(it);
     scheduleReplot();
 }
@@ -252,10 +353,11 @@ void BoundsPlot::setReference(double value, const QString& label) {
     if (!reference_) {
         reference_ = plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom),
                                      boundsRect_->axis(QCPAxis::atLeft));
-        reference_->setPen(pen(colors::kOptimum, 1.0, Qt::DotLine));
+        reference_->setPen(pen(colors::kOptimum, 1.2, Qt::DotLine));
+        orderLegend();
     }
     referenceValue_ = value;
-    reference_->setName(label);
+    reference_->setName(label + " (dotted)");
     scheduleReplot();
 }
 
@@ -287,12 +389,7 @@ void BoundsPlot::addToGraphs(RunGraphs& run, const std::vector<IterationRecord>&
     run.upper->addData(keys, upper, true);
     run.lower->addData(keys, lower, true);
     run.gap->addData(keys, gap, true);
-    // A run of one iteration (LIBSVM, a converged first step) is a point, not a line.
-    const bool single = run.upper->dataCount() == 1;
-    for (QCPGraph* graph : {run.upper, run.lower, run.gap}) {
-        graph->setScatterStyle(single ? QCPScatterStyle(QCPScatterStyle::ssDisc, 7)
-                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
-    }
+    // The markers follow on the next replot (a run of one iteration is its marker alone).
 }
 
 void BoundsPlot::appendRecords(int id, const std::vector<IterationRecord>& records) {
@@ -312,14 +409,76 @@ void BoundsPlot::scheduleReplot() {
     replot_->schedule();
 }
 
+void BoundsPlot::beforeReplot() {
+    fitLegend();
+    if (autoScale_) rescale();
+    placeRunMarkers();
+}
+
+void BoundsPlot::placeRunMarkers() {
+    const QCPRange range = boundsRect_->axis(QCPAxis::atBottom)->range();
+    for (auto& [id, run] : runs_)
+        placeRunMarkers(run, range);
+}
+
+void BoundsPlot::placeRunMarkers(RunGraphs& run, const QCPRange& range) {
+    // The records on this axis inside the range, by key.
+    std::vector<std::pair<double, const IterationRecord*>> shown;
+    for (const auto& r : run.records) {
+        const double k = key(r);
+        if (std::isfinite(k) && range.contains(k)) shown.emplace_back(k, &r);
+    }
+    std::sort(shown.begin(), shown.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const IterationRecord*> marked;
+    if (static_cast<int>(shown.size()) <= kMarkersPerCurve) {
+        for (const auto& [k, r] : shown)
+            marked.push_back(r);
+    } else {
+        // Evenly spaced positions, shifted by a fifth of a step per run so that the markers of
+        // runs that share keys (iterations) do not sit on top of each other; each takes the
+        // record nearest to it, within the run's own keys.
+        const double step = range.size() / kMarkersPerCurve;
+        const double phase = (0.1 + 0.2 * (run.slot % 5)) * step;
+        for (int j = 0; j < kMarkersPerCurve; ++j) {
+            const double target = range.lower + phase + j * step;
+            if (target < shown.front().first - 0.5 * step ||
+                target > shown.back().first + 0.5 * step)
+                continue;
+            auto it = std::lower_bound(shown.begin(), shown.end(), target,
+                                       [](const auto& a, double t) { return a.first < t; });
+            if (it == shown.end() ||
+                (it != shown.begin() && target - (it - 1)->first < it->first - target))
+                --it;
+            if (marked.empty() || marked.back() != it->second) marked.push_back(it->second);
+        }
+    }
+    QVector<double> keys, upper, lower, gap;
+    for (const IterationRecord* r : marked) {
+        keys.append(key(*r));
+        upper.append(std::isfinite(r->upper) ? r->upper : qQNaN());
+        lower.append(std::isfinite(r->lower) ? r->lower : qQNaN());
+        gap.append(std::isfinite(r->gap) ? std::max(r->gap, kGapFloor) : qQNaN());
+    }
+    run.marks[0]->setData(keys, upper, true);
+    run.marks[1]->setData(keys, lower, true);
+    run.marks[2]->setData(keys, gap, true);
+}
+
+int BoundsPlot::markerCount(int id) const {
+    const auto it = runs_.find(id);
+    return it == runs_.end() ? 0 : it->second.marks[0]->dataCount();
+}
+
 void BoundsPlot::rescale() {
     // x: everything; bounds: from the point where every run has a finite lower bound, so that
     // one early, very loose bound does not flatten the picture; gap: all finite values.
     // Counting axes start at 0; the path parameter's axis spans the keys present.
     const bool counting =
         xAxis_ != XAxisKind::PathParameter && xAxis_ != XAxisKind::LogPathParameter;
+    // The x axis spans the data (a run of milliseconds gets a milliseconds axis).
     double xMin = counting ? 0.0 : std::numeric_limits<double>::infinity();
-    double xMax = counting ? 1.0 : -std::numeric_limits<double>::infinity();
+    double xMax = -std::numeric_limits<double>::infinity();
     double yLow = std::numeric_limits<double>::infinity(), yHigh = -yLow;
     double gLow = std::numeric_limits<double>::infinity(), gHigh = 0.0;
     for (const auto& [id, run] : runs_) {
@@ -354,9 +513,13 @@ void BoundsPlot::rescale() {
         yLow = std::min(yLow, referenceValue_);
         yHigh = std::max(yHigh, referenceValue_);
     }
-    if (!(xMin < xMax)) {
-        xMin = std::isfinite(xMin) ? xMin - 1.0 : 0.0;
-        xMax = xMin + 2.0;
+    if (!std::isfinite(xMax)) {  // no data yet
+        xMin = 0.0;
+        xMax = 1.0;
+    } else if (!(xMin < xMax)) {  // one position (a count of 0, one path parameter)
+        const double half = xMax != 0 ? 0.5 * std::abs(xMax) : 0.5;
+        xMin = counting ? 0.0 : xMax - half;
+        xMax += half;
     }
     const double xHigh = counting ? xMax * 1.02 : xMax + 0.02 * (xMax - xMin);
     boundsRect_->axis(QCPAxis::atBottom)->setRange(xMin, xHigh);

@@ -4,6 +4,10 @@
 #include <qcustomplot.h>
 
 #include <QFileInfo>
+#include <QFontMetrics>
+#include <QPointer>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/output_file.h"
@@ -11,11 +15,26 @@
 namespace cplab::widgets {
 
 QColor runColor(int k) {
-    static const QColor palette[] = {{31, 119, 180},  {214, 39, 40},   {44, 160, 44},
-                                     {255, 127, 14},  {148, 103, 189}, {140, 86, 75},
-                                     {227, 119, 194}, {23, 190, 207}};
+    // Okabe & Ito's blue, vermillion, bluish green, reddish purple, sky blue and orange (their
+    // yellow and black are unreadable on white or taken by the semantic colours), then olive
+    // and lilac.
+    static const QColor palette[] = {{0, 114, 178},  {213, 94, 0},  {0, 158, 115}, {204, 121, 167},
+                                     {86, 180, 233}, {230, 159, 0}, {120, 120, 0}, {150, 80, 190}};
     const int n = static_cast<int>(sizeof palette / sizeof palette[0]);
     return palette[((k % n) + n) % n];
+}
+
+QCPScatterStyle::ScatterShape runMarker(int k) {
+    static const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
+        QCPScatterStyle::ssPlus,    QCPScatterStyle::ssStar};
+    const int n = static_cast<int>(sizeof shapes / sizeof shapes[0]);
+    return shapes[((k % n) + n) % n];
+}
+
+QCPScatterStyle runMarkerStyle(int k, const QColor& color, double size) {
+    return markerStyle(runMarker(k), color, Qt::white, size, 1.5);
 }
 
 QPen pen(const QColor& color, double width, Qt::PenStyle style) {
@@ -111,9 +130,100 @@ bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width,
     return true;
 }
 
+namespace {
+
+// The least share of `axis`'s length between two ticks so that their labels keep apart: 1.6
+// label heights on a vertical axis (60 % of a label's height between labels), five on a
+// horizontal one (labels are wider than tall); a fifth before the first layout.
+double minimumTickShare(const QCPAxis* axis) {
+    if (!axis || !axis->axisRect()) return 0.2;
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const QRect rect = axis->axisRect()->rect();
+    const int length = vertical ? rect.height() : rect.width();
+    if (length <= 0) return 0.2;
+    const int label = QFontMetrics(axis->tickLabelFont()).height();
+    return (vertical ? 1.6 : 5.0) * label / length;
+}
+
+// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `step`.
+double niceStepAtLeast(double step) {
+    if (!(step > 0) || !std::isfinite(step)) return 1.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(step)));
+    for (double mantissa : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (mantissa * magnitude >= step * (1 - 1e-9)) return mantissa * magnitude;
+    return 10.0 * magnitude;
+}
+
+// Linear ticks of 1, 2, 2.5 or 5 · 10^k, the smallest step whose labels keep apart on the
+// axis's length, each label with just the digits that tell it from its neighbours.
+class FittedTicker : public QCPAxisTicker {
+  public:
+    explicit FittedTicker(QCPAxis* axis) : axis_(axis) {}
+
+  protected:
+    double getTickStep(const QCPRange& range) override {
+        step_ = niceStepAtLeast(range.size() * minimumTickShare(axis_));
+        largest_ = std::max(std::abs(range.lower), std::abs(range.upper));
+        return step_;
+    }
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar,
+                         int precision) override {
+        if (largest_ > 0 && step_ > 0 && std::isfinite(largest_)) {
+            const int top = static_cast<int>(std::floor(std::log10(largest_)));
+            const double stepExponent = std::floor(std::log10(step_));
+            const bool twoDigitStep = std::abs(step_ / std::pow(10.0, stepExponent) - 2.5) < 1e-9;
+            int digits = top - static_cast<int>(stepExponent) + 1 + (twoDigitStep ? 1 : 0);
+            // Below 10^5 whole numbers are written out ("25000", not "2.5·10^4").
+            if (top >= 0 && top < 5) digits = std::max(digits, top + 1);
+            precision = std::clamp(digits, 1, 12);
+        }
+        return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
+    }
+
+  private:
+    QPointer<QCPAxis> axis_;
+    double step_ = 1.0;
+    double largest_ = 0.0;
+};
+
+// Ticks at powers of ten, every k-th decade when the axis is too short to label each one.
+class FittedLogTicker : public QCPAxisTickerLog {
+  public:
+    explicit FittedLogTicker(QCPAxis* axis) : axis_(axis) {}
+
+  protected:
+    int getSubTickCount(double tickStep) override {
+        return decadesPerTick_ == 1 ? QCPAxisTickerLog::getSubTickCount(tickStep) : 0;
+    }
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        if (!(range.lower > 0) || !(range.upper > range.lower))
+            return QCPAxisTickerLog::createTickVector(tickStep, range);
+        // Every k-th power of ten, the smallest k whose labels keep apart.
+        const double low = std::log10(range.lower), high = std::log10(range.upper);
+        decadesPerTick_ =
+            std::max(1, static_cast<int>(std::ceil((high - low) * minimumTickShare(axis_) - 1e-9)));
+        QVector<double> ticks;
+        const double k = decadesPerTick_;
+        for (double e = std::floor(low / k) * k; e <= high + k; e += k)
+            ticks.append(std::pow(10.0, e));
+        return ticks;
+    }
+
+  private:
+    QPointer<QCPAxis> axis_;
+    int decadesPerTick_ = 1;
+};
+
+}  // namespace
+
+void useFittedTicks(QCPAxis* axis) {
+    axis->setTicker(QSharedPointer<FittedTicker>::create(axis));
+    axis->setNumberFormat("gb");
+}
+
 void useLogScale(QCPAxis* axis) {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    axis->setTicker(QSharedPointer<FittedLogTicker>::create(axis));
     axis->setNumberFormat("eb");
     axis->setNumberPrecision(0);
 }
@@ -191,6 +301,133 @@ QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap) {
     legend->setBrush(Qt::NoBrush);
     legend->setMargins(QMargins(4, 0, 4, 2));
     return legend;
+}
+
+// ---- Presentation scale.
+
+namespace {
+
+double gPlotScale = 1.0;
+constexpr const char* kScaledFlag = "cplabScaled";
+constexpr const char* kHookFlag = "cplabScaleHook";
+
+// The value `current` brought to `scale`: its base (remembered on `object` under `key`) times
+// the scale. The first time, or when someone has set the value since (it is no longer the
+// one set here), the current value becomes the base.
+double scaled(QObject* object, const char* key, double current, double scale) {
+    const QByteArray baseKey = QByteArray("cplabBase_") + key;
+    const QByteArray setKey = QByteArray("cplabSet_") + key;
+    const QVariant set = object->property(setKey.constData());
+    double base = object->property(baseKey.constData()).toDouble();
+    if (!set.isValid() || set.toDouble() != current) {
+        base = current;
+        object->setProperty(baseKey.constData(), base);
+    }
+    const double value = base * scale;
+    object->setProperty(setKey.constData(), value);
+    return value;
+}
+
+QFont scaledFont(QObject* object, const char* key, QFont font, double scale) {
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(scaled(object, key, font.pointSizeF(), scale));
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(
+            static_cast<int>(std::lround(scaled(object, key, font.pixelSize(), scale))));
+    return font;
+}
+
+// Cosmetic pens (width 0) and no pen stay as they are.
+QPen scaledPen(QObject* object, const char* key, QPen p, double scale) {
+    if (p.style() != Qt::NoPen && p.widthF() > 0)
+        p.setWidthF(scaled(object, key, p.widthF(), scale));
+    return p;
+}
+
+QCPScatterStyle scaledScatter(QObject* object, QCPScatterStyle style, double scale) {
+    if (style.isNone()) return style;
+    style.setSize(scaled(object, "scatterSize", style.size(), scale));
+    style.setPen(scaledPen(object, "scatterPen", style.pen(), scale));
+    return style;
+}
+
+template <class Item>
+bool scaleItemPen(QCPLayerable* layerable, double scale) {
+    auto* item = qobject_cast<Item*>(layerable);
+    if (item) item->setPen(scaledPen(item, "pen", item->pen(), scale));
+    return item != nullptr;
+}
+
+void scaleAxis(QCPAxis* axis, double scale) {
+    axis->setLabelFont(scaledFont(axis, "labelFont", axis->labelFont(), scale));
+    axis->setTickLabelFont(scaledFont(axis, "tickLabelFont", axis->tickLabelFont(), scale));
+    axis->setBasePen(scaledPen(axis, "basePen", axis->basePen(), scale));
+    axis->setTickPen(scaledPen(axis, "tickPen", axis->tickPen(), scale));
+    axis->setSubTickPen(scaledPen(axis, "subTickPen", axis->subTickPen(), scale));
+}
+
+void scaleLayerable(QCPLayerable* layerable, double scale) {
+    if (auto* axis = qobject_cast<QCPAxis*>(layerable)) {
+        scaleAxis(axis, scale);
+    } else if (auto* legend = qobject_cast<QCPLegend*>(layerable)) {
+        // The legend passes its font on to its items (and new items take it).
+        legend->setFont(scaledFont(legend, "font", legend->font(), scale));
+    } else if (auto* title = qobject_cast<QCPTextElement*>(layerable)) {
+        title->setFont(scaledFont(title, "font", title->font(), scale));
+    } else if (auto* graph = qobject_cast<QCPGraph*>(layerable)) {
+        graph->setPen(scaledPen(graph, "pen", graph->pen(), scale));
+        graph->setScatterStyle(scaledScatter(graph, graph->scatterStyle(), scale));
+    } else if (auto* curve = qobject_cast<QCPCurve*>(layerable)) {
+        curve->setPen(scaledPen(curve, "pen", curve->pen(), scale));
+        curve->setScatterStyle(scaledScatter(curve, curve->scatterStyle(), scale));
+    } else if (auto* plottable = qobject_cast<QCPAbstractPlottable*>(layerable)) {
+        plottable->setPen(scaledPen(plottable, "pen", plottable->pen(), scale));
+    } else if (auto* text = qobject_cast<QCPItemText*>(layerable)) {
+        text->setFont(scaledFont(text, "font", text->font(), scale));
+        text->setPen(scaledPen(text, "pen", text->pen(), scale));
+    } else if (auto* tracer = qobject_cast<QCPItemTracer*>(layerable)) {
+        tracer->setPen(scaledPen(tracer, "pen", tracer->pen(), scale));
+        tracer->setSize(scaled(tracer, "size", tracer->size(), scale));
+    } else {
+        scaleItemPen<QCPItemLine>(layerable, scale) ||
+            scaleItemPen<QCPItemStraightLine>(layerable, scale) ||
+            scaleItemPen<QCPItemCurve>(layerable, scale) ||
+            scaleItemPen<QCPItemRect>(layerable, scale) ||
+            scaleItemPen<QCPItemEllipse>(layerable, scale);
+    }
+}
+
+}  // namespace
+
+double plotScale() {
+    return gPlotScale;
+}
+
+void setPlotScale(double scale) {
+    gPlotScale = std::isfinite(scale) ? std::clamp(scale, 0.75, 3.0) : 1.0;
+}
+
+void scalePlot(QCustomPlot* plot) {
+    // A plot never scaled away from 1 holds its base values: nothing to do.
+    if (gPlotScale == 1.0 && !plot->property(kScaledFlag).toBool()) return;
+    plot->setProperty(kScaledFlag, true);
+    for (int i = 0; i < plot->layerCount(); ++i)
+        for (QCPLayerable* layerable : plot->layer(i)->children())
+            scaleLayerable(layerable, gPlotScale);
+}
+
+void applyPlotScale(QWidget* root) {
+    if (!root) return;
+    QList<QCustomPlot*> plots = root->findChildren<QCustomPlot*>();
+    if (auto* self = qobject_cast<QCustomPlot*>(root)) plots.prepend(self);
+    for (QCustomPlot* plot : plots) {
+        if (!plot->property(kHookFlag).toBool()) {
+            plot->setProperty(kHookFlag, true);
+            QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { scalePlot(plot); });
+        }
+        scalePlot(plot);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 }  // namespace cplab::widgets

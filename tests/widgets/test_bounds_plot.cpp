@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The race view's x axes (iteration, seconds, oracle calls, passes, path parameter and its
-// log10), the family's names of the bounds, and the timeline's marker, on synthetic records.
+// log10), the family's names of the bounds, and the timeline's marker, on synthetic records;
+// what a lecture hall needs: a seconds axis for runs of milliseconds, a double click back to the
+// data, run labels that keep the solver, markers per run, ticks that do not overlap.
 #include <qcustomplot.h>
 
 #include <QFontMetrics>
@@ -8,10 +10,12 @@
 #include <cmath>
 
 #include "bounds_plot.h"
+#include "plot_style.h"
 
 using cplab::IterationRecord;
 using cplab::widgets::axisKey;
 using cplab::widgets::BoundsPlot;
+using cplab::widgets::elideRunLabel;
 using cplab::widgets::XAxisKind;
 
 namespace {
@@ -33,6 +37,19 @@ std::vector<IterationRecord> records(int n, bool path) {
         out.push_back(r);
     }
     return out;
+}
+
+// The names of the legend's entries, in order.
+QStringList legendNames(const BoundsPlot& plot) {
+    QStringList names;
+    QCPLegend* legend = plot.plot()->legend;
+    for (int k = 0; k < legend->itemCount(); ++k)
+        names << qobject_cast<QCPPlottableLegendItem*>(legend->item(k))->plottable()->name();
+    return names;
+}
+
+QString rangeText(const QCPRange& r) {
+    return QString("%1 .. %2").arg(r.lower).arg(r.upper);
 }
 
 }  // namespace
@@ -119,6 +136,175 @@ class TestBoundsPlot : public QObject {
         for (int k = 0; k < legend->itemCount(); ++k)
             names << qobject_cast<QCPPlottableLegendItem*>(legend->item(k))->plottable()->name();
         QVERIFY2(names.contains(lower + " (dashed)"), qPrintable(names.join(" | ")));
+    }
+
+    // A run of 5 ms on the seconds axis: the axis spans the data (it spanned 0 .. 1 s).
+    void secondsAxisFitsMilliseconds() {
+        BoundsPlot plot;
+        plot.resize(700, 400);
+        plot.addRun(1, "#1 kelley", Qt::blue);
+        auto rs = records(5, false);
+        for (auto& r : rs)
+            r.seconds = 0.001 * r.iteration;
+        plot.appendRecords(1, rs);
+        plot.setXAxis(XAxisKind::Seconds);
+        plot.replotNow();
+        const QCPRange x = plot.plot()->axisRect()->axis(QCPAxis::atBottom)->range();
+        QVERIFY2(x.lower <= 0.001 && x.upper >= 0.005 && x.upper <= 0.01, qPrintable(rangeText(x)));
+    }
+
+    // Zooming with the wheel leaves the data's range and stops following it; a double click
+    // returns to both.
+    void doubleClickRestoresTheDataRange() {
+        BoundsPlot plot;
+        plot.resize(700, 400);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.addRun(1, "#1 kelley", Qt::blue);
+        plot.appendRecords(1, records(40, false));
+        plot.replotNow();
+        QCPAxisRect* rect = plot.plot()->axisRect();
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange y = rect->axis(QCPAxis::atLeft)->range();
+        const QPointF centre = rect->rect().center();
+        QWheelEvent wheel(centre, plot.plot()->mapToGlobal(centre), QPoint(), QPoint(0, 360),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot.plot(), &wheel);
+        const QCPRange zoomed = rect->axis(QCPAxis::atBottom)->range();
+        QVERIFY2(zoomed.size() < 0.8 * x.size(), qPrintable(rangeText(zoomed)));
+        QVERIFY(!plot.autoScaling());
+        plot.appendRecords(1, {records(41, false).back()});
+        plot.replotNow();  // new data does not undo the zoom
+        QCOMPARE(rect->axis(QCPAxis::atBottom)->range().size(), zoomed.size());
+        QTest::mouseDClick(plot.plot(), Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+        QVERIFY(plot.autoScaling());
+        const QCPRange back = rect->axis(QCPAxis::atBottom)->range();
+        QVERIFY2(back.lower == x.lower && back.upper >= x.upper, qPrintable(rangeText(back)));
+        QVERIFY(std::abs(rect->axis(QCPAxis::atLeft)->range().size() - y.size()) < 0.2 * y.size());
+    }
+
+    // A long run label loses options from its end, never the run's number or solver; the
+    // legend shows it so at a projector's width and the tooltip in full.
+    void elisionKeepsTheSolver() {
+        const QString label = "#3 oneslack (lambda=0.01, max_iterations=20, epsilon=0.001)";
+        QFont font;
+        font.setPointSize(8);
+        const QFontMetrics metrics(font);
+        QCOMPARE(elideRunLabel(label, metrics, 10000), label);
+        const QString two =
+            "#3 oneslack (lambda=0.01, max_iterations=20, " + QString(QChar(0x2026)) + ")";
+        QCOMPARE(elideRunLabel(label, metrics, metrics.horizontalAdvance(two)), two);
+        const QString one = elideRunLabel(label, metrics, metrics.horizontalAdvance(two) - 1);
+        QCOMPARE(one, "#3 oneslack (lambda=0.01, " + QString(QChar(0x2026)) + ")");
+        QCOMPARE(elideRunLabel(label, metrics, 5), QString("#3 oneslack"));
+        QCOMPARE(elideRunLabel("#1 a_very_long_solver_name", metrics, 5),
+                 QString("#1 a_very_long_solver_name"));
+
+        BoundsPlot plot;
+        plot.resize(640, 300);
+        for (int id = 1; id <= 5; ++id)
+            plot.addRun(id, QString("#%1 oneslack (lambda=0.0%1, max_iterations=20)").arg(id),
+                        cplab::widgets::runColor(id - 1));
+        plot.replotNow();
+        const QStringList names = legendNames(plot);
+        QCOMPARE(names.size(), 7);  // two line styles, five runs
+        for (int id = 1; id <= 5; ++id)
+            QVERIFY2(names[id + 1].startsWith(QString("#%1 oneslack (").arg(id)) &&
+                         names[id + 1].contains(QChar(0x2026)),
+                     qPrintable(names.join(" | ")));
+        // The legend is a column beside the panels, not a row above them.
+        QCPLegend* legend = plot.plot()->legend;
+        QCPAxisRect* bounds = plot.plot()->axisRect();
+        QVERIFY2(legend->outerRect().left() >= bounds->outerRect().right() - 1,
+                 qPrintable(QString("legend at %1, panel ends at %2")
+                                .arg(legend->outerRect().left())
+                                .arg(bounds->outerRect().right())));
+        QVERIFY(bounds->outerRect().top() <= legend->outerRect().top() + 1);
+        QVERIFY(plot.plot()->width() - bounds->outerRect().right() < plot.width() / 3);
+    }
+
+    // Each run's curves carry its marker shape, at most ~10 per curve, also in the legend.
+    void markersPerRun() {
+        BoundsPlot plot;
+        plot.resize(700, 400);
+        plot.addRun(1, "#1 kelley", Qt::blue);
+        plot.addRun(2, "#2 bundle", Qt::red);
+        plot.addRun(3, "#3 level", Qt::green);
+        plot.appendRecords(1, records(200, false));
+        plot.appendRecords(2, records(3, false));
+        plot.replotNow();
+        QVERIFY2(plot.markerCount(1) >= 6 && plot.markerCount(1) <= 12,
+                 qPrintable(QString::number(plot.markerCount(1))));
+        QCOMPARE(plot.markerCount(2), 3);  // few points: each marked
+        QCOMPARE(plot.markerCount(3), 0);
+        QCPLegend* legend = plot.plot()->legend;
+        QList<int> shapes;
+        for (int k = 0; k < legend->itemCount(); ++k) {
+            auto* graph = qobject_cast<QCPGraph*>(
+                qobject_cast<QCPPlottableLegendItem*>(legend->item(k))->plottable());
+            if (graph->name().startsWith('#')) shapes << graph->scatterStyle().shape();
+        }
+        QCOMPARE(shapes,
+                 QList<int>({int(cplab::widgets::runMarker(0)), int(cplab::widgets::runMarker(1)),
+                             int(cplab::widgets::runMarker(2))}));
+    }
+
+    // Bounds near -10^6 in short panels (map_stereo at 1280x720 and 1024x768), gaps over 17
+    // decades: tick labels at least 1.5 label heights apart (so never overlapping), and at
+    // least two of them where three label heights fit.
+    void tickLabelsDoNotOverlap_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<double>("upper");       // U at the end (it starts 10^5 higher)
+        QTest::addColumn<double>("lower");       // L at the end
+        QTest::addColumn<double>("lowerStart");  // L of the first iteration
+        QTest::addColumn<double>("gapFloor");    // the last gap (the first is U - L)
+        QTest::newRow("trws 700x260") << 700 << 260 << -1.40e6 << -1.55e6 << -1.56e6 << 0.0;
+        QTest::newRow("mplp 450x240") << 450 << 240 << -0.4e6 << -0.45e6 << -2.45e6 << 0.0;
+        QTest::newRow("gaps 450x220") << 450 << 220 << 1.0 << 0.0 << -1.0 << 1e-16;
+    }
+    void tickLabelsDoNotOverlap() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(double, upper);
+        QFETCH(double, lower);
+        QFETCH(double, lowerStart);
+        QFETCH(double, gapFloor);
+        BoundsPlot plot;
+        plot.resize(width, height);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.addRun(1, "#1 trws", Qt::blue);
+        auto rs = records(30, false);
+        for (auto& r : rs) {
+            const double t = (r.iteration - 1) / 29.0;
+            r.upper = upper + 1e5 * (1 - t);
+            r.lower = lowerStart + (lower - lowerStart) * t;
+            r.gap =
+                gapFloor > 0 ? std::pow(10.0, (1 - t) * std::log10(gapFloor)) : r.upper - r.lower;
+        }
+        plot.appendRecords(1, rs);
+        plot.replotNow();
+        plot.replotNow();  // the ticks of the laid-out height
+        for (QCPAxisRect* rect : plot.plot()->axisRects()) {
+            QCPAxis* axis = rect->axis(QCPAxis::atLeft);
+            const int label = QFontMetrics(axis->tickLabelFont()).height();
+            QList<double> pixels;
+            for (double t : axis->tickVector())
+                if (axis->range().contains(t)) pixels << axis->coordToPixel(t);
+            const QString what = QString("%1: %2 ticks in %3 px, labels %4 px")
+                                     .arg(axis->label())
+                                     .arg(pixels.size())
+                                     .arg(rect->height())
+                                     .arg(label);
+            QVERIFY2(pixels.size() <= rect->height() / (1.5 * label) + 1, qPrintable(what));
+            QVERIFY2(pixels.size() >= 2 || rect->height() < 3 * label, qPrintable(what));
+            std::sort(pixels.begin(), pixels.end());
+            for (int k = 1; k < pixels.size(); ++k)
+                QVERIFY2(pixels[k] - pixels[k - 1] >= 1.5 * label, qPrintable(what));
+            for (const QString& text : axis->tickVectorLabels())
+                QVERIFY2(text.size() <= 10, qPrintable(text));  // "-1.45e+06", drawn -1.45·10⁶
+        }
     }
 
     void labelsAndMarker() {
