@@ -233,6 +233,7 @@ void BoundsPlot::fitLegend() {
     };
     upperKey_->setName(boundKey(upperLabel_, " (solid)"));
     lowerKey_->setName(boundKey(lowerLabel_, " (dashed)"));
+    if (reference_) reference_->setName(boundKey(referenceLabel_, " (dotted)"));
     for (auto& [id, run] : runs_)
         run.key->setName(elideRunLabel(run.label, metrics, room));
 }
@@ -254,6 +255,7 @@ QString BoundsPlot::legendTextAt(const QPoint& pos) const {
         if (!item || !item->outerRect().contains(pos)) continue;
         if (item->plottable() == upperKey_) return upperLabel_ + " (solid)";
         if (item->plottable() == lowerKey_) return lowerLabel_ + " (dashed)";
+        if (item->plottable() == reference_) return referenceLabel_ + " (dotted)";
         for (const auto& [id, run] : runs_)
             if (item->plottable() == run.key) return run.label;
         return item->plottable()->name();
@@ -357,7 +359,8 @@ void BoundsPlot::setReference(double value, const QString& label) {
         orderLegend();
     }
     referenceValue_ = value;
-    reference_->setName(label + " (dotted)");
+    referenceLabel_ = label;
+    fitLegend();
     scheduleReplot();
 }
 

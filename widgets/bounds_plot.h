@@ -125,6 +125,7 @@ class BoundsPlot : public QWidget {
     QCPGraph* lowerKey_ = nullptr;
     QString upperLabel_, lowerLabel_;  // the family's names in full
     double referenceValue_ = 0.0;
+    QString referenceLabel_;
     std::map<int, RunGraphs> runs_;
     QCPItemStraightLine* markerLines_[2] = {nullptr, nullptr};
     double marker_ = std::numeric_limits<double>::quiet_NaN();
