@@ -99,6 +99,11 @@ class BoundsPlot : public QWidget {
         int slot = 0;             // 0, 1, 2 … in order of adding: spreads the markers' phases
         std::vector<IterationRecord> records;  // kept to re-key when the x axis changes
     };
+    // Constructor steps: the panels and the legend column; the legend's look; zoom, pan,
+    // double click and tooltips.
+    void buildLayout();
+    void styleLegend();
+    void connectInteractions();
     double key(const IterationRecord& r) const;
     void rebuild(RunGraphs& run);
     void addToGraphs(RunGraphs& run, const std::vector<IterationRecord>& records);
