@@ -94,7 +94,42 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     layout->addWidget(plot_);
     plot_->setObjectName("boundsPlot");
     plot_->setAutoAddPlottableToLegend(false);
+    buildLayout();
+    QCPAxis* gapAxis = gapRect_->axis(QCPAxis::atLeft);
+    useLogScale(gapAxis);
+    gapAxis->setLabel("gap (log)");
+    // One x axis with labels, under the gap panel; the bounds panel keeps its ticks and grid.
+    boundsRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds");
+    useFittedTicks(boundsRect_->axis(QCPAxis::atLeft));
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_})
+        useFittedTicks(rect->axis(QCPAxis::atBottom));
+    upperKey_ =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    upperKey_->setPen(pen(colors::kFunction, 1.8));
+    lowerKey_ =
+        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
+    lowerKey_->setPen(pen(colors::kFunction, 1.6, Qt::DashLine));
+    setBoundLabels("upper bound U", "lower bound L");
+    for (int k = 0; k < 2; ++k) {
+        QCPAxisRect* rect = k == 0 ? boundsRect_ : gapRect_;
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setClipAxisRect(rect);
+        line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->setPen(pen(colors::kMarker, 1.2, Qt::DashDotLine));
+        line->setVisible(false);
+        markerLines_[k] = line;
+    }
+    setXAxis(XAxisKind::Iteration);
 
+    applyPlotStyle(plot_);
+    styleLegend();
+    connectInteractions();
+    setMinimumSize(280, 180);
+}
+
+void BoundsPlot::buildLayout() {
     // The panels one above the other in column 0, the legend in column 1 at the top: beside
     // the curves, never over them (U and L meet at f*, at any height; a race's gaps fan out),
     // and without a row of its own taking height from the short panels.
@@ -125,36 +160,9 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
             qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(gapRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
             boundsRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
+}
 
-    QCPAxis* gapAxis = gapRect_->axis(QCPAxis::atLeft);
-    useLogScale(gapAxis);
-    gapAxis->setLabel("gap (log)");
-    // One x axis with labels, under the gap panel; the bounds panel keeps its ticks and grid.
-    boundsRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
-    boundsRect_->axis(QCPAxis::atLeft)->setLabel("bounds");
-    useFittedTicks(boundsRect_->axis(QCPAxis::atLeft));
-    for (QCPAxisRect* rect : {boundsRect_, gapRect_})
-        useFittedTicks(rect->axis(QCPAxis::atBottom));
-    upperKey_ =
-        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
-    upperKey_->setPen(pen(colors::kFunction, 1.8));
-    lowerKey_ =
-        plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom), boundsRect_->axis(QCPAxis::atLeft));
-    lowerKey_->setPen(pen(colors::kFunction, 1.6, Qt::DashLine));
-    setBoundLabels("upper bound U", "lower bound L");
-    for (int k = 0; k < 2; ++k) {
-        QCPAxisRect* rect = k == 0 ? boundsRect_ : gapRect_;
-        auto* line = new QCPItemStraightLine(plot_);
-        line->setClipAxisRect(rect);
-        line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-        line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-        line->setPen(pen(colors::kMarker, 1.2, Qt::DashDotLine));
-        line->setVisible(false);
-        markerLines_[k] = line;
-    }
-    setXAxis(XAxisKind::Iteration);
-
-    applyPlotStyle(plot_);
+void BoundsPlot::styleLegend() {
     QCPLegend* legend = plot_->legend;
     legend->setVisible(true);
     QFont legendFont = legend->font();
@@ -166,6 +174,9 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     legend->setRowSpacing(1);
     legend->setIconSize(26, 12);
     orderLegend();
+}
+
+void BoundsPlot::connectInteractions() {
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     for (QCPAxisRect* rect : {boundsRect_, gapRect_}) {
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -182,8 +193,6 @@ BoundsPlot::BoundsPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
         autoScale_ = true;
         replotNow();
     });
-
-    setMinimumSize(280, 180);
 }
 
 QSize BoundsPlot::sizeHint() const {
@@ -233,6 +242,7 @@ void BoundsPlot::fitLegend() {
     };
     upperKey_->setName(boundKey(upperLabel_, " (solid)"));
     lowerKey_->setName(boundKey(lowerLabel_, " (dashed)"));
+    if (reference_) reference_->setName(boundKey(referenceLabel_, " (dotted)"));
     for (auto& [id, run] : runs_)
         run.key->setName(elideRunLabel(run.label, metrics, room));
 }
@@ -254,6 +264,7 @@ QString BoundsPlot::legendTextAt(const QPoint& pos) const {
         if (!item || !item->outerRect().contains(pos)) continue;
         if (item->plottable() == upperKey_) return upperLabel_ + " (solid)";
         if (item->plottable() == lowerKey_) return lowerLabel_ + " (dashed)";
+        if (item->plottable() == reference_) return referenceLabel_ + " (dotted)";
         for (const auto& [id, run] : runs_)
             if (item->plottable() == run.key) return run.label;
         return item->plottable()->name();
@@ -357,7 +368,8 @@ void BoundsPlot::setReference(double value, const QString& label) {
         orderLegend();
     }
     referenceValue_ = value;
-    reference_->setName(label + " (dotted)");
+    referenceLabel_ = label;
+    fitLegend();
     scheduleReplot();
 }
 

@@ -99,6 +99,11 @@ class BoundsPlot : public QWidget {
         int slot = 0;             // 0, 1, 2 … in order of adding: spreads the markers' phases
         std::vector<IterationRecord> records;  // kept to re-key when the x axis changes
     };
+    // Constructor steps: the panels and the legend column; the legend's look; zoom, pan,
+    // double click and tooltips.
+    void buildLayout();
+    void styleLegend();
+    void connectInteractions();
     double key(const IterationRecord& r) const;
     void rebuild(RunGraphs& run);
     void addToGraphs(RunGraphs& run, const std::vector<IterationRecord>& records);
@@ -125,6 +130,7 @@ class BoundsPlot : public QWidget {
     QCPGraph* lowerKey_ = nullptr;
     QString upperLabel_, lowerLabel_;  // the family's names in full
     double referenceValue_ = 0.0;
+    QString referenceLabel_;
     std::map<int, RunGraphs> runs_;
     QCPItemStraightLine* markerLines_[2] = {nullptr, nullptr};
     double marker_ = std::numeric_limits<double>::quiet_NaN();

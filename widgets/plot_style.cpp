@@ -372,6 +372,10 @@ void scaleLayerable(QCPLayerable* layerable, double scale) {
     } else if (auto* legend = qobject_cast<QCPLegend*>(layerable)) {
         // The legend passes its font on to its items (and new items take it).
         legend->setFont(scaledFont(legend, "font", legend->font(), scale));
+        const QSize icon = legend->iconSize();
+        legend->setIconSize(
+            static_cast<int>(std::lround(scaled(legend, "iconWidth", icon.width(), scale))),
+            static_cast<int>(std::lround(scaled(legend, "iconHeight", icon.height(), scale))));
     } else if (auto* title = qobject_cast<QCPTextElement*>(layerable)) {
         title->setFont(scaledFont(title, "font", title->font(), scale));
     } else if (auto* graph = qobject_cast<QCPGraph*>(layerable)) {

@@ -107,6 +107,7 @@ class TestPlotStyle : public QObject {
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
         auto* note = cw::addNote(plot, plot->axisRect());
         const double noteBase = note->font().pointSizeF();
+        const QSize iconBase = plot->legend->iconSize();
 
         cw::setPlotScale(2.0);
         QCOMPARE(cw::plotScale(), 2.0);
@@ -116,6 +117,7 @@ class TestPlotStyle : public QObject {
         QCOMPARE(graph->pen().widthF(), 3.0);
         QCOMPARE(graph->scatterStyle().size(), 12.0);
         QCOMPARE(note->font().pointSizeF(), 2 * noteBase);
+        QCOMPARE(plot->legend->iconSize(), 2 * iconBase);
         cw::applyPlotScale(&root);  // not 4×
         QCOMPARE(y->tickLabelFont().pointSizeF(), 2 * tickBase);
         QCOMPARE(graph->pen().widthF(), 3.0);
@@ -137,6 +139,7 @@ class TestPlotStyle : public QObject {
         QCOMPARE(graph->scatterStyle().size(), 6.0);
         QCOMPARE(later->pen().widthF(), 2.0);
         QCOMPARE(note->font().pointSizeF(), noteBase);
+        QCOMPARE(plot->legend->iconSize(), iconBase);
 
         cw::setPlotScale(10.0);  // clamped
         QCOMPARE(cw::plotScale(), 3.0);
