@@ -48,7 +48,17 @@ void StructuredView::clear() {
     latticeTab_->clear();
     gapsTab_->clear();
     groupsTab_->clear();
+    showGroupsTab(false);
     scheduleReplots();
+}
+
+void StructuredView::showGroupsTab(bool shown) {
+    // Only online MKL has kernel groups: for the other solvers the tab would stay empty.
+    tabs_->setTabVisible(tabs_->indexOf(groupsTab_), shown);
+}
+
+bool StructuredView::groupsTabShown() const {
+    return tabs_->isTabVisible(tabs_->indexOf(groupsTab_));
 }
 
 QCustomPlot* StructuredView::plot() const {
@@ -67,7 +77,7 @@ QCustomPlot* StructuredView::plot() const {
 }
 
 bool StructuredView::showPage(int index) {
-    if (index < 0 || index >= tabs_->count()) return false;
+    if (index < 0 || index >= tabs_->count() || !tabs_->isTabVisible(index)) return false;
     tabs_->setCurrentIndex(index);
     return true;
 }
@@ -76,10 +86,11 @@ bool StructuredView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const StructuredSnapshot>(frame.snapshot);
     if (!snapshot) return false;
     modelTab_->draw(*snapshot);
-    traceTab_->setTrace(frame.records, frame.columns, frame.runId);
+    traceTab_->setFrame(frame);
     latticeTab_->draw(snapshot);
     gapsTab_->draw(snapshot->wordGaps);
     groupsTab_->draw(frame.records, frame.columns, frame.runId, snapshot.get());
+    showGroupsTab(!snapshot->groupNames.empty());
     scheduleReplots();
     return true;
 }
@@ -114,6 +125,26 @@ int StructuredView::testErrorPointCount() const {
 
 int StructuredView::testWordErrorPointCount() const {
     return traceTab_->testWordErrorPointCount();
+}
+
+int StructuredView::traceRunCount() const {
+    return traceTab_->runCount();
+}
+
+QColor StructuredView::traceRunColour(int k) const {
+    return traceTab_->runColour(k);
+}
+
+int StructuredView::traceRunGapPoints(int k) const {
+    return traceTab_->runGapPoints(k);
+}
+
+int StructuredView::traceRunTestErrorPoints(int k) const {
+    return traceTab_->runTestErrorPoints(k);
+}
+
+int StructuredView::traceGraphCount() const {
+    return traceTab_->graphTotal();
 }
 
 double StructuredView::ownValue(int curve, int index) const {
