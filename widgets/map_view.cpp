@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "map_bounds_tab.h"
 #include "map_problem_controls.h"
 #include "plot_style.h"
+#include "race_legend.h"
 
 namespace cplab::widgets {
 
@@ -43,6 +45,19 @@ QCPGraph* markerGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
                       double size, double width) {
     return addPointsGraph(plot, rect, name, markerStyle(shape, edge, fill, size, width));
+}
+
+// A pixmap item on `rect`'s axes, scaled to its corners without smoothing (one cell per node),
+// behind the markers, hidden until drawn.
+QCPItemPixmap* addImage(QCustomPlot* plot, QCPAxisRect* rect) {
+    auto* image = new QCPItemPixmap(plot);
+    image->setClipAxisRect(rect);
+    for (QCPItemPosition* p : {image->topLeft, image->bottomRight})
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    image->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    image->setLayer("background");
+    image->setVisible(false);
+    return image;
 }
 
 // Sets `axis` to [centre − half, centre + half].
@@ -76,7 +91,10 @@ MapView::MapView(QWidget* parent)
     tabs_->addTab(boundsTab_, tr("Bounds"));
     labelPlot_->setObjectName("mapLabelPlot");
     applyPlotStyle(labelPlot_);
-    labelReplot_ = new CoalescedReplot(labelPlot_, [this] { fitLabeling(); });
+    labelReplot_ = new CoalescedReplot(labelPlot_);
+    // The ranges follow the axis rectangle as laid out for this very replot (before the first
+    // layout, or after a resize, an earlier rectangle would squash the cells).
+    connect(labelPlot_, &QCustomPlot::afterLayout, this, &MapView::fitLabeling);
     createLabelingItems();
     clear();
 }
@@ -95,20 +113,7 @@ void MapView::createLabelingItems() {
         axis->grid()->setVisible(false);
         axis->setVisible(false);
     }
-    image_ = new QCPItemPixmap(labelPlot_);
-    image_->setClipAxisRect(labelRect_);
-    for (QCPItemPosition* p : {image_->topLeft, image_->bottomRight})
-        p->setAxes(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
-    image_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-    image_->setLayer("background");
-    image_->setVisible(false);
-    input_ = new QCPItemPixmap(labelPlot_);
-    input_->setClipAxisRect(labelRect_);
-    for (QCPItemPosition* p : {input_->topLeft, input_->bottomRight})
-        p->setAxes(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
-    input_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-    input_->setLayer("background");
-    input_->setVisible(false);
+    input_ = addImage(labelPlot_, labelRect_);
     edges_ = new QCPCurve(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
     edges_->setName(tr("edge"));
     edges_->setPen(pen(kEdge, 0.8));
@@ -140,8 +145,12 @@ void MapView::clear() {
     layout_ = Layout::None;
     rows_ = columns_ = 0;
     positions_.clear();
-    image_->setVisible(false);
+    panels_.clear();
+    selected_ = 0;
+    setPanelCount(0);
     input_->setVisible(false);
+    title_.clear();
+    labelPlot_->setToolTip({});
     labelColors_.clear();
     for (QCPCurve* c : {edges_, clusters_})
         c->data()->clear();
@@ -185,12 +194,81 @@ bool MapView::showFrame(const ViewFrame& frame) {
     } else {
         note_->setVisible(false);
         if (s.model != model_) setupLayout(*s.model);
-        drawLabeling(s);
+        choosePanels(frame);
+        drawLabeling();
     }
     boundsTab_->setTrace(frame.records, frame.columns, frame.runId);
     labelReplot_->schedule();
     boundsTab_->replots()->schedule();
     return true;
+}
+
+void MapView::choosePanels(const ViewFrame& frame) {
+    // On a grid, every run of the race on this model that has a labeling to show; elsewhere
+    // (markers and edges) the selected run alone.
+    panels_.clear();
+    selected_ = 0;
+    const std::vector<RaceEntry> race = raceOf(frame);
+    const std::vector<QString> names = raceNames(race);
+    for (std::size_t k = 0; k < race.size(); ++k) {
+        auto s = std::dynamic_pointer_cast<const MapSnapshot>(race[k].snapshot);
+        const bool self = race[k].runId == frame.runId;
+        if (self) s = snapshot_;
+        const bool drawable = s && s->model && s->model->variables() == model_->variables() &&
+                              s->labeling.size() == static_cast<std::size_t>(model_->variables());
+        if (!drawable || (!self && layout_ != Layout::Grid)) continue;
+        if (self) selected_ = static_cast<int>(panels_.size());
+        panels_.push_back({std::move(s), names[k], race[k].colour});
+    }
+    if (panels_.empty()) panels_.push_back({snapshot_, {}, runColor(frame.runId - 1)});
+    setPanelCount(layout_ == Layout::Grid ? static_cast<int>(panels_.size()) : 0);
+    arrangement_.count = static_cast<int>(panels_.size()) + (input_->visible() ? 1 : 0);
+    placePanels();
+}
+
+void MapView::setPanelCount(int count) {
+    while (static_cast<int>(images_.size()) < count)
+        images_.push_back(addImage(labelPlot_, labelRect_));
+    while (static_cast<int>(images_.size()) > count) {
+        labelPlot_->removeItem(images_.back());
+        images_.pop_back();
+    }
+    const int captions = count > 0 ? count + 1 : 0;  // the input's first
+    QFont font = labelPlot_->font();
+    font.setPointSize(8);
+    while (static_cast<int>(captions_.size()) < captions) {
+        auto* text = new QCPItemText(labelPlot_);
+        text->setClipToAxisRect(false);
+        text->position->setAxes(labelRect_->axis(QCPAxis::atBottom),
+                                labelRect_->axis(QCPAxis::atLeft));
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        text->setFont(font);
+        captions_.push_back(text);
+    }
+    while (static_cast<int>(captions_.size()) > captions) {
+        labelPlot_->removeItem(captions_.back());
+        captions_.pop_back();
+    }
+    captionTexts_.assign(captions_.size(), QString());
+}
+
+void MapView::placePanels() {
+    // The input image in the first slot, the runs' labelings after it.
+    const int first = input_->visible() ? 1 : 0;
+    auto corners = [this](QCPItemPixmap* image, int slot) {
+        const QPointF o = arrangement_.origin(slot);
+        image->topLeft->setCoords(o.x() - 0.5, o.y() - 0.5);
+        image->bottomRight->setCoords(o.x() + columns_ - 0.5, o.y() + rows_ - 0.5);
+    };
+    if (input_->visible()) corners(input_, 0);
+    for (std::size_t k = 0; k < images_.size(); ++k)
+        corners(images_[k], first + static_cast<int>(k));
+    for (std::size_t k = 0; k < captions_.size(); ++k) {
+        const int slot = k == 0 ? 0 : first + static_cast<int>(k) - 1;
+        const QPointF o = arrangement_.origin(slot);
+        captions_[k]->position->setCoords(o.x() + (columns_ - 1) / 2.0, o.y() + rows_ - 0.3);
+        captions_[k]->setVisible(k > 0 || input_->visible());
+    }
 }
 
 void MapView::setupLayout(const PairwiseModel& model) {
@@ -210,6 +288,7 @@ void MapView::setupLayout(const PairwiseModel& model) {
     if (picture)
         for (const auto& c : picture->labelColors)
             labelColors_.emplace_back(c[0], c[1], c[2]);
+    arrangement_ = MapPanels{rows_, columns_, 1, 1};
     showInputImage(picture);
     placeNodes(model);
     drawEdges(model);
@@ -217,12 +296,11 @@ void MapView::setupLayout(const PairwiseModel& model) {
 }
 
 void MapView::showInputImage(const GridPicture* picture) {
-    // The input image, one image width and a gap to the left of the labeling.
+    // The input image, in the first panel (left of the labelings).
     const bool input = picture && picture->input.width == columns_ &&
                        picture->input.height == rows_ &&
                        (picture->input.channels == 1 || picture->input.channels == 3);
     input_->setVisible(input);
-    inputGap_ = input ? std::max(1.0, std::round(columns_ / 25.0)) : 0.0;
     if (input) {
         const Image& in = picture->input;
         QImage pixels(in.width, in.height, QImage::Format_RGB32);
@@ -233,8 +311,6 @@ void MapView::showInputImage(const GridPicture* picture) {
                                     ? qRgb(in.at(x, y), in.at(x, y), in.at(x, y))
                                     : qRgb(in.at(x, y, 0), in.at(x, y, 1), in.at(x, y, 2)));
         input_->setPixmap(QPixmap::fromImage(pixels));
-        input_->topLeft->setCoords(-columns_ - inputGap_ - 0.5, -0.5);
-        input_->bottomRight->setCoords(-inputGap_ - 0.5, rows_ - 0.5);
     }
 }
 
@@ -254,14 +330,6 @@ void MapView::placeNodes(const PairwiseModel& model) {
     }
     // Row 0 of a grid at the top, as in an image.
     labelRect_->axis(QCPAxis::atLeft)->setRangeReversed(layout_ == Layout::Grid);
-    image_->setVisible(layout_ == Layout::Grid);
-    if (layout_ == Layout::Grid) {
-        cells_ = QImage(columns_, rows_, QImage::Format_RGB32);
-        image_->topLeft->setCoords(-0.5, -0.5);
-        image_->bottomRight->setCoords(columns_ - 0.5, rows_ - 0.5);
-    } else {
-        cells_ = QImage();
-    }
 }
 
 void MapView::drawEdges(const PairwiseModel& model) {
@@ -350,18 +418,16 @@ QColor MapView::inputColor(int v) const {
     return input_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
 }
 
-void MapView::drawLabeling(const MapSnapshot& s) {
-    const PairwiseModel& m = *s.model;
-    const int n = m.variables();
-    // The labels.
+void MapView::drawLabeling() {
+    const MapSnapshot& s = *snapshot_;
+    const int n = s.model->variables();
     for (QCPGraph* g : labelGraphs_)
         g->data()->clear();
     if (layout_ == Layout::Grid) {
-        for (int v = 0; v < n; ++v)
-            cells_.setPixelColor(v % columns_, v / columns_,
-                                 colorOf(s.labeling[static_cast<std::size_t>(v)]));
-        image_->setPixmap(QPixmap::fromImage(cells_));
+        for (int k = 0; k < static_cast<int>(panels_.size()); ++k)
+            drawCells(k);
     } else {
+        // The selected run's labels as markers.
         std::vector<QVector<double>> xs(labelGraphs_.size()), ys(labelGraphs_.size());
         for (int v = 0; v < n; ++v) {
             const int label = s.labeling[static_cast<std::size_t>(v)];
@@ -372,42 +438,89 @@ void MapView::drawLabeling(const MapSnapshot& s) {
         for (std::size_t k = 0; k < labelGraphs_.size(); ++k)
             labelGraphs_[k]->setData(xs[k], ys[k], true);
     }
-
-    // The disagreeing nodes: a red dot in the cell, or a red ring around the marker.
+    // The disagreeing nodes of every panel: a red dot in the cell, or a red ring around the
+    // marker.
     QVector<double> rx, ry;
-    for (int v = 0; v < n && static_cast<std::size_t>(v) < s.disagreeing.size(); ++v) {
-        if (!s.disagreeing[static_cast<std::size_t>(v)]) continue;
-        rx.append(position(v).x());
-        ry.append(position(v).y());
+    const int first = input_->visible() ? 1 : 0;
+    for (int k = 0; k < static_cast<int>(panels_.size()); ++k) {
+        const MapSnapshot& p = *panels_[static_cast<std::size_t>(k)].snapshot;
+        const QPointF o = layout_ == Layout::Grid ? arrangement_.origin(first + k) : QPointF();
+        int count = 0;
+        for (int v = 0; v < n && static_cast<std::size_t>(v) < p.disagreeing.size(); ++v) {
+            if (!p.disagreeing[static_cast<std::size_t>(v)]) continue;
+            rx.append(o.x() + position(v).x());
+            ry.append(o.y() + position(v).y());
+            ++count;
+        }
+        if (k == selected_) disagreeingMarkers_ = count;
     }
-    disagreeingMarkers_ = static_cast<int>(rx.size());
     disagreeingRings_->setData(rx, ry, true);
-    drawClusters(s);
+    drawClusters();
     setTitle(s);
+    for (std::size_t k = 1; k < captions_.size(); ++k)
+        captionTexts_[k] = caption(static_cast<int>(k) - 1);
+    if (!captions_.empty()) captionTexts_[0] = tr("input image");
+    for (std::size_t k = 0; k < captions_.size(); ++k) {
+        const bool selected = k > 0 && static_cast<int>(k) - 1 == selected_;
+        QFont font = captions_[k]->font();
+        font.setBold(selected && panels_.size() > 1);
+        captions_[k]->setFont(font);
+        captions_[k]->setColor(k == 0 ? colors::kText : panels_[k - 1].colour.darker(130));
+        captions_[k]->setText(captionTexts_[k]);
+    }
 }
 
-void MapView::drawClusters(const MapSnapshot& s) {
+void MapView::drawCells(int panel) {
+    const MapSnapshot& p = *panels_[static_cast<std::size_t>(panel)].snapshot;
+    QImage cells(columns_, rows_, QImage::Format_RGB32);
+    for (int v = 0; v < rows_ * columns_; ++v)
+        cells.setPixelColor(v % columns_, v / columns_,
+                            colorOf(p.labeling[static_cast<std::size_t>(v)]));
+    QCPItemPixmap* image = images_[static_cast<std::size_t>(panel)];
+    image->setPixmap(QPixmap::fromImage(cells));
+    image->setVisible(true);
+}
+
+QString MapView::caption(int panel) const {
+    // Two short lines under a panel: the run, then its disagreement and bad pixels.
+    const Panel& p = panels_[static_cast<std::size_t>(panel)];
+    const MapSnapshot& s = *p.snapshot;
+    const auto disagreeing = std::count(s.disagreeing.begin(), s.disagreeing.end(), 1);
+    QString facts = tr("%1 disagree").arg(disagreeing);
+    if (!s.clusters.empty()) facts += tr(", %1 clusters").arg(s.clusters.size());
+    if (s.badPixels >= 0) facts += tr(", %1% bad").arg(100.0 * s.badPixels, 0, 'f', 2);
+    const QString name = p.name.isEmpty() ? QString::fromStdString(s.solver) : p.name;
+    return name + "\n" + facts;
+}
+
+void MapView::drawClusters() {
     // The clusters: closed polygons through their nodes. On a grid, steps across the
     // wrap-around edges are unwrapped so that a face on the border stays a small square.
-    const int n = s.model->variables();
+    const int n = model_->variables();
     QVector<QCPCurveData> polygons;
-    clusterPolygons_ = 0;
     int t = 0;
-    for (const auto& cluster : s.clusters) {
-        if (cluster.size() < 3) continue;
-        bool valid = true;
-        for (int v : cluster)
-            valid = valid && v >= 0 && v < n;
-        if (!valid) continue;
-        for (const QPointF& p : clusterPolygon(cluster))
-            polygons.append(QCPCurveData(t++, p.x(), p.y()));
-        polygons.append(QCPCurveData(t++, kNaN, kNaN));
-        ++clusterPolygons_;
+    const int first = input_->visible() ? 1 : 0;
+    for (int k = 0; k < static_cast<int>(panels_.size()); ++k) {
+        const MapSnapshot& p = *panels_[static_cast<std::size_t>(k)].snapshot;
+        const QPointF o = layout_ == Layout::Grid ? arrangement_.origin(first + k) : QPointF();
+        int count = 0;
+        for (const auto& cluster : p.clusters) {
+            if (cluster.size() < 3) continue;
+            bool valid = true;
+            for (int v : cluster)
+                valid = valid && v >= 0 && v < n;
+            if (!valid) continue;
+            for (const QPointF& point : clusterPolygon(cluster))
+                polygons.append(QCPCurveData(t++, o.x() + point.x(), o.y() + point.y()));
+            polygons.append(QCPCurveData(t++, kNaN, kNaN));
+            ++count;
+        }
+        if (k == selected_) clusterPolygons_ = count;
     }
     clusters_->data()->set(polygons, true);
-    const bool inLegend = labelLegend_->hasItemWithPlottable(clusters_);
-    if ((clusterPolygons_ > 0) != inLegend) {
-        if (clusterPolygons_ > 0) {
+    const bool any = t > 0, inLegend = labelLegend_->hasItemWithPlottable(clusters_);
+    if (any != inLegend) {
+        if (any) {
             clusters_->addToLegend(labelLegend_);
         } else {
             clusters_->removeFromLegend(labelLegend_);
@@ -416,24 +529,26 @@ void MapView::drawClusters(const MapSnapshot& s) {
 }
 
 void MapView::setTitle(const MapSnapshot& s) {
-    // Two short lines: the view is often narrow beside the panels.
+    // Two short lines (elided to the plot's width): the view is often narrow beside the
+    // panels. On a grid each panel's caption has its run's facts.
     const int n = s.model->variables();
-    QString title = tr("%1, iteration %2: the labeling decoded from the beliefs")
-                        .arg(QString::fromStdString(s.solver))
-                        .arg(s.record.iteration);
-    if (input_->visible())
-        title = tr("%1, iteration %2: input image (left) and the labeling decoded from the "
-                   "beliefs")
-                    .arg(QString::fromStdString(s.solver))
-                    .arg(s.record.iteration);
-    QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(rows_).arg(columns_)
+    const bool race = panels_.size() > 1;
+    QString title = race ? tr("Iteration %1: the labeling decoded from each run's beliefs")
+                               .arg(s.record.iteration)
+                         : tr("%1, iteration %2: the labeling decoded from the beliefs")
+                               .arg(QString::fromStdString(s.solver))
+                               .arg(s.record.iteration);
+    QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(columns_).arg(rows_)
                     : layout_ == Layout::Distances ? tr("nodes placed by their hop distances")
                                                    : tr("nodes on a circle");
-    facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
-    if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
-    if (s.badPixels >= 0) facts += tr("; %1% bad pixels").arg(100.0 * s.badPixels, 0, 'f', 2);
-    title += "\n" + facts;
-    labelTitle_->setText(title);
+    if (layout_ != Layout::Grid) {
+        facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
+        if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
+    } else {
+        if (input_->visible()) facts += tr(", the input image first");
+    }
+    title_ = title + "\n" + facts;
+    labelTitle_->setText(title_);
 }
 
 std::vector<QPointF> MapView::clusterPolygon(const std::vector<int>& cluster) const {
@@ -467,34 +582,59 @@ void MapView::fitLabeling() {
     // Equal units per pixel on both axes, the whole layout in view with a small margin.
     const QRect r = labelRect_->rect();
     const double w = std::max(r.width(), 1), h = std::max(r.height(), 1);
-    double cx = 0, cy = 0, dw = 2.3, dh = 2.3;
+    QRectF box(-1.15, -1.15, 2.3, 2.3);
     if (layout_ == Layout::Grid) {
-        cx = (columns_ - 1) / 2.0;
-        cy = (rows_ - 1) / 2.0;
-        // Faces across the wrap-around edges of a torus lie half a cell outside.
-        dw = columns_ + 1.4;
-        dh = rows_ + 1.4;
-        if (input_->visible()) {  // the input image too, left of the labeling
-            cx -= (columns_ + inputGap_) / 2.0;
-            dw += columns_ + inputGap_;
+        const int perLine = MapPanels::bestPerLine(rows_, columns_, arrangement_.count, {w, h});
+        if (perLine != arrangement_.perLine) {
+            arrangement_.perLine = perLine;
+            placePanels();
+            if (snapshot_ && !panels_.empty()) drawLabeling();
         }
+        box = arrangement_.box();
     }
-    const double scale = std::max(dw / w, dh / h);
-    setSpan(labelRect_->axis(QCPAxis::atBottom), cx, w * scale / 2);
-    setSpan(labelRect_->axis(QCPAxis::atLeft), cy, h * scale / 2);
+    const double scale = std::max(box.width() / w, box.height() / h);
+    setSpan(labelRect_->axis(QCPAxis::atBottom), box.center().x(), w * scale / 2);
+    setSpan(labelRect_->axis(QCPAxis::atLeft), box.center().y(), h * scale / 2);
     if (layout_ == Layout::Grid) {
         QCPScatterStyle dot = disagreeingRings_->scatterStyle();
         dot.setSize(std::max(3.0, kDot / scale));
         disagreeingRings_->setScatterStyle(dot);
+    }
+    elideTexts(1.0 / scale);
+}
+
+void MapView::elideTexts(double pixelsPerCell) {
+    // The title to the plot's width, each caption to its panel's (the full text on hover).
+    const QFontMetrics title(labelTitle_->font());
+    const int width = std::max(labelPlot_->width() - 12, 40);
+    QStringList lines = title_.split('\n');
+    bool elided = false;
+    for (QString& line : lines) {
+        const QString shown = title.elidedText(line, Qt::ElideRight, width);
+        elided = elided || shown != line;
+        line = shown;
+    }
+    labelTitle_->setText(lines.join('\n'));
+    labelPlot_->setToolTip(elided ? title_ : QString());
+    const int panel =
+        std::max(static_cast<int>((columns_ + arrangement_.gap()) * pixelsPerCell), 30);
+    for (std::size_t k = 0; k < captions_.size(); ++k) {
+        const QFontMetrics metrics(captions_[k]->font());
+        QStringList parts = captionTexts_[k].split('\n');
+        for (QString& part : parts)
+            part = metrics.elidedText(part, Qt::ElideRight, panel);
+        captions_[k]->setText(parts.join('\n'));
     }
 }
 
 QColor MapView::drawnColor(int v) const {
     if (v < 0 || v >= static_cast<int>(positions_.size())) return {};
     if (layout_ == Layout::Grid) {
-        if (!image_->visible() || cells_.isNull()) return {};
+        if (selected_ >= static_cast<int>(images_.size())) return {};
+        const QCPItemPixmap* image = images_[static_cast<std::size_t>(selected_)];
+        if (!image->visible()) return {};
         // The pixmap the plot draws, not the image it was made from.
-        return image_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
+        return image->pixmap().toImage().pixelColor(v % columns_, v / columns_);
     }
     const QPointF p = position(v);
     for (QCPGraph* g : labelGraphs_) {
@@ -503,6 +643,23 @@ QColor MapView::drawnColor(int v) const {
         }
     }
     return {};
+}
+
+QRectF MapView::labelingPixelRect() const {
+    if (layout_ != Layout::Grid || selected_ >= static_cast<int>(images_.size())) return {};
+    const QCPItemPixmap* image = images_[static_cast<std::size_t>(selected_)];
+    return QRectF(image->topLeft->pixelPosition(), image->bottomRight->pixelPosition())
+        .normalized();
+}
+
+int MapView::labelGraphCount() const {
+    int drawn = 0;
+    for (int k = 0; k < labelPlot_->plottableCount(); ++k) {
+        const QCPAbstractPlottable* p = labelPlot_->plottable(k);
+        if (const auto* g = qobject_cast<const QCPGraph*>(p); g && !g->data()->isEmpty()) ++drawn;
+        if (const auto* c = qobject_cast<const QCPCurve*>(p); c && !c->data()->isEmpty()) ++drawn;
+    }
+    return drawn;
 }
 
 int MapView::upperPointCount() const {

@@ -64,6 +64,31 @@ std::vector<QString> raceNames(const std::vector<RaceEntry>& race) {
     return names;
 }
 
+void fitLegendWrap(QCPLegend* legend, int width) {
+    // The entries' widths (a wrapped grid has empty cells after its last entry).
+    std::vector<int> widths;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement* item = legend->elementAt(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int n = static_cast<int>(widths.size());
+    int wrap = std::max(n, 1);
+    for (; wrap > 1; --wrap) {
+        std::vector<int> columns(static_cast<std::size_t>(wrap), 0);
+        for (int i = 0; i < n; ++i) {
+            int& column = columns[static_cast<std::size_t>(i % wrap)];
+            column = std::max(column, widths[static_cast<std::size_t>(i)]);
+        }
+        int total = legend->margins().left() + legend->margins().right() +
+                    (wrap - 1) * legend->columnSpacing();
+        for (int column : columns)
+            total += column;
+        if (total <= width) break;
+    }
+    if (wrap == legend->wrap()) return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // the entries in the new lines
+}
+
 QCPScatterStyle raceMarker(int marker, const QColor& colour, double size) {
     // The bounds plot's shapes (plot_style's runMarker), in the same order.
     static const QCPScatterStyle::ScatterShape shapes[] = {

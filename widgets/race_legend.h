@@ -21,6 +21,10 @@ std::vector<RaceEntry> raceOf(const ViewFrame& frame);
 // label unchanged when it is not of the form "#k solver (a=b, c=d)".
 std::vector<QString> raceNames(const std::vector<RaceEntry>& race);
 
+// Sets the wrap of `legend` (a legend row filled columns first, plot_style's addLegendRow) to
+// the most entries per line whose columns fit `width` pixels.
+void fitLegendWrap(QCPLegend* legend, int width);
+
 // The marker of a run (RaceEntry::marker) in `colour`, `size` px, filled white.
 QCPScatterStyle raceMarker(int marker, const QColor& colour, double size);
 

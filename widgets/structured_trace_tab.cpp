@@ -32,6 +32,24 @@ void fitValues(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, bool include
     axis->setRange(lo - 0.06 * span, hi + 0.06 * span);
 }
 
+// Whole decades of `axis` around the positive values of `graphs`, at least two, so that the
+// log axis labels powers of ten only.
+void fitDecades(QCPAxis* axis, const std::vector<QCPGraph*>& graphs) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+    for (QCPGraph* g : graphs) {
+        bool found = false;
+        const QCPRange r = g->getValueRange(found, QCP::sdBoth, QCPRange());
+        if (!found || r.lower <= 0) continue;
+        lo = std::min(lo, r.lower);
+        hi = std::max(hi, r.upper);
+    }
+    if (!(hi > 0)) return;
+    double from = std::pow(10.0, std::floor(std::log10(lo)));
+    const double to = std::pow(10.0, std::ceil(std::log10(hi)));
+    if (to < 100 * from) from = to / 100;
+    axis->setRange(from, to);
+}
+
 bool anyData(const std::vector<QCPGraph*>& graphs) {
     return std::any_of(graphs.begin(), graphs.end(),
                        [](const QCPGraph* g) { return !g->data()->isEmpty(); });
@@ -52,30 +70,45 @@ StructuredTraceTab::StructuredTraceTab(QWidget* parent) : QCustomPlot(parent) {
 }
 
 void StructuredTraceTab::createPanels() {
-    // Bounds, gap, errors and the solver's own measure, one above the other, against passes.
+    // Bounds and gap above, errors and the solver's own measure below, against passes: two
+    // by two, a panel keeps a readable height in a short view.
     boundsRect_ = axisRect();
+    plotLayout()->take(boundsRect_);
+    plotLayout()->simplify();
     gapRect_ = new QCPAxisRect(this);
     errorRect_ = new QCPAxisRect(this);
     ownRect_ = new QCPAxisRect(this);
-    plotLayout()->addElement(1, 0, gapRect_);
-    plotLayout()->addElement(2, 0, errorRect_);
-    plotLayout()->addElement(3, 0, ownRect_);
-    auto* margins = new QCPMarginGroup(this);
-    for (QCPAxisRect* rect : {boundsRect_, gapRect_, errorRect_, ownRect_}) {
+    auto* panels = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 0, panels);
+    panels->addElement(0, 0, boundsRect_);
+    panels->addElement(0, 1, gapRect_);
+    panels->addElement(1, 0, errorRect_);
+    panels->addElement(1, 1, ownRect_);
+    panels->setColumnSpacing(8);
+    QCPMarginGroup* columns[2] = {new QCPMarginGroup(this), new QCPMarginGroup(this)};
+    QCPMarginGroup* rows[2] = {new QCPMarginGroup(this), new QCPMarginGroup(this)};
+    QCPAxisRect* rects[4] = {boundsRect_, gapRect_, errorRect_, ownRect_};
+    for (int k = 0; k < 4; ++k) {
+        QCPAxisRect* rect = rects[k];
         styleAxisRect(rect);
-        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, columns[k % 2]);
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, rows[k / 2]);
+        // Room for the last tick label of the x axis at the right edge.
+        rect->setMinimumMargins(QMargins(0, 0, 10, 0));
     }
-    // One x label, under the last panel: the four share their x range. Short y labels: a
-    // panel is about a fifth of the view high.
-    ownRect_->axis(QCPAxis::atBottom)->setLabel(tr("passes over the training words"));
-    boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("P and D"));
-    gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("gap P \u2212 D"));
-    useLogScale(gapRect_->axis(QCPAxis::atLeft));
+    // Short titles: a panel is a quarter of the view.
+    for (QCPAxisRect* rect : {errorRect_, ownRect_})
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("passes over the words"));
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("P(w) and D(α)"));
+    gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("gap P − D"));
+    for (QCPAxisRect* rect : {boundsRect_, gapRect_})
+        useLogScale(rect->axis(QCPAxis::atLeft));
     errorRect_->axis(QCPAxis::atLeft)->setLabel(tr("error"));
+    for (QCPAxisRect* rect : rects)
+        rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     ownNote_ = addNote(this, ownRect_);
-    legend_ = addLegendRow(this, 4, 4);
-    plotLayout()->setRowStretchFactors({1.0, 1.0, 1.0, 0.8, 0.001});
+    legend_ = addLegendRow(this, 1, 4);
+    plotLayout()->setRowStretchFactors({1.0, 0.001});
 }
 
 void StructuredTraceTab::createStyleKeys() {
@@ -192,8 +225,9 @@ void StructuredTraceTab::append(RunCurves& run, const RaceEntry& entry) {
     for (std::size_t i = run.shown; i < records.size(); ++i) {
         const IterationRecord& r = records[i];
         const double k = r.passes;
-        add(run.primal, k, extraAt(r, primal), kAny);
-        add(run.dual, k, extraAt(r, dual), kAny);
+        // P and D on a log scale (the races span decades), like the gap.
+        add(run.primal, k, extraAt(r, primal), 0.0);
+        add(run.dual, k, extraAt(r, dual), 0.0);
         add(run.gap, k, extraAt(r, gap), 0.0);
         add(run.train, k, extraAt(r, train), kAny);
         add(run.test, k, extraAt(r, test), -0.5);
@@ -242,11 +276,11 @@ void StructuredTraceTab::updateLegend() {
         for (const RunCurves& run : runs_)
             run.primal->addToLegend(legend_);
     QStringList solid{tr("P(w)")}, dashed, dotted;
-    if (anyData(panelGraphs(&RunCurves::test))) solid << tr("test letter error");
+    if (anyData(panelGraphs(&RunCurves::test))) solid << tr("test error");
     if (anyData(panelGraphs(&RunCurves::dual))) dashed << tr("D(\u03b1)");
-    dashed << tr("training letter error");
+    dashed << tr("training error");
     if (ownMeasure_ == OwnMeasure::Planes) {
-        solid << tr("1-slack planes");
+        solid << tr("planes");
         dashed << tr("active planes");
     }
     if (anyData(panelGraphs(&RunCurves::testWord))) dotted << tr("test word error");
@@ -255,8 +289,7 @@ void StructuredTraceTab::updateLegend() {
         styleKeys_[k]->setName(names[k]->join(", "));
         if (!names[k]->isEmpty()) styleKeys_[k]->addToLegend(legend_);
     }
-    const int runs = static_cast<int>(runs_.size());
-    legend_->setWrap(runs > 1 ? std::clamp(runs, 3, 5) : 3);
+    fitLegendWrap(legend_, width());
 }
 
 void StructuredTraceTab::rescale() {
@@ -276,27 +309,19 @@ void StructuredTraceTab::rescale() {
     for (auto curve : {&RunCurves::train, &RunCurves::test, &RunCurves::testWord})
         for (QCPGraph* g : panelGraphs(curve))
             errors.push_back(g);
-    fitValues(boundsRect_->axis(QCPAxis::atLeft), bounds, true);
+    fitDecades(boundsRect_->axis(QCPAxis::atLeft), bounds);
     fitValues(errorRect_->axis(QCPAxis::atLeft), errors, true);
     std::vector<QCPGraph*> own;
     for (const RunCurves& run : runs_)
         if (run.measure == ownMeasure_) own.insert(own.end(), {run.own[0], run.own[1]});
     fitValues(ownRect_->axis(QCPAxis::atLeft), own, true);
-    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
-    for (QCPGraph* g : panelGraphs(&RunCurves::gap)) {
-        bool found = false;
-        const QCPRange r = g->getValueRange(found, QCP::sdBoth, QCPRange());
-        if (!found || r.lower <= 0) continue;
-        lo = std::min(lo, r.lower);
-        hi = std::max(hi, r.upper);
-    }
-    if (hi > 0) {
-        // Whole decades, at least two, so that the axis labels powers of ten only.
-        double from = std::pow(10.0, std::floor(std::log10(lo)));
-        const double to = std::pow(10.0, std::ceil(std::log10(hi)));
-        if (to < 100 * from) from = to / 100;
-        gapRect_->axis(QCPAxis::atLeft)->setRange(from, to);
-    }
+    fitDecades(gapRect_->axis(QCPAxis::atLeft), panelGraphs(&RunCurves::gap));
+    fitLegendWrap(legend_, width());
+}
+
+void StructuredTraceTab::resizeEvent(QResizeEvent* event) {
+    fitLegendWrap(legend_, event->size().width());
+    QCustomPlot::resizeEvent(event);
 }
 
 int StructuredTraceTab::count(QCPGraph* RunCurves::*curve) const {
