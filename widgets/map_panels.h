@@ -2,14 +2,23 @@
 // How the map view's labeling tab (map_view.h) arranges a grid model's pictures side by side:
 // the input image (if any) and the labeling of every run of the race, each a rows × columns
 // panel of cells with a caption below, in as many panel columns as make the panels largest in
-// the plot's pixel rectangle. Pure geometry in cell units: no Qt widgets.
+// the plot's pixel rectangle: geometry in cell units. The panels' code is in
+// map_view_panels.cpp.
 #pragma once
 
 #include <QPointF>
 #include <QRectF>
 #include <QSizeF>
 
+class QCustomPlot;
+class QCPAxisRect;
+class QCPItemPixmap;
+
 namespace cplab::widgets {
+
+// A pixmap item on `rect`'s axes, scaled to its corners without smoothing (one cell per node),
+// behind the markers, hidden until drawn.
+QCPItemPixmap* addCellImage(QCustomPlot* plot, QCPAxisRect* rect);
 
 struct MapPanels {
     int rows = 0, columns = 0;  // of one panel's grid
