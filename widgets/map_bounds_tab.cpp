@@ -8,6 +8,7 @@
 #include "coalesced_replot.h"
 #include "family_view.h"
 #include "plot_style.h"
+#include "race_legend.h"
 
 namespace cplab::widgets {
 
@@ -50,6 +51,7 @@ MapBoundsTab::MapBoundsTab(QWidget* parent) : QCustomPlot(parent) {
     right->setLabel(tr("clusters"));
     right->setVisible(false);
     traceLegend_ = addLegendRow(this, 2, 5);
+    keepLegendsWrapped(this, {traceLegend_});
     plotLayout()->setRowStretchFactors({1.0, 0.6, 0.001});
     for (QCPGraph* g : {upper_, lower_, disagreement_, clusterCount_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
@@ -131,6 +133,8 @@ void MapBoundsTab::rescale() {
     if (std::isfinite(lo) && std::isfinite(hi)) {
         const double span = std::max(hi - lo, 1e-9 * std::max(1.0, std::abs(hi)));
         boundRect_->axis(QCPAxis::atLeft)->setRange(lo - 0.08 * span, hi + 0.08 * span);
+    } else {
+        boundRect_->axis(QCPAxis::atLeft)->setRange(0, 1);  // nothing of a previous problem
     }
     bool any = false;
     const QCPRange d = disagreement_->getValueRange(any);

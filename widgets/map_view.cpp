@@ -76,6 +76,10 @@ MapView::MapView(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(labelPlot_, tr("Labeling"));
     tabs_->addTab(boundsTab_, tr("Bounds"));
+    // A page's plot fits the room it is given: its natural minimum (a long legend row) must
+    // not widen the view beyond the window.
+    labelPlot_->setMinimumSize(200, 160);
+    boundsTab_->setMinimumSize(200, 160);
     labelPlot_->setObjectName("mapLabelPlot");
     applyPlotStyle(labelPlot_);
     labelReplot_ = new CoalescedReplot(labelPlot_);
@@ -115,6 +119,7 @@ void MapView::createLabelingItems() {
         markerGraph(labelPlot_, labelRect_, tr("disagreeing node"), QCPScatterStyle::ssCircle,
                     kDisagreeing, Qt::transparent, 9, 1.8);
     labelLegend_ = addLegendRow(labelPlot_, 2, 4);
+    keepLegendsWrapped(labelPlot_, {labelLegend_});
     labelPlot_->plotLayout()->setRowStretchFactors({0.001, 1.0, 0.001});
     note_ = addNote(labelPlot_, labelRect_);
     note_->setVisible(false);
@@ -315,7 +320,7 @@ void MapView::fillLabelLegend(int graphs) {
     if (scale) labelGraphs_[static_cast<std::size_t>(graphs - 1)]->addToLegend(labelLegend_);
     disagreeingLegendProxy_->addToLegend(labelLegend_);
     if (layout_ != Layout::Grid) edges_->addToLegend(labelLegend_);
-    labelLegend_->setWrap(graphs <= 2 ? 3 : 5);
+    fitLegendWrap(labelLegend_, labelPlot_->width());
 }
 
 QPointF MapView::position(int v) const {

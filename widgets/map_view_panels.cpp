@@ -38,7 +38,9 @@ void MapView::choosePanels(const ViewFrame& frame) {
                               s->labeling.size() == static_cast<std::size_t>(model_->variables());
         if (!drawable || (!self && layout_ != Layout::Grid)) continue;
         if (self) selected_ = static_cast<int>(panels_.size());
-        panels_.push_back({std::move(s), names[k], race[k].colour});
+        // A frame without a race (a single run) is captioned by its solver.
+        panels_.push_back(
+            {std::move(s), frame.race.empty() ? QString() : names[k], race[k].colour});
     }
     if (panels_.empty()) panels_.push_back({snapshot_, {}, runColor(frame.runId - 1)});
     setPanelCount(layout_ == Layout::Grid ? static_cast<int>(panels_.size()) : 0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "race_legend.h"
 
+#include <QEvent>
+#include <QResizeEvent>
 #include <QStringList>
 #include <algorithm>
 
@@ -26,7 +28,33 @@ SplitLabel split(const QString& label) {
     return s;
 }
 
+// Wraps a plot's legends to its new width before the plot lays itself out for it.
+class LegendWrapper final : public QObject {
+  public:
+    LegendWrapper(QCustomPlot* plot, std::vector<QCPLegend*> legends)
+        : QObject(plot), legends_(std::move(legends)) {
+        plot->installEventFilter(this);
+    }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            const int width = static_cast<QResizeEvent*>(event)->size().width();
+            for (QCPLegend* legend : legends_)
+                fitLegendWrap(legend, width);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+  private:
+    std::vector<QCPLegend*> legends_;
+};
+
 }  // namespace
+
+void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends) {
+    new LegendWrapper(plot, std::move(legends));
+}
 
 std::vector<RaceEntry> raceOf(const ViewFrame& frame) {
     if (!frame.race.empty()) return frame.race;

@@ -25,6 +25,9 @@ std::vector<QString> raceNames(const std::vector<RaceEntry>& race);
 // the most entries per line whose columns fit `width` pixels.
 void fitLegendWrap(QCPLegend* legend, int width);
 
+// Keeps `legends` of `plot` wrapped to its width (fitLegendWrap) whenever it is resized.
+void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends);
+
 // The marker of a run (RaceEntry::marker) in `colour`, `size` px, filled white.
 QCPScatterStyle raceMarker(int marker, const QColor& colour, double size);
 

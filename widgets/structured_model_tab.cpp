@@ -116,6 +116,10 @@ void StructuredModelTab::clear() {
     transition_->data()->clear();
     removeTitles();
     note_->setVisible(false);
+    // Nothing of the previous problem on the axes: its label names, its image's title.
+    for (QCPAxisRect* rect : {emissionRect_, transitionRect_})
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
+            resetAxis(axis);
 }
 
 void StructuredModelTab::draw(const StructuredSnapshot& s) {

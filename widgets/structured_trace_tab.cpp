@@ -26,7 +26,10 @@ void fitValues(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, bool include
         lo = std::min(lo, r.lower);
         hi = std::max(hi, r.upper);
     }
-    if (!(lo <= hi)) return;
+    if (!(lo <= hi)) {
+        axis->setRange(0, 1);  // no data: nothing of a previous problem
+        return;
+    }
     if (includeZero) lo = std::min(lo, 0.0);
     const double span = std::max(hi - lo, 1e-12);
     axis->setRange(lo - 0.06 * span, hi + 0.06 * span);
@@ -43,7 +46,10 @@ void fitDecades(QCPAxis* axis, const std::vector<QCPGraph*>& graphs) {
         lo = std::min(lo, r.lower);
         hi = std::max(hi, r.upper);
     }
-    if (!(hi > 0)) return;
+    if (!(hi > 0)) {
+        axis->setRange(0.01, 1);  // no data: nothing of a previous problem
+        return;
+    }
     double from = std::pow(10.0, std::floor(std::log10(lo)));
     const double to = std::pow(10.0, std::ceil(std::log10(hi)));
     if (to < 100 * from) from = to / 100;
@@ -108,6 +114,7 @@ void StructuredTraceTab::createPanels() {
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);
     ownNote_ = addNote(this, ownRect_);
     legend_ = addLegendRow(this, 1, 4);
+    keepLegendsWrapped(this, {legend_});
     plotLayout()->setRowStretchFactors({1.0, 0.001});
 }
 
@@ -317,11 +324,6 @@ void StructuredTraceTab::rescale() {
     fitValues(ownRect_->axis(QCPAxis::atLeft), own, true);
     fitDecades(gapRect_->axis(QCPAxis::atLeft), panelGraphs(&RunCurves::gap));
     fitLegendWrap(legend_, width());
-}
-
-void StructuredTraceTab::resizeEvent(QResizeEvent* event) {
-    fitLegendWrap(legend_, event->size().width());
-    QCustomPlot::resizeEvent(event);
 }
 
 int StructuredTraceTab::count(QCPGraph* RunCurves::*curve) const {

@@ -47,9 +47,6 @@ class StructuredTraceTab final : public QCustomPlot {
     // The number of graphs of the plot (the runs' curves and the legend's line styles).
     int graphTotal() const { return graphCount(); }
 
-  protected:
-    void resizeEvent(QResizeEvent* event) override;
-
   private:
     enum class OwnMeasure { None, WorkingSets, Planes, MeanStep };
     // The curves of one run, all in its colour.

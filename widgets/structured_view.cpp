@@ -27,11 +27,20 @@ StructuredView::StructuredView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
     tabs_->setDocumentMode(true);
+    // Five tabs in a narrow view: names elided rather than tabs scrolled out of sight.
+    tabs_->setUsesScrollButtons(false);
+    tabs_->setElideMode(Qt::ElideRight);
     tabs_->addTab(modelTab_, tr("Model"));
     tabs_->addTab(traceTab_, tr("Gap and errors"));
     tabs_->addTab(latticeTab_, tr("Viterbi lattice"));
     tabs_->addTab(gapsTab_, tr("Word gaps"));
     tabs_->addTab(groupsTab_, tr("Kernel groups"));
+    // A page's plot fits the room it is given (legends wrap, titles elide): its natural
+    // minimum (a long legend row) must not widen the view beyond the window.
+    for (QWidget* page : {static_cast<QWidget*>(modelTab_), static_cast<QWidget*>(traceTab_),
+                          static_cast<QWidget*>(latticeTab_), static_cast<QWidget*>(gapsTab_),
+                          static_cast<QWidget*>(groupsTab_)})
+        page->setMinimumSize(200, 160);
     clear();
 }
 

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "data/sequence_format.h"
+#include "race_legend.h"
 #include "structured/bcfw.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
@@ -389,6 +390,24 @@ class TestStructuredView : public QObject {
         QCOMPARE(view.traceRunCount(), 0);
         QCOMPARE(view.primalPointCount(), 0);
         QVERIFY(view.traceGraphCount() < perRace / 3);  // only the legend's style keys
+    }
+
+    // Legends name what differs between the runs: the options all of them share are left out.
+    void raceNamesLeaveOutSharedOptions() {
+        using cplab::widgets::RaceEntry;
+        std::vector<RaceEntry> race(3);
+        race[0].label = "#1 bcfw (lambda=0.01, max_iterations=30)";
+        race[1].label = "#2 bcfw (averaging=true, lambda=0.01, max_iterations=30)";
+        race[2].label = "#3 ssg (lambda=0.01, max_iterations=20)";
+        const auto names = cplab::widgets::raceNames(race);
+        QCOMPARE(names[0], QString("#1 bcfw (max_iterations=30)"));
+        QCOMPARE(names[1], QString("#2 bcfw (averaging=true, max_iterations=30)"));
+        QCOMPARE(names[2], QString("#3 ssg (max_iterations=20)"));
+        race.resize(1);  // one run: its whole label
+        QCOMPARE(cplab::widgets::raceNames(race)[0], race[0].label);
+        race.push_back({});
+        race[1].label = "no options";
+        QCOMPARE(cplab::widgets::raceNames(race)[1], QString("no options"));
     }
 
     void otherSnapshotsAreRefused() {
