@@ -49,7 +49,8 @@ StructuredGroupsTab::StructuredGroupsTab(QWidget* parent) : QCustomPlot(parent) 
 
 void StructuredGroupsTab::createBetaPanel() {
     betaRect_->axis(QCPAxis::atBottom)->setLabel(tr("epochs (passes over the training words)"));
-    betaRect_->axis(QCPAxis::atLeft)->setLabel(tr("β_g = |w_g| / Σ|w_h|"));
+    // β_g = ‖w_g‖ / Σ‖w_h‖ (the tab's header); a short title fits the panel's height.
+    betaRect_->axis(QCPAxis::atLeft)->setLabel(tr("weight β_g"));
     betaRect_->axis(QCPAxis::atLeft)->setRange(0, 1.05);
     betaLegend_ = addLegendRow(this, 1, 6);
     // The number of active groups (b̃ > 0) on the right axis, as steps.
@@ -63,6 +64,7 @@ void StructuredGroupsTab::createBetaPanel() {
 
 void StructuredGroupsTab::createProxPanel() {
     proxRect_->axis(QCPAxis::atLeft)->setLabel(tr("group norm"));
+    proxRect_->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);  // the shorter panel
     proxRect_->axis(QCPAxis::atBottom)->grid()->setVisible(false);
     proxBefore_ = new QCPBars(proxRect_->axis(QCPAxis::atBottom), proxRect_->axis(QCPAxis::atLeft));
     proxAfter_ = new QCPBars(proxRect_->axis(QCPAxis::atBottom), proxRect_->axis(QCPAxis::atLeft));
@@ -192,10 +194,9 @@ void StructuredGroupsTab::drawProx(const StructuredSnapshot* s) {
     // The threshold in the axis label: a label at the line would cover the bars.
     QString label;
     if (hasProx) {
-        label = tr("the last proximal step on the group norms (%1")
-                    .arg(QString::fromStdString(s->regulariser));
+        label = tr("the last proximal step (%1").arg(QString::fromStdString(s->regulariser));
         if (std::isfinite(s->proxThreshold))
-            label += tr(", threshold s = %1").arg(s->proxThreshold, 0, 'g', 3);
+            label += tr(", s = %1").arg(s->proxThreshold, 0, 'g', 3);
         label += ")";
     }
     proxRect_->axis(QCPAxis::atBottom)->setLabel(label);

@@ -66,8 +66,8 @@ void StructuredLatticeTab::createPlot() {
     lettersRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     lettersRect_->axis(QCPAxis::atBottom)->setTicks(false);
     latticeRect_->axis(QCPAxis::atBottom)
-        ->setLabel(tr("position t in the word; cells: the emission score <w_y, x_t> + b_y "
-                      "(darker: higher)"));
+        ->setLabel(tr("position t in the word\ncells: the score <w_y, x_t> + b_y, darker is "
+                      "higher"));
     latticeRect_->axis(QCPAxis::atLeft)->setLabel(tr("label"));
     latticeRect_->axis(QCPAxis::atLeft)->setRangeReversed(true);
     letters_ =
@@ -237,7 +237,8 @@ void StructuredLatticeTab::labelAxes(const WordLattice& word, const SequenceData
     top->setTicks(false);
     top->setTickLabels(false);
     top->setBasePen(Qt::NoPen);
-    top->setLabel(tr("word %1 of '%2': \u201c%3\u201d, decoded \u201c%4\u201d")
+    // Two short lines: the view is often narrow.
+    top->setLabel(tr("word %1 of '%2'\n\u201c%3\u201d, decoded \u201c%4\u201d")
                       .arg(word.word + 1)
                       .arg(QString::fromStdString(data.name))
                       .arg(truth)
