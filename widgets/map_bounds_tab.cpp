@@ -42,7 +42,10 @@ MapBoundsTab::MapBoundsTab(QWidget* parent) : QCustomPlot(parent) {
     clusterMarks_ = addPointsGraph(
         this, boundRect_, tr("clusters added"),
         markerStyle(QCPScatterStyle::ssTriangleInverted, kCluster, kCluster, 7, 1.0));
-    disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing nodes"));
+    disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing"));
+    for (QCPAxis* axis :
+         {disagreementRect_->axis(QCPAxis::atLeft), disagreementRect_->axis(QCPAxis::atRight)})
+        axis->ticker()->setTickCount(3);  // the shorter panel
     disagreement_ =
         addLineGraph(this, disagreementRect_, tr("disagreeing nodes"), pen(kDisagreementLine, 1.6));
     clusterCount_ = addLineGraph(this, disagreementRect_, tr("clusters (right axis)"),

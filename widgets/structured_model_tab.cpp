@@ -184,7 +184,8 @@ void StructuredModelTab::setupImages() {
         axis->setTicks(false);
         axis->setTickLabels(false);
     }
-    x->setLabel(tr("emission weights, a %1 \u00d7 %2 image per label (blue > 0, red < 0)")
+    // Two short lines: beside the transitions the panel is half the view wide.
+    x->setLabel(tr("emission weights, %1 \u00d7 %2 per label\n(blue > 0, red < 0)")
                     .arg(imageRows_)
                     .arg(imageColumns_));
     y->setLabel({});
@@ -243,7 +244,7 @@ void StructuredModelTab::setupTransitions() {
     to->setRange(-0.5, labels_ - 0.5);
     from->setRange(-0.5, labels_ - 0.5);
     from->setRangeReversed(true);
-    to->setLabel(tr("next label (transition weights)"));
+    to->setLabel(tr("next label\n(transition weights)"));
     from->setLabel(tr("label"));
     for (QCPAxis* axis : {from, to}) {
         labelTicks(axis, labels_, labelNames_);
