@@ -8,6 +8,7 @@
 #include "coalesced_replot.h"
 #include "family_view.h"
 #include "plot_style.h"
+#include "race_legend.h"
 
 namespace cplab::widgets {
 
@@ -41,7 +42,10 @@ MapBoundsTab::MapBoundsTab(QWidget* parent) : QCustomPlot(parent) {
     clusterMarks_ = addPointsGraph(
         this, boundRect_, tr("clusters added"),
         markerStyle(QCPScatterStyle::ssTriangleInverted, kCluster, kCluster, 7, 1.0));
-    disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing nodes"));
+    disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing"));
+    for (QCPAxis* axis :
+         {disagreementRect_->axis(QCPAxis::atLeft), disagreementRect_->axis(QCPAxis::atRight)})
+        axis->ticker()->setTickCount(3);  // the shorter panel
     disagreement_ =
         addLineGraph(this, disagreementRect_, tr("disagreeing nodes"), pen(kDisagreementLine, 1.6));
     clusterCount_ = addLineGraph(this, disagreementRect_, tr("clusters (right axis)"),
@@ -50,6 +54,7 @@ MapBoundsTab::MapBoundsTab(QWidget* parent) : QCustomPlot(parent) {
     right->setLabel(tr("clusters"));
     right->setVisible(false);
     traceLegend_ = addLegendRow(this, 2, 5);
+    keepLegendsWrapped(this, {traceLegend_});
     plotLayout()->setRowStretchFactors({1.0, 0.6, 0.001});
     for (QCPGraph* g : {upper_, lower_, disagreement_, clusterCount_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
@@ -131,6 +136,8 @@ void MapBoundsTab::rescale() {
     if (std::isfinite(lo) && std::isfinite(hi)) {
         const double span = std::max(hi - lo, 1e-9 * std::max(1.0, std::abs(hi)));
         boundRect_->axis(QCPAxis::atLeft)->setRange(lo - 0.08 * span, hi + 0.08 * span);
+    } else {
+        boundRect_->axis(QCPAxis::atLeft)->setRange(0, 1);  // nothing of a previous problem
     }
     bool any = false;
     const QCPRange d = disagreement_->getValueRange(any);

@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "map_bounds_tab.h"
 #include "map_problem_controls.h"
 #include "plot_style.h"
+#include "race_legend.h"
 
 namespace cplab::widgets {
 
@@ -74,9 +76,16 @@ MapView::MapView(QWidget* parent)
     tabs_->setDocumentMode(true);
     tabs_->addTab(labelPlot_, tr("Labeling"));
     tabs_->addTab(boundsTab_, tr("Bounds"));
+    // A page's plot fits the room it is given: its natural minimum (a long legend row) must
+    // not widen the view beyond the window.
+    labelPlot_->setMinimumSize(200, 160);
+    boundsTab_->setMinimumSize(200, 160);
     labelPlot_->setObjectName("mapLabelPlot");
     applyPlotStyle(labelPlot_);
-    labelReplot_ = new CoalescedReplot(labelPlot_, [this] { fitLabeling(); });
+    labelReplot_ = new CoalescedReplot(labelPlot_);
+    // The ranges follow the axis rectangle as laid out for this very replot (before the first
+    // layout, or after a resize, an earlier rectangle would squash the cells).
+    connect(labelPlot_, &QCustomPlot::afterLayout, this, &MapView::fitLabeling);
     createLabelingItems();
     clear();
 }
@@ -95,20 +104,7 @@ void MapView::createLabelingItems() {
         axis->grid()->setVisible(false);
         axis->setVisible(false);
     }
-    image_ = new QCPItemPixmap(labelPlot_);
-    image_->setClipAxisRect(labelRect_);
-    for (QCPItemPosition* p : {image_->topLeft, image_->bottomRight})
-        p->setAxes(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
-    image_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-    image_->setLayer("background");
-    image_->setVisible(false);
-    input_ = new QCPItemPixmap(labelPlot_);
-    input_->setClipAxisRect(labelRect_);
-    for (QCPItemPosition* p : {input_->topLeft, input_->bottomRight})
-        p->setAxes(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
-    input_->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-    input_->setLayer("background");
-    input_->setVisible(false);
+    input_ = addCellImage(labelPlot_, labelRect_);
     edges_ = new QCPCurve(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
     edges_->setName(tr("edge"));
     edges_->setPen(pen(kEdge, 0.8));
@@ -123,6 +119,7 @@ void MapView::createLabelingItems() {
         markerGraph(labelPlot_, labelRect_, tr("disagreeing node"), QCPScatterStyle::ssCircle,
                     kDisagreeing, Qt::transparent, 9, 1.8);
     labelLegend_ = addLegendRow(labelPlot_, 2, 4);
+    keepLegendsWrapped(labelPlot_, {labelLegend_});
     labelPlot_->plotLayout()->setRowStretchFactors({0.001, 1.0, 0.001});
     note_ = addNote(labelPlot_, labelRect_);
     note_->setVisible(false);
@@ -140,8 +137,12 @@ void MapView::clear() {
     layout_ = Layout::None;
     rows_ = columns_ = 0;
     positions_.clear();
-    image_->setVisible(false);
+    panels_.clear();
+    selected_ = 0;
+    setPanelCount(0);
     input_->setVisible(false);
+    title_.clear();
+    labelPlot_->setToolTip({});
     labelColors_.clear();
     for (QCPCurve* c : {edges_, clusters_})
         c->data()->clear();
@@ -185,7 +186,8 @@ bool MapView::showFrame(const ViewFrame& frame) {
     } else {
         note_->setVisible(false);
         if (s.model != model_) setupLayout(*s.model);
-        drawLabeling(s);
+        choosePanels(frame);
+        drawLabeling();
     }
     boundsTab_->setTrace(frame.records, frame.columns, frame.runId);
     labelReplot_->schedule();
@@ -210,6 +212,7 @@ void MapView::setupLayout(const PairwiseModel& model) {
     if (picture)
         for (const auto& c : picture->labelColors)
             labelColors_.emplace_back(c[0], c[1], c[2]);
+    arrangement_ = MapPanels{rows_, columns_, 1, 1};
     showInputImage(picture);
     placeNodes(model);
     drawEdges(model);
@@ -217,12 +220,11 @@ void MapView::setupLayout(const PairwiseModel& model) {
 }
 
 void MapView::showInputImage(const GridPicture* picture) {
-    // The input image, one image width and a gap to the left of the labeling.
+    // The input image, in the first panel (left of the labelings).
     const bool input = picture && picture->input.width == columns_ &&
                        picture->input.height == rows_ &&
                        (picture->input.channels == 1 || picture->input.channels == 3);
     input_->setVisible(input);
-    inputGap_ = input ? std::max(1.0, std::round(columns_ / 25.0)) : 0.0;
     if (input) {
         const Image& in = picture->input;
         QImage pixels(in.width, in.height, QImage::Format_RGB32);
@@ -233,8 +235,6 @@ void MapView::showInputImage(const GridPicture* picture) {
                                     ? qRgb(in.at(x, y), in.at(x, y), in.at(x, y))
                                     : qRgb(in.at(x, y, 0), in.at(x, y, 1), in.at(x, y, 2)));
         input_->setPixmap(QPixmap::fromImage(pixels));
-        input_->topLeft->setCoords(-columns_ - inputGap_ - 0.5, -0.5);
-        input_->bottomRight->setCoords(-inputGap_ - 0.5, rows_ - 0.5);
     }
 }
 
@@ -254,14 +254,6 @@ void MapView::placeNodes(const PairwiseModel& model) {
     }
     // Row 0 of a grid at the top, as in an image.
     labelRect_->axis(QCPAxis::atLeft)->setRangeReversed(layout_ == Layout::Grid);
-    image_->setVisible(layout_ == Layout::Grid);
-    if (layout_ == Layout::Grid) {
-        cells_ = QImage(columns_, rows_, QImage::Format_RGB32);
-        image_->topLeft->setCoords(-0.5, -0.5);
-        image_->bottomRight->setCoords(columns_ - 0.5, rows_ - 0.5);
-    } else {
-        cells_ = QImage();
-    }
 }
 
 void MapView::drawEdges(const PairwiseModel& model) {
@@ -328,7 +320,7 @@ void MapView::fillLabelLegend(int graphs) {
     if (scale) labelGraphs_[static_cast<std::size_t>(graphs - 1)]->addToLegend(labelLegend_);
     disagreeingLegendProxy_->addToLegend(labelLegend_);
     if (layout_ != Layout::Grid) edges_->addToLegend(labelLegend_);
-    labelLegend_->setWrap(graphs <= 2 ? 3 : 5);
+    fitLegendWrap(labelLegend_, labelPlot_->width());
 }
 
 QPointF MapView::position(int v) const {
@@ -350,18 +342,16 @@ QColor MapView::inputColor(int v) const {
     return input_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
 }
 
-void MapView::drawLabeling(const MapSnapshot& s) {
-    const PairwiseModel& m = *s.model;
-    const int n = m.variables();
-    // The labels.
+void MapView::drawLabeling() {
+    const MapSnapshot& s = *snapshot_;
+    const int n = s.model->variables();
     for (QCPGraph* g : labelGraphs_)
         g->data()->clear();
     if (layout_ == Layout::Grid) {
-        for (int v = 0; v < n; ++v)
-            cells_.setPixelColor(v % columns_, v / columns_,
-                                 colorOf(s.labeling[static_cast<std::size_t>(v)]));
-        image_->setPixmap(QPixmap::fromImage(cells_));
+        for (int k = 0; k < static_cast<int>(panels_.size()); ++k)
+            drawCells(k);
     } else {
+        // The selected run's labels as markers.
         std::vector<QVector<double>> xs(labelGraphs_.size()), ys(labelGraphs_.size());
         for (int v = 0; v < n; ++v) {
             const int label = s.labeling[static_cast<std::size_t>(v)];
@@ -372,42 +362,66 @@ void MapView::drawLabeling(const MapSnapshot& s) {
         for (std::size_t k = 0; k < labelGraphs_.size(); ++k)
             labelGraphs_[k]->setData(xs[k], ys[k], true);
     }
-
-    // The disagreeing nodes: a red dot in the cell, or a red ring around the marker.
+    // The disagreeing nodes of every panel: a red dot in the cell, or a red ring around the
+    // marker.
     QVector<double> rx, ry;
-    for (int v = 0; v < n && static_cast<std::size_t>(v) < s.disagreeing.size(); ++v) {
-        if (!s.disagreeing[static_cast<std::size_t>(v)]) continue;
-        rx.append(position(v).x());
-        ry.append(position(v).y());
+    const int first = input_->visible() ? 1 : 0;
+    for (int k = 0; k < static_cast<int>(panels_.size()); ++k) {
+        const MapSnapshot& p = *panels_[static_cast<std::size_t>(k)].snapshot;
+        const QPointF o = layout_ == Layout::Grid ? arrangement_.origin(first + k) : QPointF();
+        int count = 0;
+        for (int v = 0; v < n && static_cast<std::size_t>(v) < p.disagreeing.size(); ++v) {
+            if (!p.disagreeing[static_cast<std::size_t>(v)]) continue;
+            rx.append(o.x() + position(v).x());
+            ry.append(o.y() + position(v).y());
+            ++count;
+        }
+        if (k == selected_) disagreeingMarkers_ = count;
     }
-    disagreeingMarkers_ = static_cast<int>(rx.size());
     disagreeingRings_->setData(rx, ry, true);
-    drawClusters(s);
+    drawClusters();
     setTitle(s);
+    for (std::size_t k = 1; k < captions_.size(); ++k)
+        captionTexts_[k] = caption(static_cast<int>(k) - 1);
+    if (!captions_.empty()) captionTexts_[0] = tr("input image");
+    for (std::size_t k = 0; k < captions_.size(); ++k) {
+        const bool selected = k > 0 && static_cast<int>(k) - 1 == selected_;
+        QFont font = captions_[k]->font();
+        font.setBold(selected && panels_.size() > 1);
+        captions_[k]->setFont(font);
+        captions_[k]->setColor(k == 0 ? colors::kText : panels_[k - 1].colour.darker(130));
+        captions_[k]->setText(captionTexts_[k]);
+    }
 }
 
-void MapView::drawClusters(const MapSnapshot& s) {
+void MapView::drawClusters() {
     // The clusters: closed polygons through their nodes. On a grid, steps across the
     // wrap-around edges are unwrapped so that a face on the border stays a small square.
-    const int n = s.model->variables();
+    const int n = model_->variables();
     QVector<QCPCurveData> polygons;
-    clusterPolygons_ = 0;
     int t = 0;
-    for (const auto& cluster : s.clusters) {
-        if (cluster.size() < 3) continue;
-        bool valid = true;
-        for (int v : cluster)
-            valid = valid && v >= 0 && v < n;
-        if (!valid) continue;
-        for (const QPointF& p : clusterPolygon(cluster))
-            polygons.append(QCPCurveData(t++, p.x(), p.y()));
-        polygons.append(QCPCurveData(t++, kNaN, kNaN));
-        ++clusterPolygons_;
+    const int first = input_->visible() ? 1 : 0;
+    for (int k = 0; k < static_cast<int>(panels_.size()); ++k) {
+        const MapSnapshot& p = *panels_[static_cast<std::size_t>(k)].snapshot;
+        const QPointF o = layout_ == Layout::Grid ? arrangement_.origin(first + k) : QPointF();
+        int count = 0;
+        for (const auto& cluster : p.clusters) {
+            if (cluster.size() < 3) continue;
+            bool valid = true;
+            for (int v : cluster)
+                valid = valid && v >= 0 && v < n;
+            if (!valid) continue;
+            for (const QPointF& point : clusterPolygon(cluster))
+                polygons.append(QCPCurveData(t++, o.x() + point.x(), o.y() + point.y()));
+            polygons.append(QCPCurveData(t++, kNaN, kNaN));
+            ++count;
+        }
+        if (k == selected_) clusterPolygons_ = count;
     }
     clusters_->data()->set(polygons, true);
-    const bool inLegend = labelLegend_->hasItemWithPlottable(clusters_);
-    if ((clusterPolygons_ > 0) != inLegend) {
-        if (clusterPolygons_ > 0) {
+    const bool any = t > 0, inLegend = labelLegend_->hasItemWithPlottable(clusters_);
+    if (any != inLegend) {
+        if (any) {
             clusters_->addToLegend(labelLegend_);
         } else {
             clusters_->removeFromLegend(labelLegend_);
@@ -416,24 +430,26 @@ void MapView::drawClusters(const MapSnapshot& s) {
 }
 
 void MapView::setTitle(const MapSnapshot& s) {
-    // Two short lines: the view is often narrow beside the panels.
+    // Two short lines (elided to the plot's width): the view is often narrow beside the
+    // panels. On a grid each panel's caption has its run's facts.
     const int n = s.model->variables();
-    QString title = tr("%1, iteration %2: the labeling decoded from the beliefs")
-                        .arg(QString::fromStdString(s.solver))
-                        .arg(s.record.iteration);
-    if (input_->visible())
-        title = tr("%1, iteration %2: input image (left) and the labeling decoded from the "
-                   "beliefs")
-                    .arg(QString::fromStdString(s.solver))
-                    .arg(s.record.iteration);
-    QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(rows_).arg(columns_)
+    const bool race = panels_.size() > 1;
+    QString title = race ? tr("Iteration %1: the labeling decoded from each run's beliefs")
+                               .arg(s.record.iteration)
+                         : tr("%1, iteration %2: the labeling decoded from the beliefs")
+                               .arg(QString::fromStdString(s.solver))
+                               .arg(s.record.iteration);
+    QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(columns_).arg(rows_)
                     : layout_ == Layout::Distances ? tr("nodes placed by their hop distances")
                                                    : tr("nodes on a circle");
-    facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
-    if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
-    if (s.badPixels >= 0) facts += tr("; %1% bad pixels").arg(100.0 * s.badPixels, 0, 'f', 2);
-    title += "\n" + facts;
-    labelTitle_->setText(title);
+    if (layout_ != Layout::Grid) {
+        facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
+        if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
+    } else {
+        if (input_->visible()) facts += tr(", the input image first");
+    }
+    title_ = title + "\n" + facts;
+    labelTitle_->setText(title_);
 }
 
 std::vector<QPointF> MapView::clusterPolygon(const std::vector<int>& cluster) const {
@@ -467,34 +483,35 @@ void MapView::fitLabeling() {
     // Equal units per pixel on both axes, the whole layout in view with a small margin.
     const QRect r = labelRect_->rect();
     const double w = std::max(r.width(), 1), h = std::max(r.height(), 1);
-    double cx = 0, cy = 0, dw = 2.3, dh = 2.3;
+    QRectF box(-1.15, -1.15, 2.3, 2.3);
     if (layout_ == Layout::Grid) {
-        cx = (columns_ - 1) / 2.0;
-        cy = (rows_ - 1) / 2.0;
-        // Faces across the wrap-around edges of a torus lie half a cell outside.
-        dw = columns_ + 1.4;
-        dh = rows_ + 1.4;
-        if (input_->visible()) {  // the input image too, left of the labeling
-            cx -= (columns_ + inputGap_) / 2.0;
-            dw += columns_ + inputGap_;
+        const int perLine = MapPanels::bestPerLine(rows_, columns_, arrangement_.count, {w, h});
+        if (perLine != arrangement_.perLine) {
+            arrangement_.perLine = perLine;
+            placePanels();
+            if (snapshot_ && !panels_.empty()) drawLabeling();
         }
+        box = arrangement_.box();
     }
-    const double scale = std::max(dw / w, dh / h);
-    setSpan(labelRect_->axis(QCPAxis::atBottom), cx, w * scale / 2);
-    setSpan(labelRect_->axis(QCPAxis::atLeft), cy, h * scale / 2);
+    const double scale = std::max(box.width() / w, box.height() / h);
+    setSpan(labelRect_->axis(QCPAxis::atBottom), box.center().x(), w * scale / 2);
+    setSpan(labelRect_->axis(QCPAxis::atLeft), box.center().y(), h * scale / 2);
     if (layout_ == Layout::Grid) {
         QCPScatterStyle dot = disagreeingRings_->scatterStyle();
         dot.setSize(std::max(3.0, kDot / scale));
         disagreeingRings_->setScatterStyle(dot);
     }
+    elideTexts(1.0 / scale);
 }
 
 QColor MapView::drawnColor(int v) const {
     if (v < 0 || v >= static_cast<int>(positions_.size())) return {};
     if (layout_ == Layout::Grid) {
-        if (!image_->visible() || cells_.isNull()) return {};
+        if (selected_ >= static_cast<int>(images_.size())) return {};
+        const QCPItemPixmap* image = images_[static_cast<std::size_t>(selected_)];
+        if (!image->visible()) return {};
         // The pixmap the plot draws, not the image it was made from.
-        return image_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
+        return image->pixmap().toImage().pixelColor(v % columns_, v / columns_);
     }
     const QPointF p = position(v);
     for (QCPGraph* g : labelGraphs_) {

@@ -10,10 +10,11 @@
 //     A grid model generated from an image (MapSnapshot::picture, solvers/map/generators.h)
 //     takes its layout from the picture, draws its input image to the left of the labeling and
 //     colours the labels by the picture's label colours (grey levels, cluster centres,
-//     disparity shades). Nodes whose parts of the bound disagree with the labeling are marked
-//     in red; the
-//     clusters added by tightening (mplp_cycles) are drawn as small polygons through their
-//     nodes.
+//     disparity shades). On a grid every run of the race draws its own labeling, side by side
+//     (map_panels.h), captioned with its name, its disagreement and its bad pixels; the cells
+//     stay square at any size, before and after the first step. Nodes whose parts of the
+//     bound disagree with the labeling are marked in red; the clusters added by tightening
+//     (mplp_cycles) are drawn as small polygons through their nodes.
 //   * "Bounds": the dual bound U (best so far) and E of the best labeling per iteration, with
 //     a mark where clusters were added; below, the number of disagreeing nodes (and of
 //     clusters) per iteration (map_bounds_tab.h).
@@ -26,6 +27,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QPointer>
+#include <QRectF>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,6 +35,7 @@
 
 #include "family_view.h"
 #include "map/map_snapshot.h"
+#include "map_panels.h"
 #include "map_problem_controls.h"
 
 class QCPAxisRect;
@@ -81,6 +84,12 @@ class MapView final : public FamilyView {
     // node v (invalid when it is not drawn).
     bool showsInputImage() const;
     QColor inputColor(int v) const;
+    // The panels of the labeling tab (the input image and one per run on a grid), and the pixel
+    // rectangle the selected run's labeling is drawn in as of the last replot.
+    int panelCount() const { return static_cast<int>(images_.size()); }
+    QRectF labelingPixelRect() const;
+    // The graphs and curves of the labeling tab that hold data.
+    int labelGraphCount() const;
     // Points of the bound traces (U and E) and of the disagreement trace.
     int upperPointCount() const;
     int lowerPointCount() const;
@@ -89,7 +98,16 @@ class MapView final : public FamilyView {
 
   private:
     void setupLayout(const PairwiseModel& model);
+    // One run's labeling as the labeling tab draws it.
+    struct Panel {
+        std::shared_ptr<const MapSnapshot> snapshot;
+        QString name;
+        QColor colour;
+    };
     void showInputImage(const GridPicture* picture);  // null: none
+    void choosePanels(const ViewFrame& frame);
+    void placePanels();
+    void setPanelCount(int count);
     void placeNodes(const PairwiseModel& model);
     void drawEdges(const PairwiseModel& model);
     void setupLabelGraphs(const PairwiseModel& model);
@@ -97,14 +115,17 @@ class MapView final : public FamilyView {
     QPointF position(int v) const;
     // The colour label k is drawn in: the picture's, else the categorical palette.
     QColor colorOf(int label) const;
-    void drawLabeling(const MapSnapshot& s);
-    void drawClusters(const MapSnapshot& s);
+    void drawLabeling();
+    void drawCells(int panel);
+    void drawClusters();
+    QString caption(int panel) const;
     // The closed polygon through a cluster's nodes (on a grid unwrapped across the torus's
     // edges and shrunk toward its centre).
     std::vector<QPointF> clusterPolygon(const std::vector<int>& cluster) const;
     void setTitle(const MapSnapshot& s);
     void createLabelingItems();
     void fitLabeling();
+    void elideTexts(double pixelsPerCell);
 
     QTabWidget* tabs_;
     QCustomPlot* labelPlot_;
@@ -117,11 +138,15 @@ class MapView final : public FamilyView {
     QCPAxisRect* labelRect_ = nullptr;
     QCPTextElement* labelTitle_ = nullptr;
     QCPLegend* labelLegend_ = nullptr;
-    QCPItemPixmap* image_ = nullptr;
-    QImage cells_;                     // one pixel per node (Grid)
-    QCPItemPixmap* input_ = nullptr;   // the picture's input image, left of the labeling
-    double inputGap_ = 0.0;            // cells between the input image and the labeling
-    std::vector<QColor> labelColors_;  // the picture's label colours, or empty
+    QString title_;                       // the title unelided
+    std::vector<Panel> panels_;           // the runs drawn: each on a grid, else the selected
+    int selected_ = 0;                    // the selected run's panel
+    std::vector<QCPItemPixmap*> images_;  // one cell per node, one image per panel (Grid)
+    std::vector<QCPItemText*> captions_;  // below the input and each panel (Grid)
+    std::vector<QString> captionTexts_;   // the captions unelided
+    MapPanels arrangement_;               // the panels' places (Grid)
+    QCPItemPixmap* input_ = nullptr;      // the picture's input image, left of the labeling
+    std::vector<QColor> labelColors_;     // the picture's label colours, or empty
     QCPCurve* edges_ = nullptr;
     std::vector<QCPGraph*> labelGraphs_;    // markers per label (graphs); legend entries (all)
     QCPGraph* disagreeingRings_ = nullptr;  // dots (Grid), rings (graphs)

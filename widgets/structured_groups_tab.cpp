@@ -2,18 +2,28 @@
 #include "structured_groups_tab.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "coalesced_replot.h"
 #include "family_view.h"
 #include "plot_style.h"
+#include "race_legend.h"
 
 namespace cplab::widgets {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The colour of group g: dark tones apart from the run colours (a group is no run).
+QColor groupColor(std::size_t g) {
+    static const std::array<QColor, 8> palette = {
+        QColor(20, 50, 120),  QColor(0, 110, 50),  QColor(190, 0, 120), QColor(150, 100, 0),
+        QColor(100, 30, 140), QColor(0, 110, 120), QColor(70, 70, 70),  QColor(165, 0, 30)};
+    return palette[g % palette.size()];
+}
 
 }  // namespace
 
@@ -39,7 +49,8 @@ StructuredGroupsTab::StructuredGroupsTab(QWidget* parent) : QCustomPlot(parent) 
 
 void StructuredGroupsTab::createBetaPanel() {
     betaRect_->axis(QCPAxis::atBottom)->setLabel(tr("epochs (passes over the training words)"));
-    betaRect_->axis(QCPAxis::atLeft)->setLabel(tr("group weight β_g = |w_g| / Σ|w_h|"));
+    // β_g = ‖w_g‖ / Σ‖w_h‖ (the tab's header); a short title fits the panel's height.
+    betaRect_->axis(QCPAxis::atLeft)->setLabel(tr("weight β_g"));
     betaRect_->axis(QCPAxis::atLeft)->setRange(0, 1.05);
     betaLegend_ = addLegendRow(this, 1, 6);
     // The number of active groups (b̃ > 0) on the right axis, as steps.
@@ -53,6 +64,7 @@ void StructuredGroupsTab::createBetaPanel() {
 
 void StructuredGroupsTab::createProxPanel() {
     proxRect_->axis(QCPAxis::atLeft)->setLabel(tr("group norm"));
+    proxRect_->axis(QCPAxis::atLeft)->ticker()->setTickCount(3);  // the shorter panel
     proxRect_->axis(QCPAxis::atBottom)->grid()->setVisible(false);
     proxBefore_ = new QCPBars(proxRect_->axis(QCPAxis::atBottom), proxRect_->axis(QCPAxis::atLeft));
     proxAfter_ = new QCPBars(proxRect_->axis(QCPAxis::atBottom), proxRect_->axis(QCPAxis::atLeft));
@@ -71,16 +83,11 @@ void StructuredGroupsTab::createProxPanel() {
     for (QCPItemPosition* point : {threshold_->point1, threshold_->point2})
         point->setAxes(proxRect_->axis(QCPAxis::atBottom), proxRect_->axis(QCPAxis::atLeft));
     threshold_->setPen(pen(colors::kCandidate, 1.6, Qt::DashLine));
-    thresholdLabel_ = new QCPItemText(this);
-    thresholdLabel_->setClipAxisRect(proxRect_);
-    thresholdLabel_->position->setAxes(proxRect_->axis(QCPAxis::atBottom),
-                                       proxRect_->axis(QCPAxis::atLeft));
-    thresholdLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    thresholdLabel_->setColor(colors::kCandidate);
     auto* proxLegend = addLegendRow(this, 3, 3);
     proxLegend->clearItems();
     proxBefore_->addToLegend(proxLegend);
     proxAfter_->addToLegend(proxLegend);
+    keepLegendsWrapped(this, {betaLegend_, proxLegend});
 }
 
 void StructuredGroupsTab::removeShrinkLabels() {
@@ -101,9 +108,11 @@ void StructuredGroupsTab::clear() {
     proxBefore_->data()->clear();
     proxAfter_->data()->clear();
     threshold_->setVisible(false);
-    thresholdLabel_->setVisible(false);
     removeShrinkLabels();
     note_->setVisible(true);
+    // Nothing of the previous problem on the axes: its group names, its regulariser.
+    proxRect_->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    proxRect_->axis(QCPAxis::atBottom)->setLabel({});
 }
 
 void StructuredGroupsTab::draw(std::span<const IterationRecord> records,
@@ -121,7 +130,7 @@ void StructuredGroupsTab::restart(const std::vector<std::string>& names, int run
     activeGroups_->data()->clear();
     for (std::size_t k = 0; k < names.size(); ++k) {
         QCPGraph* g = addLineGraph(this, betaRect_, QString::fromStdString(names[k]),
-                                   pen(runColor(static_cast<int>(k)), 2.0));
+                                   pen(groupColor(k), 2.0));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.0));
         g->addToLegend(betaLegend_);
         betaGraphs_.push_back(g);
@@ -182,19 +191,21 @@ void StructuredGroupsTab::drawProx(const StructuredSnapshot* s) {
     proxBefore_->setData(left, before, true);
     proxAfter_->setData(right, after, true);
     proxRect_->axis(QCPAxis::atBottom)->setTicker(ticker);
-    proxRect_->axis(QCPAxis::atBottom)
-        ->setLabel(hasProx ? tr("the last round's proximal step on the group norms (%1)")
-                                 .arg(QString::fromStdString(s->regulariser))
-                           : QString());
+    // The threshold in the axis label: a label at the line would cover the bars.
+    QString label;
+    if (hasProx) {
+        label = tr("the last proximal step (%1").arg(QString::fromStdString(s->regulariser));
+        if (std::isfinite(s->proxThreshold))
+            label += tr(", s = %1").arg(s->proxThreshold, 0, 'g', 3);
+        label += ")";
+    }
+    proxRect_->axis(QCPAxis::atBottom)->setLabel(label);
     labelShrinkage(keys, before, after);
     const bool showThreshold = hasProx && std::isfinite(s->proxThreshold);
     threshold_->setVisible(showThreshold);
-    thresholdLabel_->setVisible(showThreshold);
     if (showThreshold) {
         threshold_->point1->setCoords(-1.0, s->proxThreshold);
         threshold_->point2->setCoords(1.0, s->proxThreshold);
-        thresholdLabel_->position->setCoords(-0.45, s->proxThreshold);
-        thresholdLabel_->setText(tr("threshold s = %1").arg(s->proxThreshold, 0, 'g', 3));
     }
 }
 
@@ -238,7 +249,8 @@ void StructuredGroupsTab::rescale() {
         for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
             top = std::max(top, it->value);
     if (threshold_->visible()) top = std::max(top, threshold_->point1->coords().y());
-    proxRect_->axis(QCPAxis::atLeft)->setRange(0, top > 0 ? top * 1.15 : 1.0);
+    // Room above the bars for their shrinkage labels.
+    proxRect_->axis(QCPAxis::atLeft)->setRange(0, top > 0 ? top * 1.35 : 1.0);
 }
 
 double StructuredGroupsTab::weight(int group, int index) const {

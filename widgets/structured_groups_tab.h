@@ -3,7 +3,7 @@
 // weights β_g = ‖w_g‖/Σ‖w_h‖ along the epochs, one named line per group (the paper's Figure 1,
 // bottom left), and the last round's proximal step: the group norms before (b) and after (b̃)
 // it as paired bars, with the threshold s of the squared-l1 or group-lasso shrinkage as a
-// dashed line.
+// dashed line (its value in the axis label). Groups are drawn in dark tones, not run colours.
 #pragma once
 
 #include <span>
@@ -59,7 +59,6 @@ class StructuredGroupsTab final : public QCustomPlot {
     QCPBars* proxBefore_ = nullptr;
     QCPBars* proxAfter_ = nullptr;
     QCPItemStraightLine* threshold_ = nullptr;
-    QCPItemText* thresholdLabel_ = nullptr;
     std::vector<QCPItemText*> shrinkLabels_;  // the shrinkage of each group, in per cent
     QCPItemText* note_ = nullptr;
 };

@@ -13,6 +13,7 @@
 
 #include "coalesced_replot.h"
 #include "plot_style.h"
+#include "race_legend.h"
 #include "structured_tabs_common.h"
 
 namespace cplab::widgets {
@@ -36,6 +37,7 @@ StructuredLatticeTab::StructuredLatticeTab(QWidget* parent)
     layout->addLayout(wordRow);
     layout->addWidget(plot_, 1);
     plot_->setObjectName("structuredLatticePlot");
+    plot_->setMinimumSize(200, 120);  // its natural minimum (the legend row) would widen the view
     connect(wordBox_, &QSpinBox::valueChanged, this, [this](int value) {
         word_ = value - 1;
         drawLattice();
@@ -64,8 +66,8 @@ void StructuredLatticeTab::createPlot() {
     lettersRect_->axis(QCPAxis::atBottom)->setTickLabels(false);
     lettersRect_->axis(QCPAxis::atBottom)->setTicks(false);
     latticeRect_->axis(QCPAxis::atBottom)
-        ->setLabel(tr("position t in the word; cells: the emission score <w_y, x_t> + b_y "
-                      "(darker: higher)"));
+        ->setLabel(tr("position t in the word\ncells: the score <w_y, x_t> + b_y, darker is "
+                      "higher"));
     latticeRect_->axis(QCPAxis::atLeft)->setLabel(tr("label"));
     latticeRect_->axis(QCPAxis::atLeft)->setRangeReversed(true);
     letters_ =
@@ -88,6 +90,7 @@ void StructuredLatticeTab::createPaths() {
     const QString pathNames[3] = {tr("true labels y_i"), tr("Viterbi decoding of w"),
                                   tr("loss-augmented decoding (the oracle)")};
     auto* pathLegend = addLegendRow(plot_, 2, 3);
+    keepLegendsWrapped(plot_, {pathLegend});
     plot_->plotLayout()->setRowStretchFactors({1.6, 4.0, 0.001});
     for (int k = 0; k < 3; ++k) {
         paths_[k] = new QCPCurve(latticeRect_->axis(QCPAxis::atBottom),
@@ -106,6 +109,14 @@ void StructuredLatticeTab::clear() {
     lattice_->data()->clear();
     for (QCPCurve* path : paths_)
         path->data()->clear();
+    // Nothing of the previous problem on the axes: its word, its label names.
+    lettersRect_->axis(QCPAxis::atTop)->setLabel({});
+    for (QCPAxis* axis :
+         {latticeRect_->axis(QCPAxis::atBottom), latticeRect_->axis(QCPAxis::atLeft)}) {
+        const QString title = axis->label();
+        resetAxis(axis);
+        axis->setLabel(title);  // the axes' meaning stays
+    }
 }
 
 void StructuredLatticeTab::draw(std::shared_ptr<const StructuredSnapshot> s) {
@@ -226,7 +237,8 @@ void StructuredLatticeTab::labelAxes(const WordLattice& word, const SequenceData
     top->setTicks(false);
     top->setTickLabels(false);
     top->setBasePen(Qt::NoPen);
-    top->setLabel(tr("word %1 of '%2': \u201c%3\u201d, decoded \u201c%4\u201d")
+    // Two short lines: the view is often narrow.
+    top->setLabel(tr("word %1 of '%2'\n\u201c%3\u201d, decoded \u201c%4\u201d")
                       .arg(word.word + 1)
                       .arg(QString::fromStdString(data.name))
                       .arg(truth)

@@ -116,6 +116,10 @@ void StructuredModelTab::clear() {
     transition_->data()->clear();
     removeTitles();
     note_->setVisible(false);
+    // Nothing of the previous problem on the axes: its label names, its image's title.
+    for (QCPAxisRect* rect : {emissionRect_, transitionRect_})
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
+            resetAxis(axis);
 }
 
 void StructuredModelTab::draw(const StructuredSnapshot& s) {
@@ -180,7 +184,8 @@ void StructuredModelTab::setupImages() {
         axis->setTicks(false);
         axis->setTickLabels(false);
     }
-    x->setLabel(tr("emission weights, a %1 \u00d7 %2 image per label (blue > 0, red < 0)")
+    // Two short lines: beside the transitions the panel is half the view wide.
+    x->setLabel(tr("emission weights, %1 \u00d7 %2 per label\n(blue > 0, red < 0)")
                     .arg(imageRows_)
                     .arg(imageColumns_));
     y->setLabel({});
@@ -239,7 +244,7 @@ void StructuredModelTab::setupTransitions() {
     to->setRange(-0.5, labels_ - 0.5);
     from->setRange(-0.5, labels_ - 0.5);
     from->setRangeReversed(true);
-    to->setLabel(tr("next label (transition weights)"));
+    to->setLabel(tr("next label\n(transition weights)"));
     from->setLabel(tr("label"));
     for (QCPAxis* axis : {from, to}) {
         labelTicks(axis, labels_, labelNames_);

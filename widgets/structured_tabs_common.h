@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the structured view's tabs (structured_model_tab.h, structured_lattice_tab.h) share:
-// label names on axes, and the shape of a label's features when they are an image.
+// label names on axes, axes reset for a new problem, and the shape of a label's features when they
+// are an image.
 #pragma once
 
 #include <QString>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "data/sequence_format.h"
+#include "qcustomplot.h"
 
 namespace cplab::widgets {
 
@@ -28,6 +30,13 @@ inline std::pair<int, int> imageShape(int features) {
     const int side = static_cast<int>(std::lround(std::sqrt(static_cast<double>(features))));
     if (side >= 4 && side * side == features) return {side, side};
     return {0, 0};
+}
+
+// An axis as before any problem (after clear()): no title, numbered ticks, range 0 to 1.
+inline void resetAxis(QCPAxis* axis) {
+    axis->setLabel({});
+    axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    axis->setRange(0, 1);
 }
 
 }  // namespace cplab::widgets

@@ -27,11 +27,20 @@ StructuredView::StructuredView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
     tabs_->setDocumentMode(true);
+    // Five tabs in a narrow view: names elided rather than tabs scrolled out of sight.
+    tabs_->setUsesScrollButtons(false);
+    tabs_->setElideMode(Qt::ElideRight);
     tabs_->addTab(modelTab_, tr("Model"));
     tabs_->addTab(traceTab_, tr("Gap and errors"));
     tabs_->addTab(latticeTab_, tr("Viterbi lattice"));
     tabs_->addTab(gapsTab_, tr("Word gaps"));
     tabs_->addTab(groupsTab_, tr("Kernel groups"));
+    // A page's plot fits the room it is given (legends wrap, titles elide): its natural
+    // minimum (a long legend row) must not widen the view beyond the window.
+    for (QWidget* page : {static_cast<QWidget*>(modelTab_), static_cast<QWidget*>(traceTab_),
+                          static_cast<QWidget*>(latticeTab_), static_cast<QWidget*>(gapsTab_),
+                          static_cast<QWidget*>(groupsTab_)})
+        page->setMinimumSize(200, 160);
     clear();
 }
 
@@ -48,7 +57,17 @@ void StructuredView::clear() {
     latticeTab_->clear();
     gapsTab_->clear();
     groupsTab_->clear();
+    showGroupsTab(false);
     scheduleReplots();
+}
+
+void StructuredView::showGroupsTab(bool shown) {
+    // Only online MKL has kernel groups: for the other solvers the tab would stay empty.
+    tabs_->setTabVisible(tabs_->indexOf(groupsTab_), shown);
+}
+
+bool StructuredView::groupsTabShown() const {
+    return tabs_->isTabVisible(tabs_->indexOf(groupsTab_));
 }
 
 QCustomPlot* StructuredView::plot() const {
@@ -67,7 +86,7 @@ QCustomPlot* StructuredView::plot() const {
 }
 
 bool StructuredView::showPage(int index) {
-    if (index < 0 || index >= tabs_->count()) return false;
+    if (index < 0 || index >= tabs_->count() || !tabs_->isTabVisible(index)) return false;
     tabs_->setCurrentIndex(index);
     return true;
 }
@@ -76,10 +95,11 @@ bool StructuredView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const StructuredSnapshot>(frame.snapshot);
     if (!snapshot) return false;
     modelTab_->draw(*snapshot);
-    traceTab_->setTrace(frame.records, frame.columns, frame.runId);
+    traceTab_->setFrame(frame);
     latticeTab_->draw(snapshot);
     gapsTab_->draw(snapshot->wordGaps);
     groupsTab_->draw(frame.records, frame.columns, frame.runId, snapshot.get());
+    showGroupsTab(!snapshot->groupNames.empty());
     scheduleReplots();
     return true;
 }
@@ -114,6 +134,26 @@ int StructuredView::testErrorPointCount() const {
 
 int StructuredView::testWordErrorPointCount() const {
     return traceTab_->testWordErrorPointCount();
+}
+
+int StructuredView::traceRunCount() const {
+    return traceTab_->runCount();
+}
+
+QColor StructuredView::traceRunColour(int k) const {
+    return traceTab_->runColour(k);
+}
+
+int StructuredView::traceRunGapPoints(int k) const {
+    return traceTab_->runGapPoints(k);
+}
+
+int StructuredView::traceRunTestErrorPoints(int k) const {
+    return traceTab_->runTestErrorPoints(k);
+}
+
+int StructuredView::traceGraphCount() const {
+    return traceTab_->graphTotal();
 }
 
 double StructuredView::ownValue(int curve, int index) const {

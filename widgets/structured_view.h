@@ -3,12 +3,12 @@
 // each one QCustomPlot, one class each:
 //   * "Model" (structured_model_tab.h): the weights w, emission templates and transitions;
 //   * "Gap and errors" (structured_trace_tab.h): bounds, duality gap, errors and the solver's
-//     own measure against passes;
+//     own measure against passes, for every run of the race;
 //   * "Viterbi lattice" (structured_lattice_tab.h): one word's lattice with the true, decoded
 //     and loss-augmented labellings;
 //   * "Word gaps" (structured_gaps_tab.h, BCFW): gapᵢ of every training word;
 //   * "Kernel groups" (structured_groups_tab.h, online MKL): the group weights and the last
-//     proximal step.
+//     proximal step; hidden while the selected run has no kernel groups.
 // The status line reads P, D, the gap and the errors.
 #pragma once
 
@@ -48,6 +48,15 @@ class StructuredView final : public FamilyView {
     int gapPointCount() const;
     int testErrorPointCount() const;
     int testWordErrorPointCount() const;
+    // The trace tab's runs (the race's, in its order): their number, colour, and the points of
+    // their gap and test-error curves; the number of graphs it holds.
+    int traceRunCount() const;
+    QColor traceRunColour(int k) const;
+    int traceRunGapPoints(int k) const;
+    int traceRunTestErrorPoints(int k) const;
+    int traceGraphCount() const;
+    // Whether the "Kernel groups" tab is shown (only for a run with kernel groups).
+    bool groupsTabShown() const;
     // The bottom panel's curve `curve` (0: constraints, planes or mean step; 1: active planes),
     // its value at point `index` (NaN where there is none).
     double ownValue(int curve, int index) const;
@@ -69,6 +78,7 @@ class StructuredView final : public FamilyView {
 
   private:
     void scheduleReplots();
+    void showGroupsTab(bool shown);
 
     QTabWidget* tabs_;
     StructuredModelTab* modelTab_;

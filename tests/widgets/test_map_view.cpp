@@ -9,7 +9,8 @@
 // are refused. Generated image models (solvers/map/generators.h) are drawn as their picture's
 // grid, the input image beside the labeling in the picture's label colours, the status line
 // reporting bad pixels against a ground truth; the PNG decoder agrees with QImage on the
-// built-in Tsukuba images.
+// built-in Tsukuba images. A grid keeps its aspect ratio at any size, before and after the
+// first step; every run of a race draws its labeling; clear() leaves nothing drawn.
 #include <qcustomplot.h>
 
 #include <QLineEdit>
@@ -72,7 +73,106 @@ class TestMapView : public QObject {
     void exportsBothTabsAndRefusesOtherSnapshots();
     void picturesAreDrawnBesideTheLabeling();
     void pngDecoderAgreesWithQImage();
+    void gridsKeepTheirAspectRatio();
+    void everyRunOfARaceIsDrawnAndClearLeavesNothing();
 };
+
+namespace {
+
+// A 32 × 24 grey image (a bright disc on two darker halves) as a Potts model with its picture.
+GeneratedModel smallPicture() {
+    Image image{32, 24, 1, {}};
+    for (int y = 0; y < 24; ++y)
+        for (int x = 0; x < 32; ++x)
+            image.pixels.push_back(
+                static_cast<std::uint8_t>((x - 16) * (x - 16) + (y - 12) * (y - 12) < 60 ? 200
+                                          : x < 10                                       ? 40
+                                                                                         : 120));
+    PottsImageOptions options;
+    options.labels = 3;
+    return pottsImage(image, options);
+}
+
+// The labeling tab laid out at `size` and replotted: the selected run's labeling in pixels.
+QRectF drawnRect(MapView& view, const QSize& size) {
+    view.resize(size);
+    QCoreApplication::processEvents();
+    view.plot()->replot();
+    return view.labelingPixelRect();
+}
+
+}  // namespace
+
+void TestMapView::gridsKeepTheirAspectRatio() {
+    // Before any step and after some, at two sizes of another shape: the 32 × 24 cells are
+    // drawn square (the image 4:3) and wholly inside the plot's axis rectangle.
+    const GeneratedModel g = smallPicture();
+    TrwsSolver solver(g.model);
+    solver.setPicture(g.picture);
+    MapView view;
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    for (int steps : {0, 3}) {
+        for (int k = 0; k < steps; ++k)
+            solver.step();
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QCOMPARE(view.layout(), MapView::Layout::Grid);
+        for (const QSize size : {QSize(900, 600), QSize(420, 760), QSize(1200, 260)}) {
+            const QRectF r = drawnRect(view, size);
+            QVERIFY2(r.height() > 20, qPrintable(QString("height %1").arg(r.height())));
+            const double ratio = r.width() / r.height();
+            QVERIFY2(std::abs(ratio / (32.0 / 24.0) - 1) < 0.03,
+                     qPrintable(QString("%1 x %2 at %3 x %4 after %5 steps")
+                                    .arg(r.width())
+                                    .arg(r.height())
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(steps)));
+            const QRectF inside = QRectF(view.plot()->axisRect()->rect()).adjusted(-1, -1, 1, 1);
+            QVERIFY(inside.contains(r));
+        }
+    }
+}
+
+void TestMapView::everyRunOfARaceIsDrawnAndClearLeavesNothing() {
+    // Two runs on one picture: a labeling panel each, in the selected run's colours for its
+    // own; clear() leaves no panel, graph or curve with data.
+    const GeneratedModel g = smallPicture();
+    TrwsSolver trws(g.model);
+    MplpSolver mplp(g.model);
+    trws.setPicture(g.picture);
+    mplp.setPicture(g.picture);
+    trws.step();
+    mplp.step();
+    ViewFrame frame = frameOf(mplp, 2);
+    const ViewFrame first = frameOf(trws, 1);
+    frame.race.push_back(
+        {1, "#1 trws", QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
+    frame.race.push_back(
+        {2, "#2 mplp", QColor(214, 39, 40), 1, frame.snapshot, frame.records, frame.columns});
+    MapView view;
+    view.resize(900, 600);
+    QVERIFY(view.showFrame(frame));
+    QCOMPARE(view.panelCount(), 2);
+    QVERIFY(view.showsInputImage());
+    const auto s = mapSnapshot(mplp);
+    for (int v = 0; v < 32 * 24; ++v) {
+        const auto& c =
+            g.picture
+                ->labelColors[static_cast<std::size_t>(s->labeling[static_cast<std::size_t>(v)])];
+        QCOMPARE(view.drawnColor(v), QColor(c[0], c[1], c[2]));
+    }
+    QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
+    // Without the race: the selected run alone.
+    QVERIFY(view.showFrame(frameOf(mplp, 2)));
+    QCOMPARE(view.panelCount(), 1);
+    view.clear();
+    QCOMPARE(view.panelCount(), 0);
+    QCOMPARE(view.labelGraphCount(), 0);
+    QVERIFY(!view.showsInputImage());
+    QCOMPARE(view.upperPointCount(), 0);
+    QCOMPARE(view.layout(), MapView::Layout::None);
+}
 
 void TestMapView::picturesAreDrawnBesideTheLabeling() {
     // A 14 × 6 stereo pair (the right view the left one shifted by 2) with a ground truth: a

@@ -6,7 +6,9 @@
 // the emission scores computed here from the word's pixels and its paths the truth and our own
 // decodings of the word, the test errors (letters and words) are drawn only with test words,
 // the bottom panel holds n-slack's working-set sizes, 1-slack's planes or the mean step, data
-// that is not an image is drawn as the L × d matrix, and other snapshots are refused.
+// that is not an image is drawn as the L × d matrix, and other snapshots are refused. A race
+// draws every run's curves in its colour; the "Kernel groups" tab shows only for a run with
+// kernel groups.
 #include <qcustomplot.h>
 
 #include <QTemporaryDir>
@@ -14,6 +16,7 @@
 #include <cmath>
 
 #include "data/sequence_format.h"
+#include "race_legend.h"
 #include "structured/bcfw.h"
 #include "structured/n_slack_ssvm.h"
 #include "structured/one_slack_ssvm.h"
@@ -184,9 +187,10 @@ class TestStructuredView : public QObject {
         QVERIFY2(view.exportImage(dir.filePath("lattice.png"), &why), qPrintable(why));
         QVERIFY(view.showPage(3));
         QVERIFY2(view.exportImage(dir.filePath("gaps.png"), &why), qPrintable(why));
-        QVERIFY(view.showPage(4));
-        QVERIFY2(view.exportImage(dir.filePath("groups.png"), &why), qPrintable(why));
-        QCOMPARE(view.groupCurveCount(), 0);  // BCFW has no kernel groups
+        // BCFW has no kernel groups: their tab is hidden and cannot be shown.
+        QCOMPARE(view.groupCurveCount(), 0);
+        QVERIFY(!view.groupsTabShown());
+        QVERIFY(!view.showPage(4));
         QVERIFY(!view.showPage(5));
     }
 
@@ -222,6 +226,7 @@ class TestStructuredView : public QObject {
         }
         QCOMPARE(view.drawnThreshold(), solver.lastProx().threshold);
         QVERIFY(view.drawnThreshold() > 0);
+        QVERIFY(view.groupsTabShown());
         QVERIFY(view.showPage(4));
         QTemporaryDir dir;
         QString why;
@@ -231,6 +236,16 @@ class TestStructuredView : public QObject {
             std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
         QVERIFY(snapshot && !snapshot->lattices.empty());
         QCOMPARE(view.latticeCell(0, 3), snapshot->lattices[0].scores(0, 3));
+        // A run without groups hides the tab again, a run with groups shows it, clear() hides it.
+        SsgSolver ssg(ocrProblem(30, 0), SsgOptions{});
+        ssg.step();
+        QVERIFY(view.showFrame(frameOf(ssg, 2)));
+        QVERIFY(!view.groupsTabShown());
+        QVERIFY(!view.showPage(4));
+        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.groupsTabShown());
+        view.clear();
+        QVERIFY(!view.groupsTabShown());
     }
 
     void primalOnlyRunsHaveNoGapAndNoTestCurve() {
@@ -321,6 +336,78 @@ class TestStructuredView : public QObject {
         }
         QVERIFY(std::isnan(view.transitionCell(0, 0)));
         QCOMPARE(view.tileTitleCount(), 0);
+    }
+
+    // A race of three solvers: the trace tab draws every run in its colour, each curve with the
+    // points of that run's records; a race without one run drops its curves; clear() leaves
+    // none of them.
+    void everyRunOfARaceIsDrawn() {
+        BcfwOptions b;
+        b.lambda = 0.01;
+        SsgOptions g;
+        g.lambda = 0.01;
+        NSlackOptions n;
+        n.lambda = 0.01;
+        BcfwSolver bcfw(ocrProblem(30, 10), b);
+        SsgSolver ssg(ocrProblem(30, 10), g);
+        NSlackSolver nslack(ocrProblem(30, 10), n);
+        const std::vector<const Solver*> solvers = {&bcfw, &ssg, &nslack};
+        for (int k = 0; k < 4; ++k) {
+            bcfw.step();
+            ssg.step();
+            nslack.step();
+        }
+        const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44)};
+        ViewFrame frame = frameOf(ssg, 2);
+        for (int k = 0; k < 3; ++k) {
+            const ViewFrame own = frameOf(*solvers[static_cast<std::size_t>(k)], k + 1);
+            frame.race.push_back({k + 1, QString("#%1 solver (lambda=0.01)").arg(k + 1), colours[k],
+                                  k, own.snapshot, own.records, own.columns});
+        }
+        StructuredView view;
+        view.resize(1000, 700);
+        QVERIFY(view.showFrame(frame));
+        QCOMPARE(view.traceRunCount(), 3);
+        for (int k = 0; k < 3; ++k) {
+            const Solver& solver = *solvers[static_cast<std::size_t>(k)];
+            QCOMPARE(view.traceRunColour(k), colours[k]);
+            QCOMPARE(view.traceRunGapPoints(k), finiteCount(solver, "duality_gap", true));
+            QCOMPARE(view.traceRunTestErrorPoints(k), finiteCount(solver, "test_error", false));
+            QVERIFY(view.traceRunTestErrorPoints(k) > 0);
+        }
+        QVERIFY(view.traceRunGapPoints(0) > 0);  // BCFW's gap
+        QCOMPARE(view.traceRunGapPoints(1), 0);  // SSG has no dual
+        // The selected run's own curves are SSG's.
+        QCOMPARE(view.primalPointCount(), finiteCount(ssg, "primal", false));
+        const int perRace = view.traceGraphCount();
+        // Without n-slack: two runs, fewer graphs.
+        frame.race.pop_back();
+        QVERIFY(view.showFrame(frame));
+        QCOMPARE(view.traceRunCount(), 2);
+        QCOMPARE(view.traceRunColour(1), colours[1]);
+        QVERIFY(view.traceGraphCount() < perRace);
+        view.clear();
+        QCOMPARE(view.traceRunCount(), 0);
+        QCOMPARE(view.primalPointCount(), 0);
+        QVERIFY(view.traceGraphCount() < perRace / 3);  // only the legend's style keys
+    }
+
+    // Legends name what differs between the runs: the options all of them share are left out.
+    void raceNamesLeaveOutSharedOptions() {
+        using cplab::widgets::RaceEntry;
+        std::vector<RaceEntry> race(3);
+        race[0].label = "#1 bcfw (lambda=0.01, max_iterations=30)";
+        race[1].label = "#2 bcfw (averaging=true, lambda=0.01, max_iterations=30)";
+        race[2].label = "#3 ssg (lambda=0.01, max_iterations=20)";
+        const auto names = cplab::widgets::raceNames(race);
+        QCOMPARE(names[0], QString("#1 bcfw (max_iterations=30)"));
+        QCOMPARE(names[1], QString("#2 bcfw (averaging=true, max_iterations=30)"));
+        QCOMPARE(names[2], QString("#3 ssg (max_iterations=20)"));
+        race.resize(1);  // one run: its whole label
+        QCOMPARE(cplab::widgets::raceNames(race)[0], race[0].label);
+        race.push_back({});
+        race[1].label = "no options";
+        QCOMPARE(cplab::widgets::raceNames(race)[1], QString("no options"));
     }
 
     void otherSnapshotsAreRefused() {
