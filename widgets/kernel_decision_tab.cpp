@@ -4,6 +4,7 @@
 #include "coalesced_replot.h"
 #include "decision_map.h"
 #include "kernel_tabs_common.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -74,8 +75,8 @@ void KernelDecisionTab::clear() {
     twoD_ = false;
     zeroSegments_ = 0;
     decisionMap_->data()->clear();
-    decisionMap_->setVisible(false);
     clearData();
+    resetPlot(this);  // no axis of the previous problem stays
     mapLegend_->clearItems();
     mapNote_->setVisible(false);
 }

@@ -16,6 +16,7 @@
 #include "family_view.h"
 #include "kernel_model_panel.h"
 #include "kernel_tabs_common.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -130,20 +131,29 @@ void KernelWeightsTab::createWeightsPanel() {
 void KernelWeightsTab::clear() {
     cancelEvaluation();
     snapshot_.reset();
+    race_.clear();
     runId_ = -1;
     evaluated_ = {};
     evaluateNote_->clear();
     notePossible_ = true;
-    model_->hide(tr("no kernel weights yet"));
     rebuildWeightGraphs({});
+    resetPlot(plot_);
+    betaRect_->axis(QCPAxis::atLeft)->setRange(-0.02, 1.05);
+    model_->hide(tr("no kernel weights yet"));
     updateEvaluateControls();
 }
 
-void KernelWeightsTab::draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData) {
+void KernelWeightsTab::draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData,
+                            std::span<const RaceEntry> race) {
     snapshot_ = std::move(s);
     runId_ = runId;
+    race_.assign(race.begin(), race.end());
+    for (RaceEntry& entry : race_) {
+        entry.records = {};
+        entry.columns.clear();
+    }
     if (hasData) {
-        model_->draw(*snapshot_, &evaluated_);
+        model_->draw(*snapshot_, &evaluated_, race_, runId_);
     } else {
         model_->hide({});
     }
@@ -189,7 +199,7 @@ void KernelWeightsTab::rebuildWeightGraphs(const std::vector<std::string>& label
     betaLegend_->clearItems();
     for (std::size_t k = 0; k < labels.size(); ++k) {
         weightGraphs_.push_back(addLineGraph(plot_, betaRect_, QString::fromStdString(labels[k]),
-                                             pen(runColor(static_cast<int>(k)), 1.6)));
+                                             pen(kernelColour(static_cast<int>(k)), 1.6)));
     }
 }
 
@@ -211,7 +221,8 @@ void KernelWeightsTab::styleWeightGraphs() {
         QCPGraph* g = weightGraphs_[order[rank]];
         const bool named = !many || rank < static_cast<std::size_t>(kNamedKernels);
         if (many) {
-            g->setPen(named ? pen(runColor(static_cast<int>(rank)), 1.8) : pen(kOtherKernel, 0.8));
+            g->setPen(named ? pen(kernelColour(static_cast<int>(rank)), 1.8)
+                            : pen(kOtherKernel, 0.8));
             g->setLayer(named ? "main" : "grid");
         }
         if (named && (!many || newest(order[rank]) > 0)) g->addToLegend(betaLegend_);
@@ -288,7 +299,7 @@ void KernelWeightsTab::finishObjectiveGrid(const ObjectiveGridResult& result) {
     evaluateNote_->setText(message);
     updateEvaluateControls();
     if (ok && snapshot_) {
-        model_->draw(*snapshot_, &evaluated_);
+        model_->draw(*snapshot_, &evaluated_, race_, runId_);
         replots_->schedule();
     }
     emit objectiveGridEvaluated(ok, message);

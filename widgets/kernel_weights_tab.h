@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/iteration_record.h"
+#include "family_view.h"
 #include "kernel/kernel_snapshot.h"
 #include "objective_grid.h"
 
@@ -39,8 +40,10 @@ class KernelWeightsTab final : public QWidget {
 
     void clear();
     // Shows `s` of run `runId`: its model of D(β), or nothing when `hasData` is false (a
-    // solver that rejected its input).
-    void draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData);
+    // solver that rejected its input); the other runs of `race` beside it.
+    void draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData,
+              std::span<const RaceEntry> race = {});
+    const KernelModelPanel& modelPanel() const { return *model_; }
     // Whether the kernels named by the beta:<label> columns are the ones drawn.
     bool drawsKernels(const std::vector<std::string>& columns) const;
     // Draws the weights of the records from `from` on (0: starts over).
@@ -82,6 +85,7 @@ class KernelWeightsTab final : public QWidget {
 
     std::shared_ptr<const KernelSnapshot> snapshot_;
     int runId_ = -1;
+    std::vector<RaceEntry> race_;  // its snapshots and styles (no records: they do not last)
 
     // Evaluation of D on a grid.
     QPushButton* evaluateButton_;

@@ -10,7 +10,9 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "plot_reset.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -43,11 +45,11 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     dataRect_ = plot_->axisRect();
     sliceRect_ = new QCPAxisRect(plot_);
     progressRect_ = new QCPAxisRect(plot_);
-    auto* planesRect = new QCPAxisRect(plot_);
+    planesRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(0, 1, sliceRect_);
     plot_->plotLayout()->addElement(1, 0, progressRect_);
-    plot_->plotLayout()->addElement(1, 1, planesRect);
-    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect}) {
+    plot_->plotLayout()->addElement(1, 1, planesRect_);
+    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect_}) {
         styleAxisRect(rect);
     }
 
@@ -73,36 +75,93 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     weightBars_ = addLineGraph(plot_, dataRect_, "weights of w_b", pen(colors::kModel, 1.5));
     weightBars_->setLineStyle(QCPGraph::lsImpulse);
     weightBars_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
-    lineBest_ = line("w_b (best)", kLineBest, Qt::SolidLine);
-    lineModel_ = line("w_t (reduced problem)", kLineModel, Qt::DashLine);
-    lineCut_ = line("w_c (cutting point)", kLineCut, Qt::DotLine);
+    lineBest_ = line("w_b best", kLineBest, Qt::SolidLine);
+    lineModel_ = line("w_t model", kLineModel, Qt::DashLine);
+    lineCut_ = line("w_c cut", kLineCut, Qt::DotLine);
     // The points fill the panel: the classes are named in the axis label, the legend only
     // lists the three lines and lets the points show through.
     positives_->removeFromLegend();
     negatives_->removeFromLegend();
     plot_->legend->setBrush(colors::kLegendFillLight);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // One row across the top, in the headroom above the points (setupData).
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(3);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setColumnSpacing(4);
+    plot_->legend->setIconSize(18, 10);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
 
     createSlicePanel();
 
+    createTracePanels();
+}
+
+LinearModelPlot::~LinearModelPlot() = default;
+
+void LinearModelPlot::createTracePanels() {
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
     progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
-    QCPLegend* errorLegend = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    errorLegend_ = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    errorLegend_->setRowSpacing(0);
     trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
     testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
     for (QCPGraph* g : {trainError_, testError_}) {
         g->removeFromLegend();
-        g->addToLegend(errorLegend);
+        g->addToLegend(errorLegend_);
     }
-
-    planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
-    planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
-    QCPLegend* planesLegend = addInsetLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
-    planes_ = addLineGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
-    activePlanes_ = addLineGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    planesRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
+    planesRect_->axis(QCPAxis::atLeft)->setLabel("cutting planes");
+    planesLegend_ = addInsetLegend(planesRect_, Qt::AlignTop | Qt::AlignLeft);
+    planesLegend_->setRowSpacing(0);
+    planes_ = addLineGraph(plot_, planesRect_, "stored", pen(colors::kOutline, 1.8));
+    activePlanes_ = addLineGraph(plot_, planesRect_, "active (alpha > 0)", pen(colors::kBest, 1.8));
     for (QCPGraph* g : {planes_, activePlanes_}) {
         g->removeFromLegend();
-        g->addToLegend(planesLegend);
+        g->addToLegend(planesLegend_);
+    }
+    raceTrain_ = std::make_unique<RaceGraphs>(plot_, progressRect_, errorLegend_, 1.4);
+    raceTest_ = std::make_unique<RaceGraphs>(plot_, progressRect_, nullptr, 1.2, Qt::DashLine);
+    racePlanes_ = std::make_unique<RaceGraphs>(plot_, planesRect_, planesLegend_, 1.4);
+}
+
+void LinearModelPlot::setRace(std::span<const RaceEntry> race, int selectedRunId) {
+    // Racing, every run's training error (test dashed) and stored planes in its colour; the
+    // selected run's own curves of them step aside (its active planes stay).
+    const bool racing = racePlanes_->draw(race, selectedRunId, columnValue("planes"), "stored") > 0;
+    raceTrain_->draw(race, selectedRunId, columnValue("train_error"), "training");
+    raceTest_->draw(race, selectedRunId, columnValue("test_error"));
+    for (QCPGraph* g : {trainError_, testError_, planes_}) {
+        g->setVisible(!racing);
+        QCPLegend* legend = g == planes_ ? planesLegend_ : errorLegend_;
+        if (racing) {
+            g->removeFromLegend(legend);
+        } else if (!legend->hasItemWithPlottable(g)) {
+            g->addToLegend(legend);
+        }
+    }
+    rescaleTrace();
+    scheduleReplot();
+}
+
+void LinearModelPlot::rescaleTrace() {
+    // Every curve on view, with headroom above for the legends.
+    for (QCPAxisRect* rect : {progressRect_, planesRect_}) {
+        bool any = false;
+        QCPRange keys, values;
+        for (QCPGraph* g : rect->graphs()) {
+            bool foundKey = false, foundValue = false;
+            const QCPRange k = g->getKeyRange(foundKey), v = g->getValueRange(foundValue);
+            if (!g->visible() || !foundKey || !foundValue) continue;
+            keys = any ? QCPRange(std::min(keys.lower, k.lower), std::max(keys.upper, k.upper)) : k;
+            values =
+                any ? QCPRange(std::min(values.lower, v.lower), std::max(values.upper, v.upper))
+                    : v;
+            any = true;
+        }
+        if (!any) continue;
+        rect->axis(QCPAxis::atBottom)->setRange(keys.lower, std::max(keys.upper, keys.lower + 1));
+        const double top = std::max(values.upper, values.lower + 1e-9);
+        rect->axis(QCPAxis::atLeft)->setRange(std::min(0.0, values.lower), top * 1.45);
     }
 }
 
@@ -111,6 +170,10 @@ void LinearModelPlot::createSlicePanel() {
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
     QCPLegend* sliceLegend = addInsetLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
+    sliceLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    sliceLegend->setWrap(3);
+    sliceLegend->setColumnSpacing(4);
+    sliceLegend->setIconSize(18, 10);
     slice_ = addLineGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
     breakpoints_ = addLineGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
     breakpoints_->setLineStyle(QCPGraph::lsNone);
@@ -141,12 +204,13 @@ void LinearModelPlot::clear() {
     traceShown_ = 0;
     traceRun_ = -1;
     twoD_ = false;
-    for (QCPGraph* g : {positives_, negatives_, weightBars_, slice_, breakpoints_, chosen_,
-                        trainError_, testError_, planes_, activePlanes_}) {
-        g->data()->clear();
-    }
-    for (QCPCurve* c : {lineBest_, lineModel_, lineCut_, chosenLine_})
-        c->data()->clear();
+    for (RaceGraphs* race : {raceTrain_.get(), raceTest_.get(), racePlanes_.get()})
+        race->clear();
+    resetPlot(plot_);
+    // The data panel names no dataset's features until the next one is set up.
+    dataRect_->axis(QCPAxis::atBottom)->setLabel("x1");
+    dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
+    sliceNote_->setVisible(false);
     replot_->now();
 }
 
@@ -198,7 +262,7 @@ void LinearModelPlot::setupData(const Dataset& data) {
     box_[0] = x0 - mx;
     box_[1] = x1 + mx;
     box_[2] = y0 - my;
-    box_[3] = y1 + my + 0.35 * (y1 - y0);  // headroom: the legend sits above the points
+    box_[3] = y1 + my + 0.45 * (y1 - y0);  // headroom: the legend sits above the points
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);
@@ -295,7 +359,8 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
         chosen_->setData({s->kChosen}, {s->fAtChosen});
         chosenLine_->setData({0, 1}, {s->kChosen, s->kChosen}, {*lo - margin, *hi + margin});
         sliceRect_->axis(QCPAxis::atBottom)->setRange(0, kMax);
-        sliceRect_->axis(QCPAxis::atLeft)->setRange(*lo - margin, *hi + margin);
+        // Headroom above f for the legend's row.
+        sliceRect_->axis(QCPAxis::atLeft)->setRange(*lo - margin, *hi + margin + 0.4 * (*hi - *lo));
     } else {
         sliceNote_->setVisible(true);
         for (QCPGraph* g : {slice_, breakpoints_, chosen_})
@@ -338,9 +403,7 @@ void LinearModelPlot::setTrace(std::span<const IterationRecord> trace,
         activePlanes_->addData(r.iteration, at(active));
     }
     traceShown_ = trace.size();
-    for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_}) {
-        g->rescaleAxes(g != trainError_ && g != planes_);
-    }
+    rescaleTrace();
     scheduleReplot();
 }
 

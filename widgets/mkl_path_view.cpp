@@ -11,7 +11,9 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "kernel_tabs_common.h"
 #include "mkl_predictor_tab.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -211,6 +213,8 @@ void MklPathView::clear() {
     for (QCPGraph* g :
          {active_, activeOnErrors_, trainError_, testError_, sigmaStep_, newtonSteps_})
         g->data()->clear();
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_})
+        resetPlot(p);
     shown_ = 0;
     run_ = -1;
     pointLambdas_.clear();
@@ -268,7 +272,7 @@ void MklPathView::rebuildKernelGraphs(const std::vector<std::string>& labels) {
                                    : index < 16 ? Qt::DashLine
                                                 : Qt::DotLine;
         QCPGraph* g = addLineGraph(weightsPlot_, etaRect_, QString::fromStdString(labels[k]),
-                                   pen(runColor(index), 1.8, style));
+                                   pen(kernelColour(index), 1.8, style));
         // With many kernels the legend names the first twenty; every curve is drawn.
         if (k < 20) g->addToLegend(etaLegend_);
         etaGraphs_.push_back(g);
