@@ -4,7 +4,6 @@
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -13,6 +12,7 @@
 #include <numeric>
 
 #include "coalesced_replot.h"
+#include "elided_label.h"
 #include "family_view.h"
 #include "kernel_model_panel.h"
 #include "kernel_tabs_common.h"
@@ -73,7 +73,7 @@ KernelWeightsTab::KernelWeightsTab(QWidget* parent)
       evaluateButton_(new QPushButton(tr("Evaluate D(\u03b2) on a grid"))),
       cancelButton_(new QPushButton(tr("Cancel"))),
       progress_(new QProgressBar),
-      evaluateNote_(new QLabel) {
+      evaluateNote_(new ElidedLabel) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -115,6 +115,11 @@ void KernelWeightsTab::createEvaluateBar(QVBoxLayout* layout) {
     progress_->setVisible(false);
     cancelButton_->setVisible(false);
     evaluateNote_->setObjectName("objectiveGridNote");
+    // The button keeps its whole text at any width (at 1024 x 768 it was cut); the progress bar
+    // and the note give way.
+    evaluateButton_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    cancelButton_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    progress_->setMinimumWidth(60);
     connect(evaluateButton_, &QPushButton::clicked, this, &KernelWeightsTab::evaluateObjectiveGrid);
     connect(cancelButton_, &QPushButton::clicked, this, &KernelWeightsTab::cancelEvaluation);
 }
@@ -134,7 +139,7 @@ void KernelWeightsTab::clear() {
     race_.clear();
     runId_ = -1;
     evaluated_ = {};
-    evaluateNote_->clear();
+    evaluateNote_->setFullText({});
     notePossible_ = true;
     rebuildWeightGraphs({});
     resetPlot(plot_);
@@ -242,12 +247,12 @@ void KernelWeightsTab::updateEvaluateControls() {
     evaluateButton_->setEnabled(possible && !evaluating());
     // Without a grid to evaluate, the note says why (and replaces an older run's message).
     if (!evaluating() && snapshot_ && !possible) {
-        evaluateNote_->setText(
+        evaluateNote_->setFullText(
             k < 2 ? tr("one kernel: no weights, no D(\u03b2) over them")
                   : tr("D(\u03b2) on a grid: for 2 or 3 kernels (here %1)").arg(k));
         notePossible_ = false;
     } else if (!evaluating() && possible && !notePossible_) {
-        evaluateNote_->clear();
+        evaluateNote_->setFullText({});
         notePossible_ = true;
     }
     cancelButton_->setVisible(evaluating());
@@ -264,7 +269,7 @@ void KernelWeightsTab::evaluateObjectiveGrid() {
     const int count = static_cast<int>(pending_->points.size());
     progress_->setRange(0, count);
     progress_->setValue(0);
-    evaluateNote_->setText(tr("solving %1 SVMs on a worker thread ...").arg(count));
+    evaluateNote_->setFullText(tr("solving %1 SVMs on a worker thread ...").arg(count));
     updateEvaluateControls();
     emit objectiveGridRequested({pendingRun_, pending_->setup, pending_->points});
 }
@@ -296,7 +301,7 @@ void KernelWeightsTab::finishObjectiveGrid(const ObjectiveGridResult& result) {
                 .arg(evaluated_.points.size())
                 .arg(ms < 1000 ? tr("%1 ms").arg(ms) : tr("%1 s").arg(ms / 1000.0, 0, 'f', 1));
     }
-    evaluateNote_->setText(message);
+    evaluateNote_->setFullText(message);
     updateEvaluateControls();
     if (ok && snapshot_) {
         model_->draw(*snapshot_, &evaluated_, race_, runId_);

@@ -22,7 +22,6 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
 class QCPLegend;
-class QLabel;
 class QProgressBar;
 class QPushButton;
 class QVBoxLayout;
@@ -30,6 +29,7 @@ class QVBoxLayout;
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class ElidedLabel;
 class KernelModelPanel;
 
 class KernelWeightsTab final : public QWidget {
@@ -91,7 +91,7 @@ class KernelWeightsTab final : public QWidget {
     QPushButton* evaluateButton_;
     QPushButton* cancelButton_;
     QProgressBar* progress_;
-    QLabel* evaluateNote_;
+    ElidedLabel* evaluateNote_;  // elided: a long message must not squeeze the button
     std::unique_ptr<ObjectiveGridValues> pending_;  // asked for, values not yet back
     int pendingRun_ = -1;
     ObjectiveGridValues evaluated_;

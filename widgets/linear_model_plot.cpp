@@ -31,6 +31,24 @@ const QColor kLineCut{255, 127, 14};
 constexpr Eigen::Index kMaxWeightBars = 1024;
 constexpr Eigen::Index kWeightGroups = 512;
 
+// `legend` as the row under the upper panel of `column`: entries side by side, 8 pt, no frame.
+void placeLegendRow(QCustomPlot* plot, QCPLegend* legend, int column) {
+    plot->plotLayout()->addElement(1, column, legend);
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    legend->setRowSpacing(0);
+    legend->setColumnSpacing(6);
+    legend->setIconSize(18, 10);
+    legend->setVisible(true);
+}
+
 }  // namespace
 
 LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -40,7 +58,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->setObjectName("linearModelPlot");
     applyPlotStyle(plot_);
     setMinimumSize(300, 200);
-    replot_ = new CoalescedReplot(plot_);
+    replot_ = new CoalescedReplot(plot_, [this] { fitLegendRows(); });
 
     dataRect_ = plot_->axisRect();
     sliceRect_ = new QCPAxisRect(plot_);
@@ -52,6 +70,10 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect_}) {
         styleAxisRect(rect);
     }
+    // A row under the data and the slice for their legends (inside, they covered the points
+    // and ran past the panels' edges).
+    plot_->plotLayout()->insertRow(1);
+    plot_->plotLayout()->setRowStretchFactors({1.0, 0.001, 1.0});
 
     dataRect_->axis(QCPAxis::atBottom)->setLabel("x1");
     dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
@@ -82,14 +104,8 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     // lists the three lines and lets the points show through.
     positives_->removeFromLegend();
     negatives_->removeFromLegend();
-    plot_->legend->setBrush(colors::kLegendFillLight);
-    // One row across the top, in the headroom above the points (setupData).
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot_->legend->setWrap(3);
-    plot_->legend->setRowSpacing(0);
-    plot_->legend->setColumnSpacing(4);
-    plot_->legend->setIconSize(18, 10);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    dataRect_->insetLayout()->take(plot_->legend);
+    placeLegendRow(plot_, plot_->legend, 0);
 
     createSlicePanel();
 
@@ -98,11 +114,26 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 
 LinearModelPlot::~LinearModelPlot() = default;
 
+void LinearModelPlot::fitLegendRows() {
+    // As many entries side by side as the panel's width holds (3 in a wide window, one a line
+    // in a narrow one), never cut off at the panel's edge.
+    for (QCPLegend* legend : {plot_->legend, sliceLegend_}) {
+        const int width = (legend == sliceLegend_ ? sliceRect_ : dataRect_)->outerRect().width();
+        if (width <= 0) continue;
+        for (int wrap = 3; wrap >= 1; --wrap) {
+            legend->setWrap(wrap);
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+            if (legend->minimumOuterSizeHint().width() <= width) break;
+        }
+    }
+}
+
 void LinearModelPlot::createTracePanels() {
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
-    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
+    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b (- - test)");
     errorLegend_ = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
     errorLegend_->setRowSpacing(0);
+    errorLegend_->setIconSize(18, 10);
     trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
     testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
     for (QCPGraph* g : {trainError_, testError_}) {
@@ -110,11 +141,12 @@ void LinearModelPlot::createTracePanels() {
         g->addToLegend(errorLegend_);
     }
     planesRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
-    planesRect_->axis(QCPAxis::atLeft)->setLabel("cutting planes");
+    planesRect_->axis(QCPAxis::atLeft)->setLabel("planes (stored)");
     planesLegend_ = addInsetLegend(planesRect_, Qt::AlignTop | Qt::AlignLeft);
     planesLegend_->setRowSpacing(0);
+    planesLegend_->setIconSize(18, 10);
     planes_ = addLineGraph(plot_, planesRect_, "stored", pen(colors::kOutline, 1.8));
-    activePlanes_ = addLineGraph(plot_, planesRect_, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    activePlanes_ = addLineGraph(plot_, planesRect_, "active", pen(colors::kBest, 1.8));
     for (QCPGraph* g : {planes_, activePlanes_}) {
         g->removeFromLegend();
         g->addToLegend(planesLegend_);
@@ -127,8 +159,8 @@ void LinearModelPlot::createTracePanels() {
 void LinearModelPlot::setRace(std::span<const RaceEntry> race, int selectedRunId) {
     // Racing, every run's training error (test dashed) and stored planes in its colour; the
     // selected run's own curves of them step aside (its active planes stay).
-    const bool racing = racePlanes_->draw(race, selectedRunId, columnValue("planes"), "stored") > 0;
-    raceTrain_->draw(race, selectedRunId, columnValue("train_error"), "training");
+    const bool racing = racePlanes_->draw(race, selectedRunId, columnValue("planes")) > 0;
+    raceTrain_->draw(race, selectedRunId, columnValue("train_error"));
     raceTest_->draw(race, selectedRunId, columnValue("test_error"));
     for (QCPGraph* g : {trainError_, testError_, planes_}) {
         g->setVisible(!racing);
@@ -169,11 +201,9 @@ void LinearModelPlot::createSlicePanel() {
     // OCAS's line search: f along the line from w_b towards w_t, its breakpoints, k_t.
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
-    QCPLegend* sliceLegend = addInsetLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
-    sliceLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    sliceLegend->setWrap(3);
-    sliceLegend->setColumnSpacing(4);
-    sliceLegend->setIconSize(18, 10);
+    auto* sliceLegend = new QCPLegend;
+    placeLegendRow(plot_, sliceLegend, 1);
+    sliceLegend_ = sliceLegend;
     slice_ = addLineGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
     breakpoints_ = addLineGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
     breakpoints_->setLineStyle(QCPGraph::lsNone);
@@ -262,7 +292,7 @@ void LinearModelPlot::setupData(const Dataset& data) {
     box_[0] = x0 - mx;
     box_[1] = x1 + mx;
     box_[2] = y0 - my;
-    box_[3] = y1 + my + 0.45 * (y1 - y0);  // headroom: the legend sits above the points
+    box_[3] = y1 + my;
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);
@@ -359,8 +389,7 @@ void LinearModelPlot::setSnapshot(std::shared_ptr<const LinearSvmSnapshot> s) {
         chosen_->setData({s->kChosen}, {s->fAtChosen});
         chosenLine_->setData({0, 1}, {s->kChosen, s->kChosen}, {*lo - margin, *hi + margin});
         sliceRect_->axis(QCPAxis::atBottom)->setRange(0, kMax);
-        // Headroom above f for the legend's row.
-        sliceRect_->axis(QCPAxis::atLeft)->setRange(*lo - margin, *hi + margin + 0.4 * (*hi - *lo));
+        sliceRect_->axis(QCPAxis::atLeft)->setRange(*lo - margin, *hi + margin);
     } else {
         sliceNote_->setVisible(true);
         for (QCPGraph* g : {slice_, breakpoints_, chosen_})

@@ -58,6 +58,7 @@ class LinearModelPlot : public QWidget {
     void createSlicePanel();
     void createTracePanels();
     void rescaleTrace();
+    void fitLegendRows();
     void setupData(const Dataset& data);
     // Replots at most every 40 ms: snapshots and trace updates only mark the plot dirty.
     void scheduleReplot();
@@ -70,6 +71,7 @@ class LinearModelPlot : public QWidget {
     QCPAxisRect* progressRect_ = nullptr;
     QCPAxisRect* planesRect_ = nullptr;
     QCPLegend* errorLegend_ = nullptr;
+    QCPLegend* sliceLegend_ = nullptr;
     QCPLegend* planesLegend_ = nullptr;
     std::unique_ptr<RaceGraphs> raceTrain_;
     std::unique_ptr<RaceGraphs> raceTest_;
