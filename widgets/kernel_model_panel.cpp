@@ -17,7 +17,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kTriangleHeight = std::sqrt(3.0) / 2.0;
 // The triangle's view box: room for the labels around it and the colour scale at the right.
-constexpr double kTriangleLeft = -0.25, kTriangleRight = 1.55;
+constexpr double kTriangleLeft = -0.3, kTriangleRight = 1.55;
 const double kTriangleBottom = -0.3, kTriangleTop = kTriangleHeight + 0.16;
 
 // The model's (or D's) values over the triangle, low light to high dark; outside transparent.
@@ -439,10 +439,10 @@ void KernelModelPanel::drawTriangle(const KernelSnapshot& s, const ObjectiveGrid
     planesDrawn_ = static_cast<int>(s.planes.size());
     // Axes mean nothing on the triangle: hidden; the colour scale sits under it.
     showAxes(false);
-    // One column at the top left, clear of the apex's label (drawTriangleMarks), light: the
-    // triangle may reach under it.
+    // One column at the top right, above the colour scale and clear of the apex's label
+    // (drawTriangleMarks); light: the triangle may reach under it.
     legend_->setBrush(colors::kLegendFillLight);
-    alignInset(rect_, legend_, Qt::AlignTop | Qt::AlignLeft);
+    alignInset(rect_, legend_, Qt::AlignTop | Qt::AlignRight);
     legend_->setWrap(1);
     legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     fillTriangleMap(s, grid);
@@ -491,10 +491,10 @@ void KernelModelPanel::drawTriangleMarks(const KernelSnapshot& s) {
     triangle_->setData({0, 1, 2, 3}, {0.0, 1.0, 0.5, 0.0}, {0.0, 0.0, kTriangleHeight, 0.0});
     // The bottom corners' labels on two lines (the left one under its corner, the right one a
     // line lower), so that they never run into each other however narrow the triangle; the
-    // apex's to its right, clear of the legend at the top left.
-    const QPointF corners[3] = {{-0.04, -0.03}, {1.04, -0.03}, {0.53, kTriangleHeight + 0.01}};
+    // apex's to its left, clear of the legend and the colour scale at the right.
+    const QPointF corners[3] = {{-0.04, -0.03}, {1.04, -0.03}, {0.47, kTriangleHeight + 0.01}};
     const Qt::Alignment align[3] = {Qt::AlignLeft | Qt::AlignTop, Qt::AlignRight | Qt::AlignTop,
-                                    Qt::AlignLeft | Qt::AlignBottom};
+                                    Qt::AlignRight | Qt::AlignBottom};
     vertexLabels_[1]->setPadding(QMargins(0, vertexLabels_[1]->font().pointSize() + 8, 0, 0));
     for (int c = 0; c < 3; ++c) {
         vertexLabels_[c]->setText(

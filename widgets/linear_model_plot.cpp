@@ -117,15 +117,8 @@ LinearModelPlot::~LinearModelPlot() = default;
 void LinearModelPlot::fitLegendRows() {
     // As many entries side by side as the panel's width holds (3 in a wide window, one a line
     // in a narrow one), never cut off at the panel's edge.
-    for (QCPLegend* legend : {plot_->legend, sliceLegend_}) {
-        const int width = (legend == sliceLegend_ ? sliceRect_ : dataRect_)->outerRect().width();
-        if (width <= 0) continue;
-        for (int wrap = 3; wrap >= 1; --wrap) {
-            legend->setWrap(wrap);
-            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-            if (legend->minimumOuterSizeHint().width() <= width) break;
-        }
-    }
+    fitLegendToWidth(plot_->legend, dataRect_->outerRect().width(), 3);
+    fitLegendToWidth(sliceLegend_, sliceRect_->outerRect().width(), 3);
 }
 
 void LinearModelPlot::createTracePanels() {

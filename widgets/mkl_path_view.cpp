@@ -197,9 +197,9 @@ bool MklPathView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const MklPathSnapshot>(frame.snapshot);
     if (!snapshot) return false;
     snapshot_ = std::move(snapshot);
+    // Short: the panel is about 150 px high at 1024 x 768 and a longer label was cut off.
     errorRect_->axis(QCPAxis::atLeft)
-        ->setLabel(snapshot_->classification ? tr("misclassification rate")
-                                             : tr("mean squared error"));
+        ->setLabel(snapshot_->classification ? tr("error rate") : tr("mean sq. error"));
     setTrace(frame.records, frame.columns, frame.runId);
     weightsReplot_->schedule();
     errorsReplot_->schedule();

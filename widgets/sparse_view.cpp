@@ -70,7 +70,9 @@ SparseView::SparseView(QWidget* parent)
     tracePlot_->setObjectName("sparseTracePlot");
     for (QCustomPlot* p : {xvPlot_, tracePlot_})
         applyPlotStyle(p);
-    xvReplot_ = new CoalescedReplot(xvPlot_);
+    // The legend row holds as many entries a line as its width does.
+    xvReplot_ = new CoalescedReplot(
+        xvPlot_, [this] { fitLegendToWidth(xvLegend_, xvPlot_->viewport().width(), 3); });
     // The axis rect's size is known only once the layout is done (it changes with the window).
     connect(xvPlot_, &QCustomPlot::afterLayout, this, [this] { squarePixels(); });
     traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
