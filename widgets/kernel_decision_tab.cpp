@@ -19,7 +19,11 @@ const QColor kBoundSv = colors::kNewestPlane;
 }  // namespace
 
 KernelDecisionTab::KernelDecisionTab(QWidget* parent)
-    : QCustomPlot(parent), replots_(new CoalescedReplot(this)) {
+    : QCustomPlot(parent),
+      // The legend row holds as many entries a line as its width does.
+      replots_(new CoalescedReplot(this, [this] {
+          if (mapLegend_) fitLegendToWidth(mapLegend_, viewport().width(), 3);
+      })) {
     setObjectName("kernelDecisionPlot");
     applyPlotStyle(this);
     setAutoAddPlottableToLegend(false);
