@@ -9,7 +9,9 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "iterate_labels.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -53,6 +55,14 @@ QCPColorGradient heatGradient() {
     return g;
 }
 
+// Runs on one function: the same test function in the same dimension (each run samples its own).
+bool sameFunction(const FunctionView& a, const FunctionView& b) {
+    return a.name == b.name && a.dimension == b.dimension;
+}
+
+// Numbers stay this far apart, as a fraction of each axis' range.
+constexpr double kLabelSpacing = 0.045;
+
 }  // namespace
 
 CuttingPlanePlot::CuttingPlanePlot(QWidget* parent)
@@ -64,13 +74,32 @@ CuttingPlanePlot::CuttingPlanePlot(QWidget* parent)
     plot_->setObjectName("modelPlot");
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
+    // A small, light legend: it sits over the picture.
+    QFont small;
+    small.setPointSize(8);
+    plot_->legend->setFont(small);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setBrush(colors::kLegendFillLight);
+    labels_ = std::make_unique<IterateLabels>(plot_, plot_->axisRect());
     setMinimumSize(280, 180);
 }
+
+CuttingPlanePlot::~CuttingPlanePlot() = default;
 
 void CuttingPlanePlot::clear() {
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->simplify();
+    // No axis of the previous function stays (labels, ranges of another box).
+    plot_->xAxis->setLabel({});
+    plot_->yAxis->setLabel({});
+    plot_->xAxis->setRange(0, 1);
+    plot_->yAxis->setRange(0, 1);
+    racePaths_.clear();
+    raceModels_.clear();
+    racePoints_.clear();
+    raceColours_.clear();
+    labels_ = std::make_unique<IterateLabels>(plot_, plot_->axisRect());
     fGraph_ = nullptr;
     heatMap_ = nullptr;
     contours_ = nullptr;
@@ -207,7 +236,16 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
     styleAxisRect(plot_->axisRect());
 }
 
-void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> snapshot) {
+int CuttingPlanePlot::raceRunCount() const {
+    return static_cast<int>(raceColours_.size());
+}
+
+std::vector<QColor> CuttingPlanePlot::raceColours() const {
+    return raceColours_;
+}
+
+void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> snapshot,
+                                   std::span<const RaceEntry> race, int selectedRunId) {
     if (!snapshot || !snapshot->function) {
         clear();
         return;
@@ -235,7 +273,123 @@ void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> s
             p->removeFromLegend();
         }
     }
+    drawRace(race, selectedRunId);
     replot_->schedule();
+}
+
+void CuttingPlanePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) {
+    for (QCPCurve* c : racePaths_) {
+        c->setVisible(false);
+        c->removeFromLegend();
+    }
+    for (QCPGraph* g : raceModels_) {
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
+    for (QCPGraph* g : racePoints_)
+        g->setVisible(false);
+    raceColours_.clear();
+    // The runs on the selected run's function (another problem's runs are not comparable).
+    std::vector<std::pair<const RaceEntry*, const CuttingPlaneSnapshot*>> runs;
+    for (const RaceEntry& e : race) {
+        const auto* s = dynamic_cast<const CuttingPlaneSnapshot*>(e.snapshot.get());
+        if (s && s->function && sameFunction(*s->function, *function_)) runs.emplace_back(&e, s);
+    }
+    const RaceEntry* selected = nullptr;
+    if (runs.size() >= 2) {
+        std::size_t slot = 0;
+        for (const auto& [entry, s] : runs) {
+            raceColours_.push_back(entry->colour);
+            if (entry->runId == selectedRunId) {
+                selected = entry;
+            } else {
+                drawRaceRun(*entry, *s, slot++);
+            }
+        }
+    }
+    styleSelected(selected);
+    numberIterates(*snapshot_, selected ? selected->colour : colors::kPath);
+}
+
+void CuttingPlanePlot::drawRaceRun(const RaceEntry& entry, const CuttingPlaneSnapshot& s,
+                                   std::size_t slot) {
+    const QCPScatterStyle style = marker(raceShape(entry.marker), entry.colour, Qt::white,
+                                         s.function->dimension == 1 ? 7 : 6);
+    if (s.function->dimension == 2) {
+        while (racePaths_.size() <= slot)
+            racePaths_.push_back(newCurve(plot_, pen(Qt::black)));
+        QCPCurve* path = racePaths_[slot];
+        QVector<double> t, x, y;
+        for (std::size_t k = 0; k < s.iterates.size(); ++k) {
+            t.append(static_cast<double>(k));
+            x.append(s.iterates[k](0));
+            y.append(s.iterates[k](1));
+        }
+        path->setData(t, x, y);
+        path->setPen(pen(entry.colour, 1.4));
+        path->setScatterStyle(style);
+        path->setName(legendLabel(entry.label));
+        path->addToLegend();
+        path->setVisible(true);
+        return;
+    }
+    while (raceModels_.size() <= slot) {
+        raceModels_.push_back(plot_->addGraph());
+        racePoints_.push_back(pointsGraph(plot_, {}, style));
+        racePoints_.back()->removeFromLegend();
+    }
+    QCPGraph* model = raceModels_[slot];
+    model->setData(QVector<double>(s.function->xs.begin(), s.function->xs.end()),
+                   QVector<double>(s.modelCurve.begin(), s.modelCurve.end()), true);
+    model->setPen(pen(entry.colour, 1.6, Qt::DashLine));
+    model->setName(legendLabel(entry.label) + ": model");
+    model->addToLegend();
+    model->setVisible(true);
+    QVector<double> px, py;
+    for (const auto& p : s.planes) {
+        px.append(p.point(0));
+        py.append(p.value);
+    }
+    racePoints_[slot]->setData(px, py);
+    racePoints_[slot]->setScatterStyle(style);
+    racePoints_[slot]->setVisible(true);
+}
+
+void CuttingPlanePlot::styleSelected(const RaceEntry* entry) {
+    // In a race the selected run's iterates (2-D) or model and points (1-D) take its colour
+    // and name; alone, today's neutral look. They are drawn over the other runs'.
+    if (path_) {
+        path_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kPath, 1.2));
+        path_->setScatterStyle(
+            entry ? marker(raceShape(entry->marker), entry->colour, Qt::white, 7)
+                  : marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+        path_->setName(entry ? legendLabel(entry->label) : QString("iterates"));
+    }
+    if (model_) {
+        model_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kModel, 2.0));
+        model_->setName(entry ? legendLabel(entry->label) + ": model f_t" : QString("model f_t"));
+        iterates_->setScatterStyle(
+            entry ? marker(raceShape(entry->marker), entry->colour, Qt::white, 7)
+                  : marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
+    }
+    for (QCPLayerable* item : std::initializer_list<QCPLayerable*>{
+             path_, model_, iterates_, candidate_, best_, center_, optimum_}) {
+        if (item) item->setLayer(item->layer());  // last on its layer: on top
+    }
+}
+
+void CuttingPlanePlot::numberIterates(const CuttingPlaneSnapshot& s, const QColor& colour) {
+    std::vector<QPointF> points;
+    if (s.function->dimension == 2) {
+        for (const auto& x : s.iterates)
+            points.emplace_back(x(0), x(1));
+    } else {
+        for (const auto& p : s.planes)
+            points.emplace_back(p.point(0), p.value);
+    }
+    const QPointF spacing(kLabelSpacing * plot_->xAxis->range().size(),
+                          kLabelSpacing * plot_->yAxis->range().size());
+    labels_->draw(points, colour.darker(130), spacing);
 }
 
 void CuttingPlanePlot::draw1d(const CuttingPlaneSnapshot& s) {

@@ -2,14 +2,18 @@
 // The cutting-plane model view of Kelley's and the bundle method (ALGORITHMS.md §1–2).
 // 1-D: f, every plane as a line, the model f_t, iterates, the model minimum; for the bundle
 // method also the prox-centre and the prox objective. 2-D: heat map and contours of f, each
-// plane's region of the model (its edges are the model's kink lines), the iterates' path.
-// Draws snapshots only; holds no solver.
+// plane's region of the model (its edges are the model's kink lines), the iterates' path with
+// the newest numbered. In a race (Kelley against the bundle method on one function) every run's
+// iterates (2-D) or model and oracle points (1-D) are drawn in the run's colour and named by
+// its label over the selected run's full picture. Draws snapshots only; holds no solver.
 #pragma once
 
 #include <QWidget>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include "family_view.h"
 #include "nonsmooth/cutting_plane_view.h"
 
 class QCustomPlot;
@@ -20,12 +24,18 @@ class QCPItemEllipse;
 
 namespace cplab::widgets {
 
+class IterateLabels;
+
 class CuttingPlanePlot : public QWidget {
     Q_OBJECT
   public:
     explicit CuttingPlanePlot(QWidget* parent = nullptr);
+    ~CuttingPlanePlot() override;
 
-    void setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> snapshot);
+    // Draws `snapshot`, the one of run `selectedRunId` of `race`; the race's other runs on the
+    // same function are drawn beside it (a race of one run, or none, draws the run alone).
+    void setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> snapshot,
+                     std::span<const RaceEntry> race = {}, int selectedRunId = 0);
     void clear();
 
     QCustomPlot* plot() const { return plot_; }
@@ -34,6 +44,11 @@ class CuttingPlanePlot : public QWidget {
     int planeLineCount() const;
     // Planes of the snapshot shown (0 without one).
     int planeCount() const;
+    // For tests: the runs drawn as a race (0 without one), the colour of each one's iterates
+    // (2-D) or model (1-D) in the race's order, and the numbers beside the iterates.
+    int raceRunCount() const;
+    std::vector<QColor> raceColours() const;
+    const IterateLabels& iterateLabels() const { return *labels_; }
 
   private:
     void setupFunction(const FunctionView& view);
@@ -42,6 +57,10 @@ class CuttingPlanePlot : public QWidget {
     QCPCurve* planeCurve(std::size_t index);
     void labelPlane(QCPCurve* curve, std::size_t index, bool newest);
     void trimPlaneCurves(std::size_t count);
+    void drawRace(std::span<const RaceEntry> race, int selectedRunId);
+    void drawRaceRun(const RaceEntry& entry, const CuttingPlaneSnapshot& s, std::size_t slot);
+    void styleSelected(const RaceEntry* entry);
+    void numberIterates(const CuttingPlaneSnapshot& s, const QColor& colour);
 
     QCustomPlot* plot_;
     class CoalescedReplot* replot_ = nullptr;
@@ -65,6 +84,12 @@ class CuttingPlanePlot : public QWidget {
     QCPGraph* center_ = nullptr;
     QCPItemEllipse* ball_ = nullptr;
     int activePlaneCurves_ = 0;
+    // The race's other runs: 2-D their paths; 1-D their models and oracle points.
+    std::vector<QCPCurve*> racePaths_;
+    std::vector<QCPGraph*> raceModels_;
+    std::vector<QCPGraph*> racePoints_;
+    std::vector<QColor> raceColours_;  // every run drawn, the selected one included
+    std::unique_ptr<IterateLabels> labels_;
 };
 
 }  // namespace cplab::widgets

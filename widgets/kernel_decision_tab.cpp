@@ -4,6 +4,7 @@
 #include "coalesced_replot.h"
 #include "decision_map.h"
 #include "kernel_tabs_common.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -18,7 +19,11 @@ const QColor kBoundSv = colors::kNewestPlane;
 }  // namespace
 
 KernelDecisionTab::KernelDecisionTab(QWidget* parent)
-    : QCustomPlot(parent), replots_(new CoalescedReplot(this)) {
+    : QCustomPlot(parent),
+      // The legend row holds as many entries a line as its width does.
+      replots_(new CoalescedReplot(this, [this] {
+          if (mapLegend_) fitLegendToWidth(mapLegend_, viewport().width(), 3);
+      })) {
     setObjectName("kernelDecisionPlot");
     applyPlotStyle(this);
     setAutoAddPlottableToLegend(false);
@@ -74,8 +79,8 @@ void KernelDecisionTab::clear() {
     twoD_ = false;
     zeroSegments_ = 0;
     decisionMap_->data()->clear();
-    decisionMap_->setVisible(false);
     clearData();
+    resetPlot(this);  // no axis of the previous problem stays
     mapLegend_->clearItems();
     mapNote_->setVisible(false);
 }

@@ -8,6 +8,7 @@
 
 #include "kernel_tabs_common.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -15,6 +16,9 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kTriangleHeight = std::sqrt(3.0) / 2.0;
+// The triangle's view box: room for the labels around it and the colour scale at the right.
+constexpr double kTriangleLeft = -0.3, kTriangleRight = 1.55;
+const double kTriangleBottom = -0.3, kTriangleTop = kTriangleHeight + 0.16;
 
 // The model's (or D's) values over the triangle, low light to high dark; outside transparent.
 QCPColorGradient heatGradient() {
@@ -110,8 +114,10 @@ void KernelModelPanel::createModelItems() {
     map_->setLayer("background");
     map_->setVisible(false);
     scale_ = new QCPColorScale(plot_);
-    rect_->insetLayout()->addElement(scale_, QRectF(0.06, 0.80, 0.88, 0.2));
-    scale_->setType(QCPAxis::atBottom);
+    // Upright at the right, beside the triangle (drawTriangleMarks leaves room there): below
+    // it, it covered the labels of the bottom corners.
+    rect_->insetLayout()->addElement(scale_, QRectF(0.78, 0.26, 0.22, 0.6));
+    scale_->setType(QCPAxis::atRight);
     scale_->setBarWidth(7);
     scale_->setGradient(heatGradient());
     scale_->setRangeDrag(false);
@@ -159,7 +165,7 @@ void KernelModelPanel::createModelItems() {
 
 void KernelModelPanel::createWeightBars() {
     for (int i = 0; i < 8; ++i) {
-        weightBars_.push_back(addLineGraph(plot_, rect_, {}, pen(runColor(i), 5.0)));
+        weightBars_.push_back(addLineGraph(plot_, rect_, {}, pen(kernelColour(i), 5.0)));
         weightBars_.back()->setLineStyle(QCPGraph::lsImpulse);
     }
     otherBars_ = addLineGraph(plot_, rect_, {}, pen(kOtherKernel, 3.0));
@@ -174,6 +180,7 @@ void KernelModelPanel::showAxes(bool shown) {
 }
 
 void KernelModelPanel::hide(const QString& note) {
+    hideRace();
     map_->setVisible(false);
     scale_->setVisible(false);
     for (QCPGraph* g : weightBars_)
@@ -216,7 +223,7 @@ void KernelModelPanel::drawWeightBars(const KernelSnapshot& s) {
         if (slot < weightBars_.size() &&
             (!many || slot < static_cast<std::size_t>(kNamedKernels))) {
             weightBars_[slot]->setData({x}, {beta});
-            weightBars_[slot]->setPen(pen(runColor(static_cast<int>(rank)), 5.0));
+            weightBars_[slot]->setPen(pen(kernelColour(static_cast<int>(rank)), 5.0));
             weightBars_[slot]->setLineStyle(QCPGraph::lsImpulse);
         } else {
             ox.append(x);
@@ -234,7 +241,9 @@ void KernelModelPanel::drawWeightBars(const KernelSnapshot& s) {
     y->setRange(0, std::max(0.05, 1.1 * top));
 }
 
-void KernelModelPanel::draw(const KernelSnapshot& s, const ObjectiveGridValues* grid) {
+void KernelModelPanel::draw(const KernelSnapshot& s, const ObjectiveGridValues* grid,
+                            std::span<const RaceEntry> race, int selectedRunId) {
+    hideRace();
     const std::size_t k = s.kernelLabels.size();
     if (k < 2) {
         hide(
@@ -257,6 +266,80 @@ void KernelModelPanel::draw(const KernelSnapshot& s, const ObjectiveGridValues* 
     } else {
         drawTriangle(s, grid);
     }
+    drawRace(s, race, selectedRunId);
+}
+
+QCPCurve* KernelModelPanel::raceCurve(std::size_t slot) {
+    while (raceCurves_.size() <= slot) {
+        raceCurves_.push_back(addCurve(rect_, {}, pen(Qt::black)));
+        raceCurves_.back()->removeFromLegend();
+    }
+    return raceCurves_[slot];
+}
+
+void KernelModelPanel::hideRace() {
+    for (QCPCurve* c : raceCurves_) {
+        c->setVisible(false);
+        c->removeFromLegend(legend_);
+    }
+    raceColours_.clear();
+    iteratePath_->setPen(pen(colors::kPath, 1.0));
+    iteratePath_->setScatterStyle(
+        markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+    iteratePath_->setName("iterates \u03b2\u209c");
+    iterateValues_->setScatterStyle(
+        markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 6));
+    iterateValues_->setName("D at iterates");
+}
+
+void KernelModelPanel::drawRace(const KernelSnapshot& s, std::span<const RaceEntry> race,
+                                int selectedRunId) {
+    // The runs on the same kernels: K = 3 their paths over the triangle, K = 2 D at their
+    // iterates (a curve without a line); the selected run's iterates in its colour.
+    std::vector<std::pair<const RaceEntry*, const KernelSnapshot*>> runs;
+    for (const RaceEntry& e : race) {
+        const auto* other = dynamic_cast<const KernelSnapshot*>(e.snapshot.get());
+        if (other && other->kernelLabels == s.kernelLabels) runs.emplace_back(&e, other);
+    }
+    if (runs.size() < 2) return;
+    std::size_t slot = 0;
+    for (const auto& [entry, other] : runs) {
+        raceColours_.push_back(entry->colour);
+        const QCPScatterStyle style =
+            markerStyle(raceShape(entry->marker), entry->colour, Qt::white, 6);
+        if (entry->runId == selectedRunId) {
+            iteratePath_->setPen(pen(entry->colour, 1.6));
+            iteratePath_->setScatterStyle(style);
+            iteratePath_->setName(legendLabel(entry->label));
+            iterateValues_->setScatterStyle(style);
+            iterateValues_->setName(legendLabel(entry->label));
+            continue;
+        }
+        QCPCurve* c = raceCurve(slot++);
+        QVector<double> t, x, y;
+        for (std::size_t i = 0; i < other->betaIterates.size(); ++i) {
+            const Eigen::VectorXd& b = other->betaIterates[i];
+            if (triangleShown_ && b.size() == 3) {
+                const QPointF p = trianglePoint(b);
+                x.append(p.x());
+                y.append(p.y());
+            } else if (!triangleShown_ && b.size() == 2 && i < other->dValues.size()) {
+                x.append(b(0));
+                y.append(other->dValues[i]);
+            } else {
+                continue;
+            }
+            t.append(static_cast<double>(t.size()));
+        }
+        c->setData(t, x, y);
+        c->setPen(triangleShown_ ? pen(entry->colour, 1.2) : QPen(Qt::NoPen));
+        c->setScatterStyle(style);
+        c->setName(legendLabel(entry->label));
+        c->setVisible(true);
+        c->addToLegend(legend_);
+    }
+    iteratePath_->setLayer(iteratePath_->layer());  // the selected run's on top
+    legend_->setVisible(legend_->itemCount() > 0);
 }
 
 void KernelModelPanel::drawLinePlanes(const KernelSnapshot& s, double* lo) {
@@ -292,6 +375,8 @@ void KernelModelPanel::drawLine(const KernelSnapshot& s, const ObjectiveGridValu
     map_->setVisible(false);
     scale_->setVisible(false);
     alignInset(rect_, legend_, Qt::AlignTop | Qt::AlignHCenter);
+    legend_->setWrap(2);
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     triangle_->data()->clear();
     iteratePath_->data()->clear();
     for (QCPItemText* label : vertexLabels_)
@@ -354,7 +439,12 @@ void KernelModelPanel::drawTriangle(const KernelSnapshot& s, const ObjectiveGrid
     planesDrawn_ = static_cast<int>(s.planes.size());
     // Axes mean nothing on the triangle: hidden; the colour scale sits under it.
     showAxes(false);
-    alignInset(rect_, legend_, Qt::AlignTop | Qt::AlignLeft);
+    // One column at the top right, above the colour scale and clear of the apex's label
+    // (drawTriangleMarks); light: the triangle may reach under it.
+    legend_->setBrush(colors::kLegendFillLight);
+    alignInset(rect_, legend_, Qt::AlignTop | Qt::AlignRight);
+    legend_->setWrap(1);
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     fillTriangleMap(s, grid);
     drawTriangleMarks(s);
 }
@@ -390,21 +480,22 @@ void KernelModelPanel::fillTriangleMap(const KernelSnapshot& s, const ObjectiveG
         }
     }
     scale_->setDataRange(QCPRange(lo, saturation(map_->data(), nx, ny, lo, hi)));
-    scale_->setLabel(evaluated ? QString("D(\u03b2) from %1 SVM solves (max %2)")
-                                     .arg(grid->points.size())
-                                     .arg(hi, 0, 'g', 5)
-                               : QString("model max\u1d62 \u03a3\u2096 \u03b2\u2096 "
-                                         "S\u2096(\u03b1\u1d62) (max %1)")
-                                     .arg(hi, 0, 'g', 5));
+    // Short: the scale stands upright beside the triangle; the ticks give the values.
+    scale_->setLabel(evaluated ? QString("D(\u03b2), %1 solves").arg(grid->points.size())
+                               : QString("model of D(\u03b2)"));
     scale_->setVisible(true);
     map_->setVisible(true);
 }
 
 void KernelModelPanel::drawTriangleMarks(const KernelSnapshot& s) {
     triangle_->setData({0, 1, 2, 3}, {0.0, 1.0, 0.5, 0.0}, {0.0, 0.0, kTriangleHeight, 0.0});
-    const QPointF corners[3] = {{-0.02, -0.07}, {1.02, -0.07}, {0.5, kTriangleHeight + 0.06}};
+    // The bottom corners' labels on two lines (the left one under its corner, the right one a
+    // line lower), so that they never run into each other however narrow the triangle; the
+    // apex's to its left, clear of the legend and the colour scale at the right.
+    const QPointF corners[3] = {{-0.04, -0.03}, {1.04, -0.03}, {0.47, kTriangleHeight + 0.01}};
     const Qt::Alignment align[3] = {Qt::AlignLeft | Qt::AlignTop, Qt::AlignRight | Qt::AlignTop,
-                                    Qt::AlignHCenter | Qt::AlignBottom};
+                                    Qt::AlignRight | Qt::AlignBottom};
+    vertexLabels_[1]->setPadding(QMargins(0, vertexLabels_[1]->font().pointSize() + 8, 0, 0));
     for (int c = 0; c < 3; ++c) {
         vertexLabels_[c]->setText(
             QString::fromStdString(s.kernelLabels[static_cast<std::size_t>(c)]));
@@ -427,8 +518,10 @@ void KernelModelPanel::drawTriangleMarks(const KernelSnapshot& s) {
     } else {
         lpMinimiser_->data()->clear();
     }
-    rect_->axis(QCPAxis::atBottom)->setRange(-0.2, 1.2);
-    rect_->axis(QCPAxis::atLeft)->setRange(-0.16, kTriangleHeight + 0.2);
+    // Room: left and right of the triangle for the labels, right of it for the colour scale,
+    // below it for two lines of labels.
+    rect_->axis(QCPAxis::atBottom)->setRange(kTriangleLeft, kTriangleRight);
+    rect_->axis(QCPAxis::atLeft)->setRange(kTriangleBottom, kTriangleTop);
     showIn(planesCurve_, legend_, false);
     showIn(newestPlane_, legend_, false);
     showIn(modelMax_, legend_, false);
@@ -440,8 +533,19 @@ void KernelModelPanel::drawTriangleMarks(const KernelSnapshot& s) {
 }
 
 void KernelModelPanel::fixAspect() {
-    if (triangleShown_) {
-        rect_->axis(QCPAxis::atLeft)->setScaleRatio(rect_->axis(QCPAxis::atBottom), 1.0);
+    if (!triangleShown_ || rect_->width() <= 0 || rect_->height() <= 0) return;
+    // The whole room at one unit per unit: the axis with room to spare widened about its
+    // centre (shrinking either would cut off a corner).
+    QCPAxis* x = rect_->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect_->axis(QCPAxis::atLeft);
+    x->setRange(kTriangleLeft, kTriangleRight);
+    y->setRange(kTriangleBottom, kTriangleTop);
+    const double rectRatio = double(rect_->width()) / rect_->height();
+    const double dataRatio = (kTriangleRight - kTriangleLeft) / (kTriangleTop - kTriangleBottom);
+    if (rectRatio > dataRatio) {
+        x->setScaleRatio(y, 1.0);
+    } else {
+        y->setScaleRatio(x, 1.0);
     }
 }
 

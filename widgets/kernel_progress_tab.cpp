@@ -7,7 +7,9 @@
 #include "coalesced_replot.h"
 #include "family_view.h"
 #include "kernel_tabs_common.h"
+#include "plot_reset.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -55,9 +57,11 @@ KernelProgressTab::KernelProgressTab(QWidget* parent)
     kktAxis->setLabel("max KKT violation");
     useLogScale(kktAxis);
     QCPLegend* dualLegend = insetLegend(dualRect_, Qt::AlignTop | Qt::AlignRight);
+    dualLegend_ = dualLegend;
     dualObjective_ = addLineGraph(this, dualRect_, "dual objective", pen(colors::kModel, 1.8));
     kktViolation_ =
-        addLineGraph(this, dualRect_, "KKT violation (right)", pen(colors::kCandidate, 1.4), true);
+        addLineGraph(this, dualRect_, "KKT violation (right)",
+                     pen(colors::kFunction, 1.2, Qt::DashDotLine), true);  // not a run's colour
     dualObjective_->addToLegend(dualLegend);
     kktViolation_->addToLegend(dualLegend);
 
@@ -82,11 +86,66 @@ KernelProgressTab::KernelProgressTab(QWidget* parent)
         markerStyle(QCPScatterStyle::ssDisc, colors::kBest, colors::kBest, 5, 1.0));
     smoPerStep_->addToLegend(callsLegend);
     callsPerStep_->addToLegend(callsLegend);
+    raceDual_ = std::make_unique<RaceGraphs>(this, dualRect_, dualLegend, 1.4);
+    createErrorPanel(margins);
+}
+
+KernelProgressTab::~KernelProgressTab() = default;
+
+void KernelProgressTab::createErrorPanel(QCPMarginGroup* margins) {
+    // Training (solid) and test (dashed) error of every run.
+    // Beside the dual objective: the tab's height is too small for a third row.
+    errorRect_ = new QCPAxisRect(this);
+    auto* top = new QCPLayoutGrid;
+    plotLayout()->take(dualRect_);
+    plotLayout()->simplify();
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, top);
+    top->addElement(0, 0, dualRect_);
+    top->addElement(0, 1, errorRect_);
+    top->setColumnSpacing(4);
+    for (QCPAxisRect* rect : {dualRect_, callsRect_}) {
+        rect->setMarginGroup(QCP::msRight, nullptr);
+        rect->setMarginGroup(QCP::msLeft, margins);
+    }
+    styleAxisRect(errorRect_);
+    errorRect_->axis(QCPAxis::atBottom)->setTicker(integerTicker());
+    errorRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
+    errorRect_->axis(QCPAxis::atLeft)->setLabel("error (dashed: test)");
+    QCPLegend* legend = insetLegend(errorRect_, Qt::AlignTop | Qt::AlignRight);
+    raceTrain_ = std::make_unique<RaceGraphs>(this, errorRect_, legend, 1.4);
+    raceTest_ = std::make_unique<RaceGraphs>(this, errorRect_, nullptr, 1.2, Qt::DashLine);
+    top->setColumnStretchFactors({1.4, 1.0});
+}
+
+void KernelProgressTab::drawRace(std::span<const RaceEntry> race, int selectedRunId) {
+    const bool racing = raceDual_->draw(race, selectedRunId, columnValue("dual_objective")) > 0;
+    // Racing, the selected run's objective is its race curve; alone, the blue one.
+    dualObjective_->setVisible(!racing);
+    if (racing) {
+        dualObjective_->removeFromLegend(dualLegend_);
+    } else if (!dualLegend_->hasItemWithPlottable(dualObjective_)) {
+        dualObjective_->addToLegend(dualLegend_);
+    }
+    raceTrain_->draw(race, selectedRunId, columnValue("train_error"), "training", 1);
+    raceTest_->draw(race, selectedRunId, columnValue("test_error"), {}, 1);
+    double last = 1.0;
+    for (const RaceEntry& entry : race) {
+        if (!entry.records.empty()) last = std::max(last, double(entry.records.back().iteration));
+    }
+    lastIteration_ = std::max(lastIteration_, last);
+    rescale(lastIteration_);
 }
 
 void KernelProgressTab::clear() {
     for (QCPGraph* g : {dualObjective_, kktViolation_, smoPerStep_, callsPerStep_})
         g->data()->clear();
+    raceDual_->clear();
+    raceTrain_->clear();
+    raceTest_->clear();
+    resetPlot(this);
+    dualObjective_->setVisible(true);
+    lastIteration_ = 1.0;
     lastSvmCalls_ = 0.0;
     lastSmoIterations_ = 0.0;
 }
@@ -112,19 +171,21 @@ void KernelProgressTab::appendRecords(std::span<const IterationRecord> trace,
         if (std::isfinite(c)) lastSvmCalls_ = c;
         if (std::isfinite(n)) lastSmoIterations_ = n;
     }
-    rescale(trace.empty() ? 1.0 : std::max(1, trace.back().iteration));
+    lastIteration_ = trace.empty() ? 1.0 : std::max(1, trace.back().iteration);
+    rescale(lastIteration_);
 }
 
 void KernelProgressTab::rescale(double lastIteration) {
-    for (QCPAxisRect* rect : {dualRect_, callsRect_})
+    for (QCPAxisRect* rect : {dualRect_, callsRect_, errorRect_})
         rect->axis(QCPAxis::atBottom)->setRange(0, lastIteration + 0.5);
     bool found = false;
     QCPRange range = dualObjective_->getValueRange(found);
+    if (!raceDual_->graphs().empty()) found = raceDual_->valueRange(&range);
     if (found) {
         const double pad =
             std::max(0.05 * range.size(), 1e-9 * std::max(1.0, std::abs(range.upper)));
         dualRect_->axis(QCPAxis::atLeft)
-            ->setRange(range.lower - pad, range.upper + 0.3 * range.size() + pad);
+            ->setRange(range.lower - pad, range.upper + 0.8 * range.size() + pad);  // legend
     }
     range = kktViolation_->getValueRange(found, QCP::sdPositive);
     if (found) setLogRange(dualRect_->axis(QCPAxis::atRight), range.lower, range.upper);
@@ -132,6 +193,12 @@ void KernelProgressTab::rescale(double lastIteration) {
     if (found) setLogRange(callsRect_->axis(QCPAxis::atLeft), range.lower, range.upper * 3);
     range = callsPerStep_->getValueRange(found);
     if (found) callsRect_->axis(QCPAxis::atRight)->setRange(0, std::max(2.0, range.upper * 1.3));
+    QCPRange errors(0, 0.1);
+    QCPRange test;
+    if (raceTest_->valueRange(&test)) errors.upper = std::max(errors.upper, test.upper);
+    if (raceTrain_->valueRange(&range)) errors.upper = std::max(errors.upper, range.upper);
+    // Headroom for the legend above the curves.
+    errorRect_->axis(QCPAxis::atLeft)->setRange(0, std::min(1.0, errors.upper * 1.6));
 }
 
 }  // namespace cplab::widgets

@@ -10,6 +10,15 @@
 
 namespace cplab::widgets {
 
+// Colour of kernel k: a palette of its own, so that no kernel looks like a run of a race
+// (runColor), which the same tabs draw beside the kernels.
+inline QColor kernelColour(int k) {
+    static const QColor palette[] = {{0, 128, 128}, {204, 153, 0}, {170, 0, 120},  {110, 130, 0},
+                                     {40, 40, 120}, {150, 80, 20}, {90, 110, 130}, {230, 100, 90}};
+    const int n = static_cast<int>(sizeof palette / sizeof palette[0]);
+    return palette[((k % n) + n) % n];
+}
+
 // Kernels named (and coloured) in the weights' legend when there are many.
 inline constexpr int kNamedKernels = 6;
 inline const QColor kOtherKernel{200, 200, 200};

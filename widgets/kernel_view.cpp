@@ -16,6 +16,10 @@
 
 namespace cplab::widgets {
 
+namespace {
+constexpr int kWeightsTab = 1;
+}  // namespace
+
 KernelView::KernelView(QWidget* parent)
     : FamilyView(parent),
       stack_(new QStackedWidget(this)),
@@ -69,9 +73,13 @@ bool KernelView::showPage(int index) {
         pathView_->showTab(index);
         return true;
     }
-    if (index < 0 || index >= tabs_->count()) return false;
+    if (index < 0 || index >= tabs_->count() || !tabs_->isTabVisible(index)) return false;
     tabs_->setCurrentIndex(index);
     return true;
+}
+
+bool KernelView::weightsTabShown() const {
+    return tabs_->isTabVisible(kWeightsTab);
 }
 
 void KernelView::clear() {
@@ -81,6 +89,7 @@ void KernelView::clear() {
     decisionTab_->clear();
     weightsTab_->clear();
     progressTab_->clear();
+    tabs_->setTabVisible(kWeightsTab, true);
     traceShown_ = 0;
     traceRun_ = -1;
     decisionTab_->replots()->now();
@@ -98,8 +107,11 @@ bool KernelView::showFrame(const ViewFrame& frame) {
     stack_->setCurrentWidget(tabs_);
     snapshot_ = std::move(snapshot);
     const bool hasData = decisionTab_->draw(*snapshot_);
-    weightsTab_->draw(snapshot_, frame.runId, hasData);
+    // One kernel has no weights to learn: its tab would stay empty.
+    tabs_->setTabVisible(kWeightsTab, snapshot_->kernelLabels.size() > 1);
+    weightsTab_->draw(snapshot_, frame.runId, hasData, frame.race);
     setTrace(frame.records, frame.columns, frame.runId);
+    progressTab_->drawRace(frame.race, frame.runId);
     scheduleReplots();
     return true;
 }

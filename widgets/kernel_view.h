@@ -69,7 +69,11 @@ class KernelView final : public FamilyView {
     int modelPlaneCount() const;
     int namedKernelCount() const;
     // The tabs, for tests and scripts: 0 decision function, 1 kernel weights, 2 convergence.
+    // The kernel weights are hidden for a run of one kernel (nothing to weigh).
     void showTab(int index);
+    bool weightsTabShown() const;
+    KernelProgressTab* progressTab() const { return progressTab_; }
+    KernelWeightsTab* weightsTab() const { return weightsTab_; }
     // The view of mklpath runs (shown instead of the tabs for their snapshots).
     MklPathView* pathView() const { return pathView_; }
 

@@ -4,7 +4,6 @@
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -13,9 +12,11 @@
 #include <numeric>
 
 #include "coalesced_replot.h"
+#include "elided_label.h"
 #include "family_view.h"
 #include "kernel_model_panel.h"
 #include "kernel_tabs_common.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -72,7 +73,7 @@ KernelWeightsTab::KernelWeightsTab(QWidget* parent)
       evaluateButton_(new QPushButton(tr("Evaluate D(\u03b2) on a grid"))),
       cancelButton_(new QPushButton(tr("Cancel"))),
       progress_(new QProgressBar),
-      evaluateNote_(new QLabel) {
+      evaluateNote_(new ElidedLabel) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -114,6 +115,11 @@ void KernelWeightsTab::createEvaluateBar(QVBoxLayout* layout) {
     progress_->setVisible(false);
     cancelButton_->setVisible(false);
     evaluateNote_->setObjectName("objectiveGridNote");
+    // The button keeps its whole text at any width (at 1024 x 768 it was cut); the progress bar
+    // and the note give way.
+    evaluateButton_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    cancelButton_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    progress_->setMinimumWidth(60);
     connect(evaluateButton_, &QPushButton::clicked, this, &KernelWeightsTab::evaluateObjectiveGrid);
     connect(cancelButton_, &QPushButton::clicked, this, &KernelWeightsTab::cancelEvaluation);
 }
@@ -130,20 +136,29 @@ void KernelWeightsTab::createWeightsPanel() {
 void KernelWeightsTab::clear() {
     cancelEvaluation();
     snapshot_.reset();
+    race_.clear();
     runId_ = -1;
     evaluated_ = {};
-    evaluateNote_->clear();
+    evaluateNote_->setFullText({});
     notePossible_ = true;
-    model_->hide(tr("no kernel weights yet"));
     rebuildWeightGraphs({});
+    resetPlot(plot_);
+    betaRect_->axis(QCPAxis::atLeft)->setRange(-0.02, 1.05);
+    model_->hide(tr("no kernel weights yet"));
     updateEvaluateControls();
 }
 
-void KernelWeightsTab::draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData) {
+void KernelWeightsTab::draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData,
+                            std::span<const RaceEntry> race) {
     snapshot_ = std::move(s);
     runId_ = runId;
+    race_.assign(race.begin(), race.end());
+    for (RaceEntry& entry : race_) {
+        entry.records = {};
+        entry.columns.clear();
+    }
     if (hasData) {
-        model_->draw(*snapshot_, &evaluated_);
+        model_->draw(*snapshot_, &evaluated_, race_, runId_);
     } else {
         model_->hide({});
     }
@@ -189,7 +204,7 @@ void KernelWeightsTab::rebuildWeightGraphs(const std::vector<std::string>& label
     betaLegend_->clearItems();
     for (std::size_t k = 0; k < labels.size(); ++k) {
         weightGraphs_.push_back(addLineGraph(plot_, betaRect_, QString::fromStdString(labels[k]),
-                                             pen(runColor(static_cast<int>(k)), 1.6)));
+                                             pen(kernelColour(static_cast<int>(k)), 1.6)));
     }
 }
 
@@ -211,7 +226,8 @@ void KernelWeightsTab::styleWeightGraphs() {
         QCPGraph* g = weightGraphs_[order[rank]];
         const bool named = !many || rank < static_cast<std::size_t>(kNamedKernels);
         if (many) {
-            g->setPen(named ? pen(runColor(static_cast<int>(rank)), 1.8) : pen(kOtherKernel, 0.8));
+            g->setPen(named ? pen(kernelColour(static_cast<int>(rank)), 1.8)
+                            : pen(kOtherKernel, 0.8));
             g->setLayer(named ? "main" : "grid");
         }
         if (named && (!many || newest(order[rank]) > 0)) g->addToLegend(betaLegend_);
@@ -231,12 +247,12 @@ void KernelWeightsTab::updateEvaluateControls() {
     evaluateButton_->setEnabled(possible && !evaluating());
     // Without a grid to evaluate, the note says why (and replaces an older run's message).
     if (!evaluating() && snapshot_ && !possible) {
-        evaluateNote_->setText(
+        evaluateNote_->setFullText(
             k < 2 ? tr("one kernel: no weights, no D(\u03b2) over them")
                   : tr("D(\u03b2) on a grid: for 2 or 3 kernels (here %1)").arg(k));
         notePossible_ = false;
     } else if (!evaluating() && possible && !notePossible_) {
-        evaluateNote_->clear();
+        evaluateNote_->setFullText({});
         notePossible_ = true;
     }
     cancelButton_->setVisible(evaluating());
@@ -253,7 +269,7 @@ void KernelWeightsTab::evaluateObjectiveGrid() {
     const int count = static_cast<int>(pending_->points.size());
     progress_->setRange(0, count);
     progress_->setValue(0);
-    evaluateNote_->setText(tr("solving %1 SVMs on a worker thread ...").arg(count));
+    evaluateNote_->setFullText(tr("solving %1 SVMs on a worker thread ...").arg(count));
     updateEvaluateControls();
     emit objectiveGridRequested({pendingRun_, pending_->setup, pending_->points});
 }
@@ -285,10 +301,10 @@ void KernelWeightsTab::finishObjectiveGrid(const ObjectiveGridResult& result) {
                 .arg(evaluated_.points.size())
                 .arg(ms < 1000 ? tr("%1 ms").arg(ms) : tr("%1 s").arg(ms / 1000.0, 0, 'f', 1));
     }
-    evaluateNote_->setText(message);
+    evaluateNote_->setFullText(message);
     updateEvaluateControls();
     if (ok && snapshot_) {
-        model_->draw(*snapshot_, &evaluated_);
+        model_->draw(*snapshot_, &evaluated_, race_, runId_);
         replots_->schedule();
     }
     emit objectiveGridEvaluated(ok, message);

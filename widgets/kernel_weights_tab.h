@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/iteration_record.h"
+#include "family_view.h"
 #include "kernel/kernel_snapshot.h"
 #include "objective_grid.h"
 
@@ -21,7 +22,6 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
 class QCPLegend;
-class QLabel;
 class QProgressBar;
 class QPushButton;
 class QVBoxLayout;
@@ -29,6 +29,7 @@ class QVBoxLayout;
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class ElidedLabel;
 class KernelModelPanel;
 
 class KernelWeightsTab final : public QWidget {
@@ -39,8 +40,10 @@ class KernelWeightsTab final : public QWidget {
 
     void clear();
     // Shows `s` of run `runId`: its model of D(β), or nothing when `hasData` is false (a
-    // solver that rejected its input).
-    void draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData);
+    // solver that rejected its input); the other runs of `race` beside it.
+    void draw(std::shared_ptr<const KernelSnapshot> s, int runId, bool hasData,
+              std::span<const RaceEntry> race = {});
+    const KernelModelPanel& modelPanel() const { return *model_; }
     // Whether the kernels named by the beta:<label> columns are the ones drawn.
     bool drawsKernels(const std::vector<std::string>& columns) const;
     // Draws the weights of the records from `from` on (0: starts over).
@@ -82,12 +85,13 @@ class KernelWeightsTab final : public QWidget {
 
     std::shared_ptr<const KernelSnapshot> snapshot_;
     int runId_ = -1;
+    std::vector<RaceEntry> race_;  // its snapshots and styles (no records: they do not last)
 
     // Evaluation of D on a grid.
     QPushButton* evaluateButton_;
     QPushButton* cancelButton_;
     QProgressBar* progress_;
-    QLabel* evaluateNote_;
+    ElidedLabel* evaluateNote_;  // elided: a long message must not squeeze the button
     std::unique_ptr<ObjectiveGridValues> pending_;  // asked for, values not yet back
     int pendingRun_ = -1;
     ObjectiveGridValues evaluated_;

@@ -10,7 +10,9 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "plot_reset.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -29,6 +31,24 @@ const QColor kLineCut{255, 127, 14};
 constexpr Eigen::Index kMaxWeightBars = 1024;
 constexpr Eigen::Index kWeightGroups = 512;
 
+// `legend` as the row under the upper panel of `column`: entries side by side, 8 pt, no frame.
+void placeLegendRow(QCustomPlot* plot, QCPLegend* legend, int column) {
+    plot->plotLayout()->addElement(1, column, legend);
+    legend->setLayer("legend");
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    QFont font;
+    font.setPointSize(8);
+    legend->setFont(font);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    legend->setRowSpacing(0);
+    legend->setColumnSpacing(6);
+    legend->setIconSize(18, 10);
+    legend->setVisible(true);
+}
+
 }  // namespace
 
 LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
@@ -38,18 +58,22 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->setObjectName("linearModelPlot");
     applyPlotStyle(plot_);
     setMinimumSize(300, 200);
-    replot_ = new CoalescedReplot(plot_);
+    replot_ = new CoalescedReplot(plot_, [this] { fitLegendRows(); });
 
     dataRect_ = plot_->axisRect();
     sliceRect_ = new QCPAxisRect(plot_);
     progressRect_ = new QCPAxisRect(plot_);
-    auto* planesRect = new QCPAxisRect(plot_);
+    planesRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(0, 1, sliceRect_);
     plot_->plotLayout()->addElement(1, 0, progressRect_);
-    plot_->plotLayout()->addElement(1, 1, planesRect);
-    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect}) {
+    plot_->plotLayout()->addElement(1, 1, planesRect_);
+    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect_}) {
         styleAxisRect(rect);
     }
+    // A row under the data and the slice for their legends (inside, they covered the points
+    // and ran past the panels' edges).
+    plot_->plotLayout()->insertRow(1);
+    plot_->plotLayout()->setRowStretchFactors({1.0, 0.001, 1.0});
 
     dataRect_->axis(QCPAxis::atBottom)->setLabel("x1");
     dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
@@ -73,36 +97,96 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     weightBars_ = addLineGraph(plot_, dataRect_, "weights of w_b", pen(colors::kModel, 1.5));
     weightBars_->setLineStyle(QCPGraph::lsImpulse);
     weightBars_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
-    lineBest_ = line("w_b (best)", kLineBest, Qt::SolidLine);
-    lineModel_ = line("w_t (reduced problem)", kLineModel, Qt::DashLine);
-    lineCut_ = line("w_c (cutting point)", kLineCut, Qt::DotLine);
+    lineBest_ = line("w_b best", kLineBest, Qt::SolidLine);
+    lineModel_ = line("w_t model", kLineModel, Qt::DashLine);
+    lineCut_ = line("w_c cut", kLineCut, Qt::DotLine);
     // The points fill the panel: the classes are named in the axis label, the legend only
     // lists the three lines and lets the points show through.
     positives_->removeFromLegend();
     negatives_->removeFromLegend();
-    plot_->legend->setBrush(colors::kLegendFillLight);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    dataRect_->insetLayout()->take(plot_->legend);
+    placeLegendRow(plot_, plot_->legend, 0);
 
     createSlicePanel();
 
+    createTracePanels();
+}
+
+LinearModelPlot::~LinearModelPlot() = default;
+
+void LinearModelPlot::fitLegendRows() {
+    // As many entries side by side as the panel's width holds (3 in a wide window, one a line
+    // in a narrow one), never cut off at the panel's edge.
+    fitLegendToWidth(plot_->legend, dataRect_->outerRect().width(), 3);
+    fitLegendToWidth(sliceLegend_, sliceRect_->outerRect().width(), 3);
+}
+
+void LinearModelPlot::createTracePanels() {
     progressRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
-    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b");
-    QCPLegend* errorLegend = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    progressRect_->axis(QCPAxis::atLeft)->setLabel("error of w_b (- - test)");
+    errorLegend_ = addInsetLegend(progressRect_, Qt::AlignTop | Qt::AlignRight);
+    errorLegend_->setRowSpacing(0);
+    errorLegend_->setIconSize(18, 10);
     trainError_ = addLineGraph(plot_, progressRect_, "training error", pen(colors::kModel, 1.8));
     testError_ = addLineGraph(plot_, progressRect_, "test error", pen(colors::kCandidate, 1.8));
     for (QCPGraph* g : {trainError_, testError_}) {
         g->removeFromLegend();
-        g->addToLegend(errorLegend);
+        g->addToLegend(errorLegend_);
     }
-
-    planesRect->axis(QCPAxis::atBottom)->setLabel("iteration");
-    planesRect->axis(QCPAxis::atLeft)->setLabel("cutting planes");
-    QCPLegend* planesLegend = addInsetLegend(planesRect, Qt::AlignTop | Qt::AlignLeft);
-    planes_ = addLineGraph(plot_, planesRect, "stored", pen(colors::kOutline, 1.8));
-    activePlanes_ = addLineGraph(plot_, planesRect, "active (alpha > 0)", pen(colors::kBest, 1.8));
+    planesRect_->axis(QCPAxis::atBottom)->setLabel("iteration");
+    planesRect_->axis(QCPAxis::atLeft)->setLabel("planes (stored)");
+    planesLegend_ = addInsetLegend(planesRect_, Qt::AlignTop | Qt::AlignLeft);
+    planesLegend_->setRowSpacing(0);
+    planesLegend_->setIconSize(18, 10);
+    planes_ = addLineGraph(plot_, planesRect_, "stored", pen(colors::kOutline, 1.8));
+    activePlanes_ = addLineGraph(plot_, planesRect_, "active", pen(colors::kBest, 1.8));
     for (QCPGraph* g : {planes_, activePlanes_}) {
         g->removeFromLegend();
-        g->addToLegend(planesLegend);
+        g->addToLegend(planesLegend_);
+    }
+    raceTrain_ = std::make_unique<RaceGraphs>(plot_, progressRect_, errorLegend_, 1.4);
+    raceTest_ = std::make_unique<RaceGraphs>(plot_, progressRect_, nullptr, 1.2, Qt::DashLine);
+    racePlanes_ = std::make_unique<RaceGraphs>(plot_, planesRect_, planesLegend_, 1.4);
+}
+
+void LinearModelPlot::setRace(std::span<const RaceEntry> race, int selectedRunId) {
+    // Racing, every run's training error (test dashed) and stored planes in its colour; the
+    // selected run's own curves of them step aside (its active planes stay).
+    const bool racing = racePlanes_->draw(race, selectedRunId, columnValue("planes")) > 0;
+    raceTrain_->draw(race, selectedRunId, columnValue("train_error"));
+    raceTest_->draw(race, selectedRunId, columnValue("test_error"));
+    for (QCPGraph* g : {trainError_, testError_, planes_}) {
+        g->setVisible(!racing);
+        QCPLegend* legend = g == planes_ ? planesLegend_ : errorLegend_;
+        if (racing) {
+            g->removeFromLegend(legend);
+        } else if (!legend->hasItemWithPlottable(g)) {
+            g->addToLegend(legend);
+        }
+    }
+    rescaleTrace();
+    scheduleReplot();
+}
+
+void LinearModelPlot::rescaleTrace() {
+    // Every curve on view, with headroom above for the legends.
+    for (QCPAxisRect* rect : {progressRect_, planesRect_}) {
+        bool any = false;
+        QCPRange keys, values;
+        for (QCPGraph* g : rect->graphs()) {
+            bool foundKey = false, foundValue = false;
+            const QCPRange k = g->getKeyRange(foundKey), v = g->getValueRange(foundValue);
+            if (!g->visible() || !foundKey || !foundValue) continue;
+            keys = any ? QCPRange(std::min(keys.lower, k.lower), std::max(keys.upper, k.upper)) : k;
+            values =
+                any ? QCPRange(std::min(values.lower, v.lower), std::max(values.upper, v.upper))
+                    : v;
+            any = true;
+        }
+        if (!any) continue;
+        rect->axis(QCPAxis::atBottom)->setRange(keys.lower, std::max(keys.upper, keys.lower + 1));
+        const double top = std::max(values.upper, values.lower + 1e-9);
+        rect->axis(QCPAxis::atLeft)->setRange(std::min(0.0, values.lower), top * 1.45);
     }
 }
 
@@ -110,7 +194,9 @@ void LinearModelPlot::createSlicePanel() {
     // OCAS's line search: f along the line from w_b towards w_t, its breakpoints, k_t.
     sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
-    QCPLegend* sliceLegend = addInsetLegend(sliceRect_, Qt::AlignTop | Qt::AlignHCenter);
+    auto* sliceLegend = new QCPLegend;
+    placeLegendRow(plot_, sliceLegend, 1);
+    sliceLegend_ = sliceLegend;
     slice_ = addLineGraph(plot_, sliceRect_, "f(k)", pen(colors::kModel, 2.0));
     breakpoints_ = addLineGraph(plot_, sliceRect_, "breakpoints", Qt::NoPen);
     breakpoints_->setLineStyle(QCPGraph::lsNone);
@@ -141,12 +227,13 @@ void LinearModelPlot::clear() {
     traceShown_ = 0;
     traceRun_ = -1;
     twoD_ = false;
-    for (QCPGraph* g : {positives_, negatives_, weightBars_, slice_, breakpoints_, chosen_,
-                        trainError_, testError_, planes_, activePlanes_}) {
-        g->data()->clear();
-    }
-    for (QCPCurve* c : {lineBest_, lineModel_, lineCut_, chosenLine_})
-        c->data()->clear();
+    for (RaceGraphs* race : {raceTrain_.get(), raceTest_.get(), racePlanes_.get()})
+        race->clear();
+    resetPlot(plot_);
+    // The data panel names no dataset's features until the next one is set up.
+    dataRect_->axis(QCPAxis::atBottom)->setLabel("x1");
+    dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
+    sliceNote_->setVisible(false);
     replot_->now();
 }
 
@@ -198,7 +285,7 @@ void LinearModelPlot::setupData(const Dataset& data) {
     box_[0] = x0 - mx;
     box_[1] = x1 + mx;
     box_[2] = y0 - my;
-    box_[3] = y1 + my + 0.35 * (y1 - y0);  // headroom: the legend sits above the points
+    box_[3] = y1 + my;
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);
@@ -338,9 +425,7 @@ void LinearModelPlot::setTrace(std::span<const IterationRecord> trace,
         activePlanes_->addData(r.iteration, at(active));
     }
     traceShown_ = trace.size();
-    for (QCPGraph* g : {trainError_, testError_, planes_, activePlanes_}) {
-        g->rescaleAxes(g != trainError_ && g != planes_);
-    }
+    rescaleTrace();
     scheduleReplot();
 }
 

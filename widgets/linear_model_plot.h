@@ -5,7 +5,8 @@
 //     ⟨w, x⟩ + b = 0 of w^b (best), w_t (reduced problem) and w^c (cutting point);
 //   * the line-search slice f(k) = F(w^b + k(w_t − w^b)) of the last OCAS step, with its
 //     breakpoints and the chosen k_t (other solvers: a note that they have none);
-//   * training and test error of w^b and the stored / active planes per iteration.
+//   * training and test error of w^b and the stored / active planes per iteration; in a race
+//     (OCAS against BMRM) the errors and the stored planes of every run in its colour.
 #pragma once
 
 #include <QStringList>
@@ -17,6 +18,7 @@
 
 #include "bmrm/linear_svm_snapshot.h"
 #include "core/iteration_record.h"
+#include "family_view.h"
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -24,13 +26,17 @@ class QCPCurve;
 class QCPGraph;
 class QCPItemText;
 class QCPLayoutGrid;
+class QCPLegend;
 
 namespace cplab::widgets {
+
+class RaceGraphs;
 
 class LinearModelPlot : public QWidget {
     Q_OBJECT
   public:
     explicit LinearModelPlot(QWidget* parent = nullptr);
+    ~LinearModelPlot() override;
 
     void setSnapshot(std::shared_ptr<const LinearSvmSnapshot> snapshot);
     // The shown run's records and their extra column names (errors and planes are read from
@@ -39,13 +45,20 @@ class LinearModelPlot : public QWidget {
     // timeline moved back), start over.
     void setTrace(std::span<const IterationRecord> trace, const std::vector<std::string>& columns,
                   int runKey);
+    // The other runs of a race beside the selected one `selectedRunId` (their records).
+    void setRace(std::span<const RaceEntry> race, int selectedRunId);
     void clear();
     QCustomPlot* plot() const { return plot_; }
+    // For tests: the stored planes' curves of the race (one per run; none alone).
+    const RaceGraphs& racePlanes() const { return *racePlanes_; }
     // Number of separating lines drawn (0 when the data are not 2-D).
     int separatingLineCount() const;
 
   private:
     void createSlicePanel();
+    void createTracePanels();
+    void rescaleTrace();
+    void fitLegendRows();
     void setupData(const Dataset& data);
     // Replots at most every 40 ms: snapshots and trace updates only mark the plot dirty.
     void scheduleReplot();
@@ -56,6 +69,13 @@ class LinearModelPlot : public QWidget {
     QCPAxisRect* dataRect_ = nullptr;
     QCPAxisRect* sliceRect_ = nullptr;
     QCPAxisRect* progressRect_ = nullptr;
+    QCPAxisRect* planesRect_ = nullptr;
+    QCPLegend* errorLegend_ = nullptr;
+    QCPLegend* sliceLegend_ = nullptr;
+    QCPLegend* planesLegend_ = nullptr;
+    std::unique_ptr<RaceGraphs> raceTrain_;
+    std::unique_ptr<RaceGraphs> raceTest_;
+    std::unique_ptr<RaceGraphs> racePlanes_;
     QCPGraph* positives_ = nullptr;
     QCPGraph* negatives_ = nullptr;
     QCPGraph* weightBars_ = nullptr;  // d ≠ 2: the components of w_b

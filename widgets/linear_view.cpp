@@ -26,6 +26,7 @@ bool LinearView::showFrame(const ViewFrame& frame) {
     if (!snapshot) return false;
     plot_->setSnapshot(std::move(snapshot));
     plot_->setTrace(frame.records, frame.columns, frame.runId);
+    plot_->setRace(frame.race, frame.runId);
     return true;
 }
 

@@ -11,7 +11,9 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "kernel_tabs_common.h"
 #include "mkl_predictor_tab.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -195,9 +197,9 @@ bool MklPathView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const MklPathSnapshot>(frame.snapshot);
     if (!snapshot) return false;
     snapshot_ = std::move(snapshot);
+    // Short: the panel is about 150 px high at 1024 x 768 and a longer label was cut off.
     errorRect_->axis(QCPAxis::atLeft)
-        ->setLabel(snapshot_->classification ? tr("misclassification rate")
-                                             : tr("mean squared error"));
+        ->setLabel(snapshot_->classification ? tr("error rate") : tr("mean sq. error"));
     setTrace(frame.records, frame.columns, frame.runId);
     weightsReplot_->schedule();
     errorsReplot_->schedule();
@@ -211,6 +213,8 @@ void MklPathView::clear() {
     for (QCPGraph* g :
          {active_, activeOnErrors_, trainError_, testError_, sigmaStep_, newtonSteps_})
         g->data()->clear();
+    for (QCustomPlot* p : {weightsPlot_, errorsPlot_})
+        resetPlot(p);
     shown_ = 0;
     run_ = -1;
     pointLambdas_.clear();
@@ -268,7 +272,7 @@ void MklPathView::rebuildKernelGraphs(const std::vector<std::string>& labels) {
                                    : index < 16 ? Qt::DashLine
                                                 : Qt::DotLine;
         QCPGraph* g = addLineGraph(weightsPlot_, etaRect_, QString::fromStdString(labels[k]),
-                                   pen(runColor(index), 1.8, style));
+                                   pen(kernelColour(index), 1.8, style));
         // With many kernels the legend names the first twenty; every curve is drawn.
         if (k < 20) g->addToLegend(etaLegend_);
         etaGraphs_.push_back(g);

@@ -17,7 +17,7 @@ NonsmoothView::NonsmoothView(QWidget* parent)
 bool NonsmoothView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(frame.snapshot);
     if (!snapshot) return false;
-    plot_->setSnapshot(std::move(snapshot));
+    plot_->setSnapshot(std::move(snapshot), frame.race, frame.runId);
     return true;
 }
 

@@ -8,6 +8,7 @@
 
 #include "coalesced_replot.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -31,6 +32,12 @@ PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustom
     plot_->setObjectName("polytopePlot");
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
+    // A small, light legend: it sits over the picture.
+    QFont small;
+    small.setPointSize(8);
+    plot_->legend->setFont(small);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setBrush(colors::kLegendFillLight);
     setMinimumSize(280, 180);
 }
 
@@ -38,6 +45,13 @@ void PolytopePlot::clear() {
     plot_->clearPlottables();
     plot_->clearItems();
     polygon_ = contours_ = path_ = direction_ = nullptr;
+    racePaths_.clear();
+    raceColours_.clear();
+    // No axis of the previous problem stays.
+    plot_->xAxis->setLabel({});
+    plot_->yAxis->setLabel({});
+    plot_->xAxis->setRange(0, 1);
+    plot_->yAxis->setRange(0, 1);
     current_ = fwVertex_ = awayVertex_ = optimum_ = nullptr;
     gradientArrow_ = nullptr;
     weightLabels_.clear();
@@ -135,7 +149,56 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
-void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot) {
+void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) {
+    for (QCPCurve* c : racePaths_) {
+        c->setVisible(false);
+        c->removeFromLegend();
+    }
+    raceColours_.clear();
+    std::vector<std::pair<const RaceEntry*, const FrankWolfeSnapshot*>> runs;
+    for (const RaceEntry& e : race) {
+        const auto* s = dynamic_cast<const FrankWolfeSnapshot*>(e.snapshot.get());
+        if (s && s->view && s->view->problem->name == view_->problem->name)
+            runs.emplace_back(&e, s);
+    }
+    const RaceEntry* selected = nullptr;
+    std::size_t slot = 0;
+    for (const auto& [entry, s] : runs) {
+        if (runs.size() < 2) break;
+        raceColours_.push_back(entry->colour);
+        if (entry->runId == selectedRunId) {
+            selected = entry;
+            continue;
+        }
+        if (racePaths_.size() <= slot)
+            racePaths_.push_back(new QCPCurve(plot_->xAxis, plot_->yAxis));
+        QCPCurve* c = racePaths_[slot++];
+        QVector<double> t, x, y;
+        for (const Eigen::Vector2d& p : s->iterates) {
+            t.append(static_cast<double>(t.size()));
+            x.append(p.x());
+            y.append(p.y());
+        }
+        c->setData(t, x, y);
+        c->setPen(pen(entry->colour, 1.2));
+        c->setScatterStyle(marker(raceShape(entry->marker), entry->colour, Qt::white, 6));
+        c->setName(legendLabel(entry->label));
+        c->addToLegend();
+        c->setVisible(true);
+    }
+    // The selected run's path in its colour when racing, else the model blue.
+    const QColor colour = selected ? selected->colour : colors::kModel;
+    path_->setPen(pen(colour, selected ? 1.8 : 1.3));
+    path_->setScatterStyle(marker(
+        selected ? raceShape(selected->marker) : QCPScatterStyle::ssCircle, colour, Qt::white, 5));
+    path_->setName(selected ? legendLabel(selected->label) : QString("iterates"));
+    for (QCPLayerable* item :
+         std::initializer_list<QCPLayerable*>{path_, current_, fwVertex_, awayVertex_, optimum_})
+        item->setLayer(item->layer());  // the selected run's marks on top
+}
+
+void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot,
+                               std::span<const RaceEntry> race, int selectedRunId) {
     if (!snapshot || !snapshot->view) {
         clear();
         return;
@@ -191,6 +254,7 @@ void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapsho
         }
         weightLabels_[k]->setText(text);
     }
+    drawRace(race, selectedRunId);
     replot_->schedule();
 }
 

@@ -6,7 +6,10 @@
 
 #include <QWidget>
 #include <memory>
+#include <span>
+#include <vector>
 
+#include "family_view.h"
 #include "nonsmooth/frank_wolfe_snapshot.h"
 
 class QCustomPlot;
@@ -22,12 +25,18 @@ class PolytopePlot : public QWidget {
   public:
     explicit PolytopePlot(QWidget* parent = nullptr);
 
-    void setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot);
+    // Draws `snapshot` (of run `selectedRunId`); the other runs of `race` on the same problem
+    // (plain Frank–Wolfe against away steps) as their iterates' paths in their colours.
+    void setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapshot,
+                     std::span<const RaceEntry> race = {}, int selectedRunId = 0);
+    // For tests: the colours of the runs drawn as a race, in its order (empty without one).
+    const std::vector<QColor>& raceColours() const { return raceColours_; }
     void clear();
     QCustomPlot* plot() const { return plot_; }
 
   private:
     void setupProblem(const PolytopeView& view);
+    void drawRace(std::span<const RaceEntry> race, int selectedRunId);
 
     QCustomPlot* plot_;
     class CoalescedReplot* replot_ = nullptr;
@@ -35,6 +44,8 @@ class PolytopePlot : public QWidget {
     QCPCurve* polygon_ = nullptr;
     QCPCurve* contours_ = nullptr;
     QCPCurve* path_ = nullptr;
+    std::vector<QCPCurve*> racePaths_;  // the race's other runs
+    std::vector<QColor> raceColours_;
     QCPGraph* current_ = nullptr;
     QCPGraph* fwVertex_ = nullptr;
     QCPGraph* awayVertex_ = nullptr;

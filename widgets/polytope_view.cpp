@@ -16,7 +16,7 @@ PolytopeView::PolytopeView(QWidget* parent) : FamilyView(parent), plot_(new Poly
 bool PolytopeView::showFrame(const ViewFrame& frame) {
     auto snapshot = std::dynamic_pointer_cast<const FrankWolfeSnapshot>(frame.snapshot);
     if (!snapshot) return false;
-    plot_->setSnapshot(std::move(snapshot));
+    plot_->setSnapshot(std::move(snapshot), frame.race, frame.runId);
     return true;
 }
 

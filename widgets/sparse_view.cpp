@@ -11,7 +11,9 @@
 
 #include "coalesced_replot.h"
 #include "decision_map.h"
+#include "plot_reset.h"
 #include "plot_style.h"
+#include "race_graphs.h"
 
 namespace cplab::widgets {
 
@@ -68,7 +70,9 @@ SparseView::SparseView(QWidget* parent)
     tracePlot_->setObjectName("sparseTracePlot");
     for (QCustomPlot* p : {xvPlot_, tracePlot_})
         applyPlotStyle(p);
-    xvReplot_ = new CoalescedReplot(xvPlot_);
+    // The legend row holds as many entries a line as its width does.
+    xvReplot_ = new CoalescedReplot(
+        xvPlot_, [this] { fitLegendToWidth(xvLegend_, xvPlot_->viewport().width(), 3); });
     // The axis rect's size is known only once the layout is done (it changes with the window).
     connect(xvPlot_, &QCustomPlot::afterLayout, this, [this] { squarePixels(); });
     traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
@@ -140,6 +144,7 @@ void SparseView::createTracePanels() {
     fullObjective_ = addLineGraph(tracePlot_, objectiveRect_, "full SVM",
                                   pen(colors::kContour, 1.4, Qt::DashLine));
     QCPLegend* objectiveLegend = addInsetLegend(objectiveRect_, Qt::AlignTop | Qt::AlignRight);
+    objectiveLegend_ = objectiveLegend;
     objective_->addToLegend(objectiveLegend);
     fullObjective_->addToLegend(objectiveLegend);
     errorRect_->axis(QCPAxis::atLeft)->setLabel("error");
@@ -153,6 +158,29 @@ void SparseView::createTracePanels() {
     testError_->addToLegend(errorLegend);
     for (QCPGraph* g : {objective_, trainError_, testError_})
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3.5));
+    raceObjective_ = std::make_unique<RaceGraphs>(tracePlot_, objectiveRect_, objectiveLegend, 1.6);
+    raceTrain_ = std::make_unique<RaceGraphs>(tracePlot_, errorRect_, errorLegend_, 1.4);
+    raceTest_ = std::make_unique<RaceGraphs>(tracePlot_, errorRect_, nullptr, 1.2, Qt::DashLine);
+}
+
+void SparseView::drawRace(std::span<const RaceEntry> race, int selectedRunId) {
+    // Racing, every run's W(Z) and errors (test dashed) in its colour; the selected run's own
+    // curves of them step aside (the full SVM's objective stays).
+    const auto upper = [](const IterationRecord& r, const std::vector<std::string>&) {
+        return r.upper;
+    };
+    const bool racing = raceObjective_->draw(race, selectedRunId, upper, "W(Z)") > 0;
+    raceTrain_->draw(race, selectedRunId, columnValue("train_error"), "training");
+    raceTest_->draw(race, selectedRunId, columnValue("test_error"));
+    for (QCPGraph* g : {objective_, trainError_, testError_}) {
+        g->setVisible(!racing);
+        QCPLegend* legend = g == objective_ ? objectiveLegend_ : errorLegend_;
+        if (racing) {
+            g->removeFromLegend(legend);
+        } else if (!legend->hasItemWithPlottable(g) && (g != testError_ || !g->data()->isEmpty())) {
+            g->addToLegend(legend);
+        }
+    }
 }
 
 SparseView::~SparseView() {
@@ -179,6 +207,10 @@ void SparseView::clear() {
     imageLabels_.clear();
     for (QCPGraph* g : {objective_, fullObjective_, trainError_, testError_})
         g->data()->clear();
+    for (RaceGraphs* race : {raceObjective_.get(), raceTrain_.get(), raceTest_.get()})
+        race->clear();
+    for (QCustomPlot* p : {xvPlot_, tracePlot_})
+        resetPlot(p);
     shown_ = 0;
     run_ = -1;
     note_->setVisible(false);
@@ -230,6 +262,7 @@ bool SparseView::showFrame(const ViewFrame& frame) {
         }
     }
     setTrace(frame.records, frame.columns, frame.runId);
+    drawRace(frame.race, frame.runId);
     xvReplot_->schedule();
     traceReplot_->schedule();
     return true;
@@ -471,16 +504,27 @@ void SparseView::setTrace(std::span<const IterationRecord> records,
 
 void SparseView::rescaleTrace() {
     bool found = false;
-    const QCPRange k = objective_->getKeyRange(found);
+    QCPRange k = objective_->getKeyRange(found);
+    for (QCPGraph* g : raceObjective_->graphs()) {
+        bool any = false;
+        const QCPRange r = g->getKeyRange(any);
+        if (any) k = found ? QCPRange(std::min(k.lower, r.lower), std::max(k.upper, r.upper)) : r;
+        found = found || any;
+    }
     for (QCPAxisRect* rect : {objectiveRect_, errorRect_})
         rect->axis(QCPAxis::atBottom)
             ->setRange(found ? std::min(0.0, k.lower) : 0.0, found ? std::max(k.upper, 1.0) : 1.0);
-    std::vector<QCPGraph*> objectiveGraphs = {objective_};
+    std::vector<QCPGraph*> objectiveGraphs = raceObjective_->graphs();
+    objectiveGraphs.push_back(objective_);
     if (fullObjective_->visible()) objectiveGraphs.push_back(fullObjective_);
     bool any = false;
     const QCPRange w = objective_->getValueRange(any);
     fitAxis(objectiveRect_->axis(QCPAxis::atLeft), objectiveGraphs, any ? w.lower : 0.0, 0.08);
-    fitAxis(errorRect_->axis(QCPAxis::atLeft), {trainError_, testError_}, 0.0, 0.08);
+    std::vector<QCPGraph*> errorGraphs = raceTrain_->graphs();
+    errorGraphs.insert(errorGraphs.end(), raceTest_->graphs().begin(), raceTest_->graphs().end());
+    errorGraphs.push_back(trainError_);
+    errorGraphs.push_back(testError_);
+    fitAxis(errorRect_->axis(QCPAxis::atLeft), errorGraphs, 0.0, 0.08);
 }
 
 int SparseView::expansionVectorCount() const {

@@ -9,7 +9,8 @@
 //     other data βᵤ per expansion vector as bars.
 //   * "Objective and errors": W(Z) per iteration with the full SVM's objective as a dashed
 //     line (W can reach it only with as many expansion vectors as support vectors); below, the
-//     training and test error per iteration.
+//     training and test error per iteration. In a race (SLMC against MRSVM) W and the errors
+//     of every run in its colour.
 // The status line reads W(Z), the gradient norm and the errors. The dataset's test split is the
 // family's problem control.
 #pragma once
@@ -36,6 +37,7 @@ class QTabWidget;
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class RaceGraphs;
 
 class SparseView final : public FamilyView {
     Q_OBJECT
@@ -61,6 +63,8 @@ class SparseView final : public FamilyView {
     // The grey value of pixel (row, column) of image `u` as drawn (Images), NaN outside.
     double imagePixel(int u, int row, int column) const;
     int objectivePointCount() const;
+    // The W(Z) curves of the race (one per run; none alone).
+    const RaceGraphs& raceObjectives() const { return *raceObjective_; }
 
   private:
     void createTracePanels();
@@ -72,6 +76,7 @@ class SparseView final : public FamilyView {
     void setTrace(std::span<const IterationRecord> records, const std::vector<std::string>& columns,
                   int runId);
     void rescaleTrace();
+    void drawRace(std::span<const RaceEntry> race, int selectedRunId);
 
     QTabWidget* tabs_;
     QCustomPlot* xvPlot_;
@@ -112,6 +117,10 @@ class SparseView final : public FamilyView {
     QCPGraph* trainError_ = nullptr;
     QCPGraph* testError_ = nullptr;
     QCPLegend* errorLegend_ = nullptr;
+    QCPLegend* objectiveLegend_ = nullptr;
+    std::unique_ptr<RaceGraphs> raceObjective_;
+    std::unique_ptr<RaceGraphs> raceTrain_;
+    std::unique_ptr<RaceGraphs> raceTest_;
     int run_ = -1;
     std::size_t shown_ = 0;
     double fullValue_ = 0.0;

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The views of the nonsmooth, linear, kernel and sparse families offscreen on real runs drawn as
+// a race (ViewFrame::race): a curve per run in the run's colour; the numbers beside the newest
+// iterates of Kelley's 2-D zig-zag; the kernel weights' tab hidden for one kernel; and after
+// clear() nothing of the previous problem left on the axes.
+#include <qcustomplot.h>
+
+#include <QtTest>
+#include <cmath>
+
+#include "bmrm/bmrm.h"
+#include "bmrm/ocas.h"
+#include "cutting_plane_plot.h"
+#include "data/generators.h"
+#include "iterate_labels.h"
+#include "kernel/silp.h"
+#include "kernel/svm.h"
+#include "kernel_model_panel.h"
+#include "kernel_progress_tab.h"
+#include "kernel_view.h"
+#include "kernel_weights_tab.h"
+#include "linear_model_plot.h"
+#include "linear_view.h"
+#include "nonsmooth/bundle.h"
+#include "nonsmooth/kelley.h"
+#include "nonsmooth/test_functions.h"
+#include "nonsmooth_view.h"
+#include "race_graphs.h"
+
+using namespace cplab;
+using namespace cplab::widgets;
+
+namespace {
+
+// Runs `solver` for `steps` steps (or to its end).
+void stepOrFail(Solver& solver, int steps) {
+    for (int k = 0; k < steps; ++k) {
+        const Status status = solver.step();
+        if (status.code != StatusCode::Running) break;
+    }
+}
+
+RaceEntry entryOf(const Solver& solver, int runId, const QString& label, const QColor& colour) {
+    RaceEntry entry;
+    entry.runId = runId;
+    entry.label = label;
+    entry.colour = colour;
+    entry.marker = runId - 1;
+    entry.snapshot = solver.snapshot();
+    entry.records = solver.trace();
+    entry.columns = solver.extraColumns();
+    return entry;
+}
+
+// The frame of run `selected` (1-based) of `race`.
+ViewFrame frameOf(const std::vector<RaceEntry>& race, std::size_t selected) {
+    const RaceEntry& e = race[selected - 1];
+    ViewFrame frame;
+    frame.runId = e.runId;
+    frame.snapshot = e.snapshot;
+    frame.records = e.records;
+    frame.columns = e.columns;
+    frame.race = race;
+    return frame;
+}
+
+const QColor kFirst{31, 119, 180}, kSecond{214, 39, 40};
+
+std::vector<QColor> penColours(const RaceGraphs& graphs) {
+    std::vector<QColor> colours;
+    for (QCPGraph* g : graphs.graphs())
+        colours.push_back(g->pen().color());
+    return colours;
+}
+
+// Plottables of `plot` that still hold data or are visible colour maps.
+int plottablesWithData(QCustomPlot* plot) {
+    int n = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot->plottable(i);
+        if (auto* g = qobject_cast<QCPGraph*>(p)) n += g->dataCount() > 0;
+        if (auto* c = qobject_cast<QCPCurve*>(p)) n += c->dataCount() > 0;
+        if (auto* m = qobject_cast<QCPColorMap*>(p)) n += m->visible();
+    }
+    return n;
+}
+
+bool axesAtUnit(QCustomPlot* plot) {
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+            if (axis->scaleType() == QCPAxis::stLinear && axis->range() != QCPRange(0, 1))
+                return false;
+        }
+    }
+    return true;
+}
+
+KernelProblem kernelProblem(const Dataset& data) {
+    return {std::make_shared<const Dataset>(data), nullptr};
+}
+
+}  // namespace
+
+class TestRaceViews : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // Kelley and the bundle method on the 2-D bowl: each run's iterates in its colour, the
+    // selected one (Kelley) with its planes; numbers beside its newest iterates.
+    void nonsmoothRaceAndNumbers() {
+        auto function = makeTestFunction("zigzag_quadratic");
+        QVERIFY(function);
+        KelleySolver kelley(function);
+        BundleSolver bundle(function);
+        stepOrFail(kelley, 15);
+        stepOrFail(bundle, 15);
+        const std::vector<RaceEntry> race = {entryOf(kelley, 1, "#1 kelley", kFirst),
+                                             entryOf(bundle, 2, "#2 bundle (nu_rule=x)", kSecond)};
+        NonsmoothView view;
+        view.resize(800, 600);
+        QVERIFY(view.showFrame(frameOf(race, 1)));
+        CuttingPlanePlot* plot = view.modelPlot();
+        QCOMPARE(plot->raceRunCount(), 2);
+        QCOMPARE(plot->raceColours(), (std::vector<QColor>{kFirst, kSecond}));
+        QVERIFY(plot->planeLineCount() > 0);
+        // A curve in each run's colour, named by its label without the options.
+        int first = 0, second = 0;
+        for (int i = 0; i < plot->plot()->plottableCount(); ++i) {
+            auto* c = qobject_cast<QCPCurve*>(plot->plot()->plottable(i));
+            if (!c || !c->visible() || c->dataCount() == 0) continue;
+            if (c->pen().color() == kFirst && c->name() == "#1 kelley") ++first;
+            if (c->pen().color() == kSecond && c->name() == "#2 bundle") ++second;
+        }
+        QCOMPARE(first, 1);
+        QCOMPARE(second, 1);
+        // Numbers: the newest iterate's first, at most kNewest of them.
+        const auto s = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(kelley.snapshot());
+        const IterateLabels& labels = plot->iterateLabels();
+        QVERIFY(labels.count() >= 3);
+        QVERIFY(labels.count() <= IterateLabels::kNewest);
+        QCOMPARE(labels.text(0), QString::number(s->iterates.size() - 1));
+        // Alone: no race, the neutral look.
+        ViewFrame alone = frameOf(race, 1);
+        alone.race.clear();
+        QVERIFY(view.showFrame(alone));
+        QCOMPARE(plot->raceRunCount(), 0);
+        QVERIFY(labels.count() >= 3);
+    }
+
+    // After clear(): no plottable, no label, axes back to [0, 1].
+    void nonsmoothClearLeavesNothing() {
+        KelleySolver kelley(makeTestFunction("zigzag_quadratic"));
+        stepOrFail(kelley, 5);
+        NonsmoothView view;
+        view.resize(800, 600);
+        QVERIFY(view.showFrame(frameOf({entryOf(kelley, 1, "#1 kelley", kFirst)}, 1)));
+        QVERIFY(view.plot()->plottableCount() > 0);
+        view.clear();
+        QCOMPARE(view.plot()->plottableCount(), 0);
+        QCOMPARE(view.plot()->itemCount(), 0);
+        QVERIFY(view.plot()->xAxis->label().isEmpty());
+        QVERIFY(axesAtUnit(view.plot()));
+    }
+
+    // OCAS against BMRM: the stored planes and the training errors of both, in their colours.
+    void linearRace() {
+        LinearProblem problem{
+            std::make_shared<const Dataset>(generate("overlapping_blobs", 200, 2)), nullptr};
+        OcasOptions ocasOptions;
+        ocasOptions.model.C = 10;
+        BmrmOptions bmrmOptions;
+        bmrmOptions.model.C = 10;
+        OcasSolver ocas(problem, ocasOptions);
+        BmrmSolver bmrm(problem, bmrmOptions);
+        stepOrFail(ocas, 8);
+        stepOrFail(bmrm, 8);
+        const std::vector<RaceEntry> race = {entryOf(ocas, 1, "#1 ocas (C=10)", kFirst),
+                                             entryOf(bmrm, 2, "#2 bmrm (C=10)", kSecond)};
+        LinearView view;
+        view.resize(900, 600);
+        QVERIFY(view.showFrame(frameOf(race, 2)));
+        const RaceGraphs& planes = view.modelPlot()->racePlanes();
+        QCOMPARE(planes.graphs().size(), std::size_t(2));
+        QCOMPARE(penColours(planes), (std::vector<QColor>{kFirst, kSecond}));
+        // Each curve holds its run's planes: one record per step.
+        QCOMPARE(planes.graphs()[0]->dataCount(), static_cast<int>(ocas.trace().size()));
+        QCOMPARE(planes.graphs()[1]->dataCount(), static_cast<int>(bmrm.trace().size()));
+        view.clear();
+        QCOMPARE(plottablesWithData(view.plot()), 0);
+        QVERIFY(axesAtUnit(view.plot()));
+    }
+
+    // One kernel: no kernel weights' tab; two or more: the tab, and in a race the runs' dual
+    // objectives in the convergence tab and their paths over the triangle in their colours.
+    void kernelWeightsTabAndRace() {
+        const Dataset data = generate("xor", 120, 1);
+        SvmOptions svmOptions;
+        svmOptions.kernel.kernels = "gaussian:1";
+        SvmSolver svm(kernelProblem(data), svmOptions);
+        stepOrFail(svm, 5);
+        KernelView view;
+        view.resize(900, 600);
+        QVERIFY(view.showFrame(frameOf({entryOf(svm, 1, "#1 svm", kFirst)}, 1)));
+        QVERIFY(!view.weightsTabShown());
+        QVERIFY(!view.showPage(1));
+
+        SilpOptions a, b;
+        a.kernel.kernels = b.kernel.kernels = "linear;poly:2;gaussian:1";
+        b.kernel.C = 10;
+        SilpSolver first(kernelProblem(data), a), second(kernelProblem(data), b);
+        stepOrFail(first, 6);
+        stepOrFail(second, 6);
+        const std::vector<RaceEntry> race = {entryOf(first, 3, "#3 silp (C=1)", kFirst),
+                                             entryOf(second, 4, "#4 silp (C=10)", kSecond)};
+        QVERIFY(view.showFrame(frameOf(race, 1)));
+        QVERIFY(view.weightsTabShown());
+        QVERIFY(view.showPage(1));
+        const RaceGraphs& objectives = view.progressTab()->raceObjectives();
+        QCOMPARE(penColours(objectives), (std::vector<QColor>{kFirst, kSecond}));
+        QCOMPARE(penColours(view.progressTab()->raceTrainErrors()),
+                 (std::vector<QColor>{kFirst, kSecond}));
+        QCOMPARE(view.weightsTab()->modelPanel().raceColours(),
+                 (std::vector<QColor>{kFirst, kSecond}));
+
+        view.clear();
+        QVERIFY(view.weightsTabShown());
+        for (QCustomPlot* plot :
+             {static_cast<QCustomPlot*>(view.progressTab()), view.weightsTab()->plot()}) {
+            QCOMPARE(plottablesWithData(plot), 0);
+        }
+        QVERIFY(view.progressTab()->raceObjectives().graphs().empty());
+    }
+};
+
+QTEST_MAIN(TestRaceViews)
+#include "test_race_views.moc"
