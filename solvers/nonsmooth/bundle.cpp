@@ -153,8 +153,7 @@ Status BundleSolver::doStep(IterationRecord& record) {
     record.lower = std::max(record.lower, minimum.lowerBound);
     modelMinimizer_ = minimum.x;
 
-    noteEvent(PlaneAdded, "plane " + std::to_string(model_->planes().size()) +
-                              " added at x = " + pointText(candidate_) + ": f = " + formatShort(f));
+    noteEvent(PlaneAdded, planeAddedText(model_->planes().size(), candidate_, f));
     const double nuBefore = nu_;
     if (options_.nu_rule == "adaptive") adaptNu(decrease, linearisationError, record);
     if (lastSerious_) {
@@ -168,7 +167,7 @@ Status BundleSolver::doStep(IterationRecord& record) {
                                 " (f(x_t) = " + formatShort(f) + ")");
     }
     if (nu_ != nuBefore) {
-        noteEvent(ProxWeightChanged, std::string(nu_ < nuBefore ? "nu halved" : "nu doubled") +
+        noteEvent(ProxWeightChanged, std::string(nu_ < nuBefore ? "nu lowered" : "nu raised") +
                                          " to " + formatShort(nu_));
     }
 

@@ -56,6 +56,11 @@ std::string pointText(const Eigen::VectorXd& x) {
     return "(" + joined(parts) + ")";
 }
 
+std::string planeAddedText(std::size_t count, const Eigen::VectorXd& x, double f) {
+    return "plane " + std::to_string(count) + " added at x = " + pointText(x) +
+           ": f = " + formatShort(f);
+}
+
 double modelValue(const std::vector<CuttingPlane>& planes, const Eigen::VectorXd& x) {
     double best = -std::numeric_limits<double>::infinity();
     for (const auto& plane : planes)

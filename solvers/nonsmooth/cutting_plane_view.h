@@ -46,6 +46,8 @@ struct CuttingPlane {
 
 // A point as short text: "0.3125" in 1-D, "(0.3125, -1.5)" otherwise (4 digits each).
 std::string pointText(const Eigen::VectorXd& x);
+// The PlaneAdded text of plane number `count` taken at x where f(x) = f.
+std::string planeAddedText(std::size_t count, const Eigen::VectorXd& x, double f);
 
 // max over planes at x (−∞ when there are none).
 double modelValue(const std::vector<CuttingPlane>& planes, const Eigen::VectorXd& x);

@@ -83,8 +83,7 @@ Status KelleySolver::doStep(IterationRecord& record) {
 
     model_->addPlane({candidate_, f, g});
     iterates_.push_back(candidate_);
-    noteEvent(PlaneAdded, "plane " + std::to_string(model_->planes().size()) +
-                              " added at x = " + pointText(candidate_) + ": f = " + formatShort(f));
+    noteEvent(PlaneAdded, planeAddedText(model_->planes().size(), candidate_, f));
     record.extra = {static_cast<double>(model_->planes().size()), f};
     return Status::running();
 }
