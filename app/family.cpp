@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
 
 #include "core/memory_budget.h"
 
@@ -31,6 +32,16 @@ void Family::addProblem(ProblemInfo info) {
 
 void Family::addDemo(DemoInfo demo) {
     demos_.push_back(std::move(demo));
+}
+
+void Family::addStory(const std::string& demo, std::vector<DemoBeat> story) {
+    for (DemoInfo& d : demos_) {
+        if (d.name == demo) {
+            d.story = std::move(story);
+            return;
+        }
+    }
+    throw std::logic_error("addStory: no demo '" + demo + "' in family " + name());
 }
 
 void Family::addSolver(SolverInfo info, Checker check, Factory create) {

@@ -57,12 +57,23 @@ struct DemoRun {
     OptionValues options;
 };
 
+// One beat of a demo's story, told in the caption bar as the demo advances. A beat is reached
+// at iteration `iteration` of the shown position, and — with `event` — once a run of the race
+// has reported that event by then (a name of core/events.h, e.g. "null step"; "finished":
+// every run has stopped). The caption shows the last beat reached.
+struct DemoBeat {
+    int iteration = 0;
+    std::string event;
+    std::string text;
+};
+
 struct DemoInfo {
     std::string name;
     std::string title;
-    std::string description;
+    std::string description;  // what to watch
     std::string problem;
     std::vector<DemoRun> runs;
+    std::vector<DemoBeat> story{};  // 3 to 6 beats (Family::addStory)
 };
 
 // The family's data behind an instantiated problem (a function, a polygon, a dataset with
@@ -189,6 +200,8 @@ class Family {
     // Registration, from the family's constructor.
     void addProblem(ProblemInfo info);
     void addDemo(DemoInfo demo);
+    // The story of demo `demo` (added before); a logic error for an unknown demo.
+    void addStory(const std::string& demo, std::vector<DemoBeat> story);
     void addSolver(SolverInfo info, Checker check, Factory create);
 
     // Hooks of a solver entry on the family's problem data `Data`. Prepare runs before the

@@ -73,6 +73,171 @@ QStringList splitRuns(const QString& value) {
     return runs;
 }
 
+// The command line of cplab.
+struct CommandLine {
+    QCommandLineOption demo{"demo", "Open this built-in demo (default: kelley).", "name", "kelley"};
+    QCommandLineOption steps{"steps", "Step every run this many iterations after opening.", "n"};
+    QCommandLineOption run{"run", "Start running every run after opening."};
+    QCommandLineOption delay{"delay", "Delay per step in milliseconds.", "ms"};
+    QCommandLineOption screenshot{"screenshot",
+                                  "Save a screenshot of the window to this PNG and quit.", "file"};
+    QCommandLineOption size{"size", "Window size, e.g. 1440x900.", "WxH"};
+    QCommandLineOption data{"data", "Open this data file instead of a demo.", "file"};
+    QCommandLineOption test{"test", "Test file for --data.", "file"};
+    QCommandLineOption solvers{"solvers",
+                               "With --data: comma-separated runs, each SOLVER or "
+                               "SOLVER:key=value:key=value (e.g. ocas:C=1,bmrm:C=1).",
+                               "list"};
+    QCommandLineOption timeline{"timeline",
+                                "Show this iteration of the selected run (the timeline scrubbed "
+                                "back).",
+                                "iteration"};
+    QCommandLineOption history{
+        "history-mb", "Memory for the snapshots of all runs together (default 256).", "MB"};
+    QCommandLineOption testFraction{
+        "test-fraction", "With --data: hold out this fraction (0 to 0.9) as test set.", "F"};
+    QCommandLineOption seed{"seed", "Seed of the --test-fraction split (default 1).", "S"};
+    QCommandLineOption viewTab{"view-tab", "Show tab N (0 = first) of the model view.", "N"};
+    QCommandLineOption exportView{
+        "export-view", "Save the model view's plot to this PNG or PDF (as File > Export) and quit.",
+        "file"};
+    QCommandLineOption presentation{
+        "presentation",
+        "Open in presentation mode (View > Presentation, F11): full screen, or at --size."};
+
+    QCommandLineParser parser;
+    // Numbers checked before anything opens.
+    double fraction = 0, splitSeed = 1, tab = 0;
+
+    explicit CommandLine(const QCoreApplication& app) {
+        parser.setApplicationDescription(
+            "Cutting-Plane Lab: optimisation methods of machine learning, step by step.");
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
+                           history, testFraction, seed, viewTab, exportView, presentation});
+        parser.addPositionalArgument("file", "A data file to open (the same as --data file).",
+                                     "[file]");
+        parser.process(app);
+    }
+    bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
+    QString value(const QCommandLineOption& option) const { return parser.value(option); }
+    bool grabs() const { return isSet(screenshot) || isSet(exportView); }
+
+    // The option's value into *out when it is set; false (with a message) when it is not a
+    // number in [low, high].
+    bool number(const QCommandLineOption& option, double low, double high, double* out) const {
+        if (!isSet(option)) return true;
+        bool ok = false;
+        *out = value(option).toDouble(&ok);
+        if (ok && *out >= low && *out <= high) return true;
+        std::fprintf(stderr, "cplab: --%s %s: expected a number in [%g, %g]\n",
+                     qPrintable(option.names().first()), qPrintable(value(option)), low, high);
+        return false;
+    }
+    bool checkNumbers() {
+        return number(testFraction, 0.0, 0.9, &fraction) && number(seed, 0, 1000000, &splitSeed) &&
+               number(viewTab, 0, 100, &tab);
+    }
+};
+
+// Processes events for `milliseconds` (queued snapshots and replots land).
+void settle(int milliseconds) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < milliseconds)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+// The runs of --solvers replace the data file's default run; false (with a message) when one
+// is not valid.
+bool addRuns(cplab::MainWindow& window, const CommandLine& cli) {
+    window.removeAllRuns();
+    for (const QString& spec : splitRuns(cli.value(cli.solvers))) {
+        std::string solver, why;
+        cplab::OptionValues options;
+        QString message;
+        if (!parseRunSpec(spec, &solver, &options, &why)) {
+            std::fprintf(stderr, "cplab: --solvers: %s\n", why.c_str());
+            return false;
+        }
+        if (!window.addRun(solver, options, &message)) {
+            std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
+            return false;
+        }
+    }
+    return true;
+}
+
+// --export-view and --screenshot; 0, or 1 when a file could not be written.
+int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
+    if (cli.isSet(cli.exportView)) {
+        const QString path = cli.value(cli.exportView);
+        QString why;
+        if (!window.exportModelPlot(path, &why)) {
+            std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(path));
+    }
+    if (cli.isSet(cli.screenshot)) {
+        const QString path = cli.value(cli.screenshot);
+        cplab::AtomicOutput output(path.toStdString());
+        const bool saved = !output.temporaryPath().empty() &&
+                           window.grab().save(QString::fromStdString(output.temporaryPath()));
+        const auto failure = saved ? output.commit() : std::optional<std::string>(output.error());
+        if (failure) {
+            std::fprintf(stderr, "cplab: %s: %s\n", qPrintable(path),
+                         failure->empty() ? "could not be written" : failure->c_str());
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(path));
+    }
+    return 0;
+}
+
+// What the options ask for once the problem is open: the exit status, or -1 to go on
+// interactively.
+int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile) {
+    if (fromDataFile && cli.isSet(cli.solvers) && !addRuns(window, cli)) return 1;
+    if (cli.isSet(cli.steps)) {
+        const int n = cli.value(cli.steps).toInt();
+        waitForSteps(window, 0, 10000);
+        window.stepAll(n);
+        waitForSteps(window, n, 60000);
+    }
+    if (cli.isSet(cli.run)) {
+        window.runAll();
+        // A scripted picture shows the runs' end (at most two minutes).
+        if (cli.grabs()) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
+    }
+    if (cli.isSet(cli.timeline) || cli.isSet(cli.viewTab) || cli.grabs()) settle(400);
+    if (cli.isSet(cli.timeline)) {
+        window.showIteration(cli.value(cli.timeline).toInt());
+        settle(200);
+    }
+    if (cli.isSet(cli.viewTab)) {
+        if (!window.currentView() || !window.currentView()->showPage(static_cast<int>(cli.tab))) {
+            std::fprintf(stderr, "cplab: --view-tab %d: the view has no such tab\n",
+                         static_cast<int>(cli.tab));
+            return 1;
+        }
+        settle(200);
+    }
+    return cli.grabs() ? grabPictures(window, cli) : -1;
+}
+
+// The family of the first solver of --solvers (a file several families read opens in it).
+QString familyOfFirstRun(const CommandLine& cli) {
+    if (!cli.isSet(cli.solvers)) return {};
+    std::string solver, why;
+    cplab::OptionValues options;
+    const QString first = splitRuns(cli.value(cli.solvers)).value(0);
+    if (!parseRunSpec(first, &solver, &options, &why)) return {};
+    const cplab::Family* family = cplab::familyOfSolver(solver);
+    return family ? QString::fromStdString(family->name()) : QString();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,159 +253,28 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(CPLAB_VERSION);
     QApplication::setOrganizationName("cplab");
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "Cutting-Plane Lab: optimisation methods of machine learning, step by step.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption demo("demo", "Open this built-in demo (default: kelley).", "name", "kelley");
-    QCommandLineOption steps("steps", "Step every run this many iterations after opening.", "n");
-    QCommandLineOption run("run", "Start running every run after opening.");
-    QCommandLineOption delay("delay", "Delay per step in milliseconds.", "ms");
-    QCommandLineOption screenshot("screenshot",
-                                  "Save a screenshot of the window to this PNG and quit.", "file");
-    QCommandLineOption size("size", "Window size, e.g. 1440x900.", "WxH");
-    QCommandLineOption data("data", "Open this data file instead of a demo.", "file");
-    QCommandLineOption test("test", "Test file for --data.", "file");
-    QCommandLineOption solvers("solvers",
-                               "With --data: comma-separated runs, each SOLVER or "
-                               "SOLVER:key=value:key=value (e.g. ocas:C=1,bmrm:C=1).",
-                               "list");
-    QCommandLineOption timeline("timeline",
-                                "Show this iteration of the selected run (the timeline scrubbed "
-                                "back) before a screenshot.",
-                                "iteration");
-    QCommandLineOption history(
-        "history-mb", "Memory for the snapshots of all runs together (default 256).", "MB");
-    QCommandLineOption testFraction(
-        "test-fraction", "With --data: hold out this fraction (0 to 0.9) as test set.", "F");
-    QCommandLineOption seed("seed", "Seed of the --test-fraction split (default 1).", "S");
-    QCommandLineOption viewTab("view-tab",
-                               "Show tab N (0 = first) of the model view before a screenshot or "
-                               "--export-view.",
-                               "N");
-    QCommandLineOption exportView(
-        "export-view", "Save the model view's plot to this PNG or PDF (as File > Export) and quit.",
-        "file");
-    parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
-                       history, testFraction, seed, viewTab, exportView});
-    parser.addPositionalArgument("file", "A data file to open (the same as --data file).",
-                                 "[file]");
-    parser.process(app);
-    const QStringList files = parser.positionalArguments();
-    if (files.size() > 1 || (files.size() == 1 && parser.isSet(data))) {
+    CommandLine cli(app);
+    const QStringList files = cli.parser.positionalArguments();
+    if (files.size() > 1 || (files.size() == 1 && cli.isSet(cli.data))) {
         std::fprintf(stderr, "cplab: give one data file (as FILE or --data FILE)\n");
         return 1;
     }
-    const QString dataFile = files.isEmpty() ? parser.value(data) : files.front();
-
-    // Numbers given on the command line, checked before anything opens.
-    auto number = [&](const QCommandLineOption& option, double low, double high, double* value) {
-        if (!parser.isSet(option)) return true;
-        bool ok = false;
-        *value = parser.value(option).toDouble(&ok);
-        if (ok && *value >= low && *value <= high) return true;
-        std::fprintf(stderr, "cplab: --%s %s: expected a number in [%g, %g]\n",
-                     qPrintable(option.names().first()), qPrintable(parser.value(option)), low,
-                     high);
-        return false;
-    };
-    double fraction = 0, splitSeed = 1, tab = 0;
-    if (!number(testFraction, 0.0, 0.9, &fraction) || !number(seed, 0, 1000000, &splitSeed) ||
-        !number(viewTab, 0, 100, &tab))
-        return 1;
-    const bool grabs = parser.isSet(screenshot) || parser.isSet(exportView);
+    const QString dataFile = files.isEmpty() ? cli.value(cli.data) : files.front();
+    if (!cli.checkNumbers()) return 1;
 
     cplab::MainWindow window;
-    if (parser.isSet(size)) {
-        const QStringList parts = parser.value(size).split('x');
+    if (cli.isSet(cli.size)) {
+        const QStringList parts = cli.value(cli.size).split('x');
         if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
-    } else if (grabs) {
+    } else if (cli.grabs()) {
         // A scripted picture has the documented size whatever the screen (the window itself
         // opens at most as large as the screen's free area).
         window.resize(1440, 900);
     }
-    if (parser.isSet(delay)) window.setDelayMs(parser.value(delay).toInt());
-    if (parser.isSet(testFraction) || parser.isSet(seed))
-        window.setTestSplit(fraction, static_cast<int>(splitSeed));
-    if (parser.isSet(history)) window.setHistoryBudgetMb(parser.value(history).toInt());
-
-    // What the options ask for once the problem is open; -1: go on interactively.
-    auto script = [&]() -> int {
-        if (!dataFile.isEmpty() && parser.isSet(solvers)) {
-            window.removeAllRuns();
-            for (const QString& spec : splitRuns(parser.value(solvers))) {
-                std::string solver, why;
-                cplab::OptionValues options;
-                QString message;
-                if (!parseRunSpec(spec, &solver, &options, &why)) {
-                    std::fprintf(stderr, "cplab: --solvers: %s\n", why.c_str());
-                    return 1;
-                }
-                if (!window.addRun(solver, options, &message)) {
-                    std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
-                    return 1;
-                }
-            }
-        }
-        if (parser.isSet(steps)) {
-            const int n = parser.value(steps).toInt();
-            waitForSteps(window, 0, 10000);
-            window.stepAll(n);
-            waitForSteps(window, n, 60000);
-        }
-        if (parser.isSet(run)) {
-            window.runAll();
-            // A scripted screenshot shows the runs' end (at most two minutes).
-            if (grabs) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
-        }
-        if (!grabs) return -1;
-        // Let queued snapshots and replots land before scrubbing and grabbing.
-        QElapsedTimer settle;
-        settle.start();
-        while (settle.elapsed() < 400)
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (parser.isSet(timeline)) {
-            window.showIteration(parser.value(timeline).toInt());
-            settle.restart();
-            while (settle.elapsed() < 200)
-                QApplication::processEvents(QEventLoop::AllEvents, 20);
-        }
-        if (parser.isSet(viewTab)) {
-            if (!window.currentView() || !window.currentView()->showPage(static_cast<int>(tab))) {
-                std::fprintf(stderr, "cplab: --view-tab %d: the view has no such tab\n",
-                             static_cast<int>(tab));
-                return 1;
-            }
-            settle.restart();
-            while (settle.elapsed() < 200)
-                QApplication::processEvents(QEventLoop::AllEvents, 20);
-        }
-        if (parser.isSet(exportView)) {
-            const QString path = parser.value(exportView);
-            QString why;
-            if (!window.exportModelPlot(path, &why)) {
-                std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
-                return 1;
-            }
-            std::printf("%s\n", qPrintable(path));
-        }
-        if (parser.isSet(screenshot)) {
-            const QString path = parser.value(screenshot);
-            cplab::AtomicOutput output(path.toStdString());
-            const bool saved = !output.temporaryPath().empty() &&
-                               window.grab().save(QString::fromStdString(output.temporaryPath()));
-            const auto failure =
-                saved ? output.commit() : std::optional<std::string>(output.error());
-            if (failure) {
-                std::fprintf(stderr, "cplab: %s: %s\n", qPrintable(path),
-                             failure->empty() ? "could not be written" : failure->c_str());
-                return 1;
-            }
-            std::printf("%s\n", qPrintable(path));
-        }
-        return 0;
-    };
+    if (cli.isSet(cli.delay)) window.setDelayMs(cli.value(cli.delay).toInt());
+    if (cli.isSet(cli.testFraction) || cli.isSet(cli.seed))
+        window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
+    if (cli.isSet(cli.history)) window.setHistoryBudgetMb(cli.value(cli.history).toInt());
 
     if (!dataFile.isEmpty()) {
         // The file loads on a background thread; the script goes on when it is there.
@@ -251,29 +285,20 @@ int main(int argc, char** argv) {
                                  QApplication::exit(1);
                                  return;
                              }
-                             const int code = script();
+                             const int code = script(window, cli, true);
                              if (code >= 0) QApplication::exit(code);
                          });
         window.show();
-        // Files several families read open in the family of the first solver asked for.
-        QString family;
-        if (parser.isSet(solvers)) {
-            std::string solver, why;
-            cplab::OptionValues options;
-            const QString first = splitRuns(parser.value(solvers)).value(0);
-            if (parseRunSpec(first, &solver, &options, &why)) {
-                if (const cplab::Family* f = cplab::familyOfSolver(solver))
-                    family = QString::fromStdString(f->name());
-            }
-        }
-        window.openDataFile(dataFile, parser.value(test), family);
+        if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
+        window.openDataFile(dataFile, cli.value(cli.test), familyOfFirstRun(cli));
         return QApplication::exec();
     }
-    if (!window.loadDemo(parser.value(demo))) {
-        std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(parser.value(demo)));
+    if (!window.loadDemo(cli.value(cli.demo))) {
+        std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(cli.value(cli.demo)));
         return 1;
     }
     window.show();
-    const int code = script();
+    if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
+    const int code = script(window, cli, false);
     return code >= 0 ? code : QApplication::exec();
 }

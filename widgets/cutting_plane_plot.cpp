@@ -313,7 +313,7 @@ void CuttingPlanePlot::drawRace(std::span<const RaceEntry> race, int selectedRun
 
 void CuttingPlanePlot::drawRaceRun(const RaceEntry& entry, const CuttingPlaneSnapshot& s,
                                    std::size_t slot) {
-    const QCPScatterStyle style = marker(raceShape(entry.marker), entry.colour, Qt::white,
+    const QCPScatterStyle style = marker(runMarker(entry.marker), entry.colour, Qt::white,
                                          s.function->dimension == 1 ? 7 : 6);
     if (s.function->dimension == 2) {
         while (racePaths_.size() <= slot)
@@ -361,7 +361,7 @@ void CuttingPlanePlot::styleSelected(const RaceEntry* entry) {
     if (path_) {
         path_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kPath, 1.2));
         path_->setScatterStyle(
-            entry ? marker(raceShape(entry->marker), entry->colour, Qt::white, 7)
+            entry ? marker(runMarker(entry->marker), entry->colour, Qt::white, 7)
                   : marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
         path_->setName(entry ? legendLabel(entry->label) : QString("iterates"));
     }
@@ -369,7 +369,7 @@ void CuttingPlanePlot::styleSelected(const RaceEntry* entry) {
         model_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kModel, 2.0));
         model_->setName(entry ? legendLabel(entry->label) + ": model f_t" : QString("model f_t"));
         iterates_->setScatterStyle(
-            entry ? marker(raceShape(entry->marker), entry->colour, Qt::white, 7)
+            entry ? marker(runMarker(entry->marker), entry->colour, Qt::white, 7)
                   : marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
     }
     for (QCPLayerable* item : std::initializer_list<QCPLayerable*>{

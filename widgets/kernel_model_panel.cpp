@@ -306,7 +306,7 @@ void KernelModelPanel::drawRace(const KernelSnapshot& s, std::span<const RaceEnt
     for (const auto& [entry, other] : runs) {
         raceColours_.push_back(entry->colour);
         const QCPScatterStyle style =
-            markerStyle(raceShape(entry->marker), entry->colour, Qt::white, 6);
+            markerStyle(runMarker(entry->marker), entry->colour, Qt::white, 6);
         if (entry->runId == selectedRunId) {
             iteratePath_->setPen(pen(entry->colour, 1.6));
             iteratePath_->setScatterStyle(style);

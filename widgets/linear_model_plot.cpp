@@ -18,11 +18,12 @@ namespace cplab::widgets {
 
 namespace {
 
-const QColor kPositive{31, 119, 180};
-const QColor kNegative{214, 39, 40};
+// Apart from the run colours (plot_style's runColor): a run's colour means only that run.
+const QColor kPositive{45, 75, 160};
+const QColor kNegative{180, 30, 60};
 const QColor kLineBest{20, 20, 20};
-const QColor kLineModel{148, 103, 189};
-const QColor kLineCut{255, 127, 14};
+const QColor kLineModel = colors::kProx;
+const QColor kLineCut = colors::kNewestPlane;
 
 // Up to this many components of w_b are drawn one bar (and marker) each. Beyond, each of
 // kWeightGroups runs of consecutive features is drawn as its smallest and its largest

@@ -2,6 +2,7 @@
 #include "log_panel.h"
 
 #include <QFontDatabase>
+#include <QScrollBar>
 #include <QTime>
 
 #include "plot_style.h"
@@ -19,12 +20,19 @@ LogPanel::LogPanel(QWidget* parent) : QPlainTextEdit(parent) {
 
 void LogPanel::appendMessage(const QString& message) {
     appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + message);
+    scrollToNewest();
 }
 
 void LogPanel::appendError(const QString& message) {
     appendHtml(QString("<span style='color:%1'>%2  error: %3</span>")
                    .arg(colors::kErrorText.name(), QTime::currentTime().toString("HH:mm:ss"),
                         message.toHtmlEscaped()));
+    scrollToNewest();
+    emit errorAppended(message);
+}
+
+void LogPanel::scrollToNewest() {
+    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 
 }  // namespace cplab::widgets

@@ -12,8 +12,16 @@ class LogPanel : public QPlainTextEdit {
     explicit LogPanel(QWidget* parent = nullptr);
 
   public slots:
+    // Both scroll to the newest line, wherever the user had scrolled.
     void appendMessage(const QString& message);
     void appendError(const QString& message);
+
+  signals:
+    // An error was appended (the window shows it beyond the log, which may be hidden).
+    void errorAppended(const QString& message);
+
+  private:
+    void scrollToNewest();
 };
 
 }  // namespace cplab::widgets

@@ -18,7 +18,7 @@ const QColor kCluster{25, 25, 25};
 const QColor kUpper = colors::kModel;
 const QColor kLower = colors::kBest;
 const QColor kDisagreementLine{214, 39, 40};
-const QColor kClusterLine{110, 70, 160};
+const QColor kClusterLine{70, 40, 110};  // apart from the run colours
 
 }  // namespace
 

@@ -181,7 +181,7 @@ void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) 
         }
         c->setData(t, x, y);
         c->setPen(pen(entry->colour, 1.2));
-        c->setScatterStyle(marker(raceShape(entry->marker), entry->colour, Qt::white, 6));
+        c->setScatterStyle(marker(runMarker(entry->marker), entry->colour, Qt::white, 6));
         c->setName(legendLabel(entry->label));
         c->addToLegend();
         c->setVisible(true);
@@ -190,7 +190,7 @@ void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) 
     const QColor colour = selected ? selected->colour : colors::kModel;
     path_->setPen(pen(colour, selected ? 1.8 : 1.3));
     path_->setScatterStyle(marker(
-        selected ? raceShape(selected->marker) : QCPScatterStyle::ssCircle, colour, Qt::white, 5));
+        selected ? runMarker(selected->marker) : QCPScatterStyle::ssCircle, colour, Qt::white, 5));
     path_->setName(selected ? legendLabel(selected->label) : QString("iterates"));
     for (QCPLayerable* item :
          std::initializer_list<QCPLayerable*>{path_, current_, fwVertex_, awayVertex_, optimum_})

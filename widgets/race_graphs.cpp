@@ -16,15 +16,6 @@ constexpr int kMarkersPerCurve = 12;
 
 }  // namespace
 
-QCPScatterStyle::ScatterShape raceShape(int marker) {
-    static const QCPScatterStyle::ScatterShape shapes[] = {
-        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
-        QCPScatterStyle::ssPlus,    QCPScatterStyle::ssStar};
-    const int n = static_cast<int>(sizeof shapes / sizeof shapes[0]);
-    return shapes[((marker % n) + n) % n];
-}
-
 QString legendLabel(const QString& label) {
     const qsizetype options = label.indexOf(" (");
     return options > 0 ? label.left(options) : label;
@@ -75,7 +66,7 @@ int RaceGraphs::draw(std::span<const RaceEntry> race, int selectedRunId, const R
         g->setData(keys, values, true);
         g->setPen(pen(entry.colour, isSelected ? 1.5 * width_ : width_, style_));
         g->setScatterStyle(
-            markerStyle(raceShape(entry.marker), entry.colour, Qt::white, isSelected ? 6 : 5, 1.2));
+            markerStyle(runMarker(entry.marker), entry.colour, Qt::white, isSelected ? 6 : 5, 1.2));
         g->setScatterSkip(std::max(0, static_cast<int>(keys.size()) / kMarkersPerCurve - 1));
         const QString name = legendLabel(entry.label);
         g->setName(suffix.isEmpty() ? name : name + " " + suffix);

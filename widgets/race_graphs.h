@@ -16,10 +16,6 @@
 
 namespace cplab::widgets {
 
-// The scatter shape of a run's marker (RaceEntry::marker), one per run cycling through shapes
-// that read apart in greyscale.
-QCPScatterStyle::ScatterShape raceShape(int marker);
-
 // A run's label as a legend names it: "#2 bundle" of "#2 bundle (nu_rule=adaptive)" (the
 // options are the runs table's; a plot's legend has no room for them).
 QString legendLabel(const QString& label);

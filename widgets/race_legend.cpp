@@ -117,14 +117,4 @@ void fitLegendWrap(QCPLegend* legend, int width) {
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // the entries in the new lines
 }
 
-QCPScatterStyle raceMarker(int marker, const QColor& colour, double size) {
-    // The bounds plot's shapes (plot_style's runMarker), in the same order.
-    static const QCPScatterStyle::ScatterShape shapes[] = {
-        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
-        QCPScatterStyle::ssPlus,    QCPScatterStyle::ssStar};
-    const int n = static_cast<int>(sizeof shapes / sizeof shapes[0]);
-    return markerStyle(shapes[((marker % n) + n) % n], colour, Qt::white, size, 1.4);
-}
-
 }  // namespace cplab::widgets

@@ -28,7 +28,4 @@ void fitLegendWrap(QCPLegend* legend, int width);
 // Keeps `legends` of `plot` wrapped to its width (fitLegendWrap) whenever it is resized.
 void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends);
 
-// The marker of a run (RaceEntry::marker) in `colour`, `size` px, filled white.
-QCPScatterStyle raceMarker(int marker, const QColor& colour, double size);
-
 }  // namespace cplab::widgets

@@ -150,7 +150,7 @@ StructuredTraceTab::RunCurves StructuredTraceTab::addRun(const RaceEntry& entry,
     run.own[0] = addLineGraph(this, ownRect_, name, pen(c, 1.8));
     run.own[1] = addLineGraph(this, ownRect_, name, pen(c, 1.4, Qt::DashLine));
     for (QCPGraph* g : run.all()) {
-        g->setScatterStyle(raceMarker(entry.marker, c, kMarkerSize));
+        g->setScatterStyle(runMarkerStyle(entry.marker, c, kMarkerSize));
         g->removeFromLegend();
     }
     return run;

@@ -31,6 +31,7 @@ TimelineBar::TimelineBar(QWidget* parent)
     slider_->setRange(0, 0);
     slider_->setPageStep(10);
     caption_->setMinimumWidth(130);
+    slider_->setMinimumWidth(100);  // a track one can drag, even in a narrow centre
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);

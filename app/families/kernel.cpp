@@ -175,6 +175,59 @@ class KernelFamily final : public DatasetFamily {
              {{"svm",
                {{"kernel", "gaussian:5"}, {"C", "10"}, {"smo_steps", "5"}, {"tol_rel", "1e-4"}}},
               {"libsvm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"tol_rel", "1e-4"}}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory(
+            "svm_2d",
+            {{0, "",
+              "Ripley's set, a Gaussian kernel: alpha = 0, no support vectors yet; LIBSVM solves "
+              "the same SVM in one step."},
+             {1, "",
+              "Each step makes five SMO pair updates: points become support vectors (rings)."},
+             {5, "", "Support vectors at the bound C (squares) mark where the classes overlap."},
+             {15, "", "The line f = 0 and the margins f = +-1 settle as the duality gap closes."},
+             {0, "finished", "Converged to tol_rel 1e-4: compare with LIBSVM's solution."}});
+        addStory(
+            "kernel_choice_2d",
+            {{0, "",
+              "A checkerboard and three kernels (linear, polynomial, Gaussian): weights start "
+              "equal."},
+             {1, "",
+              "SILP solves an SVM and adds a plane to its model of D(beta) over the triangle of "
+              "weights."},
+             {3, "", "The weights move to the Gaussian kernel: only it can draw the cells."},
+             {4, "kernel left", "A kernel left the active set: its weight fell to zero."},
+             {0, "finished", "Converged: the decision function rests on the Gaussian kernel."}});
+        addStory(
+            "mkl_widths_2d",
+            {{0, "",
+              "Two overlapping blobs, three Gaussian widths; beta starts at the triangle's "
+              "centre."},
+             {1, "", "SILP's first plane: its LP minimiser jumps to a corner of the triangle."},
+             {3, "",
+              "SILP's beta jumps between corners and edges; SimpleMKL descends along the reduced "
+              "gradient."},
+             {8, "",
+              "beta settles inside the triangle: the best combination uses all three widths."},
+             {0, "finished",
+              "Converged. Evaluate D(beta) on the grid to compare the model with D itself."}});
+        addStory("ionosphere_features",
+                 {{0, "", "34 kernels, one per feature of ionosphere, equal weights to start."},
+                  {1, "", "Each step adds a plane; the LP puts the weight on a few features."},
+                  {2, "kernel entered",
+                   "A kernel entered the active set: another feature starts to count."},
+                  {6, "", "The weights concentrate on a handful of features (3 to 7 above all)."},
+                  {0, "finished",
+                   "Converged to tol_rel 1e-2: these features separate the radar returns."}});
+        addStory("mkl_path_2d",
+                 {{0, "", "At lambda_0 every kernel weight is zero: w = 0."},
+                  {1, "", "The path runs toward small lambda: the first kernel enters."},
+                  {3, "kernel entered",
+                   "Another kernel entered the active set: the weights eta_j do not grow "
+                   "monotonically."},
+                  {15, "", "The training error falls as lambda shrinks (Errors and steps tab)."},
+                  {0, "finished",
+                   "The path reached lambda_min: click a point of it to see the decision function "
+                   "there."}});
     }
 
     std::string name() const override { return "kernel"; }

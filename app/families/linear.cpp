@@ -79,6 +79,19 @@ class LinearFamily final : public DatasetFamily {
                  "ripley_train",
                  {{"ocas", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}},
                   {"bmrm", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory(
+            "ocas_vs_bmrm",
+            {{0, "",
+              "A linear SVM on Ripley's 2-D set: the lines are the models' decision boundaries."},
+             {1, "", "Both methods add a cutting plane of the risk per step."},
+             {3, "",
+              "OCAS searches the line from its best w_b to the master solution w_c (the slice "
+              "plot) and keeps the best point."},
+             {8, "",
+              "BMRM's w_t jumps around; OCAS's w_b moves steadily and needs far fewer planes."},
+             {0, "finished",
+              "Converged to tol_rel 1e-4: compare the iterations in the runs table."}});
     }
 
     std::string name() const override { return "linear"; }

@@ -70,6 +70,57 @@ class NonsmoothFamily final : public Family {
                  "enrich the model.",
                  "cb3",
                  {{"bundle", {}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory(
+            "kelley",
+            {{0, "",
+              "One plane at x0: the model is a single line, its minimiser sits on the box's edge."},
+             {1, "",
+              "Each step minimises the model (an LP), calls the oracle at x_t and adds the plane "
+              "there: the new plane cuts off x_t."},
+             {3, "", "The planes bracket the kink at x = 1: the lower bound L jumps up."},
+             {6, "",
+              "Near the minimum the curved branch needs plane after plane: the gap closes slowly."},
+             {0, "finished",
+              "Converged: U - L is within epsilon, the model touches f at its minimiser."}});
+        addStory(
+            "kelley_2d",
+            {{0, "",
+              "An ill-conditioned bowl: the contours are ellipses stretched along a diagonal."},
+             {1, "",
+              "The model's minimiser jumps to a far corner of the box; the new plane cuts it off."},
+             {4, "", "Zig-zag: follow the numbered iterates bouncing across the valley."},
+             {12, "", "Most planes are never tight again: wasted oracle calls."},
+             {0, "finished",
+              "Converged, after many more oracle calls than a bundle method needs (see "
+              "bundle_vs_kelley)."}});
+        addStory(
+            "bundle_vs_kelley",
+            {{0, "", "The same bowl, raced: Kelley and the proximal bundle method."},
+             {1, "",
+              "Kelley jumps to the corners of its model; the prox term keeps the bundle's steps "
+              "near its centre."},
+             {2, "serious step",
+              "A serious step: enough descent, the bundle's prox-centre moves to the trial point."},
+             {3, "null step",
+              "A null step: too little descent, the prox-centre stays and the new plane enriches "
+              "the model."},
+             {10, "", "Compare the gap curves per oracle call: the bundle needs about 30 % fewer."},
+             {0, "finished",
+              "Both certified: compare their oracle calls in the runs' tooltips and the status "
+              "line."}});
+        addStory(
+            "bundle_cb3",
+            {{0, "", "CB3: the maximum of three smooth functions, nonsmooth at its minimum."},
+             {1, "serious step",
+              "A serious step: the trial point decreased f enough, the prox-centre moves there."},
+             {2, "null step",
+              "A null step: too little decrease; the prox-centre stays, the new plane refines the "
+              "model."},
+             {10, "",
+              "Near the minimum serious steps get rarer: null steps build the model around it."},
+             {0, "finished",
+              "Converged: the model's bound and the best value meet within epsilon."}});
     }
 
     std::string name() const override { return "nonsmooth"; }

@@ -42,6 +42,18 @@ class PolytopeFamily final : public Family {
              "converge linearly; the FW gap certifies both.",
              "triangle_edge",
              {{"frank_wolfe", {{"variant", "plain"}}}, {"frank_wolfe", {{"variant", "away"}}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory("frank_wolfe",
+                 {{0, "", "The minimiser lies on an edge of the triangle: no vertex is optimal."},
+                  {1, "",
+                   "Each step moves toward the vertex that minimises the linearisation; the FW gap "
+                   "bounds f - f*."},
+                  {5, "",
+                   "Plain Frank-Wolfe zig-zags between the edge's two vertices: its gap falls like "
+                   "1/t."},
+                  {10, "",
+                   "The away-step run takes weight off the third vertex and converges linearly."},
+                  {0, "finished", "Both runs certified by their Frank-Wolfe gaps."}});
     }
 
     std::string name() const override { return "polytope"; }

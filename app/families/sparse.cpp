@@ -108,6 +108,19 @@ class SparseFamily final : public DatasetFamily {
                     {"C", "10"},
                     {"expansion_vectors", "6"},
                     {"full_svm", "true"}}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory(
+            "slmc_2d",
+            {{0, "",
+              "The full SVM needs 77 support vectors (grey rings); SLMC keeps six expansion "
+              "vectors."},
+             {1, "", "L-BFGS moves the six vectors to lower W(Z): follow their trails."},
+             {2, "expansion vector moved",
+              "The expansion vector that moved most drags the six-term decision function with it."},
+             {10, "",
+              "MRSVM keeps the same six starting points fixed: compare what moving them buys."},
+             {0, "finished",
+              "Converged: six terms come close to the full machine's decision function."}});
     }
 
     std::string name() const override { return "sparse"; }

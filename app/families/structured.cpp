@@ -249,6 +249,34 @@ class StructuredFamily final : public Family {
              kPrefix + "ocr_words",
              {{"bcfw", {{"lambda", "0.01"}, {"max_iterations", "30"}}},
               {"bcfw", {{"lambda", "0.01"}, {"averaging", "true"}, {"max_iterations", "30"}}}}});
+        // The demos' stories, told in the caption bar (family.h, DemoBeat).
+        addStory("ocr_race",
+                 {{0, "",
+                   "Five solvers, the same words and lambda: compare them per pass over the data."},
+                  {1, "",
+                   "BCFW, FW, 1-slack and n-slack certify a duality gap; SSG reports only the "
+                   "primal value."},
+                  {3, "", "BCFW updates one word at a time: its gap closes fastest per pass."},
+                  {8, "", "Gap and errors tab: every run's gap and test letter error."},
+                  {0, "finished", "Done: compare the gaps and the test errors of the five."}});
+        addStory(
+            "ocr_mkl",
+            {{0, "",
+              "Online proximal MKL: a linear, a quadratic and a Gaussian kernel on the pixels."},
+             {1, "", "One step per chunk of words: the group weights move."},
+             {5, "", "The squared-l1 proximal step shrinks the group norms by its threshold."},
+             {20, "", "Over the epochs the weights settle: which kernel wins?"},
+             {0, "finished", "Done after 10 epochs: the group weights name the winning kernel."}});
+        addStory(
+            "ocr_bcfw",
+            {{0, "", "Two BCFW runs, plain and averaged, on Taskar's OCR words."},
+             {1, "",
+              "One step is one pass: each word's loss-augmented Viterbi gives a Frank-Wolfe "
+              "corner."},
+             {5, "",
+              "The gap P(w) - D(alpha) closes; the word gaps show which words are still far off."},
+             {15, "", "With averaging the test letter error drops faster."},
+             {0, "finished", "Done: compare the two runs' gaps and test errors."}});
     }
 
     std::string name() const override { return "structured"; }

@@ -34,6 +34,7 @@
 #include <limits>
 
 #include "bounds_plot.h"
+#include "caption_bar.h"
 #include "data/test_split.h"
 #include "elided_label.h"
 #include "family_view.h"
@@ -85,6 +86,7 @@ struct MainWindow::Loaded {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), controller_(new RunController(this)) {
     setWindowTitle("cplab - Cutting-Plane Lab");
+    baseFont_ = font();
     buildUi();
     buildMenus();
     populateProblems();
@@ -170,6 +172,8 @@ void MainWindow::onProblemChanged() {
         view->clear();
     shownSnapshots_.clear();
     shownRun_ = -1;
+    demo_ = nullptr;
+    caption_->clear();
     if (!p) {
         viewStack_->setCurrentWidget(emptyView_);
         updateButtons();
@@ -265,6 +269,9 @@ bool MainWindow::loadDemo(const QString& name) {
         return false;
     }
     controller_->setProblem(std::move(problem));
+    demo_ = demo;
+    caption_->setDemo(QString::fromStdString(demo->title),
+                      QString::fromStdString(demo->description));
     demoCombo_->setCurrentIndex(demoCombo_->findData(name));
     log_->appendMessage(tr("demo: %1").arg(QString::fromStdString(demo->title)));
     for (const auto& run : demo->runs) {
@@ -407,6 +414,7 @@ void MainWindow::onRunAdded(int id) {
 }
 
 void MainWindow::onRunRemoved(int id) {
+    eventsLogged_.erase(id);
     boundsPlot_->removeRun(id);
     // Rows follow the controller's order: the removed run's row is the first that differs.
     int row = 0;
@@ -439,6 +447,7 @@ void MainWindow::onRunRemoved(int id) {
 }
 
 void MainWindow::onRunReplaced(int id) {
+    eventsLogged_.erase(id);  // the new run starts again from iteration 0
     Run* r = controller_->runById(id);
     boundsPlot_->addRun(id, r->label(), r->color());
     refreshRunRow(id);
@@ -489,9 +498,36 @@ void MainWindow::onRecords(int id) {
     if (!timeline_->isLive()) showFrame();  // the caption's count and the run rows
 }
 
-void MainWindow::onRunSnapshot(int /*id*/) {
+void MainWindow::onRunSnapshot(int id) {
+    logEvents(id);
     // Any run's new picture: the views that draw a race show every run.
     if (timeline_->isLive()) showFrame();
+}
+
+void MainWindow::logEvents(int id) {
+    const Run* r = controller_->runById(id);
+    if (!r) return;
+    int& logged = eventsLogged_[id];
+    const auto& history = r->history();
+    // Stepped or slowed down, every step's events are told; flat out they would flood the
+    // log, so only the run's end is.
+    const bool teaching = !r->playing() || controller_->delayMs() > 0;
+    auto first = history.end();
+    while (first != history.begin() && (*(first - 1))->record.iteration > logged)
+        --first;
+    for (auto it = first; it != history.end(); ++it) {
+        const Snapshot& s = **it;
+        if (s.events.empty() || (!teaching && it + 1 != history.end())) continue;
+        QStringList texts;
+        for (const std::string& text : s.events)
+            texts << QString::fromStdString(text);
+        log_->appendMessage(QString("#%1 %2, iteration %3: %4")
+                                .arg(id)
+                                .arg(QString::fromStdString(r->solver()))
+                                .arg(s.record.iteration)
+                                .arg(readableNumbers(texts.join("; "))));
+    }
+    if (!history.empty()) logged = std::max(logged, history.back()->record.iteration);
 }
 
 void MainWindow::onRunStatus(int id) {
@@ -589,7 +625,12 @@ void MainWindow::showFrame() {
     const IterationRecord& record = r->recordAt(iteration);
     // The gap's progress toward the run's tolerance at the shown iteration; a path run's
     // progress along its parameter.
-    if (r->followsPath() && std::isfinite(r->pathEnd()) && record.hasPathParameter()) {
+    if (r->status().finished() && iteration >= r->iteration()) {
+        // A finished run: a full bar and how it ended (a path's or SLMC's gap never reaches
+        // a tolerance, and a finished run is done whatever its gap).
+        progress_->setFinished(
+            QString("%1: gap %2").arg(statusName(r->status().code)).arg(record.gap, 0, 'g', 3));
+    } else if (r->followsPath() && std::isfinite(r->pathEnd()) && record.hasPathParameter()) {
         progress_->setPath(r->recordAt(0).pathParameter, record.pathParameter, r->pathEnd());
     } else {
         progress_->reset(r->gapTolerance());
@@ -602,6 +643,7 @@ void MainWindow::showFrame() {
         progress_->setGap(record.gap);
     }
     updateStatusLine(record, frame);
+    updateCaption(frame, iteration);
     timeline_->setCaption(timeline_->isLive()
                               ? tr("iteration %1 (live)").arg(iteration)
                               : tr("iteration %1 of %2").arg(iteration).arg(r->iteration()));
@@ -620,16 +662,14 @@ void MainWindow::refreshRunRow(int id) {
     Run* r = controller_->runById(id);
     if (row < 0 || !r || row >= runTable_->rowCount()) return;
     auto* name = runTable_->item(row, kColRun);
-    name->setText(r->label());
+    // The solver always readable; the options elided to the column (in full on hover).
+    const int iconAndPadding = runTable_->iconSize().width() + 16;
+    name->setText(widgets::elideRunLabel(r->label(), runTable_->fontMetrics(),
+                                         runTable_->columnWidth(kColRun) - iconAndPadding));
     name->setData(Qt::UserRole, id);
     QPixmap swatch(12, 12);
     swatch.fill(r->color());
     name->setIcon(QIcon(swatch));
-    name->setToolTip(r->label());
-    const QString state = r->failed()   ? tr("failed")
-                          : !r->ready() ? tr("starting")
-                                        : QString(statusName(r->status().code));
-    runTable_->item(row, kColStatus)->setText(state);
     runTable_->item(row, kColStatus)->setToolTip(QString::fromStdString(r->status().message));
     // Live: the newest record; scrubbed back: the record at the timeline's position (the
     // selected run's iteration, or the same time, calls or passes for the others).
@@ -642,8 +682,15 @@ void MainWindow::refreshRunRow(int id) {
                          : &recordAtKey(*r, widgets::axisKey(boundsPlot_->xAxis(), at));
         }
     }
+    runTable_->item(row, kColStatus)->setText(r->stateText(record->iteration, true));
     runTable_->item(row, kColIteration)->setText(QString::number(record->iteration));
-    runTable_->item(row, kColUpper)->setText(number(record->upper));
+    const Family* family = controller_->family();
+    const BoundLabels labels = family ? family->boundLabels() : BoundLabels{};
+    const QString bounds =
+        QString("%1 %2\n%3 %4")
+            .arg(QString::fromStdString(labels.upper), QString::number(record->upper, 'g', 6),
+                 QString::fromStdString(labels.lower), QString::number(record->lower, 'g', 6));
+    name->setToolTip(r->label() + "\n" + bounds);
     runTable_->item(row, kColGap)->setText(QString::number(record->gap, 'e', 2));
 }
 
@@ -659,7 +706,7 @@ void MainWindow::updateStatusLine(const IterationRecord& rec, const widgets::Vie
                        .arg(rec.gap, 0, 'e', 3)
                        .arg(rec.oracleCalls)
                        .arg(rec.seconds, 0, 'f', 3)
-                       .arg(QString(statusName(r->status().code)));
+                       .arg(r->stateText(rec.iteration));
     if (rec.hasPathParameter()) text += tr("   path parameter %1").arg(number(rec.pathParameter));
     if (widgets::FamilyView* view = currentView(); view && frame.snapshot) {
         const QString extra = view->statusText(frame);
@@ -715,9 +762,13 @@ void MainWindow::resetAll() {
 }
 
 void MainWindow::setDelayMs(int milliseconds) {
+    milliseconds = std::clamp(milliseconds, 0, kMaxDelayMs);
     controller_->setDelayMs(milliseconds);
-    delayLabel_->setText(milliseconds == 0 ? tr("full speed") : tr("%1 ms").arg(milliseconds));
-    if (delaySlider_->value() != milliseconds) delaySlider_->setValue(milliseconds);
+    delayLabel_->setText(milliseconds == 0     ? tr("full speed")
+                         : milliseconds < 1000 ? tr("%1 ms").arg(milliseconds)
+                                               : tr("%1 s").arg(milliseconds / 1000.0, 0, 'g', 2));
+    const QSignalBlocker block(delaySlider_);
+    delaySlider_->setValue(delaySliderPosition(milliseconds));
 }
 
 void MainWindow::setHistoryBudgetMb(int megabytes) {

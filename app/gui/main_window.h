@@ -6,6 +6,8 @@
 // RunController creates and drives the runs, and each family's view draws its snapshots.
 #pragma once
 
+#include <QByteArray>
+#include <QFont>
 #include <QMainWindow>
 #include <functional>
 #include <map>
@@ -18,9 +20,12 @@
 #include "core/snapshot.h"
 #include "family.h"
 
+class QAction;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QPushButton;
+class QShortcut;
 class QSlider;
 class QStackedWidget;
 class QTableWidget;
@@ -42,6 +47,7 @@ class PseudocodePanel;
 class LogPanel;
 class GapProgress;
 class TimelineBar;
+class CaptionBar;
 struct ViewFrame;
 }  // namespace widgets
 
@@ -91,6 +97,18 @@ class MainWindow : public QMainWindow {
     widgets::PseudocodePanel* pseudocodePanel() const { return pseudocode_; }
     widgets::TimelineBar* timeline() const { return timeline_; }
     QString statusText() const;
+    widgets::CaptionBar* captionBar() const { return caption_; }
+
+    // View › Presentation (F11): full screen (`fullScreen` false: the window as it is, for
+    // scripted pictures), only the caption, the family view, the timeline and the bounds;
+    // larger type and lines; Space steps, R runs or pauses, ← → move the timeline, Home and End
+    // go to the first iteration and live, Esc leaves.
+    void setPresentation(bool on, bool fullScreen = true);
+    bool presenting() const { return presenting_; }
+    // The size of type, lines and markers in the current mode (1: as designed; presenting
+    // starts at 1.4), remembered per mode between launches.
+    double viewScale() const;
+    void setViewScale(double scale);
 
     // The iteration of the selected run the views show (its newest while live).
     int shownIteration() const;
@@ -128,6 +146,11 @@ class MainWindow : public QMainWindow {
     QWidget* buildSetupPanel();
     QWidget* buildRunsPanel();
     void buildMenus();
+    void buildPresentationActions(QMenu* view);
+    // Asks before a new problem replaces runs (true: go on; also when there are none).
+    bool confirmDiscardRuns();
+    void applyViewScale();
+    void updateCaption(const widgets::ViewFrame& frame, int iteration);
     void populateProblems();
     void onProblemChanged();
     void populateSolvers();
@@ -138,6 +161,8 @@ class MainWindow : public QMainWindow {
     void onRunSnapshot(int id);
     void onRunStatus(int id);
     void onRecords(int id);
+    // Tells in the log what the run's new snapshots report it did (core/events.h).
+    void logEvents(int id);
     void onDataLoaded();
     void startLoading(const QString& message, std::function<std::shared_ptr<Loaded>()> work);
     void readChosenFile(const std::shared_ptr<Loaded>& loaded);
@@ -194,6 +219,20 @@ class MainWindow : public QMainWindow {
     widgets::LogPanel* log_ = nullptr;
     widgets::GapProgress* progress_ = nullptr;
     widgets::ElidedLabel* statusLine_ = nullptr;  // the whole text in its tooltip
+    widgets::CaptionBar* caption_ = nullptr;
+    // The demo open (its story in the caption), or null.
+    const DemoInfo* demo_ = nullptr;
+    std::map<int, int> eventsLogged_;  // per run id: the last iteration whose events the log told
+    // Presentation mode and the scale of each mode.
+    bool presenting_ = false;
+    bool wasMaximized_ = false;
+    QByteArray normalState_;  // docks and tool bars before presenting
+    double normalScale_ = 1.0;
+    double presentationScale_ = 1.4;
+    QFont baseFont_;
+    QAction* presentAction_ = nullptr;
+    std::vector<QAction*> presentationKeys_;  // enabled while presenting
+    std::vector<QShortcut*> centreKeys_;      // ← → within the centre, off while presenting
     // A data file being loaded.
     QFutureWatcher<std::shared_ptr<Loaded>>* loader_ = nullptr;
 };

@@ -8,10 +8,18 @@
 
 namespace cplab {
 
-enum RunColumn { kColRun, kColStatus, kColIteration, kColUpper, kColGap, kColumnCount };
+// The runs table's columns (the bounds are in the status line and the run's tooltip).
+enum RunColumn { kColRun, kColStatus, kColIteration, kColGap, kColumnCount };
 
 // The list of a narrow combo box as wide as its longest item (call after filling it).
 void widenList(QComboBox* combo);
+
+// The teaching delay: 0 (full speed) to 5 s per step. The slider's positions 0..1000 map to
+// it quadratically, so that 10-200 ms keep a fine touch and the slow end reaches seconds.
+inline constexpr int kMaxDelayMs = 5000;
+inline constexpr int kDelaySliderSteps = 1000;
+int delayFromSlider(int position);
+int delaySliderPosition(int milliseconds);
 
 // The file dialogs' filter: every format of the table (data/data_format.h), then any file.
 QString openFileFilter();

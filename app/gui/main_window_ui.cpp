@@ -26,8 +26,10 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "bounds_plot.h"
+#include "caption_bar.h"
 #include "data/data_format.h"
 #include "elided_label.h"
 #include "family_view.h"
@@ -76,23 +78,45 @@ void widenList(QComboBox* combo) {
                                    combo->view()->verticalScrollBar()->sizeHint().width());
 }
 
-// The file dialogs' filter: every format of the table, then any file.
+// The file dialogs' filter: every data file, then one entry per family with the formats it
+// reads ("Linear SVM (LIBSVM/SVMlight, CSV) (*.svm *.csv …)"), then any file.
 QString openFileFilter() {
-    QStringList filters, all;
-    for (const DataFormat& format : dataFormats()) {
+    auto patternsOf = [](const DataFormat& format) {
         QStringList patterns;
         for (const auto extension : format.extensions) {
             patterns << "*" + QString::fromLatin1(extension.data(), extension.size());
             patterns << patterns.back() + ".gz";
         }
+        return patterns;
+    };
+    QStringList all;
+    for (const DataFormat& format : dataFormats())
+        all << patternsOf(format);
+    QStringList filters{QObject::tr("Data files") + " (" + all.join(' ') + ")"};
+    for (const Family* family : families()) {
+        QStringList titles, patterns;
+        for (const DataFormat* format : family->readFormats()) {
+            titles << QString::fromLatin1(format->title.data(), format->title.size());
+            patterns << patternsOf(*format);
+        }
         if (patterns.isEmpty()) continue;
-        all << patterns;
-        filters << QString::fromLatin1(format.title.data(), format.title.size()) + " (" +
-                       patterns.join(' ') + ")";
+        filters << QString("%1 - %2 (%3)")
+                       .arg(QString::fromStdString(family->title()), titles.join(", "),
+                            patterns.join(' '));
     }
-    filters.prepend(QObject::tr("Data files") + " (" + all.join(' ') + ")");
     filters << QObject::tr("Any file") + " (*)";
     return filters.join(";;");
+}
+
+int delayFromSlider(int position) {
+    const double t = std::clamp(position, 0, kDelaySliderSteps) / double(kDelaySliderSteps);
+    const int ms = static_cast<int>(std::lround(kMaxDelayMs * t * t));
+    return ms < 20 ? ms : ms - ms % 10;  // round numbers past the first steps
+}
+
+int delaySliderPosition(int milliseconds) {
+    const double t = std::sqrt(std::clamp(milliseconds, 0, kMaxDelayMs) / double(kMaxDelayMs));
+    return static_cast<int>(std::lround(t * kDelaySliderSteps));
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -103,6 +127,9 @@ void MainWindow::showEvent(QShowEvent* event) {
     dockSized_ = true;
     if (auto* dock = findChild<QDockWidget*>("problemDock"))
         resizeDocks({dock}, {std::clamp(width() / 4, 320, 400)}, Qt::Horizontal);
+    // The pseudocode and the log narrower on a small screen: the centre keeps half the width.
+    if (auto* dock = findChild<QDockWidget*>("pseudocodeDock"))
+        resizeDocks({dock}, {std::clamp(width() / 4 - 16, 230, 400)}, Qt::Horizontal);
 }
 
 void MainWindow::buildUi() {
@@ -122,6 +149,8 @@ void MainWindow::buildUi() {
         views_[family] = view;
     }
     timeline_ = new widgets::TimelineBar(top);
+    caption_ = new widgets::CaptionBar(top);
+    topLayout->addWidget(caption_);
     topLayout->addWidget(viewStack_, 1);
     topLayout->addWidget(timeline_);
     boundsPlot_ = new widgets::BoundsPlot(splitter);
@@ -132,6 +161,13 @@ void MainWindow::buildUi() {
     // The race view gets two fifths of the column (at least a third), whatever the window.
     splitter->setSizes({600, 400});
     splitter->setChildrenCollapsible(false);
+    // A handle one can see and grab between the model view and the bounds.
+    splitter->setObjectName("centreSplitter");
+    splitter->setHandleWidth(7);
+    splitter->setStyleSheet(
+        "QSplitter#centreSplitter::handle { background: palette(midlight); "
+        "border-top: 1px solid palette(mid); "
+        "border-bottom: 1px solid palette(mid); }");
     setCentralWidget(splitter);
     connect(timeline_, &widgets::TimelineBar::positionChosen, this, [this] { showFrame(); });
     connect(timeline_, &widgets::TimelineBar::liveChosen, this, [this] { showFrame(); });
@@ -142,6 +178,7 @@ void MainWindow::buildUi() {
     auto* forward = new QShortcut(QKeySequence(Qt::Key_Right), splitter);
     forward->setContext(Qt::WidgetWithChildrenShortcut);
     connect(forward, &QShortcut::activated, timeline_, &widgets::TimelineBar::stepForward);
+    centreKeys_ = {back, forward};
 
     buildRunControls();
 
@@ -151,13 +188,20 @@ void MainWindow::buildUi() {
     auto* leftLayout = new QVBoxLayout(leftPanel);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->setSpacing(0);
-    auto* scroll = new QScrollArea(leftPanel);
+    // The set-up above, the runs below a handle: a race of many runs can take more room.
+    auto* leftSplitter = new QSplitter(Qt::Vertical, leftPanel);
+    leftSplitter->setObjectName("leftSplitter");
+    auto* scroll = new QScrollArea(leftSplitter);
     scroll->setObjectName("setupScroll");
     scroll->setWidget(buildSetupPanel());
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    leftLayout->addWidget(scroll, 1);
-    leftLayout->addWidget(buildRunsPanel());
+    leftSplitter->addWidget(scroll);
+    leftSplitter->addWidget(buildRunsPanel());
+    leftSplitter->setStretchFactor(0, 1);
+    leftSplitter->setStretchFactor(1, 0);
+    leftSplitter->setChildrenCollapsible(false);
+    leftLayout->addWidget(leftSplitter, 1);
     leftPanel->setMinimumWidth(320);
     auto* left = new QDockWidget(tr("Problem and solver"), this);
     left->setObjectName("problemDock");
@@ -171,7 +215,7 @@ void MainWindow::buildUi() {
     auto* right = new QDockWidget(tr("Pseudocode"), this);
     right->setObjectName("pseudocodeDock");
     right->setWidget(pseudocode_);
-    pseudocode_->setMinimumWidth(260);
+    pseudocode_->setMinimumWidth(220);
     addDockWidget(Qt::RightDockWidgetArea, right);
     log_ = new widgets::LogPanel(this);
     log_->setObjectName("logPanel");
@@ -180,6 +224,15 @@ void MainWindow::buildUi() {
     bottom->setWidget(log_);
     addDockWidget(Qt::RightDockWidgetArea, bottom);
     splitDockWidget(right, bottom, Qt::Vertical);
+    // An error is not left in a hidden or scrolled log: the log comes into view and the
+    // status bar says it for a while.
+    connect(log_, &widgets::LogPanel::errorAppended, this, [this, bottom](const QString& text) {
+        if (!presenting_) {
+            bottom->show();
+            bottom->raise();
+        }
+        statusBar()->showMessage(tr("Error: %1").arg(text), 15000);
+    });
 
     // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
     statusLine_ = new widgets::ElidedLabel(this);
@@ -210,13 +263,13 @@ void MainWindow::buildRunControls() {
         controls->addWidget(b);
     }
     controls->addSeparator();
-    controls->addWidget(new QLabel(tr(" Delay per step "), this));
+    controls->addWidget(new QLabel(tr(" Delay "), this));
     delaySlider_ = new QSlider(Qt::Horizontal, this);
     delaySlider_->setObjectName("delaySlider");
-    delaySlider_->setRange(0, 1000);
+    delaySlider_->setRange(0, kDelaySliderSteps);
     delaySlider_->setSingleStep(10);
     delaySlider_->setPageStep(100);
-    delaySlider_->setFixedWidth(160);
+    delaySlider_->setFixedWidth(120);
     delaySlider_->setToolTip(tr("Pause between iterations while running (0: full speed)"));
     controls->addWidget(delaySlider_);
     delayLabel_ = new QLabel(this);
@@ -236,7 +289,8 @@ void MainWindow::buildRunControls() {
     connect(step10Button_, &QPushButton::clicked, this, [this] { stepAll(10); });
     connect(resetButton_, &QPushButton::clicked, this, &MainWindow::resetAll);
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelAll);
-    connect(delaySlider_, &QSlider::valueChanged, this, &MainWindow::setDelayMs);
+    connect(delaySlider_, &QSlider::valueChanged, this,
+            [this](int position) { setDelayMs(delayFromSlider(position)); });
     connect(xAxisCombo_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
         boundsPlot_->setXAxis(kAxes[index]);
@@ -301,11 +355,11 @@ QWidget* MainWindow::buildSetupPanel() {
 
     connect(demoCombo_, &QComboBox::activated, this, [this](int index) {
         const QString name = demoCombo_->itemData(index).toString();
-        if (!name.isEmpty()) loadDemo(name);
+        if (!name.isEmpty() && confirmDiscardRuns()) loadDemo(name);
     });
     connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
         const QString name = problemCombo_->itemData(index).toString();
-        if (!name.isEmpty()) loadProblem(name);
+        if (!name.isEmpty() && confirmDiscardRuns()) loadProblem(name);
     });
     connect(solverCombo_, &QComboBox::currentIndexChanged, this, &MainWindow::onSolverChosen);
     return panel;
@@ -330,8 +384,7 @@ QWidget* MainWindow::buildRunsPanel() {
     runTable_ = new QTableWidget(0, kColumnCount, runsBox);
     runTable_->setWordWrap(false);
     runTable_->setObjectName("runTable");
-    runTable_->setHorizontalHeaderLabels(
-        {tr("run"), tr("status"), tr("iter"), tr("upper"), tr("gap")});
+    runTable_->setHorizontalHeaderLabels({tr("run"), tr("status"), tr("iter"), tr("gap")});
     runTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     runTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     runTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -340,7 +393,10 @@ QWidget* MainWindow::buildRunsPanel() {
     for (int c = kColStatus; c < kColumnCount; ++c)
         runTable_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     runTable_->setMinimumHeight(80);
-    runTable_->setMaximumHeight(120);
+    // The names re-elide to the column when the table resizes.
+    connect(runTable_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == kColRun) refreshRunRows();
+    });
     removeButton_ =
         controlButton(tr("Remove run"), "removeButton", tr("Remove the selected run"), runsBox);
     runsLayout->addWidget(runTable_);
@@ -371,11 +427,13 @@ void MainWindow::buildMenus() {
     QMenu* demos = file->addMenu(tr("Load &demo"));
     for (const auto& demo : demoCatalog()) {
         const QString name = QString::fromStdString(demo.name);
-        demos->addAction(QString::fromStdString(demo.title), this,
-                         [this, name] { loadDemo(name); });
+        demos->addAction(QString::fromStdString(demo.title), this, [this, name] {
+            if (confirmDiscardRuns()) loadDemo(name);
+        });
     }
     file->addSeparator();
     file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
+        if (!confirmDiscardRuns()) return;
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open data file"), QString(), openFileFilter());
         // A test file is asked for once the format is known, and only when it can have one.
@@ -418,6 +476,7 @@ void MainWindow::buildMenus() {
         view->addAction(dock->toggleViewAction());
     for (QToolBar* bar : findChildren<QToolBar*>())
         view->addAction(bar->toggleViewAction());
+    buildPresentationActions(view);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] {
@@ -440,6 +499,21 @@ void MainWindow::buildMenus() {
     });
 }
 
+bool MainWindow::confirmDiscardRuns() {
+    // Only work would be lost: runs that have made steps.
+    int worked = 0;
+    for (int k = 0; k < runCount(); ++k)
+        worked += run(k)->iteration() > 0 ? 1 : 0;
+    if (worked == 0) return true;
+    return QMessageBox::question(
+               this, tr("Discard the runs?"),
+               tr("Opening another problem discards the %n run(s) that have made steps, with their "
+                  "histories. Go on?",
+                  nullptr, worked),
+               QMessageBox::Discard | QMessageBox::Cancel,
+               QMessageBox::Cancel) == QMessageBox::Discard;
+}
+
 QString MainWindow::shortcutsText() const {
     // Every menu action with a shortcut, by menu, and the timeline's arrow keys.
     QStringList lines;
@@ -454,6 +528,13 @@ QString MainWindow::shortcutsText() const {
     }
     lines << "<tr><td><b>← →</b></td><td>" + tr("Timeline: one iteration back, forward") +
                  "</td></tr>";
+    for (const QAction* action : presentationKeys_) {
+        if (action->shortcut() == QKeySequence(Qt::Key_Left) ||
+            action->shortcut() == QKeySequence(Qt::Key_Right))
+            continue;
+        lines << "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText) +
+                     "</b></td><td>" + tr("Presentation: %1").arg(action->text()) + "</td></tr>";
+    }
     return "<table>" + lines.join("") + "</table>";
 }
 

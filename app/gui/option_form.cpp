@@ -7,19 +7,111 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <limits>
 
 namespace cplab {
 
-OptionForm::OptionForm(QWidget* parent) : QWidget(parent), layout_(new QFormLayout(this)) {
-    layout_->setContentsMargins(0, 0, 0, 0);
-    layout_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    layout_->setLabelAlignment(Qt::AlignRight);
+namespace {
+
+QFormLayout* formIn(QWidget* parent) {
+    auto* form = new QFormLayout(parent);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight);
+    return form;
+}
+
+QLabel* sectionTitle(const QString& text, QWidget* parent) {
+    auto* label = new QLabel("<b>" + text + "</b>", parent);
+    label->setContentsMargins(0, 4, 0, 0);
+    return label;
+}
+
+}  // namespace
+
+OptionForm::OptionForm(QWidget* parent) : QWidget(parent) {
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    auto* commonBox = new QWidget(this);
+    common_ = formIn(commonBox);
+    auto* methodBox = new QWidget(this);
+    method_ = formIn(methodBox);
+    methodTitle_ = sectionTitle(tr("Method"), this);
+    advancedToggle_ = new QToolButton(this);
+    advancedToggle_->setObjectName("advancedToggle");
+    advancedToggle_->setCheckable(true);
+    advancedToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    advancedToggle_->setArrowType(Qt::RightArrow);
+    advancedToggle_->setAutoRaise(true);
+    advancedBox_ = new QWidget(this);
+    advanced_ = formIn(advancedBox_);
+    advancedBox_->setVisible(false);
+    column->addWidget(sectionTitle(tr("Model and stopping"), this));
+    column->addWidget(commonBox);
+    column->addWidget(methodTitle_);
+    column->addWidget(methodBox);
+    column->addWidget(advancedToggle_);
+    column->addWidget(advancedBox_);
+    connect(advancedToggle_, &QToolButton::toggled, this, &OptionForm::showAdvanced);
+}
+
+OptionForm::Group OptionForm::groupOf(const std::string& name) {
+    // What is solved and when to stop.
+    static const std::set<std::string> common = {
+        "C",      "lambda",  "kernel",  "kernels",        "bias",       "loss",
+        "risk",   "tube",    "nu",      "regulariser",    "lambda_min", "expansion_vectors",
+        "epochs", "epsilon", "tol_rel", "max_iterations", "max_seconds"};
+    // Resources, seeds and the inner solvers' tolerances: rarely touched.
+    static const std::set<std::string> advanced = {"threads",
+                                                   "seed",
+                                                   "cache_mb",
+                                                   "memory_mb",
+                                                   "max_planes",
+                                                   "buf_size",
+                                                   "eval_every",
+                                                   "shrinking",
+                                                   "eigen_floor",
+                                                   "kkt_tolerance",
+                                                   "qp_tolerance",
+                                                   "inner_tolerance",
+                                                   "full_tolerance",
+                                                   "svm_eps",
+                                                   "line_search_tol",
+                                                   "max_newton",
+                                                   "max_line_search",
+                                                   "lbfgs_memory",
+                                                   "qp_limit_stop",
+                                                   "fixed_point_iterations",
+                                                   "fixed_point_tolerance",
+                                                   "stall_sweeps",
+                                                   "stall_tolerance",
+                                                   "max_cluster_states",
+                                                   "decrease_tolerance",
+                                                   "gradient_tolerance",
+                                                   "inactive_limit"};
+    if (common.count(name)) return Group::Common;
+    if (advanced.count(name)) return Group::Advanced;
+    return Group::Method;
+}
+
+QFormLayout* OptionForm::layoutOf(Group group) const {
+    return group == Group::Common ? common_ : group == Group::Method ? method_ : advanced_;
+}
+
+void OptionForm::showAdvanced(bool on) {
+    if (advancedToggle_->isChecked() != on) advancedToggle_->setChecked(on);
+    advancedToggle_->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    advancedBox_->setVisible(on);
 }
 
 void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
-    while (layout_->rowCount() > 0)
-        layout_->removeRow(0);
+    for (QFormLayout* form : {common_, method_, advanced_}) {
+        while (form->rowCount() > 0)
+            form->removeRow(0);
+    }
     fields_.clear();
     typed_.clear();
     options_ = options;
@@ -65,10 +157,13 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
         field->setToolTip(QString::fromStdString(info.help));
         auto* label = new QLabel(QString::fromStdString(info.name), this);
         label->setToolTip(QString::fromStdString(info.help));
-        layout_->addRow(label, field);
+        layoutOf(groupOf(info.name))->addRow(label, field);
         fields_[info.name] = field;
         setText(info, info.defaultValue);
     }
+    methodTitle_->setVisible(method_->rowCount() > 0);
+    advancedToggle_->setVisible(advanced_->rowCount() > 0);
+    advancedToggle_->setText(tr("Advanced (%1)").arg(advanced_->rowCount()));
 }
 
 void OptionForm::setValues(const OptionValues& values) {

@@ -3,6 +3,11 @@
 // edit for reals (so 1e-6 can be typed), a spin box for integers, a check box for booleans and
 // a combo box for choices. Values are read back as text and validated by the solver's own
 // options check, so the form never duplicates a range rule.
+//
+// A solver with many options (OCAS 14, MPLP 15, SLMC 19) would make one long column: the form
+// groups them as "Model and stopping" (what is solved and when to stop: C, lambda, kernels,
+// epsilon, tol_rel, max_iterations…), "Method" (the solver's own choices) and "Advanced"
+// (threads, seeds, caches, inner tolerances), the last folded until asked for.
 #pragma once
 
 #include <QWidget>
@@ -14,6 +19,7 @@
 #include "core/options.h"
 
 class QFormLayout;
+class QToolButton;
 
 namespace cplab {
 
@@ -32,6 +38,12 @@ class OptionForm : public QWidget {
 
     QWidget* field(const std::string& name) const;
 
+    enum class Group { Common, Method, Advanced };
+    // The group an option of this name is shown in.
+    static Group groupOf(const std::string& name);
+    // Unfolds (or folds) the advanced options.
+    void showAdvanced(bool on);
+
   signals:
     void edited();
 
@@ -39,7 +51,14 @@ class OptionForm : public QWidget {
     QString text(const OptionInfo& info) const;
     void setText(const OptionInfo& info, const std::string& value);
 
-    QFormLayout* layout_;
+    QFormLayout* layoutOf(Group group) const;
+
+    QFormLayout* common_;
+    QFormLayout* method_;
+    QFormLayout* advanced_;
+    QWidget* methodTitle_;
+    QToolButton* advancedToggle_;
+    QWidget* advancedBox_;
     std::vector<OptionInfo> options_;
     std::map<std::string, QWidget*> fields_;
     std::set<std::string> typed_;  // text fields the user typed into

@@ -107,19 +107,33 @@ void Run::keep(SnapshotPtr snapshot) {
 }
 
 void Run::start() {
+    playing_ = true;
     worker_->requestRun();
+    emit statusChanged(id_);
 }
 void Run::pause() {
+    playing_ = false;
     worker_->requestPause();
+    emit statusChanged(id_);
 }
 void Run::step(int count) {
     worker_->requestSteps(count);
 }
 void Run::cancel() {
+    playing_ = false;
     worker_->cancel();
 }
 void Run::setDelayMs(int milliseconds) {
     worker_->setDelayMs(milliseconds);
+}
+
+QString Run::stateText(int shown, bool brief) const {
+    if (failed()) return tr("failed");
+    if (!ready_) return tr("starting");
+    if (shown < iteration()) return brief ? tr("earlier") : tr("at iteration %1").arg(shown);
+    if (status_.finished()) return QString(statusName(status_.code));
+    if (playing_) return tr("running");
+    return iteration() == 0 ? tr("idle") : tr("paused");
 }
 
 bool Run::threadRunning() const {

@@ -39,6 +39,13 @@ class Run : public QObject {
     bool failed() const { return !error_.isEmpty(); }
     QString error() const { return error_; }
     const Status& status() const { return status_; }
+    // Between Run and Pause (or until the run finishes).
+    bool playing() const { return playing_ && !status_.finished(); }
+    // What the run is doing, for the runs table and the status line, with the views at
+    // iteration `shown` of it: "idle" (nothing done yet), "running", "paused", "at iteration
+    // k" (the timeline scrubbed back; `brief`: "earlier", for the runs table whose next column
+    // has the iteration), or the finished status's name.
+    QString stateText(int shown, bool brief = false) const;
     const std::vector<IterationRecord>& trace() const { return trace_; }
     int iteration() const { return trace_.empty() ? 0 : trace_.back().iteration; }
     // The newest record (iteration 0 with the initial bounds before the first step).
@@ -96,6 +103,7 @@ class Run : public QObject {
     QThread* thread_;
     RunWorker* worker_;
     bool ready_ = false;
+    bool playing_ = false;
     QString error_;
     Status status_;
     IterationRecord initial_;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_controller.h"
 
+#include <QRegularExpression>
+#include <algorithm>
+#include <cmath>
+
 #include "objective_grid_job.h"
 #include "plot_style.h"
 #include "registry.h"
@@ -163,6 +167,25 @@ bool RunController::anyActive() const {
     return false;
 }
 
+QString readableNumbers(const QString& text) {
+    // A decimal with five or more digits after the point, with or without an exponent.
+    static const QRegularExpression longNumber(R"((?<![\w.])-?\d+\.\d{5,}(?:[eE][-+]?\d+)?)");
+    QString out;
+    qsizetype from = 0;
+    for (auto it = longNumber.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        out += text.mid(from, match.capturedStart() - from);
+        const double value = match.captured().toDouble();
+        out += QString::number(value, 'g', std::abs(value) >= 1 ? 6 : 4);
+        from = match.capturedEnd();
+    }
+    return out + text.mid(from);
+}
+
+bool RunController::anyPlaying() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const auto& r) { return r->playing(); });
+}
+
 void RunController::setHistoryBudget(std::size_t bytes) {
     historyBudget_ = bytes;
     enforceBudget();
@@ -220,7 +243,7 @@ void RunController::onStatus(int id) {
         finishedLogged_.insert(id);
         const QString text = tr("%1: %2 - %3")
                                  .arg(r->label(), QString(statusName(r->status().code)),
-                                      QString::fromStdString(r->status().message));
+                                      readableNumbers(QString::fromStdString(r->status().message)));
         emit message(text, !r->status().usable());
     }
     emit statusChanged(id);

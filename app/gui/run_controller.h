@@ -18,6 +18,10 @@
 
 namespace cplab {
 
+// `text` with its long decimals cut for the log, to 6 significant digits from 1 on and 4 below
+// ("violation 0.0009084991898979933" reads "violation 0.0009085"); the CLI keeps them whole.
+QString readableNumbers(const QString& text);
+
 class ObjectiveGridJob;
 class Run;
 
@@ -54,6 +58,8 @@ class RunController : public QObject {
     void setDelayMs(int milliseconds);
     int delayMs() const { return delayMs_; }
     bool anyActive() const;
+    // Some run is between Run and Pause.
+    bool anyPlaying() const;
 
     // Memory for all runs' snapshots together; past it old snapshots are thinned (the first,
     // the last and every k-th of a run are kept) and the log says so.

@@ -2,13 +2,17 @@
 // The window fits a lecture hall's projector: every demo opens at 1280×720 and at 1024×768
 // with the window at exactly that size (no minimum size forces it wider or taller), every
 // visible widget lies within the window (what a scroll area scrolls is judged by the scroll
-// area), and Add run, Remove run and the runs table are in view without scrolling.
+// area), and Add run, Remove run and the runs table are in view without scrolling. In
+// presentation mode (larger type, no side panels) the same holds for the caption, the view,
+// the timeline and the bounds.
 #include <QAbstractScrollArea>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QtTest>
 
+#include "bounds_plot.h"
+#include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
 #include "registry.h"
@@ -50,6 +54,22 @@ QStringList outside(const QWidget& window) {
 
 class TestScreenFit : public QObject {
     Q_OBJECT
+    // Opens `demo` at `size` (presenting: in presentation mode at that size, as on a projector
+    // of that size), steps twice, and checks the window's size and that it holds every widget.
+    void openAndCheck(MainWindow& w, const QString& demo, QSize size, bool presenting) {
+        w.setDelayMs(0);
+        w.resize(size);
+        w.show();
+        QVERIFY(w.loadDemo(demo));
+        QVERIFY(cplab::testing::waitFor([&] { return cplab::testing::allReady(w); }));
+        if (presenting) w.setPresentation(true, false);
+        w.stepAll(2);
+        QTest::qWait(300);  // the steps' snapshots drawn (a MAP grid lays out on its first)
+        QCOMPARE(w.size(), size);
+        const QStringList bad = outside(w);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join("\n")));
+    }
+
   private slots:
     void everyDemoFits_data() {
         QTest::addColumn<QString>("demo");
@@ -65,16 +85,8 @@ class TestScreenFit : public QObject {
         QFETCH(QString, demo);
         QFETCH(QSize, size);
         MainWindow w;
-        w.setDelayMs(0);
-        w.resize(size);
-        w.show();
-        QVERIFY(w.loadDemo(demo));
-        QVERIFY(cplab::testing::waitFor([&] { return cplab::testing::allReady(w); }));
-        w.stepAll(2);
-        QTest::qWait(300);  // the steps' snapshots drawn (a MAP grid lays out on its first)
-        QCOMPARE(w.size(), size);
-        const QStringList bad = outside(w);
-        QVERIFY2(bad.isEmpty(), qPrintable(bad.join("\n")));
+        openAndCheck(w, demo, size, false);
+        if (QTest::currentTestFailed()) return;
         // The set-up panel scrolls vertically only: nothing cut behind a horizontal bar.
         const auto* scroll = w.findChild<QScrollArea*>("setupScroll");
         QVERIFY(scroll);
@@ -90,6 +102,20 @@ class TestScreenFit : public QObject {
             QVERIFY2(
                 widget->height() >= widget->minimumSizeHint().height() || widget->height() >= 20,
                 name);
+        }
+    }
+
+    void presentationFits_data() { everyDemoFits_data(); }
+    void presentationFits() {
+        QFETCH(QString, demo);
+        QFETCH(QSize, size);
+        MainWindow w;
+        openAndCheck(w, demo, size, true);
+        if (QTest::currentTestFailed()) return;
+        for (const QWidget* widget : {static_cast<const QWidget*>(w.currentView()),
+                                      static_cast<const QWidget*>(w.boundsPlot())}) {
+            QVERIFY(widget->isVisible());
+            QVERIFY2(widget->height() >= 140, qPrintable(QString::number(widget->height())));
         }
     }
 };

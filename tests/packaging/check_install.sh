@@ -50,6 +50,10 @@ for word in $("$stage/bin/cplab-cli" --help | grep -o -- '--[a-z-]*\|cplab-cli [
   grep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab-cli.1" ||
     grep -q -- "$word" "$stage/share/man/man1/cplab-cli.1" || fail "man cplab-cli lacks $word"
 done
+# Every option of cplab's --help is in its manual page.
+for word in $(QT_QPA_PLATFORM=offscreen "$stage/bin/cplab" --help 2>/dev/null | grep -o -- '--[a-z-]*' | sort -u); do
+  grep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab.1" || fail "man cplab lacks $word"
+done
 [ "$("$stage/bin/cplab-cli" --version)" = "cplab-cli $version" ] || fail "cplab-cli --version"
 [ "$("$stage/bin/cplab" --version)" = "cplab $version" ] || fail "cplab --version"
 "$stage/bin/cplab-cli" demo kelley --quiet --json | grep -q "\"cplab_version\": \"$version\"" ||

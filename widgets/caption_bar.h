@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The caption above the family view: the demo's story as it advances ("2/4  A null step: the
+// prox-centre stays"), what the step just did ("iteration 5: null step, plane added"), and
+// the demo's "what to watch" text — visible in the window, not only in a tooltip: its first
+// two lines, cut with "…" (whole in the tooltip), so that a long text never crowds the view.
+#pragma once
+
+#include <QFrame>
+#include <QString>
+
+class QLabel;
+
+namespace cplab::widgets {
+
+class CaptionBar : public QFrame {
+    Q_OBJECT
+  public:
+    explicit CaptionBar(QWidget* parent = nullptr);
+
+    // A demo's title and what to watch; an empty title hides the bar (no demo).
+    void setDemo(const QString& title, const QString& watch);
+    // Beat `index` (0-based) of `count`, or no beat yet (index < 0).
+    void setBeat(int index, int count, const QString& text);
+    // What the shown step did ("iteration 5: null step"); empty clears it.
+    void setEvents(const QString& text);
+    void clear();
+
+    QString beatText() const;
+    QString eventsText() const;
+    QString watchText() const;
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    void elideWatch();
+
+    QString watchFull_;
+    QLabel* beat_;
+    QLabel* events_;
+    QLabel* watch_;
+};
+
+}  // namespace cplab::widgets
