@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "caption_bar.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTextLayout>
@@ -21,15 +22,21 @@ CaptionBar::CaptionBar(QWidget* parent) : QFrame(parent) {
     beat_ = new QLabel(this);
     beat_->setObjectName("captionBeat");
     beat_->setWordWrap(true);
-    beat_->setStyleSheet("font-weight: bold;");  // the size follows the window's scale
+    // Fonts and colours by font resolution and palette, not style sheets: the window's scale
+    // (presentation mode) reaches these labels only so.
+    QFont bold;
+    bold.setBold(true);  // only the weight: the rest resolves from the window's font
+    beat_->setFont(bold);
+    QPalette grey = palette();
+    grey.setColor(QPalette::WindowText, colors::kText);
     events_ = new QLabel(this);
     events_->setObjectName("captionEvents");
     events_->setWordWrap(true);
-    events_->setStyleSheet(QString("color: %1;").arg(colors::kText.name()));
+    events_->setPalette(grey);
     watch_ = new QLabel(this);
     watch_->setObjectName("captionWatch");
     watch_->setWordWrap(true);
-    watch_->setStyleSheet(QString("color: %1;").arg(colors::kText.name()));
+    watch_->setPalette(grey);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 3, 8, 3);
     layout->setSpacing(1);
@@ -51,6 +58,11 @@ void CaptionBar::setDemo(const QString& title, const QString& watch) {
 void CaptionBar::resizeEvent(QResizeEvent* event) {
     QFrame::resizeEvent(event);
     elideWatch();
+}
+
+void CaptionBar::changeEvent(QEvent* event) {
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::FontChange) elideWatch();
 }
 
 void CaptionBar::elideWatch() {

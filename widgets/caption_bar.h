@@ -31,6 +31,7 @@ class CaptionBar : public QFrame {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // a new font (the window's scale): cut again
 
   private:
     void elideWatch();

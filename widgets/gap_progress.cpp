@@ -67,6 +67,16 @@ void GapProgress::setPath(double start, double value, double end) {
                   .arg(static_cast<int>(100 * fraction_)));
 }
 
+void GapProgress::setIterations(int iteration, int maxIterations) {
+    finished_ = false;
+    fraction_ = maxIterations > 0 ? std::clamp(double(iteration) / maxIterations, 0.0, 1.0) : 0.0;
+    setValue(static_cast<int>(std::lround(1000 * fraction_)));
+    setFormat(QString("iteration %1 of %2  (%3%)")
+                  .arg(iteration)
+                  .arg(maxIterations)
+                  .arg(static_cast<int>(100 * fraction_)));
+}
+
 void GapProgress::setFinished(const QString& text) {
     finished_ = true;
     fraction_ = 1.0;

@@ -22,6 +22,9 @@ class GapProgress : public QProgressBar {
     // A path run: how far the parameter has come from `start` toward `end` (log scale; both
     // > 0), e.g. lambda from lambda_0 down to lambda_min.
     void setPath(double start, double value, double end);
+    // A run whose gap rule cannot stop it (its tolerance is 0, as SLMC's, which stops on its
+    // gradient): its iterations toward max_iterations, "iteration 8 of 80  (10%)".
+    void setIterations(int iteration, int maxIterations);
     // A finished run: full bar in the "done" colour and `text` as it is, e.g.
     // "converged: gap 1.1e-08 <= 1e-06" or "iteration limit: gap 3.2e-03". The next reset,
     // setGap or setPath returns to showing progress.

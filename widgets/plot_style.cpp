@@ -314,7 +314,10 @@ constexpr const char* kHookFlag = "cplabScaleHook";
 // The value `current` brought to `scale`: its base (remembered on `object` under `key`) times
 // the scale. The first time, or when someone has set the value since (it is no longer the
 // one set here), the current value becomes the base.
-double scaled(QObject* object, const char* key, double current, double scale) {
+// `whole`: the value is stored as an integer (icon sizes, pixel sizes), so the value set is
+// the rounded one — else the next call would take the rounded value for a new base and the
+// scale would compound.
+double scaled(QObject* object, const char* key, double current, double scale, bool whole = false) {
     const QByteArray baseKey = QByteArray("cplabBase_") + key;
     const QByteArray setKey = QByteArray("cplabSet_") + key;
     const QVariant set = object->property(setKey.constData());
@@ -323,7 +326,7 @@ double scaled(QObject* object, const char* key, double current, double scale) {
         base = current;
         object->setProperty(baseKey.constData(), base);
     }
-    const double value = base * scale;
+    const double value = whole ? std::round(base * scale) : base * scale;
     object->setProperty(setKey.constData(), value);
     return value;
 }
@@ -332,8 +335,7 @@ QFont scaledFont(QObject* object, const char* key, QFont font, double scale) {
     if (font.pointSizeF() > 0)
         font.setPointSizeF(scaled(object, key, font.pointSizeF(), scale));
     else if (font.pixelSize() > 0)
-        font.setPixelSize(
-            static_cast<int>(std::lround(scaled(object, key, font.pixelSize(), scale))));
+        font.setPixelSize(static_cast<int>(scaled(object, key, font.pixelSize(), scale, true)));
     return font;
 }
 
@@ -374,8 +376,8 @@ void scaleLayerable(QCPLayerable* layerable, double scale) {
         legend->setFont(scaledFont(legend, "font", legend->font(), scale));
         const QSize icon = legend->iconSize();
         legend->setIconSize(
-            static_cast<int>(std::lround(scaled(legend, "iconWidth", icon.width(), scale))),
-            static_cast<int>(std::lround(scaled(legend, "iconHeight", icon.height(), scale))));
+            static_cast<int>(scaled(legend, "iconWidth", icon.width(), scale, true)),
+            static_cast<int>(scaled(legend, "iconHeight", icon.height(), scale, true)));
     } else if (auto* title = qobject_cast<QCPTextElement*>(layerable)) {
         title->setFont(scaledFont(title, "font", title->font(), scale));
     } else if (auto* graph = qobject_cast<QCPGraph*>(layerable)) {

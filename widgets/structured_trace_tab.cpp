@@ -105,8 +105,8 @@ void StructuredTraceTab::createPanels() {
     // Short titles: a panel is a quarter of the view.
     for (QCPAxisRect* rect : {errorRect_, ownRect_})
         rect->axis(QCPAxis::atBottom)->setLabel(tr("passes over the words"));
-    boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("P(w) and D(α)"));
-    gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("gap P − D"));
+    boundsRect_->axis(QCPAxis::atLeft)->setLabel(tr("P, D"));
+    gapRect_->axis(QCPAxis::atLeft)->setLabel(tr("gap"));
     for (QCPAxisRect* rect : {boundsRect_, gapRect_})
         useLogScale(rect->axis(QCPAxis::atLeft));
     errorRect_->axis(QCPAxis::atLeft)->setLabel(tr("error"));
@@ -259,7 +259,7 @@ void StructuredTraceTab::setOwnMeasure(OwnMeasure measure) {
             ownNote_->setText(tr("no pass yet"));
             break;
         case OwnMeasure::MeanStep:
-            left->setLabel(tr("mean step \u03b3"));
+            left->setLabel(tr("step \u03b3"));
             ownNote_->setText(tr("no pass yet"));
             break;
         case OwnMeasure::None:

@@ -630,6 +630,8 @@ void MainWindow::showFrame() {
         // a tolerance, and a finished run is done whatever its gap).
         progress_->setFinished(
             QString("%1: gap %2").arg(statusName(r->status().code)).arg(record.gap, 0, 'g', 3));
+    } else if (!(r->gapTolerance() > 0) && r->maxIterations() > 0) {
+        progress_->setIterations(iteration, r->maxIterations());
     } else if (r->followsPath() && std::isfinite(r->pathEnd()) && record.hasPathParameter()) {
         progress_->setPath(r->recordAt(0).pathParameter, record.pathParameter, r->pathEnd());
     } else {

@@ -56,6 +56,13 @@ void allowNarrow(QComboBox* combo) {
     combo->setMinimumContentsLength(24);
 }
 
+// A label's text colour by its palette (a style sheet would stop the window's font scale).
+void setTextColour(QLabel* label, const QColor& colour) {
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, colour);
+    label->setPalette(palette);
+}
+
 QPushButton* controlButton(const QString& text, const QString& name, const QString& tip,
                            QWidget* parent) {
     auto* button = new QPushButton(text, parent);
@@ -164,10 +171,12 @@ void MainWindow::buildUi() {
     // A handle one can see and grab between the model view and the bounds.
     splitter->setObjectName("centreSplitter");
     splitter->setHandleWidth(7);
-    splitter->setStyleSheet(
-        "QSplitter#centreSplitter::handle { background: palette(midlight); "
-        "border-top: 1px solid palette(mid); "
-        "border-bottom: 1px solid palette(mid); }");
+    // Shaded by the palette, not a style sheet: one on the splitter would stop the window's
+    // font, and so the presentation scale, from reaching the views.
+    QPalette handle = splitter->palette();
+    handle.setColor(QPalette::Window, handle.color(QPalette::Mid));
+    splitter->handle(1)->setPalette(handle);
+    splitter->handle(1)->setAutoFillBackground(true);
     setCentralWidget(splitter);
     connect(timeline_, &widgets::TimelineBar::positionChosen, this, [this] { showFrame(); });
     connect(timeline_, &widgets::TimelineBar::liveChosen, this, [this] { showFrame(); });
@@ -324,7 +333,7 @@ QWidget* MainWindow::buildSetupPanel() {
     allowNarrow(problemCombo_);
     problemDescription_ = new QLabel(problemBox);
     problemDescription_->setWordWrap(true);
-    problemDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
+    setTextColour(problemDescription_, widgets::colors::kText);
     problemLayout_->addWidget(problemCombo_);
     problemLayout_->addWidget(problemDescription_);
     // Each family's own problem controls (a dataset's test split), shown for its problems.
@@ -344,7 +353,7 @@ QWidget* MainWindow::buildSetupPanel() {
     allowNarrow(solverCombo_);
     solverDescription_ = new QLabel(solverBox);
     solverDescription_->setWordWrap(true);
-    solverDescription_->setStyleSheet(QString("color: %1;").arg(widgets::colors::kText.name()));
+    setTextColour(solverDescription_, widgets::colors::kText);
     optionForm_ = new OptionForm(solverBox);
     optionForm_->setObjectName("optionForm");
     solverLayout->addWidget(solverCombo_);

@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <QThread>
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/trace_csv.h"
 #include "registry.h"
@@ -125,6 +126,16 @@ void Run::cancel() {
 }
 void Run::setDelayMs(int milliseconds) {
     worker_->setDelayMs(milliseconds);
+}
+
+int Run::maxIterations() const {
+    if (const auto it = options_.find("max_iterations"); it != options_.end())
+        return std::atoi(it->second.c_str());
+    if (const SolverInfo* info = findSolver(solver_)) {
+        for (const OptionInfo& option : info->options)
+            if (option.name == "max_iterations") return std::atoi(option.defaultValue.c_str());
+    }
+    return 0;
 }
 
 QString Run::stateText(int shown, bool brief) const {

@@ -68,6 +68,8 @@ class Run : public QObject {
     // max(epsilon, tol_rel·|U|) with the newest U, as the solver answers it.
     double gapTolerance() const { return gapTolerance_; }
     bool followsPath() const { return followsPath_; }
+    // The run's max_iterations (its option, else its solver's default; 0 if it has none).
+    int maxIterations() const;
     // Where the path's parameter ends (Solver::pathEnd(); NaN when the run follows no path).
     double pathEnd() const { return pathEnd_; }
 

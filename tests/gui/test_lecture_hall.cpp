@@ -17,6 +17,7 @@
 #include "caption_bar.h"
 #include "core/events.h"
 #include "family_view.h"
+#include "gap_progress.h"
 #include "gui_wait.h"
 #include "log_panel.h"
 #include "main_window.h"
@@ -305,6 +306,30 @@ class TestLectureHall : public QObject {
         QVERIFY(form->field("threads")->isVisible());
         // Every option is in exactly one place and reads back.
         QCOMPARE(form->values().size(), cplab::findSolver("ocas")->options.size());
+    }
+
+    void progressMeansSomething() {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        w.setDelayMs(0);
+        // SLMC stops on its gradient, not on a gap (tolerance 0): its progress is its
+        // iterations toward max_iterations (80 in this demo) until it finishes.
+        QVERIFY(w.loadDemo("slmc_2d"));
+        QVERIFY(waitFor([&] { return allReady(w); }));
+        w.stepAll(8);
+        QVERIFY(waitFor([&] { return w.run(0)->iteration() == 8; }, 60000));
+        QTest::qWait(50);
+        auto* progress = w.findChild<cplab::widgets::GapProgress*>();
+        QVERIFY(std::abs(progress->fraction() - 0.1) < 1e-9);
+        QVERIFY2(progress->format().startsWith("iteration 8 of 80"),
+                 qPrintable(progress->format()));
+        // A finished run shows a full bar and how it ended, whatever its gap.
+        w.selectRun(1);  // mrsvm, converged after its first steps
+        QVERIFY(waitFor([&] { return w.run(1)->status().finished(); }, 60000));
+        QTest::qWait(50);
+        QVERIFY(progress->finished());
+        QVERIFY2(progress->format().startsWith("converged"), qPrintable(progress->format()));
     }
 
     void delayReachesSeconds() {

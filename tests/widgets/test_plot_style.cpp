@@ -147,6 +147,28 @@ class TestPlotStyle : public QObject {
         QCOMPARE(cw::plotScale(), 0.75);
     }
 
+    // A scale whose products are not whole (1.4 × 13 px) does not compound replot after
+    // replot in the values stored as integers (icon sizes), nor in fonts and pens.
+    void fractionalScaleStaysPut() {
+        QWidget root;
+        auto* plot = new QCustomPlot(&root);
+        cw::applyPlotStyle(plot);
+        plot->legend->setIconSize(13, 7);
+        QCPGraph* graph = cw::addLineGraph(plot, plot->axisRect(), "f", cw::pen(Qt::black, 1.3));
+        const double tickBase = plot->yAxis->tickLabelFont().pointSizeF();
+        cw::setPlotScale(1.4);
+        cw::applyPlotScale(&root);
+        for (int k = 0; k < 5; ++k)
+            plot->replot();
+        cw::applyPlotScale(&root);
+        QCOMPARE(plot->legend->iconSize(), QSize(18, 10));  // round(18.2), round(9.8)
+        QCOMPARE(graph->pen().widthF(), 1.3 * 1.4);
+        QCOMPARE(plot->yAxis->tickLabelFont().pointSizeF(), 1.4 * tickBase);
+        cw::setPlotScale(1.0);
+        cw::applyPlotScale(&root);
+        QCOMPARE(plot->legend->iconSize(), QSize(13, 7));
+    }
+
     // A log axis over 17 decades in a short panel labels every k-th decade, no more labels
     // than fit (1.6 label heights apart).
     void logTicksFitTheAxis() {
