@@ -142,6 +142,8 @@ class MainWindow : public QMainWindow {
     struct Loaded;
 
     void buildUi();
+    void buildCentre();
+    void buildDocks();
     void buildRunControls();
     QWidget* buildSetupPanel();
     QWidget* buildRunsPanel();

@@ -140,7 +140,20 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::buildUi() {
-    // ---- Centre: the family's view, the timeline, and the race view.
+    buildCentre();
+    buildRunControls();
+    buildDocks();
+    // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
+    statusLine_ = new widgets::ElidedLabel(this);
+    statusLine_->setObjectName("statusLine");
+    progress_ = new widgets::GapProgress(this);
+    progress_->setMinimumWidth(300);
+    statusBar()->addWidget(statusLine_, 1);
+    statusBar()->addPermanentWidget(progress_);
+}
+
+// The centre: the caption, the family's view, the timeline, and the race view below a handle.
+void MainWindow::buildCentre() {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     auto* top = new QWidget(splitter);
     auto* topLayout = new QVBoxLayout(top);
@@ -188,11 +201,12 @@ void MainWindow::buildUi() {
     forward->setContext(Qt::WidgetWithChildrenShortcut);
     connect(forward, &QShortcut::activated, timeline_, &widgets::TimelineBar::stepForward);
     centreKeys_ = {back, forward};
+}
 
-    buildRunControls();
-
-    // ---- Left dock: demo, problem, solver and options scroll; below them, always in view,
-    // Add run / Apply and the runs with Remove run.
+// The docks: on the left demo, problem, solver and options, which scroll, and below them,
+// always in view, Add run / Apply and the runs with Remove run; on the right the pseudocode
+// and below it the log.
+void MainWindow::buildDocks() {
     auto* leftPanel = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(leftPanel);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -218,7 +232,6 @@ void MainWindow::buildUi() {
     left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, left);
 
-    // ---- Right dock: pseudocode; below it the log.
     pseudocode_ = new widgets::PseudocodePanel(this);
     pseudocode_->setObjectName("pseudocodePanel");
     auto* right = new QDockWidget(tr("Pseudocode"), this);
@@ -242,14 +255,6 @@ void MainWindow::buildUi() {
         }
         statusBar()->showMessage(tr("Error: %1").arg(text), 15000);
     });
-
-    // ---- Status bar: the shown run's state and its gap's progress toward the tolerance.
-    statusLine_ = new widgets::ElidedLabel(this);
-    statusLine_->setObjectName("statusLine");
-    progress_ = new widgets::GapProgress(this);
-    progress_->setMinimumWidth(300);
-    statusBar()->addWidget(statusLine_, 1);
-    statusBar()->addPermanentWidget(progress_);
 }
 
 // The tool bar: run, pause, step, reset, cancel, the delay per step and the x axis.
