@@ -4,11 +4,15 @@
 // presentation mode hides the panels and takes single keys, type scales, run names keep
 // their solver, the options form folds its advanced options, the log shows its newest line
 // and brings errors into view, and the teaching delay reaches seconds.
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
 #include <QTableWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
@@ -369,6 +373,43 @@ class TestLectureHall : public QObject {
         // Names, versions and short numbers stay as they are.
         QCOMPARE(cplab::readableNumbers("file a1.123456.txt, 2.5, 1e-06"),
                  QString("file a1.123456.txt, 2.5, 1e-06"));
+    }
+
+    // Choosing another demo (as opening a file or a problem) asks before it discards runs that
+    // have made steps: Cancel keeps them, Discard goes on.
+    void askBeforeDiscardingRuns() {
+        MainWindow w;
+        w.show();
+        w.setDelayMs(0);
+        QVERIFY(w.loadDemo("kelley"));
+        QVERIFY(waitFor([&] { return allReady(w); }));
+        auto* demos = w.findChild<QComboBox*>("demoCombo");
+        const int other = demos->findData("bundle_cb3");
+        // No steps yet: nothing to lose, no question.
+        emit demos->activated(other);
+        QCOMPARE(w.problem()->info.name, std::string("cb3"));
+        QVERIFY(waitFor([&] { return allReady(w); }));
+        w.stepAll(2);
+        QVERIFY(waitFor([&] { return w.run(0)->iteration() == 2; }));
+        auto answer = [](QMessageBox::StandardButton button, QString* asked) {
+            QTimer::singleShot(100, [button, asked] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    *asked = box->text();
+                    box->button(button)->click();
+                }
+            });
+        };
+        QString asked;
+        answer(QMessageBox::Cancel, &asked);
+        emit demos->activated(demos->findData("kelley"));
+        QVERIFY2(asked.contains("1 run"), qPrintable(asked));
+        QCOMPARE(w.problem()->info.name, std::string("cb3"));
+        QCOMPARE(w.run(0)->iteration(), 2);
+        asked.clear();
+        answer(QMessageBox::Discard, &asked);
+        emit demos->activated(demos->findData("kelley"));
+        QVERIFY(!asked.isEmpty());
+        QCOMPARE(w.problem()->info.name, std::string("abs_quad"));
     }
 
     void fileFilterIsGroupedByFamily() {
