@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "bounds_plot.h"
 #include "plot_style.h"
 
 namespace cplab::widgets {
@@ -17,8 +18,7 @@ constexpr int kMarkersPerCurve = 12;
 }  // namespace
 
 QString legendLabel(const QString& label) {
-    const qsizetype options = label.indexOf(" (");
-    return options > 0 ? label.left(options) : label;
+    return boundNameHead(label);  // the text before " (": the run's number and solver
 }
 
 RecordValue columnValue(const std::string& name) {

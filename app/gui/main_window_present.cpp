@@ -38,11 +38,14 @@ bool eventReached(const widgets::ViewFrame& frame, const std::string& event) {
                    return entry.snapshot && entry.snapshot->status.finished();
                });
     }
+    // The event's bit, then one test per record (this runs for every frame drawn).
+    std::uint32_t bit = 0;
+    for (const Event e : kAllEvents)
+        if (event == eventName(e)) bit = e;
+    if (bit == 0) return false;
     for (const widgets::RaceEntry& entry : frame.race) {
-        for (const IterationRecord& record : entry.records) {
-            for (const std::string& name : eventNames(record.events))
-                if (name == event) return true;
-        }
+        for (const IterationRecord& record : entry.records)
+            if (record.events & bit) return true;
     }
     return false;
 }
