@@ -14,6 +14,7 @@
 #include "core/output_file.h"
 #include "family_view.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "registry.h"
 #include "run.h"
 #include "version.h"
@@ -108,6 +109,8 @@ struct CommandLine {
     QCommandLineParser parser;
     // Numbers checked before anything opens.
     double fraction = 0, splitSeed = 1, tab = 0;
+    double delayMs = 0, stepCount = 0, shownIteration = 0, historyMb = 256;
+    int width = 0, height = 0;  // --size, 0: not given
 
     explicit CommandLine(const QCoreApplication& app) {
         parser.setApplicationDescription(
@@ -136,8 +139,26 @@ struct CommandLine {
         return false;
     }
     bool checkNumbers() {
-        return number(testFraction, 0.0, 0.9, &fraction) && number(seed, 0, 1000000, &splitSeed) &&
-               number(viewTab, 0, 100, &tab);
+        if (!number(testFraction, 0.0, 0.9, &fraction) || !number(seed, 0, 1000000, &splitSeed) ||
+            !number(viewTab, 0, 100, &tab) || !number(delay, 0, cplab::kMaxDelayMs, &delayMs) ||
+            !number(steps, 0, 10000000, &stepCount) ||
+            !number(timeline, 0, 1000000000, &shownIteration) ||
+            !number(history, 1, 65536, &historyMb))
+            return false;
+        if (!isSet(size)) return true;
+        const QStringList parts = value(size).split('x');
+        bool wide = false, tall = false;
+        if (parts.size() == 2) {
+            width = parts[0].toInt(&wide);
+            height = parts[1].toInt(&tall);
+        }
+        if (wide && tall && width >= 320 && height >= 240 && width <= 16384 && height <= 16384)
+            return true;
+        std::fprintf(stderr,
+                     "cplab: --size %s: expected WIDTHxHEIGHT in pixels, from 320x240 to "
+                     "16384x16384\n",
+                     qPrintable(value(size)));
+        return false;
     }
 };
 
@@ -201,7 +222,7 @@ int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
 int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile) {
     if (fromDataFile && cli.isSet(cli.solvers) && !addRuns(window, cli)) return 1;
     if (cli.isSet(cli.steps)) {
-        const int n = cli.value(cli.steps).toInt();
+        const int n = static_cast<int>(cli.stepCount);
         waitForSteps(window, 0, 10000);
         window.stepAll(n);
         waitForSteps(window, n, 60000);
@@ -213,7 +234,7 @@ int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile)
     }
     if (cli.isSet(cli.timeline) || cli.isSet(cli.viewTab) || cli.grabs()) settle(400);
     if (cli.isSet(cli.timeline)) {
-        window.showIteration(cli.value(cli.timeline).toInt());
+        window.showIteration(static_cast<int>(cli.shownIteration));
         settle(200);
     }
     if (cli.isSet(cli.viewTab)) {
@@ -263,18 +284,17 @@ int main(int argc, char** argv) {
     if (!cli.checkNumbers()) return 1;
 
     cplab::MainWindow window;
-    if (cli.isSet(cli.size)) {
-        const QStringList parts = cli.value(cli.size).split('x');
-        if (parts.size() == 2) window.resize(parts[0].toInt(), parts[1].toInt());
+    if (cli.width > 0) {
+        window.resize(cli.width, cli.height);
     } else if (cli.grabs()) {
         // A scripted picture has the documented size whatever the screen (the window itself
         // opens at most as large as the screen's free area).
         window.resize(1440, 900);
     }
-    if (cli.isSet(cli.delay)) window.setDelayMs(cli.value(cli.delay).toInt());
+    if (cli.isSet(cli.delay)) window.setDelayMs(static_cast<int>(cli.delayMs));
     if (cli.isSet(cli.testFraction) || cli.isSet(cli.seed))
         window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
-    if (cli.isSet(cli.history)) window.setHistoryBudgetMb(cli.value(cli.history).toInt());
+    if (cli.isSet(cli.history)) window.setHistoryBudgetMb(static_cast<int>(cli.historyMb));
 
     if (!dataFile.isEmpty()) {
         // The file loads on a background thread; the script goes on when it is there.

@@ -10,6 +10,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <algorithm>
+#include <cmath>
 
 #include "caption_bar.h"
 #include "core/events.h"
@@ -108,11 +109,15 @@ void MainWindow::buildPresentationActions(QMenu* view) {
         addAction(action);
         presentationKeys_.push_back(action);
     }
+    // Remembered scales, within range whatever the settings file holds (text, nan, 1e300).
     QSettings settings;
-    normalScale_ =
-        std::clamp(settings.value(kNormalScaleKey, 1.0).toDouble(), kMinScale, kMaxScale);
-    presentationScale_ =
-        std::clamp(settings.value(kPresentationScaleKey, 1.4).toDouble(), kMinScale, kMaxScale);
+    auto remembered = [&settings](const char* key, double fallback) {
+        bool ok = false;
+        const double value = settings.value(key, fallback).toDouble(&ok);
+        return ok && std::isfinite(value) ? std::clamp(value, kMinScale, kMaxScale) : fallback;
+    };
+    normalScale_ = remembered(kNormalScaleKey, 1.0);
+    presentationScale_ = remembered(kPresentationScaleKey, 1.4);
     if (normalScale_ != 1.0) applyViewScale();
 }
 
@@ -146,7 +151,7 @@ double MainWindow::viewScale() const {
 }
 
 void MainWindow::setViewScale(double scale) {
-    scale = std::clamp(scale, kMinScale, kMaxScale);
+    scale = std::isfinite(scale) ? std::clamp(scale, kMinScale, kMaxScale) : 1.0;
     (presenting_ ? presentationScale_ : normalScale_) = scale;
     QSettings().setValue(presenting_ ? kPresentationScaleKey : kNormalScaleKey, scale);
     applyViewScale();
