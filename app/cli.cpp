@@ -435,7 +435,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     ProblemPtr problem;
     if (!a.data.empty()) {
-        problem = family->loadFile(reader.source, a.problemOptions, &why);
+        problem = family->openFile(reader.source, a.problemOptions, &why);
     } else {
         const ProblemInfo* info = findProblem(a.problem);
         if (info && info->family != family->name()) {

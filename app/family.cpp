@@ -95,6 +95,15 @@ ProblemPtr Family::loadFile(const DataSource& source, const OptionValues& /*prob
     return nullptr;
 }
 
+ProblemPtr Family::openFile(const DataSource& source, const OptionValues& problemOptions,
+                            std::string* why) const {
+    ProblemPtr loaded = loadFile(source, problemOptions, why);
+    if (!loaded) return nullptr;
+    auto problem = std::make_shared<ProblemInstance>(*loaded);
+    problem->origin = ProblemOrigin{{}, source, problemOptions, {}};
+    return problem;
+}
+
 void Family::hintOtherSolvers(const std::string& solver, const OptionValues& options,
                               std::string* why) const {
     if (!why) return;

@@ -89,9 +89,23 @@ struct ProblemData {
     virtual std::string details() const { return {}; }
 };
 
+// Where a problem came from, so that it can be made again (a session, app/session.h; "Copy as
+// command line"): a built-in problem by name, or a data file as read; either with the problem
+// options given (a test file, the held-out split). Points drawn or edited in the GUI replace
+// the training set: `points` holds them as LIBSVM text (empty when none were edited).
+struct ProblemOrigin {
+    std::string builtin;  // a built-in problem's name, or empty for a data file
+    DataSource data;      // the data file (empty path for a built-in)
+    OptionValues options;
+    std::string points;
+
+    bool operator==(const ProblemOrigin&) const = default;
+};
+
 struct ProblemInstance {
     ProblemInfo info;
     std::shared_ptr<const ProblemData> data;
+    ProblemOrigin origin{};
 
     SummaryFields summary() const { return data ? data->summary() : SummaryFields{}; }
     // The data as the family's own type, or null.
@@ -166,6 +180,9 @@ class Family {
     // (file, line and what was expected) on failure. The default reads no files.
     virtual ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,
                                 std::string* why) const;
+    // loadFile, with the problem's origin noted (the source and the options).
+    ProblemPtr openFile(const DataSource& source, const OptionValues& problemOptions,
+                        std::string* why) const;
 
     // Parses and validates `options` for `solver` without building it (cheap; for forms).
     bool checkSolverOptions(const std::string& solver, const OptionValues& options,

@@ -101,7 +101,11 @@ ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptio
         }
         return nullptr;
     }
-    return findFamily(info->family)->makeProblem(name, problemOptions, why);
+    ProblemPtr made = findFamily(info->family)->makeProblem(name, problemOptions, why);
+    if (!made) return nullptr;
+    auto problem = std::make_shared<ProblemInstance>(*made);
+    problem->origin = ProblemOrigin{name, {}, problemOptions, {}};
+    return problem;
 }
 
 ReaderChoice chooseReader(const std::string& path, const std::string& preferredFamily,
@@ -133,7 +137,7 @@ ProblemPtr loadProblemFile(const std::string& path, const std::string& preferred
                            const OptionValues& problemOptions, std::string* why) {
     const ReaderChoice choice = chooseReader(path, preferredFamily, why);
     if (!choice.family) return nullptr;
-    return choice.family->loadFile(choice.source, problemOptions, why);
+    return choice.family->openFile(choice.source, problemOptions, why);
 }
 
 bool parseOptionAssignment(const std::string& text, OptionValues* values, std::string* why) {

@@ -341,7 +341,7 @@ void MainWindow::readChosenFile(const std::shared_ptr<Loaded>& loaded) {
     startLoading(tr("Loading %1 ...").arg(QFileInfo(loaded->path).fileName()), [loaded, options] {
         loaded->read = true;
         loaded->problem =
-            loaded->reader.family->loadFile(loaded->reader.source, options, &loaded->why);
+            loaded->reader.family->openFile(loaded->reader.source, options, &loaded->why);
         return loaded;
     });
 }
