@@ -25,6 +25,7 @@
 #include "core/trace_csv.h"
 #include "data/text_io.h"
 #include "registry.h"
+#include "session.h"
 #include "version.h"
 
 namespace cplab {
@@ -68,10 +69,13 @@ const char* kUsage =
     "                [--labeling out.MAP] [--json] [--quiet]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
+    "  cplab-cli session FILE.cplab [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "\n"
     "  list   problems, solvers with their options and defaults, and demos\n"
     "  run    run one solver; progress on stderr, summary on stdout (JSON with --json)\n"
     "  demo   run a built-in demo headless (all of its runs)\n"
+    "  session  re-run a session saved by cplab (all of its runs; compared with the numbers\n"
+    "         stored in it, if any)\n"
     "  predict  apply a model written by 'run --model' to a data file\n"
     "\n"
     "exit status: 0 converged, stalled or limit reached, 1 invalid input or options,\n"
@@ -563,29 +567,99 @@ int commandPredict(const std::vector<std::string>& args, std::ostream& out, std:
     return kExitOk;
 }
 
-int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+// The parser of `demo` and `session`: --json, --quiet, --trace-prefix and one name.
+struct BatchArguments {
     QCommandLineParser parser;
-    const QCommandLineOption json("json", "JSON summary");
-    const QCommandLineOption quiet("quiet", "no progress lines");
-    const QCommandLineOption tracePrefix("trace-prefix", "trace files", "PREFIX");
-    parser.addOptions({json, quiet, tracePrefix});
-    if (auto error = parse(parser, args, "demo")) {
-        err << "cplab-cli: demo: " << *error << '\n' << kUsage;
-        return kExitInvalid;
+    QCommandLineOption json{"json", "JSON summary"};
+    QCommandLineOption quiet{"quiet", "no progress lines"};
+    QCommandLineOption tracePrefix{"trace-prefix", "trace files", "PREFIX"};
+    std::string name;
+
+    // False (with the message on `err`) when the arguments do not parse.
+    bool parse(const std::vector<std::string>& args, const std::string& command,
+               std::ostream& err) {
+        parser.addOptions({json, quiet, tracePrefix});
+        if (auto error = cplab::parse(parser, args, command)) {
+            err << "cplab-cli: " << command << ": " << *error << '\n' << kUsage;
+            return false;
+        }
+        const QStringList positional = parser.positionalArguments();
+        if (positional.size() > 1) {
+            err << "cplab-cli: " << command << ": unexpected argument '"
+                << positional[1].toStdString() << "'\n"
+                << kUsage;
+            return false;
+        }
+        name = positional.isEmpty() ? std::string() : positional[0].toStdString();
+        return true;
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1) {
-        err << "cplab-cli: demo: unexpected argument '" << positional[1].toStdString() << "'\n"
-            << kUsage;
-        return kExitInvalid;
+};
+
+// Runs of a demo or a session, one after the other on one problem.
+struct Batch {
+    std::vector<RunResult> results;
+    std::vector<std::vector<IterationRecord>> traces;
+    int code = kExitOk;
+};
+
+// Runs `runs` on `problem` as `what` ("demo kelley") with progress on `err` unless `quiet`;
+// with `prefix`, each run's trace goes to PREFIX<k>_<solver>.csv (every place checked first).
+std::optional<Batch> runBatch(const std::string& what, const ProblemInstance& problem,
+                              const std::vector<DemoRun>& runs, bool quiet,
+                              const std::string& prefix, std::ostream& err) {
+    const auto tracePath = [&](std::size_t k) {
+        return prefix + std::to_string(k + 1) + "_" + runs[k].solver + ".csv";
+    };
+    if (!prefix.empty()) {
+        std::vector<Output> traces;
+        for (std::size_t k = 0; k < runs.size(); ++k)
+            traces.push_back({"--trace-prefix", tracePath(k)});
+        if (const auto error = outputsProblem(traces)) {
+            err << "cplab-cli: " << what << ": " << *error << '\n';
+            return std::nullopt;
+        }
     }
-    const std::string name = positional.isEmpty() ? std::string() : positional[0].toStdString();
-    const DemoInfo* demo = findDemo(name);
+    Batch batch;
+    std::string why;
+    const CleanStopSpan cleanStop;
+    for (std::size_t k = 0; k < runs.size() && gSignal.load() == 0; ++k) {
+        auto solver = makeSolver(runs[k].solver, problem, runs[k].options, &why);
+        if (!solver) {
+            err << "cplab-cli: " << what << ": " << why << '\n';
+            return std::nullopt;
+        }
+        const std::string label = runs[k].solver + "#" + std::to_string(k + 1);
+        batch.results.push_back(runSolver(*solver, label, quiet, err));
+        batch.results.back().options = runs[k].options;
+        batch.traces.push_back(solver->trace());
+        batch.code = std::max(batch.code, exitStatusFor(batch.results.back().status));
+        if (!prefix.empty() &&
+            !writeTraceCsv(tracePath(k), solver->trace(), solver->extraColumns(), &why)) {
+            err << "cplab-cli: " << why << '\n';
+            batch.code = std::max(batch.code, kExitInvalid);
+        }
+    }
+    return batch;
+}
+
+// The exit status after a signal stopped a batch of `total` runs.
+int signalled(const std::string& what, const Batch& batch, std::size_t total, std::ostream& err) {
+    const int signal = gSignal.load();
+    if (!signal) return batch.code;
+    err << "cplab-cli: " << what << ": stopped by " << signalName(signal) << " after "
+        << batch.results.size() << " of " << total << " runs\n";
+    return kExitSignalBase + signal;
+}
+
+int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    BatchArguments a;
+    if (!a.parse(args, "demo", err)) return kExitInvalid;
+    const DemoInfo* demo = findDemo(a.name);
     if (!demo) {
         std::vector<std::string> names;
         for (const auto& d : demoCatalog())
             names.push_back(d.name);
-        err << "cplab-cli: unknown demo '" << name << "'; demos: " << joined(names) << '\n';
+        err << "cplab-cli: unknown demo '" << a.name << "'; demos: " << joined(names) << '\n';
         return kExitInvalid;
     }
     std::string why;
@@ -594,45 +668,13 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
-    const bool quietRun = parser.isSet(quiet);
-    const std::string prefix = parser.value(tracePrefix).toStdString();
-    const auto tracePath = [&](std::size_t k) {
-        return prefix + std::to_string(k + 1) + "_" + demo->runs[k].solver + ".csv";
-    };
-    if (!prefix.empty()) {  // every trace's place is checked before the first run
-        std::vector<Output> traces;
-        for (std::size_t k = 0; k < demo->runs.size(); ++k)
-            traces.push_back({"--trace-prefix", tracePath(k)});
-        if (const auto error = outputsProblem(traces)) {
-            err << "cplab-cli: demo " << name << ": " << *error << '\n';
-            return kExitInvalid;
-        }
-    }
-    std::vector<RunResult> results;
-    int code = kExitOk;
-    const CleanStopSpan cleanStop;
-    for (std::size_t k = 0; k < demo->runs.size() && gSignal.load() == 0; ++k) {
-        const DemoRun& run = demo->runs[k];
-        auto solver = makeSolver(run.solver, *problem, run.options, &why);
-        if (!solver) {
-            err << "cplab-cli: demo " << name << ": " << why << '\n';
-            return kExitInvalid;
-        }
-        const std::string label = run.solver + "#" + std::to_string(k + 1);
-        results.push_back(runSolver(*solver, label, quietRun, err));
-        results.back().options = run.options;
-        code = std::max(code, exitStatusFor(results.back().status));
-        if (!prefix.empty()) {
-            const std::string path = tracePath(k);
-            if (!writeTraceCsv(path, solver->trace(), solver->extraColumns(), &why)) {
-                err << "cplab-cli: " << why << '\n';
-                code = std::max(code, kExitInvalid);
-            }
-        }
-    }
-    if (parser.isSet(json)) {
+    const std::string what = "demo " + a.name;
+    const auto batch = runBatch(what, *problem, demo->runs, a.parser.isSet(a.quiet),
+                                a.parser.value(a.tracePrefix).toStdString(), err);
+    if (!batch) return kExitInvalid;
+    if (a.parser.isSet(a.json)) {
         QJsonArray runs;
-        for (const auto& r : results)
+        for (const auto& r : batch->results)
             runs.append(summaryJson(r, *problem));
         writeJson(out, QJsonObject{{"cplab_version", CPLAB_VERSION},
                                    {"demo", q(demo->name)},
@@ -641,17 +683,75 @@ int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::os
                                    {"runs", runs}});
     } else {
         out << demo->title << "\n\n";
-        for (std::size_t k = 0; k < results.size(); ++k) {
+        for (std::size_t k = 0; k < batch->results.size(); ++k) {
             if (k) out << '\n';
-            writeSummaryText(out, results[k], *problem);
+            writeSummaryText(out, batch->results[k], *problem);
         }
     }
-    if (const int signal = gSignal.load()) {
-        err << "cplab-cli: demo " << name << ": stopped by " << signalName(signal) << " after "
-            << results.size() << " of " << demo->runs.size() << " runs\n";
-        code = kExitSignalBase + signal;
+    return signalled(what, *batch, demo->runs.size(), err);
+}
+
+// The stored history's agreement with a re-run: the iterations both have, and the largest
+// relative difference of their bounds (0: the same numbers).
+QJsonObject storedAgreement(const StoredHistory& stored, const std::vector<IterationRecord>& trace,
+                            std::string* text) {
+    const StoredComparison c = compareWithStored(stored.records, trace);
+    *text = std::to_string(c.iterations) + " stored iterations, largest relative difference " +
+            formatReal(c.largestDifference);
+    return {{"iterations", c.iterations},
+            {"largest_relative_difference", jsonNumber(c.largestDifference)},
+            {"same", c.same()}};
+}
+
+int commandSession(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    BatchArguments a;
+    if (!a.parse(args, "session", err)) return kExitInvalid;
+    if (a.name.empty()) {
+        err << "cplab-cli: session: missing FILE\n" << kUsage;
+        return kExitInvalid;
     }
-    return code;
+    SessionNotes notes;
+    std::string why;
+    const auto session = readSession(a.name, &notes, &why);
+    for (const std::string& note : notes)
+        err << "cplab-cli: " << a.name << ": " << note << '\n';
+    if (session && !session->complete) {
+        err << "cplab-cli: " << a.name
+            << ": not re-run: it would not give the numbers saved (what was left out is said "
+               "above)\n";
+        return kExitInvalid;
+    }
+    const ProblemPtr problem = session ? makeSessionProblem(*session, &why) : nullptr;
+    if (!problem) {
+        err << "cplab-cli: " << (session ? a.name + ": " : "") << why << '\n';
+        return kExitInvalid;
+    }
+    std::vector<DemoRun> runs;
+    for (const SessionRun& r : session->runs)
+        runs.push_back({r.solver, r.options});
+    const std::string what = "session " + a.name;
+    const auto batch = runBatch(what, *problem, runs, a.parser.isSet(a.quiet),
+                                a.parser.value(a.tracePrefix).toStdString(), err);
+    if (!batch) return kExitInvalid;
+    QJsonArray results;
+    for (std::size_t k = 0; k < batch->results.size(); ++k) {
+        QJsonObject summary = summaryJson(batch->results[k], *problem);
+        std::string agreement;
+        if (const auto& stored = session->runs[k].history)
+            summary.insert("stored", storedAgreement(*stored, batch->traces[k], &agreement));
+        results.append(summary);
+        if (a.parser.isSet(a.json)) continue;
+        if (k) out << '\n';
+        writeSummaryText(out, batch->results[k], *problem);
+        if (!agreement.empty()) printLine(out, "stored", agreement);
+    }
+    if (a.parser.isSet(a.json)) {
+        writeJson(out, QJsonObject{{"cplab_version", CPLAB_VERSION},
+                                   {"session", q(a.name)},
+                                   {"problem", q(problem->info.name)},
+                                   {"runs", results}});
+    }
+    return signalled(what, *batch, runs.size(), err);
 }
 
 int commandList(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -692,6 +792,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (command == "list") return commandList(rest, out, err);
     if (command == "run") return commandRun(rest, out, err);
     if (command == "demo") return commandDemo(rest, out, err);
+    if (command == "session") return commandSession(rest, out, err);
     if (command == "predict") return commandPredict(rest, out, err);
     err << "cplab-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitInvalid;

@@ -102,6 +102,16 @@ struct CommandLine {
     QCommandLineOption exportView{
         "export-view", "Save the model view's plot to this PNG or PDF (as File > Export) and quit.",
         "file"};
+    QCommandLineOption problem{
+        "problem", "Open this built-in problem (names: cplab-cli list) instead of a demo.", "name"};
+    QCommandLineOption saveSession{"save-session",
+                                   "After --steps/--run, save the session (with the runs' records "
+                                   "and snapshots) to this .cplab file and quit.",
+                                   "file"};
+    QCommandLineOption withoutHistory{
+        "without-history",
+        "With --save-session: store no records or snapshots (the session reopens at iteration "
+        "0)."};
     QCommandLineOption presentation{
         "presentation",
         "Open in presentation mode (View > Presentation, F11): full screen, or at --size."};
@@ -118,14 +128,18 @@ struct CommandLine {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
-                           history, testFraction, seed, viewTab, exportView, presentation});
-        parser.addPositionalArgument("file", "A data file to open (the same as --data file).",
-                                     "[file]");
+                           history, testFraction, seed, viewTab, exportView, problem, saveSession,
+                           withoutHistory, presentation});
+        parser.addPositionalArgument(
+            "file", "A session (.cplab) or a data file to open (the same as --data file).",
+            "[file]");
         parser.process(app);
     }
     bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
     QString value(const QCommandLineOption& option) const { return parser.value(option); }
     bool grabs() const { return isSet(screenshot) || isSet(exportView); }
+    // Saves or grabs something and quits: no dialogs, nothing remembered.
+    bool finishes() const { return grabs() || isSet(saveSession); }
 
     // The option's value into *out when it is set; false (with a message) when it is not a
     // number in [low, high].
@@ -190,8 +204,17 @@ bool addRuns(cplab::MainWindow& window, const CommandLine& cli) {
     return true;
 }
 
-// --export-view and --screenshot; 0, or 1 when a file could not be written.
+// --export-view, --screenshot and --save-session; 0, or 1 when a file could not be written.
 int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
+    if (cli.isSet(cli.saveSession)) {
+        const QString path = cli.value(cli.saveSession);
+        QString why;
+        if (!window.saveSession(path, !cli.isSet(cli.withoutHistory), &why)) {
+            std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(path));
+    }
     if (cli.isSet(cli.exportView)) {
         const QString path = cli.value(cli.exportView);
         QString why;
@@ -219,8 +242,8 @@ int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
 
 // What the options ask for once the problem is open: the exit status, or -1 to go on
 // interactively.
-int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile) {
-    if (fromDataFile && cli.isSet(cli.solvers) && !addRuns(window, cli)) return 1;
+int script(cplab::MainWindow& window, const CommandLine& cli, bool replaceRuns) {
+    if (replaceRuns && cli.isSet(cli.solvers) && !addRuns(window, cli)) return 1;
     if (cli.isSet(cli.steps)) {
         const int n = static_cast<int>(cli.stepCount);
         waitForSteps(window, 0, 10000);
@@ -230,9 +253,9 @@ int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile)
     if (cli.isSet(cli.run)) {
         window.runAll();
         // A scripted picture shows the runs' end (at most two minutes).
-        if (cli.grabs()) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
+        if (cli.finishes()) waitForSteps(window, std::numeric_limits<int>::max(), 120000);
     }
-    if (cli.isSet(cli.timeline) || cli.isSet(cli.viewTab) || cli.grabs()) settle(400);
+    if (cli.isSet(cli.timeline) || cli.isSet(cli.viewTab) || cli.finishes()) settle(400);
     if (cli.isSet(cli.timeline)) {
         window.showIteration(static_cast<int>(cli.shownIteration));
         settle(200);
@@ -245,7 +268,7 @@ int script(cplab::MainWindow& window, const CommandLine& cli, bool fromDataFile)
         }
         settle(200);
     }
-    return cli.grabs() ? grabPictures(window, cli) : -1;
+    return cli.finishes() ? grabPictures(window, cli) : -1;
 }
 
 // The family of the first solver of --solvers (a file several families read opens in it).
@@ -296,22 +319,44 @@ int main(int argc, char** argv) {
         window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
     if (cli.isSet(cli.history)) window.setHistoryBudgetMb(static_cast<int>(cli.historyMb));
 
+    window.setScripted(cli.finishes());
+    if (!cli.finishes() && !cli.isSet(cli.size) && !cli.isSet(cli.presentation))
+        window.restoreLayout();
+    const auto go = [&](bool replaceRuns) {
+        const int code = script(window, cli, replaceRuns);
+        if (code >= 0) QApplication::exit(code);
+    };
+    const auto failed = [](const QString& message) {
+        std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
+        QApplication::exit(1);
+    };
     if (!dataFile.isEmpty()) {
         // The file loads on a background thread; the script goes on when it is there.
+        const bool session = cplab::MainWindow::isSessionFile(dataFile);
         QObject::connect(&window, &cplab::MainWindow::dataFileLoaded, &app,
-                         [&](bool ok, const QString& message) {
-                             if (!ok) {
-                                 std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
-                                 QApplication::exit(1);
-                                 return;
-                             }
-                             const int code = script(window, cli, true);
-                             if (code >= 0) QApplication::exit(code);
-                         });
+                         [&](bool ok, const QString& message) { ok ? go(true) : failed(message); });
+        QObject::connect(
+            &window, &cplab::MainWindow::sessionOpened, &app,
+            [&](bool ok, const QString& message) { ok ? go(false) : failed(message); });
         window.show();
         if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
-        window.openDataFile(dataFile, cli.value(cli.test), familyOfFirstRun(cli));
+        if (session) {
+            window.openSession(dataFile);
+        } else {
+            window.openDataFile(dataFile, cli.value(cli.test), familyOfFirstRun(cli));
+        }
         return QApplication::exec();
+    }
+    if (cli.isSet(cli.problem)) {
+        if (!window.loadProblem(cli.value(cli.problem))) {
+            std::fprintf(stderr, "cplab: unknown problem '%s' (names: cplab-cli list)\n",
+                         qPrintable(cli.value(cli.problem)));
+            return 1;
+        }
+        window.show();
+        if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
+        const int code = script(window, cli, true);
+        return code >= 0 ? code : QApplication::exec();
     }
     if (!window.loadDemo(cli.value(cli.demo))) {
         std::fprintf(stderr, "cplab: unknown demo '%s'\n", qPrintable(cli.value(cli.demo)));

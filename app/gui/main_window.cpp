@@ -71,21 +71,10 @@ QString boundHead(const std::string& name) {
 // (sized to its longest item, one title would widen the whole left dock).
 }  // namespace
 
-// The result of a background step of opening a file: the reader chosen (the file sniffed
-// once), then the problem read.
-struct MainWindow::Loaded {
-    QString path;
-    QString testPath;
-    bool askForTest = false;
-    ReaderChoice reader;
-    bool read = false;  // the second step ran
-    ProblemPtr problem;
-    std::string why;
-};
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), controller_(new RunController(this)) {
     setWindowTitle("cplab - Cutting-Plane Lab");
+    setAcceptDrops(true);
     baseFont_ = font();
     buildUi();
     buildMenus();
@@ -98,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(controller_, &RunController::runReady, this, [this](int id) {
         if (id == selectedId_) refreshSelection();
         refreshRunRow(id);
+        restorePendingSession();
     });
     connect(controller_, &RunController::recordsAppended, this,
             [this](int id, const std::vector<IterationRecord>& records) {
@@ -355,6 +345,10 @@ void MainWindow::onDataLoaded() {
     loader_->deleteLater();
     loader_ = nullptr;
     statusBar()->clearMessage();
+    if (loaded->isSession) {
+        onSessionLoaded(loaded);
+        return;
+    }
     if (loaded->reader.family && !loaded->read) {
         readChosenFile(loaded);  // the reader is chosen: now read
         return;
@@ -367,6 +361,7 @@ void MainWindow::onDataLoaded() {
         return;
     }
     setProblemWithRun(loaded->problem);
+    rememberFile("data", loaded->path);
     emit dataFileLoaded(true, loaded->path);
 }
 

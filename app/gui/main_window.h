@@ -19,6 +19,7 @@
 #include "core/output_file.h"
 #include "core/snapshot.h"
 #include "family.h"
+#include "session.h"
 
 class QAction;
 class QComboBox;
@@ -117,6 +118,25 @@ class MainWindow : public QMainWindow {
     void showIteration(int iteration);
     void goLive();
 
+    // Sessions (app/session.h). currentSession: the problem, the runs (with their records and
+    // snapshots when `withHistory`) and the view as they are; saveSession writes it (atomically,
+    // with the data files' hashes); openSession reads one off the GUI thread, opens what it
+    // can, says what it could not (the log, and a dialog unless scripted) and reports
+    // sessionOpened(). Nothing runs until Run or Step.
+    Session currentSession(bool withHistory) const;
+    bool saveSession(const QString& path, bool withHistory, QString* why);
+    void openSession(const QString& path);
+    // A session or a data file, by its name or content (File > Recent, files dropped).
+    void openAnyFile(const QString& path);
+    static bool isSessionFile(const QString& path);
+    // The `cplab` and `cplab-cli run` commands that reproduce the problem and runs.
+    QString commandLines() const;
+    // Scripted (command-line pictures, tests): no dialogs, nothing added to the recent files.
+    void setScripted(bool scripted);
+    // Restores the window's geometry, docks, delay, x axis and history budget of the last
+    // launch, and saves them when the window closes (the interactive app; not scripts).
+    void restoreLayout();
+
     // Exports; false with *why on failure.
     bool exportModelPlot(const QString& path, QString* why);
     bool exportBoundsPlot(const QString& path, QString* why);
@@ -134,9 +154,13 @@ class MainWindow : public QMainWindow {
   signals:
     void runsChanged();
     void dataFileLoaded(bool ok, const QString& message);
+    void sessionOpened(bool ok, const QString& message);
 
   protected:
     void showEvent(QShowEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     struct Loaded;
@@ -177,6 +201,18 @@ class MainWindow : public QMainWindow {
     void updateStatusLine(const IterationRecord& record, const widgets::ViewFrame& frame);
     void updateButtons();
     void exportDialog(const QString& what);
+    // Sessions and what is remembered (main_window_session.cpp).
+    void onSessionLoaded(const std::shared_ptr<Loaded>& loaded);
+    void applySession(const Session& session, ProblemPtr problem);
+    void restorePendingSession();
+    void saveSessionDialog();
+    void openSessionDialog();
+    void copyCommandLine();
+    std::size_t historyBytes() const;
+    QString lastFolder(const QString& dialog) const;
+    void setLastFolder(const QString& dialog, const QString& path);
+    void rememberFile(const QString& kind, const QString& path);
+    void fillRecentMenu(QMenu* menu);
     OptionValues problemOptions() const;
     const IterationRecord& recordAtKey(const Run& run, double key) const;
 
@@ -235,6 +271,10 @@ class MainWindow : public QMainWindow {
     QAction* presentAction_ = nullptr;
     std::vector<QAction*> presentationKeys_;  // enabled while presenting
     std::vector<QShortcut*> centreKeys_;      // ← → within the centre, off while presenting
+    // A session being restored once its runs are ready; scripted; the layout is remembered.
+    std::shared_ptr<Session> pendingSession_;
+    bool scripted_ = false;
+    bool rememberLayout_ = false;
     // A data file being loaded.
     QFutureWatcher<std::shared_ptr<Loaded>>* loader_ = nullptr;
 };

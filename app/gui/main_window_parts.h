@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the two halves of the main window share: main_window.cpp (problems, runs, what the
-// views show) and main_window_ui.cpp (the widgets, panels and menus it is built from).
+// What the parts of the main window share: main_window.cpp (problems, runs, what the views
+// show), main_window_ui.cpp (the widgets, panels and menus it is built from),
+// main_window_present.cpp and main_window_session.cpp.
 #pragma once
 
 #include <QComboBox>
 #include <QString>
+#include <optional>
+#include <string>
+
+#include "main_window.h"
+#include "registry.h"
+#include "session.h"
 
 namespace cplab {
 
@@ -23,5 +30,20 @@ int delaySliderPosition(int milliseconds);
 
 // The file dialogs' filter: every format of the table (data/data_format.h), then any file.
 QString openFileFilter();
+
+// The result of a background step of opening a file: the reader chosen (the file sniffed
+// once), then the problem read.
+struct MainWindow::Loaded {
+    QString path;
+    QString testPath;
+    bool askForTest = false;
+    bool isSession = false;
+    std::optional<Session> session;
+    SessionNotes notes;
+    ReaderChoice reader;
+    bool read = false;  // the second step ran
+    ProblemPtr problem;
+    std::string why;
+};
 
 }  // namespace cplab

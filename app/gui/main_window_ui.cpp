@@ -448,11 +448,22 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
         if (!confirmDiscardRuns()) return;
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open data file"), QString(), openFileFilter());
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open data file"),
+                                                          lastFolder("data"), openFileFilter());
+        if (path.isEmpty()) return;
+        setLastFolder("data", path);
         // A test file is asked for once the format is known, and only when it can have one.
-        if (!path.isEmpty()) openDataFile(path, {}, {}, true);
+        openDataFile(path, {}, {}, true);
     });
+    QMenu* recent = file->addMenu(tr("Open &recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent); });
+    file->addSeparator();
+    file->addAction(tr("Open &session..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    &MainWindow::openSessionDialog);
+    file->addAction(tr("Sa&ve session..."), QKeySequence::Save, this,
+                    &MainWindow::saveSessionDialog);
+    file->addAction(tr("&Copy as command line"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                    this, &MainWindow::copyCommandLine);
     file->addSeparator();
     file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
     file->addAction(tr("Export &bounds plot (PNG/PDF)..."), this,

@@ -107,8 +107,56 @@ void Run::keep(SnapshotPtr snapshot) {
     history_.push_back(std::move(snapshot));
 }
 
+void Run::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
+                  Status status) {
+    if (records.empty()) return;
+    initial_ = records.front();
+    trace_.assign(records.begin() + 1, records.end());
+    last_ = trace_.empty() ? initial_ : trace_.back();
+    if (!snapshots.empty()) {
+        history_.clear();
+        historyBytes_ = 0;
+        for (auto& s : snapshots)
+            keep(std::move(s));
+    }
+    status_ = std::move(status);
+    replayUntil_ = iteration();
+    if (!trace_.empty()) emit recordsAppended(id_, trace_);
+    emit snapshotChanged(id_);
+    emit statusChanged(id_);
+}
+
+bool Run::replayFirst(int then) {
+    if (replayUntil_ <= 0) return false;
+    afterReplay_ = then;
+    if (!replaying_) {
+        replaying_ = true;
+        playing_ = then < 0;
+        worker_->setDelayMs(0);
+        worker_->requestSteps(replayUntil_);
+    }
+    emit statusChanged(id_);
+    return true;
+}
+
+void Run::finishReplay(const Status& status) {
+    replaying_ = false;
+    replayUntil_ = 0;
+    worker_->setDelayMs(delayMs_);
+    status_ = status;
+    if (status_.finished()) {
+        playing_ = false;
+    } else if (afterReplay_ < 0) {
+        worker_->requestRun();
+    } else if (afterReplay_ > 0) {
+        worker_->requestSteps(afterReplay_);
+    }
+    emit statusChanged(id_);
+}
+
 void Run::start() {
     playing_ = true;
+    if (replayFirst(-1)) return;
     worker_->requestRun();
     emit statusChanged(id_);
 }
@@ -118,6 +166,7 @@ void Run::pause() {
     emit statusChanged(id_);
 }
 void Run::step(int count) {
+    if (replayFirst(count)) return;
     worker_->requestSteps(count);
 }
 void Run::cancel() {
@@ -125,7 +174,8 @@ void Run::cancel() {
     worker_->cancel();
 }
 void Run::setDelayMs(int milliseconds) {
-    worker_->setDelayMs(milliseconds);
+    delayMs_ = milliseconds;
+    if (!replaying_) worker_->setDelayMs(milliseconds);
 }
 
 int Run::maxIterations() const {
@@ -141,6 +191,7 @@ int Run::maxIterations() const {
 QString Run::stateText(int shown, bool brief) const {
     if (failed()) return tr("failed");
     if (!ready_) return tr("starting");
+    if (replaying_) return tr("replaying to %1").arg(replayUntil_);
     if (shown < iteration()) return brief ? tr("earlier") : tr("at iteration %1").arg(shown);
     if (status_.finished()) return QString(statusName(status_.code));
     if (playing_) return tr("running");
@@ -170,6 +221,24 @@ void Run::onStarted(RunStartPtr start) {
 }
 
 void Run::onUpdated(RunUpdatePtr update) {
+    if (replaying_) {
+        // The replay's records and snapshots up to the stored iteration are those shown.
+        RunUpdate rest;
+        for (const IterationRecord& r : update->records) {
+            if (r.iteration > replayUntil_) rest.records.push_back(r);
+        }
+        for (const SnapshotPtr& s : update->snapshots) {
+            if (s->record.iteration > replayUntil_) rest.snapshots.push_back(s);
+        }
+        const bool reached =
+            !update->records.empty() && update->records.back().iteration >= replayUntil_;
+        if (!reached && !update->status.finished()) return;
+        finishReplay(update->status);
+        if (rest.records.empty() && rest.snapshots.empty()) return;
+        rest.status = update->status;
+        rest.gapTolerance = update->gapTolerance;
+        update = std::make_shared<const RunUpdate>(std::move(rest));
+    }
     if (!update->records.empty()) {
         trace_.insert(trace_.end(), update->records.begin(), update->records.end());
         last_ = trace_.back();

@@ -81,6 +81,15 @@ class Run : public QObject {
     // True while its worker thread runs (until the run is destroyed).
     bool threadRunning() const;
 
+    // Shows a history stored in a session (records from iteration 0, kept snapshots, the
+    // status) as this run's own, once the run is ready. Nothing runs: the solver stays at
+    // iteration 0 until Run or Step, which first replay it silently to the stored iteration
+    // (the same numbers: the options and seed are the same) and then go on from there.
+    void restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
+                 Status status);
+    // The stored iteration a replay is still catching up to (0: none pending).
+    int replayPending() const { return replaying_ || replayUntil_ > 0 ? replayUntil_ : 0; }
+
     // Writes the trace as CSV (all record columns); false and *why on failure.
     bool exportTrace(const QString& path, QString* why) const;
 
@@ -95,6 +104,10 @@ class Run : public QObject {
     void onStarted(RunStartPtr start);
     void onUpdated(RunUpdatePtr update);
     void keep(SnapshotPtr snapshot);
+    // Replays a restored run up to its stored iteration, then does `then` (a count of steps,
+    // or −1: run).
+    bool replayFirst(int then);
+    void finishReplay(const Status& status);
 
     int id_;
     std::shared_ptr<const ProblemInstance> problem_;
@@ -118,6 +131,12 @@ class Run : public QObject {
     double gapTolerance_ = 0.0;
     bool followsPath_ = false;
     double pathEnd_ = std::numeric_limits<double>::quiet_NaN();
+    // A restored run: the stored iteration the solver has not reached yet, and what to do once
+    // it has.
+    int replayUntil_ = 0;
+    bool replaying_ = false;
+    int afterReplay_ = 0;
+    int delayMs_ = 0;
 };
 
 }  // namespace cplab

@@ -138,7 +138,7 @@ inline QString lineBeyondLimitFile() {
 // Writes the files too large to keep in the repository into the scratch folder `tmp`:
 // long_line.libsvm, whose line 2 holds 50,000 features and then the bad token 50001:1.5x
 // (389 KB); line_beyond_limit.libsvm, a link to lineBeyondLimitFile(); no_writer.fifo, a named
-// FIFO that nobody writes.
+// FIFO that nobody writes; huge.cplab, a sparse session file of 600 MB (no disk space taken).
 inline bool writeGeneratedFiles(const QString& tmp) {
     QByteArray text = "+1 1:0.5 2:1\n-1";
     for (int i = 1; i <= 50000; ++i)
@@ -153,6 +153,10 @@ inline bool writeGeneratedFiles(const QString& tmp) {
         classes += QByteArray::number(i % 65536) + " 1:" + QByteArray::number(i % 7 + 1) + '\n';
     QFile many(QDir(tmp).filePath("many_classes.libsvm"));
     if (!many.open(QIODevice::WriteOnly) || many.write(classes) != classes.size()) return false;
+    QFile huge(QDir(tmp).filePath("huge.cplab"));
+    if (!huge.open(QIODevice::WriteOnly) || huge.write("{\"format\": \"cplab-session\"") < 0 ||
+        !huge.resize(qint64{600} << 20))
+        return false;
     const QString beyond = lineBeyondLimitFile();
     return !beyond.isEmpty() &&
            QFile::link(beyond, QDir(tmp).filePath("line_beyond_limit.libsvm")) &&

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+
+#include "core/output_file.h"
+#include "data/test_split.h"
+#include "registry.h"
+#include "session_history.h"
+#include "version.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr int kMaxSessionRuns = 64;
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+std::string s(const QString& text) {
+    return text.toStdString();
+}
+
+// Folders whose files a session may not name: the system's own, never a user's data.
+bool inSystemFolder(const QString& canonical) {
+    for (const char* folder : {"/etc", "/proc", "/sys", "/dev", "/boot", "/run"}) {
+        const QString f = QString::fromLatin1(folder);
+        if (canonical == f || canonical.startsWith(f + '/')) return true;
+    }
+    return false;
+}
+
+// A path of the session resolved against its folder.
+QString resolved(const QString& folder, const QString& path) {
+    return QDir::cleanPath(QDir(folder).absoluteFilePath(path));
+}
+
+// How a file's path is written into a session saved in `folder`: relative when the file is in
+// that folder or below, else absolute.
+QString written(const QString& folder, const std::string& path) {
+    const QString absolute = QFileInfo(q(path)).absoluteFilePath();
+    const QString relative = QDir(folder).relativeFilePath(absolute);
+    return relative.startsWith("..") ? absolute : relative;
+}
+
+QJsonObject optionsJson(const OptionValues& options) {
+    QJsonObject object;
+    for (const auto& [key, value] : options)
+        object.insert(q(key), q(value));
+    return object;
+}
+
+// Strings, numbers and booleans of a JSON object as option values; false and *why for others.
+bool optionsFrom(const QJsonValue& value, const std::string& where, OptionValues* options,
+                 std::string* why) {
+    if (value.isUndefined() || value.isNull()) return true;
+    if (!value.isObject()) {
+        *why = where + ": expected an object of option names and values";
+        return false;
+    }
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QJsonValue v = it.value();
+        if (v.isString()) {
+            (*options)[s(it.key())] = s(v.toString());
+        } else if (v.isDouble()) {
+            (*options)[s(it.key())] = s(QString::number(v.toDouble(), 'g', 17));
+        } else if (v.isBool()) {
+            (*options)[s(it.key())] = v.toBool() ? "true" : "false";
+        } else {
+            *why = where + ": option '" + s(it.key()) + "' is not a text, number or boolean";
+            return false;
+        }
+    }
+    return true;
+}
+
+// A number of the view in [low, high], or `fallback` (with a note) when it is not one.
+double viewNumber(const QJsonObject& view, const char* key, double low, double high,
+                  double fallback, SessionNotes* notes) {
+    const QJsonValue v = view.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull()) return fallback;
+    const double x = v.toDouble(std::nan(""));
+    if (v.isDouble() && x >= low && x <= high) return x;
+    notes->push_back(std::string("view: ") + key + " is not a number in [" +
+                     s(QString::number(low)) + ", " + s(QString::number(high)) +
+                     "]; the default is used");
+    return fallback;
+}
+
+std::vector<double> rangeFrom(const QJsonValue& value) {
+    std::vector<double> range;
+    const QJsonArray array = value.toArray();
+    if (array.size() != 4) return range;
+    for (const QJsonValue& v : array) {
+        if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 1e300)
+            return {};
+        range.push_back(v.toDouble());
+    }
+    return range[0] < range[1] && range[2] < range[3] ? range : std::vector<double>{};
+}
+
+SessionView viewFrom(const QJsonObject& view, SessionNotes* notes) {
+    SessionView v;
+    v.selectedRun =
+        static_cast<int>(viewNumber(view, "selected_run", 0, kMaxSessionRuns, 0, notes));
+    v.tab = static_cast<int>(viewNumber(view, "tab", 0, 100, 0, notes));
+    v.timeline = static_cast<int>(viewNumber(view, "timeline", -1, 1e9, -1, notes));
+    v.presentationScale = viewNumber(view, "presentation_scale", 0.75, 3, 1.4, notes);
+    v.delayMs = static_cast<int>(viewNumber(view, "delay_ms", 0, 60000, 0, notes));
+    if (view.value("x_axis").isString()) v.xAxis = s(view.value("x_axis").toString());
+    v.viewRange = rangeFrom(view.value("view_range"));
+    v.boundsRange = rangeFrom(view.value("bounds_range"));
+    return v;
+}
+
+QJsonArray rangeJson(const std::vector<double>& range) {
+    QJsonArray array;
+    for (double x : range)
+        array.append(x);
+    return array;
+}
+
+QJsonObject viewJson(const SessionView& v) {
+    QJsonObject view{{"selected_run", v.selectedRun},
+                     {"tab", v.tab},
+                     {"x_axis", q(v.xAxis)},
+                     {"presentation_scale", v.presentationScale},
+                     {"delay_ms", v.delayMs}};
+    view.insert("timeline", v.timeline < 0 ? QJsonValue() : QJsonValue(v.timeline));
+    if (!v.viewRange.empty()) view.insert("view_range", rangeJson(v.viewRange));
+    if (!v.boundsRange.empty()) view.insert("bounds_range", rangeJson(v.boundsRange));
+    return view;
+}
+
+QJsonObject historyJson(const StoredHistory& history) {
+    const std::string blob = packHistory(history);
+    const std::string packed = deflateBytes(blob);
+    return {{"encoding", "zlib+base64"},
+            {"bytes", static_cast<qint64>(blob.size())},
+            {"iterations", history.records.empty() ? 0 : history.records.back().iteration},
+            {"data", QString::fromLatin1(QByteArray::fromRawData(
+                                             packed.data(), static_cast<qsizetype>(packed.size()))
+                                             .toBase64())}};
+}
+
+// A run's stored history; nullopt and a note when it cannot be read.
+std::optional<StoredHistory> historyFrom(const QJsonObject& history, const std::string& where,
+                                         SessionNotes* notes) {
+    const auto refuse = [&](const std::string& what) -> std::optional<StoredHistory> {
+        notes->push_back(where + ": " + what + "; its stored history is left out");
+        return std::nullopt;
+    };
+    if (history.value("encoding").toString() != "zlib+base64")
+        return refuse("unknown history encoding");
+    const double bytes = history.value("bytes").toDouble(-1);
+    if (!(bytes >= 0 && bytes <= static_cast<double>(kMaxHistoryBytes)))
+        return refuse("declared history size is not in [0, " + std::to_string(kMaxHistoryBytes) +
+                      "] bytes");
+    const QByteArray data = QByteArray::fromBase64(history.value("data").toString().toLatin1(),
+                                                   QByteArray::AbortOnBase64DecodingErrors);
+    std::string why;
+    const auto blob = inflateBytes(data.toStdString(), static_cast<std::int64_t>(bytes), &why);
+    if (!blob) return refuse(why);
+    auto unpacked = unpackHistory(*blob, &why);
+    if (!unpacked) return refuse(why);
+    return unpacked;
+}
+
+// The run of the session's JSON, checked as the CLI checks `run`: a solver of the family, the
+// options it knows (others left out and noted), values it accepts (else the run is left out).
+std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Family& family,
+                                  SessionNotes* notes, bool* complete) {
+    const std::string where = "run " + std::to_string(index + 1);
+    const QJsonObject object = value.toObject();
+    SessionRun run;
+    run.solver = s(object.value("solver").toString());
+    const SolverInfo* info = findSolver(run.solver);
+    if (!info || info->family != family.name()) {
+        notes->push_back(where + ": no " + family.name() + " solver '" + run.solver +
+                         "' in this cplab; the run is left out");
+        return std::nullopt;
+    }
+    std::string why;
+    OptionValues given;
+    if (!optionsFrom(object.value("options"), where, &given, &why)) {
+        notes->push_back(why + "; the run is left out");
+        return std::nullopt;
+    }
+    for (const auto& [key, text] : given) {
+        const bool known = std::any_of(info->options.begin(), info->options.end(),
+                                       [&](const OptionInfo& o) { return o.name == key; });
+        if (known) {
+            run.options[key] = text;
+        } else {
+            notes->push_back(where + " (" + run.solver + "): option '" + key +
+                             "' no longer exists; it is left out");
+            *complete = false;
+        }
+    }
+    if (!checkSolverOptions(run.solver, run.options, &why)) {
+        notes->push_back(where + " (" + run.solver + "): " + why + "; the run is left out");
+        return std::nullopt;
+    }
+    if (object.value("history").isObject())
+        run.history = historyFrom(object.value("history").toObject(), where, notes);
+    return run;
+}
+
+// The problem of the session's JSON into `session`; false and *why when it names none.
+bool problemFrom(const QJsonObject& root, const QString& folder, Session& session,
+                 SessionNotes* notes, std::string* why) {
+    const QJsonObject problem = root.value("problem").toObject();
+    session.family = s(root.value("family").toString());
+    const Family* family = findFamily(session.family);
+    if (!family) {
+        *why = "no family '" + session.family + "' in this cplab";
+        return false;
+    }
+    ProblemOrigin& origin = session.problem;
+    origin.builtin = s(problem.value("builtin").toString());
+    OptionValues options;
+    if (!optionsFrom(problem.value("options"), "problem", &options, why)) return false;
+    for (const auto& [key, text] : options) {
+        const auto known = family->problemOptions();
+        if (std::any_of(known.begin(), known.end(),
+                        [&](const OptionInfo& o) { return o.name == key; }))
+            origin.options[key] = text;
+        else {
+            notes->push_back("problem: option '" + key + "' no longer exists; it is left out");
+            session.complete = false;
+        }
+    }
+    origin.points = s(problem.value("points").toString());
+    const QJsonObject data = problem.value("data").toObject();
+    if (origin.builtin.empty() && data.isEmpty()) {
+        *why = "the problem names neither a built-in problem nor a data file";
+        return false;
+    }
+    if (!data.isEmpty()) {
+        origin.data.path = s(resolved(folder, data.value("path").toString()));
+        origin.data.format = s(data.value("format").toString());
+        if (!optionsFrom(data.value("options"), "data", &origin.data.options, why)) return false;
+    }
+    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
+        test->second = s(resolved(folder, q(test->second)));
+    for (const QJsonValue& f : root.value("files").toArray()) {
+        const QJsonObject file = f.toObject();
+        SessionFile entry{s(file.value("role").toString()),
+                          s(file.value("path").toString()),
+                          {},
+                          s(file.value("sha256").toString())};
+        entry.resolved = s(resolved(folder, q(entry.path)));
+        session.files.push_back(std::move(entry));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<Session> parseSession(const std::string& bytes, const std::string& folder,
+                                    const std::string& name, SessionNotes* notes,
+                                    std::string* why) {
+    std::string problem;
+    const auto refuse = [&](const std::string& what) -> std::optional<Session> {
+        if (why) *why = name + ": " + what;
+        return std::nullopt;
+    };
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(
+        QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())), &error);
+    if (error.error != QJsonParseError::NoError)
+        return refuse("not a session (JSON: " + s(error.errorString()) + " at byte " +
+                      std::to_string(error.offset) + ")");
+    const QJsonObject root = document.object();
+    if (root.value("format").toString() != "cplab-session")
+        return refuse("not a session (expected \"format\": \"cplab-session\")");
+    const double version = root.value("version").toDouble(0);
+    if (!(version >= 1 && version == std::floor(version)))
+        return refuse("expected a format version 1 or later");
+    SessionNotes local;
+    SessionNotes* n = notes ? notes : &local;
+    if (version > kSessionVersion) {
+        n->push_back("written by a newer cplab (format " +
+                     std::to_string(static_cast<long>(version)) + ", this one reads " +
+                     std::to_string(kSessionVersion) + "); what this version knows is opened");
+    }
+    Session session;
+    session.cplabVersion = s(root.value("cplab_version").toString());
+    if (!problemFrom(root, q(folder), session, n, &problem)) return refuse(problem);
+    const Family& family = *findFamily(session.family);
+    session.demo = s(root.value("demo").toString());
+    const QJsonArray runs = root.value("runs").toArray();
+    if (runs.size() > kMaxSessionRuns)
+        return refuse("more than " + std::to_string(kMaxSessionRuns) + " runs");
+    for (qsizetype k = 0; k < runs.size(); ++k) {
+        if (auto run = runFrom(runs[k], static_cast<int>(k), family, n, &session.complete)) {
+            session.runs.push_back(std::move(*run));
+        } else {
+            session.complete = false;
+        }
+    }
+    session.view = viewFrom(root.value("view").toObject(), n);
+    if (session.view.selectedRun >= static_cast<int>(session.runs.size()))
+        session.view.selectedRun = 0;
+    return session;
+}
+
+std::optional<Session> readSession(const std::string& path, SessionNotes* notes, std::string* why) {
+    const QFileInfo info(q(path));
+    const auto refuse = [&](const std::string& what) -> std::optional<Session> {
+        if (why) *why = path + ": " + what;
+        return std::nullopt;
+    };
+    if (!info.exists()) return refuse("no such file");
+    if (!info.isFile()) return refuse("not a regular file");
+    if (info.size() > kMaxSessionBytes)
+        return refuse("a session file larger than " + std::to_string(kMaxSessionBytes >> 20) +
+                      " MB is refused");
+    QFile file(q(path));
+    if (!file.open(QIODevice::ReadOnly)) return refuse(s(file.errorString()));
+    noteInputFile(path);
+    const QByteArray bytes = file.read(kMaxSessionBytes + 1);
+    if (bytes.size() > kMaxSessionBytes) return refuse("larger than it said");
+    return parseSession(bytes.toStdString(), s(info.absolutePath()), path, notes, why);
+}
+
+std::string sessionJson(const Session& session, const std::string& folderPath) {
+    const QString folder = q(folderPath);
+    QJsonObject problem;
+    if (!session.problem.builtin.empty()) problem.insert("builtin", q(session.problem.builtin));
+    if (!session.problem.data.path.empty()) {
+        problem.insert("data", QJsonObject{{"path", written(folder, session.problem.data.path)},
+                                           {"format", q(session.problem.data.format)},
+                                           {"options", optionsJson(session.problem.data.options)}});
+    }
+    OptionValues options = session.problem.options;
+    if (const auto test = options.find(TestSplit::kFileKey); test != options.end())
+        test->second = s(written(folder, test->second));
+    problem.insert("options", optionsJson(options));
+    if (!session.problem.points.empty()) problem.insert("points", q(session.problem.points));
+    QJsonArray files;
+    for (const SessionFile& f : session.files)
+        files.append(
+            QJsonObject{{"role", q(f.role)},
+                        {"path", written(folder, f.resolved.empty() ? f.path : f.resolved)},
+                        {"sha256", q(f.sha256)}});
+    QJsonArray runs;
+    for (const SessionRun& r : session.runs) {
+        QJsonObject run{{"solver", q(r.solver)}, {"options", optionsJson(r.options)}};
+        if (r.history) run.insert("history", historyJson(*r.history));
+        runs.append(run);
+    }
+    QJsonObject root{{"format", "cplab-session"},
+                     {"version", kSessionVersion},
+                     {"cplab_version", CPLAB_VERSION},
+                     {"family", q(session.family)},
+                     {"problem", problem},
+                     {"files", files},
+                     {"runs", runs},
+                     {"view", viewJson(session.view)}};
+    if (!session.demo.empty()) root.insert("demo", q(session.demo));
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+bool writeSession(const std::string& path, const Session& session, std::string* why) {
+    if (const auto problem = outputProblem(path)) {
+        if (why) *why = path + ": " + *problem;
+        return false;
+    }
+    const std::string json = sessionJson(session, s(QFileInfo(q(path)).absolutePath()));
+    if (const auto failure = writeFileAtomically(path, json)) {
+        if (why) *why = path + ": " + *failure;
+        return false;
+    }
+    return true;
+}
+
+std::string sha256OfFile(const std::string& path, std::string* why) {
+    QFile file(q(path));
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (why) *why = path + ": " + s(file.errorString());
+        return {};
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&file)) {
+        if (why) *why = path + ": could not be read";
+        return {};
+    }
+    return s(QString::fromLatin1(hash.result().toHex()));
+}
+
+bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
+                      std::string* why) {
+    files->clear();
+    std::vector<std::pair<std::string, std::string>> named;
+    if (!origin.data.path.empty()) named.emplace_back("data", origin.data.path);
+    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
+        named.emplace_back("test", test->second);
+    for (const auto& [role, path] : named) {
+        const std::string hash = sha256OfFile(path, why);
+        if (hash.empty()) return false;
+        const std::string absolute = s(QFileInfo(q(path)).absoluteFilePath());
+        files->push_back({role, absolute, absolute, hash});
+    }
+    return true;
+}
+
+namespace {
+
+// A file the session names, checked before it is read: a regular file outside the system's
+// folders whose content has the hash saved.
+bool checkSessionFile(const Session& session, const std::string& path, std::string* why) {
+    const QFileInfo info(q(path));
+    if (!info.exists()) {
+        *why = path + ": missing (the session names it)";
+        return false;
+    }
+    const QString canonical = info.canonicalFilePath();
+    if (inSystemFolder(canonical) || !info.isFile()) {
+        *why = (canonical.isEmpty() ? path : s(canonical)) + ": " +
+               (info.isFile() ? "in a system folder" : "not a regular file") +
+               "; a session may name only data files";
+        return false;
+    }
+    for (const SessionFile& f : session.files) {
+        if (f.resolved != path) continue;
+        const std::string hash = sha256OfFile(path, why);
+        if (hash.empty()) return false;
+        if (!f.sha256.empty() && hash != f.sha256) {
+            *why = path +
+                   ": changed since the session was saved (its SHA-256 differs); not "
+                   "opened";
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+ProblemPtr makeSessionProblem(const Session& session, std::string* why) {
+    const Family* family = findFamily(session.family);
+    const ProblemOrigin& origin = session.problem;
+    if (!family) {
+        *why = "no family '" + session.family + "'";
+        return nullptr;
+    }
+    if (const auto test = origin.options.find(TestSplit::kFileKey);
+        test != origin.options.end() && !checkSessionFile(session, test->second, why))
+        return nullptr;
+    ProblemPtr problem;
+    if (!origin.data.path.empty()) {
+        if (!checkSessionFile(session, origin.data.path, why)) return nullptr;
+        if (!findDataFormat(origin.data.format) || !family->readsFormat(origin.data.format)) {
+            *why = origin.data.path + ": the " + family->name() + " family reads no format '" +
+                   origin.data.format + "'";
+            return nullptr;
+        }
+        if (!checkReaderOptions(origin.data, why)) return nullptr;
+        noteInputFile(origin.data.path);
+        problem = family->openFile(origin.data, origin.options, why);
+    } else {
+        const ProblemInfo* info = findProblem(origin.builtin);
+        if (!info || info->family != family->name()) {
+            *why = "no built-in " + family->name() + " problem '" + origin.builtin + "'";
+            return nullptr;
+        }
+        problem = makeProblem(origin.builtin, origin.options, why);
+    }
+    if (!problem || origin.points.empty()) return problem;
+    *why = "drawn points cannot be opened yet";
+    return nullptr;
+}
+
+StoredComparison compareWithStored(const std::vector<IterationRecord>& stored,
+                                   const std::vector<IterationRecord>& rerun) {
+    StoredComparison c;
+    const auto difference = [](double a, double b) {
+        if (a == b || (std::isnan(a) && std::isnan(b))) return 0.0;
+        return std::abs(a - b) / std::max(1.0, std::max(std::abs(a), std::abs(b)));
+    };
+    for (const IterationRecord& r : stored) {
+        if (r.iteration < 1) continue;
+        const auto it = std::find_if(rerun.begin(), rerun.end(), [&](const IterationRecord& x) {
+            return x.iteration == r.iteration;
+        });
+        if (it == rerun.end()) continue;
+        ++c.iterations;
+        for (double d : {difference(r.upper, it->upper), difference(r.lower, it->lower),
+                         difference(r.gap, it->gap)})
+            c.largestDifference = std::isnan(d) ? INFINITY : std::max(c.largestDifference, d);
+    }
+    return c;
+}
+
+OptionValues withExplicitSeed(const std::string& solver, const OptionValues& options) {
+    OptionValues out = options;
+    if (const SolverInfo* info = findSolver(solver)) {
+        for (const OptionInfo& o : info->options) {
+            if (o.kind == OptionInfo::Kind::Seed && !out.count(o.name))
+                out[o.name] = o.defaultValue;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// A word for a POSIX shell: as it is when it is safe, else in single quotes.
+std::string shellWord(const std::string& word) {
+    const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("-_./=:,+@%").find(c) != std::string_view::npos;
+    });
+    if (safe) return word;
+    std::string quoted = "'";
+    for (char c : word)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string runSpec(const SessionRun& run) {
+    std::string spec = run.solver;
+    for (const auto& [key, value] : run.options)
+        spec += ":" + key + "=" + value;
+    return spec;
+}
+
+}  // namespace
+
+std::string guiCommandLine(const Session& session) {
+    std::vector<std::string> words{"cplab"};
+    const ProblemOrigin& origin = session.problem;
+    if (!origin.data.path.empty()) {
+        words.push_back(origin.data.path);
+    } else {
+        words.insert(words.end(), {"--problem", origin.builtin});
+    }
+    for (const auto& [key, value] : origin.options) {
+        if (key == TestSplit::kFileKey) words.insert(words.end(), {"--test", value});
+        if (key == TestSplit::kFractionKey) words.insert(words.end(), {"--test-fraction", value});
+        if (key == TestSplit::kSeedKey) words.insert(words.end(), {"--seed", value});
+    }
+    std::string runs;
+    for (const SessionRun& run : session.runs)
+        runs += (runs.empty() ? "" : ",") + runSpec(run);
+    if (!runs.empty()) words.insert(words.end(), {"--solvers", runs});
+    std::string line;
+    for (const std::string& w : words)
+        line += (line.empty() ? "" : " ") + shellWord(w);
+    return line;
+}
+
+std::vector<std::string> cliCommandLines(const Session& session) {
+    std::vector<std::string> lines;
+    const ProblemOrigin& origin = session.problem;
+    for (const SessionRun& run : session.runs) {
+        std::vector<std::string> words{"cplab-cli", "run", run.solver};
+        if (!origin.data.path.empty()) {
+            words.insert(words.end(), {"--data", origin.data.path});
+            for (const auto& [key, value] : origin.data.options)
+                words.insert(words.end(), {"--data-set", key + "=" + value});
+        } else {
+            words.insert(words.end(), {"--problem", origin.builtin});
+        }
+        for (const auto& [key, value] : origin.options)
+            words.insert(words.end(), {"--problem-set", key + "=" + value});
+        for (const auto& [key, value] : run.options)
+            words.insert(words.end(), {"--set", key + "=" + value});
+        std::string line;
+        for (const std::string& w : words)
+            line += (line.empty() ? "" : " ") + shellWord(w);
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace cplab
