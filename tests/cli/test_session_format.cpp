@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session format (app/session.h) without a window: a session written and read back gives
+// the same problem, runs, view and stored history, bit for bit; paths are written relative to
+// the session's folder and resolved against it; every truncation and a thousand random byte
+// changes of a real session either read or are refused with a message (never a crash); the
+// stored history refuses counts its bytes cannot hold and data that inflate beyond what they
+// declare.
+#include <QDir>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <limits>
+
+#include "registry.h"
+#include "session.h"
+#include "session_history.h"
+
+using namespace cplab;
+
+namespace {
+
+Session sampleSession(const QString& folder) {
+    Session s;
+    s.family = "linear";
+    s.problem.data = DataSource((folder + "/data/heart_scale").toStdString(), "libsvm");
+    s.problem.options = {{"test_fraction", "0.2"}, {"seed", "3"}};
+    StoredHistory history;
+    for (int k = 0; k <= 3; ++k) {
+        IterationRecord r;
+        r.iteration = k;
+        r.upper = 1.0 / (k + 1);
+        r.lower = k == 0 ? -std::numeric_limits<double>::infinity() : 0.1 * k;
+        r.gap = r.upper - r.lower;
+        r.extra = {std::numeric_limits<double>::quiet_NaN(), 0.1 + k};
+        r.events = 5u << k;
+        history.records.push_back(r);
+    }
+    history.snapshots = {std::string("\0\1\2binary", 9), "second"};
+    history.status = Status::make(StatusCode::IterationLimit, "max_iterations = 3 reached");
+    s.runs.push_back({"ocas", {{"C", "10"}}, history});
+    s.runs.push_back({"bmrm", {{"C", "1"}, {"tol_rel", "1e-4"}}, std::nullopt});
+    s.view.selectedRun = 1;
+    s.view.tab = 2;
+    s.view.xAxis = "oracle_calls";
+    s.view.timeline = 2;
+    s.view.viewRange = {-1, 1, 0.25, 3};
+    s.view.presentationScale = 2;
+    s.view.delayMs = 300;
+    return s;
+}
+
+bool sameBits(double a, double b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+}  // namespace
+
+class TestSessionFormat : public QObject {
+    Q_OBJECT
+  private slots:
+    void writesAndReadsBack() {
+        const Session s = sampleSession("/somewhere/project");
+        const std::string json = sessionJson(s, "/somewhere/project");
+        QVERIFY(json.find("\"path\": \"data/heart_scale\"") != std::string::npos);
+        SessionNotes notes;
+        std::string why;
+        const auto back = parseSession(json, "/elsewhere/copy", "s.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QVERIFY(notes.empty());
+        QVERIFY(back->complete);
+        // Relative paths resolve against the folder the session is read from.
+        QCOMPARE(back->problem.data.path, std::string("/elsewhere/copy/data/heart_scale"));
+        QCOMPARE(back->problem.options, s.problem.options);
+        QCOMPARE(back->runs.size(), std::size_t{2});
+        QCOMPARE(back->runs[0].options, s.runs[0].options);
+        QVERIFY(!back->runs[1].history);
+        const StoredHistory& h = *back->runs[0].history;
+        QCOMPARE(h.records.size(), std::size_t{4});
+        for (std::size_t k = 0; k < 4; ++k) {
+            const IterationRecord& a = h.records[k];
+            const IterationRecord& b = s.runs[0].history->records[k];
+            QCOMPARE(a.iteration, b.iteration);
+            QVERIFY(sameBits(a.upper, b.upper) && sameBits(a.lower, b.lower));
+            QVERIFY(sameBits(a.extra[0], b.extra[0]) && sameBits(a.extra[1], b.extra[1]));
+            QCOMPARE(a.events, b.events);
+        }
+        QCOMPARE(h.snapshots, s.runs[0].history->snapshots);
+        QCOMPARE(h.status.code, StatusCode::IterationLimit);
+        QCOMPARE(h.status.message, s.runs[0].history->status.message);
+        QCOMPARE(back->view.selectedRun, 1);
+        QCOMPARE(back->view.tab, 2);
+        QCOMPARE(back->view.xAxis, std::string("oracle_calls"));
+        QCOMPARE(back->view.timeline, 2);
+        QCOMPARE(back->view.viewRange, s.view.viewRange);
+        QCOMPARE(back->view.presentationScale, 2.0);
+        QCOMPARE(back->view.delayMs, 300);
+    }
+
+    void seedIsMadeExplicit() {
+        // bmrm has no seed; sgd has one, and its default is written out.
+        QCOMPARE(withExplicitSeed("bmrm", {}), OptionValues{});
+        const OptionValues sgd = withExplicitSeed("sgd", {});
+        QVERIFY(sgd.count("seed") == 1);
+        QCOMPARE(withExplicitSeed("sgd", {{"seed", "7"}}).at("seed"), std::string("7"));
+    }
+
+    void mutationsNeverCrash() {
+        const std::string json = sessionJson(sampleSession("/p"), "/p");
+        int accepted = 0;
+        for (std::size_t n = 0; n < json.size(); n += 7) {
+            SessionNotes notes;
+            std::string why;
+            const auto s = parseSession(json.substr(0, n), "/p", "cut.cplab", &notes, &why);
+            QVERIFY(s || !why.empty());
+        }
+        auto* random = QRandomGenerator::global();
+        for (int k = 0; k < 1000; ++k) {
+            std::string changed = json;
+            for (int m = 0; m < 1 + k % 4; ++m)
+                changed[random->bounded(static_cast<int>(changed.size()))] =
+                    static_cast<char>(random->bounded(256));
+            SessionNotes notes;
+            std::string why;
+            const auto s = parseSession(changed, "/p", "changed.cplab", &notes, &why);
+            QVERIFY(s || !why.empty());
+            accepted += s ? 1 : 0;
+        }
+        QVERIFY(accepted > 0);  // most one-byte changes inside strings still read
+    }
+
+    void historyBlobIsBounded() {
+        StoredHistory h = *sampleSession("/p").runs[0].history;
+        std::string blob = packHistory(h);
+        std::string why;
+        QVERIFY(unpackHistory(blob, &why));
+        // Every truncation is refused.
+        for (std::size_t n = 0; n < blob.size(); ++n)
+            QVERIFY(!unpackHistory(blob.substr(0, n), &why) && !why.empty());
+        // A record count of 2^40 is refused before anything is allocated.
+        std::string huge = blob;
+        const std::size_t countAt = 4 + 4 + 4 + 8 + h.status.message.size();
+        const std::uint64_t count = std::uint64_t{1} << 40;
+        std::memcpy(huge.data() + countAt, &count, 8);
+        QVERIFY(!unpackHistory(huge, &why));
+        QVERIFY2(why.find("truncated") != std::string::npos, why.c_str());
+        // Compressed data never inflate beyond the limit they are given.
+        const std::string zeros(1 << 22, '\0');
+        const std::string packed = deflateBytes(zeros);
+        QVERIFY(packed.size() < 10000);
+        QVERIFY(inflateBytes(packed, 1 << 22, &why));
+        QVERIFY(!inflateBytes(packed, 1000, &why));
+        QVERIFY(!inflateBytes("not zlib at all", 1000, &why));
+    }
+};
+
+QTEST_MAIN(TestSessionFormat)
+#include "test_session_format.moc"

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions through the main window (app/session.h): a race of two solvers is saved and opened
+// in a fresh window, which shows the same problem, runs, records, view state and bounds plot
+// without running anything (with stored histories), or the same runs at iteration 0 that step
+// to the same numbers (without); a restored run goes on from its stored iteration with the
+// numbers a run never saved would have; `cplab-cli session` re-runs the file and finds the
+// stored numbers; a session that names a changed file opens nothing and says why.
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "bounds_plot.h"
+#include "cli_process.h"
+#include "gui_wait.h"
+#include "log_panel.h"
+#include "main_window.h"
+#include "registry.h"
+#include "run.h"
+#include "session.h"
+#include "timeline_bar.h"
+
+using cplab::MainWindow;
+using cplab::testing::allReady;
+using cplab::testing::waitFor;
+
+namespace {
+
+constexpr int kSteps = 6;
+
+// The records' numbers, bit for bit (iteration, bounds, gap, oracle calls).
+bool sameRecords(const std::vector<cplab::IterationRecord>& a,
+                 const std::vector<cplab::IterationRecord>& b, int count) {
+    if (static_cast<int>(a.size()) < count || static_cast<int>(b.size()) < count) return false;
+    for (int k = 0; k < count; ++k) {
+        if (a[k].iteration != b[k].iteration || a[k].upper != b[k].upper ||
+            a[k].lower != b[k].lower || a[k].gap != b[k].gap ||
+            a[k].oracleCalls != b[k].oracleCalls)
+            return false;
+    }
+    return true;
+}
+
+// Opens `path` in `w` and waits until it is open and every run is ready.
+bool openAndWait(MainWindow& w, const QString& path, bool* ok) {
+    bool done = false;
+    QObject::connect(&w, &MainWindow::sessionOpened, &w, [&](bool success, const QString&) {
+        done = true;
+        *ok = success;
+    });
+    w.openSession(path);
+    return waitFor([&] { return done; }) && (!*ok || waitFor([&] { return allReady(w); }));
+}
+
+}  // namespace
+
+class TestSessions : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("cplab-test");
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        // A race of OCAS and BMRM, 6 steps, the second run selected, the timeline at 4, the
+        // x axis on oracle calls.
+        original_.setScripted(true);
+        original_.resize(1280, 720);
+        original_.show();
+        QVERIFY(original_.loadDemo("ocas_vs_bmrm"));
+        QVERIFY(waitFor([&] { return allReady(original_); }));
+        original_.stepAll(kSteps);
+        QVERIFY(waitFor([&] {
+            return original_.run(0)->iteration() >= kSteps &&
+                   original_.run(1)->iteration() >= kSteps;
+        }));
+        original_.selectRun(1);
+        original_.findChild<QComboBox*>("xAxisCombo")->setCurrentIndex(2);
+        original_.showIteration(4);
+        QTest::qWait(200);
+        QString why;
+        QVERIFY2(original_.saveSession(path("with.cplab"), true, &why), qPrintable(why));
+        QVERIFY2(original_.saveSession(path("without.cplab"), false, &why), qPrintable(why));
+    }
+
+    void reopensExactlyWithStoredHistory() {
+        MainWindow w;
+        w.setScripted(true);
+        w.resize(1280, 720);
+        w.show();
+        bool ok = false;
+        QVERIFY(openAndWait(w, path("with.cplab"), &ok));
+        QVERIFY(ok);
+        QTest::qWait(300);
+        QCOMPARE(w.problem()->origin, original_.problem()->origin);
+        QCOMPARE(w.problem()->info.name, original_.problem()->info.name);
+        QCOMPARE(w.runCount(), 2);
+        for (int k = 0; k < 2; ++k) {
+            QCOMPARE(w.run(k)->solver(), original_.run(k)->solver());
+            QCOMPARE(w.run(k)->options(), cplab::withExplicitSeed(original_.run(k)->solver(),
+                                                                  original_.run(k)->options()));
+            QCOMPARE(w.run(k)->iteration(), original_.run(k)->iteration());
+            QVERIFY(sameRecords(w.run(k)->trace(), original_.run(k)->trace(), kSteps));
+            QCOMPARE(w.run(k)->status().code, original_.run(k)->status().code);
+        }
+        // Nothing ran: the solvers are still at iteration 0, and only a replay would move them.
+        QVERIFY(w.run(0)->replayPending() == kSteps);
+        QCOMPARE(w.selectedRun(), w.run(1));
+        QCOMPARE(w.shownIteration(), 4);
+        QCOMPARE(w.findChild<QComboBox*>("xAxisCombo")->currentIndex(), 2);
+        // The bounds plot draws the same picture.
+        const QImage before = original_.boundsPlot()->plot()->toPixmap(600, 300).toImage();
+        const QImage after = w.boundsPlot()->plot()->toPixmap(600, 300).toImage();
+        QCOMPARE(after, before);
+    }
+
+    void reopensAtIterationZeroWithoutHistory() {
+        MainWindow w;
+        w.setScripted(true);
+        w.show();
+        bool ok = false;
+        QVERIFY(openAndWait(w, path("without.cplab"), &ok));
+        QVERIFY(ok);
+        QCOMPARE(w.runCount(), 2);
+        QCOMPARE(w.run(0)->iteration(), 0);
+        QCOMPARE(w.run(0)->replayPending(), 0);
+        w.stepAll(kSteps);
+        QVERIFY(waitFor(
+            [&] { return w.run(0)->iteration() >= kSteps && w.run(1)->iteration() >= kSteps; }));
+        for (int k = 0; k < 2; ++k)
+            QVERIFY(sameRecords(w.run(k)->trace(), original_.run(k)->trace(), kSteps));
+    }
+
+    void restoredRunGoesOnWithTheSameNumbers() {
+        MainWindow w;
+        w.setScripted(true);
+        w.show();
+        bool ok = false;
+        QVERIFY(openAndWait(w, path("with.cplab"), &ok));
+        QVERIFY(ok);
+        // Two more steps: the solver first replays the 6 stored ones, silently.
+        w.stepAll(2);
+        QVERIFY(waitFor([&] {
+            return w.run(0)->iteration() >= kSteps + 2 && w.run(1)->iteration() >= kSteps + 2;
+        }));
+        QCOMPARE(w.run(0)->replayPending(), 0);
+        // The same 8 records as a solver that was never saved.
+        for (int k = 0; k < 2; ++k) {
+            std::string why;
+            auto solver =
+                cplab::makeSolver(w.run(k)->solver(), *w.problem(), w.run(k)->options(), &why);
+            QVERIFY2(solver, why.c_str());
+            for (int i = 0; i < kSteps + 2 && !solver->status().finished(); ++i)
+                solver->step();
+            QVERIFY(sameRecords(w.run(k)->trace(), solver->trace(), kSteps + 2));
+            QCOMPARE(static_cast<int>(w.run(k)->trace().size()), kSteps + 2);
+        }
+    }
+
+    void cliReproducesTheStoredNumbers() {
+        const QStringList arguments{"session", path("with.cplab"), "--json", "--quiet"};
+        const auto r = cplab::clitest::runCli(arguments);
+        QVERIFY2(r.exitCode == 0, qPrintable(cplab::clitest::describe(arguments, r)));
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray runs = json.value("runs").toArray();
+        QCOMPARE(runs.size(), 2);
+        for (const QJsonValue& run : runs) {
+            const QJsonObject stored = run.toObject().value("stored").toObject();
+            QCOMPARE(stored.value("iterations").toInt(), kSteps);
+            QCOMPARE(stored.value("largest_relative_difference").toDouble(-1), 0.0);
+            QVERIFY(stored.value("same").toBool());
+        }
+    }
+
+    void changedDataFileIsReportedNotUsed() {
+        // A session of a data file, then the file changes.
+        const QString data = path("heart_scale");
+        QVERIFY(QFile::copy(QStringLiteral(CPLAB_TEST_DATA_DIR) + "/heart_scale", data));
+        MainWindow source;
+        source.setScripted(true);
+        bool loaded = false;
+        QObject::connect(&source, &MainWindow::dataFileLoaded, &source,
+                         [&](bool ok, const QString&) { loaded = ok; });
+        source.openDataFile(data);
+        QVERIFY(waitFor([&] { return loaded && allReady(source); }));
+        QString why;
+        QVERIFY2(source.saveSession(path("data.cplab"), false, &why), qPrintable(why));
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("+1 1:0.5\n");
+        file.close();
+
+        MainWindow w;
+        w.setScripted(true);
+        bool ok = true;
+        QVERIFY(openAndWait(w, path("data.cplab"), &ok));
+        QVERIFY(!ok);
+        QVERIFY(w.problem() == nullptr);
+        QVERIFY(w.findChild<cplab::widgets::LogPanel*>()->toPlainText().contains(
+            "changed since the session was saved"));
+    }
+
+    void sessionPathsAreRelativeToItsFolder() {
+        QFile file(path("data.cplab"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("\"path\": \"heart_scale\""));
+        QVERIFY(!text.contains(dir_.path().toUtf8()));
+    }
+
+    void copyAsCommandLine() {
+        const QString lines = original_.commandLines();
+        QVERIFY(lines.startsWith("cplab --problem ripley_train --solvers ocas:"));
+        QVERIFY(lines.contains("\ncplab-cli run ocas --problem ripley_train --set C=10"));
+        QVERIFY(lines.contains("\ncplab-cli run bmrm --problem ripley_train"));
+    }
+
+  private:
+    QString path(const QString& name) const { return dir_.filePath(name); }
+
+    QTemporaryDir dir_;
+    MainWindow original_;
+};
+
+QTEST_MAIN(TestSessions)
+#include "test_sessions.moc"
