@@ -8,7 +8,10 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
+#include <QMimeData>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,6 +22,7 @@
 #include "main_window.h"
 #include "registry.h"
 #include "run.h"
+#include "run_controller.h"
 #include "session.h"
 #include "timeline_bar.h"
 
@@ -214,6 +218,49 @@ class TestSessions : public QObject {
         QVERIFY(lines.startsWith("cplab --problem ripley_train --solvers ocas:"));
         QVERIFY(lines.contains("\ncplab-cli run ocas --problem ripley_train --set C=10"));
         QVERIFY(lines.contains("\ncplab-cli run bmrm --problem ripley_train"));
+    }
+
+    void remembersBetweenLaunches() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.restoreLayout();  // the interactive app: remembered from here on
+            w.show();
+            w.setDelayMs(700);
+            w.findChild<QComboBox*>("xAxisCombo")->setCurrentIndex(1);
+            w.setHistoryBudgetMb(32);
+            w.close();
+        }
+        MainWindow again;
+        again.restoreLayout();
+        QCOMPARE(again.controller()->delayMs(), 700);
+        QCOMPARE(again.findChild<QComboBox*>("xAxisCombo")->currentIndex(), 1);
+        QCOMPARE(again.controller()->historyBudget(), std::size_t{32} << 20);
+        // A scripted window neither reads nor changes them.
+        MainWindow scripted;
+        scripted.setScripted(true);
+        QCOMPARE(scripted.controller()->delayMs() == 700, false);
+    }
+
+    void droppedSessionOpensAndIsRecent() {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        bool opened = false;
+        QObject::connect(&w, &MainWindow::sessionOpened, &w,
+                         [&](bool ok, const QString&) { opened = ok; });
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path("with.cplab"))});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(waitFor([&] { return opened && allReady(w); }));
+        QCOMPARE(w.runCount(), 2);
+        const QStringList recent = QSettings().value("recent/sessions").toStringList();
+        QCOMPARE(recent.value(0), QFileInfo(path("with.cplab")).absoluteFilePath());
     }
 
   private:
