@@ -213,13 +213,14 @@ void MainWindow::saveSessionDialog() {
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix("cplab");
     dialog.setOption(QFileDialog::DontUseNativeDialog);
-    const double mb = static_cast<double>(historyBytes()) / (1 << 20);
-    auto* store = new QCheckBox(
-        tr("Store the runs' records and snapshots (about %1 MB before compression): reopens "
-           "exactly, without running")
-            .arg(mb, 0, 'f', mb < 10 ? 1 : 0),
-        &dialog);
-    store->setChecked(mb < 64);
+    const std::size_t bytes = historyBytes();
+    const QString size = bytes < (1u << 20) ? tr("%1 KB").arg((bytes + 1023) >> 10)
+                                            : tr("%1 MB").arg((bytes + (1u << 19)) >> 20);
+    auto* store = new QCheckBox(tr("Store the runs' records and snapshots (about %1 before "
+                                   "compression): reopens exactly, without running")
+                                    .arg(size),
+                                &dialog);
+    store->setChecked(bytes < (std::size_t{64} << 20));
     if (auto* grid = qobject_cast<QGridLayout*>(dialog.layout()))
         grid->addWidget(store, grid->rowCount(), 0, 1, grid->columnCount());
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
