@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Snapshot bytes (app/snapshot_codec.h) for every demo's runs: encode → decode against a
+// fresh solver's iteration-0 snapshot → encode gives the same bytes; the fields (the shared
+// and derived ones included) equal the original's; each family's view draws the decoded
+// snapshot to the same pixels; truncations, bit flips and absurd counts are refused with a
+// message. Prints the encoded and zlib-compressed sizes per demo run (for the session dialog).
+#include <zlib.h>
+
+#include <QImage>
+#include <QtTest>
+#include <bit>
+#include <cstring>
+#include <random>
+
+#include "bmrm/linear_svm_snapshot.h"
+#include "core/byte_stream.h"
+#include "core/snapshot_fields_codec.h"
+#include "core/solver.h"
+#include "family_view.h"
+#include "family_views.h"
+#include "kernel/kernel_snapshot.h"
+#include "kernel/mkl_path_snapshot.h"
+#include "map/map_snapshot.h"
+#include "nonsmooth/cutting_plane_view.h"
+#include "nonsmooth/frank_wolfe_snapshot.h"
+#include "registry.h"
+#include "snapshot_codec.h"
+#include "sparse/sparse_snapshot.h"
+#include "structured/structured_snapshot.h"
+
+using namespace cplab;
+
+namespace {
+
+// Steps each demo run takes (the runs of kRunToEnd go on to their stop rule).
+constexpr int kSteps = 4;
+const std::vector<std::string> kRunToEnd = {"kelley_2d", "svm_2d"};
+
+bool sameBits(double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+bool sameVector(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    return a.size() == b.size() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) ==
+               0;
+}
+
+std::size_t zlibSize(const std::string& bytes) {
+    uLongf size = compressBound(static_cast<uLong>(bytes.size()));
+    std::vector<Bytef> out(size);
+    compress2(out.data(), &size, reinterpret_cast<const Bytef*>(bytes.data()),
+              static_cast<uLong>(bytes.size()), 6);
+    return size;
+}
+
+// One run of a demo: its solver stepped, the snapshots it gave, and a fresh solver's base.
+struct SteppedRun {
+    std::string label;  // "svm_2d/silp"
+    std::unique_ptr<Solver> solver;
+    std::vector<SnapshotPtr> snapshots;
+    SnapshotPtr base;
+};
+
+std::vector<SteppedRun> stepDemo(const DemoInfo& demo, int steps, std::string* why) {
+    std::vector<SteppedRun> runs;
+    const ProblemPtr problem = makeProblem(demo.problem, why);
+    if (!problem) return {};
+    for (const DemoRun& run : demo.runs) {
+        SteppedRun stepped;
+        stepped.label = demo.name + "/" + run.solver;
+        stepped.solver = makeSolver(run.solver, *problem, run.options, why);
+        const auto fresh = makeSolver(run.solver, *problem, run.options, why);
+        if (!stepped.solver || !fresh) return {};
+        stepped.base = fresh->snapshot();
+        stepped.snapshots.push_back(stepped.solver->snapshot());
+        for (int k = 0; k < steps && !stepped.solver->status().finished(); ++k) {
+            stepped.solver->step();
+            stepped.snapshots.push_back(stepped.solver->snapshot());
+        }
+        runs.push_back(std::move(stepped));
+    }
+    return runs;
+}
+
+// The common fields, compared field by field (not through the codec).
+bool sameCommonFields(const Snapshot& a, const Snapshot& b) {
+    const IterationRecord &r = a.record, &s = b.record;
+    bool same = a.solver == b.solver && r.iteration == s.iteration &&
+                sameBits(r.seconds, s.seconds) && r.oracleCalls == s.oracleCalls &&
+                sameBits(r.upper, s.upper) && sameBits(r.lower, s.lower) &&
+                sameBits(r.gap, s.gap) && sameBits(r.passes, s.passes) &&
+                sameBits(r.pathParameter, s.pathParameter) && r.events == s.events &&
+                r.extra.size() == s.extra.size() && a.status.code == b.status.code &&
+                a.status.message == b.status.message && a.executedLines == b.executedLines &&
+                a.events == b.events;
+    for (std::size_t k = 0; same && k < r.extra.size(); ++k)
+        same = sameBits(r.extra[k], s.extra[k]);
+    return same;
+}
+
+// The classifiers agree: the same support vectors and the same f at `points`' rows.
+void compareClassifiers(const KernelClassifier* a, const KernelClassifier* b,
+                        const Dataset* points) {
+    QCOMPARE(a == nullptr, b == nullptr);
+    if (!a) return;
+    QCOMPARE(a->supportVectors.size(), b->supportVectors.size());
+    QCOMPARE(a->supportVectors.dimension(), b->supportVectors.dimension());
+    QVERIFY(a->supportVectors.dense == b->supportVectors.dense);
+    QVERIFY(sameVector(a->supportVectors.labels, b->supportVectors.labels));
+    QCOMPARE(a->supportVectors.name, b->supportVectors.name);
+    QCOMPARE(a->serials, b->serials);
+    QVERIFY(sameVector(a->coefficients, b->coefficients));
+    if (!points || points->size() == 0 || a->specs.front().type == KernelType::Precomputed) return;
+    for (int i : {0, points->size() / 2, points->size() - 1})
+        QVERIFY(sameBits(a->decision(*points, i), b->decision(*points, i)));
+}
+
+void compareGrids(const DecisionGrid& a, const DecisionGrid& b) {
+    QCOMPARE(a.n, b.n);
+    QCOMPARE(a.values.size(), b.values.size());
+    for (std::size_t k = 0; k < a.values.size(); k += 97)
+        QVERIFY(sameBits(a.values[k], b.values[k]));
+    QCOMPARE(a.zero.segments.size(), b.zero.segments.size());
+    QCOMPARE(a.margins.size(), b.margins.size());
+}
+
+// The parts a decoded snapshot takes from the base (not stored) equal the original's, and
+// the derived ones behave alike: spot checks per type.
+void compare(const CuttingPlaneSnapshot& a, const CuttingPlaneSnapshot& b) {
+    QCOMPARE(a.function == nullptr, b.function == nullptr);
+    if (a.function) QCOMPARE(a.function->xs, b.function->xs);
+    QCOMPARE(a.planes.size(), b.planes.size());
+    QCOMPARE(a.modelCells.size(), b.modelCells.size());
+    QCOMPARE(a.serious, b.serious);
+    QVERIFY(sameBits(a.bestValue, b.bestValue));
+}
+
+void compare(const KernelSnapshot& a, const KernelSnapshot& b) {
+    QVERIFY(sameVector(a.alpha, b.alpha) && sameVector(a.beta, b.beta));
+    compareClassifiers(a.classifier.get(), b.classifier.get(),
+                       a.setup ? a.setup->train.get() : nullptr);
+    compareGrids(a.grid, b.grid);
+    QCOMPARE(a.dValues.size(), b.dValues.size());
+}
+
+void compare(const SparseSnapshot& a, const SparseSnapshot& b) {
+    QVERIFY(a.xvs == b.xvs && sameVector(a.beta, b.beta));
+    compareClassifiers(a.classifier.get(), b.classifier.get(), a.train.get());
+    compareGrids(a.grid, b.grid);
+    QCOMPARE(a.trailIterations, b.trailIterations);
+}
+
+void compare(const MklPathSnapshot& a, const MklPathSnapshot& b) {
+    QCOMPARE(a.alphas.size(), b.alphas.size());
+    for (std::size_t p = 0; p < a.alphas.size(); ++p)
+        QVERIFY(sameVector(*a.alphas[p], *b.alphas[p]));
+    QCOMPARE(a.pictures.size(), b.pictures.size());
+    for (std::size_t p = 0; p < a.pictures.size(); ++p)
+        QCOMPARE(a.pictures[p]->values, b.pictures[p]->values);
+    QCOMPARE(a.model == nullptr, b.model == nullptr);
+}
+
+void compare(const StructuredSnapshot& a, const StructuredSnapshot& b) {
+    QVERIFY(sameVector(a.w, b.w));
+    QCOMPARE(a.lattices.size(), b.lattices.size());
+    for (std::size_t k = 0; k < a.lattices.size(); ++k) {
+        QVERIFY(a.lattices[k].scores == b.lattices[k].scores);
+        QCOMPARE(a.lattices[k].decoded, b.lattices[k].decoded);
+    }
+    if (a.words) QCOMPARE(a.words->labels, b.words->labels);
+}
+
+void compare(const MapSnapshot& a, const MapSnapshot& b) {
+    QVERIFY(a.labeling == b.labeling && a.disagreeing == b.disagreeing);
+    QCOMPARE(a.clusters, b.clusters);
+    QCOMPARE(a.model->variables(), b.model->variables());
+    QCOMPARE(a.picture == nullptr, b.picture == nullptr);
+}
+
+void compare(const LinearSvmSnapshot& a, const LinearSvmSnapshot& b) {
+    QVERIFY(sameVector(a.wBest, b.wBest) && a.ks == b.ks);
+    QCOMPARE(a.train->size(), b.train->size());
+}
+
+void compare(const FrankWolfeSnapshot& a, const FrankWolfeSnapshot& b) {
+    QVERIFY(a.iterates == b.iterates && a.weights == b.weights);
+    QCOMPARE(a.view->problem->vertices, b.view->problem->vertices);
+}
+
+// compare() when `a` is a T (and then `b` must be one too).
+template <class T>
+bool compareAs(const Snapshot& a, const Snapshot& b) {
+    const auto* x = dynamic_cast<const T*>(&a);
+    if (!x) return false;
+    const auto* y = dynamic_cast<const T*>(&b);
+    if (y)
+        compare(*x, *y);
+    else
+        QTest::qFail("decoded as another type", __FILE__, __LINE__);
+    return true;
+}
+
+void compareTypeFields(const Snapshot& a, const Snapshot& b) {
+    const bool known = compareAs<CuttingPlaneSnapshot>(a, b) ||
+                       compareAs<FrankWolfeSnapshot>(a, b) || compareAs<LinearSvmSnapshot>(a, b) ||
+                       compareAs<KernelSnapshot>(a, b) || compareAs<MklPathSnapshot>(a, b) ||
+                       compareAs<StructuredSnapshot>(a, b) || compareAs<SparseSnapshot>(a, b) ||
+                       compareAs<MapSnapshot>(a, b);
+    QVERIFY2(known, ("a snapshot type the test does not know: " + a.solver).c_str());
+}
+
+// A view of `family` drawing `snapshot` with the run's records, grabbed at 900 × 600.
+QImage drawn(const std::string& family, const SnapshotPtr& snapshot, const Solver& solver) {
+    QWidget window;
+    window.resize(900, 600);
+    widgets::FamilyView* view = nullptr;
+    for (const auto& [name, v] : widgets::createFamilyViews(&window))
+        if (name == family) view = v;
+    if (!view) return {};
+    const std::span<const IterationRecord> trace = solver.trace();
+    widgets::ViewFrame frame;
+    frame.runId = 1;
+    frame.snapshot = snapshot;
+    frame.records = trace.first(static_cast<std::size_t>(snapshot->record.iteration));
+    frame.columns = solver.extraColumns();
+    view->resize(900, 600);
+    if (!view->showFrame(frame)) return {};
+    view->show();
+    QCoreApplication::processEvents();
+    QTest::qWait(80);  // the views replot from a 40 ms timer
+    return view->grab().toImage();
+}
+
+// The last snapshot of the first run of each family's first demo (for the damage tests).
+std::vector<SteppedRun> onePerFamily() {
+    std::vector<SteppedRun> runs;
+    std::vector<const Family*> seen;
+    for (const DemoInfo& demo : demoCatalog()) {
+        const Family* family = familyOfDemo(demo);
+        if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
+        seen.push_back(family);
+        std::string why;
+        std::vector<SteppedRun> stepped = stepDemo(demo, kSteps, &why);
+        if (!stepped.empty()) runs.push_back(std::move(stepped.front()));
+    }
+    return runs;
+}
+
+}  // namespace
+
+class TestSnapshotCodec : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void byteStreamRoundTrip() {
+        ByteWriter out;
+        out.f64(-0.0);
+        out.f64(std::numeric_limits<double>::quiet_NaN());
+        out.f64(std::numeric_limits<double>::denorm_min());
+        out.i64(-5);
+        out.string("α, β");
+        Eigen::MatrixXd m(2, 3);
+        m << 1, 2, 3, 4, 5, 6;
+        out.matrix(m);
+        // Little endian: the first double's sign bit is the 8th byte's high bit.
+        QCOMPARE(static_cast<unsigned char>(out.data()[7]), 0x80u);
+        ByteReader in(out.data());
+        QVERIFY(sameBits(in.f64(), -0.0));
+        QVERIFY(std::isnan(in.f64()));
+        QVERIFY(sameBits(in.f64(), std::numeric_limits<double>::denorm_min()));
+        QCOMPARE(in.i64(), -5LL);
+        QCOMPARE(in.string(), std::string("α, β"));
+        QVERIFY(in.matrix() == m);
+        QVERIFY(in.ok() && in.atEnd());
+        QCOMPARE(in.f64(), 0.0);
+        QCOMPARE(in.error(), std::string("truncated at byte ") + std::to_string(out.data().size()));
+    }
+
+    // A count of 2^40 is refused before anything is allocated, by the reader and by the
+    // decoder (the solver name's length is the first count after the 6-byte header).
+    void hugeCountIsRefused() {
+        ByteWriter out;
+        out.count(std::size_t{1} << 40);
+        out.f64(1.0);
+        for (int kind = 0; kind < 4; ++kind) {
+            ByteReader in(out.data());
+            if (kind == 0) QVERIFY(in.doubles().empty());
+            if (kind == 1) QVERIFY(in.string().empty());
+            if (kind == 2) QVERIFY(in.vectors().empty());
+            if (kind == 3) QCOMPARE(in.matrix().size(), Eigen::Index{0});
+            QVERIFY2(in.error().find("a count of 1099511627776 items") == 0, in.error().c_str());
+        }
+        for (const SteppedRun& run : onePerFamily()) {
+            std::string bytes = *encodeSnapshot(*run.snapshots.back());
+            const std::uint64_t huge = std::uint64_t{1} << 40;
+            for (int b = 0; b < 8; ++b)
+                bytes[6 + static_cast<std::size_t>(b)] =
+                    static_cast<char>((huge >> (8 * b)) & 0xff);
+            std::string why;
+            QVERIFY(!decodeSnapshot(bytes, *run.base, &why));
+            QVERIFY2(why.find("snapshot bytes: a count of 1099511627776 items") == 0, why.c_str());
+        }
+    }
+
+    void everyDemoRoundTrips_data() {
+        QTest::addColumn<QString>("demo");
+        for (const DemoInfo& demo : demoCatalog())
+            QTest::newRow(demo.name.c_str()) << QString::fromStdString(demo.name);
+    }
+    void everyDemoRoundTrips() {
+        QFETCH(QString, demo);
+        const DemoInfo* info = findDemo(demo.toStdString());
+        QVERIFY(info);
+        const bool toEnd =
+            std::find(kRunToEnd.begin(), kRunToEnd.end(), info->name) != kRunToEnd.end();
+        std::string why;
+        std::vector<SteppedRun> runs = stepDemo(*info, toEnd ? 100000 : kSteps, &why);
+        QVERIFY2(!runs.empty(), why.c_str());
+        for (const SteppedRun& run : runs) {
+            std::size_t total = 0, compressed = 0;
+            for (const SnapshotPtr& snapshot : run.snapshots) {
+                const std::optional<std::string> bytes = encodeSnapshot(*snapshot);
+                QVERIFY2(bytes, run.label.c_str());
+                const SnapshotPtr decoded = decodeSnapshot(*bytes, *run.base, &why);
+                QVERIFY2(decoded, (run.label + ": " + why).c_str());
+                QVERIFY2(encodeSnapshot(*decoded) == bytes, run.label.c_str());
+                QVERIFY2(sameCommonFields(*snapshot, *decoded), run.label.c_str());
+                compareTypeFields(*snapshot, *decoded);
+                if (QTest::currentTestFailed()) qWarning() << run.label.c_str();
+                total += bytes->size();
+                compressed += zlibSize(*bytes);
+            }
+            const std::size_t n = run.snapshots.size();
+            qInfo(
+                "%-34s %3zu snapshots, %9zu bytes (%7zu per snapshot), zlib %8zu (%6zu per "
+                "snapshot)",
+                run.label.c_str(), n, total, total / n, compressed, compressed / n);
+        }
+    }
+
+    // At least one demo per family (each family's first demo, each of its runs): the family's
+    // view draws the decoded snapshot to the same pixels as the original.
+    void viewsDrawDecodedSnapshotsAlike() {
+        std::vector<const Family*> seen;
+        for (const DemoInfo& demo : demoCatalog()) {
+            const Family* family = familyOfDemo(demo);
+            if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
+            seen.push_back(family);
+            std::string why;
+            const std::vector<SteppedRun> runs = stepDemo(demo, kSteps, &why);
+            QVERIFY2(!runs.empty(), why.c_str());
+            for (const SteppedRun& run : runs) {
+                const SnapshotPtr original = run.snapshots.back();
+                const SnapshotPtr decoded =
+                    decodeSnapshot(*encodeSnapshot(*original), *run.base, &why);
+                QVERIFY2(decoded, why.c_str());
+                const QImage a = drawn(family->name(), original, *run.solver);
+                const QImage b = drawn(family->name(), decoded, *run.solver);
+                QVERIFY2(!a.isNull() && a.size() == b.size(), run.label.c_str());
+                QVERIFY2(a == b, (run.label + ": the decoded snapshot draws otherwise").c_str());
+            }
+        }
+    }
+
+    // Every truncation (every 1/2000 of the bytes past the first 4 KB) and 300 random bit
+    // flips of a real snapshot per family: null with a message, or a snapshot that encodes.
+    void damagedBytesAreRefusedOrValid() {
+        std::mt19937 random(35);
+        for (const SteppedRun& run : onePerFamily()) {
+            const std::string bytes = *encodeSnapshot(*run.snapshots.back());
+            const std::size_t stride = bytes.size() > 4096 ? bytes.size() / 2000 + 1 : 1;
+            std::string why;
+            for (std::size_t length = 0; length < bytes.size();
+                 length += length < 4096 ? 1 : stride) {
+                why.clear();
+                QVERIFY(
+                    !decodeSnapshot(std::string_view(bytes).substr(0, length), *run.base, &why));
+                QVERIFY2(why.starts_with("snapshot bytes: "), run.label.c_str());
+            }
+            int refused = 0;
+            for (int flip = 0; flip < 300; ++flip) {
+                std::string damaged = bytes;
+                const std::size_t bit = random() % (8 * damaged.size());
+                damaged[bit / 8] = static_cast<char>(damaged[bit / 8] ^ (1 << (bit % 8)));
+                why.clear();
+                const SnapshotPtr decoded = decodeSnapshot(damaged, *run.base, &why);
+                if (decoded) {
+                    QVERIFY(encodeSnapshot(*decoded) == damaged);
+                } else {
+                    QVERIFY2(why.starts_with("snapshot bytes: ") && why.size() > 20, why.c_str());
+                    ++refused;
+                }
+            }
+            qInfo("%-34s %zu bytes: %d of 300 bit flips refused", run.label.c_str(), bytes.size(),
+                  refused);
+        }
+    }
+
+    // Bytes of another type, another solver, or another codec version are refused by name.
+    void otherTypesAndSolversAreRefused() {
+        const std::vector<SteppedRun> runs = onePerFamily();
+        QVERIFY(runs.size() >= 2);
+        const std::string bytes = *encodeSnapshot(*runs[0].snapshots.back());
+        std::string why;
+        QVERIFY(!decodeSnapshot(bytes, *runs[1].base, &why));
+        QVERIFY2(why.find(", not a ") != std::string::npos, why.c_str());
+        std::string version = bytes;
+        version[4] = 9;
+        QVERIFY(!decodeSnapshot(version, *runs[0].base, &why));
+        QVERIFY2(why.find("snapshot codec version 9") != std::string::npos, why.c_str());
+        QVERIFY(!decodeSnapshot("", *runs[0].base, &why));
+        QCOMPARE(why, std::string("snapshot bytes: truncated at byte 0"));
+        // The same type from another solver of the family.
+        auto other = std::make_shared<CuttingPlaneSnapshot>();
+        other->solver = "another";
+        QVERIFY(!decodeSnapshot(*encodeSnapshot(*other), *runs[0].base, &why));
+        QVERIFY2(why.find("a snapshot of solver 'another'") != std::string::npos, why.c_str());
+        // A snapshot type no codec knows.
+        struct Unknown : Snapshot {};
+        QVERIFY(!encodeSnapshot(Unknown()));
+    }
+};
+
+QTEST_MAIN(TestSnapshotCodec)
+#include "test_snapshot_codec.moc"
