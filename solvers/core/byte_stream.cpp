@@ -33,6 +33,21 @@ void ByteWriter::ints(const std::vector<int>& values) {
         i32(value);
 }
 
+void ByteWriter::packedInts(const std::vector<int>& values) {
+    int low = 0, high = 0;
+    for (int value : values) {
+        low = std::min(low, value);
+        high = std::max(high, value);
+    }
+    const int width = low < 0 || high > 0xffff ? 4 : high > 0xff ? 2 : 1;
+    u8(static_cast<std::uint8_t>(width));
+    count(values.size());
+    for (int value : values) {
+        for (int b = 0; b < width; ++b)
+            u8(static_cast<std::uint8_t>((static_cast<std::uint32_t>(value) >> (8 * b)) & 0xffu));
+    }
+}
+
 void ByteWriter::doubles(const std::vector<double>& values) {
     count(values.size());
     for (double value : values)
@@ -182,6 +197,21 @@ std::vector<int> ByteReader::ints() {
     std::vector<int> values(count(4));
     for (int& value : values)
         value = i32();
+    return ok() ? values : std::vector<int>();
+}
+
+std::vector<int> ByteReader::packedInts() {
+    const std::uint8_t width = u8();
+    if (!expect(width == 1 || width == 2 || width == 4,
+                "packed ints of width " + std::to_string(width)))
+        return {};
+    std::vector<int> values(count(width));
+    for (int& value : values) {
+        std::uint32_t bits = 0;
+        for (int b = 0; b < width; ++b)
+            bits |= static_cast<std::uint32_t>(u8()) << (8 * b);
+        value = static_cast<std::int32_t>(bits);
+    }
     return ok() ? values : std::vector<int>();
 }
 

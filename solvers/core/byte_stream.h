@@ -25,6 +25,8 @@ class ByteWriter {
     void count(std::size_t n) { u64(n); }
     void string(std::string_view text);
     void ints(const std::vector<int>& values);
+    // Small non-negative ints (labels) in 1, 2 or 4 bytes each, by the largest of them.
+    void packedInts(const std::vector<int>& values);
     void doubles(const std::vector<double>& values);
     void bytes(const std::vector<std::uint8_t>& values);
     void strings(const std::vector<std::string>& values);
@@ -60,6 +62,7 @@ class ByteReader {
     int index(int limit);
     std::string string();
     std::vector<int> ints();
+    std::vector<int> packedInts();
     std::vector<double> doubles();
     std::vector<std::uint8_t> bytes();
     std::vector<std::string> strings();

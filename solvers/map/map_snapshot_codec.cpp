@@ -33,8 +33,8 @@ void checkSizes(ByteReader& in, const MapSnapshot& s) {
 }  // namespace
 
 void encodeMapSnapshot(const MapSnapshot& s, ByteWriter& out) {
-    out.ints(s.labeling);
-    out.ints(s.bestLabeling);
+    out.packedInts(s.labeling);
+    out.packedInts(s.bestLabeling);
     out.bytes(s.disagreeing);
     out.count(s.clusters.size());
     for (const std::vector<int>& cluster : s.clusters)
@@ -46,8 +46,8 @@ void encodeMapSnapshot(const MapSnapshot& s, ByteWriter& out) {
 void decodeMapSnapshot(ByteReader& in, const MapSnapshot& base, MapSnapshot& s) {
     s.model = base.model;
     s.picture = base.picture;
-    s.labeling = in.ints();
-    s.bestLabeling = in.ints();
+    s.labeling = in.packedInts();
+    s.bestLabeling = in.packedInts();
     s.disagreeing = in.bytes();
     s.clusters.resize(in.count(8));
     for (std::vector<int>& cluster : s.clusters)

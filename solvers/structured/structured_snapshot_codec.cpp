@@ -9,17 +9,17 @@ namespace {
 void encodeLattice(const WordLattice& lattice, ByteWriter& out) {
     out.i32(lattice.word);
     out.matrix(lattice.scores);
-    out.ints(lattice.truth);
-    out.ints(lattice.decoded);
-    out.ints(lattice.lossAugmented);
+    out.packedInts(lattice.truth);
+    out.packedInts(lattice.decoded);
+    out.packedInts(lattice.lossAugmented);
 }
 
 void decodeLattice(ByteReader& in, WordLattice& lattice) {
     lattice.word = in.i32();
     lattice.scores = in.matrix();
-    lattice.truth = in.ints();
-    lattice.decoded = in.ints();
-    lattice.lossAugmented = in.ints();
+    lattice.truth = in.packedInts();
+    lattice.decoded = in.packedInts();
+    lattice.lossAugmented = in.packedInts();
 }
 
 // A lattice of word `word` of `words` over L labels: T × L scores, labellings of length T.
@@ -92,7 +92,7 @@ void decodeStructuredSnapshot(ByteReader& in, const StructuredSnapshot& base,
                       &s.errors.trainWord, &s.errors.testLetter, &s.errors.testWord})
         *v = in.f64();
     s.wordGaps = in.doubles();
-    s.lattices.resize(in.count(44));
+    s.lattices.resize(in.count(47));
     for (WordLattice& lattice : s.lattices)
         decodeLattice(in, lattice);
     s.groupNames = in.strings();

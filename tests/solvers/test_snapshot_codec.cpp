@@ -7,10 +7,12 @@
 #include <zlib.h>
 
 #include <QImage>
+#include <QSet>
 #include <QtTest>
 #include <bit>
 #include <cstring>
 #include <random>
+#include <typeindex>
 
 #include "bmrm/linear_svm_snapshot.h"
 #include "core/byte_stream.h"
@@ -210,39 +212,64 @@ void compareTypeFields(const Snapshot& a, const Snapshot& b) {
     QVERIFY2(known, ("a snapshot type the test does not know: " + a.solver).c_str());
 }
 
-// A view of `family` drawing `snapshot` with the run's records, grabbed at 900 × 600.
-QImage drawn(const std::string& family, const SnapshotPtr& snapshot, const Solver& solver) {
-    QWidget window;
-    window.resize(900, 600);
-    widgets::FamilyView* view = nullptr;
-    for (const auto& [name, v] : widgets::createFamilyViews(&window))
-        if (name == family) view = v;
-    if (!view) return {};
-    const std::span<const IterationRecord> trace = solver.trace();
-    widgets::ViewFrame frame;
-    frame.runId = 1;
-    frame.snapshot = snapshot;
-    frame.records = trace.first(static_cast<std::size_t>(snapshot->record.iteration));
-    frame.columns = solver.extraColumns();
-    view->resize(900, 600);
-    if (!view->showFrame(frame)) return {};
-    view->show();
-    QCoreApplication::processEvents();
-    QTest::qWait(80);  // the views replot from a 40 ms timer
-    return view->grab().toImage();
+// A window holding `family`'s view at 900 × 600, drawing snapshots of a run of `solver`
+// with its records up to them.
+class ViewHost {
+  public:
+    ViewHost(const std::string& family, const Solver& solver) : solver_(solver) {
+        window_.resize(900, 600);
+        for (const auto& [name, view] : widgets::createFamilyViews(&window_))
+            if (name == family) view_ = view;
+        if (view_) view_->resize(900, 600);
+    }
+    // The view's picture after it has shown `snapshot` for `waitMs` (the views replot from
+    // a 40 ms timer); null when it refuses the snapshot.
+    QImage draw(const SnapshotPtr& snapshot, int waitMs = 80) {
+        if (!view_) return {};
+        const std::vector<IterationRecord>& trace = solver_.trace();
+        widgets::ViewFrame frame;
+        frame.runId = 1;
+        frame.snapshot = snapshot;
+        const auto shown = std::min(
+            trace.size(), static_cast<std::size_t>(std::max(snapshot->record.iteration, 0)));
+        frame.records = std::span<const IterationRecord>(trace).first(shown);
+        frame.columns = solver_.extraColumns();
+        if (!view_->showFrame(frame)) return {};
+        view_->show();
+        QCoreApplication::processEvents();
+        QTest::qWait(waitMs);
+        return view_->grab().toImage();
+    }
+
+  private:
+    const Solver& solver_;
+    QWidget window_;
+    widgets::FamilyView* view_ = nullptr;
+};
+
+// Distinct colours of a grab (sampled): a blank view has one or two.
+int colourCount(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
 }
 
-// The last snapshot of the first run of each family's first demo (for the damage tests).
-std::vector<SteppedRun> onePerFamily() {
-    std::vector<SteppedRun> runs;
-    std::vector<const Family*> seen;
+// One stepped run per snapshot type (the first demo run whose snapshots are of a type not
+// seen before), with its family: the eight types of the seven families.
+std::vector<std::pair<const Family*, SteppedRun>> onePerType() {
+    std::vector<std::pair<const Family*, SteppedRun>> runs;
+    std::vector<std::type_index> seen;
     for (const DemoInfo& demo : demoCatalog()) {
-        const Family* family = familyOfDemo(demo);
-        if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
-        seen.push_back(family);
         std::string why;
-        std::vector<SteppedRun> stepped = stepDemo(demo, kSteps, &why);
-        if (!stepped.empty()) runs.push_back(std::move(stepped.front()));
+        for (SteppedRun& run : stepDemo(demo, kSteps, &why)) {
+            const Snapshot& last = *run.snapshots.back();
+            if (std::find(seen.begin(), seen.end(), std::type_index(typeid(last))) != seen.end())
+                continue;
+            seen.emplace_back(typeid(last));
+            runs.emplace_back(familyOfDemo(demo), std::move(run));
+        }
     }
     return runs;
 }
@@ -273,6 +300,17 @@ class TestSnapshotCodec : public QObject {
         QCOMPARE(in.string(), std::string("α, β"));
         QVERIFY(in.matrix() == m);
         QVERIFY(in.ok() && in.atEnd());
+        // Packed ints: 1, 2 or 4 bytes each by the largest (4 for a negative one).
+        const std::vector<std::pair<std::vector<int>, std::size_t>> packedCases = {
+            {{0, 255, 7}, 1}, {{256, 65535, 0}, 2}, {{65536, 1}, 4}, {{-1, 3}, 4}, {{}, 1}};
+        for (const auto& [values, width] : packedCases) {
+            ByteWriter packed;
+            packed.packedInts(values);
+            QCOMPARE(packed.data().size(), 9 + width * values.size());
+            ByteReader back(packed.data());
+            QCOMPARE(back.packedInts(), values);
+            QVERIFY(back.ok() && back.atEnd());
+        }
         QCOMPARE(in.f64(), 0.0);
         QCOMPARE(in.error(), std::string("truncated at byte ") + std::to_string(out.data().size()));
     }
@@ -291,7 +329,7 @@ class TestSnapshotCodec : public QObject {
             if (kind == 3) QCOMPARE(in.matrix().size(), Eigen::Index{0});
             QVERIFY2(in.error().find("a count of 1099511627776 items") == 0, in.error().c_str());
         }
-        for (const SteppedRun& run : onePerFamily()) {
+        for (const auto& [family, run] : onePerType()) {
             std::string bytes = *encodeSnapshot(*run.snapshots.back());
             const std::uint64_t huge = std::uint64_t{1} << 40;
             for (int b = 0; b < 8; ++b)
@@ -339,35 +377,32 @@ class TestSnapshotCodec : public QObject {
         }
     }
 
-    // At least one demo per family (each family's first demo, each of its runs): the family's
-    // view draws the decoded snapshot to the same pixels as the original.
+    // One run per snapshot type (so every family): the family's view draws the decoded
+    // snapshot to the same pixels as the original.
     void viewsDrawDecodedSnapshotsAlike() {
-        std::vector<const Family*> seen;
-        for (const DemoInfo& demo : demoCatalog()) {
-            const Family* family = familyOfDemo(demo);
-            if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
-            seen.push_back(family);
+        const auto runs = onePerType();
+        QCOMPARE(runs.size(), std::size_t{8});
+        for (const auto& [family, run] : runs) {
+            const SnapshotPtr original = run.snapshots.back();
             std::string why;
-            const std::vector<SteppedRun> runs = stepDemo(demo, kSteps, &why);
-            QVERIFY2(!runs.empty(), why.c_str());
-            for (const SteppedRun& run : runs) {
-                const SnapshotPtr original = run.snapshots.back();
-                const SnapshotPtr decoded =
-                    decodeSnapshot(*encodeSnapshot(*original), *run.base, &why);
-                QVERIFY2(decoded, why.c_str());
-                const QImage a = drawn(family->name(), original, *run.solver);
-                const QImage b = drawn(family->name(), decoded, *run.solver);
-                QVERIFY2(!a.isNull() && a.size() == b.size(), run.label.c_str());
-                QVERIFY2(a == b, (run.label + ": the decoded snapshot draws otherwise").c_str());
-            }
+            const SnapshotPtr decoded = decodeSnapshot(*encodeSnapshot(*original), *run.base, &why);
+            QVERIFY2(decoded, why.c_str());
+            const QImage a = ViewHost(family->name(), *run.solver).draw(original);
+            const QImage b = ViewHost(family->name(), *run.solver).draw(decoded);
+            QVERIFY2(!a.isNull() && a.size() == b.size(), run.label.c_str());
+            QVERIFY2(colourCount(a) > 20, run.label.c_str());
+            QVERIFY2(a == b, (run.label + ": the decoded snapshot draws otherwise").c_str());
+            qInfo("%s: %dx%d, %d colours, the same pixels", run.label.c_str(), a.width(),
+                  a.height(), colourCount(a));
         }
     }
 
     // Every truncation (every 1/2000 of the bytes past the first 4 KB) and 300 random bit
-    // flips of a real snapshot per family: null with a message, or a snapshot that encodes.
+    // flips of a real snapshot per type: null with a message, or a snapshot that encodes to
+    // the damaged bytes and that its family's view draws.
     void damagedBytesAreRefusedOrValid() {
         std::mt19937 random(35);
-        for (const SteppedRun& run : onePerFamily()) {
+        for (const auto& [family, run] : onePerType()) {
             const std::string bytes = *encodeSnapshot(*run.snapshots.back());
             const std::size_t stride = bytes.size() > 4096 ? bytes.size() / 2000 + 1 : 1;
             std::string why;
@@ -378,7 +413,8 @@ class TestSnapshotCodec : public QObject {
                     !decodeSnapshot(std::string_view(bytes).substr(0, length), *run.base, &why));
                 QVERIFY2(why.starts_with("snapshot bytes: "), run.label.c_str());
             }
-            int refused = 0;
+            int refused = 0, drawn = 0;
+            ViewHost host(family->name(), *run.solver);
             for (int flip = 0; flip < 300; ++flip) {
                 std::string damaged = bytes;
                 const std::size_t bit = random() % (8 * damaged.size());
@@ -387,6 +423,9 @@ class TestSnapshotCodec : public QObject {
                 const SnapshotPtr decoded = decodeSnapshot(damaged, *run.base, &why);
                 if (decoded) {
                     QVERIFY(encodeSnapshot(*decoded) == damaged);
+                    // The view draws what was accepted (the first 40 of them: 50 ms each).
+                    if (drawn < 40) QVERIFY(!host.draw(decoded, 50).isNull());
+                    ++drawn;
                 } else {
                     QVERIFY2(why.starts_with("snapshot bytes: ") && why.size() > 20, why.c_str());
                     ++refused;
@@ -399,22 +438,24 @@ class TestSnapshotCodec : public QObject {
 
     // Bytes of another type, another solver, or another codec version are refused by name.
     void otherTypesAndSolversAreRefused() {
-        const std::vector<SteppedRun> runs = onePerFamily();
-        QVERIFY(runs.size() >= 2);
-        const std::string bytes = *encodeSnapshot(*runs[0].snapshots.back());
+        const auto typed = onePerType();
+        QVERIFY(typed.size() >= 2);
+        const SteppedRun& kelley = typed[0].second;
+        QVERIFY(dynamic_cast<const CuttingPlaneSnapshot*>(kelley.base.get()));
+        const std::string bytes = *encodeSnapshot(*kelley.snapshots.back());
         std::string why;
-        QVERIFY(!decodeSnapshot(bytes, *runs[1].base, &why));
+        QVERIFY(!decodeSnapshot(bytes, *typed[1].second.base, &why));
         QVERIFY2(why.find(", not a ") != std::string::npos, why.c_str());
         std::string version = bytes;
         version[4] = 9;
-        QVERIFY(!decodeSnapshot(version, *runs[0].base, &why));
+        QVERIFY(!decodeSnapshot(version, *kelley.base, &why));
         QVERIFY2(why.find("snapshot codec version 9") != std::string::npos, why.c_str());
-        QVERIFY(!decodeSnapshot("", *runs[0].base, &why));
+        QVERIFY(!decodeSnapshot("", *kelley.base, &why));
         QCOMPARE(why, std::string("snapshot bytes: truncated at byte 0"));
         // The same type from another solver of the family.
         auto other = std::make_shared<CuttingPlaneSnapshot>();
         other->solver = "another";
-        QVERIFY(!decodeSnapshot(*encodeSnapshot(*other), *runs[0].base, &why));
+        QVERIFY(!decodeSnapshot(*encodeSnapshot(*other), *kelley.base, &why));
         QVERIFY2(why.find("a snapshot of solver 'another'") != std::string::npos, why.c_str());
         // A snapshot type no codec knows.
         struct Unknown : Snapshot {};
