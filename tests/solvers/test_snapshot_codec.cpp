@@ -18,6 +18,7 @@
 #include "core/byte_stream.h"
 #include "core/snapshot_fields_codec.h"
 #include "core/solver.h"
+#include "families/families.h"
 #include "family_view.h"
 #include "family_views.h"
 #include "kernel/kernel_snapshot.h"
@@ -64,23 +65,31 @@ struct SteppedRun {
     SnapshotPtr base;
 };
 
+// A run of `solver` on `problem` stepped `steps` times (or to its stop rule), with the
+// iteration-0 snapshot of a fresh solver of the same run as its base; null solver on failure.
+SteppedRun stepRun(const std::string& label, const ProblemInstance& problem, const DemoRun& run,
+                   int steps, std::string* why) {
+    SteppedRun stepped;
+    stepped.label = label;
+    stepped.solver = makeSolver(run.solver, problem, run.options, why);
+    const auto fresh = makeSolver(run.solver, problem, run.options, why);
+    if (!stepped.solver || !fresh) return {};
+    stepped.base = fresh->snapshot();
+    stepped.snapshots.push_back(stepped.solver->snapshot());
+    for (int k = 0; k < steps && !stepped.solver->status().finished(); ++k) {
+        stepped.solver->step();
+        stepped.snapshots.push_back(stepped.solver->snapshot());
+    }
+    return stepped;
+}
+
 std::vector<SteppedRun> stepDemo(const DemoInfo& demo, int steps, std::string* why) {
     std::vector<SteppedRun> runs;
     const ProblemPtr problem = makeProblem(demo.problem, why);
     if (!problem) return {};
     for (const DemoRun& run : demo.runs) {
-        SteppedRun stepped;
-        stepped.label = demo.name + "/" + run.solver;
-        stepped.solver = makeSolver(run.solver, *problem, run.options, why);
-        const auto fresh = makeSolver(run.solver, *problem, run.options, why);
-        if (!stepped.solver || !fresh) return {};
-        stepped.base = fresh->snapshot();
-        stepped.snapshots.push_back(stepped.solver->snapshot());
-        for (int k = 0; k < steps && !stepped.solver->status().finished(); ++k) {
-            stepped.solver->step();
-            stepped.snapshots.push_back(stepped.solver->snapshot());
-        }
-        runs.push_back(std::move(stepped));
+        runs.push_back(stepRun(demo.name + "/" + run.solver, *problem, run, steps, why));
+        if (!runs.back().solver) return {};
     }
     return runs;
 }
@@ -274,6 +283,28 @@ std::vector<std::pair<const Family*, SteppedRun>> onePerType() {
     return runs;
 }
 
+// Every snapshot of `run`: encode → decode against the run's base → encode gives the same
+// bytes, and the fields equal the original's; prints the sizes.
+void checkRoundTrips(const SteppedRun& run) {
+    std::size_t total = 0, compressed = 0;
+    std::string why;
+    for (const SnapshotPtr& snapshot : run.snapshots) {
+        const std::optional<std::string> bytes = encodeSnapshot(*snapshot);
+        QVERIFY2(bytes, run.label.c_str());
+        const SnapshotPtr decoded = decodeSnapshot(*bytes, *run.base, &why);
+        QVERIFY2(decoded, (run.label + ": " + why).c_str());
+        QVERIFY2(encodeSnapshot(*decoded) == bytes, run.label.c_str());
+        QVERIFY2(sameCommonFields(*snapshot, *decoded), run.label.c_str());
+        compareTypeFields(*snapshot, *decoded);
+        if (QTest::currentTestFailed()) qWarning() << run.label.c_str();
+        total += bytes->size();
+        compressed += zlibSize(*bytes);
+    }
+    const std::size_t n = run.snapshots.size();
+    qInfo("%-34s %3zu snapshots, %9zu bytes (%7zu per snapshot), zlib %8zu (%6zu per snapshot)",
+          run.label.c_str(), n, total, total / n, compressed, compressed / n);
+}
+
 }  // namespace
 
 class TestSnapshotCodec : public QObject {
@@ -355,26 +386,31 @@ class TestSnapshotCodec : public QObject {
         std::string why;
         std::vector<SteppedRun> runs = stepDemo(*info, toEnd ? 100000 : kSteps, &why);
         QVERIFY2(!runs.empty(), why.c_str());
-        for (const SteppedRun& run : runs) {
-            std::size_t total = 0, compressed = 0;
-            for (const SnapshotPtr& snapshot : run.snapshots) {
-                const std::optional<std::string> bytes = encodeSnapshot(*snapshot);
-                QVERIFY2(bytes, run.label.c_str());
-                const SnapshotPtr decoded = decodeSnapshot(*bytes, *run.base, &why);
-                QVERIFY2(decoded, (run.label + ": " + why).c_str());
-                QVERIFY2(encodeSnapshot(*decoded) == bytes, run.label.c_str());
-                QVERIFY2(sameCommonFields(*snapshot, *decoded), run.label.c_str());
-                compareTypeFields(*snapshot, *decoded);
-                if (QTest::currentTestFailed()) qWarning() << run.label.c_str();
-                total += bytes->size();
-                compressed += zlibSize(*bytes);
-            }
-            const std::size_t n = run.snapshots.size();
-            qInfo(
-                "%-34s %3zu snapshots, %9zu bytes (%7zu per snapshot), zlib %8zu (%6zu per "
-                "snapshot)",
-                run.label.c_str(), n, total, total / n, compressed, compressed / n);
-        }
+        for (const SteppedRun& run : runs)
+            checkRoundTrips(run);
+    }
+
+    // Every solver of every family (default options, a few steps on the family's first demo
+    // problem), the ones no demo runs included.
+    void everySolverRoundTrips_data() {
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<QString>("solver");
+        for (const Family* f : families())
+            for (const auto& s : f->solvers())
+                QTest::newRow((f->name() + "/" + s.name).c_str())
+                    << QString::fromStdString(f->name()) << QString::fromStdString(s.name);
+    }
+    void everySolverRoundTrips() {
+        QFETCH(QString, family);
+        QFETCH(QString, solver);
+        const Family* f = findFamily(family.toStdString());
+        std::string why;
+        const ProblemPtr problem = makeProblem(f->demos().front().problem, &why);
+        QVERIFY2(problem, why.c_str());
+        const SteppedRun run = stepRun(f->demos().front().problem + "/" + solver.toStdString(),
+                                       *problem, {solver.toStdString(), {}}, kSteps, &why);
+        QVERIFY2(run.solver, why.c_str());
+        checkRoundTrips(run);
     }
 
     // One run per snapshot type (so every family): the family's view draws the decoded
