@@ -71,10 +71,6 @@ void ByteWriter::vector(const Eigen::VectorXd& v) {
         f64(v[i]);
 }
 
-void ByteWriter::rowVector(const Eigen::RowVectorXd& v) {
-    vector(v.transpose());
-}
-
 void ByteWriter::matrix(const Eigen::MatrixXd& m) {
     count(static_cast<std::size_t>(m.rows()));
     count(static_cast<std::size_t>(m.cols()));
@@ -176,17 +172,6 @@ std::size_t ByteReader::count(std::size_t minItemBytes) {
     return static_cast<std::size_t>(n);
 }
 
-int ByteReader::index(int limit) {
-    const std::uint64_t n = u64();
-    if (!ok()) return 0;
-    if (n > static_cast<std::uint64_t>(std::max(limit, 0))) {
-        fail("a value of " + std::to_string(n) + " (expected at most " + std::to_string(limit) +
-             ")");
-        return 0;
-    }
-    return static_cast<int>(n);
-}
-
 std::string ByteReader::string() {
     const std::size_t n = count(1);
     const unsigned char* p = take(n);
@@ -240,10 +225,6 @@ Eigen::VectorXd ByteReader::vector() {
     for (Eigen::Index i = 0; i < v.size(); ++i)
         v[i] = f64();
     return ok() ? v : Eigen::VectorXd();
-}
-
-Eigen::RowVectorXd ByteReader::rowVector() {
-    return vector().transpose();
 }
 
 std::size_t ByteReader::matrixSize(std::size_t rows, std::size_t cols) {

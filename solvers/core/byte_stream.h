@@ -31,7 +31,6 @@ class ByteWriter {
     void bytes(const std::vector<std::uint8_t>& values);
     void strings(const std::vector<std::string>& values);
     void vector(const Eigen::VectorXd& v);
-    void rowVector(const Eigen::RowVectorXd& v);
     void matrix(const Eigen::MatrixXd& m);  // rows, columns, then column by column
     void vector2(const Eigen::Vector2d& v);
     void vectors(const std::vector<Eigen::VectorXd>& list);
@@ -58,8 +57,6 @@ class ByteReader {
     // A count of items each at least `minItemBytes` long (≥ 1) that follow: fails, returning
     // 0, when the bytes left cannot hold that many (so a count of 2^40 allocates nothing).
     std::size_t count(std::size_t minItemBytes);
-    // A count in [0, limit] (an index or a size known from elsewhere), else fails.
-    int index(int limit);
     std::string string();
     std::vector<int> ints();
     std::vector<int> packedInts();
@@ -67,7 +64,6 @@ class ByteReader {
     std::vector<std::uint8_t> bytes();
     std::vector<std::string> strings();
     Eigen::VectorXd vector();
-    Eigen::RowVectorXd rowVector();
     Eigen::MatrixXd matrix();
     Eigen::Vector2d vector2();
     std::vector<Eigen::VectorXd> vectors();

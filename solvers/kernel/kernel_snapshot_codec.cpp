@@ -156,6 +156,7 @@ void checkSizes(ByteReader& in, const KernelSnapshot& s) {
     in.expectSize(static_cast<std::size_t>(s.beta.size()), K, "beta");
     in.expectSize(static_cast<std::size_t>(s.alpha.size()), m, "alpha", true);
     in.expectSize(static_cast<std::size_t>(s.lpMinimiser.size()), K, "the LP's beta", true);
+    in.expectSize(s.dValues.size(), s.betaIterates.size(), "the values of D");
     for (const auto* list : {&s.planes, &s.betaIterates})
         for (const Eigen::VectorXd& v : *list)
             in.expectSize(static_cast<std::size_t>(v.size()), K, "a plane or beta iterate");
