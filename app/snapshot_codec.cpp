@@ -5,6 +5,7 @@
 #include <array>
 #include <exception>
 #include <memory>
+#include <type_traits>
 
 #include "bmrm/linear_svm_snapshot_codec.h"
 #include "core/byte_stream.h"
@@ -24,25 +25,37 @@ namespace {
 constexpr std::uint32_t kMagic = 0x4e535043;  // "CPSN" in the file's byte order
 constexpr std::uint8_t kVersion = 1;
 
-// One snapshot type: its tag in the bytes, its name for messages, and its codec.
+// One snapshot type: its tag in the bytes, its name for messages, and its codec. `previous`
+// (the run's snapshot kept before, or null) matters to the codecs that take it.
 struct TypeCodec {
     std::uint8_t tag;
     const char* name;
     bool (*is)(const Snapshot&);
-    void (*encode)(const Snapshot&, ByteWriter&);
-    SnapshotPtr (*decode)(ByteReader&, const Snapshot& base);
+    void (*encode)(const Snapshot&, const Snapshot* previous, ByteWriter&);
+    SnapshotPtr (*decode)(ByteReader&, const Snapshot& base, const Snapshot* previous);
 };
 
-template <class T, void (*Encode)(const T&, ByteWriter&), void (*Decode)(ByteReader&, const T&, T&)>
+template <class T, auto Encode, auto Decode>
 constexpr TypeCodec codecOf(std::uint8_t tag, const char* name) {
-    return {tag, name, [](const Snapshot& s) { return dynamic_cast<const T*>(&s) != nullptr; },
-            [](const Snapshot& s, ByteWriter& out) { Encode(static_cast<const T&>(s), out); },
-            [](ByteReader& in, const Snapshot& base) -> SnapshotPtr {
-                auto snapshot = std::make_shared<T>();
-                decodeSnapshotFields(in, *snapshot);
+    return {
+        tag, name, [](const Snapshot& s) { return dynamic_cast<const T*>(&s) != nullptr; },
+        [](const Snapshot& s, const Snapshot* previous, ByteWriter& out) {
+            if constexpr (std::is_invocable_v<decltype(Encode), const T&, const T*, ByteWriter&>)
+                Encode(static_cast<const T&>(s), dynamic_cast<const T*>(previous), out);
+            else
+                Encode(static_cast<const T&>(s), out);
+        },
+        [](ByteReader& in, const Snapshot& base, const Snapshot* previous) -> SnapshotPtr {
+            auto snapshot = std::make_shared<T>();
+            decodeSnapshotFields(in, *snapshot);
+            if constexpr (std::is_invocable_v<decltype(Decode), ByteReader&, const T&, const T*,
+                                              T&>)
+                Decode(in, static_cast<const T&>(base), dynamic_cast<const T*>(previous),
+                       *snapshot);
+            else
                 Decode(in, static_cast<const T&>(base), *snapshot);
-                return snapshot;
-            }};
+            return snapshot;
+        }};
 }
 
 // Tags are part of the format: never renumber, only append.
@@ -73,8 +86,9 @@ const TypeCodec* codecOfTag(std::uint8_t tag) {
 }
 
 // The snapshot in `in` after the header, or null with in failed.
-SnapshotPtr decodeBody(ByteReader& in, const Snapshot& base, const TypeCodec& codec) {
-    SnapshotPtr snapshot = codec.decode(in, base);
+SnapshotPtr decodeBody(ByteReader& in, const Snapshot& base, const Snapshot* previous,
+                       const TypeCodec& codec) {
+    SnapshotPtr snapshot = codec.decode(in, base, previous);
     if (in.ok())
         in.expect(snapshot->solver == base.solver,
                   "a snapshot of solver '" + snapshot->solver + "', not of '" + base.solver + "'");
@@ -82,7 +96,8 @@ SnapshotPtr decodeBody(ByteReader& in, const Snapshot& base, const TypeCodec& co
     return in.ok() ? snapshot : nullptr;
 }
 
-SnapshotPtr decode(std::string_view bytes, const Snapshot& base, std::string* why) {
+SnapshotPtr decode(std::string_view bytes, const Snapshot& base, const Snapshot* previous,
+                   std::string* why) {
     const TypeCodec* expected = codecOfSnapshot(base);
     if (!expected) {
         *why = "the run's snapshots are of a type sessions cannot store";
@@ -107,7 +122,7 @@ SnapshotPtr decode(std::string_view bytes, const Snapshot& base, std::string* wh
                ", not a " + expected->name + " snapshot";
         return nullptr;
     }
-    SnapshotPtr snapshot = in.ok() ? decodeBody(in, base, *expected) : nullptr;
+    SnapshotPtr snapshot = in.ok() ? decodeBody(in, base, previous, *expected) : nullptr;
     if (!snapshot) *why = in.error();
     return snapshot;
 }
@@ -115,6 +130,10 @@ SnapshotPtr decode(std::string_view bytes, const Snapshot& base, std::string* wh
 }  // namespace
 
 std::optional<std::string> encodeSnapshot(const Snapshot& snapshot) {
+    return encodeSnapshot(snapshot, nullptr);
+}
+
+std::optional<std::string> encodeSnapshot(const Snapshot& snapshot, const Snapshot* previous) {
     const TypeCodec* codec = codecOfSnapshot(snapshot);
     if (!codec) return std::nullopt;
     ByteWriter out;
@@ -122,15 +141,20 @@ std::optional<std::string> encodeSnapshot(const Snapshot& snapshot) {
     out.u8(kVersion);
     out.u8(codec->tag);
     encodeSnapshotFields(snapshot, out);
-    codec->encode(snapshot, out);
+    codec->encode(snapshot, previous, out);
     return out.take();
 }
 
 SnapshotPtr decodeSnapshot(std::string_view bytes, const Snapshot& base, std::string* why) {
+    return decodeSnapshot(bytes, base, nullptr, why);
+}
+
+SnapshotPtr decodeSnapshot(std::string_view bytes, const Snapshot& base, const Snapshot* previous,
+                           std::string* why) {
     std::string reason;
     SnapshotPtr snapshot;
     try {
-        snapshot = decode(bytes, base, &reason);
+        snapshot = decode(bytes, base, previous, &reason);
     } catch (const std::exception& e) {
         reason = e.what();
         snapshot = nullptr;

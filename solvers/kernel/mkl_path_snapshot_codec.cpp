@@ -50,9 +50,42 @@ void checkSizes(ByteReader& in, const MklPathSnapshot& s, const MklPathSnapshot&
         in.expectSize(static_cast<std::size_t>(alpha->size()), m, "a point's alpha");
 }
 
+// How many leading items `list` shares (the same objects) with `previous`'s.
+template <class Item>
+std::size_t sharedPrefix(const std::vector<std::shared_ptr<const Item>>& list,
+                         const std::vector<std::shared_ptr<const Item>>* previous) {
+    std::size_t n = 0;
+    while (previous && n < list.size() && n < previous->size() && list[n] &&
+           list[n] == (*previous)[n])
+        ++n;
+    return n;
+}
+
+// The leading `shared` items of `previous`'s list (after checking it has them) and the rest
+// read by `read`.
+template <class Item, class Read>
+void decodeList(ByteReader& in, const std::vector<std::shared_ptr<const Item>>* previous,
+                std::size_t minItemBytes, Read read,
+                std::vector<std::shared_ptr<const Item>>& list) {
+    const std::size_t shared = in.count(1);
+    const std::size_t available = previous ? previous->size() : 0;
+    if (!in.expect(shared <= available, std::to_string(shared) +
+                                            " points shared with the run's previous snapshot, "
+                                            "which has " +
+                                            std::to_string(available)))
+        return;
+    list.clear();
+    if (previous)
+        list.assign(previous->begin(), previous->begin() + static_cast<std::ptrdiff_t>(shared));
+    const std::size_t rest = in.count(minItemBytes);
+    for (std::size_t k = 0; k < rest && in.ok(); ++k)
+        list.push_back(read());
+}
+
 }  // namespace
 
-void encodeMklPathSnapshot(const MklPathSnapshot& s, ByteWriter& out) {
+void encodeMklPathSnapshot(const MklPathSnapshot& s, const MklPathSnapshot* previous,
+                           ByteWriter& out) {
     out.strings(s.kernelLabels);
     out.vector(s.d);
     out.vector(s.eta);
@@ -60,15 +93,21 @@ void encodeMklPathSnapshot(const MklPathSnapshot& s, ByteWriter& out) {
     for (double v : {s.lambda, s.lambda0, s.lambdaMin})
         out.f64(v);
     out.boolean(s.classification);
-    out.count(s.alphas.size());
-    for (const auto& alpha : s.alphas)
-        out.vector(alpha ? *alpha : Eigen::VectorXd());
-    out.count(s.pictures.size());
-    for (const auto& picture : s.pictures)
-        encodePicture(picture ? *picture : MklPathPicture(), out);
+    const std::size_t sharedAlphas = sharedPrefix(s.alphas, previous ? &previous->alphas : nullptr);
+    out.count(sharedAlphas);
+    out.count(s.alphas.size() - sharedAlphas);
+    for (std::size_t p = sharedAlphas; p < s.alphas.size(); ++p)
+        out.vector(s.alphas[p] ? *s.alphas[p] : Eigen::VectorXd());
+    const std::size_t sharedPictures =
+        sharedPrefix(s.pictures, previous ? &previous->pictures : nullptr);
+    out.count(sharedPictures);
+    out.count(s.pictures.size() - sharedPictures);
+    for (std::size_t p = sharedPictures; p < s.pictures.size(); ++p)
+        encodePicture(s.pictures[p] ? *s.pictures[p] : MklPathPicture(), out);
 }
 
-void decodeMklPathSnapshot(ByteReader& in, const MklPathSnapshot& base, MklPathSnapshot& s) {
+void decodeMklPathSnapshot(ByteReader& in, const MklPathSnapshot& base,
+                           const MklPathSnapshot* previous, MklPathSnapshot& s) {
     s.model = base.model;
     s.kernelLabels = in.strings();
     s.d = in.vector();
@@ -77,12 +116,12 @@ void decodeMklPathSnapshot(ByteReader& in, const MklPathSnapshot& base, MklPathS
     for (double* v : {&s.lambda, &s.lambda0, &s.lambdaMin})
         *v = in.f64();
     s.classification = in.boolean();
-    s.alphas.resize(in.count(8));
-    for (auto& alpha : s.alphas)
-        alpha = std::make_shared<const Eigen::VectorXd>(in.vector());
-    s.pictures.resize(in.count(80));
-    for (auto& picture : s.pictures)
-        picture = decodePicture(in);
+    decodeList(
+        in, previous ? &previous->alphas : nullptr, 8,
+        [&] { return std::make_shared<const Eigen::VectorXd>(in.vector()); }, s.alphas);
+    decodeList(
+        in, previous ? &previous->pictures : nullptr, 80, [&] { return decodePicture(in); },
+        s.pictures);
     if (in.ok()) checkSizes(in, s, base);
 }
 

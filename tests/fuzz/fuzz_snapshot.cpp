@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzzes the snapshot bytes of sessions (decodeSnapshot, app/snapshot_codec.h). The first byte
 // chooses one of eight small base snapshots, one per snapshot type (a sampled 1-D function, a
-// square, a 2-D dataset, two words, a three-variable model, ...), the rest are the bytes.
+// square, a 2-D dataset, two words, a three-variable model, ...), and with its high bit decodes
+// relative to a previous snapshot (the base itself); the rest are the bytes.
 // Expected: null with a message that starts "snapshot bytes: ", or a snapshot. Findings: a
 // crash or sanitizer report, any exception (decodeSnapshot never throws), a message of another
 // form, an accepted snapshot that does not encode back to the same bytes, one that does not
@@ -171,7 +172,9 @@ const std::vector<SnapshotPtr>& samples() {
 
 // The base of `snapshot`'s run: decoding takes the shared parts from it; its own fields do
 // not matter (the sample itself serves).
-const Snapshot& baseOf(std::size_t k) { return *samples()[k % samples().size()]; }
+const Snapshot& baseOf(std::size_t k) {
+    return *samples()[k % samples().size()];
+}
 
 // f on the base's training set (four 2-D rows) from a decoded classifier.
 void checkClassifier(const KernelClassifier* model, const Dataset& train) {
@@ -197,16 +200,18 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
-    const Snapshot& base = baseOf(data[0]);
+    const Snapshot& base = baseOf(data[0] & 0x7f);
+    // The high bit: decode relative to a previous snapshot of the run (the sample itself).
+    const Snapshot* previous = data[0] & 0x80 ? &base : nullptr;
     const std::string_view bytes = asText(data + 1, size - 1);
     std::string why;
-    const SnapshotPtr decoded = decodeSnapshot(bytes, base, &why);
+    const SnapshotPtr decoded = decodeSnapshot(bytes, base, previous, &why);
     if (!decoded) {
         require(why.starts_with("snapshot bytes: ") && why.size() > 16,
                 "a refusal without a message: '" + why + "'");
         return 0;
     }
-    require(encodeSnapshot(*decoded) == std::string(bytes), "encode(decode(x)) != x");
+    require(encodeSnapshot(*decoded, previous) == std::string(bytes), "encode(decode(x)) != x");
     if (auto* k = dynamic_cast<const KernelSnapshot*>(decoded.get())) {
         require(k->setup == static_cast<const KernelSnapshot&>(base).setup, "setup not shared");
         checkClassifier(k->classifier.get(), *k->setup->train);

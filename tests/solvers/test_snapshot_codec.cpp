@@ -37,7 +37,7 @@ namespace {
 
 // Steps each demo run takes (the runs of kRunToEnd go on to their stop rule).
 constexpr int kSteps = 4;
-const std::vector<std::string> kRunToEnd = {"kelley_2d", "svm_2d"};
+const std::vector<std::string> kRunToEnd = {"kelley_2d", "svm_2d", "mkl_path_2d"};
 
 bool sameBits(double a, double b) {
     return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
@@ -284,25 +284,45 @@ std::vector<std::pair<const Family*, SteppedRun>> onePerType() {
 }
 
 // Every snapshot of `run`: encode → decode against the run's base → encode gives the same
-// bytes, and the fields equal the original's; prints the sizes.
-void checkRoundTrips(const SteppedRun& run) {
+// bytes, and the fields equal the original's. With `relative`, each snapshot is encoded
+// relative to the one before it and decoded with the one decoded before it. Returns the sum
+// of the sizes, plain and zlib-compressed.
+std::pair<std::size_t, std::size_t> roundTrips(const SteppedRun& run, bool relative) {
     std::size_t total = 0, compressed = 0;
+    SnapshotPtr previous, previousDecoded;
     std::string why;
     for (const SnapshotPtr& snapshot : run.snapshots) {
-        const std::optional<std::string> bytes = encodeSnapshot(*snapshot);
-        QVERIFY2(bytes, run.label.c_str());
-        const SnapshotPtr decoded = decodeSnapshot(*bytes, *run.base, &why);
-        QVERIFY2(decoded, (run.label + ": " + why).c_str());
-        QVERIFY2(encodeSnapshot(*decoded) == bytes, run.label.c_str());
-        QVERIFY2(sameCommonFields(*snapshot, *decoded), run.label.c_str());
+        const std::optional<std::string> bytes =
+            encodeSnapshot(*snapshot, relative ? previous.get() : nullptr);
+        if (!bytes) QTest::qFail(run.label.c_str(), __FILE__, __LINE__);
+        if (!bytes) return {};
+        SnapshotPtr decoded = decodeSnapshot(*bytes, *run.base, previousDecoded.get(), &why);
+        if (!decoded) QTest::qFail((run.label + ": " + why).c_str(), __FILE__, __LINE__);
+        if (!decoded) return {};
+        if (encodeSnapshot(*decoded, relative ? previousDecoded.get() : nullptr) != bytes)
+            QTest::qFail((run.label + ": encoded again otherwise").c_str(), __FILE__, __LINE__);
+        if (!sameCommonFields(*snapshot, *decoded))
+            QTest::qFail((run.label + ": common fields differ").c_str(), __FILE__, __LINE__);
         compareTypeFields(*snapshot, *decoded);
         if (QTest::currentTestFailed()) qWarning() << run.label.c_str();
         total += bytes->size();
         compressed += zlibSize(*bytes);
+        previous = snapshot;
+        previousDecoded = std::move(decoded);
     }
+    return {total, compressed};
+}
+
+// Both ways; prints the sizes.
+void checkRoundTrips(const SteppedRun& run) {
+    const auto [total, compressed] = roundTrips(run, false);
+    const auto [relative, relativeCompressed] = roundTrips(run, true);
     const std::size_t n = run.snapshots.size();
     qInfo("%-34s %3zu snapshots, %9zu bytes (%7zu per snapshot), zlib %8zu (%6zu per snapshot)",
           run.label.c_str(), n, total, total / n, compressed, compressed / n);
+    if (relative != total)
+        qInfo("%-34s relative to the previous: %9zu bytes, zlib %8zu", run.label.c_str(), relative,
+              relativeCompressed);
 }
 
 }  // namespace
@@ -493,6 +513,20 @@ class TestSnapshotCodec : public QObject {
         other->solver = "another";
         QVERIFY(!decodeSnapshot(*encodeSnapshot(*other), *kelley.base, &why));
         QVERIFY2(why.find("a snapshot of solver 'another'") != std::string::npos, why.c_str());
+        // An MKL path snapshot encoded relative to the previous one needs it.
+        for (const auto& [family, run] : typed) {
+            if (!dynamic_cast<const MklPathSnapshot*>(run.base.get())) continue;
+            const std::size_t n = run.snapshots.size();
+            QVERIFY(n >= 3);
+            const std::string relative =
+                *encodeSnapshot(*run.snapshots[n - 1], run.snapshots[n - 2].get());
+            QVERIFY(relative.size() < encodeSnapshot(*run.snapshots[n - 1])->size());
+            QVERIFY(!decodeSnapshot(relative, *run.base, &why));
+            QVERIFY2(why.find("shared with the run's previous snapshot, which has 0") !=
+                         std::string::npos,
+                     why.c_str());
+            QVERIFY(decodeSnapshot(relative, *run.base, run.snapshots[n - 2].get(), &why));
+        }
         // A snapshot type no codec knows.
         struct Unknown : Snapshot {};
         QVERIFY(!encodeSnapshot(Unknown()));
