@@ -205,6 +205,7 @@ class MainWindow : public QMainWindow {
     void onSessionLoaded(const std::shared_ptr<Loaded>& loaded);
     void applySession(const Session& session, ProblemPtr problem);
     void restorePendingSession();
+    std::vector<SnapshotPtr> decodeHistory(const Run& r, const std::vector<std::string>& stored);
     void saveSessionDialog();
     void openSessionDialog();
     void copyCommandLine();

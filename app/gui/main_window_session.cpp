@@ -27,6 +27,7 @@
 #include "run.h"
 #include "run_controller.h"
 #include "session.h"
+#include "snapshot_codec.h"
 #include "timeline_bar.h"
 
 namespace cplab {
@@ -84,6 +85,12 @@ Session MainWindow::currentSession(bool withHistory) const {
             history.records.push_back(r->recordAt(0));
             history.records.insert(history.records.end(), r->trace().begin(), r->trace().end());
             history.status = r->status();
+            const Snapshot* previous = nullptr;
+            for (const SnapshotPtr& snapshot : r->history()) {
+                if (auto bytes = encodeSnapshot(*snapshot, previous))
+                    history.snapshots.push_back(std::move(*bytes));
+                previous = snapshot.get();
+            }
             saved.history = std::move(history);
         }
         session.runs.push_back(std::move(saved));
@@ -182,6 +189,27 @@ void MainWindow::applySession(const Session& session, ProblemPtr problem) {
     restorePendingSession();
 }
 
+// The stored snapshots of run `r`, decoded against its solver's first snapshot; those that
+// cannot be read are left out and said in the log.
+std::vector<SnapshotPtr> MainWindow::decodeHistory(const Run& r,
+                                                   const std::vector<std::string>& stored) {
+    std::vector<SnapshotPtr> snapshots;
+    const SnapshotPtr base = r.snapshot();
+    if (!base) return snapshots;
+    for (const std::string& bytes : stored) {
+        std::string why;
+        const Snapshot* previous = snapshots.empty() ? nullptr : snapshots.back().get();
+        SnapshotPtr decoded = decodeSnapshot(bytes, *base, previous, &why);
+        if (!decoded) {
+            log_->appendError(tr("%1: a stored snapshot is left out: %2")
+                                  .arg(r.label(), QString::fromStdString(why)));
+            continue;
+        }
+        snapshots.push_back(std::move(decoded));
+    }
+    return snapshots;
+}
+
 // Once every run is ready: their stored histories, the selection, the axes and the timeline.
 void MainWindow::restorePendingSession() {
     if (!pendingSession_) return;
@@ -193,7 +221,7 @@ void MainWindow::restorePendingSession() {
         Run* r = run(k);
         const auto& history = session->runs[k].history;
         if (!history || r->failed()) continue;
-        r->restore(history->records, {}, history->status);
+        r->restore(history->records, decodeHistory(*r, history->snapshots), history->status);
     }
     const SessionView& view = session->view;
     selectRun(std::min(view.selectedRun, runCount() - 1));

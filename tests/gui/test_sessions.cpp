@@ -17,6 +17,7 @@
 
 #include "bounds_plot.h"
 #include "cli_process.h"
+#include "family_view.h"
 #include "gui_wait.h"
 #include "log_panel.h"
 #include "main_window.h"
@@ -117,6 +118,56 @@ class TestSessions : public QObject {
         const QImage before = original_.boundsPlot()->plot()->toPixmap(600, 300).toImage();
         const QImage after = w.boundsPlot()->plot()->toPixmap(600, 300).toImage();
         QCOMPARE(after, before);
+        // The model view draws the stored snapshots: the same pixels at the same iteration.
+        QCOMPARE(w.currentView()->grab().toImage(), original_.currentView()->grab().toImage());
+        w.showIteration(2);
+        original_.showIteration(2);
+        QTest::qWait(300);
+        QCOMPARE(w.currentView()->grab().toImage(), original_.currentView()->grab().toImage());
+        original_.showIteration(4);
+    }
+
+    // One demo per family: saved after a few steps and reopened, the model view and the bounds
+    // plot draw the same pixels.
+    void everyFamilyReopensExactly_data() {
+        QTest::addColumn<QString>("demo");
+        for (const char* demo : {"kelley_2d", "frank_wolfe", "kernel_choice_2d", "mkl_path_2d",
+                                 "slmc_2d", "ocr_bcfw", "map_frustrated"})
+            QTest::newRow(demo) << demo;
+    }
+    void everyFamilyReopensExactly() {
+        QFETCH(QString, demo);
+        MainWindow first;
+        first.setScripted(true);
+        first.resize(1280, 720);
+        first.show();
+        QVERIFY(first.loadDemo(demo));
+        QVERIFY(waitFor([&] { return allReady(first); }));
+        first.stepAll(4);
+        QVERIFY(waitFor(
+            [&] {
+                for (int k = 0; k < first.runCount(); ++k) {
+                    const cplab::Run* r = first.run(k);
+                    if (r->iteration() < 4 && !r->status().finished()) return false;
+                }
+                return true;
+            },
+            60000));
+        QTest::qWait(300);
+        QString why;
+        QVERIFY2(first.saveSession(path(demo + ".cplab"), true, &why), qPrintable(why));
+        MainWindow second;
+        second.setScripted(true);
+        second.resize(1280, 720);
+        second.show();
+        bool ok = false;
+        QVERIFY(openAndWait(second, path(demo + ".cplab"), &ok));
+        QVERIFY(ok);
+        QTest::qWait(300);
+        QCOMPARE(second.runCount(), first.runCount());
+        QCOMPARE(second.currentView()->grab().toImage(), first.currentView()->grab().toImage());
+        QCOMPARE(second.boundsPlot()->plot()->toPixmap(600, 300).toImage(),
+                 first.boundsPlot()->plot()->toPixmap(600, 300).toImage());
     }
 
     void reopensAtIterationZeroWithoutHistory() {
