@@ -66,8 +66,8 @@ class BmrmSolver final : public LinearSvmSolver {
     // w_best of `previous` is kept (its plane, F and training error are taken here), the planes
     // of the new risk at `previous`'s cut points (when it kept them, plane_set.h) start the
     // model, and the reduced problem is solved, so that the first record holds U = F(w_best)
-    // and the certified L of those planes. False, and nothing changed, when the runs do not fit
-    // (*why says why).
+    // and the certified L of those planes. False when the runs do not fit (*why says why); the
+    // run is then left for the caller to discard.
     bool warmStartFrom(const BmrmSolver& previous, std::string* why);
 
   protected:

@@ -79,7 +79,8 @@ class DcdSolver final : public LinearSvmSolver {
 
     // Warm start after the training set was edited (app/warm_start.h), before the first step:
     // example i takes α of example previousIndex[i] of `previous` (−1: a new example, α = 0),
-    // clipped to this run's box [0, U] (U = C follows m), and w(α) is rebuilt; the first
+    // clipped to this run's box [0, U] (U = C follows m), then scaled by the t ∈ [0, 1] that
+    // maximises D(tα) (never below D(0)), and w(α) is rebuilt; the first
     // record holds F(w(α)) and the certified λD(α). False, and nothing changed, when the runs
     // do not fit (*why says why).
     bool warmStartFrom(const DcdSolver& previous, const std::vector<int>& previousIndex,

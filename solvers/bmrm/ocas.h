@@ -50,8 +50,8 @@ class OcasSolver final : public LinearSvmSolver {
     // Warm start after the training set was edited (app/warm_start.h), before the first step:
     // w^b of `previous` is kept, with the planes of the new risk at w^b and at `previous`'s
     // cut points (when it kept them, plane_set.h) besides the plane at 0 of the constructor;
-    // the first record holds U = F(w^b) and the reduced problem's certified L. False, and
-    // nothing changed, when the runs do not fit (*why says why).
+    // the first record holds U = F(w^b) and the reduced problem's certified L. False when the
+    // runs do not fit (*why says why); the run is then left for the caller to discard.
     bool warmStartFrom(const OcasSolver& previous, std::string* why);
 
   protected:
