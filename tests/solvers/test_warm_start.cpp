@@ -107,7 +107,32 @@ void report(const std::string& what, const Solver& warm, const Solver& cold) {
           cold.lastRecord().upper);
 }
 
-const std::vector<std::string> kEdits = {"add", "delete", "move"};
+// A run of `solver` solved on set A of the edit, and the run warmSolver made from it for B.
+struct WarmCase {
+    Edit edit;
+    ProblemInstance after;
+    std::unique_ptr<Solver> previous, warm;
+    std::string note;
+};
+
+WarmCase warmCase(const std::string& family, const std::string& solver, const QString& edit,
+                  const OptionValues& options) {
+    WarmCase c{makeEdit(edit.toStdString()), {}, nullptr, nullptr, {}};
+    c.previous = build(solver, instance(family, c.edit.before), options);
+    if (!solve(*c.previous).usable()) qFatal("%s did not finish on set A", solver.c_str());
+    c.after = instance(family, c.edit.after);
+    c.warm = warmSolver(*c.previous, solver, c.after, options, &c.note);
+    return c;
+}
+
+// Rows "<solver> <edit>" for every solver and edit (points added, deleted, moved).
+void addRows(std::initializer_list<const char*> solvers) {
+    QTest::addColumn<QString>("solver");
+    QTest::addColumn<QString>("edit");
+    for (const char* solver : solvers)
+        for (const char* edit : {"add", "delete", "move"})
+            QTest::addRow("%s %s", solver, edit) << solver << edit;
+}
 
 }  // namespace
 
@@ -158,14 +183,7 @@ class TestWarmStart : public QObject {
                  note.c_str());
     }
 
-    void cuttingPlanes_data() {
-        QTest::addColumn<QString>("solver");
-        QTest::addColumn<QString>("edit");
-        for (const char* solver : {"bmrm", "ocas"})
-            for (const std::string& edit : kEdits)
-                QTest::addRow("%s %s", solver, edit.c_str())
-                    << solver << QString::fromStdString(edit);
-    }
+    void cuttingPlanes_data() { addRows({"bmrm", "ocas"}); }
 
     // BMRM and OCAS: the kept planes bound the new risk, the bounds stay certified, and the
     // warm run ends at LIBLINEAR's optimum of the edited set within tol_rel, as the cold run.
@@ -173,14 +191,9 @@ class TestWarmStart : public QObject {
         QFETCH(QString, solver);
         QFETCH(QString, edit);
         const std::string name = solver.toStdString();
-        const Edit e = makeEdit(edit.toStdString());
         const OptionValues options = {{"C", "10"}, {"tol_rel", "1e-4"}};
-        auto previous = build(name, instance("linear", e.before), options);
-        QVERIFY(solve(*previous).usable());
-
-        const ProblemInstance b = instance("linear", e.after);
-        std::string note;
-        auto warm = warmSolver(*previous, name, b, options, &note);
+        WarmCase c = warmCase("linear", name, edit, options);
+        auto& [e, b, previous, warm, note] = c;
         QVERIFY2(warm, note.c_str());
         QVERIFY2(note.find("warm start: " + name + " keeps w_b") == 0, note.c_str());
         auto* linear = dynamic_cast<LinearSvmSolver*>(warm.get());
@@ -251,25 +264,19 @@ class TestWarmStart : public QObject {
         QVERIFY(above > 0);
     }
 
-    void dcd_data() {
-        QTest::addColumn<QString>("edit");
-        for (const std::string& edit : kEdits)
-            QTest::addRow("%s", edit.c_str()) << QString::fromStdString(edit);
-    }
+    void dcd_data() { addRows({"dcd"}); }
 
     // DCD keeps α of the surviving examples (clipped to the new C): its first lower bound is
     // λD(α), certified, and the run ends at LIBLINEAR's optimum.
     void dcd() {
+        QFETCH(QString, solver);
         QFETCH(QString, edit);
-        const Edit e = makeEdit(edit.toStdString());
+        const std::string name = solver.toStdString();
         const OptionValues options = {{"C", "10"}, {"tol_rel", "1e-4"}};
-        auto previous = build("dcd", instance("linear", e.before), options);
-        QVERIFY(solve(*previous).usable());
-        const ProblemInstance b = instance("linear", e.after);
-        std::string note;
-        auto warm = warmSolver(*previous, "dcd", b, options, &note);
+        WarmCase c = warmCase("linear", name, edit, options);
+        auto& [e, b, previous, warm, note] = c;
         QVERIFY2(warm, note.c_str());
-        QVERIFY2(note.find("warm start: dcd keeps alpha of ") == 0, note.c_str());
+        QVERIFY2(note.find("warm start: " + name + " keeps alpha of ") == 0, note.c_str());
         auto& dcd = dynamic_cast<DcdSolver&>(*warm);
         QVERIFY((dcd.alpha().array() >= 0).all() && (dcd.alpha().array() <= dcd.boxBound()).all());
         QVERIFY((dcd.alpha().array() > 0).count() > 10);
@@ -281,29 +288,27 @@ class TestWarmStart : public QObject {
         bool held = true;
         QVERIFY(runChecked(*warm, optimum, 1e-9, &held).usable());
         QVERIFY(held);
-        auto cold = build("dcd", b, options);
+        auto cold = build(name, b, options);
         QVERIFY(solve(*cold).usable());
         const double u = warm->lastRecord().upper;
         QVERIFY(u - optimum <= 1e-4 * u + 1e-12);
-        report("dcd " + e.name, *warm, *cold);
+        report(name + " " + e.name, *warm, *cold);
     }
 
-    void svm_data() { dcd_data(); }
+    void svm_data() { addRows({"svm"}); }
 
     // SMO starts from α carried over (feasible: box and yᵀα = 0), D(α) is a certified lower
     // bound from the first record, and the run ends at LIBSVM's dual optimum.
     void svm() {
+        QFETCH(QString, solver);
         QFETCH(QString, edit);
-        const Edit e = makeEdit(edit.toStdString());
+        const std::string name = solver.toStdString();
         const OptionValues options = {
             {"kernel", "gaussian:0.5"}, {"C", "10"}, {"kkt_tolerance", "1e-6"}};
-        auto previous = build("svm", instance("kernel", e.before), options);
-        QVERIFY(solve(*previous).usable());
-        const ProblemInstance b = instance("kernel", e.after);
-        std::string note;
-        auto warm = warmSolver(*previous, "svm", b, options, &note);
+        WarmCase c = warmCase("kernel", name, edit, options);
+        auto& [e, b, previous, warm, note] = c;
         QVERIFY2(warm, note.c_str());
-        QVERIFY2(note.find("warm start: svm keeps alpha of ") == 0, note.c_str());
+        QVERIFY2(note.find("warm start: " + name + " keeps alpha of ") == 0, note.c_str());
         const auto& svm = dynamic_cast<SvmSolver&>(*warm);
         const Eigen::VectorXd& alpha = svm.smo().alpha();
         const Eigen::VectorXd& y = svm.problem().train->labels;
@@ -322,21 +327,14 @@ class TestWarmStart : public QObject {
         bool held = true;
         QVERIFY(runChecked(*warm, optimum, 1e-9, &held).usable());
         QVERIFY(held);
-        auto cold = build("svm", b, options);
+        auto cold = build(name, b, options);
         QVERIFY(solve(*cold).usable());
         QVERIFY(std::abs(warm->lastRecord().lower - optimum) <= 1e-5 * optimum);
         QVERIFY(std::abs(cold->lastRecord().lower - optimum) <= 1e-5 * optimum);
-        report("svm " + e.name, *warm, *cold);
+        report(name + " " + e.name, *warm, *cold);
     }
 
-    void mkl_data() {
-        QTest::addColumn<QString>("solver");
-        QTest::addColumn<QString>("edit");
-        for (const char* solver : {"silp", "simplemkl"})
-            for (const std::string& edit : kEdits)
-                QTest::addRow("%s %s", solver, edit.c_str())
-                    << solver << QString::fromStdString(edit);
-    }
+    void mkl_data() { addRows({"silp", "simplemkl"}); }
 
     // SILP keeps its LP rows (retaken from their α carried over), SimpleMKL keeps β and α: θ and
     // min_k S_k stay below the edited set's min D(β) (from a tight cold SILP), and both end at
@@ -345,23 +343,18 @@ class TestWarmStart : public QObject {
         QFETCH(QString, solver);
         QFETCH(QString, edit);
         const std::string name = solver.toStdString();
-        const Edit e = makeEdit(edit.toStdString());
         const OptionValues options = {{"kernels", "gaussian:0.2,2;linear"},
                                       {"C", "10"},
                                       {"kkt_tolerance", "1e-7"},
                                       {"tol_rel", "1e-4"}};
-        auto previous = build(name, instance("kernel", e.before), options);
-        QVERIFY(solve(*previous).usable());
-        const ProblemInstance b = instance("kernel", e.after);
+        WarmCase c = warmCase("kernel", name, edit, options);
+        auto& [e, b, previous, warm, note] = c;
+        QVERIFY2(warm, note.c_str());
         OptionValues tight = options;
         tight["tol_rel"] = "1e-7";
         auto reference = build("silp", b, tight);
         QVERIFY(solve(*reference).usable());
         const double optimum = reference->lastRecord().upper;  // min D(β), within 1e-7
-
-        std::string note;
-        auto warm = warmSolver(*previous, name, b, options, &note);
-        QVERIFY2(warm, note.c_str());
         QVERIFY2(note.find("warm start: " + name + " keeps beta") == 0, note.c_str());
         const auto& kernel = dynamic_cast<KernelSvmSolver&>(*warm);
         QVERIFY(kernel.weights().isApprox(dynamic_cast<KernelSvmSolver&>(*previous).weights()));
@@ -377,20 +370,18 @@ class TestWarmStart : public QObject {
         report(name + " " + e.name, *warm, *cold);
     }
 
-    void slmc_data() { dcd_data(); }
+    void slmc_data() { addRows({"slmc"}); }
 
     // SLMC keeps Z and starts the inner SVM from α carried over: the first record is W at the
     // previous Z on the edited set (evaluated afresh here), and L-BFGS only goes down from it.
     void slmc() {
+        QFETCH(QString, solver);
         QFETCH(QString, edit);
-        const Edit e = makeEdit(edit.toStdString());
+        const std::string name = solver.toStdString();
         const OptionValues options = {
             {"kernel", "gaussian:0.5"}, {"expansion_vectors", "5"}, {"C", "10"}};
-        auto previous = build("slmc", instance("sparse", e.before), options);
-        QVERIFY(solve(*previous).usable());
-        const ProblemInstance b = instance("sparse", e.after);
-        std::string note;
-        auto warm = warmSolver(*previous, "slmc", b, options, &note);
+        WarmCase c = warmCase("sparse", name, edit, options);
+        auto& [e, b, previous, warm, note] = c;
         QVERIFY2(warm, note.c_str());
         QCOMPARE(note, std::string("warm start: slmc keeps the 5 expansion vectors and alpha of "
                                    "the surviving examples"));
@@ -403,9 +394,9 @@ class TestWarmStart : public QObject {
         const double start = warm->lastRecord().upper;
         QVERIFY(solve(*warm).usable());
         QVERIFY(warm->lastRecord().upper <= start * (1 + 1e-9));
-        auto cold = build("slmc", b, options);
+        auto cold = build(name, b, options);
         QVERIFY(solve(*cold).usable());
-        report("slmc " + e.name, *warm, *cold);
+        report(name + " " + e.name, *warm, *cold);
     }
 };
 
