@@ -57,29 +57,47 @@ std::vector<std::string> BmrmSolver::pseudocode() const {
     };
 }
 
-Status BmrmSolver::doStep(IterationRecord& record) {
-    // Oracle at w_{t−1} (= w_): scores, risk and subgradient in two passes over the data.
+bool addRiskPlanesAt(const Risk& risk, const std::vector<Eigen::VectorXd>& points,
+                     PlaneSet& planes) {
+    Eigen::VectorXd g;
+    for (const Eigen::VectorXd& w : points) {
+        const double r = risk.evaluate(w, &g);
+        if (!std::isfinite(r) || !g.allFinite()) return false;
+        planes.add(g, r - g.dot(w), w);
+    }
+    return true;
+}
+
+bool BmrmSolver::oracle(double* r, double* trainError) {
+    // Scores, risk and subgradient in two passes over the data.
     previous_ = w_;
     risk_->scores(w_, scores_);
-    // The training error of w_{t−1}, kept if it becomes w_best; then the loss's derivatives
+    // The training error of w, kept if it becomes w_best; then the loss's derivatives
     // overwrite the scores (one m × K matrix instead of two).
-    const double trainError = risk_->errorFromScores(scores_);
-    const double r = risk_->loss(scores_, &scores_);
+    *trainError = risk_->errorFromScores(scores_);
+    *r = risk_->loss(scores_, &scores_);
     risk_->backProject(scores_, gradient_);
+    if (!std::isfinite(*r) || !gradient_.allFinite()) return false;
+    planes_->add(gradient_, *r - gradient_.dot(w_), w_);
+    return true;
+}
+
+Status BmrmSolver::doStep(IterationRecord& record) {
+    // Oracle at w_{t−1} (= w_).
+    double r = 0.0, trainError = 0.0;
     ++record.oracleCalls;
-    if (!std::isfinite(r) || !gradient_.allFinite()) {
+    if (!oracle(&r, &trainError)) {
         return Status::make(StatusCode::NumericalFailure,
                             "the risk or its subgradient is not "
                             "finite at w");
     }
-    const double f = 0.5 * lambda() * w_.squaredNorm() + r;
+    const double f = 0.5 * lambda() * previous_.squaredNorm() + r;
     const bool improved = f < record.upper;
     if (improved) {
         record.upper = f;
-        best_ = w_;
+        best_ = previous_;
     }
 
-    planes_->add(gradient_, r - gradient_.dot(w_));
     const SimplexQpResult qp = planes_->solve();
     qpGap_ = qp.fwGap;
     qpIterations_ = qp.iterations;
@@ -96,6 +114,38 @@ Status BmrmSolver::doStep(IterationRecord& record) {
 
     return progressStatus(record, kStallIterations,
                           std::max(kRoundingGap, 10.0 * bmrmOptions_.planes.qp_tolerance));
+}
+
+bool BmrmSolver::warmStartFrom(const BmrmSolver& previous, std::string* why) {
+    if (!warmCompatible(previous, why)) return false;
+    SetupTimer timer(*this);
+    std::vector<Eigen::VectorXd> points = previous.planes_->cutPoints();
+    std::erase_if(points, [&](const Eigen::VectorXd& p) { return p == previous.best_; });
+    w_ = previous.best_;
+    double r = 0.0, trainError = 0.0;
+    if (!oracle(&r, &trainError) || !addRiskPlanesAt(*risk_, points, *planes_)) {
+        if (why) *why = "the new risk is not finite at the previous run's points";
+        planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes,
+                                             linearPlaneBudget(risk().data().storedBytes()));
+        w_ = previous_ = Eigen::VectorXd::Zero(risk().dimension());
+        return false;
+    }
+    best_ = previous_;
+    const SimplexQpResult qp = planes_->solve();
+    w_ = planes_->weights();
+    IterationRecord initial;
+    initial.oracleCalls = 1 + static_cast<long long>(points.size());
+    initial.upper = 0.5 * lambda() * best_.squaredNorm() + r;
+    initial.lower = std::clamp(planes_->dualValue(), 0.0, initial.upper);
+    initial.extra = commonExtras(planes_->size(), planes_->active(), trainError, best_);
+    initial.extra.push_back(qp.iterations);
+    setInitialRecord(initial);
+    if (why) {
+        *why = "keeps w_best and takes " + std::to_string(points.size() + 1) +
+               " planes of the edited data at the previous cut points" +
+               (previous.planes_->keepsCutPoints() ? "" : " (the previous run kept none)");
+    }
+    return true;
 }
 
 SnapshotPtr BmrmSolver::snapshot() const {

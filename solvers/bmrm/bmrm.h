@@ -44,6 +44,12 @@ struct BmrmOptions : CuttingPlaneOptions {
     }
 };
 
+// Adds the planes of `risk` taken at `points` to `planes` (one oracle call each): after the
+// training set changed, the planes of the new risk at the old cut points (the old planes bound
+// the old risk only). False when the risk or its subgradient is not finite at a point.
+bool addRiskPlanesAt(const Risk& risk, const std::vector<Eigen::VectorXd>& points,
+                     PlaneSet& planes);
+
 class BmrmSolver final : public LinearSvmSolver {
   public:
     BmrmSolver(const LinearProblem& problem, BmrmOptions options = {});
@@ -54,6 +60,15 @@ class BmrmSolver final : public LinearSvmSolver {
     SnapshotPtr snapshot() const override;
     const Eigen::VectorXd& bestWeights() const override { return best_; }
     const Eigen::VectorXd& weights() const { return w_; }
+    const PlaneSet* planes() const { return planes_.get(); }
+
+    // Warm start after the training set was edited (app/warm_start.h), before the first step:
+    // w_best of `previous` is kept (its plane, F and training error are taken here), the planes
+    // of the new risk at `previous`'s cut points (when it kept them, plane_set.h) start the
+    // model, and the reduced problem is solved, so that the first record holds U = F(w_best)
+    // and the certified L of those planes. False when the runs do not fit (*why says why); the
+    // run is then left for the caller to discard.
+    bool warmStartFrom(const BmrmSolver& previous, std::string* why);
 
   protected:
     Status doStep(IterationRecord& record) override;
@@ -62,6 +77,10 @@ class BmrmSolver final : public LinearSvmSolver {
     int activeStoredPlanes() const override { return planes_ ? planes_->active() : 0; }
 
   private:
+    // The oracle at w_: R, the plane (added with w_ as its point) and the training error.
+    // False when R or the subgradient is not finite.
+    bool oracle(double* r, double* trainError);
+
     BmrmOptions bmrmOptions_;
     std::unique_ptr<PlaneSet> planes_;
     Eigen::VectorXd w_;         // w_t, the next oracle point

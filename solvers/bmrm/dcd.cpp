@@ -79,20 +79,62 @@ DcdSolver::DcdSolver(const LinearProblem& problem, DcdOptions options)
     pgMaxOld_ = kInf;
     pgMinOld_ = -kInf;
 
+    setStartRecord();
+}
+
+void DcdSolver::setStartRecord() {
     Eigen::VectorXd w0;
     const double f0 = primal(w0, &lastTrainError_);
     lastTestError_ = testError(w0);
     wBest_ = w0;
     lastPrimal_ = f0;
-    lastDual_ = 0.0;  // D(0) = 0
+    lastDual_ = std::min(lambda_ * dualObjectiveC(), f0);  // D(0) = 0 on a cold start
 
     IterationRecord initial;
     initial.oracleCalls = 1;
     initial.upper = f0;
-    initial.lower = 0.0;
-    initial.extra = {0.0, 0.0, lastTrainError_, lastTestError_, f0, 0.0, f0, static_cast<double>(m),
-                     0.0};
+    initial.lower = lastDual_;
+    const double supportVectors = static_cast<double>((alpha_.array() > 0.0).count());
+    initial.extra = {0.0,
+                     0.0,
+                     lastTrainError_,
+                     lastTestError_,
+                     f0,
+                     lastDual_,
+                     f0 - lastDual_,
+                     static_cast<double>(alpha_.size()),
+                     supportVectors};
     setInitialRecord(initial);
+}
+
+bool DcdSolver::warmStartFrom(const DcdSolver& previous, const std::vector<int>& previousIndex,
+                              std::string* why) {
+    if (!warmCompatible(previous, why)) return false;
+    if (previousIndex.size() != static_cast<std::size_t>(alpha_.size())) {
+        if (why) *why = "the example correspondence does not fit the training set";
+        return false;
+    }
+    SetupTimer timer(*this);
+    int kept = 0;
+    for (Eigen::Index i = 0; i < alpha_.size(); ++i) {
+        const int j = previousIndex[static_cast<std::size_t>(i)];
+        if (j < 0 || j >= previous.alpha_.size()) continue;
+        alpha_[i] = std::clamp(previous.alpha_[j], 0.0, boxBound_);
+        if (alpha_[i] > 0) ++kept;
+    }
+    recomputeW();
+    // The best multiple tα, t ∈ [0, 1] (feasible too): D(tα) = tΣα − ½t²(‖w‖² + Dᵢᵢ‖α‖²) is
+    // largest at t = Σα / (‖w‖² + Dᵢᵢ‖α‖²), so the start is never below D(0) = 0.
+    const double curvature = w_.squaredNorm() + wBias_ * wBias_ + diag_ * alpha_.squaredNorm();
+    if (curvature > 0 && alpha_.sum() < curvature) {
+        const double t = alpha_.sum() / curvature;
+        alpha_ *= t;
+        w_ *= t;
+        wBias_ *= t;
+    }
+    setStartRecord();
+    if (why) *why = "keeps alpha of " + std::to_string(kept) + " surviving support vectors";
+    return true;
 }
 
 std::vector<std::string> DcdSolver::extraColumns() const {

@@ -77,6 +77,15 @@ class DcdSolver final : public LinearSvmSolver {
     // The dual objective D(α) of the C-form (lower bound of min P); λ·D is the λ-form bound.
     double dualObjectiveC() const;
 
+    // Warm start after the training set was edited (app/warm_start.h), before the first step:
+    // example i takes α of example previousIndex[i] of `previous` (−1: a new example, α = 0),
+    // clipped to this run's box [0, U] (U = C follows m), then scaled by the t ∈ [0, 1] that
+    // maximises D(tα) (never below D(0)), and w(α) is rebuilt; the first
+    // record holds F(w(α)) and the certified λD(α). False, and nothing changed, when the runs
+    // do not fit (*why says why).
+    bool warmStartFrom(const DcdSolver& previous, const std::vector<int>& previousIndex,
+                       std::string* why);
+
   protected:
     Status doStep(IterationRecord& record) override;
     SummaryFields familySummary() const override;
@@ -87,6 +96,8 @@ class DcdSolver final : public LinearSvmSolver {
     void recomputeW();                 // w ← Σ αᵢ yᵢ xᵢ
     void epoch();                      // one pass of coordinate updates
     double primal(Eigen::VectorXd& wFull, double* trainError);  // F(w) (one oracle call)
+    // The iteration-0 record at the current α (one oracle call for F(w(α))).
+    void setStartRecord();
 
     DcdOptions dcdOptions_;
     double boxBound_ = 0.0;  // U

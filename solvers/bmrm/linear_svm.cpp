@@ -347,4 +347,19 @@ SummaryFields LinearSvmSolver::summary() const {
     return fields;
 }
 
+bool LinearSvmSolver::warmCompatible(const LinearSvmSolver& previous, std::string* why) const {
+    auto fail = [why](const std::string& text) {
+        if (why) *why = text;
+        return false;
+    };
+    if (!valid() || !previous.valid()) return fail("a run was refused");
+    if (iteration() != 0) return fail("the new run has already taken a step");
+    if (previous.options_.risk != options_.risk) return fail("the risk changed");
+    if (previous.risk().dimension() != risk().dimension()) {
+        return fail("w has " + std::to_string(risk().dimension()) + " entries now, " +
+                    std::to_string(previous.risk().dimension()) + " before");
+    }
+    return true;
+}
+
 }  // namespace cplab

@@ -62,6 +62,8 @@ class LinearSvmSolver : public Solver {
     double lambda() const { return lambda_; }
     double C() const;  // 1/(λ·m)
     const LinearProblem& problem() const { return problem_; }
+    // The training file's label values, before they were mapped for the risk.
+    const std::vector<double>& classes() const { return classes_; }
     // The best weights so far (U = F(wBest)).
     virtual const Eigen::VectorXd& bestWeights() const = 0;
 
@@ -86,6 +88,10 @@ class LinearSvmSolver : public Solver {
     LinearSvmSolver(const LinearProblem& problem, const LinearSvmOptions& options,
                     const StopOptions& stop, const char* owner);
     bool valid() const { return risk_ != nullptr && !rejected(); }
+    // Whether this run, before its first step, can start from `previous`'s weights (a run on
+    // the training set before an edit, app/warm_start.h): both accepted, the same risk and
+    // the same size of w. Else false with *why.
+    bool warmCompatible(const LinearSvmSolver& previous, std::string* why) const;
     // The family solver's own options (validated after the base's checks): rejects with their
     // message when they are invalid; true when the solver may go on (valid()).
     template <class Options>

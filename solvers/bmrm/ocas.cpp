@@ -85,7 +85,7 @@ bool OcasSolver::cutAt(const Eigen::VectorXd& w) {
     riskCut_ = risk_->loss(work_, &work_);
     risk_->backProject(work_, gradient_);
     if (!std::isfinite(riskCut_) || !gradient_.allFinite()) return false;
-    planes_->add(gradient_, riskCut_ - gradient_.dot(w));
+    planes_->add(gradient_, riskCut_ - gradient_.dot(w), w);
     return true;
 }
 
@@ -173,6 +173,45 @@ Status OcasSolver::doStep(IterationRecord& record) {
     record.extra.push_back(search.k);
     return progressStatus(record, kStallIterations,
                           std::max(kRoundingGap, 10.0 * ocasOptions_.planes.qp_tolerance));
+}
+
+bool OcasSolver::warmStartFrom(const OcasSolver& previous, std::string* why) {
+    if (!warmCompatible(previous, why)) return false;
+    SetupTimer timer(*this);
+    std::vector<Eigen::VectorXd> points = previous.planes_->cutPoints();
+    std::erase_if(points, [&](const Eigen::VectorXd& p) {
+        return p == previous.wBest_ || p.isZero(0.0);  // taken below and by the constructor
+    });
+    const int before = planes_->size();
+    if (!addRiskPlanesAt(*risk_, points, *planes_)) {
+        if (why) *why = "the new risk is not finite at the previous run's points";
+        return false;  // planes_ may hold some of them: valid planes all the same
+    }
+    // X w^b in base_ (dir_ is 0 and lastK_ = 0: no step taken), then the plane at w^b.
+    risk_->scores(previous.wBest_, base_);
+    work_ = base_;
+    const double trainError = risk_->errorFromScores(base_);
+    if (!cutAt(previous.wBest_)) {
+        if (why) *why = "the new risk is not finite at the previous run's w_b";
+        risk_->scores(wBest_, base_);
+        return false;
+    }
+    wBest_ = wCut_ = previous.wBest_;
+    planes_->solve();
+    wModel_ = planes_->weights();
+    IterationRecord initial;
+    initial.oracleCalls = lastRecord().oracleCalls + static_cast<long long>(points.size()) + 1;
+    initial.upper = 0.5 * lambda() * wBest_.squaredNorm() + riskCut_;
+    initial.lower = std::clamp(planes_->dualValue(), 0.0, initial.upper);
+    initial.extra = commonExtras(planes_->size(), planes_->active(), trainError, wBest_);
+    initial.extra.push_back(0.0);
+    setInitialRecord(initial);
+    if (why) {
+        *why = "keeps w_b and takes " + std::to_string(planes_->size() - before) +
+               " planes of the edited data at w_b and the previous cut points" +
+               (previous.planes_->keepsCutPoints() ? "" : " (the previous run kept none)");
+    }
+    return true;
 }
 
 SnapshotPtr OcasSolver::snapshot() const {

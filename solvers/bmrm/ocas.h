@@ -45,6 +45,14 @@ class OcasSolver final : public LinearSvmSolver {
     std::vector<std::string> pseudocode() const override;
     SnapshotPtr snapshot() const override;
     const Eigen::VectorXd& bestWeights() const override { return wBest_; }
+    const PlaneSet* planes() const { return planes_.get(); }
+
+    // Warm start after the training set was edited (app/warm_start.h), before the first step:
+    // w^b of `previous` is kept, with the planes of the new risk at w^b and at `previous`'s
+    // cut points (when it kept them, plane_set.h) besides the plane at 0 of the constructor;
+    // the first record holds U = F(w^b) and the reduced problem's certified L. False when the
+    // runs do not fit (*why says why); the run is then left for the caller to discard.
+    bool warmStartFrom(const OcasSolver& previous, std::string* why);
 
   protected:
     Status doStep(IterationRecord& record) override;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 namespace cplab {
 
@@ -59,10 +60,12 @@ PlaneSet::PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& op
       qp_(qpOptions(options)),
       blockWidth_(blockWidthFor(dimension)),
       qpOptions_(qpOptions(options)) {
+    const double most = maxPlanes_ > 0 ? maxPlanes_ : kAutoMaxPlanes;
+    keepPoints_ = most * static_cast<double>(dimension) <= kCutPointDoubles;
     add(Eigen::VectorXd::Zero(dimension), 0.0);  // R ≥ 0
 }
 
-void PlaneSet::add(const Eigen::VectorXd& a, double b) {
+void PlaneSet::add(const Eigen::VectorXd& a, double b, const Eigen::VectorXd& point) {
     if (count_ == static_cast<int>(blocks_.size()) * blockWidth_)
         blocks_.emplace_back(dimension_, blockWidth_);
     // The new Gram column ⟨aᵢ, a⟩/λ, block by block.
@@ -78,6 +81,7 @@ void PlaneSet::add(const Eigen::VectorXd& a, double b) {
     qp_.addVariable(gram, b);
     b_.push_back(b);
     inactiveFor_.push_back(0);
+    if (keepPoints_) points_.push_back(point);
     ++count_;
 }
 
@@ -117,12 +121,14 @@ void PlaneSet::removePlanes(const std::vector<int>& sorted) {
             std::copy_n(column(i), dimension_, column(kept));
             b_[kept] = b_[i];
             inactiveFor_[kept] = inactiveFor_[i];
+            if (keepPoints_) points_[kept] = std::move(points_[i]);
         }
         ++kept;
     }
     count_ = kept;
     b_.resize(kept);
     inactiveFor_.resize(kept);
+    if (keepPoints_) points_.resize(kept);
     releaseEmptyBlocks();
 }
 
@@ -184,6 +190,14 @@ StepEvents PlaneSet::lastSolveEvents() const {
                                          std::to_string(maxPlanes_) + ")");
     }
     return events;
+}
+
+std::vector<Eigen::VectorXd> PlaneSet::cutPoints() const {
+    std::vector<Eigen::VectorXd> points;
+    for (const Eigen::VectorXd& point : points_) {
+        if (point.size() == dimension_) points.push_back(point);
+    }
+    return points;
 }
 
 Eigen::VectorXd PlaneSet::combination(const Eigen::VectorXd& alpha) const {

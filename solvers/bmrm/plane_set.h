@@ -25,6 +25,11 @@
 // planes only). Merging the oldest keeps the planes the last iterations built: on ten-class
 // usps with 100 planes, OCAS needs 528 iterations this way, 647 when all planes are merged
 // into one and 2,459 when the planes of least α are merged (443 uncapped).
+//
+// Cut points: when the points fit kCutPointDoubles (planes × dimension; every set the GUI
+// draws, and most files), each plane also keeps the w it was taken at, so that a warm start
+// after the training set changed can take the new risk's planes at the same points (an old
+// plane is a bound of the old risk only). Plane 0 and aggregates have none.
 #pragma once
 
 #include <Eigen/Dense>
@@ -72,6 +77,8 @@ inline constexpr double kAutoPlaneBytes = 512.0 * 1024 * 1024;
 // planes, for which OCAS needs 641 iterations instead of 443 and BMRM 2,957 instead of 1,229.
 inline constexpr double kPlaneShareOfData = 1.0 / 8.0;
 inline constexpr double kMinPlaneBudget = 1024.0 * 1024;
+// Cut points are kept when the most planes stored times the dimension is at most this.
+inline constexpr double kCutPointDoubles = 4.0 * 1024 * 1024;
 // The linear solvers' budget for max_planes = −1 on data of `dataBytes`.
 double linearPlaneBudget(double dataBytes);
 // The cap max_planes = −1 stands for with planes of `dimension` doubles and `budgetBytes` for
@@ -84,8 +91,9 @@ class PlaneSet {
     PlaneSet(Eigen::Index dimension, double lambda, const PlaneOptions& options,
              double autoBudgetBytes = kAutoPlaneBytes);
 
-    // Adds the plane ⟨a, w⟩ + b (a.size() == dimension).
-    void add(const Eigen::VectorXd& a, double b);
+    // Adds the plane ⟨a, w⟩ + b (a.size() == dimension), taken at `point` (kept when the set
+    // keeps cut points; empty: none).
+    void add(const Eigen::VectorXd& a, double b, const Eigen::VectorXd& point = {});
     // Solves the reduced dual from the previous α, then applies the drop/aggregation rules.
     SimplexQpResult solve();
 
@@ -95,6 +103,11 @@ class PlaneSet {
     double dualValue() const;
     // R_t(w) = maxᵢ ⟨aᵢ, w⟩ + bᵢ (−∞ without planes).
     double modelValue(const Eigen::VectorXd& w) const;
+
+    // Whether the planes keep the points they were taken at, and those points (of the planes
+    // that have one, oldest first).
+    bool keepsCutPoints() const { return keepPoints_; }
+    std::vector<Eigen::VectorXd> cutPoints() const;
 
     int size() const { return count_; }
     int maxPlanes() const { return maxPlanes_; }  // most planes stored at once
@@ -134,6 +147,8 @@ class PlaneSet {
                                            // i % blockWidth_ of block i / blockWidth_
     std::vector<double> b_;
     std::vector<int> inactiveFor_;  // consecutive solves with α = 0, per plane
+    bool keepPoints_ = false;
+    std::vector<Eigen::VectorXd> points_;  // per plane when keepPoints_: its cut point or empty
     int count_ = 0;
     int aggregations_ = 0;
     int dropped_ = 0;

@@ -134,6 +134,55 @@ double evaluateMklObjective(const KernelSetup& setup, const Eigen::VectorXd& bet
     return smo.dualObjective();
 }
 
+Eigen::VectorXd carriedAlpha(const Eigen::VectorXd& previousAlpha,
+                             const std::vector<int>& previousIndex, const Eigen::VectorXd& y,
+                             double C) {
+    Eigen::VectorXd alpha = Eigen::VectorXd::Zero(y.size());
+    double positive = 0.0, negative = 0.0;
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        const int j = previousIndex[static_cast<std::size_t>(i)];
+        if (j < 0 || j >= previousAlpha.size()) continue;
+        alpha[i] = std::clamp(previousAlpha[j], 0.0, C);
+        (y[i] > 0 ? positive : negative) += alpha[i];
+    }
+    // Scale the class of the larger sum down to the other's.
+    const double larger = std::max(positive, negative);
+    if (larger > 0 && positive != negative) {
+        const double keep = std::min(positive, negative) / larger;
+        const double side = positive > negative ? 1.0 : -1.0;
+        for (Eigen::Index i = 0; i < y.size(); ++i) {
+            if (y[i] * side > 0) alpha[i] *= keep;
+        }
+    }
+    return alpha;
+}
+
+void startFromBestMultiple(Smo& smo, const Eigen::VectorXd& alpha) {
+    smo.setAlpha(alpha);
+    // ∇f = Qα − e, so αᵀQα = αᵀ(∇f + e).
+    const double curvature = alpha.dot((smo.gradient().array() + 1.0).matrix());
+    const double sum = alpha.sum();
+    if (curvature > 0 && sum < curvature) smo.setAlpha(alpha * (sum / curvature));
+}
+
+bool KernelSvmSolver::warmCompatible(const KernelSvmSolver& previous,
+                                     const std::vector<int>& previousIndex,
+                                     std::string* why) const {
+    auto fail = [why](const std::string& text) {
+        if (why) *why = text;
+        return false;
+    };
+    if (!valid() || !previous.valid()) return fail("a run was refused");
+    if (iteration() != 0) return fail("the new run has already taken a step");
+    if (previousIndex.size() != static_cast<std::size_t>(problem_.train->size()))
+        return fail("the example correspondence does not fit the training set");
+    if (previous.kernels_->kernels() != kernels_->kernels()) {
+        return fail(std::to_string(kernels_->kernels()) + " kernels now, " +
+                    std::to_string(previous.kernels_->kernels()) + " before");
+    }
+    return true;
+}
+
 Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha) {
     const Eigen::VectorXd& y = kernels.train().labels;
     std::vector<int> sv;

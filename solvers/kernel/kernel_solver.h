@@ -58,10 +58,26 @@ double evaluateMklObjective(const KernelSetup& setup, const Eigen::VectorXd& bet
 // D(β) ≥ Σₖ βₖ S_k(α) on the simplex for every feasible α, with equality at β's own solution.
 Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha);
 
+// α carried over to an edited training set (app/warm_start.h): example i takes
+// previousAlpha[previousIndex[i]] (0 for −1, a new example), clipped to [0, C]; then the
+// larger of the two classes' sums Σ_{y=±1} αᵢ is scaled down to the smaller, so that yᵀα = 0
+// holds again. The result is feasible for the new dual (labels y = ±1, box C), so SMO may
+// start from it and every plane S_k(α) it gives bounds the new D(β) from below.
+Eigen::VectorXd carriedAlpha(const Eigen::VectorXd& previousAlpha,
+                             const std::vector<int>& previousIndex, const Eigen::VectorXd& y,
+                             double C);
+
+// Starts `smo` from the best multiple tα, t ∈ [0, 1], of a feasible α (still feasible):
+// D(tα) = tΣα − ½t² αᵀQα is largest at t = Σα / αᵀQα, so a carried α that lost its balance
+// never starts below D(0) = 0. Throws std::invalid_argument as Smo::setAlpha.
+void startFromBestMultiple(Smo& smo, const Eigen::VectorXd& alpha);
+
 class KernelSvmSolver : public Solver {
   public:
     const KernelProblem& problem() const { return problem_; }
     const std::vector<KernelSpec>& specs() const { return specs_; }
+    // The training file's two label values, before they were mapped to ±1.
+    const std::vector<double>& classes() const { return classes_; }
     // The current classifier (α, b, β of the newest iterate).
     virtual KernelClassifier classifier() const = 0;
     virtual Eigen::VectorXd weights() const = 0;  // β (ones(1) for svm/libsvm)
@@ -81,6 +97,12 @@ class KernelSvmSolver : public Solver {
     KernelSvmSolver(const KernelProblem& problem, const KernelOptions& options,
                     const StopOptions& stop, const char* owner, bool singleKernel);
     bool valid() const { return kernels_ != nullptr && !rejected(); }
+    // Whether this run, before its first step, can start from `previous` (a run on the
+    // training set before an edit; previousIndex[i] is the index there of example i, or −1):
+    // both accepted, the correspondence of this training set's size, and as many kernels.
+    // Else false with *why.
+    bool warmCompatible(const KernelSvmSolver& previous, const std::vector<int>& previousIndex,
+                        std::string* why) const;
 
     // Fills the common extra columns (and the errors of the current classifier).
     // `trainScores`, when given, are f(xᵢ) on the training set (svm reads them off SMO's

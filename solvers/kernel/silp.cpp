@@ -75,6 +75,16 @@ struct SilpSolver::State {
 
     std::vector<Eigen::VectorXd> planes, betaIterates;
     std::vector<double> dValues;
+    std::vector<Eigen::VectorXd> planeAlphas;  // the α of each plane of planes (warm starts)
+
+    // The master LP's row θ ≥ Σₖ βₖ Sₖ.
+    void addLpRow(const Eigen::VectorXd& S) {
+        const Eigen::Index K = S.size();
+        Eigen::VectorXd row(K + 1);
+        row.head(K) = -S;
+        row[K] = 1.0;
+        lp.addRow(row, 0.0, kInf);
+    }
 };
 
 void SilpOptions::visit(OptionVisitor& v) {
@@ -160,11 +170,9 @@ Status SilpSolver::doStep(IterationRecord& record) {
         s.bestAlpha = s.alpha;
         s.bestBias = s.bias;
     }
+    s.planeAlphas.push_back(s.alpha);
+    s.addLpRow(S);
     const int K = kernels_->kernels();
-    Eigen::VectorXd row(K + 1);
-    row.head(K) = -S;
-    row[K] = 1.0;
-    s.lp.addRow(row, 0.0, kInf);
 
     // 3. The master LP.
     const LpStatus lpStatus = s.lp.solve();
@@ -241,11 +249,42 @@ bool SilpSolver::warmStart(const SilpSolver& previous, std::string* why) {
     s.beta = p.bestBeta;
     s.bestBeta = p.bestBeta;
     s.bestAlpha = p.bestAlpha;
-    for (const Eigen::VectorXd& S : p.planes) {
-        Eigen::VectorXd row(K + 1);
-        row.head(K) = -S;
-        row[K] = 1.0;
-        s.lp.addRow(row, 0.0, kInf);
+    for (const Eigen::VectorXd& S : p.planes)
+        s.addLpRow(S);
+    s.planeAlphas = p.planeAlphas;
+    return true;
+}
+
+bool SilpSolver::warmStartFrom(const SilpSolver& previous, const std::vector<int>& previousIndex,
+                               std::string* why) {
+    if (!warmCompatible(previous, previousIndex, why)) return false;
+    const State& p = *previous.state_;
+    if (p.planes.empty()) {
+        if (why) *why = "the previous run has no SVM solution yet";
+        return false;
+    }
+    SetupTimer timer(*this);
+    State& s = *state_;
+    const Eigen::VectorXd& y = problem_.train->labels;
+    const Eigen::VectorXd alpha = carriedAlpha(p.bestAlpha, previousIndex, y, options_.C);
+    try {
+        s.q.setWeights(p.bestBeta);
+        startFromBestMultiple(s.smo, alpha);
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        s.q.setWeights(s.beta);
+        return false;
+    }
+    s.alpha = s.bestAlpha = s.smo.alpha();
+    s.beta = s.bestBeta = p.bestBeta;
+    for (const Eigen::VectorXd& planeAlpha : p.planeAlphas) {
+        Eigen::VectorXd carried = carriedAlpha(planeAlpha, previousIndex, y, options_.C);
+        s.addLpRow(mklPlane(*kernels_, carried));
+        s.planeAlphas.push_back(std::move(carried));
+    }
+    if (why) {
+        *why = "keeps beta and " + std::to_string(p.planeAlphas.size()) +
+               " LP rows, retaken on the edited data from their alpha carried over";
     }
     return true;
 }

@@ -307,6 +307,28 @@ Eigen::VectorXd SimpleMklSolver::weights() const {
     return state_ ? state_->current.beta : Eigen::VectorXd();
 }
 
+bool SimpleMklSolver::warmStartFrom(const SimpleMklSolver& previous,
+                                    const std::vector<int>& previousIndex, std::string* why) {
+    if (!warmCompatible(previous, previousIndex, why)) return false;
+    SetupTimer timer(*this);
+    State& s = *state_;
+    const SimpleMklPoint& p = previous.state_->current;
+    const Eigen::VectorXd alpha =
+        carriedAlpha(p.alpha, previousIndex, problem_.train->labels, options_.C);
+    try {
+        s.q.setWeights(p.beta);
+        startFromBestMultiple(s.smo, alpha);
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        s.q.setWeights(s.current.beta);
+        return false;
+    }
+    s.current.beta = p.beta;
+    s.current.alpha = s.smo.alpha();
+    if (why) *why = "keeps beta and alpha of the surviving examples";
+    return true;
+}
+
 SnapshotPtr SimpleMklSolver::snapshot() const {
     auto snapshot = std::make_shared<KernelSnapshot>();
     fillKernelSnapshot(*snapshot);

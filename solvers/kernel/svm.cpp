@@ -50,12 +50,37 @@ SvmSolver::SvmSolver(const KernelProblem& problem, SvmOptions options)
         reject(std::string(kOwner) + ": " + e.what());
         return;
     }
+    setStartRecord();
+}
+
+void SvmSolver::setStartRecord() {
     IterationRecord initial;
     initial.oracleCalls = q_->rowsComputed();
     initial.upper = smo_->primalObjective();  // α = 0: C Σ max(0, 1 − yᵢ b)
-    initial.lower = 0.0;                      // D(0) = 0
-    initial.extra = commonExtras(0.0, smo_->maxViolation());
+    initial.lower = smo_->dualObjective();    // D(0) = 0
+    const Eigen::VectorXd scores = trainScores();
+    initial.extra = commonExtras(initial.lower, smo_->maxViolation(), &scores);
     setInitialRecord(initial);
+}
+
+bool SvmSolver::warmStartFrom(const SvmSolver& previous, const std::vector<int>& previousIndex,
+                              std::string* why) {
+    if (!warmCompatible(previous, previousIndex, why)) return false;
+    SetupTimer timer(*this);
+    const Eigen::VectorXd alpha =
+        carriedAlpha(previous.smo_->alpha(), previousIndex, problem_.train->labels, options_.C);
+    try {
+        startFromBestMultiple(*smo_, alpha);
+    } catch (const std::exception& e) {
+        if (why) *why = e.what();
+        return false;
+    }
+    setStartRecord();
+    if (why) {
+        *why = "keeps alpha of " + std::to_string(smo_->supportVectors()) +
+               " surviving support vectors";
+    }
+    return true;
 }
 
 SvmSolver::~SvmSolver() = default;

@@ -32,6 +32,16 @@ class SvmSolver final : public KernelSvmSolver {
     Eigen::VectorXd weights() const override { return Eigen::VectorXd::Ones(1); }
     const Smo& smo() const { return *smo_; }
 
+    // Warm start after the training set was edited (app/warm_start.h), before the first step:
+    // SMO starts from α of `previous` carried over (carriedAlpha: survivors keep αᵢ clipped to
+    // [0, C], new examples 0, yᵀα = 0 restored; startFromBestMultiple: scaled by the t ∈ [0, 1]
+    // that maximises D(tα)), its gradient recomputed; the first record
+    // holds the primal and dual objectives there. previousIndex[i] is the index in
+    // `previous`'s training set of example i, or −1. False, and nothing changed, when the runs
+    // do not fit (*why says why).
+    bool warmStartFrom(const SvmSolver& previous, const std::vector<int>& previousIndex,
+                       std::string* why);
+
   protected:
     Status doStep(IterationRecord& record) override;
     // The test error of the final (α, b) when the last step left it to a later one.
@@ -40,6 +50,8 @@ class SvmSolver final : public KernelSvmSolver {
   private:
     // f(xᵢ) on the training set at the current (α, b), read off SMO's gradient.
     Eigen::VectorXd trainScores() const;
+    // The iteration-0 record at SMO's current α.
+    void setStartRecord();
 
     SvmOptions svmOptions_;
     std::unique_ptr<KernelQ> q_;

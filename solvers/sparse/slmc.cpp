@@ -377,6 +377,51 @@ void SlmcSolver::fillRecord(IterationRecord& record, double stepLength) {
                     lastTestError_};
 }
 
+bool SlmcSolver::warmStartFrom(const SlmcSolver& previous, const std::vector<int>& previousIndex,
+                               std::string* why) {
+    auto fail = [why](const std::string& text) {
+        if (why) *why = text;
+        return false;
+    };
+    if (!valid() || !previous.valid()) return fail("a run was refused");
+    if (iteration() != 0) return fail("the new run has already taken a step");
+    if (previousIndex.size() != static_cast<std::size_t>(objective_->examples()))
+        return fail("the example correspondence does not fit the training set");
+    const Eigen::MatrixXd& Z = previous.current_.Z;
+    if (Z.cols() != objective_->dimension()) {
+        return fail("the points have " + std::to_string(objective_->dimension()) +
+                    " features now, " + std::to_string(Z.cols()) + " before");
+    }
+    if (Z.rows() != current_.Z.rows()) {
+        return fail(std::to_string(current_.Z.rows()) + " expansion vectors now, " +
+                    std::to_string(Z.rows()) + " before");
+    }
+    SetupTimer timer(*this);
+    const Eigen::VectorXd alpha =
+        carriedAlpha(previous.current_.alpha, previousIndex, objective_->y(), options_.C);
+    SlmcEvaluation warm;
+    try {
+        warm = objective_->evaluate(Z, &alpha);
+        if (!warm.converged) throw std::runtime_error(innerFailure(warm));
+    } catch (const std::exception& e) {
+        return fail(std::string("W at the previous expansion vectors: ") + e.what());
+    }
+    current_ = std::move(warm);
+    ++evaluations_;
+    s_.clear();
+    y_.clear();
+    trail_.reset();
+    remember(0);
+    IterationRecord initial;
+    fillRecord(initial, 0.0);
+    setInitialRecord(initial);
+    if (why) {
+        *why = "keeps the " + std::to_string(Z.rows()) +
+               " expansion vectors and alpha of the surviving examples";
+    }
+    return true;
+}
+
 void SlmcSolver::remember(int iteration) {
     if (!trail_) {
         const long long perEntry = std::max<long long>(1, current_.Z.size());

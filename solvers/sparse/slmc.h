@@ -105,6 +105,18 @@ class SlmcSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const SlmcOptions& options() const { return options_; }
+    // The training set as prepared (labels ±1) and the training file's two label values.
+    const KernelProblem& problem() const { return data_.problem; }
+    const std::vector<double>& classes() const { return data_.classes; }
+
+    // Warm start after the training set was edited (app/warm_start.h), before the first step:
+    // the expansion vectors Z of `previous` are kept (when they have this run's N_z rows and
+    // d columns), W is evaluated there with the inner SVM started from `previous`'s α carried
+    // over (carriedAlpha; previousIndex[i] is the index in `previous`'s training set of example
+    // i, or −1), and β and b follow from that solution; L-BFGS starts without history. False,
+    // and nothing changed, when the runs do not fit (*why says why).
+    bool warmStartFrom(const SlmcSolver& previous, const std::vector<int>& previousIndex,
+                       std::string* why);
     // Valid unless rejected.
     const SlmcObjective& objective() const { return *objective_; }
     const SlmcEvaluation& current() const { return current_; }
