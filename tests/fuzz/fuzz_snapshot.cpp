@@ -191,9 +191,13 @@ void checkClassifier(const KernelClassifier* model, const Dataset& train) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const char* folder = std::getenv("CPLAB_FUZZ_WRITE_SEEDS");
     for (std::size_t k = 0; folder && k < samples().size(); ++k) {
+        const std::string bytes = *encodeSnapshot(*samples()[k]);
+        std::string why;
+        require(decodeSnapshot(bytes, baseOf(k), &why) != nullptr,
+                "a seed that does not decode: " + why);
         std::ofstream out(std::string(folder) + "/seed_" + samples()[k]->solver + ".bin",
                           std::ios::binary);
-        out << static_cast<char>(k) << *encodeSnapshot(*samples()[k]);
+        out << static_cast<char>(k) << bytes;
     }
     return 0;
 }
