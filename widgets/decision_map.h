@@ -10,6 +10,11 @@
 
 namespace cplab::widgets {
 
+// The object name of the axis rect in which a view draws the training points of 2-D data (of
+// 1-D regression data: x against the target y), so that the app's point editor
+// (app/gui/point_editor.h) finds where points can be drawn, whichever family's view holds them.
+inline constexpr char kTrainingPointsRect[] = "trainingPoints";
+
 QCPColorGradient decisionGradient();
 
 // Fills `map` with `grid` (colour range symmetric about 0, saturated beyond ±3) and its

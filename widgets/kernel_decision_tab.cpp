@@ -30,6 +30,7 @@ KernelDecisionTab::KernelDecisionTab(QWidget* parent)
     legend->setVisible(false);
     // The map, its legend in a row below.
     mapRect_ = axisRect();
+    mapRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     mapLegend_ = addLegendRow(this, 1, 3);
     plotLayout()->setRowStretchFactors({1.0, 0.001});
     styleAxisRect(mapRect_);

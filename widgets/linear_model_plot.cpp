@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "decision_map.h"
 #include "plot_reset.h"
 #include "plot_style.h"
 #include "race_graphs.h"
@@ -62,6 +63,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     replot_ = new CoalescedReplot(plot_, [this] { fitLegendRows(); });
 
     dataRect_ = plot_->axisRect();
+    dataRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     sliceRect_ = new QCPAxisRect(plot_);
     progressRect_ = new QCPAxisRect(plot_);
     planesRect_ = new QCPAxisRect(plot_);

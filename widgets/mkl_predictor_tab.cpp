@@ -36,6 +36,7 @@ MklPredictorTab::MklPredictorTab(QWidget* parent)
     setAutoAddPlottableToLegend(false);
     legend->setVisible(false);
     QCPAxisRect* rect = axisRect();
+    rect->setObjectName(kTrainingPointsRect);  // 2-D (and 1-D regression) data can be edited
     styleAxisRect(rect);
     map_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     map_->setGradient(decisionGradient());

@@ -79,6 +79,7 @@ SparseView::SparseView(QWidget* parent)
 
     // Expansion vectors.
     xvRect_ = xvPlot_->axisRect();
+    xvRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     styleAxisRect(xvRect_);
     decisionMap_ =
         new QCPColorMap(xvRect_->axis(QCPAxis::atBottom), xvRect_->axis(QCPAxis::atLeft));

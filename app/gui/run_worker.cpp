@@ -33,6 +33,11 @@ void RunWorker::initialize() {
         emit failed(QString::fromStdString(why.empty() ? "the solver could not be created" : why));
         return;
     }
+    emit started(begin());
+    if (running_ || pendingSteps_ > 0) wake();
+}
+
+RunStartPtr RunWorker::begin() {
     solver_->setCancelToken(cancel_);
     auto start = std::make_shared<RunStart>();
     start->pseudocode = solver_->pseudocode();
@@ -43,8 +48,32 @@ void RunWorker::initialize() {
     start->initial.status = solver_->status();
     start->initial.gapTolerance = solver_->gapTolerance();
     lastSnapshot_ = Clock::now();
-    emit started(start);
-    if (running_ || pendingSteps_ > 0) wake();
+    return start;
+}
+
+void RunWorker::rebase(const RebaseFactory& factory) {
+    std::string note;
+    std::unique_ptr<Solver> next;
+    try {
+        next = factory(solver_.get(), &note);
+    } catch (const std::exception& e) {
+        note = e.what();
+        next.reset();
+    }
+    pending_.clear();
+    pendingSnapshots_.clear();
+    solver_ = std::move(next);
+    if (!solver_) {
+        running_ = false;
+        pendingSteps_ = 0;
+        emit rebased(nullptr, QString::fromStdString(note));
+        return;
+    }
+    cancel_.reset();
+    running_ = true;
+    pendingSteps_ = 0;
+    emit rebased(begin(), QString::fromStdString(note));
+    wake();
 }
 
 void RunWorker::wake() {
