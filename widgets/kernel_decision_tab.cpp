@@ -78,6 +78,7 @@ void KernelDecisionTab::clearData() {
 void KernelDecisionTab::clear() {
     train_.reset();
     twoD_ = false;
+    setShowsTrainingPoints(mapRect_, false);
     zeroSegments_ = 0;
     decisionMap_->data()->clear();
     clearData();
@@ -108,6 +109,7 @@ void KernelDecisionTab::setupTrainingData(const KernelSnapshot& s) {
     const bool precomputed =
         !s.setup->specs.empty() && s.setup->specs.front().type == KernelType::Precomputed;
     twoD_ = data.dimension() == 2 && !precomputed;
+    setShowsTrainingPoints(mapRect_, twoD_);
     mapLegend_->clearItems();
     clearData();
     decisionMap_->setVisible(twoD_);

@@ -230,6 +230,7 @@ void LinearModelPlot::clear() {
     traceShown_ = 0;
     traceRun_ = -1;
     twoD_ = false;
+    setShowsTrainingPoints(dataRect_, false);
     for (RaceGraphs* race : {raceTrain_.get(), raceTest_.get(), racePlanes_.get()})
         race->clear();
     resetPlot(plot_);
@@ -249,6 +250,7 @@ int LinearModelPlot::separatingLineCount() const {
 
 void LinearModelPlot::setupData(const Dataset& data) {
     twoD_ = data.dimension() == 2;
+    setShowsTrainingPoints(dataRect_, twoD_);
     positives_->data()->clear();
     negatives_->data()->clear();
     weightBars_->data()->clear();

@@ -83,6 +83,7 @@ void MainWindow::buildEditMenu(QMenu* file) {
     edit->addSeparator();
     QAction* clear = edit->addAction(tr("&Clear points"), pointEditor_, &PointEditor::clearPoints);
     QAction* draw = edit->addAction(tr("&Draw points with the mouse"));
+    draw->setIconText(tr("Draw points"));
     draw->setCheckable(true);
     draw->setChecked(pointEditor_->drawing());
     connect(draw, &QAction::toggled, pointEditor_, &PointEditor::setDrawing);

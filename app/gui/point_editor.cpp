@@ -20,8 +20,11 @@ namespace cplab {
 
 namespace {
 
-// A press within this many pixels of a point takes that point (drag, delete).
-constexpr double kHitPixels = 7.0;
+// A press within this many pixels of a point takes that point (drag, delete): about the
+// radius of the plots' markers.
+constexpr double kHitPixels = 5.0;
+// A press on a point that moves less than this is a click (it adds a point), not a drag.
+constexpr double kDragPixels = 3.0;
 
 // One edit: the points before and after. Moves of one drag merge into one command, so that
 // undo puts the point back where the drag began.
@@ -113,9 +116,10 @@ class PlotInput final : public QObject {
     QCPAxisRect* rectAt(QPointF pixel) const {
         if (!editor_->editable() || !editor_->drawing()) return nullptr;
         QCPAxisRect* rect = plot_->axisRectAt(pixel);
-        return rect && rect->visible() && rect->objectName() == widgets::kTrainingPointsRect
-                   ? rect
-                   : nullptr;
+        const bool points = rect && rect->visible() &&
+                            rect->objectName() == widgets::kTrainingPointsRect &&
+                            rect->property(widgets::kShowsTrainingPoints).toBool();
+        return points ? rect : nullptr;
     }
     QPointF toData(QPointF pixel) const {
         return {rect_->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()),
@@ -149,25 +153,33 @@ class PlotInput final : public QObject {
             return true;
         }
         if (event->button() != Qt::LeftButton) return false;
-        if (hit >= 0) {
-            dragged_ = hit;
-        } else {
-            // A new point; held down, the drag moves it.
-            editor_->addPoint(toData(pixel));
-            dragged_ = static_cast<int>(editor_->points().size()) - 1;
-        }
+        pressed_ = pixel;
         drag_ = editor_->newDrag();
+        if (hit >= 0) {
+            // A drag moves that point; a click without a drag adds one there (release).
+            dragged_ = hit;
+            moved_ = false;
+            return true;
+        }
+        // A new point; held down, the drag moves it.
+        editor_->addPoint(toData(pixel));
+        dragged_ = static_cast<int>(editor_->points().size()) - 1;
+        moved_ = true;
         marker_->showAt(pixel);
         return true;
     }
 
     bool move(QMouseEvent* event) {
         if (dragged_ < 0 || !rect_) return false;
+        const QPointF pixel = event->position();
+        if (!moved_ && std::hypot(pixel.x() - pressed_.x(), pixel.y() - pressed_.y()) < kDragPixels)
+            return true;
+        moved_ = true;
         if (dragged_ >= static_cast<int>(editor_->points().size())) {
-            release();
+            dragged_ = -1;
+            marker_->hide();
             return true;
         }
-        const QPointF pixel = event->position();
         marker_->showAt(pixel);
         editor_->movePoint(dragged_, toData(pixel), drag_);
         return true;
@@ -175,6 +187,7 @@ class PlotInput final : public QObject {
 
     bool release() {
         const bool dragging = dragged_ >= 0;
+        if (dragging && !moved_ && rect_) editor_->addPoint(toData(pressed_));
         dragged_ = -1;
         marker_->hide();
         return dragging;
@@ -184,6 +197,8 @@ class PlotInput final : public QObject {
     QCustomPlot* plot_;
     DragMarker* marker_;
     QCPAxisRect* rect_ = nullptr;
+    QPointF pressed_;
+    bool moved_ = false;  // the press on a point became a drag
     int dragged_ = -1;
     int drag_ = 0;
 };

@@ -70,6 +70,7 @@ void RunWorker::rebase(const RebaseFactory& factory) {
         return;
     }
     cancel_.reset();
+    flatOut_ = true;
     running_ = true;
     pendingSteps_ = 0;
     emit rebased(begin(), QString::fromStdString(note));
@@ -83,16 +84,19 @@ void RunWorker::wake() {
 }
 
 void RunWorker::requestRun() {
+    flatOut_ = false;
     running_ = true;
     wake();
 }
 
 void RunWorker::requestPause() {
+    flatOut_ = false;
     running_ = false;
     pendingSteps_ = 0;
 }
 
 void RunWorker::requestSteps(int count) {
+    flatOut_ = false;
     running_ = false;
     pendingSteps_ += count;
     wake();
@@ -146,7 +150,7 @@ void RunWorker::work() {
         return;
     }
     const auto chunkStart = Clock::now();
-    const int delay = delayMs_;
+    const int delay = flatOut_ ? 0 : delayMs_.load();
     if (delay > 0) {
         // Teaching mode: at most one step per delay, however often we are woken.
         const auto wait = std::chrono::milliseconds(delay) - (chunkStart - lastStep_);

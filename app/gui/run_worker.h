@@ -79,7 +79,8 @@ class RunWorker : public QObject {
     // Replaces the solver by factory(solver, &note) (on the worker's thread: the previous
     // solver's state is read where it lives), drops what was not yet sent of the previous one
     // and runs the new one to its end; reports rebased() with the new start, or a null start
-    // and the reason. A cancelled run is running again.
+    // and the reason. A cancelled run is running again; the teaching delay waits until the
+    // user runs, pauses or steps again.
     void rebase(const RebaseFactory& factory);
 
   signals:
@@ -104,6 +105,9 @@ class RunWorker : public QObject {
     std::atomic<int> pendingSteps_{0};
     std::atomic<int> delayMs_{0};
     std::atomic<bool> workQueued_{false};
+    // A re-solve after an edit runs flat out whatever the teaching delay, so that the views
+    // show the reaction at once; until the user runs, pauses or steps again.
+    std::atomic<bool> flatOut_{false};
 
     // Worker-thread state.
     QTimer* delayTimer_ = nullptr;

@@ -14,6 +14,7 @@
 
 #include "data/libsvm_format.h"
 #include "families/dataset_family.h"
+#include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
 #include "point_editor.h"
@@ -258,12 +259,29 @@ class TestPointEditing : public QObject {
         }
         QVERIFY(w.loadDemo("kelley"));
         QVERIFY(!w.pointEditor()->editable());
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
         // The linear family's 2-D set: OCAS and BMRM re-solve on an added point.
         QVERIFY(w.loadDemo("ocas_vs_bmrm"));
         QVERIFY(waitFor([&] { return allReady(w); }));
         QVERIFY(w.pointEditor()->editable());
-        w.pointEditor()->addPoint({0.0, 0.2});
-        QCOMPARE(problemPoints(w).size(), std::size_t(251));
+        // A click on the linear view's data panel adds the point there.
+        QCPAxisRect* rect = nullptr;
+        for (QCPAxisRect* r : w.currentView()->findChildren<QCPAxisRect*>("trainingPoints"))
+            rect = r;
+        QVERIFY(rect);
+        QVERIFY(waitFor([&] { return rect->property("showsTrainingPoints").toBool(); }));
+        rect->parentPlot()->replot();
+        rect_ = rect;
+        QTest::keyClick(&w, Qt::Key_2);
+        QTest::mouseClick(rect->parentPlot(), Qt::LeftButton, {}, toPixel(0.0, 0.2));
+        const auto points = problemPoints(w);
+        QCOMPARE(points.size(), std::size_t(251));
+        QVERIFY(std::abs(points.back().x) < 1.01 * pixelWorth());
+        QVERIFY(std::abs(points.back().y - 0.2) < 1.01 * pixelWorth());
+        QCOMPARE(points.back().label, -1.0);
         QVERIFY(waitFor([&] { return allFinished(w); }, 60000));
         checkColdOptimum(w);
         QVERIFY(w.loadDemo("slmc_2d"));
