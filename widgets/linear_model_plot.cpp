@@ -249,6 +249,8 @@ int LinearModelPlot::separatingLineCount() const {
 }
 
 void LinearModelPlot::setupData(const Dataset& data) {
+    // Points drawn within the box shown keep it, so that the axes do not move under the mouse.
+    const bool wasTwoD = twoD_;
     twoD_ = data.dimension() == 2;
     setShowsTrainingPoints(dataRect_, twoD_);
     positives_->data()->clear();
@@ -287,10 +289,12 @@ void LinearModelPlot::setupData(const Dataset& data) {
         y1 = std::max(y1, x(1));
     }
     const double mx = 0.08 * std::max(x1 - x0, 1e-9), my = 0.08 * std::max(y1 - y0, 1e-9);
-    box_[0] = x0 - mx;
-    box_[1] = x1 + mx;
-    box_[2] = y0 - my;
-    box_[3] = y1 + my;
+    if (!wasTwoD || x0 < box_[0] || x1 > box_[1] || y0 < box_[2] || y1 > box_[3]) {
+        box_[0] = x0 - mx;
+        box_[1] = x1 + mx;
+        box_[2] = y0 - my;
+        box_[3] = y1 + my;
+    }
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);

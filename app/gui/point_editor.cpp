@@ -146,6 +146,8 @@ class PlotInput final : public QObject {
         const QPointF pixel = event->position();
         rect_ = rectAt(pixel);
         if (!rect_) return false;
+        // Keys 1-3 choose the class next, not a digit for a text field that had the focus.
+        plot_->setFocus(Qt::MouseFocusReason);
         const int hit = pointAt(pixel);
         if (event->button() == Qt::RightButton) {
             if (hit < 0) return false;  // the plot's own menu, if any
