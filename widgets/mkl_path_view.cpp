@@ -219,7 +219,6 @@ void MklPathView::clear() {
     run_ = -1;
     pointLambdas_.clear();
     pointEtas_.clear();
-    wantedLogLambda_ = kNaN;
     clearPredictor(tr("click a point of the path (kernel weights or errors) to see its predictor"));
     weightsReplot_->now();
     errorsReplot_->now();
@@ -305,16 +304,9 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
         shown_ = 0;
         pointLambdas_.clear();
         pointEtas_.clear();
-        if (run_ != runId || records.size() < static_cast<std::size_t>(selected_ + 1)) {
-            const bool again = run_ == runId && selected_ >= 0;
-            const double wanted = again ? std::log10(selectedLambda_) : kNaN;
+        if (run_ != runId || records.size() < static_cast<std::size_t>(selected_ + 1))
             clearPredictor(
-                again ? tr("the predictor at \u03bb = %1 comes back when the path reaches it")
-                            .arg(selectedLambda_, 0, 'g', 4)
-                      : tr("click a point of the path (kernel weights or errors) to see its "
-                           "predictor"));
-            wantedLogLambda_ = wanted;
-        }
+                tr("click a point of the path (kernel weights or errors) to see its predictor"));
         run_ = runId;
     }
     const int logLambda = columnOf(columns, "log10_lambda");
@@ -352,10 +344,6 @@ void MklPathView::setTrace(std::span<const IterationRecord> records,
     }
     shown_ = records.size();
     rescale();
-    const int points = selectablePoints();
-    if (std::isfinite(wantedLogLambda_) && points > 0 &&
-        std::log10(pointLambdas_[static_cast<std::size_t>(points - 1)]) <= wantedLogLambda_)
-        selectNearest(wantedLogLambda_);
 }
 
 void MklPathView::rescale() {
@@ -411,7 +399,6 @@ bool MklPathView::selectNearest(double log10Lambda) {
 bool MklPathView::selectPoint(int index) {
     if (index < 0 || index >= selectablePoints()) return false;
     selected_ = index;
-    wantedLogLambda_ = kNaN;
     selectedLambda_ = pointLambdas_[static_cast<std::size_t>(index)];
     selectedEta_ = pointEtas_[static_cast<std::size_t>(index)];
     const double x = std::log10(selectedLambda_);

@@ -21,7 +21,6 @@
 
 #include <QPoint>
 #include <QPointF>
-#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -128,9 +127,6 @@ class MklPathView final : public FamilyView {
     QCPItemStraightLine* errorMarker_ = nullptr;
     QPoint pressed_;
     int selected_ = -1;
-    // log₁₀ λ of the point selected before the run's path started over (its points were
-    // edited, or the timeline moved back): selected again once the path reaches it; NaN: none.
-    double wantedLogLambda_ = std::numeric_limits<double>::quiet_NaN();
     double selectedLambda_ = 0.0;
     Eigen::VectorXd selectedEta_;
 };
