@@ -10,6 +10,17 @@
 
 namespace cplab::widgets {
 
+// The object name of the axis rect in which a view draws the training points of 2-D data (of
+// 1-D regression data: x against the target y), so that the app's point editor
+// (app/gui/point_editor.h) finds where points can be drawn, whichever family's view holds them.
+inline constexpr char kTrainingPointsRect[] = "trainingPoints";
+// That rect's property saying whether it draws the training points now (2-D data, not bars or
+// α against the index): the editor edits only then.
+inline constexpr char kShowsTrainingPoints[] = "showsTrainingPoints";
+inline void setShowsTrainingPoints(QCPAxisRect* rect, bool shown) {
+    rect->setProperty(kShowsTrainingPoints, shown);
+}
+
 QCPColorGradient decisionGradient();
 
 // Fills `map` with `grid` (colour range symmetric about 0, saturated beyond ±3) and its

@@ -30,6 +30,7 @@ KernelDecisionTab::KernelDecisionTab(QWidget* parent)
     legend->setVisible(false);
     // The map, its legend in a row below.
     mapRect_ = axisRect();
+    mapRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     mapLegend_ = addLegendRow(this, 1, 3);
     plotLayout()->setRowStretchFactors({1.0, 0.001});
     styleAxisRect(mapRect_);
@@ -77,6 +78,7 @@ void KernelDecisionTab::clearData() {
 void KernelDecisionTab::clear() {
     train_.reset();
     twoD_ = false;
+    setShowsTrainingPoints(mapRect_, false);
     zeroSegments_ = 0;
     decisionMap_->data()->clear();
     clearData();
@@ -107,6 +109,7 @@ void KernelDecisionTab::setupTrainingData(const KernelSnapshot& s) {
     const bool precomputed =
         !s.setup->specs.empty() && s.setup->specs.front().type == KernelType::Precomputed;
     twoD_ = data.dimension() == 2 && !precomputed;
+    setShowsTrainingPoints(mapRect_, twoD_);
     mapLegend_->clearItems();
     clearData();
     decisionMap_->setVisible(twoD_);

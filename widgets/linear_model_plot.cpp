@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "decision_map.h"
 #include "plot_reset.h"
 #include "plot_style.h"
 #include "race_graphs.h"
@@ -62,6 +63,7 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     replot_ = new CoalescedReplot(plot_, [this] { fitLegendRows(); });
 
     dataRect_ = plot_->axisRect();
+    dataRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     sliceRect_ = new QCPAxisRect(plot_);
     progressRect_ = new QCPAxisRect(plot_);
     planesRect_ = new QCPAxisRect(plot_);
@@ -228,6 +230,7 @@ void LinearModelPlot::clear() {
     traceShown_ = 0;
     traceRun_ = -1;
     twoD_ = false;
+    setShowsTrainingPoints(dataRect_, false);
     for (RaceGraphs* race : {raceTrain_.get(), raceTest_.get(), racePlanes_.get()})
         race->clear();
     resetPlot(plot_);
@@ -246,7 +249,10 @@ int LinearModelPlot::separatingLineCount() const {
 }
 
 void LinearModelPlot::setupData(const Dataset& data) {
+    // Points drawn within the box shown keep it, so that the axes do not move under the mouse.
+    const bool wasTwoD = twoD_;
     twoD_ = data.dimension() == 2;
+    setShowsTrainingPoints(dataRect_, twoD_);
     positives_->data()->clear();
     negatives_->data()->clear();
     weightBars_->data()->clear();
@@ -283,10 +289,12 @@ void LinearModelPlot::setupData(const Dataset& data) {
         y1 = std::max(y1, x(1));
     }
     const double mx = 0.08 * std::max(x1 - x0, 1e-9), my = 0.08 * std::max(y1 - y0, 1e-9);
-    box_[0] = x0 - mx;
-    box_[1] = x1 + mx;
-    box_[2] = y0 - my;
-    box_[3] = y1 + my;
+    if (!wasTwoD || x0 < box_[0] || x1 > box_[1] || y0 < box_[2] || y1 > box_[3]) {
+        box_[0] = x0 - mx;
+        box_[1] = x1 + mx;
+        box_[2] = y0 - my;
+        box_[3] = y1 + my;
+    }
     positives_->setData(px, py);
     negatives_->setData(nx, ny);
     dataRect_->axis(QCPAxis::atBottom)->setRange(box_[0], box_[1]);

@@ -36,6 +36,7 @@ MklPredictorTab::MklPredictorTab(QWidget* parent)
     setAutoAddPlottableToLegend(false);
     legend->setVisible(false);
     QCPAxisRect* rect = axisRect();
+    rect->setObjectName(kTrainingPointsRect);  // 2-D (and 1-D regression) data can be edited
     styleAxisRect(rect);
     map_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     map_->setGradient(decisionGradient());
@@ -72,6 +73,7 @@ MklPredictorTab::MklPredictorTab(QWidget* parent)
 
 void MklPredictorTab::clear(const QString& note) {
     kind_ = Kind::None;
+    setShowsTrainingPoints(axisRect(), false);
     picture_.reset();
     map_->setVisible(false);
     scale_->setVisible(false);
@@ -120,6 +122,7 @@ void MklPredictorTab::drawBars(const MklPathSnapshot& s, const Eigen::VectorXd& 
                                const QString& title) {
     // The kernel weights at that λ as bars, one per kernel.
     kind_ = Kind::Bars;
+    setShowsTrainingPoints(axisRect(), false);
     QCPAxis* x = xAxis;
     QCPAxis* y = yAxis;
     auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
@@ -147,6 +150,7 @@ double MklPredictorTab::upperClass(const Dataset& train, bool classification) {
 
 void MklPredictorTab::drawCurve(const Dataset& train, bool classification, const QString& title) {
     kind_ = Kind::Curve;
+    setShowsTrainingPoints(axisRect(), true);
     const MklPathPicture& p = *picture_;
     const double upper = upperClass(train, classification);
     for (int t = 0; t < p.n; ++t)
@@ -168,6 +172,7 @@ void MklPredictorTab::drawCurve(const Dataset& train, bool classification, const
 void MklPredictorTab::drawMap(const Dataset& train, bool classification, const QString& title) {
     // 2-D: f on the data's box (padded by 5 %) as a colour map, the points on top.
     kind_ = Kind::Map;
+    setShowsTrainingPoints(axisRect(), true);
     const MklPathPicture& p = *picture_;
     const int n = p.n;
     map_->data()->setSize(n, n);

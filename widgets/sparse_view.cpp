@@ -79,6 +79,7 @@ SparseView::SparseView(QWidget* parent)
 
     // Expansion vectors.
     xvRect_ = xvPlot_->axisRect();
+    xvRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     styleAxisRect(xvRect_);
     decisionMap_ =
         new QCPColorMap(xvRect_->axis(QCPAxis::atBottom), xvRect_->axis(QCPAxis::atLeft));
@@ -191,6 +192,7 @@ void SparseView::clear() {
     snapshot_.reset();
     train_.reset();
     kind_ = Kind::None;
+    setShowsTrainingPoints(xvRect_, false);
     shownXvs_ = 0;
     mosaicWidth_ = mosaicHeight_ = 0;
     for (QCPGraph* g : {positives_, negatives_, fullSvs_, starts_, xvPositive_, xvNegative_})
@@ -273,6 +275,7 @@ void SparseView::setupTrainingData(const SparseSnapshot& s) {
     const Dataset& data = *train_;
     side_ = imageSide(data.dimension());
     kind_ = data.dimension() == 2 ? Kind::Map : side_ > 0 ? Kind::Images : Kind::Bars;
+    setShowsTrainingPoints(xvRect_, kind_ == Kind::Map);
     for (QCPGraph* g : {positives_, negatives_, fullSvs_, starts_, xvPositive_, xvNegative_})
         g->data()->clear();
     for (QCPCurve* c : {zeroContour_, marginContours_, trails_})

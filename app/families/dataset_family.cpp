@@ -65,6 +65,50 @@ SummaryFields KernelData::summary() const {
     return kernel.train ? headerSummary(*kernel.train) : SummaryFields{};
 }
 
+const Dataset* trainingSet(const ProblemInstance& problem) {
+    if (const auto* linear = problem.as<LinearData>()) return linear->linear.train.get();
+    if (const auto* kernel = problem.as<KernelData>()) return kernel->kernel.train.get();
+    return nullptr;
+}
+
+ProblemPtr editedProblem(const ProblemInstance& base, Dataset train, std::string* why) {
+    const auto* kernel = base.as<KernelData>();
+    const Dataset* old = trainingSet(base);
+    std::string problem;
+    if (!old) {
+        problem = "'" + base.info.name + "' holds no dataset whose points can be edited";
+    } else if (kernel && kernel->precomputed) {
+        problem = "the features of '" + base.info.name + "' are kernel values, not points";
+    } else if (train.size() == 0) {
+        problem = "no training points left: add some";
+    } else if (train.dimension() != old->dimension()) {
+        problem = "the edited points have " + std::to_string(train.dimension()) + " features, '" +
+                  base.info.name + "' has " + std::to_string(old->dimension());
+    }
+    if (!problem.empty()) {
+        if (why) *why = problem;
+        return nullptr;
+    }
+    return refusingThrows(why, [&]() -> ProblemPtr {
+        checkMagnitudes(train);
+        auto made = std::make_shared<ProblemInstance>(base);
+        made->origin.points = formatLibsvm(train);
+        made->info.title = std::to_string(train.size()) + " examples, edited by hand from " +
+                           (old->name.empty() ? base.info.name : old->name);
+        auto shared = std::make_shared<const Dataset>(std::move(train));
+        if (kernel) {
+            auto data = std::make_shared<KernelData>(*kernel);
+            data->kernel.train = std::move(shared);
+            made->data = std::move(data);
+        } else {
+            auto data = std::make_shared<LinearData>(*base.as<LinearData>());
+            data->linear.train = std::move(shared);
+            made->data = std::move(data);
+        }
+        return made;
+    });
+}
+
 DatasetFamily::DatasetFamily(std::string prefix, bool kernelRows)
     : prefix_(std::move(prefix)), kernelRows_(kernelRows) {}
 

@@ -33,6 +33,17 @@ struct KernelData final : ProblemData {
     SummaryFields summary() const override;  // `header` as the linear family's
 };
 
+// The training set of a problem of a dataset family (linear, kernel, sparse), or null for other
+// problems.
+const Dataset* trainingSet(const ProblemInstance& problem);
+
+// `base` (a problem of a dataset family) with `train` as its training set: its test set, info
+// and family kept, and its origin with `points` = `train` as LIBSVM text (points drawn in the
+// GUI, app/gui/point_editor.h; sessions store them). Null and *why when `base` holds no
+// dataset, its features are a precomputed kernel, `train` is empty, has another number of
+// features than the test set or holds values too large to compute with.
+ProblemPtr editedProblem(const ProblemInstance& base, Dataset train, std::string* why);
+
 // Size and seed of the generated 2-D demo sets offered as built-in problems.
 inline constexpr int kGeneratedExamples = 200;
 inline constexpr int kGeneratedSeed = 1;

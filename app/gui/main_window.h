@@ -36,6 +36,7 @@ class QFutureWatcher;
 
 namespace cplab {
 
+class PointEditor;
 class Run;
 class RunController;
 class OptionForm;
@@ -82,6 +83,8 @@ class MainWindow : public QMainWindow {
     void removeSelected();
 
     RunController* controller() const { return controller_; }
+    // The drawn points of 2-D data (Edit menu, the Draw tool bar, the mouse on the plots).
+    PointEditor* pointEditor() const { return pointEditor_; }
     int runCount() const;
     Run* run(int index) const;
     Run* selectedRun() const;
@@ -173,6 +176,9 @@ class MainWindow : public QMainWindow {
     QWidget* buildRunsPanel();
     void buildMenus();
     void buildPresentationActions(QMenu* view);
+    // The Edit menu (undo, redo, clear points, the classes to draw), the Draw tool bar and File
+    // › Save points (main_window_edit.cpp).
+    void buildEditMenu(QMenu* file);
     // Asks before a new problem replaces runs (true: go on; also when there are none).
     bool confirmDiscardRuns();
     void applyViewScale();
@@ -221,6 +227,7 @@ class MainWindow : public QMainWindow {
     InputFileScope inputFiles_;
     bool dockSized_ = false;  // the set-up dock's first width is set
     RunController* controller_;
+    PointEditor* pointEditor_ = nullptr;
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).
     int shownRun_ = -1;

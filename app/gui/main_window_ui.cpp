@@ -472,6 +472,7 @@ void MainWindow::buildMenus() {
                     [this] { exportDialog("trace"); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    buildEditMenu(file);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::runAll);

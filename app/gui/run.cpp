@@ -8,6 +8,7 @@
 
 #include "core/trace_csv.h"
 #include "registry.h"
+#include "warm_start.h"
 
 namespace cplab {
 
@@ -28,6 +29,7 @@ Run::Run(int id, std::shared_ptr<const ProblemInstance> problem, std::string sol
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &RunWorker::started, this, &Run::onStarted, Qt::QueuedConnection);
     connect(worker_, &RunWorker::updated, this, &Run::onUpdated, Qt::QueuedConnection);
+    connect(worker_, &RunWorker::rebased, this, &Run::onRebased, Qt::QueuedConnection);
     connect(
         worker_, &RunWorker::failed, this,
         [this](const QString& message) {
@@ -202,22 +204,81 @@ bool Run::threadRunning() const {
     return thread_->isRunning();
 }
 
-void Run::onStarted(RunStartPtr start) {
-    pseudocode_ = start->pseudocode;
-    extraColumns_ = start->extraColumns;
-    followsPath_ = start->followsPath;
-    pathEnd_ = start->pathEnd;
+void Run::begin(const RunStart& start) {
+    pseudocode_ = start.pseudocode;
+    extraColumns_ = start.extraColumns;
+    followsPath_ = start.followsPath;
+    pathEnd_ = start.pathEnd;
     ready_ = true;
-    status_ = start->initial.status;
-    gapTolerance_ = start->initial.gapTolerance;
-    if (!start->initial.snapshots.empty()) {
-        initial_ = start->initial.snapshots.front()->record;
+    status_ = start.initial.status;
+    gapTolerance_ = start.initial.gapTolerance;
+    if (!start.initial.snapshots.empty()) {
+        initial_ = start.initial.snapshots.front()->record;
         last_ = initial_;
-        keep(start->initial.snapshots.front());
+        keep(start.initial.snapshots.front());
     }
+}
+
+void Run::onStarted(RunStartPtr start) {
+    begin(*start);
     emit becameReady(id_);
     emit snapshotChanged(id_);
     emit statusChanged(id_);
+}
+
+void Run::rebase(std::shared_ptr<const ProblemInstance> edited) {
+    problem_ = std::move(edited);
+    pendingProblem_ = problem_;
+    if (!rebasing_) sendRebase();
+}
+
+void Run::sendRebase() {
+    rebasing_ = true;
+    auto factory = [edited = std::move(pendingProblem_), name = solver_, values = options_](
+                       const Solver* previous, std::string* note) -> std::unique_ptr<Solver> {
+        std::string why = "it had no solver";
+        if (previous) {
+            if (auto warm = warmSolver(*previous, name, *edited, values, &why)) {
+                *note = "warm start" + (why.empty() ? std::string() : ": " + why);
+                return warm;
+            }
+        }
+        std::string failure;
+        auto cold = makeSolver(name, *edited, values, &failure);
+        *note = cold ? "restarted cold: " + why : failure;
+        return cold;
+    };
+    pendingProblem_.reset();
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, factory = std::move(factory)] { worker->rebase(factory); },
+        Qt::QueuedConnection);
+}
+
+void Run::onRebased(RunStartPtr start, const QString& note) {
+    rebasing_ = false;
+    // A restored history is gone with the data it was computed on: nothing to replay.
+    replaying_ = false;
+    replayUntil_ = 0;
+    trace_.clear();
+    history_.clear();
+    historyBytes_ = 0;
+    thinFactor_ = 1;
+    initial_ = IterationRecord{};
+    last_ = initial_;
+    error_.clear();
+    if (start) {
+        begin(*start);
+        playing_ = true;
+    } else {
+        ready_ = true;
+        playing_ = false;
+        error_ = note;
+        status_ = Status::make(StatusCode::InvalidInput, note.toStdString());
+    }
+    emit rebased(id_, note, start != nullptr);
+    emit snapshotChanged(id_);
+    emit statusChanged(id_);
+    if (pendingProblem_) sendRebase();
 }
 
 void Run::onUpdated(RunUpdatePtr update) {

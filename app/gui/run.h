@@ -78,6 +78,13 @@ class Run : public QObject {
     void step(int count = 1);
     void cancel();
     void setDelayMs(int milliseconds);
+    // Re-solves on `edited` (the run's problem with its training set edited): the worker asks
+    // warm_start.h's warmSolver for a solver seeded from the current one, else builds a cold
+    // one; the trace and history start again from the new solver's iteration 0 and the run
+    // runs to its end. Edits that come while a re-solve is being set up are coalesced: only
+    // the newest is solved next. rebased() reports each.
+    void rebase(std::shared_ptr<const ProblemInstance> edited);
+    const std::shared_ptr<const ProblemInstance>& problem() const { return problem_; }
     // True while its worker thread runs (until the run is destroyed).
     bool threadRunning() const;
 
@@ -99,9 +106,16 @@ class Run : public QObject {
     void recordsAppended(int id, std::vector<cplab::IterationRecord> records);
     void snapshotChanged(int id);
     void statusChanged(int id);
+    // The run restarted on an edited problem; `note` says how ("warm start: ...",
+    // "restarted cold: ..."), or why no solver could be made (`ok` false: the run failed).
+    void rebased(int id, QString note, bool ok);
 
   private:
     void onStarted(RunStartPtr start);
+    void onRebased(RunStartPtr start, const QString& note);
+    void sendRebase();
+    // Takes the solver's set-up and iteration 0 from `start`.
+    void begin(const RunStart& start);
     void onUpdated(RunUpdatePtr update);
     void keep(SnapshotPtr snapshot);
     // Replays a restored run up to its stored iteration, then does `then` (a count of steps,
@@ -137,6 +151,8 @@ class Run : public QObject {
     bool replaying_ = false;
     int afterReplay_ = 0;
     int delayMs_ = 0;
+    bool rebasing_ = false;  // a rebase is with the worker, not yet reported
+    std::shared_ptr<const ProblemInstance> pendingProblem_;  // the newest edit not yet sent
 };
 
 }  // namespace cplab

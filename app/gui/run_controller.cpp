@@ -28,6 +28,16 @@ void RunController::setProblem(ProblemPtr problem) {
     emit problemChanged();
 }
 
+void RunController::rebase(ProblemPtr edited) {
+    if (!edited) return;
+    problem_ = std::move(edited);
+    emit problemEdited();
+    for (const auto& r : runs_) {
+        cancelObjectiveGrid(r->id());
+        r->rebase(problem_);
+    }
+}
+
 bool RunController::check(const std::string& solver, const OptionValues& options, QString* why) {
     std::string message;
     if (!problem_) {
@@ -58,6 +68,14 @@ std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
     connect(raw, &Run::statusChanged, this, &RunController::onStatus);
     connect(raw, &Run::failedToStart, this, [this](int runId, const QString& text) {
         emit message(tr("run #%1: %2").arg(runId).arg(text), true);
+    });
+    connect(raw, &Run::rebased, this, [this](int runId, const QString& note, bool ok) {
+        finishedLogged_.erase(runId);
+        cancelObjectiveGrid(runId);
+        if (const Run* r = runById(runId))
+            emit message(tr("%1 on the edited points: %2").arg(r->label(), note), !ok);
+        emit runRebased(runId, ok);
+        emit runReplaced(runId);
     });
     raw->setDelayMs(delayMs_);
     return run;

@@ -37,6 +37,12 @@ class RunController : public QObject {
     ProblemPtr problemPtr() const { return problem_; }
     const Family* family() const { return family_; }
 
+    // Replaces the problem by `edited`, the same problem with its training set edited
+    // (dataset_family.h's editedProblem), and keeps every run: each re-solves on it (Run::rebase:
+    // warm where its solver can, else cold) and runs to its end; runRebased() and the log
+    // report each. Nothing happens for a null `edited`.
+    void rebase(ProblemPtr edited);
+
     // Adds a run of `solver` with `options`; null and *why when the options are invalid.
     Run* addRun(const std::string& solver, const OptionValues& options, QString* why);
     // Replaces run `id` by a fresh one (same id and colour) with `solver` and `options`.
@@ -79,6 +85,10 @@ class RunController : public QObject {
     void runAdded(int id);
     void runRemoved(int id);
     void runReplaced(int id);
+    // The problem was replaced by an edited one (rebase); the runs stay.
+    void problemEdited();
+    // Run `id` restarted on the edited problem (its trace begins again; runReplaced follows).
+    void runRebased(int id, bool ok);
     void runReady(int id);
     void recordsAppended(int id, const std::vector<cplab::IterationRecord>& records);
     void snapshotChanged(int id);

@@ -33,6 +33,11 @@ void RunWorker::initialize() {
         emit failed(QString::fromStdString(why.empty() ? "the solver could not be created" : why));
         return;
     }
+    emit started(begin());
+    if (running_ || pendingSteps_ > 0) wake();
+}
+
+RunStartPtr RunWorker::begin() {
     solver_->setCancelToken(cancel_);
     auto start = std::make_shared<RunStart>();
     start->pseudocode = solver_->pseudocode();
@@ -43,8 +48,33 @@ void RunWorker::initialize() {
     start->initial.status = solver_->status();
     start->initial.gapTolerance = solver_->gapTolerance();
     lastSnapshot_ = Clock::now();
-    emit started(start);
-    if (running_ || pendingSteps_ > 0) wake();
+    return start;
+}
+
+void RunWorker::rebase(const RebaseFactory& factory) {
+    std::string note;
+    std::unique_ptr<Solver> next;
+    try {
+        next = factory(solver_.get(), &note);
+    } catch (const std::exception& e) {
+        note = e.what();
+        next.reset();
+    }
+    pending_.clear();
+    pendingSnapshots_.clear();
+    solver_ = std::move(next);
+    if (!solver_) {
+        running_ = false;
+        pendingSteps_ = 0;
+        emit rebased(nullptr, QString::fromStdString(note));
+        return;
+    }
+    cancel_.reset();
+    flatOut_ = true;
+    running_ = true;
+    pendingSteps_ = 0;
+    emit rebased(begin(), QString::fromStdString(note));
+    wake();
 }
 
 void RunWorker::wake() {
@@ -54,16 +84,19 @@ void RunWorker::wake() {
 }
 
 void RunWorker::requestRun() {
+    flatOut_ = false;
     running_ = true;
     wake();
 }
 
 void RunWorker::requestPause() {
+    flatOut_ = false;
     running_ = false;
     pendingSteps_ = 0;
 }
 
 void RunWorker::requestSteps(int count) {
+    flatOut_ = false;
     running_ = false;
     pendingSteps_ += count;
     wake();
@@ -117,7 +150,7 @@ void RunWorker::work() {
         return;
     }
     const auto chunkStart = Clock::now();
-    const int delay = delayMs_;
+    const int delay = flatOut_ ? 0 : delayMs_.load();
     if (delay > 0) {
         // Teaching mode: at most one step per delay, however often we are woken.
         const auto wait = std::chrono::milliseconds(delay) - (chunkStart - lastStep_);

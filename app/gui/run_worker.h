@@ -45,6 +45,11 @@ struct RunStart {
 using RunStartPtr = std::shared_ptr<const RunStart>;
 
 using SolverFactory = std::function<std::unique_ptr<Solver>(std::string* why)>;
+// Makes the solver that replaces `previous` (null when the run has none: it failed to start)
+// after the problem was edited; *note says how ("warm start: ...", "restarted cold: ..."), and
+// on failure (null) why.
+using RebaseFactory =
+    std::function<std::unique_ptr<Solver>(const Solver* previous, std::string* note)>;
 
 class RunWorker : public QObject {
     Q_OBJECT
@@ -71,15 +76,24 @@ class RunWorker : public QObject {
   public slots:
     // Builds the solver (in the worker's thread) and reports started() or failed().
     void initialize();
+    // Replaces the solver by factory(solver, &note) (on the worker's thread: the previous
+    // solver's state is read where it lives), drops what was not yet sent of the previous one
+    // and runs the new one to its end; reports rebased() with the new start, or a null start
+    // and the reason. A cancelled run is running again; the teaching delay waits until the
+    // user runs, pauses or steps again.
+    void rebase(const RebaseFactory& factory);
 
   signals:
     void started(cplab::RunStartPtr start);
     void failed(QString message);
     void updated(cplab::RunUpdatePtr update);
+    void rebased(cplab::RunStartPtr start, QString note);
 
   private:
     void wake();
     void work();
+    // The new solver's set-up and iteration 0, for started() and rebased().
+    RunStartPtr begin();
     void emitUpdate(bool withSnapshot);
     // The solver's snapshot, or null when building it failed (the run goes on).
     SnapshotPtr safeSnapshot();
@@ -91,6 +105,9 @@ class RunWorker : public QObject {
     std::atomic<int> pendingSteps_{0};
     std::atomic<int> delayMs_{0};
     std::atomic<bool> workQueued_{false};
+    // A re-solve after an edit runs flat out whatever the teaching delay, so that the views
+    // show the reaction at once; until the user runs, pauses or steps again.
+    std::atomic<bool> flatOut_{false};
 
     // Worker-thread state.
     QTimer* delayTimer_ = nullptr;
