@@ -12,7 +12,9 @@
 #include <cmath>
 
 #include "core/output_file.h"
+#include "data/libsvm_format.h"
 #include "data/test_split.h"
+#include "families/dataset_family.h"
 #include "registry.h"
 #include "session_history.h"
 #include "version.h"
@@ -478,8 +480,18 @@ ProblemPtr makeSessionProblem(const Session& session, std::string* why) {
         problem = makeProblem(origin.builtin, origin.options, why);
     }
     if (!problem || origin.points.empty()) return problem;
-    *why = "drawn points cannot be opened yet";
-    return nullptr;
+    // Points drawn in the window replace the training set (dataset_family.h).
+    const Dataset* train = trainingSet(*problem);
+    if (!train) {
+        *why = "the problem '" + problem->info.name + "' holds no points to draw";
+        return nullptr;
+    }
+    return refusingThrows(why, [&]() -> ProblemPtr {
+        LoadOptions options;
+        options.dimension = train->dimension();
+        Dataset points = parseLibsvm(origin.points, "the session's drawn points", options);
+        return editedProblem(*problem, std::move(points), why);
+    });
 }
 
 StoredComparison compareWithStored(const std::vector<IterationRecord>& stored,

@@ -17,10 +17,13 @@
 
 #include "bounds_plot.h"
 #include "cli_process.h"
+#include "data/libsvm_format.h"
+#include "families/dataset_family.h"
 #include "family_view.h"
 #include "gui_wait.h"
 #include "log_panel.h"
 #include "main_window.h"
+#include "point_editor.h"
 #include "registry.h"
 #include "run.h"
 #include "run_controller.h"
@@ -269,6 +272,44 @@ class TestSessions : public QObject {
         QVERIFY(lines.startsWith("cplab --problem ripley_train --solvers ocas:"));
         QVERIFY(lines.contains("\ncplab-cli run ocas --problem ripley_train --set C=10"));
         QVERIFY(lines.contains("\ncplab-cli run bmrm --problem ripley_train"));
+    }
+
+    void drawnPointsComeBack() {
+        MainWindow first;
+        first.setScripted(true);
+        first.show();
+        QVERIFY(first.loadDemo("svm_2d"));
+        QVERIFY(waitFor([&] { return allReady(first); }));
+        cplab::PointEditor* editor = first.pointEditor();
+        QVERIFY(editor->editable());
+        const int before = static_cast<int>(editor->points().size());
+        editor->setCurrentClass(0);
+        editor->addPoint(QPointF(0.7, -0.1));
+        editor->setCurrentClass(1);
+        editor->addPoint(QPointF(-0.4, 0.3));
+        QVERIFY(waitFor([&] {
+            return first.problem()->origin.points.size() > 0 &&
+                   static_cast<int>(editor->points().size()) == before + 2;
+        }));
+        QVERIFY(waitFor([&] { return allReady(first); }));
+        QString why;
+        QVERIFY2(first.saveSession(path("drawn.cplab"), false, &why), qPrintable(why));
+
+        MainWindow second;
+        second.setScripted(true);
+        second.show();
+        bool ok = false;
+        QVERIFY(openAndWait(second, path("drawn.cplab"), &ok));
+        QVERIFY(ok);
+        QCOMPARE(second.problem()->origin, first.problem()->origin);
+        const cplab::Dataset* a = cplab::trainingSet(*first.problem());
+        const cplab::Dataset* b = cplab::trainingSet(*second.problem());
+        QVERIFY(a && b);
+        QCOMPARE(b->size(), a->size());
+        QCOMPARE(cplab::formatLibsvm(*b), cplab::formatLibsvm(*a));
+        QCOMPARE(second.pointEditor()->points(), editor->points());
+        // The command line cannot carry drawn points: it says how instead.
+        QVERIFY(second.commandLines().contains("Save points"));
     }
 
     void remembersBetweenLaunches() {
