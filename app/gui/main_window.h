@@ -35,6 +35,8 @@ class QFutureWatcher;
 
 namespace cplab {
 
+class AnimationExport;
+struct AnimationSettings;
 class Run;
 class RunController;
 class OptionForm;
@@ -117,10 +119,22 @@ class MainWindow : public QMainWindow {
     void showIteration(int iteration);
     void goLive();
 
-    // Exports; false with *why on failure.
+    // Exports (app/gui/main_window_export.cpp); false with *why on failure. Pictures are PNG,
+    // PDF or SVG by the file's extension.
+    // The current view's plot (the tab shown).
     bool exportModelPlot(const QString& path, QString* why);
+    // Every page (tab) of the current view as one figure, the pages under their titles.
+    bool exportWholeView(const QString& path, QString* why);
+    // The bounds plot of every run as a picture, or its data: every run's records on the
+    // plot's x axis as CSV (.csv) or as a pgfplots document that draws the plot (.tex).
     bool exportBoundsPlot(const QString& path, QString* why);
     bool exportSelectedTrace(const QString& path, QString* why);
+    // The runs table as CSV.
+    bool exportRunsTable(const QString& path, QString* why);
+    // Starts drawing the selected run's kept snapshots in settings' range into an animation
+    // (animation_export.h) and returns the export, which the window owns and deletes after it
+    // finished(); null with *why when there is no run or the settings are invalid.
+    AnimationExport* exportAnimation(const AnimationSettings& settings, QString* why);
 
     // Run controls (what the buttons do), applied to every run of the problem.
     void runAll();
@@ -176,7 +190,12 @@ class MainWindow : public QMainWindow {
     void showFrame();
     void updateStatusLine(const IterationRecord& record, const widgets::ViewFrame& frame);
     void updateButtons();
+    // File menu: the export entries (main_window_export.cpp).
+    void addExportActions(QMenu* file);
     void exportDialog(const QString& what);
+    void exportAnimationDialog();
+    // Runs exportAnimation with a progress dialog (Cancel) and reports the outcome.
+    void startAnimationExport(const AnimationSettings& settings);
     OptionValues problemOptions() const;
     const IterationRecord& recordAtKey(const Run& run, double key) const;
 

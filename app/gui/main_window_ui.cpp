@@ -454,11 +454,7 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openDataFile(path, {}, {}, true);
     });
     file->addSeparator();
-    file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
-    file->addAction(tr("Export &bounds plot (PNG/PDF)..."), this,
-                    [this] { exportDialog("bounds"); });
-    file->addAction(tr("Export &trace of the selected run (CSV)..."), this,
-                    [this] { exportDialog("trace"); });
+    addExportActions(file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
