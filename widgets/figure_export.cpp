@@ -9,6 +9,7 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTabWidget>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -162,11 +163,11 @@ int figureColumns(int pageCount) {
     return pageCount <= 1 ? 1 : pageCount <= 4 ? 2 : 3;
 }
 
-QSize figureSize(int pageCount, QSize pageSize) {
+QSize figureSize(int pageCount, QSize pageSize, bool titled) {
     const int columns = figureColumns(pageCount);
     const int rows = (pageCount + columns - 1) / columns;
     return {columns * pageSize.width() + (columns - 1) * kPageGap,
-            rows * (pageSize.height() + kTitleHeight) + (rows - 1) * kPageGap};
+            rows * (pageSize.height() + (titled ? kTitleHeight : 0)) + (rows - 1) * kPageGap};
 }
 
 bool exportPages(const std::vector<FigurePage>& pages, const QString& path, QString* why) {
@@ -179,6 +180,10 @@ bool exportPages(const std::vector<FigurePage>& pages, const QString& path, QStr
     QSize pageSize;
     for (const FigurePage& page : pages)
         pageSize = pageSize.expandedTo(page.widget->size());
+    // A view without tabs is one page without a title line.
+    const bool titled = std::any_of(pages.begin(), pages.end(),
+                                    [](const FigurePage& page) { return !page.title.isEmpty(); });
+    const int titleHeight = titled ? kTitleHeight : 0;
     std::map<QTabWidget*, int> restore;
     const auto paint = [&](QCPPainter& painter) {
         const int columns = figureColumns(static_cast<int>(pages.size()));
@@ -191,19 +196,19 @@ bool exportPages(const std::vector<FigurePage>& pages, const QString& path, QStr
             const int column = static_cast<int>(k) % columns;
             const int row = static_cast<int>(k) / columns;
             const QPoint origin(column * (pageSize.width() + kPageGap),
-                                row * (pageSize.height() + kTitleHeight + kPageGap));
+                                row * (pageSize.height() + titleHeight + kPageGap));
             painter.setFont(titleFont);
             painter.setPen(QColor(40, 40, 40));
-            painter.drawText(QRect(origin, QSize(pageSize.width(), kTitleHeight)),
+            painter.drawText(QRect(origin, QSize(pageSize.width(), titleHeight)),
                              Qt::AlignLeft | Qt::AlignVCenter, pages[k].title);
             painter.save();
-            painter.translate(origin + QPoint(0, kTitleHeight));
+            painter.translate(origin + QPoint(0, titleHeight));
             drawWidget(painter, pages[k].widget);
             painter.restore();
         }
     };
     const bool ok =
-        paintFigure(path, figureSize(static_cast<int>(pages.size()), pageSize), paint, why);
+        paintFigure(path, figureSize(static_cast<int>(pages.size()), pageSize, titled), paint, why);
     for (const auto& [tabs, index] : restore)
         tabs->setCurrentIndex(index);
     return ok;

@@ -41,9 +41,9 @@ struct FigurePage {
 void drawWidget(QCPPainter& painter, QWidget* widget);
 
 // The grid `pages` are laid out in (columns; rows follow), and the figure's size for pages of
-// `pageSize` each under a title line.
+// `pageSize` each, under a title line when `titled` (a view without tabs has no titles).
 int figureColumns(int pageCount);
-QSize figureSize(int pageCount, QSize pageSize);
+QSize figureSize(int pageCount, QSize pageSize, bool titled = true);
 
 // Exports every page as one figure: a grid (figureColumns) of the pages under their titles,
 // each page brought to the front first (its tab made current, pending replots let through) and

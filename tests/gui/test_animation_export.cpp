@@ -6,6 +6,7 @@
 // cancelled export that leaves no file, and an output that is an input refused up front.
 #include <gif_lib.h>
 
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -258,7 +259,12 @@ class TestAnimationExport : public QObject {
         MainWindow& w = *window_;
         QTemporaryDir dir;
         QString why;
+        // Kelley's view has no tabs: one page, its plot as vectors.
+        QCOMPARE(int(w.currentView()->pages().size()), 1);
         QVERIFY2(w.exportWholeView(dir.filePath("view.svg"), &why), qPrintable(why));
+        QFile viewSvg(dir.filePath("view.svg"));
+        QVERIFY(viewSvg.open(QIODevice::ReadOnly));
+        QVERIFY(viewSvg.readAll().contains("f(x)"));
         QVERIFY2(w.exportBoundsPlot(dir.filePath("bounds.svg"), &why), qPrintable(why));
         QFile svg(dir.filePath("bounds.svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));
@@ -278,6 +284,29 @@ class TestAnimationExport : public QObject {
         QCOMPARE(rows.size(), 1 + w.runCount());
         QCOMPARE(rows[0], QByteArray("run,status,iter,gap"));
         QVERIFY(rows[1].startsWith("#1 "));
+    }
+
+    // A view with tabs: every tab in the figure under its title, the tab shown kept.
+    void wholeViewOfTabs() {
+        MainWindow& w = *window_;
+        QVERIFY(w.loadDemo("map_grid"));
+        QVERIFY(waitFor([&] { return allReady(w); }));
+        w.stepAll(2);
+        QVERIFY(waitFor([&] { return w.run(0)->iteration() >= 2; }));
+        const auto pages = w.currentView()->pages();
+        QCOMPARE(int(pages.size()), 2);
+        QCOMPARE(pages[0].title, QString("Labeling"));
+        QCOMPARE(pages[1].title, QString("Bounds"));
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY2(w.exportWholeView(dir.filePath("map.svg"), &why), qPrintable(why));
+        QFile svg(dir.filePath("map.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("Labeling") && text.contains("Bounds"));
+        const auto* tabs = w.currentView()->findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->currentIndex(), 0);
     }
 };
 

@@ -184,6 +184,13 @@ class TestFigureExport : public QObject {
         QVERIFY(colours.size() > 5);
         QVERIFY2(cw::exportPages(pages, dir.filePath("view.pdf"), &why), qPrintable(why));
         QVERIFY(bytesOf(dir.filePath("view.pdf")).startsWith("%PDF"));
+        // One page without a title (a view without tabs): the page alone, no title line.
+        const QString single = dir.filePath("single.png");
+        QVERIFY2(cw::exportPages({{QString(), view.tabs->widget(0)}}, single, &why),
+                 qPrintable(why));
+        QCOMPARE(QImage(single).size(), pageSize * 2);
+        QVERIFY(!cw::exportPages({}, dir.filePath("none.svg"), &why));
+        QVERIFY2(why.contains("none.svg: the view has no pages"), qPrintable(why));
     }
 
     void raceAsCsv() {
