@@ -2,15 +2,18 @@
 // cplab, the GUI. Opens on a ready-to-run demo. Options let scripts take screenshots:
 //   cplab --demo kelley --steps 6 --screenshot shot.png
 //   cplab --demo kelley_2d --steps 10 --timeline 3 --screenshot earlier.png
+//   cplab --demo kelley --steps 40 --size 1280x720 --export-animation kelley.gif
 //   cplab --data a9a.gz --test a9a.t.gz --solvers ocas:C=1,bmrm:C=1 --run --screenshot race.png
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 
+#include "animation_export.h"
 #include "core/output_file.h"
 #include "family_view.h"
 #include "main_window.h"
@@ -99,8 +102,17 @@ struct CommandLine {
         "test-fraction", "With --data: hold out this fraction (0 to 0.9) as test set.", "F"};
     QCommandLineOption seed{"seed", "Seed of the --test-fraction split (default 1).", "S"};
     QCommandLineOption viewTab{"view-tab", "Show tab N (0 = first) of the model view.", "N"};
-    QCommandLineOption exportView{
-        "export-view", "Save the model view's plot to this PNG or PDF (as File > Export) and quit.",
+    QCommandLineOption exportView{"export-view",
+                                  "Save the model view's plot (the tab shown) to this PNG, PDF or "
+                                  "SVG (as File > Export) and quit.",
+                                  "file"};
+    QCommandLineOption exportFigure{
+        "export-figure",
+        "Save every tab of the model view as one figure (PNG, PDF or SVG) and quit.", "file"};
+    QCommandLineOption exportBounds{
+        "export-bounds",
+        "Save the bounds plot of all runs (PNG, PDF or SVG), or its data: every run's records on "
+        "the plot's x axis as CSV (.csv) or a pgfplots document (.tex); then quit.",
         "file"};
     QCommandLineOption problem{
         "problem", "Open this built-in problem (names: cplab-cli list) instead of a demo.", "name"};
@@ -112,6 +124,22 @@ struct CommandLine {
         "without-history",
         "With --save-session: store no records or snapshots (the session reopens at iteration "
         "0)."};
+    QCommandLineOption exportRuns{"export-runs", "Save the runs table as CSV and quit.", "file"};
+    QCommandLineOption exportAnimation{
+        "export-animation",
+        "Save the selected run's kept snapshots, drawn through the window's centre, as an "
+        "animated GIF (.gif) or PNG frames (a folder ending in '/', or a pattern such as "
+        "frame-%04d.png), and quit.",
+        "file"};
+    QCommandLineOption animationFps{"animation-fps",
+                                    "Frames per second of --export-animation (default 4).", "F"};
+    QCommandLineOption animationRange{
+        "animation-range",
+        "Iterations FIRST:LAST of --export-animation (default: all; LAST may be empty).", "A:B"};
+    QCommandLineOption animationHold{"animation-hold",
+                                     "Seconds the animation's last frame stays (default 2).", "S"};
+    QCommandLineOption animationArea{
+        "animation-area", "What --export-animation draws: centre (default) or view.", "area"};
     QCommandLineOption presentation{
         "presentation",
         "Open in presentation mode (View > Presentation, F11): full screen, or at --size."};
@@ -120,16 +148,22 @@ struct CommandLine {
     // Numbers checked before anything opens.
     double fraction = 0, splitSeed = 1, tab = 0;
     double delayMs = 0, stepCount = 0, shownIteration = 0, historyMb = 256;
-    int width = 0, height = 0;  // --size, 0: not given
+    double fps = 4, holdSeconds = 2;
+    int animationFirst = 0, animationLast = -1;  // --animation-range
+    int width = 0, height = 0;                   // --size, 0: not given
 
     explicit CommandLine(const QCoreApplication& app) {
         parser.setApplicationDescription(
             "Cutting-Plane Lab: optimisation methods of machine learning, step by step.");
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({demo, steps, run, delay, screenshot, size, data, test, solvers, timeline,
-                           history, testFraction, seed, viewTab, exportView, problem, saveSession,
-                           withoutHistory, presentation});
+        parser.addOptions(
+            {demo,           steps,         run,           delay,           screenshot,
+             size,           data,          test,          solvers,         timeline,
+             history,        testFraction,  seed,          viewTab,         exportView,
+             exportFigure,   exportBounds,  exportRuns,    exportAnimation, animationFps,
+             animationRange, animationHold, animationArea, problem,         saveSession,
+             withoutHistory, presentation});
         parser.addPositionalArgument(
             "file", "A session (.cplab) or a data file to open (the same as --data file).",
             "[file]");
@@ -137,7 +171,10 @@ struct CommandLine {
     }
     bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
     QString value(const QCommandLineOption& option) const { return parser.value(option); }
-    bool grabs() const { return isSet(screenshot) || isSet(exportView); }
+    bool grabs() const {
+        return isSet(screenshot) || isSet(exportView) || isSet(exportFigure) ||
+               isSet(exportBounds) || isSet(exportRuns) || isSet(exportAnimation);
+    }
     // Saves or grabs something and quits: no dialogs, nothing remembered.
     bool finishes() const { return grabs() || isSet(saveSession); }
 
@@ -157,7 +194,8 @@ struct CommandLine {
             !number(viewTab, 0, 100, &tab) || !number(delay, 0, cplab::kMaxDelayMs, &delayMs) ||
             !number(steps, 0, 10000000, &stepCount) ||
             !number(timeline, 0, 1000000000, &shownIteration) ||
-            !number(history, 1, 65536, &historyMb))
+            !number(history, 1, 65536, &historyMb) || !number(animationFps, 0.1, 50, &fps) ||
+            !number(animationHold, 0, 60, &holdSeconds) || !checkAnimation())
             return false;
         if (!isSet(size)) return true;
         const QStringList parts = value(size).split('x');
@@ -174,7 +212,33 @@ struct CommandLine {
                      qPrintable(value(size)));
         return false;
     }
+    bool checkAnimation();
 };
+
+// --animation-range A:B and --animation-area.
+bool CommandLine::checkAnimation() {
+    if (isSet(animationArea) && value(animationArea) != "centre" &&
+        value(animationArea) != "view") {
+        std::fprintf(stderr, "cplab: --animation-area %s: expected centre or view\n",
+                     qPrintable(value(animationArea)));
+        return false;
+    }
+    if (!isSet(animationRange)) return true;
+    const QStringList parts = value(animationRange).split(':');
+    bool firstOk = false, lastOk = parts.size() == 2 && parts[1].isEmpty();
+    if (parts.size() == 2) {
+        animationFirst = parts[0].toInt(&firstOk);
+        if (!lastOk) animationLast = parts[1].toInt(&lastOk);
+    }
+    if (firstOk && lastOk && animationFirst >= 0 &&
+        (animationLast < 0 ? parts[1].isEmpty() : animationLast >= animationFirst))
+        return true;
+    std::fprintf(stderr,
+                 "cplab: --animation-range %s: expected FIRST:LAST iterations with 0 <= FIRST <= "
+                 "LAST (LAST may be empty: the newest)\n",
+                 qPrintable(value(animationRange)));
+    return false;
+}
 
 // Processes events for `milliseconds` (queued snapshots and replots land).
 void settle(int milliseconds) {
@@ -204,8 +268,45 @@ bool addRuns(cplab::MainWindow& window, const CommandLine& cli) {
     return true;
 }
 
-// --export-view, --screenshot and --save-session; 0, or 1 when a file could not be written.
+// --export-animation: draws the frames and waits for the encoder; 0, or 1 on failure.
+int animate(cplab::MainWindow& window, const CommandLine& cli) {
+    cplab::AnimationSettings settings;
+    settings.path = cli.value(cli.exportAnimation);
+    settings.first = cli.animationFirst;
+    settings.last = cli.animationLast;
+    settings.framesPerSecond = cli.fps;
+    settings.holdSeconds = cli.holdSeconds;
+    settings.viewOnly = cli.value(cli.animationArea) == "view";
+    QString message;
+    cplab::AnimationExport* job = window.exportAnimation(settings, &message);
+    bool ok = false;
+    if (job) {
+        QEventLoop loop;
+        QObject::connect(job, &cplab::AnimationExport::finished, &loop,
+                         [&](bool done, const QString& outcome) {
+                             ok = done;
+                             message = outcome;
+                             loop.quit();
+                         });
+        loop.exec();
+    }
+    if (!ok) {
+        std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
+        return 1;
+    }
+    std::printf("%s\n", qPrintable(settings.path));
+    return 0;
+}
+
+// --save-session, --export-view, --export-figure, --export-bounds, --export-runs, --screenshot
+// and --export-animation; 0, or 1 when a file could not be written.
 int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
+    using Export = bool (cplab::MainWindow::*)(const QString&, QString*);
+    const std::pair<const QCommandLineOption*, Export> exports[] = {
+        {&cli.exportView, &cplab::MainWindow::exportModelPlot},
+        {&cli.exportFigure, &cplab::MainWindow::exportWholeView},
+        {&cli.exportBounds, &cplab::MainWindow::exportBoundsPlot},
+        {&cli.exportRuns, &cplab::MainWindow::exportRunsTable}};
     if (cli.isSet(cli.saveSession)) {
         const QString path = cli.value(cli.saveSession);
         QString why;
@@ -215,10 +316,11 @@ int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
         }
         std::printf("%s\n", qPrintable(path));
     }
-    if (cli.isSet(cli.exportView)) {
-        const QString path = cli.value(cli.exportView);
+    for (const auto& [option, function] : exports) {
+        if (!cli.isSet(*option)) continue;
+        const QString path = cli.value(*option);
         QString why;
-        if (!window.exportModelPlot(path, &why)) {
+        if (!(window.*function)(path, &why)) {
             std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
             return 1;
         }
@@ -237,7 +339,7 @@ int grabPictures(cplab::MainWindow& window, const CommandLine& cli) {
         }
         std::printf("%s\n", qPrintable(path));
     }
-    return 0;
+    return cli.isSet(cli.exportAnimation) ? animate(window, cli) : 0;
 }
 
 // What the options ask for once the problem is open: the exit status, or -1 to go on

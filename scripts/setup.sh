@@ -10,6 +10,8 @@ PACKAGES="
   make
   pkg-config
   qt6-base-dev
+  qt6-svg-dev
+  libgif-dev
   libqcustomplot-dev
   libeigen3-dev
   coinor-libclp-dev

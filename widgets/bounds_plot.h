@@ -65,6 +65,9 @@ class BoundsPlot : public QWidget {
     void setBoundLabels(const QString& upper, const QString& lower);
     // The full names of the line styles ("upper bound U (solid); lower bound L (dashed)").
     QString boundLabels() const;
+    // The family's names in full.
+    const QString& upperLabel() const { return upperLabel_; }
+    const QString& lowerLabel() const { return lowerLabel_; }
     // A vertical marker at `key` on the x axis (the timeline's position), or none (NaN).
     void setMarker(double key);
     double marker() const { return marker_; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "family_view.h"
 
+#include <QTabWidget>
 #include <algorithm>
 #include <limits>
 
@@ -21,6 +22,20 @@ double extraAt(const IterationRecord& record, int column) {
 
 bool FamilyView::exportImage(const QString& path, QString* why) {
     return exportPlot(plot(), path, why);
+}
+
+std::vector<FigurePage> FamilyView::pages() {
+    // findChildren lists parents before their children: the first tab widget on screen is the
+    // outermost.
+    for (QTabWidget* tabs : findChildren<QTabWidget*>()) {
+        if (!tabs->isVisibleTo(this)) continue;
+        std::vector<FigurePage> shown;
+        for (int k = 0; k < tabs->count(); ++k) {
+            if (tabs->isTabVisible(k)) shown.push_back({tabs->tabText(k), tabs->widget(k)});
+        }
+        if (!shown.empty()) return shown;
+    }
+    return {{QString(), this}};
 }
 
 }  // namespace cplab::widgets

@@ -16,6 +16,7 @@
 #include "core/iteration_record.h"
 #include "core/options.h"
 #include "core/snapshot.h"
+#include "figure_export.h"
 
 class QCustomPlot;
 
@@ -58,8 +59,12 @@ class FamilyView : public QWidget {
     virtual void clear() = 0;
     // The plot that File › Export saves.
     virtual QCustomPlot* plot() const = 0;
-    // PNG or PDF by the file's extension; false with *why on failure.
+    // PNG, PDF or SVG by the file's extension; false with *why on failure.
     virtual bool exportImage(const QString& path, QString* why);
+    // The pages File › Export whole view puts into one figure, each with its tab's title. The
+    // default fits every view: the shown tabs of the outermost tab widget on screen in the
+    // view (a kernel view's path tabs while it shows a path), else the view itself.
+    virtual std::vector<FigurePage> pages();
     // Family facts for the status line ("C-form U/lambda 78.0 (lambda 0.0046)"), or empty.
     virtual QString statusText(const ViewFrame& /*frame*/) const { return {}; }
     // The family's own problem controls (a dataset's test split), or null; problemOptions()

@@ -3,14 +3,13 @@
 
 #include <qcustomplot.h>
 
-#include <QFileInfo>
 #include <QFontMetrics>
 #include <QPointer>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "core/output_file.h"
+#include "figure_export.h"
 
 namespace cplab::widgets {
 
@@ -105,29 +104,10 @@ void applyPlotStyle(QCustomPlot* plot) {
 }
 
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width, int height) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != "png" && suffix != "pdf") {
-        if (why) *why = path + ": unknown export format '" + suffix + "' (use .png or .pdf)";
-        return false;
-    }
-    // Written beside the target and renamed over it when complete (core/output_file.h).
-    AtomicOutput output(path.toStdString());
-    if (output.temporaryPath().empty()) {
-        if (why) *why = path + ": " + QString::fromStdString(output.error());
-        return false;
-    }
-    const QString temporary = QString::fromStdString(output.temporaryPath());
-    const bool ok = suffix == "png" ? plot->savePng(temporary, width, height, 2.0)
-                                    : plot->savePdf(temporary, width, height);
-    if (!ok) {
-        if (why) *why = path + ": could not be written";
-        return false;
-    }
-    if (const auto failure = output.commit()) {
-        if (why) *why = path + ": " + QString::fromStdString(*failure);
-        return false;
-    }
-    return true;
+    const QSize size(width > 0 ? width : plot->width(), height > 0 ? height : plot->height());
+    return paintFigure(
+        path, size,
+        [&](QCPPainter& painter) { plot->toPainter(&painter, size.width(), size.height()); }, why);
 }
 
 namespace {

@@ -120,8 +120,9 @@ void useFittedTicks(QCPAxis* axis);
 // The segments (a, b) of contour levels as one curve, NaN between segments; their number.
 int setContourSegments(QCPCurve* curve, const std::vector<ContourLevel>& levels);
 
-// Exports to PNG or PDF by the file's extension (.png, .pdf). Returns false with *why on an
-// unknown extension or a write failure.
+// Exports to PNG, PDF or SVG by the file's extension (.png, .pdf, .svg; PDF and SVG as
+// vectors), atomically (figure_export.h's paintFigure). Returns false with *why on an unknown
+// extension or a write failure.
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* why, int width = 0,
                 int height = 0);
 

@@ -778,46 +778,4 @@ void MainWindow::setTestSplit(double testFraction, int seed) {
         view->setTestSplit(testFraction, seed);
 }
 
-bool MainWindow::exportModelPlot(const QString& path, QString* why) {
-    widgets::FamilyView* view = currentView();
-    if (!view) {
-        if (why) *why = tr("no problem shown");
-        return false;
-    }
-    return view->exportImage(path, why);
-}
-
-bool MainWindow::exportBoundsPlot(const QString& path, QString* why) {
-    boundsPlot_->replotNow();
-    return widgets::exportPlot(boundsPlot_->plot(), path, why);
-}
-
-bool MainWindow::exportSelectedTrace(const QString& path, QString* why) {
-    Run* r = selectedRun();
-    if (!r) {
-        if (why) *why = tr("no run selected");
-        return false;
-    }
-    return r->exportTrace(path, why);
-}
-
-void MainWindow::exportDialog(const QString& what) {
-    const bool trace = what == "trace";
-    const QString filter = trace ? tr("CSV (*.csv)") : tr("PNG image (*.png);;PDF (*.pdf)");
-    QString suggested = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
-    suggested += trace ? "_trace.csv" : "_" + what + ".png";
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), suggested, filter);
-    if (path.isEmpty()) return;
-    QString why;
-    const bool ok =
-        trace ? exportSelectedTrace(path, &why)
-              : (what == "model" ? exportModelPlot(path, &why) : exportBoundsPlot(path, &why));
-    if (ok) {
-        log_->appendMessage(tr("exported %1").arg(path));
-    } else {
-        log_->appendError(why);
-        QMessageBox::warning(this, tr("Export failed"), why);
-    }
-}
-
 }  // namespace cplab

@@ -37,6 +37,8 @@ class QFutureWatcher;
 namespace cplab {
 
 class PointEditor;
+class AnimationExport;
+struct AnimationSettings;
 class Run;
 class RunController;
 class OptionForm;
@@ -141,9 +143,22 @@ class MainWindow : public QMainWindow {
     void restoreLayout();
 
     // Exports; false with *why on failure.
+    // Exports (app/gui/main_window_export.cpp); false with *why on failure. Pictures are PNG,
+    // PDF or SVG by the file's extension.
+    // The current view's plot (the tab shown).
     bool exportModelPlot(const QString& path, QString* why);
+    // Every page (tab) of the current view as one figure, the pages under their titles.
+    bool exportWholeView(const QString& path, QString* why);
+    // The bounds plot of every run as a picture, or its data: every run's records on the
+    // plot's x axis as CSV (.csv) or as a pgfplots document that draws the plot (.tex).
     bool exportBoundsPlot(const QString& path, QString* why);
     bool exportSelectedTrace(const QString& path, QString* why);
+    // The runs table as CSV.
+    bool exportRunsTable(const QString& path, QString* why);
+    // Starts drawing the selected run's kept snapshots in settings' range into an animation
+    // (animation_export.h) and returns the export, which the window owns and deletes after it
+    // finished(); null with *why when there is no run or the settings are invalid.
+    AnimationExport* exportAnimation(const AnimationSettings& settings, QString* why);
 
     // Run controls (what the buttons do), applied to every run of the problem.
     void runAll();
@@ -206,6 +221,8 @@ class MainWindow : public QMainWindow {
     void showFrame();
     void updateStatusLine(const IterationRecord& record, const widgets::ViewFrame& frame);
     void updateButtons();
+    // File menu: the export entries (main_window_export.cpp).
+    void addExportActions(QMenu* file);
     void exportDialog(const QString& what);
     // Sessions and what is remembered (main_window_session.cpp).
     void onSessionLoaded(const std::shared_ptr<Loaded>& loaded);
@@ -220,6 +237,9 @@ class MainWindow : public QMainWindow {
     void setLastFolder(const QString& dialog, const QString& path);
     void rememberFile(const QString& kind, const QString& path);
     void fillRecentMenu(QMenu* menu);
+    void exportAnimationDialog();
+    // Runs exportAnimation with a progress dialog (Cancel) and reports the outcome.
+    void startAnimationExport(const AnimationSettings& settings);
     OptionValues problemOptions() const;
     const IterationRecord& recordAtKey(const Run& run, double key) const;
 

@@ -465,11 +465,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Copy as command line"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                     this, &MainWindow::copyCommandLine);
     file->addSeparator();
-    file->addAction(tr("Export &model plot (PNG/PDF)..."), this, [this] { exportDialog("model"); });
-    file->addAction(tr("Export &bounds plot (PNG/PDF)..."), this,
-                    [this] { exportDialog("bounds"); });
-    file->addAction(tr("Export &trace of the selected run (CSV)..."), this,
-                    [this] { exportDialog("trace"); });
+    addExportActions(file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     buildEditMenu(file);
