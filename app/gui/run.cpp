@@ -239,7 +239,8 @@ void Run::sendRebase() {
         std::string why = "it had no solver";
         if (previous) {
             if (auto warm = warmSolver(*previous, name, *edited, values, &why)) {
-                *note = "warm start" + (why.empty() ? std::string() : ": " + why);
+                // warmSolver's note says what was kept ("warm start: svm keeps α of ...").
+                *note = why.empty() ? std::string("warm start") : why;
                 return warm;
             }
         }
