@@ -285,8 +285,21 @@ bool BoundsPlot::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void BoundsPlot::setMarker(double key) {
+    const bool moved = key != marker_;
     marker_ = key;
     placeMarker();
+    if (cutAtMarker_ && moved) {
+        for (auto& [id, run] : runs_)
+            rebuild(run);
+    }
+    scheduleReplot();
+}
+
+void BoundsPlot::setCutAtMarker(bool on) {
+    if (on == cutAtMarker_) return;
+    cutAtMarker_ = on;
+    for (auto& [id, run] : runs_)
+        rebuild(run);
     scheduleReplot();
 }
 
@@ -392,7 +405,7 @@ void BoundsPlot::addToGraphs(RunGraphs& run, const std::vector<IterationRecord>&
         // Records without a position on this axis (no path parameter) are not drawn;
         // non-finite bounds (no lower bound yet) leave a gap in the line.
         const double k = key(r);
-        if (!std::isfinite(k)) continue;
+        if (!std::isfinite(k) || (cutAtMarker_ && std::isfinite(marker_) && k > marker_)) continue;
         keys.append(k);
         upper.append(std::isfinite(r.upper) ? r.upper : qQNaN());
         lower.append(std::isfinite(r.lower) ? r.lower : qQNaN());
@@ -436,9 +449,11 @@ void BoundsPlot::placeRunMarkers() {
 void BoundsPlot::placeRunMarkers(RunGraphs& run, const QCPRange& range) {
     // The records on this axis inside the range, by key.
     std::vector<std::pair<double, const IterationRecord*>> shown;
+    const bool cut = cutAtMarker_ && std::isfinite(marker_);
     for (const auto& r : run.records) {
         const double k = key(r);
-        if (std::isfinite(k) && range.contains(k)) shown.emplace_back(k, &r);
+        if (std::isfinite(k) && range.contains(k) && !(cut && k > marker_))
+            shown.emplace_back(k, &r);
     }
     std::sort(shown.begin(), shown.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -71,6 +71,9 @@ class BoundsPlot : public QWidget {
     // A vertical marker at `key` on the x axis (the timeline's position), or none (NaN).
     void setMarker(double key);
     double marker() const { return marker_; }
+    // Draws the runs only up to the marker (an animation's frames tell the race as it went;
+    // the axes keep the whole race's range, so frames do not jump). Off: the whole race.
+    void setCutAtMarker(bool on);
 
     QCustomPlot* plot() const { return plot_; }
     int pointCount(int id) const;
@@ -137,6 +140,7 @@ class BoundsPlot : public QWidget {
     std::map<int, RunGraphs> runs_;
     QCPItemStraightLine* markerLines_[2] = {nullptr, nullptr};
     double marker_ = std::numeric_limits<double>::quiet_NaN();
+    bool cutAtMarker_ = false;
     XAxisKind xAxis_ = XAxisKind::Iteration;
     bool autoScale_ = true;
     class CoalescedReplot* replot_ = nullptr;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <exception>
 
+#include "bounds_plot.h"
 #include "coalesced_replot.h"
 #include "gif_writer.h"
 #include "main_window.h"
@@ -64,6 +65,8 @@ void AnimationExport::start() {
     running_ = true;
     wasLive_ = window_->timeline()->isLive();
     wasAt_ = window_->shownIteration();
+    // Each frame shows the race up to its iteration, not its future.
+    window_->boundsPlot()->setCutAtMarker(true);
     drawNext();
 }
 
@@ -114,6 +117,7 @@ void AnimationExport::grabFrame() {
 
 void AnimationExport::restoreTimeline() {
     if (!window_) return;
+    window_->boundsPlot()->setCutAtMarker(false);
     if (wasLive_) {
         window_->goLive();
     } else {

@@ -249,6 +249,36 @@ class TestBoundsPlot : public QObject {
                              int(cplab::widgets::runMarker(2))}));
     }
 
+    // An animation's frame: the race up to the marker, on the whole race's axes.
+    void cutAtMarkerDrawsTheRaceSoFar() {
+        BoundsPlot plot;
+        plot.resize(700, 400);
+        plot.addRun(1, "#1 kelley", Qt::blue);
+        plot.appendRecords(1, records(10, false));
+        plot.replotNow();
+        const QCPRange whole = plot.plot()->xAxis->range();
+        const auto largestKey = [&] {
+            double largest = 0;
+            for (int g = 0; g < plot.plot()->graphCount(); ++g) {
+                for (const auto& point : *plot.plot()->graph(g)->data())
+                    largest = std::max(largest, point.key);
+            }
+            return largest;
+        };
+        QCOMPARE(largestKey(), 10.0);
+        plot.setMarker(4);
+        plot.setCutAtMarker(true);
+        plot.replotNow();
+        QCOMPARE(largestKey(), 4.0);  // lines and markers
+        QCOMPARE(plot.plot()->xAxis->range(), whole);
+        plot.setMarker(7);
+        plot.replotNow();
+        QCOMPARE(largestKey(), 7.0);
+        plot.setCutAtMarker(false);
+        plot.replotNow();
+        QCOMPARE(largestKey(), 10.0);
+    }
+
     // Bounds near -10^6 in short panels (map_stereo at 1280x720 and 1024x768), gaps over 17
     // decades: tick labels at least 1.5 label heights apart (so never overlapping), and at
     // least two of them where three label heights fit.
