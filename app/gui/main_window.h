@@ -235,6 +235,8 @@ class MainWindow : public QMainWindow {
     std::size_t historyBytes() const;
     QString lastFolder(const QString& dialog) const;
     void setLastFolder(const QString& dialog, const QString& path);
+    // `name` in the last folder of `dialog` (the name alone before the first time).
+    QString inLastFolder(const QString& dialog, const QString& name) const;
     void rememberFile(const QString& kind, const QString& path);
     void fillRecentMenu(QMenu* menu);
     void exportAnimationDialog();

@@ -59,9 +59,11 @@ void MainWindow::buildEditMenu(QMenu* file) {
         const QString suggested =
             (problem() ? QString::fromStdString(problem()->info.name) : QString("points")) +
             "_points.libsvm";
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save points"), suggested,
-                                                          tr("LIBSVM text (*.libsvm *.svm *.txt)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save points"), inLastFolder("points", suggested),
+                                         tr("LIBSVM text (*.libsvm *.svm *.txt)"));
         if (path.isEmpty()) return;
+        setLastFolder("points", path);
         QString why;
         if (pointEditor_->savePoints(path, &why)) {
             log_->appendMessage(

@@ -172,9 +172,10 @@ void MainWindow::exportDialog(const QString& what) {
     }
     QString suggested = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
     suggested += kind->suffix;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export %1").arg(what), suggested, tr(kind->filter));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(what), inLastFolder("export", suggested), tr(kind->filter));
     if (path.isEmpty()) return;
+    setLastFolder("export", path);
     QString why;
     bool ok = false;
     if (what == "trace") {
@@ -239,14 +240,16 @@ void MainWindow::exportAnimationDialog() {
     AnimationSettings settings;
     const QString name = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
     if (format->currentIndex() == 0) {
-        settings.path = QFileDialog::getSaveFileName(this, tr("Export animation"), name + ".gif",
+        settings.path = QFileDialog::getSaveFileName(this, tr("Export animation"),
+                                                     inLastFolder("export", name + ".gif"),
                                                      tr("Animated GIF (*.gif)"));
     } else {
-        const QString folder =
-            QFileDialog::getExistingDirectory(this, tr("Folder for the PNG frames"));
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, tr("Folder for the PNG frames"), lastFolder("export"));
         if (!folder.isEmpty()) settings.path = folder + '/';
     }
     if (settings.path.isEmpty()) return;
+    setLastFolder("export", settings.path.endsWith('/') ? settings.path + "x" : settings.path);
     settings.first = first->value();
     settings.last = std::max(first->value(), last->value());
     settings.framesPerSecond = fps->value();

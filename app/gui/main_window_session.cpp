@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -293,6 +294,11 @@ void MainWindow::copyCommandLine() {
 
 QString MainWindow::lastFolder(const QString& dialog) const {
     return QSettings().value("folders/" + dialog).toString();
+}
+
+QString MainWindow::inLastFolder(const QString& dialog, const QString& name) const {
+    const QString folder = lastFolder(dialog);
+    return folder.isEmpty() ? name : QDir(folder).filePath(name);
 }
 
 void MainWindow::setLastFolder(const QString& dialog, const QString& path) {
