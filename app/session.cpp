@@ -199,8 +199,9 @@ std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Fami
         return std::nullopt;
     }
     for (const auto& [key, text] : given) {
+        const std::string& name = key;  // clang 14 cannot capture a structured binding
         const bool known = std::any_of(info->options.begin(), info->options.end(),
-                                       [&](const OptionInfo& o) { return o.name == key; });
+                                       [&](const OptionInfo& o) { return o.name == name; });
         if (known) {
             run.options[key] = text;
         } else {
@@ -233,9 +234,10 @@ bool problemFrom(const QJsonObject& root, const QString& folder, Session& sessio
     OptionValues options;
     if (!optionsFrom(problem.value("options"), "problem", &options, why)) return false;
     for (const auto& [key, text] : options) {
+        const std::string& name = key;  // clang 14 cannot capture a structured binding
         const auto known = family->problemOptions();
         if (std::any_of(known.begin(), known.end(),
-                        [&](const OptionInfo& o) { return o.name == key; }))
+                        [&](const OptionInfo& o) { return o.name == name; }))
             origin.options[key] = text;
         else {
             notes->push_back("problem: option '" + key + "' no longer exists; it is left out");
