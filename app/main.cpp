@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
@@ -398,6 +399,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("cplab");
     QApplication::setApplicationVersion(CPLAB_VERSION);
     QApplication::setOrganizationName("cplab");
+    // Desktops match the window to the installed desktop entry (and its icon) by this name.
+    QGuiApplication::setDesktopFileName("org.cplab.cplab");
+    QApplication::setWindowIcon(QIcon::fromTheme("cplab", QIcon(":/cplab/cplab.svg")));
 
     CommandLine cli(app);
     const QStringList files = cli.parser.positionalArguments();

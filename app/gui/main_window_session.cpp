@@ -233,7 +233,8 @@ void MainWindow::restorePendingSession() {
     if (currentView()) currentView()->showPage(view.tab);
     setPlotRange(currentView() ? currentView()->plot() : nullptr, view.viewRange);
     setPlotRange(boundsPlot_->plot(), view.boundsRange);
-    log_->appendMessage(tr("session opened: %1 runs").arg(runCount()));
+    log_->appendMessage(runCount() == 1 ? tr("session opened: 1 run")
+                                        : tr("session opened: %1 runs").arg(runCount()));
 }
 
 void MainWindow::saveSessionDialog() {

@@ -8,7 +8,7 @@
 #    desktop-file-validate, `appstreamcli validate --no-net` and `man --warnings` accept them;
 #    both executables report VERSION and the installed cplab-cli runs a demo.
 # 2. `cpack -G DEB` builds the package; its Depends come from the binaries (Qt, Clp, ...) and
-#    it recommends toulbar2; unpacked into a scratch root, its cplab-cli reports VERSION and
+#    it recommends toulbar2; installed by dpkg into a scratch root, its cplab-cli reports VERSION and
 #    runs a demo and a built-in data problem (the data are inside the binary: no path into the
 #    build tree).
 set -eu
@@ -40,6 +40,16 @@ appstreamcli validate --no-net "$stage/share/metainfo/org.cplab.cplab.metainfo.x
   fail "appstreamcli validate"
 grep -q "release version=\"$version\"" "$stage/share/metainfo/org.cplab.cplab.metainfo.xml" ||
   fail "the metainfo's release is not $version"
+# Published with CPLAB_DOCS_URL, the metainfo lists the home page and screenshots from docs/ that
+# exist, and still validates.
+source=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+cmake -DOUTPUT="$scratch/web.metainfo.xml" -DDOCS_URL=https://cplab.example.org/ \
+      -DPROJECT_VERSION="$version" -P "$source/packaging/metainfo.cmake" || fail "metainfo.cmake"
+appstreamcli validate --no-net "$scratch/web.metainfo.xml" || fail "appstreamcli validate (screenshots)"
+for shot in $(sed -n 's|.*<image>https://cplab.example.org/\(.*\)</image>|\1|p' "$scratch/web.metainfo.xml"); do
+  [ -f "$source/$shot" ] || fail "the metainfo's screenshot $shot is not in the source tree"
+done
+[ "$(grep -c '<image>' "$scratch/web.metainfo.xml")" -eq 4 ] || fail "the metainfo lists no screenshots"
 for page in cplab cplab-cli; do
   warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$stage/share/man/man1/$page.1" 2>&1 >/dev/null)
   [ -z "$warnings" ] || fail "man $page: $warnings"
@@ -67,8 +77,23 @@ info=$(dpkg-deb --field "$deb" Depends Recommends Version)
 echo "$info" | grep -q 'libqt6widgets6' || fail "Depends lacks Qt: $info"
 echo "$info" | grep -q 'coinor-libclp' || fail "Depends lacks Clp: $info"
 echo "$info" | grep -q 'Recommends: toulbar2' || fail "Recommends lacks toulbar2: $info"
+# Installed by dpkg into a scratch root with a database of its own (dependencies are this
+# machine's: each Depends alternative must be installed here, checked below).
 root="$scratch/root"
-dpkg-deb -x "$deb" "$root"
+admin="$scratch/dpkg"
+mkdir -p "$root" "$admin/info" "$admin/updates"
+touch "$admin/status"
+dpkg --root="$root" --admindir="$admin" --force-depends --force-not-root \
+     --force-script-chrootless -i "$deb" >/dev/null 2>&1 || fail "dpkg -i into a scratch root"
+[ "$(dpkg-query --admindir="$admin" -W -f='${Status}' cplab)" = "install ok installed" ] ||
+  fail "dpkg does not list cplab as installed in the scratch root"
+for group in $(dpkg-deb --field "$deb" Depends | sed 's/([^)]*)//g; s/ //g; s/,/ /g'); do
+  ok=no
+  for alternative in $(echo "$group" | tr '|' ' '); do
+    if dpkg-query -W -f='${Status}\n' "$alternative" 2>/dev/null | grep -q "ok installed"; then ok=yes; fi
+  done
+  [ $ok = yes ] || fail "the package depends on $group, which is not installed here"
+done
 [ "$("$root/usr/bin/cplab-cli" --version)" = "cplab-cli $version" ] || fail "packaged --version"
 "$root/usr/bin/cplab-cli" demo kelley --quiet >/dev/null || fail "packaged demo kelley"
 "$root/usr/bin/cplab-cli" run ocas --problem heart_scale --quiet >/dev/null ||
