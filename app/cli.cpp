@@ -22,6 +22,7 @@
 
 #include "cli_commands.h"
 #include "cli_report.h"
+#include "core/live_trace.h"
 #include "core/output_file.h"
 #include "core/trace_csv.h"
 #include "data/text_io.h"
@@ -131,7 +132,8 @@ namespace cli_detail {
 
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
 // most about 5 per second, and the last).
-RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err) {
+RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
+                    const std::function<void(const IterationRecord&)>& onRecord) {
     using Clock = std::chrono::steady_clock;
     solver.setCancelToken(interruptToken());
     auto lastPrint = Clock::now();
@@ -141,7 +143,10 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
             err << label << " ... " << text << '\n' << std::flush;
         });
     }
+    std::size_t recorded = 0;
     solve(solver, [&](const Solver&, const IterationRecord& r) {
+        for (; onRecord && recorded < solver.trace().size(); ++recorded)
+            onRecord(solver.trace()[recorded]);
         if (quiet) return;
         const auto now = Clock::now();
         if (r.iteration <= 10 || now - lastPrint >= std::chrono::milliseconds(200)) {
@@ -337,15 +342,20 @@ bool hasProblemOption(const Family& family, const std::string& name) {
 // could not be written. A failed run's model would replace a good one with garbage: it writes
 // none, and neither does a run stopped before its first iteration (its trace is written).
 int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
-                    const RunResult& result, std::ostream& err) {
+                    const RunResult& result, LiveTrace& live, std::ostream& err) {
     int code = kExitOk;
     std::string why;
     const auto failed = [&] {
         err << "cplab-cli: " << why << '\n';
         code = kExitInvalid;
     };
-    if (!a.trace.empty() && !writeTraceCsv(a.trace, solver.trace(), solver.extraColumns(), &why))
+    if (!live.failure().empty()) err << "cplab-cli: warning: " << live.failure() << '\n';
+    if (!a.trace.empty() && !writeTraceCsv(a.trace, solver.trace(), solver.extraColumns(), &why)) {
         failed();
+        if (live.finish(true))
+            err << "cplab-cli: the run's whole trace is in " << runningTracePath(a.trace) << '\n';
+    }
+    live.finish();
     const bool hasResult = result.status.usable() && result.last.iteration > 0;
     for (const Output& o : {Output{"--model", a.model}, Output{"--labeling", a.labeling}}) {
         if (o.path.empty() || hasResult) continue;
@@ -443,6 +453,15 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
             << " problems: " << joined(names) << '\n';
         return kExitInvalid;
     }
+    // The trace grows in FILE.running while the run goes (core/live_trace.h), taken before
+    // the data are loaded so that a refusal costs nothing.
+    LiveTrace live;
+    if (!a.trace.empty()) {
+        if (const auto error = live.start(a.trace)) {
+            err << "cplab-cli: --trace " << *error << '\n';
+            return kExitInvalid;
+        }
+    }
     ProblemPtr problem;
     if (!a.data.empty()) {
         problem = family->openFile(reader.source, a.problemOptions, &why);
@@ -469,11 +488,13 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     }
+    live.columns(solver->extraColumns());
     const CleanStopSpan cleanStop;
-    RunResult result = runSolver(*solver, a.solver, a.quiet, err);
+    RunResult result = runSolver(*solver, a.solver, a.quiet, err,
+                                 [&live](const IterationRecord& r) { live.append(r); });
     result.options = a.options;
-    int code =
-        std::max(exitStatusFor(result.status), writeRunOutputs(a, *family, *solver, result, err));
+    int code = std::max(exitStatusFor(result.status),
+                        writeRunOutputs(a, *family, *solver, result, live, err));
     if (a.json) {
         writeJson(out, summaryJson(result, *problem));
     } else {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -51,7 +52,9 @@ std::optional<std::string> outputsProblem(const std::vector<Output>& outputs);
 
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
 // most about 5 per second, and the last).
-RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err);
+// `onRecord`, when given, gets every record as the solver reports it (a live trace).
+RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
+                    const std::function<void(const IterationRecord&)>& onRecord = {});
 
 int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int commandSession(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -141,6 +141,10 @@ struct CommandLine {
                                      "Seconds the animation's last frame stays (default 2).", "S"};
     QCommandLineOption animationArea{
         "animation-area", "What --export-animation draws: centre (default) or view.", "area"};
+    QCommandLineOption follow{"follow",
+                              "Follow the trace a `cplab-cli run --trace FILE` is writing (as "
+                              "File > Follow a running trace), drawn beside the runs; repeatable.",
+                              "file"};
     QCommandLineOption presentation{
         "presentation",
         "Open in presentation mode (View > Presentation, F11): full screen, or at --size."};
@@ -164,7 +168,7 @@ struct CommandLine {
              history,        testFraction,  seed,          viewTab,         exportView,
              exportFigure,   exportBounds,  exportRuns,    exportAnimation, animationFps,
              animationRange, animationHold, animationArea, problem,         saveSession,
-             withoutHistory, presentation});
+             withoutHistory, presentation,  follow});
         parser.addPositionalArgument(
             "file", "A session (.cplab) or a data file to open (the same as --data file).",
             "[file]");
@@ -428,6 +432,8 @@ int main(int argc, char** argv) {
     window.setScripted(cli.finishes());
     if (!cli.finishes() && !cli.isSet(cli.size) && !cli.isSet(cli.presentation))
         window.restoreLayout();
+    for (const QString& trace : cli.parser.values(cli.follow))
+        window.followTrace(trace);
     const auto go = [&](bool replaceRuns) {
         const int code = script(window, cli, replaceRuns);
         if (code >= 0) QApplication::exit(code);

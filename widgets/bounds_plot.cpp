@@ -366,6 +366,19 @@ void BoundsPlot::removeRun(int id) {
     scheduleReplot();
 }
 
+void BoundsPlot::setRunLabel(int id, const QString& label) {
+    const auto it = runs_.find(id);
+    if (it == runs_.end() || it->second.label == label) return;
+    it->second.label = label;
+    fitLegend();
+    scheduleReplot();
+}
+
+QString BoundsPlot::runLabel(int id) const {
+    const auto it = runs_.find(id);
+    return it == runs_.end() ? QString() : it->second.label;
+}
+
 void BoundsPlot::clear() {
     while (!runs_.empty())
         removeRun(runs_.begin()->first);

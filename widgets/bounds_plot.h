@@ -52,6 +52,10 @@ class BoundsPlot : public QWidget {
     // runMarker(id - 1).
     void addRun(int id, const QString& label, const QColor& color);
     void removeRun(int id);
+    // A new legend label for run `id` (a followed trace that ended).
+    void setRunLabel(int id, const QString& label);
+    // Run `id`'s label in full (the legend may show it elided); empty when there is none.
+    QString runLabel(int id) const;
     void clear();
     void appendRecords(int id, const std::vector<IterationRecord>& records);
     // A horizontal reference line in the bounds panel (the known optimum), or none.

@@ -153,6 +153,8 @@ void MainWindow::onProblemChanged() {
     selectedId_ = -1;
     runTable_->setRowCount(0);
     boundsPlot_->clear();
+    for (std::size_t k = 0; k < followers_.size(); ++k)
+        addFollowedToPlot(k);
     pseudocode_->clear();
     statusLine_->setFullText({});
     timeline_->setLast(0);

@@ -42,6 +42,7 @@ struct AnimationSettings;
 class Run;
 class RunController;
 class OptionForm;
+class TraceFollower;
 
 namespace widgets {
 class BoundsPlot;
@@ -160,6 +161,14 @@ class MainWindow : public QMainWindow {
     // finished(); null with *why when there is no run or the settings are invalid.
     AnimationExport* exportAnimation(const AnimationSettings& settings, QString* why);
 
+    // File › Follow a running trace (app/gui/trace_follower.h, main_window_follow.cpp): the
+    // trace a `cplab-cli run --trace FILE` elsewhere is writing, drawn live in the bounds plot
+    // beside the local runs (legend "FILE (following)") until it ends; kept when the problem
+    // changes. Returns the follower (the window owns it). stopFollowing removes them all.
+    TraceFollower* followTrace(const QString& path);
+    const std::vector<TraceFollower*>& followedTraces() const { return followers_; }
+    void stopFollowing();
+
     // Run controls (what the buttons do), applied to every run of the problem.
     void runAll();
     void pauseAll();
@@ -182,6 +191,11 @@ class MainWindow : public QMainWindow {
 
   private:
     struct Loaded;
+
+    // The bounds plot's id of the k-th followed trace (−1, −2, …: never a local run's).
+    static int followId(std::size_t k) { return -1 - static_cast<int>(k); }
+    void addFollowedToPlot(std::size_t k);
+    QString followLabel(const TraceFollower& follower) const;
 
     void buildUi();
     void buildCentre();
@@ -250,6 +264,7 @@ class MainWindow : public QMainWindow {
     bool dockSized_ = false;  // the set-up dock's first width is set
     RunController* controller_;
     PointEditor* pointEditor_ = nullptr;
+    std::vector<TraceFollower*> followers_;  // owned (children of the window)
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).
     int shownRun_ = -1;

@@ -27,10 +27,7 @@ std::vector<std::string> traceColumns(const std::vector<std::string>& extraColum
     return columns;
 }
 
-void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
-                   const std::vector<std::string>& extraColumns) {
-    const TraceLayout layout = TraceLayout::of(records);
-    const auto columns = traceColumns(extraColumns, layout);
+void writeTraceHeader(std::ostream& out, const std::vector<std::string>& columns) {
     // Names with a comma or a quote ("beta:poly:2,1") are quoted as RFC 4180 says.
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const std::string& name = columns[c];
@@ -45,17 +42,26 @@ void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& record
         out << '"';
     }
     out << '\n';
-    for (const auto& r : records) {
-        out << r.iteration << ',' << formatReal(r.seconds) << ',' << r.oracleCalls << ','
-            << formatReal(r.upper) << ',' << formatReal(r.lower) << ',' << formatReal(r.gap) << ','
-            << formatReal(r.relGap());
-        if (layout.passes) out << ',' << formatReal(r.passes);
-        if (layout.path) out << ',' << formatReal(r.pathParameter);
-        for (std::size_t k = 0; k < extraColumns.size(); ++k) {
-            out << ',' << (k < r.extra.size() ? formatReal(r.extra[k]) : std::string("nan"));
-        }
-        out << '\n';
-    }
+}
+
+void writeTraceRow(std::ostream& out, const IterationRecord& r, TraceLayout layout,
+                   std::size_t extraCount) {
+    out << r.iteration << ',' << formatReal(r.seconds) << ',' << r.oracleCalls << ','
+        << formatReal(r.upper) << ',' << formatReal(r.lower) << ',' << formatReal(r.gap) << ','
+        << formatReal(r.relGap());
+    if (layout.passes) out << ',' << formatReal(r.passes);
+    if (layout.path) out << ',' << formatReal(r.pathParameter);
+    for (std::size_t k = 0; k < extraCount; ++k)
+        out << ',' << (k < r.extra.size() ? formatReal(r.extra[k]) : std::string("nan"));
+    out << '\n';
+}
+
+void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
+                   const std::vector<std::string>& extraColumns) {
+    const TraceLayout layout = TraceLayout::of(records);
+    writeTraceHeader(out, traceColumns(extraColumns, layout));
+    for (const auto& r : records)
+        writeTraceRow(out, r, layout, extraColumns.size());
 }
 
 bool writeTraceCsv(const std::string& path, const std::vector<IterationRecord>& records,

@@ -26,6 +26,10 @@ std::vector<std::string> traceColumns(const std::vector<std::string>& extraColum
 
 void writeTraceCsv(std::ostream& out, const std::vector<IterationRecord>& records,
                    const std::vector<std::string>& extraColumns);
+// The header line of `columns`, and one record's row (for writers that write row by row).
+void writeTraceHeader(std::ostream& out, const std::vector<std::string>& columns);
+void writeTraceRow(std::ostream& out, const IterationRecord& record, TraceLayout layout,
+                   std::size_t extraCount);
 
 // Writes to a file atomically (core/output_file.h: the complete new trace or the untouched old
 // file); returns false and sets *why (naming the path) when it cannot be written.

@@ -218,6 +218,33 @@ class TestOutputs : public QObject {
         QCOMPARE(strayFiles(dir.path(), {"m.txt", "t.csv", "m.txt.part"}), QStringList());
     }
 
+    // FILE.running (core/live_trace.h): the user's own file of that name is refused and left
+    // as it was; one that a killed run left is taken over and gone after the run.
+    void runningTraceOfAnotherIsLeftAlone() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("t.csv");
+        QFile own(trace + ".running");
+        QVERIFY(own.open(QIODevice::WriteOnly));
+        own.write("the user's own file\n");
+        own.close();
+        const Kept kept(trace + ".running");
+        QStringList args = {"run",     "ocas",    "--data", dataFile("heart_scale"),
+                            "--quiet", "--trace", trace};
+        CliResult r = runCli(args);
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(args, r)));
+        QVERIFY2(r.err.contains("t.csv.running: exists and is not a trace cplab wrote"),
+                 qPrintable(describe(args, r)));
+        QVERIFY(kept.intact());
+        QVERIFY(!QFileInfo::exists(trace));
+        QVERIFY(own.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        own.write("iteration,seconds,oracle_calls,upper,lower,gap,rel_gap\n1,0,1,2,1,1,0.5\n");
+        own.close();
+        r = runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(args, r)));
+        QVERIFY(bytesOf(trace).startsWith("iteration,"));
+        QCOMPARE(strayFiles(dir.path(), {"t.csv"}), QStringList());
+    }
+
     // A run that fails (exit 2) leaves an existing good model as it was, and says so.
     void failedRunWritesNoModel() {
         QTemporaryDir dir;
@@ -319,6 +346,9 @@ class TestOutputs : public QObject {
             err += process.readAllStandardError();
         }
         QVERIFY2(lineAfterTen(), err.constData());
+        // Mid-run, the trace grows in t.csv.running, a row per iteration; t.csv is not there.
+        QVERIFY(bytesOf(trace + ".running").count('\n') >= 11);
+        QVERIFY(!QFileInfo::exists(trace));
         ::kill(static_cast<pid_t>(process.processId()), signal);
         QVERIFY(process.waitForFinished(30000));
         err += process.readAllStandardError();

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File › Follow a running trace: a run that a `cplab-cli run --trace FILE` elsewhere is
+// writing (a long job, a cluster run under mpirun), drawn in the bounds plot beside the local
+// runs as it grows (trace_follower.h reads it).
+#include <QFileDialog>
+#include <QFileInfo>
+
+#include "bounds_plot.h"
+#include "log_panel.h"
+#include "main_window.h"
+#include "plot_style.h"
+#include "trace_follower.h"
+
+namespace cplab {
+
+TraceFollower* MainWindow::followTrace(const QString& path) {
+    auto* follower = new TraceFollower(path, this);
+    const std::size_t k = followers_.size();
+    followers_.push_back(follower);
+    addFollowedToPlot(k);
+    log_->appendMessage(tr("following the trace %1 (a run writing %2)")
+                            .arg(follower->tracePath(), follower->name() + ".running"));
+    connect(follower, &TraceFollower::recordsAppended, this,
+            [this, k](const std::vector<IterationRecord>& records) {
+                boundsPlot_->appendRecords(followId(k), records);
+            });
+    connect(follower, &TraceFollower::restarted, this, [this, k] {
+        addFollowedToPlot(k);
+        log_->appendMessage(
+            tr("%1: a new run started writing it; following that one").arg(followers_[k]->name()));
+    });
+    connect(follower, &TraceFollower::stateChanged, this, [this, k] {
+        const TraceFollower& f = *followers_[k];
+        boundsPlot_->setRunLabel(followId(k), followLabel(f));
+        if (f.state() != TraceFollower::State::Following)
+            log_->appendMessage(QString("%1: %2").arg(f.name(), f.stateText()));
+    });
+    follower->poll();  // what the trace holds now, at once
+    return follower;
+}
+
+void MainWindow::stopFollowing() {
+    for (std::size_t k = 0; k < followers_.size(); ++k) {
+        boundsPlot_->removeRun(followId(k));
+        delete followers_[k];
+    }
+    followers_.clear();
+}
+
+// (Re)adds the k-th followed trace's curves with every record read so far: when it starts,
+// when a new run restarts it, and after the plot was cleared for a new problem.
+void MainWindow::addFollowedToPlot(std::size_t k) {
+    const TraceFollower& f = *followers_[k];
+    // Colours from the palette's far end (the local runs take it from the start).
+    boundsPlot_->addRun(followId(k), followLabel(f), widgets::runColor(7 - static_cast<int>(k)));
+    boundsPlot_->appendRecords(followId(k), f.records());
+}
+
+QString MainWindow::followLabel(const TraceFollower& f) const {
+    switch (f.state()) {
+        case TraceFollower::State::Waiting:
+            return tr("%1 (waiting)").arg(f.name());
+        case TraceFollower::State::Following:
+            return tr("%1 (following)").arg(f.name());
+        case TraceFollower::State::Ended:
+            return tr("%1 (ended)").arg(f.name());
+        case TraceFollower::State::Stopped:
+            return tr("%1 (stopped writing)").arg(f.name());
+        case TraceFollower::State::Failed:
+            return tr("%1 (unreadable)").arg(f.name());
+    }
+    return f.name();
+}
+
+}  // namespace cplab
