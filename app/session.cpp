@@ -404,16 +404,17 @@ std::string sha256OfFile(const std::string& path, std::string* why) {
 }
 
 bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
-                      std::string* why) {
+                      std::string* why, const std::map<std::string, std::string>& known) {
     files->clear();
     std::vector<std::pair<std::string, std::string>> named;
     if (!origin.data.path.empty()) named.emplace_back("data", origin.data.path);
     if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
         named.emplace_back("test", test->second);
     for (const auto& [role, path] : named) {
-        const std::string hash = sha256OfFile(path, why);
-        if (hash.empty()) return false;
         const std::string absolute = s(QFileInfo(q(path)).absoluteFilePath());
+        const auto cached = known.find(absolute);
+        const std::string hash = cached != known.end() ? cached->second : sha256OfFile(path, why);
+        if (hash.empty()) return false;
         files->push_back({role, absolute, absolute, hash});
     }
     return true;

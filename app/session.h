@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,9 +102,10 @@ bool writeSession(const std::string& path, const Session& session, std::string* 
 std::string sessionJson(const Session& session, const std::string& folder);
 
 // The files of `origin` (data and test) with their SHA-256, for saving; false and *why when
-// one cannot be read.
+// one cannot be read. A file in `known` (absolute path → SHA-256, hashed when it was loaded:
+// the data the runs used) is not read again.
 bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
-                      std::string* why);
+                      std::string* why, const std::map<std::string, std::string>& known = {});
 std::string sha256OfFile(const std::string& path, std::string* why);
 
 // The problem of a session, made again: the built-in, or the data files (checked against

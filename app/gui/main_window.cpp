@@ -334,6 +334,7 @@ void MainWindow::readChosenFile(const std::shared_ptr<Loaded>& loaded) {
         loaded->read = true;
         loaded->problem =
             loaded->reader.family->openFile(loaded->reader.source, options, &loaded->why);
+        if (loaded->problem) loaded->hashed = hashLoadedFiles(loaded->problem->origin);
         return loaded;
     });
 }
@@ -362,6 +363,8 @@ void MainWindow::onDataLoaded() {
         emit dataFileLoaded(false, why);
         return;
     }
+    for (auto& [path, hashed] : loaded->hashed)
+        hashedFiles_[path] = std::move(hashed);
     setProblemWithRun(loaded->problem);
     rememberFile("data", loaded->path);
     emit dataFileLoaded(true, loaded->path);

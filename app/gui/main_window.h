@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QFont>
 #include <QMainWindow>
 #include <functional>
@@ -55,6 +56,16 @@ class TimelineBar;
 class CaptionBar;
 struct ViewFrame;
 }  // namespace widgets
+
+// A data file's SHA-256 taken when it was loaded (the data the runs use), with its size and
+// time of change then: a session saved later records this hash, and says when the file has
+// changed since.
+struct HashedFile {
+    std::string sha256;
+    qint64 size = -1;
+    QDateTime modified;
+};
+using HashedFiles = std::map<std::string, HashedFile>;  // by absolute path
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -265,6 +276,8 @@ class MainWindow : public QMainWindow {
     RunController* controller_;
     PointEditor* pointEditor_ = nullptr;
     std::vector<TraceFollower*> followers_;  // owned (children of the window)
+    // Data files' hashes as they were loaded (HashedFile above).
+    HashedFiles hashedFiles_;
     int selectedId_ = -1;
     // What the family view draws now (it redraws only for another snapshot or run).
     int shownRun_ = -1;

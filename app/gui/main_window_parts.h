@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QString>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,10 @@ int delaySliderPosition(int milliseconds);
 // The file dialogs' filter: every format of the table (data/data_format.h), then any file.
 QString openFileFilter();
 
+// Hashes the data and test files of `origin` (off the GUI thread); the files it could not
+// read are left out (saving hashes them again and says why).
+HashedFiles hashLoadedFiles(const ProblemOrigin& origin);
+
 // The result of a background step of opening a file: the reader chosen (the file sniffed
 // once), then the problem read.
 struct MainWindow::Loaded {
@@ -43,6 +48,7 @@ struct MainWindow::Loaded {
     ReaderChoice reader;
     bool read = false;  // the second step ran
     ProblemPtr problem;
+    HashedFiles hashed;  // its files' hashes, taken in the background
     std::string why;
 };
 

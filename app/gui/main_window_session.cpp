@@ -21,6 +21,7 @@
 
 #include "bounds_plot.h"
 #include "caption_bar.h"
+#include "data/test_split.h"
 #include "family_view.h"
 #include "log_panel.h"
 #include "main_window.h"
@@ -32,6 +33,29 @@
 #include "timeline_bar.h"
 
 namespace cplab {
+
+HashedFiles hashLoadedFiles(const ProblemOrigin& origin) {
+    HashedFiles hashed;
+    std::vector<SessionFile> files;
+    std::string why;
+    // The stamps first: a file that changes while it is hashed counts as changed.
+    std::map<std::string, QFileInfo> before;
+    std::vector<std::string> paths{origin.data.path};
+    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
+        paths.push_back(test->second);
+    for (const std::string& path : paths) {
+        if (path.empty()) continue;
+        const QFileInfo info(QString::fromStdString(path));
+        before.emplace(info.absoluteFilePath().toStdString(), info);
+    }
+    if (!hashProblemFiles(origin, &files, &why)) return hashed;
+    for (const SessionFile& f : files) {
+        const auto stamp = before.find(f.resolved);
+        if (stamp == before.end()) continue;
+        hashed[f.resolved] = {f.sha256, stamp->second.size(), stamp->second.lastModified()};
+    }
+    return hashed;
+}
 
 namespace {
 
@@ -124,10 +148,24 @@ bool MainWindow::saveSession(const QString& path, bool withHistory, QString* why
     }
     Session session = currentSession(withHistory);
     std::string message;
-    if (!hashProblemFiles(session.problem, &session.files, &message) ||
+    // The hashes of the data as loaded (the runs' data), not of the files as they are now.
+    std::map<std::string, std::string> known;
+    for (const auto& [file, hashed] : hashedFiles_)
+        known[file] = hashed.sha256;
+    if (!hashProblemFiles(session.problem, &session.files, &message, known) ||
         !writeSession(path.toStdString(), session, &message)) {
         if (why) *why = QString::fromStdString(message);
         return false;
+    }
+    for (const SessionFile& f : session.files) {
+        const auto hashed = hashedFiles_.find(f.resolved);
+        const QFileInfo now(QString::fromStdString(f.resolved));
+        if (hashed != hashedFiles_.end() &&
+            (now.size() != hashed->second.size || now.lastModified() != hashed->second.modified))
+            log_->appendError(tr("%1 has changed since it was loaded: the session keeps the hash "
+                                 "of the data the runs used, and opening it will say the file "
+                                 "changed")
+                                  .arg(now.filePath()));
     }
     rememberFile("sessions", path);
     log_->appendMessage(tr("session saved to %1").arg(path));
@@ -146,6 +184,7 @@ void MainWindow::openSession(const QString& path) {
         loaded->read = true;
         loaded->session = readSession(loaded->path.toStdString(), &loaded->notes, &loaded->why);
         if (loaded->session) loaded->problem = makeSessionProblem(*loaded->session, &loaded->why);
+        if (loaded->problem) loaded->hashed = hashLoadedFiles(loaded->problem->origin);
         return loaded;
     });
 }
@@ -166,6 +205,8 @@ void MainWindow::onSessionLoaded(const std::shared_ptr<Loaded>& loaded) {
         emit sessionOpened(false, QString::fromStdString(loaded->why));
         return;
     }
+    for (auto& [file, hashed] : loaded->hashed)
+        hashedFiles_[file] = std::move(hashed);
     rememberFile("sessions", loaded->path);
     applySession(*loaded->session, loaded->problem);
     emit sessionOpened(true, loaded->path);

@@ -11,6 +11,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QJsonDocument>
 #include <QMimeData>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -257,6 +258,24 @@ class TestSessions : public QObject {
         QVERIFY(w.problem() == nullptr);
         QVERIFY(w.findChild<cplab::widgets::LogPanel*>()->toPlainText().contains(
             "changed since the session was saved"));
+
+        // Saved after the file changed under the loaded problem, a session keeps the hash of
+        // the data the runs use (taken when it was loaded, off the GUI thread) and says the
+        // file changed; it does not claim the new file is the runs' data.
+        QVERIFY2(source.saveSession(path("after.cplab"), false, &why), qPrintable(why));
+        QVERIFY(source.findChild<cplab::widgets::LogPanel*>()->toPlainText().contains(
+            "has changed since it was loaded"));
+        QFile saved(path("data.cplab")), after(path("after.cplab"));
+        QVERIFY(saved.open(QIODevice::ReadOnly) && after.open(QIODevice::ReadOnly));
+        const auto hashOf = [](QFile& f) {
+            return QJsonDocument::fromJson(f.readAll())["files"][0]["sha256"].toString();
+        };
+        const QString before = hashOf(saved);
+        QCOMPARE(before.size(), 64);
+        QCOMPARE(hashOf(after), before);
+        ok = true;
+        QVERIFY(openAndWait(w, path("after.cplab"), &ok));
+        QVERIFY(!ok);
     }
 
     void sessionPathsAreRelativeToItsFolder() {
