@@ -278,8 +278,10 @@ Status SilpSolver::planeAdded(IterationRecord& record, const Eigen::VectorXd& S,
     const Eigen::VectorXd previous = s.beta;
     s.beta = onSimplex(s.lp.solution().head(K));
     s.theta = s.lp.solution()[K];
-    noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + " added: D(beta_t) = " +
-                              formatShort(D) + ", theta = " + formatShort(s.theta));
+    // Interleaved, the plane's height at β_t bounds D(β_t) from below (an unfinished SVM).
+    const char* height = chunkSteps_ > 0 ? " added: D_beta_t(alpha) = " : " added: D(beta_t) = ";
+    noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + height + formatShort(D) +
+                              ", theta = " + formatShort(s.theta));
     noteKernelChanges(previous, s.beta);
     return Status::running();
 }
