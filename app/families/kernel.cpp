@@ -98,6 +98,17 @@ class KernelFamily final : public DatasetFamily {
              "and the LP's theta.",
              {}},
             "kernels");
+        addKernelSolver<InterleavedSilpOptions, InterleavedSilpSolver>(
+            {"silp_interleaved",
+             {},
+             "MKL by interleaved SILP (SMO chunks)",
+             "SILP without solving each SVM to optimality (Sonnenburg et al. 2006, Shogun's "
+             "interleaved MKL): each step runs chunk_steps SMO updates at the current beta; the "
+             "plane of that feasible alpha (still below D everywhere) enters the master LP and "
+             "moves beta only when it cuts. Bounds: the best primal value or converged D(beta), "
+             "and the LP's theta.",
+             {}},
+            "kernels");
         addKernelSolver<SimpleMklOptions, SimpleMklSolver>(
             {"simplemkl",
              {},

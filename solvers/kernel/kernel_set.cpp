@@ -4,25 +4,18 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <new>
+#include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-#include "core/memory_budget.h"
 #include "core/number_text.h"
+#include "row_cache.h"
 
 namespace cplab {
 
 namespace {
-
-constexpr double kBytesPerMb = 1024.0 * 1024.0;
 
 // One example's features, dense (values[0..dimension)) or sparse (nnz pairs, indices sorted).
 struct RowView {
@@ -133,147 +126,31 @@ double fromInner(const KernelSpec& spec, double dot, double normA, double normB)
     return 0.0;
 }
 
-// The bytes a cache of `cacheMb` may hold: the cache is a speed knob, so a cache_mb beyond the
-// memory available is held to half of it (whole matrices, or an LRU that fills row by row,
-// would otherwise fail to allocate mid-run).
-double cacheBudgetBytes(double cacheMb) {
-    const double available = static_cast<double>(memoryBudget());
-    const double asked = cacheMb * kBytesPerMb;
-    return available > 0 ? std::min(asked, available / 2) : asked;
+// The value classes of the rows of x (dense, one row per example): classOf[i] and one
+// representative example per class, in order of first appearance; both empty when there are
+// more than `limit` classes.
+void valueClasses(const Dataset::DenseMatrix& x, int limit, std::vector<int>* classOf,
+                  std::vector<int>* representatives) {
+    const auto m = static_cast<int>(x.rows());
+    std::map<std::vector<double>, int> classes;
+    classOf->assign(static_cast<std::size_t>(m), 0);
+    representatives->clear();
+    std::vector<double> key(static_cast<std::size_t>(x.cols()));
+    for (int i = 0; i < m; ++i) {
+        for (Eigen::Index j = 0; j < x.cols(); ++j)
+            key[static_cast<std::size_t>(j)] = x(i, j);
+        const auto [at, fresh] = classes.emplace(key, static_cast<int>(representatives->size()));
+        if (fresh) {
+            representatives->push_back(i);
+            if (static_cast<int>(representatives->size()) > limit) {
+                classOf->clear();
+                representatives->clear();
+                return;
+            }
+        }
+        (*classOf)[static_cast<std::size_t>(i)] = at->second;
+    }
 }
-
-// Uninitialised memory for a whole kernel matrix. From 2 MB up it is aligned to 2 MB and
-// advised as transparent huge pages: a solve first touches rows in no particular order, and on
-// a virtual machine one 4 KB page fault can cost ~10 µs (an SMO on 683 examples took 400 of
-// them, twice LIBSVM's whole solve); a huge page takes one fault for 512 pages. Smaller blocks
-// come from the heap, which hands the pages of a finished solve to the next one. Pages nobody
-// touches are never committed either way.
-class RowMemory {
-  public:
-    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
-
-    // The bytes a block of `doubles` occupies once touched (rounded up to huge pages).
-    static std::size_t footprint(std::size_t doubles) {
-        const std::size_t bytes = doubles * sizeof(double);
-        return bytes >= kHugePage ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
-    }
-
-    explicit RowMemory(std::size_t doubles) {
-        const std::size_t bytes = footprint(doubles);
-        void* p = bytes >= kHugePage ? std::aligned_alloc(kHugePage, bytes) : std::malloc(bytes);
-        if (p == nullptr) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);  // advice only
-#endif
-        data_.reset(static_cast<double*>(p));
-    }
-    double* data() const {
-        return data_.get();
-    }
-
-  private:
-    struct Free {
-        void operator()(double* p) const { std::free(p); }
-    };
-    std::unique_ptr<double[], Free> data_;
-};
-
-// Slots of `rowLength` doubles for at most `capacity` keys, least recently used evicted.
-// Slots are allocated on first use and reused after that: memory never exceeds
-// capacity · rowLength · 8 bytes.
-class RowLru {
-  public:
-    void configure(int capacity, int rowLength) {
-        capacity_ = std::max(capacity, 1);
-        rowLength_ = rowLength;
-        slots_.clear();
-        keys_.clear();
-        prev_.clear();
-        next_.clear();
-        clear();
-    }
-    int capacity() const { return capacity_; }
-
-    // The slot of `key`, marked most recent; null when absent.
-    double* find(long long key) {
-        const auto it = slotOf_.find(key);
-        if (it == slotOf_.end()) return nullptr;
-        touch(it->second);
-        return slots_[it->second].get();
-    }
-    // A slot for `key` (absent), evicting the least recently used when full; its contents are
-    // to be written by the caller.
-    double* insert(long long key) {
-        int slot;
-        if (static_cast<int>(slots_.size()) < capacity_) {
-            slot = static_cast<int>(slots_.size());
-            slots_.emplace_back(new double[static_cast<std::size_t>(rowLength_)]);
-            keys_.push_back(key);
-            prev_.push_back(-1);
-            next_.push_back(-1);
-        } else if (free_ >= 0) {
-            slot = free_;
-            free_ = next_[slot];
-            keys_[slot] = key;
-        } else {
-            slot = tail_;
-            unlink(slot);
-            slotOf_.erase(keys_[slot]);
-            keys_[slot] = key;
-        }
-        pushFront(slot);
-        slotOf_.emplace(key, slot);
-        return slots_[slot].get();
-    }
-    // Forgets every key; the slots stay allocated for reuse.
-    void clear() {
-        slotOf_.clear();
-        head_ = tail_ = -1;
-        free_ = -1;
-        for (int s = static_cast<int>(slots_.size()) - 1; s >= 0; --s) {
-            prev_[s] = -1;
-            next_[s] = free_;
-            free_ = s;
-        }
-        slotOf_.reserve(static_cast<std::size_t>(capacity_));
-    }
-    std::size_t bytes() const {
-        return slots_.size() * static_cast<std::size_t>(rowLength_) * sizeof(double);
-    }
-
-  private:
-    void unlink(int s) {
-        if (prev_[s] >= 0)
-            next_[prev_[s]] = next_[s];
-        else
-            head_ = next_[s];
-        if (next_[s] >= 0)
-            prev_[next_[s]] = prev_[s];
-        else
-            tail_ = prev_[s];
-        prev_[s] = next_[s] = -1;
-    }
-    void pushFront(int s) {
-        prev_[s] = -1;
-        next_[s] = head_;
-        if (head_ >= 0) prev_[head_] = s;
-        head_ = s;
-        if (tail_ < 0) tail_ = s;
-    }
-    void touch(int s) {
-        if (head_ == s) return;
-        unlink(s);
-        pushFront(s);
-    }
-
-    int capacity_ = 1;
-    int rowLength_ = 0;
-    std::vector<std::unique_ptr<double[]>> slots_;
-    std::vector<long long> keys_;
-    std::vector<int> prev_, next_;
-    int head_ = -1, tail_ = -1, free_ = -1;
-    std::unordered_map<long long, int> slotOf_;
-};
 
 }  // namespace
 
@@ -303,6 +180,10 @@ struct KernelSet::Impl {
         Eigen::VectorXd dots;   // ⟨x_i, x_j⟩ for j = 0..m−1, of example dotsOf
         Eigen::VectorXd scatter;
         int dotsOf = -1;
+        // Compact precision: when the examples take few distinct values on the group's
+        // features (one categorical feature of an @each_feature list), classOf[i] is example
+        // i's value class and representatives[c] one example of class c; empty otherwise.
+        std::vector<int> classOf, representatives;
     };
     struct Kernel {
         KernelSpec spec;
@@ -313,9 +194,13 @@ struct KernelSet::Impl {
         double scale = 1.0;           // trace factor
         // Whole mode: m × m, row-major, filled row by row. Allocated uninitialised, so that the
         // pages of rows a solve never asks for are never touched (nor zeroed).
-        std::optional<RowMemory> matrix;
-        std::vector<char> computed;  // row i filled
+        std::optional<RowMemory<double>> matrix;
+        std::optional<RowMemory<float>> floats;  // WholeFloat: the same, in single precision
+        std::vector<char> computed;              // row i filled
         std::size_t rowsHeld = 0;
+        // Over the group's value classes (Group::classOf): K(i, j) = compact(classOf[i],
+        // classOf[j]) in double, filled on first use; empty for a kernel held per example.
+        Eigen::MatrixXd compact;
     };
 
     std::shared_ptr<const Dataset> train;
@@ -324,10 +209,36 @@ struct KernelSet::Impl {
     int m = 0;
     std::vector<Group> groups;
     std::vector<Kernel> kernels;
-    bool whole = false;
+    KernelStorage storage = KernelStorage::Rows;
     RowLru lru;
+    std::vector<double> widened[2];  // WholeFloat: rows handed out by row(), alternately
+    int nextWidened = 0;
     Eigen::ArrayXd expScratch;
     long long rowsComputed = 0;
+
+    bool compressed(int k) const {
+        return kernels[k].group >= 0 && !groups[kernels[k].group].classOf.empty();
+    }
+    // The kernel over value classes (compressed(k)), computed on first use from the rows of
+    // the classes' representatives.
+    const Eigen::MatrixXd& compactOf(int k) {
+        Kernel& kernel = kernels[k];
+        const Group& g = groups[kernel.group];
+        if (kernel.compact.size() == 0) {
+            const auto n = static_cast<Eigen::Index>(g.representatives.size());
+            Eigen::MatrixXd compact(n, n);
+            std::vector<double> full(static_cast<std::size_t>(m));
+            for (Eigen::Index a = 0; a < n; ++a) {
+                computeRow(k, g.representatives[a], full.data());
+                for (Eigen::Index b = 0; b < n; ++b)
+                    compact(a, b) = full[g.representatives[b]];
+            }
+            kernel.compact = std::move(compact);
+        }
+        return kernel.compact;
+    }
+    const double* doubleRow(int k, int i);  // WholeDouble
+    const float* floatRow(int k, int i);    // WholeFloat
 
     const Eigen::VectorXd& dotsFor(Group& g, int i) {
         if (g.dotsOf == i) return g.dots;
@@ -425,7 +336,7 @@ struct KernelSet::Impl {
 };
 
 KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpec> specs,
-                     KernelNormalization normalization, double cacheMb)
+                     KernelNormalization normalization, double cacheMb, KernelPrecision precision)
     : impl_(std::make_unique<Impl>()) {
     if (!train) throw std::invalid_argument("KernelSet: no training data");
     if (!(cacheMb >= 1.0)) {
@@ -584,11 +495,39 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
     }
 
     const double budget = cacheBudgetBytes(cacheMb);
+    // Kernels over few value classes are held over the classes (at most (m/8)² values each,
+    // exact), the rest whole or by rows.
+    double compactBytes = 0.0;
+    int full = 0;
+    if (precision == KernelPrecision::Compact) {
+        for (Impl::Group& g : d.groups)
+            if (!g.sparse) valueClasses(*g.dense, m / 8, &g.classOf, &g.representatives);
+        for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k) {
+            if (!d.compressed(k)) continue;
+            const auto n = static_cast<double>(d.groups[d.kernels[k].group].representatives.size());
+            compactBytes += n * n * sizeof(double);
+        }
+        if (compactBytes > budget / 2) {
+            for (Impl::Group& g : d.groups)
+                g.classOf.clear(), g.representatives.clear();
+            compactBytes = 0.0;
+        }
+        for (std::vector<double>& buffer : d.widened)
+            buffer.resize(static_cast<std::size_t>(m));
+    }
+    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k)
+        full += d.compressed(k) ? 0 : 1;
+    const double room = budget - compactBytes;
     const double rowBytes = static_cast<double>(m) * sizeof(double);
-    const auto matrixBytes =
-        static_cast<double>(RowMemory::footprint(static_cast<std::size_t>(m) * m));
-    d.whole = static_cast<double>(d.kernels.size()) * matrixBytes <= budget;
-    if (!d.whole) d.lru.configure(static_cast<int>(budget / rowBytes), m);
+    const auto squares = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
+    if (full * static_cast<double>(RowMemory<double>::footprint(squares)) <= room) {
+        d.storage = KernelStorage::WholeDouble;
+    } else if (precision == KernelPrecision::Compact &&
+               full * static_cast<double>(RowMemory<float>::footprint(squares)) <= room) {
+        d.storage = KernelStorage::WholeFloat;
+    } else {
+        d.lru.configure(static_cast<int>(room / rowBytes), m);
+    }
 }
 
 KernelSet::~KernelSet() = default;
@@ -612,28 +551,147 @@ KernelNormalization KernelSet::normalization() const {
     return impl_->normalization;
 }
 
+namespace {
+
+// Row i of kernel k in its whole matrix (double or float), computed on first use.
+template <class T>
+const T* wholeRow(std::optional<RowMemory<T>>& matrix, std::vector<char>& computed,
+                  std::size_t& rowsHeld, int m, int i, const std::function<void(T*)>& compute) {
+    const auto n = static_cast<std::size_t>(m);
+    if (!matrix) {
+        matrix.emplace(n * n);
+        computed.assign(n, 0);
+    }
+    T* out = matrix->data() + static_cast<std::size_t>(i) * n;
+    if (!computed[static_cast<std::size_t>(i)]) {
+        compute(out);
+        computed[static_cast<std::size_t>(i)] = 1;
+        ++rowsHeld;
+    }
+    return out;
+}
+
+}  // namespace
+
+const double* KernelSet::Impl::doubleRow(int k, int i) {
+    Kernel& kernel = kernels[k];
+    return wholeRow<double>(kernel.matrix, kernel.computed, kernel.rowsHeld, m, i,
+                            [&](double* out) { computeRow(k, i, out); });
+}
+
+const float* KernelSet::Impl::floatRow(int k, int i) {
+    Kernel& kernel = kernels[k];
+    return wholeRow<float>(kernel.floats, kernel.computed, kernel.rowsHeld, m, i, [&](float* out) {
+        double* wide = widened[nextWidened].data();
+        computeRow(k, i, wide);
+        for (int j = 0; j < m; ++j)
+            out[j] = static_cast<float>(wide[j]);
+    });
+}
+
 const double* KernelSet::row(int k, int i) {
     Impl& d = *impl_;
-    if (d.whole) {
-        Impl::Kernel& kernel = d.kernels[k];
-        const auto m = static_cast<std::size_t>(d.m);
-        if (!kernel.matrix) {
-            kernel.matrix.emplace(m * m);
-            kernel.computed.assign(m, 0);
-        }
-        double* out = kernel.matrix->data() + static_cast<std::size_t>(i) * m;
-        if (!kernel.computed[static_cast<std::size_t>(i)]) {
-            d.computeRow(k, i, out);
-            kernel.computed[static_cast<std::size_t>(i)] = 1;
-            ++kernel.rowsHeld;
-        }
+    if (d.compressed(k)) {
+        const Eigen::MatrixXd& compact = d.compactOf(k);
+        const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+        const int a = classOf[static_cast<std::size_t>(i)];
+        double* out = d.widened[d.nextWidened].data();
+        d.nextWidened ^= 1;
+        for (int j = 0; j < d.m; ++j)
+            out[j] = compact(a, classOf[static_cast<std::size_t>(j)]);
         return out;
+    }
+    switch (d.storage) {
+        case KernelStorage::WholeDouble:
+            return d.doubleRow(k, i);
+        case KernelStorage::WholeFloat: {
+            const float* narrow = d.floatRow(k, i);
+            double* out = d.widened[d.nextWidened].data();
+            d.nextWidened ^= 1;
+            for (int j = 0; j < d.m; ++j)
+                out[j] = narrow[j];
+            return out;
+        }
+        case KernelStorage::Rows:
+            break;
     }
     const long long key = static_cast<long long>(k) * d.m + i;
     if (double* hit = d.lru.find(key)) return hit;
     double* out = d.lru.insert(key);
     d.computeRow(k, i, out);
     return out;
+}
+
+void KernelSet::addRow(int k, int i, double weight, double* out) {
+    Impl& d = *impl_;
+    Eigen::Map<Eigen::ArrayXd> target(out, d.m);
+    if (d.compressed(k)) {
+        const Eigen::MatrixXd& compact = d.compactOf(k);
+        const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+        const int a = classOf[static_cast<std::size_t>(i)];
+        for (int j = 0; j < d.m; ++j)
+            out[j] += weight * compact(a, classOf[static_cast<std::size_t>(j)]);
+    } else if (d.storage == KernelStorage::WholeFloat) {
+        target += weight * Eigen::Map<const Eigen::ArrayXf>(d.floatRow(k, i), d.m).cast<double>();
+    } else {
+        target += weight * Eigen::Map<const Eigen::ArrayXd>(row(k, i), d.m);
+    }
+}
+
+void KernelSet::addProduct(int k, double weight, const Eigen::VectorXd& v,
+                           const std::vector<int>& support, double* out) {
+    Impl& d = *impl_;
+    if (!d.compressed(k)) {
+        for (const int i : support)
+            addRow(k, i, weight * v[i], out);
+        return;
+    }
+    // K v = P (K_classes (Pᵀ v)) with P the examples' class indicators.
+    const Eigen::MatrixXd& compact = d.compactOf(k);
+    const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(compact.rows());
+    for (const int i : support)
+        w[classOf[static_cast<std::size_t>(i)]] += v[i];
+    const Eigen::VectorXd z = weight * (compact * w);
+    for (int j = 0; j < d.m; ++j)
+        out[j] += z[classOf[static_cast<std::size_t>(j)]];
+}
+
+double KernelSet::quadratic(int k, const Eigen::VectorXd& v, const std::vector<int>& support) {
+    Impl& d = *impl_;
+    const int m = d.m;
+    if (d.compressed(k)) {
+        // vᵀ K v = wᵀ K_classes w with w the sums of v over each value class.
+        const Eigen::MatrixXd& compact = d.compactOf(k);
+        const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+        Eigen::VectorXd w = Eigen::VectorXd::Zero(compact.rows());
+        for (const int i : support)
+            w[classOf[static_cast<std::size_t>(i)]] += v[i];
+        return w.dot(compact * w);
+    }
+    double sum = 0.0;
+    for (const int i : support) {
+        const int tail = m - i - 1;
+        double inner = 0.0;
+        if (d.storage == KernelStorage::WholeFloat) {
+            // Widened block by block into a buffer the compiler vectorises, then an Eigen dot.
+            const float* row = d.floatRow(k, i);
+            inner = row[i] * v[i];
+            double block[256];
+            for (int j = i + 1; j < m; j += 256) {
+                const int n = std::min(256, m - j);
+                for (int t = 0; t < n; ++t)
+                    block[t] = row[j + t];
+                inner += 2.0 * Eigen::Map<const Eigen::VectorXd>(block, n).dot(v.segment(j, n));
+            }
+        } else {
+            const double* row = this->row(k, i);
+            inner = row[i] * v[i] +
+                    2.0 * Eigen::Map<const Eigen::VectorXd>(row + i + 1, tail).dot(v.tail(tail));
+        }
+        sum += v[i] * inner;
+    }
+    return sum;
 }
 
 double KernelSet::diagonal(int k, int i) const {
@@ -661,144 +719,31 @@ double KernelSet::scale(int k) const {
 }
 
 bool KernelSet::fullyCached() const {
-    return impl_->whole;
+    const Impl& d = *impl_;
+    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k)
+        if (d.compressed(k)) return false;  // its rows are widened into two buffers
+    return d.storage == KernelStorage::WholeDouble;
+}
+
+KernelStorage KernelSet::storage() const {
+    return impl_->storage;
 }
 
 std::size_t KernelSet::bytes() const {
     const Impl& d = *impl_;
-    if (!d.whole) return d.lru.bytes();
-    std::size_t total = 0;
-    for (const Impl::Kernel& kernel : d.kernels)
-        total += kernel.rowsHeld * static_cast<std::size_t>(d.m) * sizeof(double);
+    const std::size_t value =
+        d.storage == KernelStorage::WholeFloat ? sizeof(float) : sizeof(double);
+    std::size_t total = d.storage == KernelStorage::Rows ? d.lru.bytes() : 0;
+    for (const Impl::Kernel& kernel : d.kernels) {
+        total += static_cast<std::size_t>(kernel.compact.size()) * sizeof(double);
+        if (d.storage != KernelStorage::Rows)
+            total += kernel.rowsHeld * static_cast<std::size_t>(d.m) * value;
+    }
     return total;
 }
 
 long long KernelSet::rowsComputed() const {
     return impl_->rowsComputed;
-}
-
-// ---- KernelQ ----
-
-struct KernelQ::Impl {
-    KernelSet* kernels = nullptr;
-    Eigen::VectorXd y;
-    Eigen::VectorXd beta;
-    Eigen::VectorXd diagonal;
-    int m = 0;
-    // One base kernel held whole: rows are y_i β y ∘ K_i formed in a ring of two buffers
-    // instead of a second copy of the matrix.
-    bool direct = false;
-    std::vector<double> ring[2];
-    int nextRing = 0;
-    RowLru lru;
-    long long rowsComputed = 0;
-
-    void setWeights(const Eigen::VectorXd& b) {
-        const int K = kernels->kernels();
-        if (b.size() != K) {
-            throw std::invalid_argument("KernelQ: " + std::to_string(b.size()) + " weights for " +
-                                        std::to_string(K) + " kernels");
-        }
-        for (int k = 0; k < K; ++k) {
-            if (!(b[k] >= 0.0) || !std::isfinite(b[k])) {
-                throw std::invalid_argument("KernelQ: weight " + std::to_string(k + 1) + " = " +
-                                            formatReal(b[k]) + ": must be finite and >= 0");
-            }
-        }
-        beta = b;
-        diagonal = Eigen::VectorXd::Zero(m);
-        for (int k = 0; k < K; ++k) {
-            if (beta[k] == 0.0) continue;
-            for (int i = 0; i < m; ++i)
-                diagonal[i] += beta[k] * kernels->diagonal(k, i);
-        }
-        lru.clear();
-    }
-};
-
-KernelQ::KernelQ(KernelSet& kernels, Eigen::VectorXd y, Eigen::VectorXd beta, double cacheMb)
-    : impl_(std::make_unique<Impl>()) {
-    Impl& d = *impl_;
-    d.kernels = &kernels;
-    d.m = kernels.examples();
-    if (y.size() != d.m) {
-        throw std::invalid_argument("KernelQ: " + std::to_string(y.size()) + " labels for " +
-                                    std::to_string(d.m) + " examples");
-    }
-    for (int i = 0; i < d.m; ++i) {
-        if (y[i] != 1.0 && y[i] != -1.0) {
-            throw std::invalid_argument("KernelQ: labels must be -1/+1 (example " +
-                                        std::to_string(i + 1) + " has " + formatReal(y[i]) + ")");
-        }
-    }
-    if (!(cacheMb >= 1.0)) {
-        throw std::invalid_argument("KernelQ: cache_mb = " + formatReal(cacheMb) +
-                                    ": must be >= 1");
-    }
-    d.y = std::move(y);
-    d.direct = kernels.kernels() == 1 && kernels.fullyCached();
-    if (d.direct) {
-        d.ring[0].resize(static_cast<std::size_t>(d.m));
-        d.ring[1].resize(static_cast<std::size_t>(d.m));
-    } else {
-        const double rowBytes = static_cast<double>(d.m) * sizeof(double);
-        const double rows = std::min(cacheBudgetBytes(cacheMb) / rowBytes, double(d.m));
-        d.lru.configure(std::max(2, static_cast<int>(rows)), d.m);
-    }
-    d.setWeights(beta);
-}
-
-KernelQ::~KernelQ() = default;
-
-int KernelQ::size() const {
-    return impl_->m;
-}
-KernelSet& KernelQ::kernels() const {
-    return *impl_->kernels;
-}
-const Eigen::VectorXd& KernelQ::labels() const {
-    return impl_->y;
-}
-const Eigen::VectorXd& KernelQ::weights() const {
-    return impl_->beta;
-}
-void KernelQ::setWeights(const Eigen::VectorXd& beta) {
-    impl_->setWeights(beta);
-}
-
-const double* KernelQ::row(int i) {
-    Impl& d = *impl_;
-    const int m = d.m;
-    const double yi = d.y[i];
-    if (d.direct) {
-        double* out = d.ring[d.nextRing].data();
-        d.nextRing ^= 1;
-        const double factor = yi * d.beta[0];
-        Eigen::Map<Eigen::ArrayXd> q(out, m);
-        const Eigen::Map<const Eigen::ArrayXd> base(d.kernels->row(0, i), m);
-        q = factor * d.y.array() * base;
-        return out;
-    }
-    if (double* hit = d.lru.find(i)) return hit;
-    double* out = d.lru.insert(i);
-    Eigen::Map<Eigen::ArrayXd> q(out, m);
-    q.setZero();
-    const int K = d.kernels->kernels();
-    for (int k = 0; k < K; ++k) {
-        if (d.beta[k] == 0.0) continue;
-        q += d.beta[k] * Eigen::Map<const Eigen::ArrayXd>(d.kernels->row(k, i), m);
-    }
-    q *= yi * d.y.array();
-    ++d.rowsComputed;
-    return out;
-}
-
-double KernelQ::diagonal(int i) const {
-    return impl_->diagonal[i];
-}
-
-long long KernelQ::rowsComputed() const {
-    return impl_->direct ? impl_->kernels->rowsComputed() : impl_->rowsComputed;
 }
 
 }  // namespace cplab

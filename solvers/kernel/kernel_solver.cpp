@@ -184,22 +184,16 @@ bool KernelSvmSolver::warmCompatible(const KernelSvmSolver& previous,
 }
 
 Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha) {
-    const Eigen::VectorXd& y = kernels.train().labels;
+    // v = Y α; vᵀ K_k v from the upper triangle of the support vectors' rows (contiguous
+    // reads: 200 kernels on 400 examples stored in float take a few ms).
+    const Eigen::VectorXd v = alpha.cwiseProduct(kernels.train().labels);
     std::vector<int> sv;
     for (Eigen::Index i = 0; i < alpha.size(); ++i)
         if (alpha[i] > 0) sv.push_back(static_cast<int>(i));
     const double sum = alpha.sum();
     Eigen::VectorXd S(kernels.kernels());
     for (int k = 0; k < kernels.kernels(); ++k) {
-        double quadratic = 0.0;
-        for (int i : sv) {
-            const double* row = kernels.row(k, i);
-            double inner = 0.0;
-            for (int j : sv)
-                inner += alpha[j] * y[j] * row[j];
-            quadratic += alpha[i] * y[i] * inner;
-        }
-        S[k] = sum - 0.5 * quadratic;
+        S[k] = sum - 0.5 * kernels.quadratic(k, v, sv);
     }
     return S;
 }
@@ -283,8 +277,10 @@ KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptio
         problem_.train = withPlusMinusLabels(problem_.train, classes_, owner);
         // KernelSet checks the kernels against the data (a precomputed matrix's size and
         // symmetry, feature indices).
-        kernels_ = std::make_unique<KernelSet>(problem_.train, specs, normalization,
-                                               std::max(1.0, 0.5 * options_.cache_mb));
+        // MKL's kernels may be stored in float when double does not fit (kernel_set.h).
+        kernels_ = std::make_unique<KernelSet>(
+            problem_.train, specs, normalization, std::max(1.0, 0.5 * options_.cache_mb),
+            singleKernel ? KernelPrecision::Double : KernelPrecision::Compact);
     } catch (const std::exception& e) {
         kernels_.reset();
         reject(std::string(owner) + ": " + e.what());

@@ -15,8 +15,11 @@ namespace cplab {
 namespace {
 
 constexpr const char* kOwner = "SilpOptions";
+constexpr const char* kInterleavedOwner = "InterleavedSilpOptions";
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The lines of both pseudocodes (exact and interleaved: kSvm is the SMO chunk, kBest the
+// upper bound).
 enum Line { kInput, kInit, kRepeat, kSvm, kPlane, kBest, kLp, kUntil, kReturn };
 
 // β from the LP's columns: clipped to ≥ 0 and rescaled to sum 1 (the LP's tolerances leave
@@ -71,11 +74,29 @@ struct SilpSolver::State {
     double bestD = kInf;
     Eigen::VectorXd bestBeta, bestAlpha;
     double bestBias = 0.0;
-    double theta = 0.0;  // θ_t (0, the trivial bound, before the first plane)
+    Eigen::VectorXd bestScores;  // f(xᵢ) of the best classifier on the training set
+    double theta = 0.0;          // θ_t (0, the trivial bound, before the first plane)
+    // Interleaved: the SMO's Q holds β_t (else setWeights and a new gradient come first); the
+    // least upper bound seen (primal values, converged duals); whether the last step's plane
+    // went into the LP.
+    bool qHoldsBeta = false;
+    double upper = kInf;
+    bool lpRan = false;
 
     std::vector<Eigen::VectorXd> planes, betaIterates;
     std::vector<double> dValues;
     std::vector<Eigen::VectorXd> planeAlphas;  // the α of each plane of planes (warm starts)
+
+    bool hasBest() const { return bestD < kInf; }
+    // A solved SVM at β_t with dual value D: the best so far when D is the least.
+    void noteSolution(double D) {
+        if (D >= bestD) return;
+        bestD = D;
+        bestBeta = beta;
+        bestAlpha = alpha;
+        bestBias = bias;
+        bestScores = smo.trainScores();
+    }
 
     // The master LP's row θ ≥ Σₖ βₖ Sₖ.
     void addLpRow(const Eigen::VectorXd& S) {
@@ -98,8 +119,13 @@ bool SilpOptions::isValid(std::string* why) const {
 }
 
 SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options)
-    : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/false),
-      silpOptions_(std::move(options)) {
+    : SilpSolver(problem, std::move(options), 0) {}
+
+SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int chunkSteps)
+    : KernelSvmSolver(problem, options.kernel, options.stop,
+                      chunkSteps > 0 ? kInterleavedOwner : kOwner, /*singleKernel=*/false),
+      silpOptions_(std::move(options)),
+      chunkSteps_(chunkSteps) {
     if (!valid()) return;
     SetupTimer timer(*this);
     const int K = kernels_->kernels();
@@ -127,6 +153,21 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options)
 SilpSolver::~SilpSolver() = default;
 
 std::vector<std::string> SilpSolver::pseudocode() const {
+    if (chunkSteps_ > 0) {
+        return {
+            "input: kernels K_1..K_K, C, labels y, tolerance tol_rel, chunk (SMO updates)",
+            "beta_0 <- (1/K, ..., 1/K);  alpha <- 0;  U <- inf;  master LP: min theta",
+            "repeat",
+            "  alpha <- one chunk of SMO updates at beta_t, from alpha  (feasible, not optimal)",
+            "  S_k <- sum(alpha) - 1/2 alpha' Y K_k Y alpha;  D_t <- sum_k beta_t,k S_k  (<= "
+            "D(beta_t))",
+            "  U <- min(U, primal(alpha, b));  if SMO converged: U <- min(U, D_t)",
+            "  if D_t - theta > gap/2 or SMO converged: add theta >= sum_k beta_k S_k;  "
+            "(beta_t+1, theta) <- LP",
+            "until U - theta <= tol_rel U",
+            "return the best beta, its alpha, b",
+        };
+    }
     return {
         "input: kernels K_1..K_K, C, labels y, tolerance tol_rel",
         "beta_0 <- (1/K, ..., 1/K);  U <- inf;  master LP: min theta, beta in simplex",
@@ -141,6 +182,10 @@ std::vector<std::string> SilpSolver::pseudocode() const {
 }
 
 Status SilpSolver::doStep(IterationRecord& record) {
+    return chunkSteps_ > 0 ? interleavedStep(record) : exactStep(record);
+}
+
+Status SilpSolver::exactStep(IterationRecord& record) {
     State& s = *state_;
     // 1. The SVM at β_t, warm-started from the previous α.
     s.q.setWeights(s.beta);
@@ -158,23 +203,70 @@ Status SilpSolver::doStep(IterationRecord& record) {
     s.alpha = s.smo.alpha();
     s.bias = s.smo.bias();
     s.violation = progress.maxViolation;
+    s.noteSolution(D);
 
-    // 2. The plane θ ≥ Σₖ βₖ S_k(α_t).
+    // 2. The plane θ ≥ Σₖ βₖ S_k(α_t), 3. the master LP.
+    const Status status = planeAdded(record, mklPlane(*kernels_, s.alpha), D);
+    if (status.code != StatusCode::Running) return status;
+    record.upper = s.bestD;
+    // θ_t ≤ min D; at an exact optimum (a vertex) rounding may put it a hair above U.
+    record.lower = std::min(s.theta, s.bestD);
+    record.extra = commonExtras(D, s.violation, &s.bestScores);
+    return Status::running();
+}
+
+Status SilpSolver::interleavedStep(IterationRecord& record) {
+    State& s = *state_;
+    if (!s.qHoldsBeta) {
+        s.q.setWeights(s.beta);
+        s.smo.refreshGradient();
+        s.qHoldsBeta = true;
+    }
+    // 1. One chunk of SMO at β_t, from where the last one stopped.
+    const SmoProgress progress = s.smo.run(chunkSteps_, &cancelToken());
+    ++svmCalls_;
+    smoIterations_ += progress.steps;
+    record.oracleCalls = svmCalls_;
+    if (!progress.converged && cancelToken().cancelled()) {
+        record.extra = previousExtrasWithCounts();
+        return Status::make(StatusCode::Cancelled,
+                            "stopped by the user during SMO chunk " + std::to_string(svmCalls_));
+    }
+    s.alpha = s.smo.alpha();
+    s.bias = s.smo.bias();
+    s.violation = progress.maxViolation;
+    // 2. The plane of this feasible α: below D everywhere (silp.h); its height at β_t.
     const Eigen::VectorXd S = mklPlane(*kernels_, s.alpha);
+    const double D = s.beta.dot(S);
+    // 3. Upper bounds: any (α, b) gives a primal value ≥ D(β_t) ≥ min D.
+    s.upper = std::min(s.upper, s.smo.primalObjective());
+    if (progress.converged) {
+        s.upper = std::min(s.upper, D);
+        s.noteSolution(D);
+    }
+    // 4. The LP, when the plane cuts (or the SVM at β_t is solved: its plane is exact).
+    s.lpRan =
+        s.planes.empty() || progress.converged || D - s.theta > 0.5 * stopOptions().gapTolerance(D);
+    if (s.lpRan) {
+        const Eigen::VectorXd before = s.beta;
+        const Status status = planeAdded(record, S, D);
+        if (status.code != StatusCode::Running) return status;
+        s.qHoldsBeta = s.beta == before;
+    }
+    record.upper = s.upper;
+    record.lower = std::min(s.theta, s.upper);
+    const Eigen::VectorXd current = s.smo.trainScores();
+    record.extra = commonExtras(D, s.violation, s.hasBest() ? &s.bestScores : &current);
+    return Status::running();
+}
+
+Status SilpSolver::planeAdded(IterationRecord& record, const Eigen::VectorXd& S, double D) {
+    State& s = *state_;
     s.planes.push_back(S);
     s.betaIterates.push_back(s.beta);
     s.dValues.push_back(D);
-    if (D < s.bestD) {
-        s.bestD = D;
-        s.bestBeta = s.beta;
-        s.bestAlpha = s.alpha;
-        s.bestBias = s.bias;
-    }
     s.planeAlphas.push_back(s.alpha);
     s.addLpRow(S);
-    const int K = kernels_->kernels();
-
-    // 3. The master LP.
     const LpStatus lpStatus = s.lp.solve();
     if (lpStatus != LpStatus::Optimal) {
         record.extra = previousExtrasWithCounts();
@@ -182,27 +274,28 @@ Status SilpSolver::doStep(IterationRecord& record) {
                                                               std::to_string(s.planes.size()) +
                                                               " planes: " + s.lp.lastMessage());
     }
+    const int K = kernels_->kernels();
     const Eigen::VectorXd previous = s.beta;
     s.beta = onSimplex(s.lp.solution().head(K));
     s.theta = s.lp.solution()[K];
-    noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + " added: D(beta_t) = " +
-                              formatShort(D) + ", theta = " + formatShort(s.theta));
+    // Interleaved, the plane's height at β_t bounds D(β_t) from below (an unfinished SVM).
+    const char* height = chunkSteps_ > 0 ? " added: D_beta_t(alpha) = " : " added: D(beta_t) = ";
+    noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + height + formatShort(D) +
+                              ", theta = " + formatShort(s.theta));
     noteKernelChanges(previous, s.beta);
-
-    record.upper = s.bestD;
-    // θ_t ≤ min D; at an exact optimum (a vertex) rounding may put it a hair above U.
-    record.lower = std::min(s.theta, s.bestD);
-    record.extra = commonExtras(D, s.violation);
     return Status::running();
 }
 
 KernelClassifier SilpSolver::classifier() const {
     const State& s = *state_;
+    // Interleaved, before any SMO chunk converged: the current iterate.
+    if (chunkSteps_ > 0 && !s.hasBest()) return makeClassifier(s.alpha, s.bias, s.beta);
     return makeClassifier(s.bestAlpha, s.bestBias, s.bestBeta);
 }
 
 Eigen::VectorXd SilpSolver::weights() const {
-    return state_ ? state_->bestBeta : Eigen::VectorXd();
+    if (!state_) return Eigen::VectorXd();
+    return chunkSteps_ > 0 && !state_->hasBest() ? state_->beta : state_->bestBeta;
 }
 
 const std::vector<Eigen::VectorXd>& SilpSolver::planes() const {
@@ -304,10 +397,53 @@ SnapshotPtr SilpSolver::snapshot() const {
     if (iteration() == 0) {
         snapshot->executedLines = {kInput, kInit};
     } else {
-        snapshot->executedLines = {kRepeat, kSvm, kPlane, kBest, kLp, kUntil};
+        snapshot->executedLines = {kRepeat, kSvm, kPlane, kBest};
+        if (chunkSteps_ == 0 || s.lpRan) snapshot->executedLines.push_back(kLp);
+        snapshot->executedLines.push_back(kUntil);
         if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
     }
     return snapshot;
+}
+
+// ---- silp_interleaved ----
+
+void InterleavedSilpOptions::visit(OptionVisitor& v) {
+    stop.visit(v);
+    kernel.visit(v, "kernels",
+                 "kernel list, e.g. gaussian:0.1,1,10;poly:2;linear or gaussian:1@each_feature");
+    v.integer("chunk_steps", chunk_steps,
+              "SMO pair updates per step, between two LP updates of beta (>= 0; 0: m/2, at least "
+              "50)");
+}
+
+bool InterleavedSilpOptions::isValid(std::string* why) const {
+    return stop.isValid(kInterleavedOwner, why) && kernel.isValid(kInterleavedOwner, why) &&
+           require(chunk_steps >= 0, kInterleavedOwner, "chunk_steps", chunk_steps, "must be >= 0",
+                   why);
+}
+
+namespace {
+
+SilpOptions silpPart(const InterleavedSilpOptions& options) {
+    SilpOptions silp;
+    silp.stop = options.stop;
+    silp.kernel = options.kernel;
+    return silp;
+}
+
+int chunkFor(const InterleavedSilpOptions& options, const KernelProblem& problem) {
+    if (options.chunk_steps > 0) return options.chunk_steps;
+    const int m = problem.train ? problem.train->size() : 0;
+    return std::max(50, m / 2);
+}
+
+}  // namespace
+
+InterleavedSilpSolver::InterleavedSilpSolver(const KernelProblem& problem,
+                                             InterleavedSilpOptions options)
+    : SilpSolver(problem, silpPart(options), chunkFor(options, problem)) {
+    std::string why;
+    if (!rejected() && !options.isValid(&why)) reject(why);
 }
 
 }  // namespace cplab

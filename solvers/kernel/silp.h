@@ -8,6 +8,17 @@
 //   3. β_{t+1}, θ_{t+1} = the LP's solution.
 // Bounds: U = min_i D(βᵢ), L = θ_t (monotone). Stop on tol_rel: 1 − θ_t / min_i D(βᵢ) ≤ tol_rel.
 // Final classifier: α of the best βᵢ with b averaged over the free SVs (eq. 7.27).
+//
+// Interleaved SILP (solver `silp_interleaved`; Sonnenburg et al., JMLR 2006, §4.2, Shogun's
+// "interleaved" MKL): the SVM is not solved to optimality at each β. A step runs one chunk of
+// SMO pair updates at β_t from where the last chunk stopped; its α is feasible (0 ≤ α ≤ C,
+// yᵀα = 0), and for every feasible α and every β, D(β) = max_α′ Σₖ βₖ S_k(α′) ≥ Σₖ βₖ S_k(α):
+// the plane of an inexact α still lies below D everywhere, so θ stays a valid lower bound.
+// (Its height at β_t, D_βt(α), is a lower bound of D(β_t), not an upper bound.) The plane
+// enters the LP, and β moves, only when it cuts: when D_βt(α) − θ exceeds half the stopping
+// gap (else β_t may be optimal and SMO continues there). Upper bound: the SMO's primal
+// objective P_βt(α, b) ≥ D(β_t) after every chunk, and D_βt(α) after a chunk that converged,
+// as `silp` has it. A converged chunk whose plane does not cut has closed the gap.
 #pragma once
 
 #include "kernel_solver.h"
@@ -22,7 +33,7 @@ struct SilpOptions {
     bool isValid(std::string* why) const;
 };
 
-class SilpSolver final : public KernelSvmSolver {
+class SilpSolver : public KernelSvmSolver {
   public:
     SilpSolver(const KernelProblem& problem, SilpOptions options = {});
     ~SilpSolver() override;
@@ -53,12 +64,34 @@ class SilpSolver final : public KernelSvmSolver {
                        std::string* why);
 
   protected:
+    // Interleaved when chunkSteps > 0: that many SMO pair updates per step.
+    SilpSolver(const KernelProblem& problem, SilpOptions options, int chunkSteps);
     Status doStep(IterationRecord& record) override;
 
   private:
     struct State;
+    Status exactStep(IterationRecord& record);
+    Status interleavedStep(IterationRecord& record);
+    // The record's bounds and columns after a plane was added and the LP solved (or not).
+    Status planeAdded(IterationRecord& record, const Eigen::VectorXd& S, double D);
     SilpOptions silpOptions_;
+    int chunkSteps_ = 0;  // 0: exact SVM solves (`silp`)
     std::unique_ptr<State> state_;
+};
+
+struct InterleavedSilpOptions {
+    StopOptions stop{0.0, 1e-3, 100000, 0.0};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    int chunk_steps = 0;  // SMO pair updates per step, ≥ 0; 0: automatic (m / 2, at least 50)
+
+    void visit(OptionVisitor& v);
+    bool isValid(std::string* why) const;
+};
+
+class InterleavedSilpSolver final : public SilpSolver {
+  public:
+    InterleavedSilpSolver(const KernelProblem& problem, InterleavedSilpOptions options = {});
+    std::string name() const override { return "silp_interleaved"; }
 };
 
 }  // namespace cplab

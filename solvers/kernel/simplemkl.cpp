@@ -51,7 +51,8 @@ bool hasNegative(const Eigen::VectorXd& v) {
 struct SimpleMklPoint {
     Eigen::VectorXd beta;
     Eigen::VectorXd alpha;
-    Eigen::VectorXd S;  // S_k(α); ∂J/∂βₖ = S_k − Σα = −½ αᵀ Y Kₖ Y α
+    Eigen::VectorXd S;       // S_k(α); ∂J/∂βₖ = S_k − Σα = −½ αᵀ Y Kₖ Y α
+    Eigen::VectorXd scores;  // f(xᵢ) on the training set
     double J = kInf;
     double bias = 0.0;
     double violation = 0.0;
@@ -79,6 +80,7 @@ struct SimpleMklSolver::State {
         point->J = smo.dualObjective();
         point->bias = smo.bias();
         point->violation = progress.maxViolation;
+        point->scores = smo.trainScores();
         point->S = mklPlane(kernels, point->alpha);
         // Every SVM solution is a plane of D (a lower bound on the simplex), like SILP's.
         planes.push_back(point->S);
@@ -286,7 +288,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     record.oracleCalls = svmCalls_;
     record.upper = s.current.J;
     record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
-    record.extra = commonExtras(s.current.J, s.current.violation);
+    record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
     if (!moved && !stopOptions().gapReached(record.upper - record.lower, record.upper)) {
         return Status::make(StatusCode::Stalled,
                             "no descent along the reduced gradient with the gap " +

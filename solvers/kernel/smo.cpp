@@ -86,18 +86,20 @@ struct Smo::Impl {
         status.resize(static_cast<std::size_t>(l));
         for (int p = 0; p < l; ++p)
             updateStatus(p);
-        G.assign(static_cast<std::size_t>(l), -1.0);
-        Gbar.assign(static_cast<std::size_t>(l), 0.0);
-        for (int i = 0; i < l; ++i) {
-            if (isLower(i)) continue;
-            const double* Qi = row(i);
-            const double ai = alpha[i];
-            for (int j = 0; j < l; ++j)
-                G[j] += ai * Qi[j];
-            if (isUpper(i)) {
-                for (int j = 0; j < l; ++j)
-                    Gbar[j] += options.C * Qi[j];
-            }
+        // G = Qα − e and Gbar = Q (C·[α = C]) by products (KernelQ::multiply): a kernel over
+        // value classes multiplies without forming rows, and SMO computes (and caches) only
+        // the rows its working sets ask for.
+        Eigen::VectorXd atBound = Eigen::VectorXd::Zero(l);
+        for (int i = 0; i < l; ++i)
+            if (isUpper(i)) atBound[i] = options.C;
+        const Eigen::VectorXd Qa = a.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(a);
+        const Eigen::VectorXd Qc =
+            atBound.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(atBound);
+        G.resize(static_cast<std::size_t>(l));
+        Gbar.resize(static_cast<std::size_t>(l));
+        for (int j = 0; j < l; ++j) {
+            G[j] = Qa[j] - 1.0;
+            Gbar[j] = Qc[j];
         }
         activeSize = l;
         unshrink = false;
@@ -504,6 +506,11 @@ const Eigen::VectorXd& Smo::gradient() const {
 
 double Smo::bias() const {
     return -impl_->rho();
+}
+
+Eigen::VectorXd Smo::trainScores() const {
+    const Eigen::VectorXd& y = impl_->q->labels();
+    return (y.array() * (gradient().array() + 1.0) + bias()).matrix();
 }
 
 double Smo::dualObjective() const {

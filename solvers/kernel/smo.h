@@ -52,6 +52,9 @@ class Smo {
     const Eigen::VectorXd& alpha() const;
     const Eigen::VectorXd& gradient() const;  // ∇f = Qα − e, over all variables
     double bias() const;
+    // f(xᵢ) = Σⱼ αⱼ yⱼ Q-kernel(xⱼ, xᵢ) + b on the training set, off the gradient: (Qα)ᵢ =
+    // yᵢ (f(xᵢ) − b), so f(xᵢ) = yᵢ (∇ᵢf + 1) + b (no kernel row read).
+    Eigen::VectorXd trainScores() const;
     double dualObjective() const;  // D(α) = Σα − ½αᵀQα
     // The primal objective ½‖w‖² + C Σ max(0, 1 − yᵢ f(xᵢ)) at the current α and b.
     double primalObjective() const;

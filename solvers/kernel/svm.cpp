@@ -128,9 +128,7 @@ Status SvmSolver::doStep(IterationRecord& record) {
 }
 
 Eigen::VectorXd SvmSolver::trainScores() const {
-    // f(xᵢ) off the gradient: (Qα)ᵢ = yᵢ (f(xᵢ) − b), so f(xᵢ) = yᵢ (∇ᵢ + 1) + b.
-    const Eigen::VectorXd& y = problem_.train->labels;
-    return (y.array() * (smo_->gradient().array() + 1.0) + smo_->bias()).matrix();
+    return smo_->trainScores();
 }
 
 std::string SvmSolver::finishRecord(IterationRecord& record, const Status& /*status*/) {

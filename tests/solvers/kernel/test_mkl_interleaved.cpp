@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Interleaved SILP (solvers/kernel/silp.h, `silp_interleaved`) and MKL's compact kernel
+// storage (kernel_set.h), on real data (ionosphere, sonar), against independent answers:
+//   * interleaved and plain SILP reach the same objective (1e-4 relative, both run to
+//     tol_rel = 1e-5) and, where the optimum is unique (two kernels with a sharp interior
+//     minimum, tests/solvers/kernel/test_mkl.cpp), the same weights;
+//   * every plane of the interleaved run, taken from an α that SMO had not finished, is a
+//     lower bound of D: its value at the final β* and at random β stays below D(β) from an
+//     independent tight SVM solve (evaluateMklObjective); θ never decreases; L ≤ U;
+//   * kernels stored in float (a cache that holds them in float, not in double) keep D(β)
+//     within 1e-6 relative of the double storage at the same β, and SILP's objective too;
+//   * chunk_steps < 0 is refused with a message naming the field.
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "data/csv_format.h"
+#include "data/libsvm_format.h"
+#include "kernel/kernel_set.h"
+#include "kernel/silp.h"
+#include "test_printers.h"
+
+using namespace cplab;
+
+namespace {
+
+const std::string kData = CPLAB_TEST_DATA_DIR;
+constexpr double kC = 1.0;
+
+std::shared_ptr<const Dataset> dataset(const std::string& name) {
+    static std::map<std::string, std::shared_ptr<const Dataset>> cache;
+    auto& slot = cache[name];
+    if (!slot) {
+        slot = name == "sonar"
+                   ? std::make_shared<Dataset>(loadCsv(kData + "/sonar.all-data"))
+                   : std::make_shared<Dataset>(loadLibsvm(kData + "/kernel/ionosphere_scale"));
+    }
+    return slot;
+}
+
+// The kernel sets of bench_mkl (17 and 19 kernels).
+std::string kernelsOf(const std::string& name) {
+    return name == "sonar" ? "gaussian:0.05,0.1,0.2,0.5,1,2,5,10;poly:2;linear;"
+                             "gaussian:0.5,2,8@1-20;gaussian:0.5,2,8@21-40;gaussian:0.5,2,8@41-60"
+                           : "gaussian:0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10;gaussian:0.5,2@1-17;"
+                             "gaussian:0.5,2@18-34;poly:2;poly:3;linear";
+}
+
+template <class Options>
+Options mklOptions(const std::string& kernels, double tolRel, double kkt, double cacheMb = 256) {
+    Options o;
+    o.kernel.kernels = kernels;
+    o.kernel.C = kC;
+    o.kernel.normalize = "trace";
+    o.kernel.kkt_tolerance = kkt;
+    o.kernel.cache_mb = cacheMb;
+    o.stop.tol_rel = tolRel;
+    o.stop.epsilon = 0.0;
+    o.stop.max_iterations = 100000;
+    return o;
+}
+
+std::shared_ptr<const KernelSnapshot> kernelSnapshot(const Solver& solver) {
+    return std::dynamic_pointer_cast<const KernelSnapshot>(solver.snapshot());
+}
+
+KernelSetup tightSetup(const KernelSetup& setup) {
+    KernelSetup tight = setup;
+    tight.tolerance = 1e-8;
+    return tight;
+}
+
+// Deterministic points on the simplex (exponential spacings of a fixed LCG).
+std::vector<Eigen::VectorXd> simplexPoints(int K, int count) {
+    std::vector<Eigen::VectorXd> points;
+    std::uint64_t state = 12345;
+    for (int p = 0; p < count; ++p) {
+        Eigen::VectorXd beta(K);
+        for (int k = 0; k < K; ++k) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            beta[k] = -std::log((static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0);
+        }
+        points.push_back(beta / beta.sum());
+    }
+    return points;
+}
+
+QString numbers(double a, double b) {
+    return QString("%1 vs %2").arg(a, 0, 'g', 15).arg(b, 0, 'g', 15);
+}
+
+}  // namespace
+
+class TestMklInterleaved : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void sameObjectiveAsSilp_data();
+    void sameObjectiveAsSilp();
+    void sameWeightsWhereUnique_data();
+    void sameWeightsWhereUnique();
+    void everyPlaneIsALowerBound_data();
+    void everyPlaneIsALowerBound();
+    void floatStorageKeepsTheObjective();
+    void badChunkIsRefused();
+};
+
+void TestMklInterleaved::sameObjectiveAsSilp_data() {
+    QTest::addColumn<QString>("data");
+    QTest::newRow("ionosphere 17 kernels") << "ionosphere";
+    QTest::newRow("sonar 19 kernels") << "sonar";
+}
+
+void TestMklInterleaved::sameObjectiveAsSilp() {
+    QFETCH(QString, data);
+    const std::string name = data.toStdString();
+    const KernelProblem problem{dataset(name), nullptr};
+    SilpSolver silp(problem, mklOptions<SilpOptions>(kernelsOf(name), 1e-5, 1e-5));
+    InterleavedSilpSolver interleaved(
+        problem, mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-5, 1e-5));
+    QCOMPARE(solve(silp).code, StatusCode::Converged);
+    QCOMPARE(solve(interleaved).code, StatusCode::Converged);
+    const double a = silp.lastRecord().upper;
+    const double b = interleaved.lastRecord().upper;
+    QVERIFY2(std::abs(a - b) <= 1e-4 * std::max(a, b), qPrintable(numbers(a, b)));
+    // Each one's objective lies above the other's certified lower bound (up to the inner
+    // SVM's accuracy, far below 1e-5 relative here).
+    QVERIFY2(a >= interleaved.lastRecord().lower * (1 - 1e-6), qPrintable(numbers(a, b)));
+    QVERIFY2(b >= silp.lastRecord().lower * (1 - 1e-6), qPrintable(numbers(a, b)));
+    qInfo("%s: U silp %.10g (%d SVMs), U interleaved %.10g (%d chunks, %zu planes)",
+          qPrintable(data), a, silp.iteration(), b, interleaved.iteration(),
+          interleaved.planes().size());
+}
+
+void TestMklInterleaved::sameWeightsWhereUnique_data() {
+    QTest::addColumn<QString>("data");
+    QTest::addColumn<QString>("kernels");
+    // test_mkl.cpp shows by an independent golden-section search that these two have one
+    // sharp interior minimum, which SILP finds.
+    QTest::newRow("ionosphere gaussian:0.2,1") << "ionosphere"
+                                               << "gaussian:0.2,1";
+    QTest::newRow("sonar gaussian:1,2") << "sonar"
+                                        << "gaussian:1,2";
+}
+
+void TestMklInterleaved::sameWeightsWhereUnique() {
+    QFETCH(QString, data);
+    QFETCH(QString, kernels);
+    const KernelProblem problem{dataset(data.toStdString()), nullptr};
+    SilpSolver silp(problem, mklOptions<SilpOptions>(kernels.toStdString(), 1e-6, 1e-7));
+    InterleavedSilpSolver interleaved(
+        problem, mklOptions<InterleavedSilpOptions>(kernels.toStdString(), 1e-6, 1e-7));
+    QCOMPARE(solve(silp).code, StatusCode::Converged);
+    QCOMPARE(solve(interleaved).code, StatusCode::Converged);
+    const Eigen::VectorXd a = silp.weights();
+    const Eigen::VectorXd b = interleaved.weights();
+    // test_mkl.cpp's curvatures put every β within tol_rel of D* inside ±0.01 of t*.
+    QVERIFY2((a - b).cwiseAbs().maxCoeff() <= 0.01,
+             qPrintable(QString("silp beta_1 %1, interleaved %2").arg(a[0]).arg(b[0])));
+    QVERIFY(std::abs(silp.lastRecord().upper - interleaved.lastRecord().upper) <=
+            2e-6 * silp.lastRecord().upper);
+    qInfo("%s %s: beta_1 silp %.5f, interleaved %.5f", qPrintable(data), qPrintable(kernels), a[0],
+          b[0]);
+}
+
+void TestMklInterleaved::everyPlaneIsALowerBound_data() {
+    QTest::addColumn<QString>("data");
+    QTest::addColumn<int>("chunk");
+    QTest::newRow("ionosphere chunk 20") << "ionosphere" << 20;
+    QTest::newRow("ionosphere chunk auto") << "ionosphere" << 0;
+    QTest::newRow("sonar chunk 20") << "sonar" << 20;
+}
+
+void TestMklInterleaved::everyPlaneIsALowerBound() {
+    QFETCH(QString, data);
+    QFETCH(int, chunk);
+    const std::string name = data.toStdString();
+    auto options = mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-3, 1e-3);
+    options.chunk_steps = chunk;
+    InterleavedSilpSolver solver(KernelProblem{dataset(name), nullptr}, options);
+    double theta = -std::numeric_limits<double>::infinity();
+    double upper = std::numeric_limits<double>::infinity();
+    solve(solver, [&](const Solver&, const IterationRecord& r) {
+        QVERIFY(r.lower <= r.upper);
+        QVERIFY(r.upper <= upper);
+        upper = r.upper;
+        theta = std::max(theta, r.lower);
+        QVERIFY(r.lower >= theta - 1e-9 * std::abs(theta));  // θ never decreases
+    });
+    QCOMPARE(solver.status().code, StatusCode::Converged);
+    const auto snapshot = kernelSnapshot(solver);
+    QVERIFY(snapshot && snapshot->setup);
+    const KernelSetup tight = tightSetup(*snapshot->setup);
+    const int K = static_cast<int>(snapshot->kernelLabels.size());
+    std::vector<Eigen::VectorXd> points = simplexPoints(K, 4);
+    points.push_back(solver.weights());  // β*, where the planes are tightest
+    int inexact = 0;
+    for (std::size_t i = 0; i < snapshot->planes.size(); ++i)
+        inexact += snapshot->dValues[i] < upper * (1 - 1e-3);
+    for (const Eigen::VectorXd& beta : points) {
+        const double D = evaluateMklObjective(tight, beta);
+        for (std::size_t i = 0; i < snapshot->planes.size(); ++i) {
+            const double plane = beta.dot(snapshot->planes[i]);
+            QVERIFY2(plane <= D + 1e-7 * D,
+                     qPrintable(QString("plane %1 at beta: %2").arg(i).arg(numbers(plane, D))));
+        }
+    }
+    // The final D(β*) is within the run's gap of U and above L.
+    const double dStar = evaluateMklObjective(tight, solver.weights());
+    QVERIFY2(dStar >= solver.lastRecord().lower * (1 - 1e-7),
+             qPrintable(numbers(dStar, solver.lastRecord().lower)));
+    QVERIFY2(std::abs(dStar - solver.lastRecord().upper) <= 2e-3 * dStar,
+             qPrintable(numbers(dStar, solver.lastRecord().upper)));
+    // Short chunks: the test covers planes of unfinished SVMs (their height at βᵢ lies below
+    // the final U by more than the gap).
+    if (chunk > 0 && chunk <= 20) QVERIFY(inexact > 0);
+    qInfo("%s chunk %d: %zu planes (%d from unfinished SVMs), %d chunks, D(beta*) %.8g",
+          qPrintable(data), chunk, snapshot->planes.size(), inexact, solver.iteration(), dStar);
+}
+
+void TestMklInterleaved::floatStorageKeepsTheObjective() {
+    // Ionosphere with 17 kernels: 17 · 351² doubles are 16.0 MB, in float 8.0 MB. A solver
+    // gives its KernelSet half of cache_mb: 20 MB holds them in float, 64 MB in double.
+    const auto data = dataset("ionosphere");
+    std::vector<KernelSpec> specs;
+    std::string why;
+    QVERIFY(parseKernelList(kernelsOf("ionosphere"), data->dimension(), &specs, &why));
+    KernelSet narrow(data, specs, KernelNormalization::Trace, 10, KernelPrecision::Compact);
+    KernelSet wide(data, specs, KernelNormalization::Trace, 32, KernelPrecision::Compact);
+    KernelSet single(data, specs, KernelNormalization::Trace, 10);
+    QCOMPARE(narrow.storage(), KernelStorage::WholeFloat);
+    QCOMPARE(wide.storage(), KernelStorage::WholeDouble);
+    QCOMPARE(single.storage(), KernelStorage::Rows);  // float only when asked for
+
+    const KernelProblem problem{data, nullptr};
+    SilpSolver silpFloat(problem, mklOptions<SilpOptions>(kernelsOf("ionosphere"), 1e-6, 1e-6, 20));
+    SilpSolver silpDouble(problem,
+                          mklOptions<SilpOptions>(kernelsOf("ionosphere"), 1e-6, 1e-6, 64));
+    QCOMPARE(solve(silpFloat).code, StatusCode::Converged);
+    QCOMPARE(solve(silpDouble).code, StatusCode::Converged);
+    const double a = silpFloat.lastRecord().upper;
+    const double b = silpDouble.lastRecord().upper;
+    QVERIFY2(std::abs(a - b) <= 2e-6 * b, qPrintable(numbers(a, b)));
+
+    // At the same β, D from an SMO on the float kernels against one on the doubles.
+    const Eigen::VectorXd& y = data->labels;
+    double worst = 0.0;
+    for (const Eigen::VectorXd& beta : simplexPoints(static_cast<int>(specs.size()), 3)) {
+        KernelQ qFloat(narrow, y, beta, 8);
+        KernelQ qDouble(wide, y, beta, 8);
+        Smo smoFloat(qFloat, SmoOptions{kC, 1e-9, true});
+        Smo smoDouble(qDouble, SmoOptions{kC, 1e-9, true});
+        QVERIFY(smoFloat.run(0).converged && smoDouble.run(0).converged);
+        const double dFloat = smoFloat.dualObjective();
+        const double dDouble = smoDouble.dualObjective();
+        worst = std::max(worst, std::abs(dFloat - dDouble) / dDouble);
+        QVERIFY2(std::abs(dFloat - dDouble) <= 1e-6 * dDouble,
+                 qPrintable(numbers(dFloat, dDouble)));
+    }
+    qInfo(
+        "float storage: SILP objective %.12g vs %.12g in double; D(beta) differs by at most "
+        "%.2g relative at 3 random beta",
+        a, b, worst);
+}
+
+void TestMklInterleaved::badChunkIsRefused() {
+    auto options = mklOptions<InterleavedSilpOptions>("gaussian:0.1,1", 1e-3, 1e-3);
+    options.chunk_steps = -1;
+    InterleavedSilpSolver solver(KernelProblem{dataset("ionosphere"), nullptr}, options);
+    QCOMPARE(solver.status().code, StatusCode::InvalidInput);
+    const std::string message = solver.status().message;
+    QVERIFY2(message.find("InterleavedSilpOptions::chunk_steps = -1") != std::string::npos,
+             message.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestMklInterleaved)
+#include "test_mkl_interleaved.moc"
