@@ -227,7 +227,13 @@ class StructuredFamily final : public Family {
                  "watch the gaps of the certified methods close and compare the test letter "
                  "errors.",
                  kPrefix + "ocr_words",
-                 {{"bcfw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+                 // BCFW as in the BCFW paper's Figure 1 (its 2013 algorithm, not the defaults).
+                 {{"bcfw",
+                   {{"lambda", "0.01"},
+                    {"sampling", "permutation"},
+                    {"pairwise", "false"},
+                    {"cache", "0"},
+                    {"max_iterations", "20"}}},
                   {"fw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
                   {"oneslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
                   {"nslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
