@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
@@ -23,6 +24,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The block vectors may take at most this many doubles (4 GB): beyond, the solver refuses the
 // problem with a message instead of failing to allocate.
 constexpr long long kMaxBlockEntries = 1LL << 26;  // 512 MB of block vectors
+// The cache's rule (cachedCorner): a cached corner serves when its gap is at least this share of
+// the block's last decoded gap ĝᵢ and of the mean estimate Σ ĝ / n.
+constexpr double kCacheBlockShare = 0.25;
+constexpr double kCacheMeanShare = 0.01;
 
 // Pseudocode line numbers (see BcfwSolver::pseudocode()).
 enum Line {
@@ -46,8 +51,14 @@ void BcfwOptions::visit(OptionVisitor& v) {
     stop.visit(v);
     v.real("lambda", lambda,
            "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
-    v.choice("sampling", sampling, {"permutation", "uniform"},
-             "block order of a pass: a random permutation, or n blocks drawn uniformly");
+    v.choice("sampling", sampling, {"permutation", "uniform", "gap"},
+             "block order of a pass: a random permutation, n blocks drawn uniformly, or n "
+             "blocks drawn in proportion to their gap estimates");
+    v.boolean("pairwise", pairwise,
+              "pairwise steps: move weight from the block's worst active labelling to the new "
+              "corner");
+    v.integer("cache", cache,
+              "decodings kept per word and tried before the oracle (0: no cache), 0..64");
     v.integer("eval_every", eval_every,
               "passes between evaluations of the primal P(w) (one more oracle pass each), >= 1");
     v.seed("seed", seed, "seed of the block order (>= 0)");
@@ -59,8 +70,10 @@ void BcfwOptions::visit(OptionVisitor& v) {
 bool BcfwOptions::isValid(std::string* why) const {
     return stop.isValid(kOwner, why) &&
            validStructuredOptions(kOwner, lambda, eval_every, threads, why) &&
-           requireText(sampling == "permutation" || sampling == "uniform", kOwner, "sampling",
-                       sampling, "must be permutation or uniform", why) &&
+           requireText(sampling == "permutation" || sampling == "uniform" || sampling == "gap",
+                       kOwner, "sampling", sampling, "must be permutation, uniform or gap", why) &&
+           require(cache >= 0 && cache <= kMaxBcfwCache, kOwner, "cache", cache,
+                   "must lie in [0, 64]", why) &&
            require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
@@ -100,25 +113,19 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
                             ? options_.threads
                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     if (threads > 1) team_ = std::make_unique<WorkerTeam>(threads);
-    blocks_ = Eigen::MatrixXd::Zero(D, n);
-    blockLoss_.assign(static_cast<std::size_t>(n), 0.0);
-    visitGaps_.assign(static_cast<std::size_t>(n), kNaN);
-    w_ = Eigen::VectorXd::Zero(D);
-    if (averaging()) wAvg_ = w_;
-    corner_.resize(D);
-    order_.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i)
-        order_[static_cast<std::size_t>(i)] = i;
+    startBlocks();
 
     double primal = 0.0;
+    int made = 1;
     if (costlyDecoding(*model_)) {
         // P(0) without minutes of decoding before the first iteration; the errors of w = 0 are
         // left unevaluated.
         OraclePass zero;
         zeroWeightPass(*model_, zero);
         primal = zero.meanHinge;
+        refreshGaps(zero);
         lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
-    } else if (!evaluate(primal)) {
+    } else if (!evaluate(primal, &made)) {
         reject("BcfwSolver: the primal objective is not finite at w = 0 (data values too large?)");
         return;
     }
@@ -127,12 +134,38 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     lastDual_ = 0.0;
     lastGap_ = primal;
     IterationRecord initial;
-    initial.oracleCalls = n;
+    initial.oracleCalls = static_cast<long long>(made) * n;
     initial.passes = 0.0;
     initial.upper = primal;
     initial.lower = 0.0;  // D at the truth corners
     initial.extra = structuredColumnValues(primal, 0.0, primal, 0.0, lastErrors_, true);
     setInitialRecord(initial);
+}
+
+void BcfwSolver::startBlocks() {
+    const int n = model_->size();
+    const int D = model_->dimension();
+    blocks_ = Eigen::MatrixXd::Zero(D, n);
+    blockLoss_.assign(static_cast<std::size_t>(n), 0.0);
+    visitGaps_.assign(static_cast<std::size_t>(n), kNaN);
+    estimates_.assign(visitGaps_);
+    if (options_.pairwise) {
+        // α at the truth corners: every active set holds yᵢ with weight 1.
+        active_.resize(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            const std::span<const int> truth = model_->truth(i);
+            active_[static_cast<std::size_t>(i)].push_back(
+                {std::vector<int>(truth.begin(), truth.end()), 1.0});
+        }
+        difference_ = CornerDifference(D);
+    }
+    if (options_.cache > 0) cache_.resize(static_cast<std::size_t>(n));
+    w_ = Eigen::VectorXd::Zero(D);
+    if (averaging()) wAvg_ = w_;
+    corner_.resize(D);
+    order_.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        order_[static_cast<std::size_t>(i)] = i;
 }
 
 BcfwSolver::~BcfwSolver() = default;
@@ -146,11 +179,12 @@ std::vector<std::string> BcfwSolver::pseudocode() const {
         "input: words (x_i, y_i), i = 1..n, lambda; oracle: loss-augmented Viterbi",
         "w <- 0, l <- 0; w_i <- 0, l_i <- 0 for every i          (alpha_i on the truth y_i)",
         "repeat                                                (one step = one pass)",
-        "  for i in a random permutation of 1..n  (or n uniform draws)",
-        "    y* <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)>     (oracle)",
+        "  for i in a random permutation of 1..n  (or n uniform draws, or n draws ~ gap_i)",
+        "    y* <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)>     (oracle; or a cached y*)",
         "    w_s <- psi_i(y*) / (lambda n);  l_s <- Delta(y_i, y*) / n",
         "    gap_i <- lambda <w_i - w_s, w> - l_i + l_s",
-        "    gamma <- clip(gap_i / (lambda |w_i - w_s|^2), 0, 1)    (exact line search)",
+        "    gamma <- clip(gap_i / (lambda |w_i - w_s|^2), 0, 1)    (exact line search; "
+        "pairwise: from the away corner)",
         "    w_i' <- (1 - gamma) w_i + gamma w_s;  l_i' <- (1 - gamma) l_i + gamma l_s;  "
         "w <- w + w_i' - w_i;  l <- l + l_i' - l_i  [averaging: w_avg <- w_avg + 2/(k+2) "
         "(w - w_avg)]",
@@ -191,15 +225,53 @@ std::vector<double> BcfwSolver::blockGaps() const {
     return gaps;
 }
 
+void BcfwSolver::setEstimate(int i, double gap) {
+    visitGaps_[static_cast<std::size_t>(i)] = gap;
+    estimates_.set(i, gap);
+}
+
 double BcfwSolver::blockStep(int i) {
     const int n = model_->size();
-    const double lambda = options_.lambda;
-    model_->lossAugmentedDecode(w_, i, yHat_, ws_);
-    corner_.setZero();
-    model_->addPsiDifference(i, yHat_, 1.0 / (lambda * n), corner_);
-    const double cornerLoss = model_->loss(i, yHat_) / n;
-    double& li = blockLoss_[static_cast<std::size_t>(i)];
+    double gamma = 0.0;
+    if (options_.pairwise) {
+        gamma = pairwiseBlockStep(i);
+    } else {
+        // With the cache, labellings y are scored by h(y) = Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y) − Ψ(xᵢ, yᵢ)⟩,
+        // and the block gap towards y is base + h(y)/n.
+        const bool scored = options_.cache > 0;
+        double truthScore = 0.0, base = 0.0, hinge = 0.0;
+        if (scored) {
+            scorer_.start(*model_, w_, i);
+            truthScore = scorer_.score(model_->truth(i));
+            base =
+                options_.lambda * blocks_.col(i).dot(w_) - blockLoss_[static_cast<std::size_t>(i)];
+        }
+        const bool cached = scored && cachedCorner(i, base, truthScore, &hinge);
+        if (!cached) {
+            model_->lossAugmentedDecode(w_, i, yHat_, ws_);
+            ++decodings_;
+            if (scored) remember(i, yHat_);
+        }
+        corner_.setZero();
+        model_->addPsiDifference(i, yHat_, 1.0 / (options_.lambda * n), corner_);
+        double gap = 0.0;
+        gamma = frankWolfeStep(i, model_->loss(i, yHat_) / n, &gap);
+        // A cached corner's gap is only a lower bound of gapᵢ: the estimate stays.
+        if (!cached) setEstimate(i, gap);
+    }
+    if (averaging()) {
+        // Every iterate counts, moved or not (γ = 0), as in the paper's code.
+        const double rho = 2.0 / (static_cast<double>(blockSteps_) + 2.0);
+        wAvg_ += rho * (w_ - wAvg_);
+        lossAvg_ += rho * (loss_ - lossAvg_);
+    }
+    ++blockSteps_;
+    return gamma;
+}
 
+double BcfwSolver::frankWolfeStep(int i, double cornerLoss, double* gapOut) {
+    const double lambda = options_.lambda;
+    double& li = blockLoss_[static_cast<std::size_t>(i)];
     double* wi = blocks_.col(i).data();
     const double* ws = corner_.data();
     double* w = w_.data();
@@ -212,7 +284,7 @@ double BcfwSolver::blockStep(int i) {
         squared += diff * diff;
     }
     const double gap = lambda * along - li + cornerLoss;
-    visitGaps_[static_cast<std::size_t>(i)] = gap;
+    *gapOut = gap;
     // Exact line search of the dual along the block direction w_s − wᵢ: D is a concave
     // quadratic in γ with slope gapᵢ at 0 and curvature λ‖wᵢ − w_s‖². With a zero
     // curvature the direction changes only ℓ: go all the way when that raises D.
@@ -228,24 +300,162 @@ double BcfwSolver::blockStep(int i) {
         loss_ += updatedLoss - li;
         li = updatedLoss;
     }
-    if (averaging()) {
-        // Every iterate counts, moved or not (γ = 0), as in the paper's code.
-        const double rho = 2.0 / (static_cast<double>(blockSteps_) + 2.0);
-        wAvg_ += rho * (w_ - wAvg_);
-        lossAvg_ += rho * (loss_ - lossAvg_);
-    }
-    ++blockSteps_;
     return gamma;
 }
 
-bool BcfwSolver::evaluate(double& primal) {
+double BcfwSolver::pairwiseBlockStep(int i) {
+    const int n = model_->size();
+    const double lambda = options_.lambda;
+    const auto slot = static_cast<std::size_t>(i);
+    std::vector<Atom>& atoms = active_[slot];
+    // h(y) = Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y) − Ψ(xᵢ, yᵢ)⟩ of the active atoms; since
+    // wᵢ = Σ α(y) ψᵢ(y)/(λn) and ℓᵢ = Σ α(y) Δ(yᵢ, y)/n, λ⟨wᵢ, w⟩ − ℓᵢ = −Σ α(y) h(y)/n = base,
+    // and the block gap towards a corner y is base + h(y)/n.
+    scorer_.start(*model_, w_, i);
+    const double truthScore = scorer_.score(model_->truth(i));
+    atomHinges_.resize(atoms.size());
+    double base = 0.0;
+    for (std::size_t a = 0; a < atoms.size(); ++a) {
+        atomHinges_[a] =
+            model_->loss(i, atoms[a].labels) + scorer_.score(atoms[a].labels) - truthScore;
+        base -= atoms[a].weight * atomHinges_[a] / n;
+    }
+    double hinge = 0.0;
+    if (!cachedCorner(i, base, truthScore, &hinge)) {
+        hinge = model_->lossAugmentedDecode(w_, i, yHat_, ws_) - truthScore;
+        ++decodings_;
+        if (options_.cache > 0) remember(i, yHat_);
+        setEstimate(i, base + hinge / n);
+    }
+    const auto same = [this](const Atom& a) {
+        return std::equal(a.labels.begin(), a.labels.end(), yHat_.begin(), yHat_.end());
+    };
+    auto found = std::find_if(atoms.begin(), atoms.end(), same);
+    if (found == atoms.end()) {
+        found = atoms.insert(atoms.end(), Atom{yHat_, 0.0});
+        atomHinges_.push_back(hinge);
+    }
+    const auto s = static_cast<std::size_t>(found - atoms.begin());
+    // The away atom: the active labelling of the smallest h (the worst of the block).
+    std::size_t v = s;
+    for (std::size_t a = 0; a < atoms.size(); ++a)
+        if (a != s && atoms[a].weight > 0.0 && (v == s || atomHinges_[a] < atomHinges_[v])) v = a;
+    const double slope = v == s ? 0.0 : (hinge - atomHinges_[v]) / n;  // ≥ 0: h(y_s) is the max
+    if (!(slope > 0.0)) {
+        if (atoms[s].weight <= 0.0) atoms.erase(atoms.begin() + static_cast<std::ptrdiff_t>(s));
+        return 0.0;
+    }
+    // Direction w_s − w_v = (Ψ(xᵢ, y_v) − Ψ(xᵢ, y_s))/(λn), ℓ_s − ℓ_v, with γ ≤ α(y_v): exact
+    // line search of the concave quadratic D along it.
+    difference_.assign(*model_, i, atoms[v].labels, atoms[s].labels, 1.0 / (lambda * n));
+    const double lossChange =
+        (model_->loss(i, atoms[s].labels) - model_->loss(i, atoms[v].labels)) / n;
+    const double curvature = lambda * difference_.squaredNorm();
+    const double most = atoms[v].weight;
+    const double gamma = curvature > 0.0 ? std::min(slope / curvature, most) : most;
+    difference_.addTo(gamma, blocks_.col(i).data());
+    difference_.addTo(gamma, w_.data());
+    blockLoss_[slot] += gamma * lossChange;
+    loss_ += gamma * lossChange;
+    atoms[s].weight += gamma;
+    if (gamma >= most)  // a drop step: y_v leaves the active set
+        atoms.erase(atoms.begin() + static_cast<std::ptrdiff_t>(v));
+    else
+        atoms[v].weight -= gamma;
+    return gamma;
+}
+
+bool BcfwSolver::cachedCorner(int i, double base, double truthScore, double* hinge) {
+    if (options_.cache == 0) return false;
+    const auto slot = static_cast<std::size_t>(i);
+    const std::vector<std::vector<int>>& candidates = cache_[slot];
+    const double estimate = visitGaps_[slot];
+    if (candidates.empty() || !std::isfinite(estimate)) return false;
+    const int n = model_->size();
+    std::size_t best = 0;
+    double bestHinge = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const double h = model_->loss(i, candidates[k]) + scorer_.score(candidates[k]) - truthScore;
+        if (h > bestHinge) {
+            bestHinge = h;
+            best = k;
+        }
+    }
+    // The paper's rule: a cached corner serves when its gap is a good part of the block's last
+    // decoded gap and not negligible against the mean block gap.
+    const double gap = base + bestHinge / n;
+    const double needed =
+        std::max(kCacheBlockShare * estimate, kCacheMeanShare * estimates_.total() / n);
+    if (!(gap > 0.0 && gap >= needed)) return false;
+    yHat_ = candidates[best];
+    *hinge = bestHinge;
+    ++cacheHits_;
+    return true;
+}
+
+void BcfwSolver::remember(int i, std::span<const int> y) {
+    std::vector<std::vector<int>>& candidates = cache_[static_cast<std::size_t>(i)];
+    const auto same = [y](const std::vector<int>& c) {
+        return std::equal(c.begin(), c.end(), y.begin(), y.end());
+    };
+    auto found = std::find_if(candidates.begin(), candidates.end(), same);
+    if (found == candidates.end()) {
+        if (static_cast<int>(candidates.size()) < options_.cache) candidates.emplace_back();
+        found = candidates.end() - 1;  // the oldest is overwritten
+        found->assign(y.begin(), y.end());
+    }
+    std::rotate(candidates.begin(), found, found + 1);  // newest first
+}
+
+void BcfwSolver::refreshGaps(const OraclePass& pass) {
+    const int n = model_->size();
+    const Eigen::VectorXd along = options_.lambda * (blocks_.transpose() * w_);
+    for (int i = 0; i < n; ++i) {
+        const auto slot = static_cast<std::size_t>(i);
+        visitGaps_[slot] = along[i] - blockLoss_[slot] + pass.hinge[slot] / n;
+    }
+    estimates_.assign(visitGaps_);
+    if (options_.cache > 0)
+        for (int i = 0; i < n; ++i)
+            remember(i, pass.labelling(*model_, i));
+}
+
+std::vector<std::pair<std::vector<int>, double>> BcfwSolver::activeSet(int i) const {
+    std::vector<std::pair<std::vector<int>, double>> set;
+    if (!options_.pairwise) return set;
+    for (const Atom& atom : active_[static_cast<std::size_t>(i)])
+        set.emplace_back(atom.labels, atom.weight);
+    return set;
+}
+
+int BcfwSolver::nextBlock(int k) {
+    if (options_.sampling == "permutation") return order_[static_cast<std::size_t>(k)];
+    if (gapSampling()) return estimates_.draw(random_);
+    return static_cast<int>(random_.below(static_cast<std::uint64_t>(model_->size())));
+}
+
+bool BcfwSolver::evaluate(double& primal, int* passes) {
     const auto start = std::chrono::steady_clock::now();
     w_ = blocks_.rowwise().sum();
     loss_ = 0.0;
     for (const double li : blockLoss_)
         loss_ += li;
     const Eigen::VectorXd& reported = averagedWeights();
-    primal = primalValue(reported);
+    int made = 0;
+    // The pass at w gives P(w) and the exact block gaps; with averaging, P is at w̄ (one more
+    // pass), and the gaps at w are computed only when the sampling or the cache uses them.
+    if (!averaging() || gapSampling() || options_.cache > 0) {
+        OraclePass pass;
+        runOraclePass(*model_, w_, team_.get(), nullptr, pass);
+        refreshGaps(pass);
+        primal = 0.5 * options_.lambda * w_.squaredNorm() + pass.meanHinge;
+        ++made;
+    }
+    if (averaging()) {
+        primal = primalValue(reported);
+        ++made;
+    }
+    if (passes) *passes = made;
     lastErrors_ = evaluateErrors(problem_, reported, team_.get());
     evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::isfinite(primal);
@@ -253,22 +463,22 @@ bool BcfwSolver::evaluate(double& primal) {
 
 Status BcfwSolver::doStep(IterationRecord& record) {
     const int n = model_->size();
-    const bool permute = options_.sampling == "permutation";
-    if (permute) shuffleFromFront(order_, random_);
+    if (options_.sampling == "permutation") shuffleFromFront(order_, random_);
+    // Rebuilt from the estimates once a pass, so that rounding never accumulates in the tree.
+    if (gapSampling()) estimates_.assign(visitGaps_);
+    const long long decodedBefore = decodings_;
     const Interrupt stop = stepInterrupt();
     // A pass over thousands of words takes a while: the user or the time limit may stop it in
     // between. Every block step leaves a feasible α, so the run stops with valid bounds.
     const PassProgress pass =
-        runSamplingPass(n, stop, "BCFW pass", "block steps", [&](int k) -> std::optional<double> {
-            return blockStep(permute
-                                 ? order_[static_cast<std::size_t>(k)]
-                                 : static_cast<int>(random_.below(static_cast<std::uint64_t>(n))));
-        });
+        runSamplingPass(n, stop, "BCFW pass", "block steps",
+                        [&](int k) -> std::optional<double> { return blockStep(nextBlock(k)); });
     const int steps = pass.steps;
-    record.oracleCalls += steps;
+    record.oracleCalls += decodings_ - decodedBefore;
     lastMeanStep_ = pass.meanStep();
+    // Effective passes: the block steps' oracle calls / n (cache hits cost no decoding).
+    record.passes = static_cast<double>(decodings_) / n;
     if (steps < n) {
-        record.passes = passes_ + static_cast<double>(steps) / n;
         lastDual_ = averagedDualValue();
         record.lower = std::min(std::max({record.lower, dualValue(), lastDual_}), record.upper);
         record.extra =
@@ -280,17 +490,21 @@ Status BcfwSolver::doStep(IterationRecord& record) {
                                      " block steps");
     }
     ++passes_;
-    record.passes = passes_;
 
-    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
+    // With gap sampling, also as soon as the estimated gap Σᵢ ĝᵢ says the run may certify.
+    const bool estimateDue = gapSampling() &&
+                             estimates_.total() <= stopOptions().gapTolerance(record.upper) &&
+                             evaluationDue(passes_, 1, stop, evalSeconds_);
+    evaluatedLast_ = estimateDue || evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
     double primal = kNaN;
     if (evaluatedLast_) {
-        if (!evaluate(primal)) {
+        int made = 0;
+        if (!evaluate(primal, &made)) {
             return Status::make(
                 StatusCode::NumericalFailure,
                 "the primal objective is not finite after pass " + std::to_string(passes_));
         }
-        record.oracleCalls += n;
+        record.oracleCalls += static_cast<long long>(made) * n;
         lastPrimal_ = primal;
         lastGap_ = primal - averagedDualValue();
         if (primal < record.upper) {
@@ -320,10 +534,11 @@ std::string BcfwSolver::finishRecord(IterationRecord& record, const Status& stat
         if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions()))
             return skippedEvaluationNote(evalSeconds_);
         double primal = kNaN;
-        if (!evaluate(primal)) {
+        int made = 0;
+        if (!evaluate(primal, &made)) {
             throw std::runtime_error("the primal objective of the final iterate is not finite");
         }
-        record.oracleCalls += model_->size();
+        record.oracleCalls += static_cast<long long>(made) * model_->size();
         lastPrimal_ = primal;
         lastDual_ = averagedDualValue();
         lastGap_ = primal - lastDual_;
@@ -347,7 +562,9 @@ SummaryFields BcfwSolver::summary() const {
                             {"dual", lastDual_},
                             {"duality_gap", lastGap_},
                             {"passes", static_cast<long long>(passes_)},
-                            {"averaging", std::string(averaging() ? "on" : "off")}};
+                            {"averaging", std::string(averaging() ? "on" : "off")},
+                            {"sampling", options_.sampling}};
+    if (options_.cache > 0) fields.emplace_back("cache_hits", cacheHits_);
     addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }

@@ -11,15 +11,42 @@
 //             w = Aα = Σᵢ wᵢ, wᵢ = Σ_y αᵢ(y) ψᵢ(y)/(λn), and ℓ = bᵀα = Σᵢ ℓᵢ,
 //             ℓᵢ = Σ_y αᵢ(y) Δ(yᵢ, y)/n. Only the wᵢ (D numbers each) and ℓᵢ are stored; α never
 //             is.
-// Iteration:  one step() = one pass of n block steps, i in a fresh random permutation of
-//             1..n (sampling = "permutation", the default) or drawn uniformly n times
-//             ("uniform", the paper's analysis). Block step on i:
+// Iteration:  one step() = one pass of n block steps, i drawn n times in proportion to the
+//             gap estimates ĝᵢ (sampling = "gap", the default; Osokin, Alayrac, Lukasewitz,
+//             Dokania & Lacoste-Julien 2016, "Minding the gaps for block Frank-Wolfe
+//             optimization of structured SVMs", ICML), in a fresh random permutation of 1..n
+//             ("permutation", the BCFW paper's experiments) or drawn uniformly ("uniform", its
+//             analysis). The block step of the BCFW paper (pairwise = false, cache = 0) on i:
 //                 ŷ = argmax_y Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y)⟩                   (oracle)
 //                 w_s = ψᵢ(ŷ)/(λn),  ℓ_s = Δ(yᵢ, ŷ)/n                      (the FW corner)
 //                 gapᵢ = λ⟨wᵢ − w_s, w⟩ − ℓᵢ + ℓ_s
 //                 γ = clip(gapᵢ / (λ‖wᵢ − w_s‖²), 0, 1)                  (exact line search)
 //                 wᵢ ← (1−γ)wᵢ + γw_s,  ℓᵢ ← (1−γ)ℓᵢ + γℓ_s,  w and ℓ follow.
 //             Start: α at the truth corners (wᵢ = 0, ℓᵢ = 0), so w = 0 and D = 0.
+// Gap estimates: ĝᵢ = gapᵢ at word i's last oracle call (≥ 0 but for rounding), and after every
+//             evaluation the exact gapᵢ at w of every word (from the evaluation's own oracle
+//             pass: gapᵢ = λ⟨wᵢ, w⟩ − ℓᵢ + Hᵢ(w)/n; with averaging one more pass at w, counted,
+//             when the sampling or the cache uses them). Σᵢ ĝᵢ estimates P(w) − D(α). With
+//             sampling = gap the draws follow ĝ (a Fenwick tree, gap_sampler.h, rebuilt every
+//             pass; uniform while every ĝᵢ is 0), the evaluations are the paper's full passes
+//             that refresh the estimates, and a pass is also evaluated as soon as Σᵢ ĝᵢ ≤ the
+//             stopping gap (StopOptions::gapTolerance(U)), so that certifying needs no fixed
+//             eval_every.
+// Pairwise:   (pairwise = true, the default; the paper's BCPFW) every word keeps its active set,
+//             the labellings y with αᵢ(y) > 0 and their weights (the truth yᵢ with weight 1 at
+//             the start). With h(y) = Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y) − Ψ(xᵢ, yᵢ)⟩ the block gap towards
+//             y is base + h(y)/n, base = λ⟨wᵢ, w⟩ − ℓᵢ = −Σ_y αᵢ(y) h(y)/n. The step moves weight
+//             from the away labelling v (the active one of least h) to the corner s:
+//                 d = w_s − w_v = (Ψ(xᵢ, v) − Ψ(xᵢ, s))/(λn),  slope (h(s) − h(v))/n,
+//                 γ = min(slope / (λ‖d‖²), αᵢ(v))                       (exact line search)
+//             and v leaves the active set when γ = αᵢ(v) (a drop step). d touches only the
+//             letters where s and v differ (block_corners.h), so a step costs O(T·nnz), not
+//             O(D) as the Frank–Wolfe step's rescaling of wᵢ does.
+// Cache:      (cache = 4 by default, 0: off) every word keeps its last `cache` distinct
+//             decodings (the oracle's and the evaluations'). Before the oracle, the cached
+//             labelling of largest h is tried: it serves as the corner, without a decoding,
+//             when its gap is ≥ max(0.25·ĝᵢ, 0.01·Σ ĝ/n) (the paper's rule; ĝᵢ is updated only
+//             by oracle calls, since a cached gap is a lower bound of gapᵢ).
 // Bounds:     every eval_every passes an evaluation pass (n more oracle calls) computes
 //             P(w) at the current w; w and ℓ are then recomputed as Σᵢ wᵢ, Σᵢ ℓᵢ so that
 //             rounding drift never separates w from α. upper U = min over evaluations of P(w)
@@ -38,11 +65,13 @@
 //             columns are those of the averaged pair (w̄, ᾱ); the lower bound is the larger
 //             of D(α) and D(ᾱ).
 // Stopping:   StopOptions on U − L (absolute epsilon, relative tol_rel).
-// Oracle calls: loss-augmented decodings; n at construction (P(0)), n per pass and n per
-//             evaluation (the plain decodings for the errors are not counted).
-//             IterationRecord::passes counts the BCFW passes only (the paper's "effective passes";
-//             evaluation passes are the bound's cost, not the method's).
-// Memory:     the n block vectors wᵢ, n·D doubles (OCR fold 0: 626 × 4,030 × 8 B = 20 MB).
+// Oracle calls: loss-augmented decodings; n at construction (P(0)), one per block step that
+//             the cache does not serve, and n per evaluation (the plain decodings for the errors
+//             are not counted). IterationRecord::passes counts the block steps' oracle calls / n
+//             (the paper's "effective passes"; evaluation passes are the bound's cost, not the
+//             method's): the passes, without the cache.
+// Memory:     the n block vectors wᵢ, n·D doubles (OCR fold 0: 626 × 4,030 × 8 B = 20 MB), and
+//             the labellings of the active sets and caches (T ints each).
 // Threads:    the block steps are sequential by nature; the evaluation passes run on
 //             `threads` threads with results independent of their number.
 // Cancelling: the cancel token and the time limit are polled before every block step (one
@@ -56,27 +85,35 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/options.h"
 #include "core/solver.h"
 #include "data/portable_random.h"
+#include "structured/block_corners.h"
 #include "structured/chain_model.h"
+#include "structured/gap_sampler.h"
 #include "structured/oracle_pass.h"
 
 namespace cplab {
 
 class WorkerTeam;
 
+// The most decodings a word's cache may keep.
+inline constexpr int kMaxBcfwCache = 64;
+
 struct BcfwOptions {
     StopOptions stop;
-    double lambda = 0.01;                  // regularisation λ > 0 (BCFW paper's OCR: 0.01)
-    std::string sampling = "permutation";  // block order: permutation | uniform
-    int eval_every = 1;                    // passes between evaluations of P(w), ≥ 1
-    std::int64_t seed = 1;                 // seed of the block order, ≥ 0
-    int threads = 1;         // threads of the evaluation passes, 0..256 (0: all cores)
-    bool averaging = false;  // report the weighted average of the iterates (see above)
+    double lambda = 0.01;          // regularisation λ > 0 (BCFW paper's OCR: 0.01)
+    std::string sampling = "gap";  // block order: gap | permutation | uniform (see above)
+    bool pairwise = true;          // pairwise steps within a block's active set (see above)
+    int cache = 4;                 // decodings kept per word as plane candidates, 0..kMaxBcfwCache
+    int eval_every = 1;            // passes between evaluations of P(w), ≥ 1
+    std::int64_t seed = 1;         // seed of the block order, ≥ 0
+    int threads = 1;               // threads of the evaluation passes, 0..256 (0: all cores)
+    bool averaging = false;        // report the weighted average of the iterates (see above)
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
@@ -114,6 +151,14 @@ class BcfwSolver final : public Solver {
     // Block i of the dual iterate: wᵢ = A_i αᵢ (D entries) and ℓᵢ = bᵢᵀαᵢ.
     Eigen::Ref<const Eigen::VectorXd> blockWeights(int i) const { return blocks_.col(i); }
     double blockLoss(int i) const { return blockLoss_[static_cast<std::size_t>(i)]; }
+    // The gap estimates ĝᵢ (≥ 0 but for rounding: gapᵢ at word i's last decoding; exact after
+    // every evaluation), their sum, the oracle calls of the block steps and the cache's hits.
+    const std::vector<double>& gapEstimates() const { return visitGaps_; }
+    double estimatedGap() const { return estimates_.total(); }
+    long long blockDecodings() const { return decodings_; }
+    long long cacheHits() const { return cacheHits_; }
+    // Word i's active set (pairwise): its labellings and weights αᵢ(y) (they sum to 1).
+    std::vector<std::pair<std::vector<int>, double>> activeSet(int i) const;
 
     // D(α) = −λ/2‖w‖² + ℓ of the current iterate; D(ᾱ) of the averaged one (D(α) without
     // averaging).
@@ -132,11 +177,39 @@ class BcfwSolver final : public Solver {
     std::string finishRecord(IterationRecord& record, const Status& status) override;
 
   private:
+    // One labelling of a word in its block's active set, with its weight αᵢ(y) > 0 (pairwise).
+    struct Atom {
+        std::vector<int> labels;
+        double weight = 0.0;
+    };
+    // The dual iterate at the truth corners (α = e_{yᵢ} for every word; w = 0), its active sets,
+    // caches and scratch.
+    void startBlocks();
     // One block step on example i; returns γ.
     double blockStep(int i);
+    // The corner of block i from its cache (yHat_, its h = Δ + ⟨w, Ψ(y) − Ψ(yᵢ)⟩ in *hinge)
+    // when a cached decoding's gap base + h/n is large enough (see above); false otherwise.
+    bool cachedCorner(int i, double base, double truthScore, double* hinge);
+    // Adds y to the front of word i's cache (dropping a copy of it and the oldest beyond size).
+    void remember(int i, std::span<const int> y);
+    // The Frank–Wolfe step on block i towards corner_ (w_s) with loss cornerLoss; returns γ
+    // and sets *gap to gapᵢ before the step.
+    double frankWolfeStep(int i, double cornerLoss, double* gap);
+    // ĝᵢ ← gap (the sampler's weight too).
+    void setEstimate(int i, double gap);
+    // The block step on i with pairwise steps (its corner from the cache or the oracle, then
+    // from the away atom to it); returns γ.
+    double pairwiseBlockStep(int i);
+    // Sets the gap estimates to the exact block gaps at w_ from the hinges Hᵢ(w) of `pass`
+    // (decoded at w_), and feeds its decodings to the caches.
+    void refreshGaps(const OraclePass& pass);
+    // The block to step on at position k of a pass.
+    int nextBlock(int k);
+    bool gapSampling() const { return options_.sampling == "gap"; }
     // Recomputes w and ℓ from the blocks, then P and the errors at the reported weights (w̄
-    // with averaging, else w); false when P is not finite.
-    bool evaluate(double& primal);
+    // with averaging, else w), and the exact block gaps at w; false when P is not finite.
+    // Returns the oracle passes it made in *passes (1, or 2 with averaging).
+    bool evaluate(double& primal, int* passes = nullptr);
     bool averaging() const { return options_.averaging; }
 
     StructuredProblem problem_;
@@ -146,7 +219,16 @@ class BcfwSolver final : public Solver {
     PortableRandom random_;
     Eigen::MatrixXd blocks_;         // D × n: column i is wᵢ
     std::vector<double> blockLoss_;  // ℓᵢ
-    std::vector<double> visitGaps_;  // gapᵢ when word i was last visited (NaN: not yet)
+    // ĝᵢ: gapᵢ at word i's last decoding (a block step's oracle call or a full pass)
+    std::vector<double> visitGaps_;
+    GapSampler estimates_;                   // the ĝᵢ as sampling weights, and Σᵢ ĝᵢ
+    std::vector<std::vector<Atom>> active_;  // per word (pairwise only)
+    std::vector<std::vector<std::vector<int>>> cache_;  // per word, newest first
+    CornerDifference difference_;                       // w_s − w_v of a pairwise step
+    LabellingScorer scorer_;                            // ⟨w, Ψ(xᵢ, y)⟩ of a block step
+    std::vector<double> atomHinges_;                    // h of the active atoms of a step
+    long long decodings_ = 0;                           // oracle calls of the block steps
+    long long cacheHits_ = 0;                           // block steps served by the cache
     Eigen::VectorXd w_, wBest_;
     double loss_ = 0.0;         // ℓ = Σᵢ ℓᵢ
     Eigen::VectorXd wAvg_;      // w̄ (averaging only)
