@@ -46,6 +46,12 @@ const CancelToken& interruptToken() {
     return token;
 }
 
+// The processes of this run (setCliCommunicator).
+std::shared_ptr<Communicator>& communicatorSlot() {
+    static std::shared_ptr<Communicator> slot = std::make_shared<SingleProcess>();
+    return slot;
+}
+
 }  // namespace
 
 int signalReceived() {
@@ -110,6 +116,10 @@ void installCliSignalHandling() {
     }).detach();
 }
 
+void setCliCommunicator(std::shared_ptr<Communicator> communicator) {
+    if (communicator) cli_detail::communicatorSlot() = std::move(communicator);
+}
+
 int exitStatusFor(const Status& status) {
     switch (status.code) {
         case StatusCode::Converged:
@@ -129,11 +139,19 @@ int exitStatusFor(const Status& status) {
 
 namespace cli_detail {
 
+Communicator& cliCommunicator() {
+    return *communicatorSlot();
+}
+std::shared_ptr<Communicator> cliCommunicatorShared() {
+    return communicatorSlot();
+}
+
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
-// most about 5 per second, and the last).
-RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err) {
+// most about 5 per second, and the last), the live trace rewritten at the same moments.
+RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
+                    const RunHooks& hooks) {
     using Clock = std::chrono::steady_clock;
-    solver.setCancelToken(interruptToken());
+    solver.setCancelToken(hooks.token ? *hooks.token : interruptToken());
     auto lastPrint = Clock::now();
     // A step that takes seconds (an oracle pass with thousands of labels) reports from inside.
     if (!quiet) {
@@ -142,12 +160,17 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
         });
     }
     solve(solver, [&](const Solver&, const IterationRecord& r) {
-        if (quiet) return;
+        if (hooks.afterIteration) hooks.afterIteration();
         const auto now = Clock::now();
-        if (r.iteration <= 10 || now - lastPrint >= std::chrono::milliseconds(200)) {
-            printProgress(err, label, r);
-            lastPrint = now;
-        }
+        if (r.iteration > 10 && now - lastPrint < std::chrono::milliseconds(200)) return;
+        lastPrint = now;
+        if (!quiet) printProgress(err, label, r);
+        // The trace so far, for a follower (cplab's File > Follow a running trace): written
+        // whole and renamed into place like every output, so a reader never sees half a row.
+        std::string why;
+        if (!hooks.liveTrace.empty() &&
+            !writeTraceCsv(hooks.liveTrace, solver.trace(), solver.extraColumns(), &why) && !quiet)
+            err << "cplab-cli: " << why << '\n';
     });
     if (!quiet && !solver.trace().empty() && solver.trace().back().iteration > 10) {
         printProgress(err, label, solver.trace().back());
@@ -207,20 +230,6 @@ std::optional<std::string> addAssignments(const QStringList& items, const char* 
     }
     return std::nullopt;
 }
-
-struct RunArguments {
-    std::string solver;
-    std::string problem;
-    std::string data;
-    std::string model;
-    std::string labeling;
-    std::string trace;
-    OptionValues options;
-    OptionValues problemOptions;
-    OptionValues dataOptions;  // the reader's options of --data's format
-    bool json = false;
-    bool quiet = false;
-};
 
 std::optional<std::string> parseRunArguments(const std::vector<std::string>& args,
                                              RunArguments& a) {
@@ -333,11 +342,13 @@ bool hasProblemOption(const Family& family, const std::string& name) {
     return false;
 }
 
+}  // namespace
+
 // Writes a finished run's trace, model and labeling as `a` asks; 0, or kExitInvalid when one
 // could not be written. A failed run's model would replace a good one with garbage: it writes
 // none, and neither does a run stopped before its first iteration (its trace is written).
-int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
-                    const RunResult& result, std::ostream& err) {
+int cli_detail::writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
+                                const RunResult& result, std::ostream& err) {
     int code = kExitOk;
     std::string why;
     const auto failed = [&] {
@@ -359,12 +370,15 @@ int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& s
     return code;
 }
 
+namespace {
+
 int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArguments a;
     if (const auto error = parseRunArguments(args, a)) {
-        err << "cplab-cli: " << *error << '\n' << kUsage;
+        if (cliCommunicator().rank() == 0) err << "cplab-cli: " << *error << '\n' << kUsage;
         return kExitInvalid;
     }
+    if (cliCommunicator().size() > 1) return commandRunDistributed(a, out, err);
     const Family* family = familyOfSolver(a.solver);
     std::string why;
     if (!family) {
@@ -470,7 +484,9 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         return kExitInvalid;
     }
     const CleanStopSpan cleanStop;
-    RunResult result = runSolver(*solver, a.solver, a.quiet, err);
+    RunHooks hooks;
+    hooks.liveTrace = a.trace;
+    RunResult result = runSolver(*solver, a.solver, a.quiet, err, hooks);
     result.options = a.options;
     int code =
         std::max(exitStatusFor(result.status), writeRunOutputs(a, *family, *solver, result, err));
