@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `cplab-cli run` over several processes (mpirun -np N, srun; issue #32): every rank reads its
-// share of the data (data/shares.h), builds the same solver on a LinearProblem that carries
-// the communicator, and steps it in lockstep (risk/risk.h, "Processes"); rank 0 alone prints
+// `cplab-cli run` over several processes (mpirun -np N, srun; issue #32). ocas and bmrm: every
+// rank reads its share of the data (data/shares.h), builds the same solver on a LinearProblem
+// that carries the communicator, and steps it in lockstep (risk/risk.h, "Processes").
+// oneslack and nslack: every rank reads the whole sequence file and decodes its share of the
+// words in each oracle pass (structured/oracle_pass.h). Rank 0 alone prints
 // progress and the summary and writes the trace and the model. Whatever can stop a run is
 // decided collectively at iteration boundaries: a signal on any rank, max_seconds on rank 0's
 // clock. A refusal (options, outputs, a bad share) is one message, printed by rank 0, and the
@@ -16,23 +18,28 @@
 #include "core/stop_options.h"
 #include "data/shares.h"
 #include "families/dataset_family.h"
+#include "families/structured.h"
 #include "registry.h"
 
 namespace cplab::cli_detail {
 
 namespace {
 
-// The solvers whose oracle runs distributed.
-bool runsDistributed(const std::string& solver) {
+// The solvers whose oracle runs distributed: the linear ones share the examples, the
+// structured ones the decodings.
+bool sharesExamples(const std::string& solver) {
     return solver == "ocas" || solver == "bmrm";
+}
+bool sharesDecodings(const std::string& solver) {
+    return solver == "oneslack" || solver == "nslack";
 }
 
 // Why the arguments cannot run over several processes, or empty.
 std::string distributedProblem(const RunArguments& a, int ranks) {
     const std::string n = std::to_string(ranks);
-    if (!runsDistributed(a.solver)) {
+    if (!sharesExamples(a.solver) && !sharesDecodings(a.solver)) {
         return "solver '" + a.solver + "' runs as one process; over " + n +
-               " processes (mpirun) cplab-cli runs ocas and bmrm";
+               " processes (mpirun) cplab-cli runs ocas, bmrm, oneslack and nslack";
     }
     if (a.data.empty() || !a.problem.empty()) {
         return "over " + n +
@@ -41,7 +48,8 @@ std::string distributedProblem(const RunArguments& a, int ranks) {
     }
     if (!a.dataOptions.empty())
         return "--data-set: over " + n + " processes the data are LIBSVM files, read as such";
-    if (!a.labeling.empty()) return "--labeling: the linear family writes no labelings";
+    if (!a.labeling.empty()) return "--labeling: no labelings are written over " + n + " processes";
+    if (sharesDecodings(a.solver)) return {};  // every rank reads the whole file
     for (const auto& [name, value] : a.problemOptions) {
         if (name == "test") continue;
         if ((name == "test_fraction" && value == "0") || name == "seed") continue;
@@ -68,6 +76,31 @@ ProblemPtr sharedProblem(ExampleSets sets, const std::string& data, int ranks) {
                      train.dimension()};
     problem->data = std::move(linear);
     return problem;
+}
+
+// The structured problem of the whole file on every rank, with the communicator that splits
+// its decodings. Throws std::runtime_error with the first failing rank's message.
+ProblemPtr everyRanksProblem(const RunArguments& a, Communicator& comm) {
+    std::string why;
+    ProblemPtr problem;
+    const Family* family = familyOfSolver(a.solver);
+    ReaderChoice reader = chooseReader(a.data, family->name(), &why);
+    if (reader.family == family) {
+        reader.source.options = a.dataOptions;
+        problem = family->openFile(reader.source, a.problemOptions, &why);
+    } else if (reader.family) {
+        why = a.data + ": not a file the " + family->name() + " family reads (it reads " +
+              family->fileFormats() + ")";
+    }
+    const auto* data = problem ? problem->as<StructuredData>() : nullptr;
+    if (const std::string failure = firstFailure(comm, data ? std::string() : why);
+        !failure.empty())
+        throw std::runtime_error(failure);
+    auto shared = std::make_shared<StructuredData>(*data);
+    shared->problem.communicator = cliCommunicatorShared();
+    auto instance = std::make_shared<ProblemInstance>(*problem);
+    instance->data = std::move(shared);
+    return instance;
 }
 
 // max_seconds of the options (0: none); the solver is given none, rank 0's clock decides.
@@ -100,7 +133,10 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
         return refuse(why);
     ProblemPtr problem;
     try {
-        problem = sharedProblem(loadSharedExamples(a.data, testFile, comm), a.data, comm.size());
+        problem =
+            sharesExamples(a.solver)
+                ? sharedProblem(loadSharedExamples(a.data, testFile, comm), a.data, comm.size())
+                : everyRanksProblem(a, comm);
     } catch (const std::exception& e) {
         return refuse(e.what());
     }
