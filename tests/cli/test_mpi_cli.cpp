@@ -4,7 +4,9 @@
 // examples, tests/data), for ocas and bmrm:
 //   * N = 2 and N = 3 (uneven byte shares) give the objective within 1e-9 relative, the same
 //     iteration count, training and test errors, and the same model file up to rounding (the
-//     header lines equal, every weight within 1e-9 of the largest);
+//     header lines equal, every weight within 1e-7 of the largest: the weights of OCAS's
+//     optimum are resolved to the QP's tolerance, not to the last bit; one process with 1 and
+//     with 2 threads differs by 3e-9 there too, as 1 and 3 ranks do by 5e-9);
 //   * N = 3 twice gives byte-identical model files and JSON numbers (rank-order sums);
 //   * one file per rank (--data 'part-%r.svm') gives the same as the byte range of one file;
 //   * oneslack and nslack, their decodings split by words over 3 ranks, give bit-identical
@@ -149,7 +151,7 @@ class MpiCliTest : public QObject {
         for (double w : one.model.weights)
             largest = std::max(largest, std::abs(w));
         for (std::size_t j = 0; j < one.model.weights.size(); ++j) {
-            QVERIFY2(std::abs(many.model.weights[j] - one.model.weights[j]) <= 1e-9 * largest,
+            QVERIFY2(std::abs(many.model.weights[j] - one.model.weights[j]) <= 1e-7 * largest,
                      qPrintable(QString("%1: weight %2: %3 vs %4")
                                     .arg(what)
                                     .arg(j)
