@@ -165,6 +165,10 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     const CleanStopSpan cleanStop;
     RunResult result = runSolver(*solver, a.solver, a.quiet || !root, err, hooks);
     result.options = a.options;
+    // What the distribution cost rank 0 (the bench's bytes per iteration and collective time).
+    result.fields.emplace_back("ranks", static_cast<double>(comm.size()));
+    result.fields.emplace_back("communicated_bytes", comm.bytesSent());
+    result.fields.emplace_back("collective_seconds", comm.collectiveSeconds());
     if (timeUp && result.status.code == StatusCode::Cancelled) {
         result.status = Status::make(
             StatusCode::TimeLimit, "reached max_seconds = " + formatReal(maxSeconds) +

@@ -28,8 +28,10 @@ class Communicator {
     virtual void sumInRankOrder(double* x, std::size_t n) = 0;
     // Every rank's `mine`, indexed by rank (blocks of any length).
     virtual std::vector<std::string> gatherAll(const std::string& mine) = 0;
-    // Bytes sent by this rank so far (for the bench's bytes per iteration); 0 for one process.
+    // Bytes sent by this rank so far, and the seconds it spent in collectives (transfers and
+    // waiting for the other ranks), for reports and the bench; 0 for one process.
     virtual double bytesSent() const { return 0.0; }
+    virtual double collectiveSeconds() const { return 0.0; }
 };
 
 // One process: rank 0 of 1, collectives are the identity.

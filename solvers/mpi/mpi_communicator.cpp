@@ -21,9 +21,11 @@ class MpiCommunicator final : public Communicator {
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     double bytesSent() const override { return bytes_; }
+    double collectiveSeconds() const override { return seconds_; }
 
     void sumInRankOrder(double* x, std::size_t n) override {
         if (size_ == 1 || n == 0) return;
+        const Timer timer(seconds_);
         if (n <= kGatherAllBelow) {
             sumGathered(x, n);
         } else {
@@ -32,6 +34,7 @@ class MpiCommunicator final : public Communicator {
     }
 
     std::vector<std::string> gatherAll(const std::string& mine) override {
+        const Timer timer(seconds_);
         const int length = static_cast<int>(mine.size());
         std::vector<int> lengths(static_cast<std::size_t>(size_));
         MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -50,6 +53,16 @@ class MpiCommunicator final : public Communicator {
     }
 
   private:
+    // Adds the seconds of its scope to `total`.
+    struct Timer {
+        double& total;
+        double start = MPI_Wtime();
+        explicit Timer(double& t) : total(t) {}
+        ~Timer() { total += MPI_Wtime() - start; }
+        Timer(const Timer&) = delete;
+        Timer& operator=(const Timer&) = delete;
+    };
+
     // Every rank's x, then added in rank order.
     void sumGathered(double* x, std::size_t n) {
         buffer_.resize(n * static_cast<std::size_t>(size_));
@@ -95,6 +108,7 @@ class MpiCommunicator final : public Communicator {
     int rank_ = 0;
     int size_ = 1;
     double bytes_ = 0.0;
+    double seconds_ = 0.0;
     std::vector<double> buffer_;
 };
 

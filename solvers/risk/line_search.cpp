@@ -22,8 +22,10 @@ constexpr int kLogisticMaxIterations = 300;
 // Candidates each part offers for a parallel selection round's pivot (their median is taken).
 constexpr int kPivotSamplesPerPart = 16;
 
-// Breakpoints left when a search over several ranks gathers them all onto every rank.
-constexpr long long kGatherBreakpointsBelow = 1 << 16;
+// Breakpoints left when a search over several ranks gathers them all onto every rank (each
+// round before costs three small collectives and halves them, so the bytes per search stay
+// O(rounds·samples), not O(m)).
+constexpr long long kGatherBreakpointsBelow = 4096;
 
 // Where the O(m) passes run: `team` (null: the calling thread) with one part per `grain`
 // units of work; with `comm`, on every rank's share of the examples (a Risk's), their sums
