@@ -266,7 +266,7 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
         std::string failure;
         try {
             checkShare();
-        } catch (const std::invalid_argument& e) {
+        } catch (const std::exception& e) {  // bad data, or memory (bad_alloc)
             failure = e.what();
         }
         failure = firstFailure(*comm, failure);
