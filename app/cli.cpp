@@ -146,6 +146,11 @@ std::shared_ptr<Communicator> cliCommunicatorShared() {
     return communicatorSlot();
 }
 
+std::string liveTracePath(const std::string& trace) {
+    std::error_code ec;
+    return trace.empty() || std::filesystem::exists(trace, ec) || ec ? std::string() : trace;
+}
+
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
 // most about 5 per second, and the last), the live trace rewritten at the same moments.
 RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
@@ -485,7 +490,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     const CleanStopSpan cleanStop;
     RunHooks hooks;
-    hooks.liveTrace = a.trace;
+    hooks.liveTrace = liveTracePath(a.trace);
     RunResult result = runSolver(*solver, a.solver, a.quiet, err, hooks);
     result.options = a.options;
     int code =

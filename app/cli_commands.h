@@ -54,6 +54,11 @@ struct Output {
 // them, or two outputs that are one file), or nullopt. Creates nothing.
 std::optional<std::string> outputsProblem(const std::vector<Output>& outputs);
 
+// `trace` when it names no existing file (the trace of a run then grows as it goes, for a
+// follower), else empty: an existing file is replaced only by a complete trace at the end, so
+// that a run that fails to write never destroys it.
+std::string liveTracePath(const std::string& trace);
+
 // What a run may add to runSolver's loop.
 struct RunHooks {
     // A trace CSV rewritten (atomically) with every progress line, so that it grows while the

@@ -152,7 +152,7 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     const auto start = std::chrono::steady_clock::now();
     RunHooks hooks;
     hooks.token = &stopAll;
-    hooks.liveTrace = root ? a.trace : std::string();
+    hooks.liveTrace = root ? liveTracePath(a.trace) : std::string();
     hooks.afterIteration = [&] {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
