@@ -47,6 +47,12 @@ const CancelToken& interruptToken() {
     return token;
 }
 
+// The processes of this run (setCliCommunicator).
+std::shared_ptr<Communicator>& communicatorSlot() {
+    static std::shared_ptr<Communicator> slot = std::make_shared<SingleProcess>();
+    return slot;
+}
+
 }  // namespace
 
 int signalReceived() {
@@ -111,6 +117,10 @@ void installCliSignalHandling() {
     }).detach();
 }
 
+void setCliCommunicator(std::shared_ptr<Communicator> communicator) {
+    if (communicator) cli_detail::communicatorSlot() = std::move(communicator);
+}
+
 int exitStatusFor(const Status& status) {
     switch (status.code) {
         case StatusCode::Converged:
@@ -130,12 +140,19 @@ int exitStatusFor(const Status& status) {
 
 namespace cli_detail {
 
+Communicator& cliCommunicator() {
+    return *communicatorSlot();
+}
+std::shared_ptr<Communicator> cliCommunicatorShared() {
+    return communicatorSlot();
+}
+
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
-// most about 5 per second, and the last).
+// most about 5 per second, and the last); hooks.onRecord gets every record.
 RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
-                    const std::function<void(const IterationRecord&)>& onRecord) {
+                    const RunHooks& hooks) {
     using Clock = std::chrono::steady_clock;
-    solver.setCancelToken(interruptToken());
+    solver.setCancelToken(hooks.token ? *hooks.token : interruptToken());
     auto lastPrint = Clock::now();
     // A step that takes seconds (an oracle pass with thousands of labels) reports from inside.
     if (!quiet) {
@@ -145,14 +162,13 @@ RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::o
     }
     std::size_t recorded = 0;
     solve(solver, [&](const Solver&, const IterationRecord& r) {
-        for (; onRecord && recorded < solver.trace().size(); ++recorded)
-            onRecord(solver.trace()[recorded]);
-        if (quiet) return;
+        for (; hooks.onRecord && recorded < solver.trace().size(); ++recorded)
+            hooks.onRecord(solver.trace()[recorded]);
+        if (hooks.afterIteration) hooks.afterIteration();
         const auto now = Clock::now();
-        if (r.iteration <= 10 || now - lastPrint >= std::chrono::milliseconds(200)) {
-            printProgress(err, label, r);
-            lastPrint = now;
-        }
+        if (r.iteration > 10 && now - lastPrint < std::chrono::milliseconds(200)) return;
+        lastPrint = now;
+        if (!quiet) printProgress(err, label, r);
     });
     if (!quiet && !solver.trace().empty() && solver.trace().back().iteration > 10) {
         printProgress(err, label, solver.trace().back());
@@ -212,20 +228,6 @@ std::optional<std::string> addAssignments(const QStringList& items, const char* 
     }
     return std::nullopt;
 }
-
-struct RunArguments {
-    std::string solver;
-    std::string problem;
-    std::string data;
-    std::string model;
-    std::string labeling;
-    std::string trace;
-    OptionValues options;
-    OptionValues problemOptions;
-    OptionValues dataOptions;  // the reader's options of --data's format
-    bool json = false;
-    bool quiet = false;
-};
 
 std::optional<std::string> parseRunArguments(const std::vector<std::string>& args,
                                              RunArguments& a) {
@@ -338,11 +340,13 @@ bool hasProblemOption(const Family& family, const std::string& name) {
     return false;
 }
 
+}  // namespace
+
 // Writes a finished run's trace, model and labeling as `a` asks; 0, or kExitInvalid when one
 // could not be written. A failed run's model would replace a good one with garbage: it writes
 // none, and neither does a run stopped before its first iteration (its trace is written).
-int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
-                    const RunResult& result, LiveTrace& live, std::ostream& err) {
+int cli_detail::writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
+                                const RunResult& result, LiveTrace& live, std::ostream& err) {
     int code = kExitOk;
     std::string why;
     const auto failed = [&] {
@@ -369,12 +373,15 @@ int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& s
     return code;
 }
 
+namespace {
+
 int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArguments a;
     if (const auto error = parseRunArguments(args, a)) {
-        err << "cplab-cli: " << *error << '\n' << kUsage;
+        if (cliCommunicator().rank() == 0) err << "cplab-cli: " << *error << '\n' << kUsage;
         return kExitInvalid;
     }
+    if (cliCommunicator().size() > 1) return commandRunDistributed(a, out, err);
     const Family* family = familyOfSolver(a.solver);
     std::string why;
     if (!family) {
@@ -490,8 +497,9 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     live.columns(solver->extraColumns());
     const CleanStopSpan cleanStop;
-    RunResult result = runSolver(*solver, a.solver, a.quiet, err,
-                                 [&live](const IterationRecord& r) { live.append(r); });
+    RunHooks hooks;
+    hooks.onRecord = [&live](const IterationRecord& r) { live.append(r); };
+    RunResult result = runSolver(*solver, a.solver, a.quiet, err, hooks);
     result.options = a.options;
     int code = std::max(exitStatusFor(result.status),
                         writeRunOutputs(a, *family, *solver, result, live, err));

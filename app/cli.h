@@ -20,11 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "core/communicator.h"
 #include "core/solver.h"
 
 namespace cplab {
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The processes of an mpirun (or srun) launch, for main() before runCli (solvers/mpi): `run`
+// of ocas and bmrm then shares the examples among them (docs/cli.md). Unset or one process:
+// everything runs as one process.
+void setCliCommunicator(std::shared_ptr<Communicator> communicator);
 
 // For the command-line program's main(), before any thread starts: SIGINT and SIGTERM then
 // stop the current run cleanly at its next iteration boundary (its outputs are written with

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the command line's commands share (private to cplab-cli): exit statuses, the usage text,
 // argument parsing, output checks, running one solver with progress lines, and the signals
-// (cli.h). cli.cpp holds list, run and predict; cli_batch.cpp holds demo and session.
+// (cli.h). cli.cpp holds list, run and predict; cli_batch.cpp holds demo and session;
+// cli_distributed.cpp holds run over several processes (mpirun).
 #pragma once
 
 #include <QCommandLineParser>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "cli_report.h"
+#include "core/communicator.h"
+#include "core/live_trace.h"
 #include "core/solver.h"
+#include "family.h"
 
 namespace cplab::cli_detail {
 
@@ -50,11 +55,49 @@ struct Output {
 // them, or two outputs that are one file), or nullopt. Creates nothing.
 std::optional<std::string> outputsProblem(const std::vector<Output>& outputs);
 
+// What a run may add to runSolver's loop.
+struct RunHooks {
+    // Gets every record as the solver reports it (the live trace, core/live_trace.h).
+    std::function<void(const IterationRecord&)> onRecord;
+    // The token the run polls (null: the one SIGINT and SIGTERM cancel).
+    const CancelToken* token = nullptr;
+    // Called after every iteration (a distributed run's collective stop check).
+    std::function<void()> afterIteration;
+};
+
 // Runs `solver` to the end with throttled progress lines (the first 10 iterations, then at
 // most about 5 per second, and the last).
-// `onRecord`, when given, gets every record as the solver reports it (a live trace).
 RunResult runSolver(Solver& solver, const std::string& label, bool quiet, std::ostream& err,
-                    const std::function<void(const IterationRecord&)>& onRecord = {});
+                    const RunHooks& hooks = {});
+
+// The arguments of `cplab-cli run`.
+struct RunArguments {
+    std::string solver;
+    std::string problem;
+    std::string data;
+    std::string model;
+    std::string labeling;
+    std::string trace;
+    OptionValues options;
+    OptionValues problemOptions;
+    OptionValues dataOptions;  // the reader's options of --data's format
+    bool json = false;
+    bool quiet = false;
+};
+
+// Writes a finished run's trace, model and labeling as `a` asks; 0, or kExitInvalid when one
+// could not be written.
+// `live` is the run's live trace: removed once the trace is written, kept when it cannot be.
+int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
+                    const RunResult& result, LiveTrace& live, std::ostream& err);
+
+// The processes this cplab-cli is one of (setCliCommunicator, cli.h; one process by default).
+Communicator& cliCommunicator();
+std::shared_ptr<Communicator> cliCommunicatorShared();
+
+// `cplab-cli run` under mpirun with N > 1 processes (cli_distributed.cpp): every rank runs it;
+// rank 0 alone prints and writes.
+int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream& err);
 
 int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int commandSession(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

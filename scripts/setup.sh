@@ -24,6 +24,8 @@ PACKAGES="
   toulbar2
   zlib1g-dev
   libpng-dev
+  libopenmpi-dev
+  openmpi-bin
   libgl-dev
   fonts-dejavu-core
   desktop-file-utils

@@ -23,7 +23,7 @@ BmrmSolver::BmrmSolver(const LinearProblem& problem, BmrmOptions options)
     : LinearSvmSolver(problem, options.model, options.stop, "BmrmOptions"), bmrmOptions_(options) {
     if (!acceptOptions(bmrmOptions_)) return;
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes,
-                                         linearPlaneBudget(risk().data().storedBytes()));
+                                         linearPlaneBudget(trainingBytes()));
     // scores_ of doStep: one m × K score matrix.
     if (!acceptMemory(1, planes_->maxPlanes(), "BmrmSolver")) return;
     w_ = Eigen::VectorXd::Zero(risk().dimension());
@@ -126,7 +126,7 @@ bool BmrmSolver::warmStartFrom(const BmrmSolver& previous, std::string* why) {
     if (!oracle(&r, &trainError) || !addRiskPlanesAt(*risk_, points, *planes_)) {
         if (why) *why = "the new risk is not finite at the previous run's points";
         planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), bmrmOptions_.planes,
-                                             linearPlaneBudget(risk().data().storedBytes()));
+                                             linearPlaneBudget(trainingBytes()));
         w_ = previous_ = Eigen::VectorXd::Zero(risk().dimension());
         return false;
     }

@@ -130,32 +130,24 @@ RiskOptions LinearSvmOptions::riskOptions() const {
 LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOptions& options,
                                  const StopOptions& stop, const char* owner)
     : Solver(stop), problem_(problem), options_(options) {
-    std::string why;
-    if (!problem_.train) {
-        reject(std::string(owner) + ": no training set given");
-        return;
+    Communicator* comm = problem_.communicator.get();
+    // Over several ranks the classes are those of every rank's share, and a share that fails
+    // here fails every rank (before the Risk's collectives).
+    if (comm) {
+        classes_ = unionOverRanks(
+            *comm, problem_.train ? problem_.train->classes() : std::vector<double>{});
+    } else if (problem_.train && problem_.train->size() > 0) {
+        classes_ = problem_.train->classes();
     }
-    if (problem_.train->size() == 0) {
-        reject(std::string(owner) + ": the training set '" + problem_.train->name +
-               "' has no examples");
-        return;
-    }
-    if (!options_.isValid(owner, &why)) {
+    std::string why = checkedLabels(owner);
+    if (comm) why = firstFailure(*comm, why);
+    if (!why.empty()) {
         reject(why);
         return;
     }
     try {
-        const RiskOptions riskOptions = options_.riskOptions();
-        const std::vector<double> classes = problem_.train->classes();
-        classes_ = classes;
-        if (riskOptions.loss != LossKind::EpsilonInsensitive && classes.size() < 2) {
-            throw std::invalid_argument(std::string(owner) + ": the training set '" +
-                                        problem_.train->name + "' has only one class (label " +
-                                        problem_.train->labelText(classes.front()) +
-                                        "); a classifier needs at least 2");
-        }
-        problem_.train = withRiskLabels(problem_.train, riskOptions.loss, classes, owner);
-        problem_.test = withRiskLabels(problem_.test, riskOptions.loss, classes, owner);
+        RiskOptions riskOptions = options_.riskOptions();
+        riskOptions.communicator = problem_.communicator;
         risk_ = std::make_unique<Risk>(problem_.train, riskOptions);
     } catch (const std::exception& e) {
         reject(e.what());
@@ -169,14 +161,15 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         risk_.reset();
         return;
     }
-    lambda_ = options_.lambdaFor(problem_.train->size());
+    const auto m = static_cast<int>(risk_->totalExamples());
+    lambda_ = options_.lambdaFor(m);
     // Far below this, w = −Aα/λ and the planes' Hessian overflow or lose every digit: the
     // run would go on for its whole iteration budget at an unchanging gap.
     if (!(lambda_ >= kMinLambda) || !(lambda_ <= kMaxLambda)) {
         reject(std::string(owner) + ": lambda = " + formatReal(lambda_) +
                (options_.lambda > 0 ? std::string()
                                     : " (= 1/(C m) with C = " + formatReal(options_.C) +
-                                          ", m = " + std::to_string(problem_.train->size()) + ")") +
+                                          ", m = " + std::to_string(m) + ")") +
                " is outside [" + formatReal(kMinLambda) + ", " + formatReal(kMaxLambda) +
                "], where the solvers' arithmetic holds; choose " +
                (lambda_ < kMinLambda ? "a smaller C or a larger lambda"
@@ -184,6 +177,11 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         risk_.reset();
         return;
     }
+}
+
+double LinearSvmSolver::trainingBytes() const {
+    const double bytes = problem_.train->storedBytes();
+    return problem_.communicator ? sumOverRanks(*problem_.communicator, bytes) : bytes;
 }
 
 bool LinearSvmSolver::acceptMemory(int scoreMatrices, int planes, const char* owner) {
@@ -199,7 +197,11 @@ bool LinearSvmSolver::acceptMemory(int scoreMatrices, int planes, const char* ow
                    " + " +
                    sizeProduct({{double(planes + vectors), "planes and vectors"}, {n, "weights"}}) +
                    ", 8 B each");
-    if (!why.empty()) reject(std::string(owner) + ": " + why);
+    // Every rank refuses if one cannot fit its share (a rank alone would leave the others
+    // waiting in the first collective).
+    std::string failure = why.empty() ? std::string() : std::string(owner) + ": " + why;
+    if (problem_.communicator) failure = firstFailure(*problem_.communicator, failure);
+    if (!failure.empty()) reject(failure);
     return valid();
 }
 
@@ -289,7 +291,31 @@ LinearModel LinearSvmSolver::model() const {
 }
 
 double LinearSvmSolver::C() const {
-    return 1.0 / (lambda_ * problem_.train->size());
+    return 1.0 / (lambda_ * risk_->totalExamples());
+}
+
+std::string LinearSvmSolver::checkedLabels(const char* owner) {
+    std::string why;
+    if (!problem_.train) return std::string(owner) + ": no training set given";
+    if (problem_.train->size() == 0) {
+        return std::string(owner) + ": the training set '" + problem_.train->name +
+               "' has no examples";
+    }
+    if (!options_.isValid(owner, &why)) return why;
+    try {
+        const LossKind loss = options_.riskOptions().loss;
+        if (loss != LossKind::EpsilonInsensitive && classes_.size() < 2) {
+            throw std::invalid_argument(std::string(owner) + ": the training set '" +
+                                        problem_.train->name + "' has only one class (label " +
+                                        problem_.train->labelText(classes_.front()) +
+                                        "); a classifier needs at least 2");
+        }
+        problem_.train = withRiskLabels(problem_.train, loss, classes_, owner);
+        problem_.test = withRiskLabels(problem_.test, loss, classes_, owner);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
 }
 
 double LinearSvmSolver::objective(const Eigen::VectorXd& w, double* riskValue) const {

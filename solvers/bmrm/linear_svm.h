@@ -28,6 +28,10 @@ namespace cplab {
 struct LinearProblem {
     std::shared_ptr<const Dataset> train;
     std::shared_ptr<const Dataset> test;  // may be null
+    // Null: one process holds the sets. Else the ranks that share the examples: `train` and
+    // `test` are this rank's shares (same features on every rank), the classes those of all
+    // shares, and the solver runs in lockstep on every rank (risk/risk.h, "Processes").
+    std::shared_ptr<Communicator> communicator = nullptr;
 };
 
 // The range of λ (given, or 1/(C·m)) the solvers accept: beyond it the arithmetic of w = −Aα/λ
@@ -101,6 +105,10 @@ class LinearSvmSolver : public Solver {
         return valid();
     }
 
+    // Bytes of the training set (of every rank's share over several processes), for the
+    // planes' memory budget.
+    double trainingBytes() const;
+
     // Before the first allocation that grows with examples × classes: rejects with the sizes
     // (memory_budget.h) when `scoreMatrices` m × K score matrices, `planes` planes and a few
     // weight vectors of F·K entries cannot fit in the memory available; true when they fit.
@@ -136,6 +144,9 @@ class LinearSvmSolver : public Solver {
     static constexpr double kRoundingGap = 1e-9;
 
     virtual SummaryFields familySummary() const { return {}; }
+    // The checks of the training and test sets before the risk is made, with their labels
+    // mapped (classes_ set): empty, or why they are refused.
+    std::string checkedLabels(const char* owner);
     virtual int storedPlanes() const { return 0; }
     virtual int activeStoredPlanes() const { return 0; }
 

@@ -51,7 +51,7 @@ OcasSolver::OcasSolver(const LinearProblem& problem, OcasOptions options)
     if (!acceptOptions(ocasOptions_)) return;
     SetupTimer timer(*this);
     planes_ = std::make_unique<PlaneSet>(risk().dimension(), lambda(), ocasOptions_.planes,
-                                         linearPlaneBudget(risk().data().storedBytes()));
+                                         linearPlaneBudget(trainingBytes()));
     // base_, dir_ and work_ below: three m × K score matrices.
     if (!acceptMemory(3, planes_->maxPlanes(), "OcasSolver")) return;
     const Eigen::Index n = risk().dimension();

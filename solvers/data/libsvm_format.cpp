@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -18,9 +20,11 @@ namespace {
 constexpr const char* kExpected = "expected '<label> <index>:<value> ...'";
 
 // Parses the text that `pieces` (TextPieces or OnePiece) hands out, in two passes.
+// `linesBefore`: lines of the file before the text (a share of it), so that messages and
+// Dataset::lines give the file's line numbers.
 template <class Pieces>
 Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,
-                  const LoadOptions& options) {
+                  const LoadOptions& options, int linesBefore = 0) {
     // Upper bounds of the examples (lines) and the values (':'), counted first: the arrays
     // are reserved once (no doubling, which had a 1 GB text of short lines peak at 8.7 GB) and
     // a text whose data cannot fit the memory available is refused before parsing.
@@ -52,7 +56,6 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
     int dimension = 0;
     bool sawAnyLine = false;
 
-    int linesBefore = 0;
     for (std::string_view piece; pieces.next(piece);) {
         LineReader reader(piece, sourceName, linesBefore);
         std::string_view line;
@@ -168,7 +171,86 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
     return data;
 }
 
+// The first line start at or after `at` (a line starts at 0 and after each '\n'), or `size`.
+std::size_t lineStartFrom(std::ifstream& in, std::size_t at, std::size_t size) {
+    if (at == 0) return 0;
+    std::vector<char> buffer(std::size_t{1} << 16);
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(at - 1));
+    for (std::size_t pos = at - 1; pos < size;) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (got == 0) break;
+        const auto* nl = static_cast<const char*>(std::memchr(buffer.data(), '\n', got));
+        if (nl) return pos + static_cast<std::size_t>(nl - buffer.data()) + 1;
+        pos += got;
+    }
+    return size;
+}
+
+// Lines ('\n') in the first `bytes` bytes.
+int linesIn(std::ifstream& in, std::size_t bytes) {
+    std::vector<char> buffer(std::size_t{1} << 20);
+    in.clear();
+    in.seekg(0);
+    long long lines = 0;
+    for (std::size_t left = bytes; left > 0;) {
+        const std::size_t want = std::min(left, buffer.size());
+        in.read(buffer.data(), static_cast<std::streamsize>(want));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (got == 0) break;
+        lines += std::count(buffer.data(), buffer.data() + got, '\n');
+        left -= got;
+    }
+    return static_cast<int>(std::min<long long>(lines, std::numeric_limits<int>::max()));
+}
+
 }  // namespace
+
+Dataset loadLibsvmShare(const std::string& path, int rank, int ranks, const LoadOptions& options) {
+    if (ranks < 1 || rank < 0 || rank >= ranks) {
+        throw std::invalid_argument("loadLibsvmShare: rank " + std::to_string(rank) + " of " +
+                                    std::to_string(ranks));
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DataError(path, 0, "cannot open the file");
+    char magic[2] = {0, 0};
+    in.read(magic, 2);
+    if (in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+        static_cast<unsigned char>(magic[1]) == 0x8b) {
+        throw DataError(path, 0,
+                        "a gzip-compressed file cannot be split into byte ranges for " +
+                            std::to_string(ranks) +
+                            " processes; decompress it, or give one file per process "
+                            "(--data 'part-%r.svm.gz', %r = the rank)");
+    }
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(in.tellg());
+    // ⌊size·r/ranks⌋ without overflow.
+    const auto share = [&](int r) {
+        const auto n = static_cast<std::size_t>(ranks), k = static_cast<std::size_t>(r);
+        return size / n * k + size % n * k / n;
+    };
+    const std::size_t begin = lineStartFrom(in, share(rank), size);
+    const std::size_t end = lineStartFrom(in, share(rank + 1), size);
+    const int linesBefore = linesIn(in, begin);
+    if (begin >= end) {
+        throw DataError(path, linesBefore,
+                        "no examples for process " + std::to_string(rank) + " of " +
+                            std::to_string(ranks) + ": the file's " + std::to_string(size) +
+                            " bytes have fewer lines than processes; use fewer processes");
+    }
+    std::string text(end - begin, '\0');
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(begin));
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (static_cast<std::size_t>(in.gcount()) != text.size())
+        throw DataError(path, linesBefore, "the file changed while it was read");
+    OnePiece piece{text};
+    return parseText(piece, path, std::filesystem::path(path).filename().string(), options,
+                     linesBefore);
+}
 
 Dataset loadLibsvm(const std::string& path, const LoadOptions& options) {
     // Piece by piece: the whole text is never held (usps's 6.9 MB of text for 8.8 MB of data).

@@ -25,6 +25,16 @@ namespace cplab {
 // Loads the file at `path` (gzip or plain). name = the file name, source = `path`.
 Dataset loadLibsvm(const std::string& path, const LoadOptions& options = {});
 
+// The share of process `rank` of `ranks` (0 ≤ rank < ranks) of the plain-text file at `path`:
+// the lines that start in bytes [size·rank/ranks, size·(rank + 1)/ranks), so that the shares
+// partition the file's lines, in order. Only the share is read (and the bytes before it
+// scanned for '\n', so that messages and Dataset::lines give the file's line numbers). The
+// dimension is the share's largest index. Throws DataError for a gzip file (its bytes cannot
+// be split: decompress it or give one file per rank), a share without any line (more ranks than
+// lines) or without examples, and whatever loadLibsvm throws.
+Dataset loadLibsvmShare(const std::string& path, int rank, int ranks,
+                        const LoadOptions& options = {});
+
 // Parses LIBSVM text (or its gzip) held in memory, e.g. a built-in resource; `sourceName`
 // (such as "builtin:heart_scale") is used in messages and becomes name and source.
 Dataset parseLibsvm(std::string_view bytes, const std::string& sourceName,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -21,11 +22,38 @@ constexpr int kLogisticMaxIterations = 300;
 // Candidates each part offers for a parallel selection round's pivot (their median is taken).
 constexpr int kPivotSamplesPerPart = 16;
 
+// Breakpoints left when a search over several ranks gathers them all onto every rank (each
+// round before costs three small collectives and halves them, so the bytes per search stay
+// O(rounds·samples), not O(m)).
+constexpr long long kGatherBreakpointsBelow = 4096;
+
 // Where the O(m) passes run: `team` (null: the calling thread) with one part per `grain`
-// units of work.
+// units of work; with `comm`, on every rank's share of the examples (a Risk's), their sums
+// combined over the ranks in rank order and divided by the ranks' total m, `examples`.
 struct Parallel {
     WorkerTeam* team = nullptr;
     long long grain = 1;
+    Communicator* comm = nullptr;
+    double examples = 0.0;  // with comm: m of all ranks
+
+    // m of the sums over `labels` (this rank's share): the ranks' total with comm.
+    double examplesOf(const Eigen::VectorXd& labels) const {
+        return comm ? examples : static_cast<double>(labels.size());
+    }
+    // x[0..n) summed over the ranks (unchanged for one process).
+    void overRanks(double* x, std::size_t n) const {
+        if (comm) comm->sumInRankOrder(x, n);
+    }
+    // fn(t) for t < n, on the team when there is one.
+    template <class Fn>
+    void each(int n, Fn&& fn) const {
+        if (team) {
+            team->run(n, fn);
+        } else {
+            for (int t = 0; t < n; ++t)
+                fn(t);
+        }
+    }
 
     int parts(long long work) const { return team ? team->partsFor(work, grain) : 1; }
 
@@ -210,13 +238,18 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
             }
         }
     });
+    std::vector<double> sums(width, 0.0);
     for (int j = 0; j < count; ++j) {
-        double sum = 0.0;
         for (int t = 0; t < parts; ++t)
-            sum += partial[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(j)];
+            sums[static_cast<std::size_t>(j)] +=
+                partial[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(j)];
+    }
+    parallel.overRanks(sums.data(), width);
+    const double mAll = parallel.examplesOf(labels);
+    for (int j = 0; j < count; ++j) {
         const double k = ks[j];
         const double reg = 0.5 * line.lambda * (line.ww + k * (2.0 * line.wd + k * line.dd));
-        values[j] = reg + sum / static_cast<double>(m);
+        values[j] = reg + sums[static_cast<std::size_t>(j)] / mAll;
     }
 }
 
@@ -363,7 +396,7 @@ std::vector<Piecewise> collect(LossKind loss, double epsilon, const Eigen::Vecto
                                const Eigen::MatrixXd& S, const Eigen::MatrixXd& D,
                                const Parallel& parallel) {
     const Eigen::Index m = labels.size();
-    const double inv = 1.0 / static_cast<double>(m);
+    const double inv = 1.0 / parallel.examplesOf(labels);
     const int K = static_cast<int>(S.cols());
     const int parts = parallel.parts(loss == LossKind::Multiclass ? m * K * K : m);
     std::vector<Piecewise> pieces(static_cast<std::size_t>(parts));
@@ -421,22 +454,44 @@ void selectSerial(PointIterator first, PointIterator last, double& A, double& B,
     }
 }
 
+// Every rank's `mine`, concatenated in rank order (the same vector on every rank).
+template <class T>
+std::vector<T> gatheredOverRanks(Communicator& comm, const std::vector<T>& mine) {
+    std::string bytes(mine.size() * sizeof(T), '\0');
+    if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+    std::vector<T> all;
+    for (const std::string& block : comm.gatherAll(bytes)) {
+        const std::size_t before = all.size();
+        all.resize(before + block.size() / sizeof(T));
+        if (!block.empty()) std::memcpy(all.data() + before, block.data(), block.size());
+    }
+    return all;
+}
+
 // The same on the parts' lists at once: each round takes a pivot (the median of a few
 // breakpoints from every part), partitions every part around it in parallel and keeps the
-// side that holds k*, until few enough breakpoints are left for selectSerial.
+// side that holds k*, until few enough breakpoints are left for selectSerial. Over several
+// ranks the parts are every rank's: the samples are gathered and the sums combined, so every
+// rank takes the same pivot and the same side; the last few breakpoints are gathered onto
+// every rank (in rank order) for the same selectSerial.
 void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double& lo, double& hi,
                     const Parallel& parallel, LineSearchResult& result) {
     const std::size_t n = pieces.size();
     std::vector<std::size_t> first(n, 0), last(n), less(n), upTo(n);
     std::vector<double> sumA(n), sumB(n);
-    std::size_t live = 0;
+    double live = 0;
     for (std::size_t t = 0; t < n; ++t) {
         last[t] = pieces[t].points.size();
-        live += last[t];
+        live += static_cast<double>(last[t]);
     }
-    std::vector<double> sample;
+    parallel.overRanks(&live, 1);
     // A round partitions each point about twice and sums it once: some 4 units of work.
-    while (parallel.parts(4 * static_cast<long long>(live)) > 1) {
+    const auto moreRounds = [&] {
+        return parallel.comm ? live > kGatherBreakpointsBelow
+                             : parallel.parts(4 * static_cast<long long>(live)) > 1;
+    };
+    std::vector<double> sample;
+    while (moreRounds()) {
         ++result.iterations;
         sample.clear();
         for (std::size_t t = 0; t < n; ++t) {
@@ -445,11 +500,12 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
             for (std::size_t j = 0; j < count; ++j)
                 sample.push_back(pieces[t].points[first[t] + (2 * j + 1) * size / (2 * count)].k);
         }
+        if (parallel.comm) sample = gatheredOverRanks(*parallel.comm, sample);
         const auto median = sample.begin() + static_cast<std::ptrdiff_t>(sample.size() / 2);
         std::nth_element(sample.begin(), median, sample.end());
         const double kp = *median;
         // Each part: [first, less) < kp, [less, upTo) = kp, [upTo, last) > kp.
-        parallel.team->run(static_cast<int>(n), [&](int part) {
+        parallel.each(static_cast<int>(n), [&](int part) {
             const auto t = static_cast<std::size_t>(part);
             const PointIterator begin = pieces[t].points.begin();
             const PointIterator below = std::partition(
@@ -467,18 +523,18 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
             sumA[t] = a;
             sumB[t] = b;
         });
-        double a = 0.0;
-        double b = 0.0;
+        double ab[2] = {0.0, 0.0};
         for (std::size_t t = 0; t < n; ++t) {
-            a += sumA[t];
-            b += sumB[t];
+            ab[0] += sumA[t];
+            ab[1] += sumB[t];
         }
-        const bool atOrBefore = (A + a) * kp + (B + b) >= 0.0;  // f'(kp⁺) ≥ 0: k* ≤ kp
+        parallel.overRanks(ab, 2);
+        const bool atOrBefore = (A + ab[0]) * kp + (B + ab[1]) >= 0.0;  // f'(kp⁺) ≥ 0: k* ≤ kp
         if (atOrBefore) {
             hi = kp;
         } else {
-            A += a;
-            B += b;
+            A += ab[0];
+            B += ab[1];
             lo = kp;
         }
         live = 0;
@@ -488,16 +544,17 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
             } else {
                 first[t] = upTo[t];
             }
-            live += last[t] - first[t];
+            live += static_cast<double>(last[t] - first[t]);
         }
+        parallel.overRanks(&live, 1);
     }
     std::vector<Breakpoint> rest;
-    rest.reserve(live);
     for (std::size_t t = 0; t < n; ++t) {
         const auto begin = pieces[t].points.begin();
         rest.insert(rest.end(), begin + static_cast<std::ptrdiff_t>(first[t]),
                     begin + static_cast<std::ptrdiff_t>(last[t]));
     }
+    if (parallel.comm) rest = gatheredOverRanks(*parallel.comm, rest);
     selectSerial(rest.begin(), rest.end(), A, B, lo, hi, result);
 }
 
@@ -505,16 +562,27 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
 // changes. Reorders the parts' breakpoints.
 double solvePiecewise(std::vector<Piecewise>& pieces, double a, double b, double maxStep,
                       const Parallel& parallel, LineSearchResult& result) {
+    double AB[2] = {0.0, 0.0};
+    for (const Piecewise& p : pieces) {
+        AB[0] += p.A;
+        AB[1] += p.B;
+    }
     double A = a;
     double B = b;
-    for (const Piecewise& p : pieces) {
-        A += p.A;
-        B += p.B;
+    if (parallel.comm) {
+        parallel.overRanks(AB, 2);
+        A += AB[0];
+        B += AB[1];
+    } else {  // as before ranks: the parts added onto a and b one by one
+        for (const Piecewise& p : pieces) {
+            A += p.A;
+            B += p.B;
+        }
     }
     if (B >= 0.0) return 0.0;  // f'(0⁺) ≥ 0
     double lo = 0.0;
     double hi = INFINITY;
-    if (pieces.size() == 1) {
+    if (pieces.size() == 1 && !parallel.comm) {
         selectSerial(pieces[0].points.begin(), pieces[0].points.end(), A, B, lo, hi, result);
     } else {
         selectParallel(pieces, A, B, lo, hi, parallel, result);
@@ -554,14 +622,15 @@ void logisticDerivatives(const Eigen::VectorXd& labels, const LineRegulariser& l
         gs[static_cast<std::size_t>(t)] = g;
         hs[static_cast<std::size_t>(t)] = h;
     });
-    double g = 0.0;
-    double h = 0.0;
+    double gh[2] = {0.0, 0.0};
     for (std::size_t t = 0; t < gs.size(); ++t) {
-        g += gs[t];
-        h += hs[t];
+        gh[0] += gs[t];
+        gh[1] += hs[t];
     }
-    first = line.lambda * (line.wd + k * line.dd) + g / static_cast<double>(m);
-    second = line.lambda * line.dd + h / static_cast<double>(m);
+    parallel.overRanks(gh, 2);
+    const double mAll = parallel.examplesOf(labels);
+    first = line.lambda * (line.wd + k * line.dd) + gh[0] / mAll;
+    second = line.lambda * line.dd + gh[1] / mAll;
 }
 
 double solveLogistic(const Eigen::VectorXd& labels, const LineRegulariser& line,
@@ -624,16 +693,20 @@ LineSearchResult search(LossKind loss, double epsilon, const Eigen::VectorXd& la
         result.k = solveLogistic(labels, line, S, D, options.maxStep, parallel, result);
     } else {
         std::vector<Piecewise> pieces = collect(loss, epsilon, labels, S, D, parallel);
-        double lossSum = 0.0;
-        for (const Piecewise& p : pieces)
-            lossSum += p.lossAtZero;
-        result.valueAtZero =
-            0.5 * line.lambda * line.ww + lossSum / static_cast<double>(labels.size());
-        // The parts hold the breakpoints in example order: sample their concatenation.
+        // Σ ℓ(sᵢ, yᵢ) and the breakpoints' count, over the ranks.
+        double sums[2] = {0.0, 0.0};
+        for (const Piecewise& p : pieces) {
+            sums[0] += p.lossAtZero;
+            sums[1] += static_cast<double>(p.points.size());
+        }
+        parallel.overRanks(sums, 2);
+        result.valueAtZero = 0.5 * line.lambda * line.ww + sums[0] / parallel.examplesOf(labels);
+        result.breakpoints = static_cast<long long>(sums[1]);
+        // The parts hold the breakpoints in example order: sample their concatenation (this
+        // rank's, over several ranks: the sample is for plots).
         std::size_t n = 0;
         for (const Piecewise& p : pieces)
             n += p.points.size();
-        result.breakpoints = static_cast<long long>(n);
         const auto sample = std::min(n, static_cast<std::size_t>(options.breakpointSample));
         result.breakpointSample.reserve(sample);
         std::size_t part = 0;
@@ -658,7 +731,8 @@ Parallel parallelOf(const LineSearchOptions& options) {
 }
 
 Parallel parallelOf(const Risk& risk) {
-    return {risk.team(), risk.options().minWorkPerThread};
+    return {risk.team(), risk.options().minWorkPerThread, risk.options().communicator.get(),
+            risk.totalExamples()};
 }
 
 Eigen::VectorXd sampleLine(LossKind loss, double epsilon, const Eigen::VectorXd& labels,

@@ -232,7 +232,9 @@ std::vector<std::string> lossKindNames() {
 // ---------------------------------------------------------------------------------------------
 
 struct Risk::Impl {
-    int m = 0;                      // examples
+    int m = 0;                      // examples (this rank's)
+    double mAll = 0.0;              // examples of every rank
+    Communicator* comm = nullptr;   // null: one process
     int d = 0;                      // features of the data (the bias, if any, is weight row d)
     int F = 0;                      // d + bias
     int K = 1;                      // outputs
@@ -247,10 +249,63 @@ struct Risk::Impl {
 
     // Workers for `work` units: one per `grain`, at least 1, at most the team's size.
     int workers(long long work) const { return team ? team->partsFor(work, grain) : 1; }
+    // x summed over the ranks (unchanged for one process).
+    double overRanks(double x) const { return comm ? sumOverRanks(*comm, x) : x; }
+    void overRanks(Eigen::VectorXd& v) const {
+        if (comm) comm->sumInRankOrder(v.data(), static_cast<std::size_t>(v.size()));
+    }
 };
 
 Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
-    : data_(std::move(data)), options_(options), impl_(std::make_unique<Impl>()) {
+    : data_(std::move(data)), options_(std::move(options)), impl_(std::make_unique<Impl>()) {
+    Communicator* comm = options_.communicator.get();
+    if (!comm) {
+        checkShare();
+    } else {
+        // Every rank reaches the collective check, whatever its share holds.
+        std::string failure;
+        try {
+            checkShare();
+        } catch (const std::exception& e) {  // bad data, or memory (bad_alloc)
+            failure = e.what();
+        }
+        failure = firstFailure(*comm, failure);
+        if (!failure.empty()) throw std::invalid_argument(failure);
+        impl_->comm = comm;
+        combineOverRanks();
+    }
+    impl_->mAll = impl_->overRanks(impl_->m);
+    Impl& p = *impl_;
+    p.dataWork = passWork(*data_, p.K);
+    p.lossWork = static_cast<long long>(p.m) * p.K * (options_.loss == LossKind::Logistic ? 16 : 1);
+    if (p.threads > 1) p.team = std::make_unique<WorkerTeam>(p.threads);
+}
+
+// The ranks' K and ±1 reading of multi-class labels agree: the largest K, ±1 only if every
+// share is ±1.
+void Risk::combineOverRanks() {
+    Impl& p = *impl_;
+    if (options_.loss != LossKind::Multiclass) return;
+    Communicator& comm = *options_.communicator;
+    const bool plusMinus = sumOverRanks(comm, p.plusMinusClasses ? 0.0 : 1.0) == 0.0;
+    std::string failure;
+    if (p.plusMinusClasses && !plusMinus) {
+        p.plusMinusClasses = false;
+        p.y = data_->labels;
+        for (int i = 0; i < p.m && failure.empty(); ++i) {
+            if (p.y[i] < 0) {
+                failure = data_->where(i) +
+                          ": the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1 "
+                          "on every rank), found label -1";
+            }
+        }
+    }
+    failure = firstFailure(comm, failure);
+    if (!failure.empty()) throw std::invalid_argument(failure);
+    p.K = static_cast<int>(maxOverRanks(comm, p.K));
+}
+
+void Risk::checkShare() {
     if (!data_) throw std::invalid_argument("Risk: no dataset");
     if (!(options_.epsilon >= 0.0) || !std::isfinite(options_.epsilon)) {
         throw std::invalid_argument("RiskOptions::epsilon = " + formatReal(options_.epsilon) +
@@ -317,15 +372,15 @@ Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
             }
         }
     }
-    p.dataWork = passWork(*data_, p.K);
-    p.lossWork = static_cast<long long>(p.m) * p.K * (kind == LossKind::Logistic ? 16 : 1);
-    if (p.threads > 1) p.team = std::make_unique<WorkerTeam>(p.threads);
 }
 
 Risk::~Risk() = default;
 
 int Risk::examples() const {
     return impl_->m;
+}
+double Risk::totalExamples() const {
+    return impl_->mAll;
 }
 int Risk::features() const {
     return impl_->F;
@@ -491,7 +546,7 @@ double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
     const int workers = p.workers(p.lossWork);
     std::vector<CompensatedSum> partial(static_cast<std::size_t>(workers));
     const double eps = options_.epsilon;
-    const double inv = 1.0 / p.m;
+    const double inv = 1.0 / p.mAll;
     Scratch scratch(workers, p.K);
     visitLoss(options_.loss, [&](auto tag) {
         constexpr LossKind L = decltype(tag)::value;
@@ -509,7 +564,7 @@ double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
             partial[static_cast<std::size_t>(t)] = sum;
         });
     });
-    return total(partial) / p.m;
+    return p.overRanks(total(partial)) / p.mAll;
 }
 
 void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
@@ -533,6 +588,7 @@ void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
         });
     });
     acc.reduce(1.0);
+    p.overRanks(g);
 }
 
 double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
@@ -568,8 +624,11 @@ double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
             });
         });
     });
-    if (acc) acc->reduce(1.0 / p.m);
-    return total(partial) / p.m;
+    if (acc) {
+        acc->reduce(1.0 / p.mAll);
+        p.overRanks(*g);
+    }
+    return p.overRanks(total(partial)) / p.mAll;
 }
 
 Eigen::VectorXd Risk::predict(const Eigen::VectorXd& w, const Dataset& data) const {
@@ -606,6 +665,7 @@ Eigen::VectorXd Risk::predict(const Eigen::VectorXd& w, const Dataset& data) con
 }
 
 double Risk::error(const Eigen::VectorXd& w, const Dataset& data) const {
+    if (impl_->comm) return errorOverRanks(w, data);
     if (data.size() == 0) {
         throw std::invalid_argument("Risk::error: the dataset '" + data.name + "' is empty");
     }
@@ -618,6 +678,24 @@ double Risk::error(const Eigen::VectorXd& w, const Dataset& data) const {
     if (options_.loss == LossKind::EpsilonInsensitive)
         return (predicted - data.labels).cwiseAbs().mean();
     return static_cast<double>((predicted.array() != data.labels.array()).count()) / data.size();
+}
+
+double Risk::errorOverRanks(const Eigen::VectorXd& w, const Dataset& share) const {
+    const Impl& p = *impl_;
+    double wrong = 0.0;
+    if (share.size() > 0) {
+        const Eigen::VectorXd predicted = predict(w, share);
+        wrong = options_.loss == LossKind::EpsilonInsensitive
+                    ? (predicted - share.labels).cwiseAbs().sum()
+                    : static_cast<double>((predicted.array() != share.labels.array()).count());
+    }
+    const double n = p.overRanks(share.size());
+    wrong = p.overRanks(wrong);
+    if (n == 0) {
+        throw std::invalid_argument("Risk::error: the dataset '" + share.name +
+                                    "' is empty on every rank");
+    }
+    return wrong / n;
 }
 
 double Risk::errorFromScores(const Eigen::MatrixXd& S) const {
@@ -648,7 +726,7 @@ double Risk::errorFromScores(const Eigen::MatrixXd& S) const {
     double errors = 0.0;
     for (double e : partial)
         errors += e;
-    return errors / p.m;
+    return p.overRanks(errors) / p.mAll;
 }
 
 }  // namespace cplab

@@ -38,6 +38,16 @@
 // absolute sums. Worker 0 runs on the calling thread; with one worker no other thread takes
 // part. The const methods keep no state between calls, so one Risk may serve several threads
 // at once (a call that finds the team busy runs its blocks on its own thread, same result).
+//
+// Processes (RiskOptions::communicator, core/communicator.h; null: one process): each rank's
+// Risk holds its share of the examples, and R, g and the error counts are that share's sums
+// combined over the ranks in rank order (divided by the total m), so every rank gets the same
+// numbers, equal to one process's up to rounding. The constructor is then a collective: every
+// rank checks its share, and one rank's bad data fail every rank with its message ("rank 1:
+// part-1.svm:7: ..."). Score matrices (scores, loss's S and C) stay per rank: m = examples()
+// rows of this rank's share; totalExamples() is the m of R = (1/m) Σ ℓ. The calls below that
+// combine (loss, backProject, evaluate, errorFromScores, error) must be made on every rank in
+// the same order; scores and predict are local.
 #pragma once
 
 #include <Eigen/Dense>
@@ -45,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "core/communicator.h"
 #include "data/dataset.h"
 
 namespace cplab {
@@ -70,6 +81,8 @@ struct RiskOptions {
     // a waiting team thread costs about a microsecond, a few thousand of them; smaller values
     // split even tiny datasets.
     long long minWorkPerThread = 2048;
+    // The ranks that share the examples (see above); null: this process holds all of them.
+    std::shared_ptr<Communicator> communicator;
 };
 
 class Risk {
@@ -87,7 +100,8 @@ class Risk {
 
     const Dataset& data() const { return *data_; }
     const RiskOptions& options() const { return options_; }
-    int examples() const;            // m
+    int examples() const;            // m (this rank's share)
+    double totalExamples() const;    // m over all ranks (= examples() for one process)
     int features() const;            // d + bias
     int outputs() const;             // K
     Eigen::Index dimension() const;  // features()·outputs()
@@ -114,7 +128,8 @@ class Risk {
     // score.
     Eigen::VectorXd predict(const Eigen::VectorXd& w, const Dataset& data) const;
     // Classification: fraction of misclassified examples; regression: mean absolute error.
-    // Throws std::invalid_argument for an empty dataset.
+    // Throws std::invalid_argument for an empty dataset. With a communicator `data` is this
+    // rank's share of the set (possibly empty) and the error is over all ranks' shares.
     double error(const Eigen::VectorXd& w, const Dataset& data) const;
     // The same error of the training data from their scores S (m × K, as scores() gives), as
     // predict() would decide (binary: the sign, +1 at 0; multi-class: the lowest argmax).
@@ -127,6 +142,9 @@ class Risk {
 
   private:
     struct Impl;
+    void checkShare();
+    double errorOverRanks(const Eigen::VectorXd& w, const Dataset& share) const;
+    void combineOverRanks();
     void checkWeights(const Eigen::VectorXd& w, const char* where) const;
     std::shared_ptr<const Dataset> data_;
     RiskOptions options_;

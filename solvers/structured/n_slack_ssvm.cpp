@@ -90,7 +90,8 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     blocks_.resize(static_cast<std::size_t>(model_->size()), Block{{}, SimplexQp(blockOptions)});
     w_ = Eigen::VectorXd::Zero(D);
     scratch_ = Eigen::VectorXd::Zero(D);
-    oraclePassAt(*model_, w_, team_.get(), nullptr, pass_);  // nothing is polled here
+    oraclePassAt(*model_, w_, team_.get(), nullptr, pass_,
+                 problem_.communicator.get());  // nothing is polled here
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (!std::isfinite(primal_)) {
         reject(
@@ -343,7 +344,8 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     }
     record.lower = std::min(std::max(record.lower, dual_), record.upper);
     const Interrupt stop = stepInterrupt();
-    if (end == QpEnd::Cancelled || !runOraclePass(*model_, w_, team_.get(), &stop, pass_)) {
+    if (end == QpEnd::Cancelled ||
+        !runOraclePass(*model_, w_, team_.get(), &stop, pass_, problem_.communicator.get())) {
         record.passes = passes_;
         record.extra = structuredColumnValues(kNaN, dual_, kNaN, kNaN, lastErrors_, false);
         record.extra.insert(record.extra.end(), {static_cast<double>(constraints_), 0.0,

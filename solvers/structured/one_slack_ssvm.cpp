@@ -101,7 +101,8 @@ std::vector<std::string> OneSlackSolver::pseudocode() const {
 }
 
 bool OneSlackSolver::decodeAndCut(const Interrupt* stop) {
-    if (!oraclePassAt(*model_, w_, team_.get(), stop, pass_)) return false;
+    if (!oraclePassAt(*model_, w_, team_.get(), stop, pass_, problem_.communicator.get()))
+        return false;
     const int n = model_->size();
     a_.setZero();
     addPsiSum(*model_, pass_, -1.0 / n, a_);

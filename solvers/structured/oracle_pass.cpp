@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <thread>
 
@@ -22,20 +23,23 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                   const Interrupt* stop, OraclePass& pass) {
+namespace {
+
+// Decodes words [first, last) of `model` at w into their slots of `pass` (sized for every
+// word); false when `stop` interrupted it.
+bool decodeWords(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                 const Interrupt* stop, int first, int last, OraclePass& pass) {
     const int n = model.size();
-    const std::size_t slots = static_cast<std::size_t>(n);
-    pass.labels.resize(model.data().labels.size());
-    pass.hinge.assign(slots, 0.0);
-    pass.loss.assign(slots, 0.0);
     std::atomic<bool> stopped{false};
     std::atomic<int> decoded{0};
-    const int blocks = team ? team->partsFor(model.data().tokenCount(), 512) : 1;
-    runBlocks(team, n, blocks, [&](int, int begin, int end) {
+    const long long tokens = last > first ? model.data().first(last - 1) + model.length(last - 1) -
+                                                model.data().first(first)
+                                          : 0;
+    const int blocks = team ? team->partsFor(tokens, 512) : 1;
+    runBlocks(team, last - first, blocks, [&](int, int begin, int end) {
         ChainWorkspace ws;
         std::vector<int> y;
-        for (int i = begin; i < end; ++i) {
+        for (int i = first + begin; i < first + end; ++i) {
             if (stopped.load(std::memory_order_relaxed) || (stop && stop->requested())) {
                 stopped.store(true, std::memory_order_relaxed);
                 return;
@@ -51,7 +55,61 @@ bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam
             }
         }
     });
-    if (stopped.load(std::memory_order_relaxed)) return false;
+    return !stopped.load(std::memory_order_relaxed);
+}
+
+template <class T>
+std::string bytesOf(const T* data, std::size_t count) {
+    return std::string(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+// Every rank's words [n·r/N, n·(r+1)/N) decoded, shared: afterwards every rank's `pass` holds
+// every word's slots, as one process's would. False (on every rank) when a rank was stopped.
+bool decodeOverRanks(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                     const Interrupt* stop, Communicator& comm, OraclePass& pass) {
+    const long long n = model.size();
+    const auto wordsOf = [&](int r) { return static_cast<int>(n * r / comm.size()); };
+    const int first = wordsOf(comm.rank());
+    const int last = wordsOf(comm.rank() + 1);
+    const bool done = decodeWords(model, w, team, stop, first, last, pass);
+    const auto firstToken = [&](int i) {
+        return static_cast<std::size_t>(i < n ? model.data().first(i)
+                                              : static_cast<int>(pass.labels.size()));
+    };
+    const std::size_t words = static_cast<std::size_t>(last - first);
+    std::string mine(1, done ? '1' : '0');
+    mine += bytesOf(pass.hinge.data() + first, words) + bytesOf(pass.loss.data() + first, words) +
+            bytesOf(pass.labels.data() + firstToken(first), firstToken(last) - firstToken(first));
+    const std::vector<std::string> all = comm.gatherAll(mine);
+    bool allDone = true;
+    for (int r = 0; r < comm.size(); ++r) {
+        const std::string& block = all[static_cast<std::size_t>(r)];
+        allDone = allDone && !block.empty() && block[0] == '1';
+        const int a = wordsOf(r), b = wordsOf(r + 1);
+        const std::size_t k = static_cast<std::size_t>(b - a);
+        const std::size_t tokens = firstToken(b) - firstToken(a);
+        if (block.size() != 1 + k * 2 * sizeof(double) + tokens * sizeof(int)) return false;
+        const char* at = block.data() + 1;
+        std::memcpy(pass.hinge.data() + a, at, k * sizeof(double));
+        std::memcpy(pass.loss.data() + a, at + k * sizeof(double), k * sizeof(double));
+        std::memcpy(pass.labels.data() + firstToken(a), at + 2 * k * sizeof(double),
+                    tokens * sizeof(int));
+    }
+    return allDone;
+}
+
+}  // namespace
+
+bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                   const Interrupt* stop, OraclePass& pass, Communicator* comm) {
+    const int n = model.size();
+    const std::size_t slots = static_cast<std::size_t>(n);
+    pass.labels.resize(model.data().labels.size());
+    pass.hinge.assign(slots, 0.0);
+    pass.loss.assign(slots, 0.0);
+    const bool done = comm && comm->size() > 1 ? decodeOverRanks(model, w, team, stop, *comm, pass)
+                                               : decodeWords(model, w, team, stop, 0, n, pass);
+    if (!done) return false;
     pass.meanHinge = std::accumulate(pass.hinge.begin(), pass.hinge.end(), 0.0) / n;
     pass.meanLoss = std::accumulate(pass.loss.begin(), pass.loss.end(), 0.0) / n;
     return true;
@@ -77,12 +135,12 @@ void zeroWeightPass(const ChainModel& model, OraclePass& pass) {
 }
 
 bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                  const Interrupt* stop, OraclePass& pass) {
+                  const Interrupt* stop, OraclePass& pass, Communicator* comm) {
     if (w.isZero(0.0) && costlyDecoding(model)) {
         zeroWeightPass(model, pass);
         return true;
     }
-    return runOraclePass(model, w, team, stop, pass);
+    return runOraclePass(model, w, team, stop, pass, comm);
 }
 
 bool costlyDecoding(const ChainModel& model) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/cancel_token.h"
+#include "core/communicator.h"
 #include "core/solver.h"
 #include "structured/chain_model.h"
 
@@ -40,6 +41,9 @@ class WorkerTeam;
 struct StructuredProblem {
     std::shared_ptr<const ChainModel> train{};
     std::shared_ptr<const ChainModel> test{};  // may be null
+    // Null: one process. Else the processes among which the 1-slack and n-slack solvers split
+    // their oracle passes' decodings by words (runOraclePass); every rank holds every word.
+    std::shared_ptr<Communicator> communicator{};
 };
 
 // The letter (token) and word (sequence) errors of one w; the test errors are −1 without test
@@ -88,9 +92,12 @@ struct OraclePass {
 // Decodes every word of `model` at w (n loss-augmented decodings) into `pass`, on `team`
 // (null: the calling thread). Polls `stop` (may be null: the user's cancel and the run's
 // deadline) before every word, since one word may cost T·L² (seconds with thousands of
-// labels); returns false, with `pass` incomplete, when it was interrupted.
+// labels); returns false, with `pass` incomplete, when it was interrupted. With `comm` (N > 1
+// processes, a collective) rank r decodes the words [n·r/N, n·(r+1)/N) and the ranks share
+// their words' results, so every rank's `pass` is bit-identical to one process's (false on
+// every rank when one was interrupted).
 bool runOraclePass(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                   const Interrupt* stop, OraclePass& pass);
+                   const Interrupt* stop, OraclePass& pass, Communicator* comm = nullptr);
 
 // The oracle pass at w = 0 without decoding, for the solvers' set-up on data whose decoding
 // passes are costly (decodingPassCost > kCostlyDecodingPass: thousands of labels, where a set-up
@@ -101,7 +108,7 @@ void zeroWeightPass(const ChainModel& model, OraclePass& pass);
 // The oracle pass of the batch solvers at w: zeroWeightPass when w = 0 and costlyDecoding(model)
 // (exact, without minutes of decoding), else runOraclePass (false: interrupted by `stop`).
 bool oraclePassAt(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
-                  const Interrupt* stop, OraclePass& pass);
+                  const Interrupt* stop, OraclePass& pass, Communicator* comm = nullptr);
 // True when the set-up avoids decoding passes at w = 0 (zeroWeightPass, and the errors of w = 0
 // left unevaluated: NaN).
 bool costlyDecoding(const ChainModel& model);

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `cplab-cli run` over several processes (mpirun -np N, srun; issue #32). ocas and bmrm: every
+// rank reads its share of the data (data/shares.h), builds the same solver on a LinearProblem
+// that carries the communicator, and steps it in lockstep (risk/risk.h, "Processes").
+// oneslack and nslack: every rank reads the whole sequence file and decodes its share of the
+// words in each oracle pass (structured/oracle_pass.h). Rank 0 alone prints
+// progress and the summary and writes the trace and the model. Whatever can stop a run is
+// decided collectively at iteration boundaries: a signal on any rank, max_seconds on rank 0's
+// clock. A refusal (options, outputs, a bad share) is one message, printed by rank 0, and the
+// same exit status on every rank.
+#include <chrono>
+#include <sstream>
+
+#include "cli.h"
+#include "cli_commands.h"
+#include "core/number_text.h"
+#include "core/output_file.h"
+#include "core/stop_options.h"
+#include "data/shares.h"
+#include "families/dataset_family.h"
+#include "families/structured.h"
+#include "registry.h"
+
+namespace cplab::cli_detail {
+
+namespace {
+
+// The solvers whose oracle runs distributed: the linear ones share the examples, the
+// structured ones the decodings.
+bool sharesExamples(const std::string& solver) {
+    return solver == "ocas" || solver == "bmrm";
+}
+bool sharesDecodings(const std::string& solver) {
+    return solver == "oneslack" || solver == "nslack";
+}
+
+// Why the arguments cannot run over several processes, or empty.
+std::string distributedProblem(const RunArguments& a, int ranks) {
+    const std::string n = std::to_string(ranks);
+    if (!sharesExamples(a.solver) && !sharesDecodings(a.solver)) {
+        return "solver '" + a.solver + "' runs as one process; over " + n +
+               " processes (mpirun) cplab-cli runs ocas, bmrm, oneslack and nslack";
+    }
+    if (a.data.empty() || !a.problem.empty()) {
+        return "over " + n +
+               " processes, run needs --data FILE (each process reads its share; built-in "
+               "problems run as one process)";
+    }
+    if (!a.dataOptions.empty())
+        return "--data-set: over " + n + " processes the data are LIBSVM files, read as such";
+    if (!a.labeling.empty()) return "--labeling: no labelings are written over " + n + " processes";
+    if (sharesDecodings(a.solver)) return {};  // every rank reads the whole file
+    for (const auto& [name, value] : a.problemOptions) {
+        if (name == "test") continue;
+        if ((name == "test_fraction" && value == "0") || name == "seed") continue;
+        return "--test-fraction: a held-out split needs every example in one process; over " + n +
+               " processes give --test FILE (split like --data)";
+    }
+    return {};
+}
+
+// Rank 0's verdict, on every rank.
+std::string rootVerdict(Communicator& comm, const std::string& mine) {
+    return comm.gatherAll(comm.rank() == 0 ? mine : std::string()).front();
+}
+
+ProblemPtr sharedProblem(ExampleSets sets, const std::string& data, int ranks) {
+    auto linear = std::make_shared<LinearData>();
+    linear->linear = {std::move(sets.train), std::move(sets.test), cliCommunicatorShared()};
+    const Dataset& train = *linear->linear.train;
+    auto problem = std::make_shared<ProblemInstance>();
+    problem->info = {train.name, "linear",
+                     "examples from " + data + " shared by " + std::to_string(ranks) + " processes",
+                     "Dataset loaded from " + data + " by " + std::to_string(ranks) +
+                         " processes, each its share.",
+                     train.dimension()};
+    problem->data = std::move(linear);
+    return problem;
+}
+
+// The structured problem of the whole file on every rank, with the communicator that splits
+// its decodings. Throws std::runtime_error with the first failing rank's message.
+ProblemPtr everyRanksProblem(const RunArguments& a, Communicator& comm) {
+    std::string why;
+    ProblemPtr problem;
+    const Family* family = familyOfSolver(a.solver);
+    ReaderChoice reader = chooseReader(a.data, family->name(), &why);
+    if (reader.family == family) {
+        reader.source.options = a.dataOptions;
+        problem = family->openFile(reader.source, a.problemOptions, &why);
+    } else if (reader.family) {
+        why = a.data + ": not a file the " + family->name() + " family reads (it reads " +
+              family->fileFormats() + ")";
+    }
+    const auto* data = problem ? problem->as<StructuredData>() : nullptr;
+    if (const std::string failure = firstFailure(comm, data ? std::string() : why);
+        !failure.empty())
+        throw std::runtime_error(failure);
+    auto shared = std::make_shared<StructuredData>(*data);
+    shared->problem.communicator = cliCommunicatorShared();
+    auto instance = std::make_shared<ProblemInstance>(*problem);
+    instance->data = std::move(shared);
+    return instance;
+}
+
+// max_seconds of the options (0: none); the solver is given none, rank 0's clock decides.
+double takeMaxSeconds(OptionValues& options) {
+    double seconds = 0.0;
+    const auto it = options.find("max_seconds");
+    if (it == options.end() || parseReal(it->second, seconds) != NumberError::None) return 0.0;
+    options.erase(it);
+    return seconds;
+}
+
+}  // namespace
+
+int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
+    Communicator& comm = cliCommunicator();
+    const bool root = comm.rank() == 0;
+    const auto refuse = [&](const std::string& why) {
+        if (root) err << "cplab-cli: " << why << '\n';
+        return kExitInvalid;
+    };
+    if (const std::string why = distributedProblem(a, comm.size()); !why.empty())
+        return refuse(why);
+    const auto test = a.problemOptions.find("test");
+    const std::string testFile = test == a.problemOptions.end() ? std::string() : test->second;
+    noteInputFile(shareFileName(a.data, comm.rank()));
+    if (!testFile.empty()) noteInputFile(shareFileName(testFile, comm.rank()));
+    const std::vector<Output> outputs = {{"--model", a.model}, {"--trace", a.trace}};
+    if (const std::string why = rootVerdict(comm, outputsProblem(outputs).value_or(""));
+        !why.empty())
+        return refuse(why);
+    // Rank 0 grows the live trace FILE.running (core/live_trace.h), taken before the data are
+    // loaded; a refusal is every rank's.
+    LiveTrace live;
+    std::string traceRefusal;
+    if (root && !a.trace.empty()) traceRefusal = live.start(a.trace).value_or("");
+    if (const std::string why = rootVerdict(comm, traceRefusal); !why.empty())
+        return refuse("--trace " + why);
+    ProblemPtr problem;
+    try {
+        problem =
+            sharesExamples(a.solver)
+                ? sharedProblem(loadSharedExamples(a.data, testFile, comm), a.data, comm.size())
+                : everyRanksProblem(a, comm);
+    } catch (const std::exception& e) {
+        return refuse(e.what());
+    }
+    OptionValues options = a.options;
+    const double maxSeconds = takeMaxSeconds(options);
+    std::string why;
+    auto solver = makeSolver(a.solver, *problem, options, &why);  // the same on every rank
+    if (!solver) return refuse(why);
+
+    // The collective stop: a signal on any rank or rank 0's clock past max_seconds.
+    CancelToken stopAll;
+    bool timeUp = false;
+    const auto start = std::chrono::steady_clock::now();
+    RunHooks hooks;
+    hooks.token = &stopAll;
+    if (root) {
+        live.columns(solver->extraColumns());
+        hooks.onRecord = [&live](const IterationRecord& r) { live.append(r); };
+    }
+    hooks.afterIteration = [&] {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double stop[2] = {signalReceived() != 0 ? 1.0 : 0.0,
+                          root && maxSeconds > 0 && seconds >= maxSeconds ? 1.0 : 0.0};
+        comm.sumInRankOrder(stop, 2);
+        timeUp = stop[1] > 0;
+        if (stop[0] + stop[1] > 0) stopAll.cancel();
+    };
+    const CleanStopSpan cleanStop;
+    RunResult result = runSolver(*solver, a.solver, a.quiet || !root, err, hooks);
+    result.options = a.options;
+    // What the distribution cost rank 0 (the bench's bytes per iteration and collective time).
+    result.fields.emplace_back("ranks", static_cast<double>(comm.size()));
+    result.fields.emplace_back("communicated_bytes", comm.bytesSent());
+    result.fields.emplace_back("collective_seconds", comm.collectiveSeconds());
+    if (timeUp && result.status.code == StatusCode::Cancelled) {
+        result.status = Status::make(
+            StatusCode::TimeLimit, "reached max_seconds = " + formatReal(maxSeconds) +
+                                       " (rank 0's clock) with gap " + formatReal(result.last.gap));
+    } else if (result.status.code == StatusCode::Cancelled) {
+        result.status.message =
+            "stopped by a signal after " + std::to_string(result.last.iteration) + " iterations";
+    }
+    int code = exitStatusFor(result.status);
+    if (!root) return code;
+    code = std::max(code, writeRunOutputs(a, *familyOfSolver(a.solver), *solver, result, live, err));
+    if (a.json) {
+        writeJson(out, summaryJson(result, *problem));
+    } else {
+        writeSummaryText(out, result, *problem);
+    }
+    if (result.status.code == StatusCode::NumericalFailure ||
+        result.status.code == StatusCode::InvalidInput) {
+        err << "cplab-cli: " << result.status.message << '\n';
+    }
+    if (const int signal = signalReceived()) code = kExitSignalBase + signal;
+    return code;
+}
+
+}  // namespace cplab::cli_detail

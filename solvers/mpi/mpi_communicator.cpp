@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Open MPI implementation of the Communicator (mpi_communicator.h).
+#include "mpi/mpi_communicator.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+namespace cplab {
+
+namespace {
+
+class MpiCommunicator final : public Communicator {
+  public:
+    MpiCommunicator() {
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+        MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    }
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+    double bytesSent() const override { return bytes_; }
+    double collectiveSeconds() const override { return seconds_; }
+
+    void sumInRankOrder(double* x, std::size_t n) override {
+        if (size_ == 1 || n == 0) return;
+        const Timer timer(seconds_);
+        if (n <= kGatherAllBelow) {
+            sumGathered(x, n);
+        } else {
+            sumByChunks(x, n);
+        }
+    }
+
+    std::vector<std::string> gatherAll(const std::string& mine) override {
+        const Timer timer(seconds_);
+        const int length = static_cast<int>(mine.size());
+        std::vector<int> lengths(static_cast<std::size_t>(size_));
+        MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+        std::vector<int> offsets(lengths.size(), 0);
+        for (std::size_t r = 1; r < lengths.size(); ++r)
+            offsets[r] = offsets[r - 1] + lengths[r - 1];
+        std::string all(static_cast<std::size_t>(offsets.back() + lengths.back()), '\0');
+        MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
+                       MPI_CHAR, MPI_COMM_WORLD);
+        bytes_ += static_cast<double>(length) * (size_ - 1);
+        std::vector<std::string> out;
+        for (std::size_t r = 0; r < lengths.size(); ++r)
+            out.emplace_back(all, static_cast<std::size_t>(offsets[r]),
+                             static_cast<std::size_t>(lengths[r]));
+        return out;
+    }
+
+  private:
+    // Adds the seconds of its scope to `total`.
+    struct Timer {
+        double& total;
+        double start = MPI_Wtime();
+        explicit Timer(double& t) : total(t) {}
+        ~Timer() { total += MPI_Wtime() - start; }
+        Timer(const Timer&) = delete;
+        Timer& operator=(const Timer&) = delete;
+    };
+
+    // Every rank's x, then added in rank order.
+    void sumGathered(double* x, std::size_t n) {
+        buffer_.resize(n * static_cast<std::size_t>(size_));
+        MPI_Allgather(x, static_cast<int>(n), MPI_DOUBLE, buffer_.data(), static_cast<int>(n),
+                      MPI_DOUBLE, MPI_COMM_WORLD);
+        bytes_ += 8.0 * static_cast<double>(n) * (size_ - 1);
+        addInRankOrder(buffer_.data(), n, n, x);
+    }
+
+    // out[0..n) = Σ_r blocks[r·stride .. r·stride + n), r = 0, 1, …
+    void addInRankOrder(const double* blocks, std::size_t n, std::size_t stride, double* out) {
+        std::copy(blocks, blocks + n, out);
+        for (int r = 1; r < size_; ++r) {
+            const double* b = blocks + static_cast<std::size_t>(r) * stride;
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] += b[i];
+        }
+    }
+
+    // Chunk r of every rank onto rank r, added there in rank order, then shared.
+    void sumByChunks(double* x, std::size_t n) {
+        const auto N = static_cast<std::size_t>(size_);
+        std::vector<int> counts(N), offsets(N);
+        for (std::size_t r = 0; r < N; ++r) {
+            offsets[r] = static_cast<int>(r * n / N);
+            counts[r] = static_cast<int>((r + 1) * n / N) - offsets[r];
+        }
+        const auto mine = static_cast<std::size_t>(rank_);
+        const auto chunk = static_cast<std::size_t>(counts[mine]);
+        std::vector<int> recvCounts(N, counts[mine]), recvOffsets(N);
+        for (std::size_t r = 0; r < N; ++r)
+            recvOffsets[r] = static_cast<int>(r * chunk);
+        buffer_.resize(chunk * N);
+        MPI_Alltoallv(x, counts.data(), offsets.data(), MPI_DOUBLE, buffer_.data(),
+                      recvCounts.data(), recvOffsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+        std::vector<double> sum(chunk);
+        addInRankOrder(buffer_.data(), chunk, chunk, sum.data());
+        MPI_Allgatherv(sum.data(), static_cast<int>(chunk), MPI_DOUBLE, x, counts.data(),
+                       offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+        bytes_ += 8.0 * static_cast<double>(n - chunk) + 8.0 * static_cast<double>(chunk) * (N - 1);
+    }
+
+    int rank_ = 0;
+    int size_ = 1;
+    double bytes_ = 0.0;
+    double seconds_ = 0.0;
+    std::vector<double> buffer_;
+};
+
+}  // namespace
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    world_ = std::make_shared<MpiCommunicator>();
+}
+
+MpiSession::~MpiSession() {
+    world_.reset();
+    MPI_Finalize();
+}
+
+bool launchedByMpi() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"}) {
+        if (std::getenv(name)) return true;
+    }
+    return false;
+}
+
+}  // namespace cplab
