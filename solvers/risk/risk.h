@@ -82,7 +82,7 @@ struct RiskOptions {
     // split even tiny datasets.
     long long minWorkPerThread = 2048;
     // The ranks that share the examples (see above); null: this process holds all of them.
-    std::shared_ptr<Communicator> communicator;
+    std::shared_ptr<Communicator> communicator = nullptr;
 };
 
 class Risk {
