@@ -166,7 +166,7 @@ class TestMapDecoder : public QObject {
         qInfo(
             "%s with defaults on Grids_26: %s after %d sweeps in %.2f s, E %.4f (reference "
             "%.4f), U %.4f",
-            qPrintable(solver), s->status().message.substr(0, 7).c_str(), s->lastRecord().iteration,
+            qPrintable(solver), qPrintable(statusName(s->status())), s->lastRecord().iteration,
             s->lastRecord().seconds, e, reference, s->lastRecord().upper);
     }
 
