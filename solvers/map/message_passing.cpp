@@ -173,39 +173,44 @@ void MessagePassingSolver::decode() {
             improved_ = std::move(x);
         }
     }
-    // The forest moves, started from the candidate on odd evaluations and from the best so far
-    // on even ones, grown from the nodes the dual leaves undecided.
     ++evaluations_;
-    if (options_.forest_moves > 0) {
-        undecided_.clear();
-        for (int v = 0; v < m.variables(); ++v)
-            if (disagreeing_[static_cast<std::size_t>(v)]) undecided_.push_back(v);
-        const bool fromBest = evaluations_ % 2 == 0 && !bestLabeling_.empty();
-        std::vector<int> x = fromBest ? bestLabeling_ : improved_;
-        const double before = fromBest ? bestEnergy_ : energy_;
-        for (int k = 0; k < options_.forest_moves; ++k) {
-            const std::uint64_t seed = evaluations_ * 101 + static_cast<unsigned>(k);
-            if (fromBest) {
-                // A kick of a random size: small ones repair, large ones escape.
-                const int n = m.variables();
-                const auto most = static_cast<std::uint64_t>(std::max(1, n / 4));
-                const int size = 1 + static_cast<int>((seed * 2654435761u) % most);
-                decoder_->kick(x, size, seed, ball_);
-                decoder_->forestMove(x, ball_, seed);
-            } else {
-                decoder_->forestMove(x, undecided_, seed);
-            }
-            decoder_->icm(x, options_.icm_passes);
-        }
-        const double after = m.energy(x);
-        if (after > before && after > energy_) {
-            energy_ = after;
-            improved_ = std::move(x);
-        }
-    }
+    if (options_.forest_moves > 0) forestMoves();
     if (energy_ > bestEnergy_ || bestLabeling_.empty()) {
         bestEnergy_ = energy_;
         bestLabeling_ = improved_;
+    }
+}
+
+void MessagePassingSolver::forestMoves() {
+    const PairwiseModel& m = *model_;
+    undecided_.clear();
+    for (int v = 0; v < m.variables(); ++v)
+        if (disagreeing_[static_cast<std::size_t>(v)]) undecided_.push_back(v);
+    // Odd evaluations: moves from this step's candidate, grown from the undecided nodes (a move
+    // never lowers E). Even ones: kicks of the best labeling so far, each followed by a move
+    // grown from the kicked ball and kept only if it raised E.
+    const bool fromBest = evaluations_ % 2 == 0 && !bestLabeling_.empty();
+    std::vector<int> x = fromBest ? bestLabeling_ : improved_;
+    double value = fromBest ? bestEnergy_ : energy_;
+    std::vector<int> y;
+    for (int k = 0; k < options_.forest_moves; ++k) {
+        const std::uint64_t seed = evaluations_ * 101 + static_cast<unsigned>(k);
+        y = x;
+        if (fromBest) {
+            // A kick of a random size, 1 to n/4 nodes: small ones repair, large ones escape.
+            const auto most = static_cast<std::uint64_t>(std::max(1, m.variables() / 4));
+            decoder_->kick(y, 1 + static_cast<int>((seed * 2654435761u) % most), seed, ball_);
+        }
+        decoder_->forestMove(y, fromBest ? ball_ : undecided_, seed);
+        decoder_->icm(y, options_.icm_passes);
+        if (const double e = m.energy(y); e > value || (!fromBest && e >= value)) {
+            value = e;
+            std::swap(x, y);
+        }
+    }
+    if (value > energy_) {
+        energy_ = value;
+        improved_ = std::move(x);
     }
 }
 

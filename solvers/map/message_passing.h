@@ -191,6 +191,8 @@ class MessagePassingSolver : public Solver {
     // The decoder's candidate of this evaluation (argmax or the sweep's proposal, after ICM),
     // then its forest moves; updates energy_ and the bests.
     void decode();
+    // options_.forest_moves moves of the decoder (map_decoder.h); may raise energy_.
+    void forestMoves();
 
     std::vector<double> messages_;
     std::vector<std::size_t> messageOffset_;  // 2·edges
