@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QFontMetrics>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -74,7 +75,24 @@ MapView::MapView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
     tabs_->setDocumentMode(true);
-    tabs_->addTab(labelPlot_, tr("Labeling"));
+    // The labeling page: the choice of labeling above its plot.
+    auto* labelPage = new QWidget;
+    auto* labelLayout = new QVBoxLayout(labelPage);
+    labelLayout->setContentsMargins(0, 0, 0, 0);
+    labelLayout->setSpacing(0);
+    showBest_ = new QCheckBox(tr("Best labeling found"), labelPage);
+    showBest_->setObjectName("mapShowBestLabeling");
+    showBest_->setToolTip(
+        tr("Draw each run's best labeling so far (its energy is E in the Bounds tab) instead of "
+           "the one decoded from the current beliefs"));
+    labelLayout->addWidget(showBest_);
+    labelLayout->addWidget(labelPlot_, 1);
+    connect(showBest_, &QCheckBox::toggled, this, [this] {
+        if (!snapshot_ || layout_ == Layout::None) return;
+        drawLabeling();
+        labelReplot_->schedule();
+    });
+    tabs_->addTab(labelPage, tr("Labeling"));
     tabs_->addTab(boundsTab_, tr("Bounds"));
     // A page's plot fits the room it is given: its natural minimum (a long legend row) must
     // not widen the view beyond the window.
@@ -342,6 +360,19 @@ QColor MapView::inputColor(int v) const {
     return input_->pixmap().toImage().pixelColor(v % columns_, v / columns_);
 }
 
+void MapView::setShowBestLabeling(bool best) {
+    showBest_->setChecked(best);
+}
+
+bool MapView::showsBestLabeling() const {
+    return showBest_->isChecked();
+}
+
+const std::vector<int>& MapView::shownLabeling(const MapSnapshot& s) const {
+    return showBest_->isChecked() && s.bestLabeling.size() == s.labeling.size() ? s.bestLabeling
+                                                                                : s.labeling;
+}
+
 void MapView::drawLabeling() {
     const MapSnapshot& s = *snapshot_;
     const int n = s.model->variables();
@@ -354,7 +385,7 @@ void MapView::drawLabeling() {
         // The selected run's labels as markers.
         std::vector<QVector<double>> xs(labelGraphs_.size()), ys(labelGraphs_.size());
         for (int v = 0; v < n; ++v) {
-            const int label = s.labeling[static_cast<std::size_t>(v)];
+            const int label = shownLabeling(s)[static_cast<std::size_t>(v)];
             if (label < 0 || label >= static_cast<int>(labelGraphs_.size())) continue;
             xs[static_cast<std::size_t>(label)].append(position(v).x());
             ys[static_cast<std::size_t>(label)].append(position(v).y());
@@ -434,11 +465,17 @@ void MapView::setTitle(const MapSnapshot& s) {
     // panels. On a grid each panel's caption has its run's facts.
     const int n = s.model->variables();
     const bool race = panels_.size() > 1;
-    QString title = race ? tr("Iteration %1: the labeling decoded from each run's beliefs")
+    const bool best = showBest_->isChecked();
+    QString title = race ? (best ? tr("Iteration %1: each run's best labeling so far")
+                                 : tr("Iteration %1: the labeling decoded from each run's beliefs"))
                                .arg(s.record.iteration)
-                         : tr("%1, iteration %2: the labeling decoded from the beliefs")
-                               .arg(QString::fromStdString(s.solver))
-                               .arg(s.record.iteration);
+                         : (best ? tr("%1, iteration %2: the best labeling so far (E %3)")
+                                       .arg(QString::fromStdString(s.solver))
+                                       .arg(s.record.iteration)
+                                       .arg(s.record.lower, 0, 'g', 8)
+                                 : tr("%1, iteration %2: the labeling decoded from the beliefs")
+                                       .arg(QString::fromStdString(s.solver))
+                                       .arg(s.record.iteration));
     QString facts = layout_ == Layout::Grid ? tr("%1 \u00d7 %2 grid").arg(columns_).arg(rows_)
                     : layout_ == Layout::Distances ? tr("nodes placed by their hop distances")
                                                    : tr("nodes on a circle");

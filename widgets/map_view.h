@@ -18,6 +18,9 @@
 //   * "Bounds": the dual bound U (best so far) and E of the best labeling per iteration, with
 //     a mark where clusters were added; below, the number of disagreeing nodes (and of
 //     clusters) per iteration (map_bounds_tab.h).
+//     Above the plot, "Best labeling found" switches every panel to the run's best labeling
+//     (MapSnapshot::bestLabeling: the one whose energy E the bounds tab draws, improved by
+//     the anytime decoder of solvers/map/map_decoder.h); the red marks stay the dual's.
 // Legends sit in a row below the plots, never over the data. The status line reads U, E, the
 // gap and the disagreement (and, with a ground truth, the fraction of bad pixels). The problem
 // controls (map_problem_controls.h) are the evidence file and the generated models' options.
@@ -45,6 +48,7 @@ class QCPItemPixmap;
 class QCPItemText;
 class QCPLegend;
 class QCPTextElement;
+class QCheckBox;
 class QTabWidget;
 
 namespace cplab::widgets {
@@ -69,6 +73,10 @@ class MapView final : public FamilyView {
     // The colour of `label` in the labeling tab (a categorical palette, repeating after its
     // end).
     static QColor labelColor(int label);
+
+    // Whether the labeling tab draws the runs' best labelings (else the decoded ones).
+    void setShowBestLabeling(bool best);
+    bool showsBestLabeling() const;
 
     // For tests: how the labeling tab lays the graph out, and what it draws.
     enum class Layout { None, Grid, Distances, Circle };
@@ -116,6 +124,8 @@ class MapView final : public FamilyView {
     // The colour label k is drawn in: the picture's, else the categorical palette.
     QColor colorOf(int label) const;
     void drawLabeling();
+    // The labeling of a run's snapshot that the tab draws (best or decoded).
+    const std::vector<int>& shownLabeling(const MapSnapshot& s) const;
     void drawCells(int panel);
     void drawClusters();
     QString caption(int panel) const;
@@ -129,6 +139,7 @@ class MapView final : public FamilyView {
 
     QTabWidget* tabs_;
     QCustomPlot* labelPlot_;
+    QCheckBox* showBest_ = nullptr;
     MapBoundsTab* boundsTab_;
     CoalescedReplot* labelReplot_ = nullptr;
     // The problem controls: ours until a window takes them into its problem panel.

@@ -98,7 +98,7 @@ void MapView::drawCells(int panel) {
     QImage cells(columns_, rows_, QImage::Format_RGB32);
     for (int v = 0; v < rows_ * columns_; ++v)
         cells.setPixelColor(v % columns_, v / columns_,
-                            colorOf(p.labeling[static_cast<std::size_t>(v)]));
+                            colorOf(shownLabeling(p)[static_cast<std::size_t>(v)]));
     QCPItemPixmap* image = images_[static_cast<std::size_t>(panel)];
     image->setPixmap(QPixmap::fromImage(cells));
     image->setVisible(true);

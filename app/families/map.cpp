@@ -429,23 +429,27 @@ class MapFamily final : public Family {
              "is certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
              {}});
 
-        // The race of the chapter's §7.4: the local-polytope methods stop at the LP optimum,
-        // the cycles cut below it. ICM polishes every decoded labeling, for all three alike.
-        addDemo(
-            {"map_grid",
-             "MAP on a 20 x 20 grid: MPLP vs TRW-S vs cycle tightening",
-             "Grids_26 of UAI 2014: a binary 20 x 20 grid with wrap-around (torus) edges and "
-             "frustrated couplings, where the LP relaxation is loose. MPLP and TRW-S lower "
-             "the dual bound U to the LP optimum (3830.3) and stall there, far above every "
-             "labeling they decode; MPLP with cycles adds the grid faces (drawn as small "
-             "squares) where the relaxation is loose, and U falls below 3110 within 300 "
-             "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
-             "the bound disagree with the labeling.",
-             kPrefix + "grids_26",
-             {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
-              {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
-              {"mplp_cycles",
-               {{"icm_passes", "3"}, {"clusters_per_round", "100"}, {"max_iterations", "300"}}}}});
+        // The demos stop by their iteration counts, on any machine: max_seconds = 0 lifts the
+        // default 10 s backstop. The race of the chapter's §7.4: the local-polytope methods
+        // stop at the LP optimum, the cycles cut below it. ICM polishes every decoded
+        // labeling, for all three alike.
+        addDemo({"map_grid",
+                 "MAP on a 20 x 20 grid: MPLP vs TRW-S vs cycle tightening",
+                 "Grids_26 of UAI 2014: a binary 20 x 20 grid with wrap-around (torus) edges and "
+                 "frustrated couplings, where the LP relaxation is loose. MPLP and TRW-S lower "
+                 "the dual bound U to the LP optimum (3830.3) and stall there, far above every "
+                 "labeling they decode; MPLP with cycles adds the grid faces (drawn as small "
+                 "squares) where the relaxation is loose, and U falls below 3110 within 300 "
+                 "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
+                 "the bound disagree with the labeling.",
+                 kPrefix + "grids_26",
+                 {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+                  {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+                  {"mplp_cycles",
+                   {{"icm_passes", "3"},
+                    {"clusters_per_round", "100"},
+                    {"max_iterations", "300"},
+                    {"max_seconds", "0"}}}}});
         // TRW-S alone: MPLP and diffusion also certify this one, but their bound and energy
         // meet up to a rounding error of either sign.
         addDemo({"map_segmentation",
@@ -456,22 +460,24 @@ class MapFamily final : public Family {
                  "meets the energy of its labeling (-51.1507), which certifies it optimal (the "
                  "competition's reference labeling scores -52.5254).",
                  kPrefix + "segmentation_12",
-                 {{"trws", {{"max_iterations", "100"}}}}});
+                 {{"trws", {{"max_iterations", "100"}, {"max_seconds", "0"}}}}});
         // The generated models: a random frustrated grid where only the cycles close the gap,
         // and stereo on Tsukuba, scored against its ground truth.
-        addDemo(
-            {"map_frustrated",
-             "MAP on a random frustrated grid: tightening certifies the optimum",
-             "A generated 12 x 12 grid with 3 labels and Potts couplings of both signs "
-             "(map_random_grid, seed 1). MPLP and TRW-S settle at the loose LP bound (about "
-             "73.5) above every labeling they decode; MPLP with cycles adds 4-cycles of the "
-             "grid where the bound stops falling and closes the gap: within about 125 sweeps "
-             "its bound meets the energy of its labeling (70.8107), a certified optimum.",
-             kRandomGrid,
-             {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
-              {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}}},
-              {"mplp_cycles",
-               {{"icm_passes", "3"}, {"tighten_tolerance", "1e-3"}, {"max_iterations", "300"}}}}});
+        addDemo({"map_frustrated",
+                 "MAP on a random frustrated grid: tightening certifies the optimum",
+                 "A generated 12 x 12 grid with 3 labels and Potts couplings of both signs "
+                 "(map_random_grid, seed 1). MPLP and TRW-S settle at the loose LP bound (about "
+                 "73.5) above every labeling they decode; MPLP with cycles adds 4-cycles of the "
+                 "grid where the bound stops falling and closes the gap: within about 125 sweeps "
+                 "its bound meets the energy of its labeling (70.8107), a certified optimum.",
+                 kRandomGrid,
+                 {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+                  {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+                  {"mplp_cycles",
+                   {{"icm_passes", "3"},
+                    {"tighten_tolerance", "1e-3"},
+                    {"max_iterations", "300"},
+                    {"max_seconds", "0"}}}}});
         addDemo({"map_stereo",
                  "Stereo on Tsukuba: TRW-S vs MPLP",
                  "Disparities of the Middlebury Tsukuba pair (384 x 288 pixels, 16 disparities, "
@@ -481,7 +487,8 @@ class MapFamily final : public Family {
                  "pixels with a known true disparity right to within 1 (bad_pixels in the "
                  "summary and the status line).",
                  kStereoTsukuba,
-                 {{"trws", {{"max_iterations", "30"}}}, {"mplp", {{"max_iterations", "30"}}}}});
+                 {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}},
+                  {"mplp", {{"max_iterations", "30"}, {"max_seconds", "0"}}}}});
         addDemo({"map_image",
                  "Potts segmentation of an image: TRW-S",
                  "The left view of Tsukuba segmented into 3 grey levels (map_potts_image): each "
@@ -494,7 +501,7 @@ class MapFamily final : public Family {
                  "colour k-means "
                  "clusters) and smoothness.",
                  kPottsImage,
-                 {{"trws", {{"max_iterations", "30"}}}}});
+                 {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}}}});
         // The demos' stories, told in the caption bar (family.h, DemoBeat).
         addStory(
             "map_grid",

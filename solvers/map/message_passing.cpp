@@ -26,6 +26,8 @@ bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
                    "stall_tolerance", stall_tolerance, "must be a finite number >= 0", why) &&
            require(icm_passes >= 0, owner, "icm_passes", icm_passes, "must be >= 0 (0: off)",
                    why) &&
+           require(forest_moves >= 0 && forest_moves <= 100, owner, "forest_moves", forest_moves,
+                   "must be in 0..100 (0: off)", why) &&
            require(sweeps_per_step >= 1 && sweeps_per_step <= 1000, owner, "sweeps_per_step",
                    sweeps_per_step, "must be in 1..1000", why);
 }
@@ -60,8 +62,9 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
         for (int v = 0; v < n; ++v)
             beliefs += m.labels(v);
         const double edges = m.edgeCount();
-        const double perEdge = 2.0 * (sizeof(std::size_t) + sizeof(incidence_[0]));
-        const double bytes = 8.0 * (entries + beliefs) + perEdge * edges + 24.0 * n;
+        // Beliefs, and the decoder's values of the same size; message offsets, incidence.
+        const double bytes = 8.0 * (entries + 2.0 * beliefs) + 2.0 * sizeof(std::size_t) * edges +
+                             NodeIncidence::bytesFor(m) + 40.0 * n;
         why = memoryShortfall(
             bytes,
             sizeProduct({{edges, "edges"}, {2, "directions"}, {double(m.maxLabels()), "labels"}}) +
@@ -74,29 +77,16 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     }
     messageOffset_.resize(2 * static_cast<std::size_t>(m.edgeCount()));
     std::size_t total = 0;
-    std::vector<std::size_t> degree(static_cast<std::size_t>(n), 0);
     for (int e = 0; e < m.edgeCount(); ++e) {
         const auto& ed = m.edge(e);
         messageOffset_[2 * static_cast<std::size_t>(e)] = total;
         total += static_cast<std::size_t>(m.labels(ed.u));
         messageOffset_[2 * static_cast<std::size_t>(e) + 1] = total;
         total += static_cast<std::size_t>(m.labels(ed.v));
-        ++degree[static_cast<std::size_t>(ed.u)];
-        ++degree[static_cast<std::size_t>(ed.v)];
     }
     messages_.assign(total, 0.0);
-
-    incidenceStart_.assign(static_cast<std::size_t>(n) + 1, 0);
-    for (int v = 0; v < n; ++v)
-        incidenceStart_[static_cast<std::size_t>(v) + 1] =
-            incidenceStart_[static_cast<std::size_t>(v)] + degree[static_cast<std::size_t>(v)];
-    incidence_.resize(incidenceStart_.back());
-    std::vector<std::size_t> fill(incidenceStart_.begin(), incidenceStart_.end() - 1);
-    for (int e = 0; e < m.edgeCount(); ++e) {
-        const auto& ed = m.edge(e);
-        incidence_[fill[static_cast<std::size_t>(ed.u)]++] = {e, 0};
-        incidence_[fill[static_cast<std::size_t>(ed.v)]++] = {e, 1};
-    }
+    incidence_ = NodeIncidence(m);
+    decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
 
     beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int v = 0; v < n; ++v)
@@ -152,30 +142,7 @@ void MessagePassingSolver::evaluate() {
     dual_ = m.constant() + bound(disagreeing_);
     disagreeingCount_ =
         static_cast<int>(std::count(disagreeing_.begin(), disagreeing_.end(), std::uint8_t{1}));
-    // The sweep's best labeling: the argmax of the beliefs or the sweep's own rounding, then
-    // improved by ICM when asked.
-    energy_ = m.energy(labeling_);
-    const std::vector<int>* best = &labeling_;
-    if (!proposal_.empty()) {
-        const double proposed = m.energy(proposal_);
-        if (proposed > energy_) {
-            energy_ = proposed;
-            best = &proposal_;
-        }
-    }
-    if (options_.icm_passes > 0) {
-        improved_ = *best;
-        improveByIcm(improved_);
-        const double improved = m.energy(improved_);
-        if (improved > energy_) {
-            energy_ = improved;
-            best = &improved_;
-        }
-    }
-    if (energy_ > bestEnergy_ || bestLabeling_.empty()) {
-        bestEnergy_ = energy_;
-        bestLabeling_ = *best;
-    }
+    decode();
     bestDual_ = std::min(bestDual_, dual_);
 }
 
@@ -190,31 +157,60 @@ double MessagePassingSolver::recordedUpper() const {
     return bestDual_;
 }
 
-void MessagePassingSolver::improveByIcm(std::vector<int>& x) const {
+void MessagePassingSolver::decode() {
     const PairwiseModel& m = *model_;
-    double* score = scratch_.data();
-    for (int pass = 0; pass < options_.icm_passes; ++pass) {
-        bool moved = false;
-        for (int v = 0; v < m.variables(); ++v) {
-            const int k = m.labels(v);
-            for (int a = 0; a < k; ++a)
-                score[a] = floorUnary(v, a);
-            for (const Incidence& inc : incident(v)) {
-                const auto& ed = m.edge(inc.edge);
-                const int other = x[static_cast<std::size_t>(inc.side == 0 ? ed.v : ed.u)];
-                for (int a = 0; a < k; ++a)
-                    score[a] += std::max(inc.side == 0 ? m.pairwise(inc.edge, a, other)
-                                                       : m.pairwise(inc.edge, other, a),
-                                         floor_);
-            }
-            int& label = x[static_cast<std::size_t>(v)];
-            const int top = static_cast<int>(std::max_element(score, score + k) - score);
-            if (score[top] > score[label]) {  // strict: ICM never cycles
-                label = top;
-                moved = true;
-            }
+    // This step's candidate: the argmax of the beliefs or the sweep's own rounding, polished
+    // by ICM.
+    const double decoded = m.energy(labeling_);
+    const double proposed = proposal_.empty() ? decoded : m.energy(proposal_);
+    improved_ = proposed > decoded ? proposal_ : labeling_;
+    energy_ = std::max(decoded, proposed);
+    if (options_.icm_passes > 0) {
+        std::vector<int> x = improved_;
+        decoder_->icm(x, options_.icm_passes);
+        if (const double e = m.energy(x); e > energy_) {
+            energy_ = e;
+            improved_ = std::move(x);
         }
-        if (!moved) break;
+    }
+    ++evaluations_;
+    if (options_.forest_moves > 0) forestMoves();
+    if (energy_ > bestEnergy_ || bestLabeling_.empty()) {
+        bestEnergy_ = energy_;
+        bestLabeling_ = improved_;
+    }
+}
+
+void MessagePassingSolver::forestMoves() {
+    const PairwiseModel& m = *model_;
+    undecided_.clear();
+    for (int v = 0; v < m.variables(); ++v)
+        if (disagreeing_[static_cast<std::size_t>(v)]) undecided_.push_back(v);
+    // Odd evaluations: moves from this step's candidate, grown from the undecided nodes (a move
+    // never lowers E). Even ones: kicks of the best labeling so far, each followed by a move
+    // grown from the kicked ball and kept only if it raised E.
+    const bool fromBest = evaluations_ % 2 == 0 && !bestLabeling_.empty();
+    std::vector<int> x = fromBest ? bestLabeling_ : improved_;
+    double value = fromBest ? bestEnergy_ : energy_;
+    std::vector<int> y;
+    for (int k = 0; k < options_.forest_moves; ++k) {
+        const std::uint64_t seed = evaluations_ * 101 + static_cast<unsigned>(k);
+        y = x;
+        if (fromBest) {
+            // A kick of a random size, 1 to n/4 nodes: small ones repair, large ones escape.
+            const auto most = static_cast<std::uint64_t>(std::max(1, m.variables() / 4));
+            decoder_->kick(y, 1 + static_cast<int>((seed * 2654435761u) % most), seed, ball_);
+        }
+        decoder_->forestMove(y, fromBest ? ball_ : undecided_, seed);
+        decoder_->icm(y, options_.icm_passes);
+        if (const double e = m.energy(y); e > value || (!fromBest && e >= value)) {
+            value = e;
+            std::swap(x, y);
+        }
+    }
+    if (value > energy_) {
+        energy_ = value;
+        improved_ = std::move(x);
     }
 }
 
@@ -262,17 +258,22 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
     appendExtra(record.extra);
 
     bestDualHistory_.push_back(bestDual_);
+    bestEnergyHistory_.push_back(bestEnergy_);
     const auto window = stepsFor(options_.stall_sweeps);
     const double gap = bestDual_ - bestEnergy_;
     Status status = Status::running();
     if (window > 0 && bestDualHistory_.size() > window &&
         !stopOptions().gapReached(gap, bestDual_)) {
-        const double before = bestDualHistory_[bestDualHistory_.size() - 1 - window];
-        if (before - bestDual_ <= options_.stall_tolerance * std::max(1.0, std::abs(bestDual_))) {
+        const std::size_t then = bestDualHistory_.size() - 1 - window;
+        const double real = options_.stall_tolerance * std::max(1.0, std::abs(bestDual_));
+        const bool flatBound = bestDualHistory_[then] - bestDual_ <= real;
+        // −∞ − (−∞) is NaN: no labeling yet on either side is no progress either.
+        const bool flatEnergy = !(bestEnergy_ - bestEnergyHistory_[then] > real);
+        if (flatBound && flatEnergy) {
             status = Status::make(
                 StatusCode::Stalled,
-                "the dual bound decreased by less than " + formatReal(options_.stall_tolerance) +
-                    " (relative) in " +
+                "the dual bound decreased and the best energy rose by less than " +
+                    formatReal(options_.stall_tolerance) + " (relative) in " +
                     std::to_string(window * static_cast<std::size_t>(options_.sweeps_per_step)) +
                     " sweeps: a fixed point of " + name() + ", gap " + formatReal(gap));
         }

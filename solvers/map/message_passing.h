@@ -11,7 +11,11 @@
 //            (the chapter's φ_{uv,u} is m_{e→u}). Message passing lowers U; −∞ entries are
 //            replaced by PairwiseModel::forbiddenFloor(), which keeps U an upper bound.
 // Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
-//            optionally improved by icm_passes of ICM; E(x) from PairwiseModel::energy().
+//            improved by icm_passes of ICM; then forest_moves moves of the anytime decoder
+//            (map_decoder.h: exact maximisation over an induced forest grown from the nodes
+//            the dual leaves undecided), applied on odd steps to this step's labeling and on
+//            even steps to the best labeling so far, so the best keeps improving while the
+//            dual does; E(x) from PairwiseModel::energy().
 // Bounds:    record.upper = the lowest dual bound so far (every one is certified, so the best
 //            one is; raised to E(x_best) where it falls below it by a rounding error only);
 //            record.lower = the highest E(x) so far. The bound is U above for MPLP
@@ -23,9 +27,13 @@
 //            optimality). A node is "disagreeing" when a part containing it does not (the
 //            per-node map of the views): for U, an edge at the node whose maximum x misses.
 // Stopping:  StopOptions (epsilon on U − E(x_best), tol_rel, max_iterations = sweeps,
-//            max_seconds), and "stalled" when the best U has decreased by less than
-//            stall_tolerance·max(1, |U|) over the last stall_sweeps sweeps (a fixed point of
-//            the method: MPLP, TRW-S and diffusion may stop at one above the LP optimum).
+//            max_seconds), and "stalled" when over the last stall_sweeps sweeps neither the
+//            best U has decreased nor the best E(x) has risen by more than
+//            stall_tolerance·max(1, |U|) (a fixed point of the method — MPLP, TRW-S and
+//            diffusion may stop at one above the LP optimum — where the decoder finds nothing
+//            better either). The defaults let a run on a file with no options end by the gap
+//            or by this rule: max_iterations is no limit in practice and max_seconds = 10 is
+//            the backstop (docs/map.md says why).
 // One step() = one sweep over the graph (derived classes say which updates it makes); the
 // sweep polls the cancel token every few thousand nodes.
 #pragma once
@@ -38,21 +46,29 @@
 #include <vector>
 
 #include "core/solver.h"
+#include "map/map_decoder.h"
 #include "map/map_snapshot.h"
 #include "map/pairwise_model.h"
 
 namespace cplab {
 
 struct MessagePassingOptions {
-    StopOptions stop;
-    // Sweeps without a real decrease of the best dual bound after which the run stops as
-    // stalled; 0 turns the rule off.
-    int stall_sweeps = 50;
-    // What counts as a real decrease over stall_sweeps sweeps, relative to max(1, |U|); ≥ 0.
-    double stall_tolerance = 1e-10;
+    // A run ends by the gap or the stall rule: 10⁶ sweeps is no limit in practice, and 10 s
+    // is the backstop on a model whose bound keeps creeping down.
+    StopOptions stop{
+        .epsilon = 1e-6, .tol_rel = 0.0, .max_iterations = 1000000, .max_seconds = 10.0};
+    // Sweeps without a real decrease of the best dual bound nor a real rise of the best
+    // energy after which the run stops as stalled; 0 turns the rule off.
+    int stall_sweeps = 1000;
+    // What counts as real over stall_sweeps sweeps, relative to max(1, |U|); ≥ 0.
+    double stall_tolerance = 1e-7;
     // Passes of ICM (iterated conditional modes: each node in turn takes its best label given
     // its neighbours') applied to each sweep's decoded labeling before it is scored; 0: off.
-    int icm_passes = 0;
+    // ICM stops early after a pass that moves no node, so a high cap costs little.
+    int icm_passes = 10;
+    // Moves of the anytime decoder (map_decoder.h) per step, each an exact maximisation over
+    // an induced forest of the graph; 0: off. One costs about as much as a sweep of MPLP.
+    int forest_moves = 1;
     // Sweeps per step: the bound, the decoding and the record are made after the last one
     // (as reference TRW-S code evaluates its bound every few iterations); 1..1000.
     int sweeps_per_step = 1;
@@ -67,6 +83,9 @@ struct MessagePassingOptions {
                "sweeps counts as none (>= 0)");
         v.integer("icm_passes", icm_passes,
                   "ICM passes that improve each decoded labeling (0: off, >= 0)");
+        v.integer("forest_moves", forest_moves,
+                  "moves of the anytime decoder per step: exact maximisation over a forest of "
+                  "nodes grown from the undecided ones (0: off, 0..100)");
         v.integer("sweeps_per_step", sweeps_per_step,
                   "sweeps of message passing per step; the bound and the labeling are "
                   "evaluated after the last (1..1000)");
@@ -146,15 +165,8 @@ class MessagePassingSolver : public Solver {
     bool cancelRequested() const { return cancelToken().cancelled(); }
 
     // The incidence of node v: pairs (edge, side of v in it), in edge order.
-    struct Incidence {
-        int edge;
-        int side;
-    };
-    std::span<const Incidence> incident(int v) const {
-        const auto i = static_cast<std::size_t>(v);
-        return {incidence_.data() + incidenceStart_[i],
-                incidenceStart_[i + 1] - incidenceStart_[i]};
-    }
+    using Incidence = MapIncidence;
+    std::span<const Incidence> incident(int v) const { return incidence_.of(v); }
     // θ'_v(x) = max(θ_v(x), floor) of the model's unary.
     double floorUnary(int v, int x) const {
         return std::max(model_->unary(v)[static_cast<std::size_t>(x)], floor_);
@@ -176,15 +188,21 @@ class MessagePassingSolver : public Solver {
     // The record's upper bound: the best U, or E(x_best) where U falls below it by a rounding
     // error only (never more than 1e-12·max(1, |U|)), so a closed gap reads 0, not −1e−14.
     double recordedUpper() const;
-    // options_.icm_passes passes of ICM on x (θ' with the floor for −∞), until none moves.
-    void improveByIcm(std::vector<int>& x) const;
+    // The decoder's candidate of this evaluation (argmax or the sweep's proposal, after ICM),
+    // then its forest moves; updates energy_ and the bests.
+    void decode();
+    // options_.forest_moves moves of the decoder (map_decoder.h); may raise energy_.
+    void forestMoves();
 
     std::vector<double> messages_;
     std::vector<std::size_t> messageOffset_;  // 2·edges
     std::vector<double> beliefs_;
     std::vector<std::size_t> beliefOffset_;  // variables + 1
-    std::vector<Incidence> incidence_;
-    std::vector<std::size_t> incidenceStart_;  // variables + 1
+    NodeIncidence incidence_;
+    std::unique_ptr<MapDecoder> decoder_;
+    std::vector<int> undecided_;  // the disagreeing nodes, the decoder's priority
+    std::vector<int> ball_;       // the nodes of the decoder's last kick
+    std::uint64_t evaluations_ = 0;
 
     double dual_ = 0.0;
     double energy_ = 0.0;
@@ -192,10 +210,11 @@ class MessagePassingSolver : public Solver {
     double bestEnergy_ = 0.0;
     std::vector<int> labeling_;
     std::vector<int> bestLabeling_;
-    std::vector<int> improved_;  // the ICM result of the last evaluation
+    std::vector<int> improved_;  // the decoder's result of the last evaluation
     std::vector<std::uint8_t> disagreeing_;
     int disagreeingCount_ = 0;
-    std::vector<double> bestDualHistory_;  // best U after each step, for the stall rule
+    std::vector<double> bestDualHistory_;    // best U after each step, for the stall rule
+    std::vector<double> bestEnergyHistory_;  // best E after each step, for the stall rule
     bool lastSweepOfStep_ = true;
     std::shared_ptr<const GridPicture> picture_;
 };

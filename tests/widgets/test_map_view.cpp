@@ -75,6 +75,7 @@ class TestMapView : public QObject {
     void pngDecoderAgreesWithQImage();
     void gridsKeepTheirAspectRatio();
     void everyRunOfARaceIsDrawnAndClearLeavesNothing();
+    void bestLabelingIsDrawnOnRequest();
 };
 
 namespace {
@@ -451,6 +452,28 @@ void TestMapView::exportsBothTabsAndRefusesOtherSnapshots() {
     QVERIFY(evidence);
     evidence->setText("  /data/x.uai.evid ");
     QCOMPARE(view.problemOptions(), (OptionValues{{"evidence", "/data/x.uai.evid"}}));
+}
+
+// "Best labeling found" draws the runs' best labelings (the decoder's), which on Grids_26
+// differ from the labeling decoded from the beliefs; unchecked, the decoded one again.
+void TestMapView::bestLabelingIsDrawnOnRequest() {
+    const auto model = uaiModel("Grids_26");
+    TrwsSolver solver(model);
+    for (int k = 0; k < 20; ++k)
+        solver.step();
+    const auto s = mapSnapshot(solver);
+    QVERIFY(s->bestLabeling != s->labeling);
+    MapView view;
+    view.resize(800, 700);
+    QVERIFY(!view.showsBestLabeling());
+    QVERIFY(view.showFrame(frameOf(solver)));
+    view.setShowBestLabeling(true);
+    QVERIFY(view.showsBestLabeling());
+    for (int v = 0; v < model->variables(); ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->bestLabeling[std::size_t(v)]));
+    view.setShowBestLabeling(false);
+    for (int v = 0; v < model->variables(); ++v)
+        QCOMPARE(view.drawnColor(v), MapView::labelColor(s->labeling[std::size_t(v)]));
 }
 
 QTEST_MAIN(TestMapView)

@@ -36,6 +36,8 @@ class TestMapInstances : public QObject {
         for (const char* name : {"mplp", "trws", "diffusion"}) {
             MessagePassingOptions options;
             options.stop.max_iterations = 50;
+            options.icm_passes = 0;  // the decoder off: ICM alone against the plain decoding
+            options.forest_moves = 0;
             auto plain = makeSolver(name, model, options);
             options.icm_passes = 3;
             auto icm = makeSolver(name, model, options);

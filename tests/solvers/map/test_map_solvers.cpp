@@ -277,6 +277,7 @@ class TestMapSolvers : public QObject {
         QCOMPARE(CycleMplpSolver(k4.model(), options).candidates(), 0);
         QCOMPARE(CycleMplpSolver(makeModel("star", 1).model()).candidates(), 0);
         options = {};
+        options.base.stall_sweeps = 50;
         options.tighten_sweeps = 50;
         CycleMplpSolver bad(grid, options);
         QCOMPARE(QString::fromStdString(bad.status().message),
