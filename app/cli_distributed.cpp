@@ -189,7 +189,8 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     }
     int code = exitStatusFor(result.status);
     if (!root) return code;
-    code = std::max(code, writeRunOutputs(a, *familyOfSolver(a.solver), *solver, result, live, err));
+    code =
+        std::max(code, writeRunOutputs(a, *familyOfSolver(a.solver), *solver, result, live, err));
     if (a.json) {
         writeJson(out, summaryJson(result, *problem));
     } else {

@@ -71,8 +71,10 @@ void labelTicks(QCPAxis* axis, int labels, const std::vector<std::string>& names
 StructuredModelTab::StructuredModelTab(QWidget* parent) : QCustomPlot(parent) {
     setObjectName("structuredModelPlot");
     applyPlotStyle(this);
-    // Keep the pixels square once the layout is known: widen whichever range is short.
-    replots_ = new CoalescedReplot(this, [this] {
+    // Keep the pixels square once the layout is known (every replot, a resize's too, right
+    // after the layout and before drawing): widen whichever range is short.
+    replots_ = new CoalescedReplot(this);
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
         if (layout_ == Layout::Images) squarePixels(emissionRect_, emissionBox_);
         if (transitions_) squarePixels(transitionRect_, transitionBox_);
     });
