@@ -342,6 +342,21 @@ bool hasProblemOption(const Family& family, const std::string& name) {
 
 }  // namespace
 
+void cli_detail::reportRun(const RunResult& result, const ProblemInstance& problem, bool json,
+                           std::ostream& out, std::ostream& err) {
+    if (json) {
+        writeJson(out, summaryJson(result, problem));
+    } else {
+        writeSummaryText(out, result, problem);
+    }
+    // A run that ends in failure says why on stderr too (an invalid input found during the
+    // run: a model whose every labeling has probability zero, memory that ran out).
+    if (result.status.code == StatusCode::NumericalFailure ||
+        result.status.code == StatusCode::InvalidInput) {
+        err << "cplab-cli: " << result.status.message << '\n';
+    }
+}
+
 // Writes a finished run's trace, model and labeling as `a` asks; 0, or kExitInvalid when one
 // could not be written. A failed run's model would replace a good one with garbage: it writes
 // none, and neither does a run stopped before its first iteration (its trace is written).
@@ -503,17 +518,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     result.options = a.options;
     int code = std::max(exitStatusFor(result.status),
                         writeRunOutputs(a, *family, *solver, result, live, err));
-    if (a.json) {
-        writeJson(out, summaryJson(result, *problem));
-    } else {
-        writeSummaryText(out, result, *problem);
-    }
-    // A run that ends in failure says why on stderr too (an invalid input found during the
-    // run: a model whose every labeling has probability zero, memory that ran out).
-    if (result.status.code == StatusCode::NumericalFailure ||
-        result.status.code == StatusCode::InvalidInput) {
-        err << "cplab-cli: " << result.status.message << '\n';
-    }
+    reportRun(result, *problem, a.json, out, err);
     if (const int signal = gSignal.load()) {
         err << "cplab-cli: " << result.status.message
             << "; outputs written as for a finished run\n";

@@ -91,6 +91,11 @@ struct RunArguments {
 int writeRunOutputs(const RunArguments& a, const Family& family, const Solver& solver,
                     const RunResult& result, LiveTrace& live, std::ostream& err);
 
+// Prints a finished run's summary (JSON with `json`, else text) on `out`, and a failure's
+// reason on `err`.
+void reportRun(const RunResult& result, const ProblemInstance& problem, bool json,
+               std::ostream& out, std::ostream& err);
+
 // The processes this cplab-cli is one of (setCliCommunicator, cli.h; one process by default).
 Communicator& cliCommunicator();
 std::shared_ptr<Communicator> cliCommunicatorShared();

@@ -191,15 +191,7 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     if (!root) return code;
     code =
         std::max(code, writeRunOutputs(a, *familyOfSolver(a.solver), *solver, result, live, err));
-    if (a.json) {
-        writeJson(out, summaryJson(result, *problem));
-    } else {
-        writeSummaryText(out, result, *problem);
-    }
-    if (result.status.code == StatusCode::NumericalFailure ||
-        result.status.code == StatusCode::InvalidInput) {
-        err << "cplab-cli: " << result.status.message << '\n';
-    }
+    reportRun(result, *problem, a.json, out, err);
     if (const int signal = signalReceived()) code = kExitSignalBase + signal;
     return code;
 }
