@@ -21,6 +21,8 @@ constexpr double kZeroWeight = kZeroKernelWeight;
 // The line search gives up improving on γ = 0 below this fraction of the maximal step.
 constexpr double kTinyStep = 1e-10;
 constexpr double kBacktrack = 0.1;
+// The finest KKT tolerance a stalled step tightens the inner SVM to.
+constexpr double kFinestKkt = 1e-8;
 
 enum Line {
     kInput,
@@ -285,17 +287,33 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     s.current = std::move(best);
     noteKernelChanges(start.beta, s.current.beta);
 
-    record.oracleCalls = svmCalls_;
-    record.upper = s.current.J;
-    record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
-    record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
+    const auto report = [&] {
+        record.oracleCalls = svmCalls_;
+        record.upper = s.current.J;
+        record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
+        record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
+    };
+    report();
     if (!moved && !stopOptions().gapReached(record.upper - record.lower, record.upper)) {
+        // No descent: J is known to the inner SVM's accuracy only. Before calling it a stall,
+        // the SVM is solved more accurately (a tenth of its tolerance, down to kFinestKkt):
+        // the default kkt_tolerance must not keep a run from the tol_rel its user asked for.
+        const double tolerance = s.smo.options().tolerance;
+        if (tolerance > kFinestKkt) {
+            const double finer = std::max(kFinestKkt, tolerance * 0.1);
+            s.smo.setTolerance(finer);
+            if (!evaluate(s.current.beta, &s.current)) return cancelled();
+            report();
+            noteEvent(PlaneAdded,
+                      "no descent at the SVM's accuracy: re-solved with KKT tolerance " +
+                          formatReal(finer) + ", J = " + formatShort(s.current.J));
+            return Status::running();
+        }
         return Status::make(StatusCode::Stalled,
                             "no descent along the reduced gradient with the gap " +
                                 formatReal(record.upper - record.lower) +
-                                " open: J is known to the inner SVM's accuracy only (lower "
-                                "kkt_tolerance = " +
-                                formatReal(options_.kkt_tolerance) + ")");
+                                " open, with the inner SVM solved to KKT tolerance " +
+                                formatReal(tolerance));
     }
     return Status::running();
 }

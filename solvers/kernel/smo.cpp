@@ -559,4 +559,12 @@ const SmoOptions& Smo::options() const {
     return impl_->options;
 }
 
+void Smo::setTolerance(double tolerance) {
+    if (!(tolerance > 0)) {
+        throw std::invalid_argument("SmoOptions::tolerance = " + formatReal(tolerance) +
+                                    ": must be > 0");
+    }
+    impl_->options.tolerance = tolerance;
+}
+
 }  // namespace cplab

@@ -63,6 +63,9 @@ class Smo {
     int supportVectors() const;       // αᵢ > 0
     int boundSupportVectors() const;  // αᵢ = C
     const SmoOptions& options() const;
+    // A new KKT tolerance (> 0) for the next run() (an outer solver that needs the SVM's
+    // objective more accurately than it first asked).
+    void setTolerance(double tolerance);
 
   private:
     struct Impl;
