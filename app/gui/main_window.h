@@ -204,6 +204,7 @@ class MainWindow : public QMainWindow {
     struct Loaded;
 
     // The bounds plot's id of the k-th followed trace (−1, −2, …: never a local run's).
+    void addFollowActions(QMenu* file);
     static int followId(std::size_t k) { return -1 - static_cast<int>(k); }
     void addFollowedToPlot(std::size_t k);
     QString followLabel(const TraceFollower& follower) const;

@@ -4,6 +4,7 @@
 // runs as it grows (trace_follower.h reads it).
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 
 #include "bounds_plot.h"
 #include "log_panel.h"
@@ -12,6 +13,22 @@
 #include "trace_follower.h"
 
 namespace cplab {
+
+// File › Follow a running trace... and Stop following traces.
+void MainWindow::addFollowActions(QMenu* file) {
+    file->addAction(tr("Follow a running &trace..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Follow a running trace"), lastFolder("trace"),
+            tr("Traces a run is writing (*.running *.csv);;All files (*)"));
+        if (path.isEmpty()) return;
+        setLastFolder("trace", path);
+        followTrace(path);
+    });
+    QAction* stopFollowing =
+        file->addAction(tr("Stop following traces"), this, &MainWindow::stopFollowing);
+    connect(file, &QMenu::aboutToShow, this,
+            [this, stopFollowing] { stopFollowing->setEnabled(!followers_.empty()); });
+}
 
 TraceFollower* MainWindow::followTrace(const QString& path) {
     auto* follower = new TraceFollower(path, this);

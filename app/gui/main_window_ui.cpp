@@ -465,18 +465,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Copy as command line"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                     this, &MainWindow::copyCommandLine);
     file->addSeparator();
-    file->addAction(tr("Follow a running &trace..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Follow a running trace"), lastFolder("trace"),
-            tr("Traces a run is writing (*.running *.csv);;All files (*)"));
-        if (path.isEmpty()) return;
-        setLastFolder("trace", path);
-        followTrace(path);
-    });
-    QAction* stopFollowing =
-        file->addAction(tr("Stop following traces"), this, &MainWindow::stopFollowing);
-    connect(file, &QMenu::aboutToShow, this,
-            [this, stopFollowing] { stopFollowing->setEnabled(!followers_.empty()); });
+    addFollowActions(file);
     file->addSeparator();
     addExportActions(file);
     file->addSeparator();
