@@ -100,6 +100,12 @@ void TraceFollower::poll() {
 }
 
 bool TraceFollower::readFrom(const QString& path, bool whole) {
+    // Only a regular file: a FIFO would block the GUI thread in open(), a device never ends.
+    struct stat info {};
+    if (::stat(QFile::encodeName(path).constData(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        setState(State::Failed, tr("%1: not a regular file, so not a trace").arg(path));
+        return false;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         // Renamed or removed between the check and the open: the next poll sees which.

@@ -5,6 +5,8 @@
 // between two polls are read from FILE); a writer that died, a row that is not a trace's and a
 // new run over the followed one are told apart; and a real `cplab-cli run --trace` is followed
 // to its end with the very numbers of its finished trace.
+#include <sys/stat.h>
+
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -144,6 +146,16 @@ class TestFollowTrace : public QObject {
         TraceFollower* back = w.followTrace(dir.filePath("back.csv"));
         QVERIFY2(back->stateText().contains("back.csv.running:3: iteration 1 after 2"),
                  qPrintable(back->stateText()));
+
+        // A device or a FIFO is refused, not read (a FIFO would block the GUI in open()).
+        TraceFollower* device = w.followTrace("/dev/zero");
+        QCOMPARE(device->state(), TraceFollower::State::Failed);
+        QVERIFY2(device->stateText().contains("not a regular file"),
+                 qPrintable(device->stateText()));
+        const QString fifo = dir.filePath("pipe.csv");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        TraceFollower* pipe = w.followTrace(fifo);
+        QCOMPARE(pipe->state(), TraceFollower::State::Failed);
 
         // A new run over the followed one: the records start again.
         const QString again = dir.filePath("again.csv.running");
