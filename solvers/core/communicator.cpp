@@ -37,6 +37,11 @@ double sumOverRanks(Communicator& comm, double x) {
     return x;
 }
 
+CompensatedSum sumOverRanks(Communicator& comm, CompensatedSum x) {
+    comm.sumInRankOrder(&x, 1);
+    return x;
+}
+
 long long maxOverRanks(Communicator& comm, long long x) {
     if (comm.size() == 1) return x;
     long long best = x;

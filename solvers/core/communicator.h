@@ -6,7 +6,8 @@
 // Contract: every rank calls the same collectives in the same order with the same sizes (the
 // solvers run the same iteration on every rank). Sums are formed in FIXED rank order,
 // ((x_0 + x_1) + x_2) + …, not in a library's reduction tree, so that the result is identical
-// on every rank and from run to run, and equal to one process's up to rounding.
+// on every rank and from run to run. The oracles' sums travel as CompensatedSum pairs
+// (core/compensated_sum.h), so they round once, at the end, to one process's values.
 //
 // SingleProcess (rank 0 of 1) is the default everywhere: its collectives return their input.
 // The Open MPI implementation lives in solvers/mpi and is linked only into cplab-cli.
@@ -17,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "core/compensated_sum.h"
+
 namespace cplab {
 
 class Communicator {
@@ -26,6 +29,9 @@ class Communicator {
     virtual int size() const = 0;  // ≥ 1
     // x[0..n) ← Σ_r x_r[0..n), summed in rank order; the same n on every rank.
     virtual void sumInRankOrder(double* x, std::size_t n) = 0;
+    // The same for n compensated sums (core/compensated_sum.h), merged pair to pair in rank
+    // order without rounding: one rounding happens only in CompensatedSum::value().
+    virtual void sumInRankOrder(CompensatedSum* x, std::size_t n) = 0;
     // Every rank's `mine`, indexed by rank (blocks of any length).
     virtual std::vector<std::string> gatherAll(const std::string& mine) = 0;
     // Bytes sent by this rank so far, and the seconds it spent in collectives (transfers and
@@ -40,12 +46,15 @@ class SingleProcess final : public Communicator {
     int rank() const override { return 0; }
     int size() const override { return 1; }
     void sumInRankOrder(double*, std::size_t) override {}
+    void sumInRankOrder(CompensatedSum*, std::size_t) override {}
     std::vector<std::string> gatherAll(const std::string& mine) override { return {mine}; }
 };
 
 // Helpers on any communicator (one collective each).
 // Σ of one number over the ranks.
 double sumOverRanks(Communicator& comm, double x);
+// Σ of one compensated sum over the ranks.
+CompensatedSum sumOverRanks(Communicator& comm, CompensatedSum x);
 // Largest of one integer over the ranks.
 long long maxOverRanks(Communicator& comm, long long x);
 // A collective check after work that may fail on some ranks: every rank passes its own

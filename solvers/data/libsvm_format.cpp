@@ -171,6 +171,72 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
     return data;
 }
 
+// The lines [first, last) (0-based) of what `pieces` hands out, as pieces of whole lines:
+// a gzip file's share, found by streaming the whole text and skipping the other lines.
+class LineRange {
+  public:
+    LineRange(TextPieces& pieces, long long first, long long last)
+        : pieces_(pieces), first_(first), last_(last) {}
+
+    bool next(std::string_view& piece) {
+        for (std::string_view p; line_ < last_ && pieces_.next(p);) {
+            const std::size_t begin = skipLines(p, first_ - line_);
+            const std::size_t end = begin + skipLines(p.substr(begin), last_ - line_);
+            if (end > begin) {
+                piece = p.substr(begin, end - begin);
+                return true;
+            }
+        }
+        return false;
+    }
+    void rewind() {
+        pieces_.rewind();
+        line_ = 0;
+    }
+
+  private:
+    // Passes up to `count` lines of `text` (counted in line_); returns the bytes passed.
+    std::size_t skipLines(std::string_view text, long long count) {
+        std::size_t at = 0;
+        for (; count > 0 && at < text.size(); --count, ++line_) {
+            const std::size_t nl = text.find('\n', at);
+            at = nl == std::string_view::npos ? text.size() : nl + 1;
+        }
+        return at;
+    }
+
+    TextPieces& pieces_;
+    long long first_, last_;
+    long long line_ = 0;  // lines passed so far
+};
+
+// Lines of the text `pieces` hands out (a last line without '\n' counts).
+long long linesOf(TextPieces& pieces) {
+    long long lines = 0;
+    for (std::string_view p; pieces.next(p);)
+        lines += std::count(p.begin(), p.end(), '\n') + (!p.empty() && p.back() != '\n' ? 1 : 0);
+    pieces.rewind();
+    return lines;
+}
+
+// A gzip file's share: the lines [L·rank/ranks, L·(rank + 1)/ranks) of its L lines, found by
+// decompressing the whole stream (once to count, then to parse) and keeping only those.
+Dataset loadGzipShare(const std::string& path, int rank, int ranks, const LoadOptions& options) {
+    TextPieces pieces(path);
+    const long long lines = linesOf(pieces);
+    const long long first = lines * rank / ranks;
+    const long long last = lines * (rank + 1) / ranks;
+    if (first >= last) {
+        throw DataError(path, 0,
+                        "no examples for process " + std::to_string(rank) + " of " +
+                            std::to_string(ranks) + ": the file has " + std::to_string(lines) +
+                            " lines, fewer than processes; use fewer processes");
+    }
+    LineRange share(pieces, first, last);
+    return parseText(share, path, std::filesystem::path(path).filename().string(), options,
+                     static_cast<int>(first));
+}
+
 // The first line start at or after `at` (a line starts at 0 and after each '\n'), or `size`.
 std::size_t lineStartFrom(std::ifstream& in, std::size_t at, std::size_t size) {
     if (at == 0) return 0;
@@ -218,11 +284,7 @@ Dataset loadLibsvmShare(const std::string& path, int rank, int ranks, const Load
     in.read(magic, 2);
     if (in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
         static_cast<unsigned char>(magic[1]) == 0x8b) {
-        throw DataError(path, 0,
-                        "a gzip-compressed file cannot be split into byte ranges for " +
-                            std::to_string(ranks) +
-                            " processes; decompress it, or give one file per process "
-                            "(--data 'part-%r.svm.gz', %r = the rank)");
+        return loadGzipShare(path, rank, ranks, options);
     }
     in.clear();
     in.seekg(0, std::ios::end);

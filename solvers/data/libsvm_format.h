@@ -25,13 +25,15 @@ namespace cplab {
 // Loads the file at `path` (gzip or plain). name = the file name, source = `path`.
 Dataset loadLibsvm(const std::string& path, const LoadOptions& options = {});
 
-// The share of process `rank` of `ranks` (0 ≤ rank < ranks) of the plain-text file at `path`:
-// the lines that start in bytes [size·rank/ranks, size·(rank + 1)/ranks), so that the shares
-// partition the file's lines, in order. Only the share is read (and the bytes before it
-// scanned for '\n', so that messages and Dataset::lines give the file's line numbers). The
-// dimension is the share's largest index. Throws DataError for a gzip file (its bytes cannot
-// be split: decompress it or give one file per rank), a share without any line (more ranks than
-// lines) or without examples, and whatever loadLibsvm throws.
+// The share of process `rank` of `ranks` (0 ≤ rank < ranks) of the file at `path`, so that
+// the shares partition the file's lines, in order. Plain text: the lines that start in bytes
+// [size·rank/ranks, size·(rank + 1)/ranks); only the share is read (and the bytes before it
+// scanned for '\n', so that messages and Dataset::lines give the file's line numbers). Gzip
+// (its bytes cannot be split): the lines [L·rank/ranks, L·(rank + 1)/ranks) of its L lines,
+// found by streaming the decompressed text (once to count the lines, then to parse) and
+// skipping the rest; only the share is parsed and kept. The dimension is the share's largest
+// index. Throws DataError for a share without any line (more ranks than lines) or without
+// examples, and whatever loadLibsvm throws.
 Dataset loadLibsvmShare(const std::string& path, int rank, int ranks,
                         const LoadOptions& options = {});
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 namespace cplab {
@@ -23,15 +24,8 @@ class MpiCommunicator final : public Communicator {
     double bytesSent() const override { return bytes_; }
     double collectiveSeconds() const override { return seconds_; }
 
-    void sumInRankOrder(double* x, std::size_t n) override {
-        if (size_ == 1 || n == 0) return;
-        const Timer timer(seconds_);
-        if (n <= kGatherAllBelow) {
-            sumGathered(x, n);
-        } else {
-            sumByChunks(x, n);
-        }
-    }
+    void sumInRankOrder(double* x, std::size_t n) override { sum(x, n); }
+    void sumInRankOrder(CompensatedSum* x, std::size_t n) override { sum(x, n); }
 
     std::vector<std::string> gatherAll(const std::string& mine) override {
         const Timer timer(seconds_);
@@ -63,53 +57,79 @@ class MpiCommunicator final : public Communicator {
         Timer& operator=(const Timer&) = delete;
     };
 
+    // x[0..n) summed over the ranks: small sums gathered whole onto every rank, large ones
+    // by chunks. T is double or CompensatedSum (sent as two doubles).
+    template <class T>
+    void sum(T* x, std::size_t n) {
+        if (size_ == 1 || n == 0) return;
+        const Timer timer(seconds_);
+        if (n <= kGatherAllBelow) {
+            sumGathered(x, n);
+        } else {
+            sumByChunks(x, n);
+        }
+    }
+
+    // Doubles on the wire for n entries of T.
+    template <class T>
+    static int doubles(std::size_t n) {
+        static_assert(sizeof(T) % sizeof(double) == 0 && std::is_standard_layout_v<T>);
+        return static_cast<int>(n * (sizeof(T) / sizeof(double)));
+    }
+    static void addTo(double& out, double b) { out += b; }
+    static void addTo(CompensatedSum& out, const CompensatedSum& b) { out.add(b); }
+
     // Every rank's x, then added in rank order.
-    void sumGathered(double* x, std::size_t n) {
-        buffer_.resize(n * static_cast<std::size_t>(size_));
-        MPI_Allgather(x, static_cast<int>(n), MPI_DOUBLE, buffer_.data(), static_cast<int>(n),
-                      MPI_DOUBLE, MPI_COMM_WORLD);
-        bytes_ += 8.0 * static_cast<double>(n) * (size_ - 1);
-        addInRankOrder(buffer_.data(), n, n, x);
+    template <class T>
+    void sumGathered(T* x, std::size_t n) {
+        std::vector<T> all(n * static_cast<std::size_t>(size_));
+        MPI_Allgather(x, doubles<T>(n), MPI_DOUBLE, all.data(), doubles<T>(n), MPI_DOUBLE,
+                      MPI_COMM_WORLD);
+        bytes_ += 8.0 * doubles<T>(n) * (size_ - 1);
+        addInRankOrder(all.data(), n, n, x);
     }
 
     // out[0..n) = Σ_r blocks[r·stride .. r·stride + n), r = 0, 1, …
-    void addInRankOrder(const double* blocks, std::size_t n, std::size_t stride, double* out) {
+    template <class T>
+    void addInRankOrder(const T* blocks, std::size_t n, std::size_t stride, T* out) {
         std::copy(blocks, blocks + n, out);
         for (int r = 1; r < size_; ++r) {
-            const double* b = blocks + static_cast<std::size_t>(r) * stride;
+            const T* b = blocks + static_cast<std::size_t>(r) * stride;
             for (std::size_t i = 0; i < n; ++i)
-                out[i] += b[i];
+                addTo(out[i], b[i]);
         }
     }
 
     // Chunk r of every rank onto rank r, added there in rank order, then shared.
-    void sumByChunks(double* x, std::size_t n) {
+    template <class T>
+    void sumByChunks(T* x, std::size_t n) {
         const auto N = static_cast<std::size_t>(size_);
-        std::vector<int> counts(N), offsets(N);
+        const int width = doubles<T>(1);
+        std::vector<int> counts(N), offsets(N);  // in doubles
         for (std::size_t r = 0; r < N; ++r) {
-            offsets[r] = static_cast<int>(r * n / N);
-            counts[r] = static_cast<int>((r + 1) * n / N) - offsets[r];
+            offsets[r] = width * static_cast<int>(r * n / N);
+            counts[r] = width * static_cast<int>((r + 1) * n / N) - offsets[r];
         }
         const auto mine = static_cast<std::size_t>(rank_);
-        const auto chunk = static_cast<std::size_t>(counts[mine]);
+        const auto chunk = static_cast<std::size_t>(counts[mine] / width);  // in T
         std::vector<int> recvCounts(N, counts[mine]), recvOffsets(N);
         for (std::size_t r = 0; r < N; ++r)
-            recvOffsets[r] = static_cast<int>(r * chunk);
-        buffer_.resize(chunk * N);
-        MPI_Alltoallv(x, counts.data(), offsets.data(), MPI_DOUBLE, buffer_.data(),
+            recvOffsets[r] = static_cast<int>(r) * counts[mine];
+        std::vector<T> received(chunk * N);
+        MPI_Alltoallv(x, counts.data(), offsets.data(), MPI_DOUBLE, received.data(),
                       recvCounts.data(), recvOffsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-        std::vector<double> sum(chunk);
-        addInRankOrder(buffer_.data(), chunk, chunk, sum.data());
-        MPI_Allgatherv(sum.data(), static_cast<int>(chunk), MPI_DOUBLE, x, counts.data(),
-                       offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-        bytes_ += 8.0 * static_cast<double>(n - chunk) + 8.0 * static_cast<double>(chunk) * (N - 1);
+        std::vector<T> sum(chunk);
+        addInRankOrder(received.data(), chunk, chunk, sum.data());
+        MPI_Allgatherv(sum.data(), counts[mine], MPI_DOUBLE, x, counts.data(), offsets.data(),
+                       MPI_DOUBLE, MPI_COMM_WORLD);
+        bytes_ +=
+            8.0 * width * (static_cast<double>(n - chunk) + static_cast<double>(chunk) * (N - 1));
     }
 
     int rank_ = 0;
     int size_ = 1;
     double bytes_ = 0.0;
     double seconds_ = 0.0;
-    std::vector<double> buffer_;
 };
 
 }  // namespace

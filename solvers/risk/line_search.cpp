@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/compensated_sum.h"
 #include "core/worker_team.h"
 #include "data/text_io.h"
 #include "risk/loss_functions.h"
@@ -42,6 +43,9 @@ struct Parallel {
     }
     // x[0..n) summed over the ranks (unchanged for one process).
     void overRanks(double* x, std::size_t n) const {
+        if (comm) comm->sumInRankOrder(x, n);
+    }
+    void overRanks(CompensatedSum* x, std::size_t n) const {
         if (comm) comm->sumInRankOrder(x, n);
     }
     // fn(t) for t < n, on the team when there is one.
@@ -167,19 +171,19 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
     const int K = static_cast<int>(S.cols());
     const int parts = parallel.parts(m * K * count);
     const auto width = static_cast<std::size_t>(count);
-    std::vector<double> partial(static_cast<std::size_t>(parts) * width, 0.0);
+    std::vector<CompensatedSum> partial(static_cast<std::size_t>(parts) * width);
     std::vector<double> rows(loss == LossKind::Multiclass ? static_cast<std::size_t>(parts) * K
                                                           : 0);
     parallel.blocks(m, parts, [&](int t, int begin, int end) {
-        double* sum = partial.data() + static_cast<std::size_t>(t) * width;
+        CompensatedSum* sum = partial.data() + static_cast<std::size_t>(t) * width;
         if (loss == LossKind::Multiclass) {
             double* row = rows.data() + static_cast<std::size_t>(t) * K;
             for (int i = begin; i < end; ++i) {
                 for (int j = 0; j < count; ++j) {
                     for (int c = 0; c < K; ++c)
                         row[c] = S(i, c) + ks[j] * D(i, c);
-                    sum[j] +=
-                        detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr);
+                    sum[j].add(
+                        detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr));
                 }
             }
             return;
@@ -188,7 +192,7 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
             const double k = ks[0];
             const auto add = [&](auto&& ell) {
                 for (int i = begin; i < end; ++i)
-                    sum[0] += ell(S(i, 0) + k * D(i, 0), labels[i]);
+                    sum[0].add(ell(S(i, 0) + k * D(i, 0), labels[i]));
             };
             switch (loss) {
                 case LossKind::Hinge:
@@ -212,8 +216,9 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
         }
         // Several ks (the slice plot's 81): the piecewise losses as array expressions over the
         // ks, vectorised, with the arithmetic of loss_functions.h, so that 81 values cost about
-        // as much as three single ones; logistic one value at a time (exp and log1p dominate).
-        Eigen::Map<Eigen::ArrayXd> acc(sum, count);
+        // as much as three single ones (plain sums: these are for plots); logistic one value at
+        // a time (exp and log1p dominate).
+        Eigen::ArrayXd acc = Eigen::ArrayXd::Zero(count);
         const Eigen::Map<const Eigen::ArrayXd> k(ks, count);
         for (int i = begin; i < end; ++i) {
             const double s = S(i, 0);
@@ -231,25 +236,27 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
                     break;
                 case LossKind::Logistic:
                     for (int j = 0; j < count; ++j)
-                        sum[j] += detail::logisticLoss(s + ks[j] * d, y, nullptr);
+                        acc[j] += detail::logisticLoss(s + ks[j] * d, y, nullptr);
                     break;
                 case LossKind::Multiclass:
                     break;
             }
         }
+        for (int j = 0; j < count; ++j)
+            sum[j].add(acc[j]);
     });
-    std::vector<double> sums(width, 0.0);
+    std::vector<CompensatedSum> sums(width);
     for (int j = 0; j < count; ++j) {
         for (int t = 0; t < parts; ++t)
-            sums[static_cast<std::size_t>(j)] +=
-                partial[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(j)];
+            sums[static_cast<std::size_t>(j)].add(
+                partial[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(j)]);
     }
     parallel.overRanks(sums.data(), width);
     const double mAll = parallel.examplesOf(labels);
     for (int j = 0; j < count; ++j) {
         const double k = ks[j];
         const double reg = 0.5 * line.lambda * (line.ww + k * (2.0 * line.wd + k * line.dd));
-        values[j] = reg + sums[static_cast<std::size_t>(j)] / mAll;
+        values[j] = reg + sums[static_cast<std::size_t>(j)].value() / mAll;
     }
 }
 
@@ -269,16 +276,18 @@ struct Breakpoint {
     double dB;
 };
 
+// Every sum of many terms is a CompensatedSum, rounded only where it is compared or used, so
+// that the step is the same however the examples are split among threads and ranks.
 struct Piecewise {
-    double A = 0.0;  // f'(k⁺) = A·k + B on (0, first breakpoint)
-    double B = 0.0;
-    double lossAtZero = 0.0;  // Σ ℓ(sᵢ, yᵢ) over the examples collected (f(0) for free)
+    CompensatedSum A;  // f'(k⁺) = A·k + B on (0, first breakpoint)
+    CompensatedSum B;
+    CompensatedSum lossAtZero;  // Σ ℓ(sᵢ, yᵢ) over the examples collected (f(0) for free)
     std::vector<Breakpoint> points;  // k ∈ (0, ∞), unordered
 
     void add(double k, double dA, double dB) {
         if (!(k > 0.0)) {  // at 0 (rounding): already part of the right derivative at 0
-            A += dA;
-            B += dB;
+            A.add(dA);
+            B.add(dB);
         } else if (k < INFINITY) {
             points.push_back({k, dA, dB});
         }
@@ -295,20 +304,20 @@ void collectHinge(bool squared, const Eigen::VectorXd& labels, const Eigen::Matr
         const double y = labels[i];
         const double c = 1.0 - y * S(i, 0);
         const double e = -y * D(i, 0);
-        p.lossAtZero += squared ? detail::squaredHingeLoss(S(i, 0), y, nullptr)
-                                : detail::hingeLoss(S(i, 0), y, nullptr);
+        p.lossAtZero.add(squared ? detail::squaredHingeLoss(S(i, 0), y, nullptr)
+                                 : detail::hingeLoss(S(i, 0), y, nullptr));
         const bool active = c > 0.0 || (c == 0.0 && e > 0.0);  // on just right of k = 0
         const bool crosses = (c > 0.0 && e < 0.0) || (c < 0.0 && e > 0.0);
         if (!squared) {
-            if (active) p.B += e * inv;
+            if (active) p.B.add(e * inv);
             if (crosses) p.add(-c / e, 0.0, std::abs(e) * inv);
         } else {
             // d/dk (c + k e)² / m = (2e²/m)·k + 2ec/m while on.
             const double a = 2.0 * e * e * inv;
             const double b = 2.0 * e * c * inv;
             if (active) {
-                p.A += a;
-                p.B += b;
+                p.A.add(a);
+                p.B.add(b);
             }
             if (crosses) {
                 const double sign = e > 0.0 ? 1.0 : -1.0;  // switches on (e > 0) or off
@@ -324,7 +333,7 @@ void collectEpsilonInsensitive(double epsilon, const Eigen::VectorXd& labels,
                                int end, double inv, Piecewise& p) {
     p.points.reserve(2 * static_cast<std::size_t>(end - begin));
     for (int i = begin; i < end; ++i) {
-        p.lossAtZero += detail::epsilonInsensitiveLoss(S(i, 0), labels[i], epsilon, nullptr);
+        p.lossAtZero.add(detail::epsilonInsensitiveLoss(S(i, 0), labels[i], epsilon, nullptr));
         double r = S(i, 0) - labels[i];
         double d = D(i, 0);
         if (d == 0.0) continue;
@@ -334,9 +343,9 @@ void collectEpsilonInsensitive(double epsilon, const Eigen::VectorXd& labels,
         }
         const double jump = d * inv;
         if (r >= epsilon) {
-            p.B += jump;
+            p.B.add(jump);
         } else if (r < -epsilon) {
-            p.B -= jump;
+            p.B.add(-jump);
             p.add((-epsilon - r) / d, 0.0, jump);
             p.add((epsilon - r) / d, 0.0, jump);
         } else {
@@ -365,8 +374,8 @@ void collectMulticlass(const Eigen::VectorXd& labels, const Eigen::MatrixXd& S,
             const auto c = static_cast<std::size_t>(cur);
             if (alpha[u] > alpha[c] || (alpha[u] == alpha[c] && beta[u] > beta[c])) cur = j;
         }
-        p.lossAtZero += alpha[static_cast<std::size_t>(cur)];
-        p.B += beta[static_cast<std::size_t>(cur)] * inv;
+        p.lossAtZero.add(alpha[static_cast<std::size_t>(cur)]);
+        p.B.add(beta[static_cast<std::size_t>(cur)] * inv);
         double at = 0.0;
         for (;;) {
             const auto c = static_cast<std::size_t>(cur);
@@ -422,11 +431,16 @@ std::vector<Piecewise> collect(LossKind loss, double epsilon, const Eigen::Vecto
 
 using PointIterator = std::vector<Breakpoint>::iterator;
 
+// f'(k⁺) = A·k + B.
+double derivativeAt(double k, const CompensatedSum& A, const CompensatedSum& B) {
+    return A.value() * k + B.value();
+}
+
 // The selection on [first, last) (see the header): on entry f'(lo⁺) < 0 ≤ f'(hi⁺) with
 // f'(k⁺) = A·k + B on (lo, next breakpoint); on return the same with no breakpoint left in
 // (lo, hi). Reorders the range.
-void selectSerial(PointIterator first, PointIterator last, double& A, double& B, double& lo,
-                  double& hi, LineSearchResult& result) {
+void selectSerial(PointIterator first, PointIterator last, CompensatedSum& A, CompensatedSum& B,
+                  double& lo, double& hi, LineSearchResult& result) {
     const auto byK = [](const Breakpoint& u, const Breakpoint& v) { return u.k < v.k; };
     while (first != last) {
         ++result.iterations;
@@ -436,18 +450,18 @@ void selectSerial(PointIterator first, PointIterator last, double& A, double& B,
         // [first, mid) ≤ kp ≤ (mid, last): gather every breakpoint equal to kp next to mid.
         const auto upper =
             std::partition(mid + 1, last, [kp](const Breakpoint& u) { return u.k <= kp; });
-        double sumA = 0.0;
-        double sumB = 0.0;
+        CompensatedSum sumA = A;
+        CompensatedSum sumB = B;
         for (auto it = first; it != upper; ++it) {
-            sumA += it->dA;
-            sumB += it->dB;
+            sumA.add(it->dA);
+            sumB.add(it->dB);
         }
-        if ((A + sumA) * kp + (B + sumB) >= 0.0) {  // f'(kp⁺) ≥ 0: k* ≤ kp
+        if (derivativeAt(kp, sumA, sumB) >= 0.0) {  // f'(kp⁺) ≥ 0: k* ≤ kp
             hi = kp;
             last = std::partition(first, mid, [kp](const Breakpoint& u) { return u.k < kp; });
         } else {  // k* > kp: the breakpoints up to kp are passed
-            A += sumA;
-            B += sumB;
+            A = sumA;
+            B = sumB;
             lo = kp;
             first = upper;
         }
@@ -474,11 +488,11 @@ std::vector<T> gatheredOverRanks(Communicator& comm, const std::vector<T>& mine)
 // ranks the parts are every rank's: the samples are gathered and the sums combined, so every
 // rank takes the same pivot and the same side; the last few breakpoints are gathered onto
 // every rank (in rank order) for the same selectSerial.
-void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double& lo, double& hi,
-                    const Parallel& parallel, LineSearchResult& result) {
+void selectParallel(std::vector<Piecewise>& pieces, CompensatedSum& A, CompensatedSum& B,
+                    double& lo, double& hi, const Parallel& parallel, LineSearchResult& result) {
     const std::size_t n = pieces.size();
     std::vector<std::size_t> first(n, 0), last(n), less(n), upTo(n);
-    std::vector<double> sumA(n), sumB(n);
+    std::vector<CompensatedSum> sumA(n), sumB(n);
     double live = 0;
     for (std::size_t t = 0; t < n; ++t) {
         last[t] = pieces[t].points.size();
@@ -512,29 +526,33 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
                 begin + first[t], begin + last[t], [kp](const Breakpoint& u) { return u.k < kp; });
             const PointIterator equal = std::partition(
                 below, begin + last[t], [kp](const Breakpoint& u) { return u.k == kp; });
-            double a = 0.0;
-            double b = 0.0;
+            CompensatedSum a;
+            CompensatedSum b;
             for (auto it = begin + first[t]; it != equal; ++it) {
-                a += it->dA;
-                b += it->dB;
+                a.add(it->dA);
+                b.add(it->dB);
             }
             less[t] = static_cast<std::size_t>(below - begin);
             upTo[t] = static_cast<std::size_t>(equal - begin);
             sumA[t] = a;
             sumB[t] = b;
         });
-        double ab[2] = {0.0, 0.0};
+        CompensatedSum ab[2];
         for (std::size_t t = 0; t < n; ++t) {
-            ab[0] += sumA[t];
-            ab[1] += sumB[t];
+            ab[0].add(sumA[t]);
+            ab[1].add(sumB[t]);
         }
         parallel.overRanks(ab, 2);
-        const bool atOrBefore = (A + ab[0]) * kp + (B + ab[1]) >= 0.0;  // f'(kp⁺) ≥ 0: k* ≤ kp
+        CompensatedSum atA = A;
+        CompensatedSum atB = B;
+        atA.add(ab[0]);
+        atB.add(ab[1]);
+        const bool atOrBefore = derivativeAt(kp, atA, atB) >= 0.0;  // f'(kp⁺) ≥ 0: k* ≤ kp
         if (atOrBefore) {
             hi = kp;
         } else {
-            A += ab[0];
-            B += ab[1];
+            A = atA;
+            B = atB;
             lo = kp;
         }
         live = 0;
@@ -562,24 +580,17 @@ void selectParallel(std::vector<Piecewise>& pieces, double& A, double& B, double
 // changes. Reorders the parts' breakpoints.
 double solvePiecewise(std::vector<Piecewise>& pieces, double a, double b, double maxStep,
                       const Parallel& parallel, LineSearchResult& result) {
-    double AB[2] = {0.0, 0.0};
+    CompensatedSum AB[2];
     for (const Piecewise& p : pieces) {
-        AB[0] += p.A;
-        AB[1] += p.B;
+        AB[0].add(p.A);
+        AB[1].add(p.B);
     }
-    double A = a;
-    double B = b;
-    if (parallel.comm) {
-        parallel.overRanks(AB, 2);
-        A += AB[0];
-        B += AB[1];
-    } else {  // as before ranks: the parts added onto a and b one by one
-        for (const Piecewise& p : pieces) {
-            A += p.A;
-            B += p.B;
-        }
-    }
-    if (B >= 0.0) return 0.0;  // f'(0⁺) ≥ 0
+    parallel.overRanks(AB, 2);
+    CompensatedSum A = AB[0];
+    CompensatedSum B = AB[1];
+    A.add(a);
+    B.add(b);
+    if (B.value() >= 0.0) return 0.0;  // f'(0⁺) ≥ 0
     double lo = 0.0;
     double hi = INFINITY;
     if (pieces.size() == 1 && !parallel.comm) {
@@ -589,7 +600,7 @@ double solvePiecewise(std::vector<Piecewise>& pieces, double a, double b, double
     }
     // No breakpoint in (lo, hi); f'(k) = A·k + B there, f'(lo⁺) < 0 ≤ f'(hi⁺).
     double k = hi;
-    if (A > 0.0) k = std::min(hi, std::max(lo, -B / A));
+    if (A.value() > 0.0) k = std::min(hi, std::max(lo, -B.value() / A.value()));
     if (!(k <= maxStep)) {
         k = maxStep;
         result.capped = true;
@@ -605,10 +616,10 @@ void logisticDerivatives(const Eigen::VectorXd& labels, const LineRegulariser& l
                          const Parallel& parallel, double& first, double& second) {
     const Eigen::Index m = labels.size();
     const int parts = parallel.parts(16 * m);
-    std::vector<double> gs(static_cast<std::size_t>(parts)), hs(gs.size());
+    std::vector<CompensatedSum> gs(static_cast<std::size_t>(parts)), hs(gs.size());
     parallel.blocks(m, parts, [&](int t, int begin, int end) {
-        double g = 0.0;
-        double h = 0.0;
+        CompensatedSum g;
+        CompensatedSum h;
         for (int i = begin; i < end; ++i) {
             const double y = labels[i];
             const double d = D(i, 0);
@@ -616,21 +627,21 @@ void logisticDerivatives(const Eigen::VectorXd& labels, const LineRegulariser& l
             const double z = y * (S(i, 0) + k * d);
             const double e = std::exp(-std::abs(z));
             const double q = 1.0 / (1.0 + e);
-            g -= y * d * (z >= 0.0 ? e * q : q);  // σ(−z)
-            h += d * d * e * q * q;               // σ(z)σ(−z)
+            g.add(-y * d * (z >= 0.0 ? e * q : q));  // σ(−z)
+            h.add(d * d * e * q * q);                // σ(z)σ(−z)
         }
         gs[static_cast<std::size_t>(t)] = g;
         hs[static_cast<std::size_t>(t)] = h;
     });
-    double gh[2] = {0.0, 0.0};
+    CompensatedSum gh[2];
     for (std::size_t t = 0; t < gs.size(); ++t) {
-        gh[0] += gs[t];
-        gh[1] += hs[t];
+        gh[0].add(gs[t]);
+        gh[1].add(hs[t]);
     }
     parallel.overRanks(gh, 2);
     const double mAll = parallel.examplesOf(labels);
-    first = line.lambda * (line.wd + k * line.dd) + gh[0] / mAll;
-    second = line.lambda * line.dd + gh[1] / mAll;
+    first = line.lambda * (line.wd + k * line.dd) + gh[0].value() / mAll;
+    second = line.lambda * line.dd + gh[1].value() / mAll;
 }
 
 double solveLogistic(const Eigen::VectorXd& labels, const LineRegulariser& line,
@@ -694,14 +705,15 @@ LineSearchResult search(LossKind loss, double epsilon, const Eigen::VectorXd& la
     } else {
         std::vector<Piecewise> pieces = collect(loss, epsilon, labels, S, D, parallel);
         // Σ ℓ(sᵢ, yᵢ) and the breakpoints' count, over the ranks.
-        double sums[2] = {0.0, 0.0};
+        CompensatedSum sums[2];  // exact for the count
         for (const Piecewise& p : pieces) {
-            sums[0] += p.lossAtZero;
-            sums[1] += static_cast<double>(p.points.size());
+            sums[0].add(p.lossAtZero);
+            sums[1].add(static_cast<double>(p.points.size()));
         }
         parallel.overRanks(sums, 2);
-        result.valueAtZero = 0.5 * line.lambda * line.ww + sums[0] / parallel.examplesOf(labels);
-        result.breakpoints = static_cast<long long>(sums[1]);
+        result.valueAtZero =
+            0.5 * line.lambda * line.ww + sums[0].value() / parallel.examplesOf(labels);
+        result.breakpoints = static_cast<long long>(sums[1].value());
         // The parts hold the breakpoints in example order: sample their concatenation (this
         // rank's, over several ranks: the sample is for plots).
         std::size_t n = 0;

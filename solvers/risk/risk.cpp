@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/compensated_sum.h"
 #include "core/worker_team.h"
 #include "data/text_io.h"
 #include "risk/loss_functions.h"
@@ -80,9 +81,9 @@ struct SparseRows {
             s0 += values[p] * w[inner[p]];
         return (s0 + s1) + (s2 + s3);
     }
-    void axpy(int i, double c, double* acc) const {
+    void axpy(int i, double c, CompensatedSum* acc) const {
         for (int p = outer[i]; p < outer[i + 1]; ++p)
-            acc[inner[p]] += c * values[p];
+            acc[inner[p]].add(c * values[p]);
     }
     // s[k] = Σ_j x_ij Wt(j, k), k < K: one output at a time so that the sum stays in a register
     // (the row's few entries are in L1 by the second output).
@@ -95,12 +96,12 @@ struct SparseRows {
         }
     }
     // Gt(j, k) += x_ij c[k].
-    void axpyK(int i, const double* c, int K, double* Gt) const {
+    void axpyK(int i, const double* c, int K, CompensatedSum* Gt) const {
         for (int p = outer[i]; p < outer[i + 1]; ++p) {
             const double v = values[p];
-            double* row = Gt + static_cast<long>(inner[p]) * K;
+            CompensatedSum* row = Gt + static_cast<long>(inner[p]) * K;
             for (int k = 0; k < K; ++k)
-                row[k] += v * c[k];
+                row[k].add(v * c[k]);
         }
     }
 };
@@ -116,15 +117,22 @@ struct DenseRows {
     double dot(int i, const double* w) const {
         return row(i).dot(Eigen::Map<const Eigen::VectorXd>(w, cols));
     }
-    void axpy(int i, double c, double* acc) const {
-        Eigen::Map<Eigen::VectorXd>(acc, cols) += c * row(i);
+    void axpy(int i, double c, CompensatedSum* acc) const {
+        const double* x = data + static_cast<long>(i) * cols;
+        for (int j = 0; j < cols; ++j)
+            acc[j].add(c * x[j]);
     }
     void dotK(int i, const double* Wt, int K, double* s) const {
         Eigen::Map<Eigen::VectorXd>(s, K).noalias() =
             ConstRowMajorMap(Wt, cols, K).transpose() * row(i);
     }
-    void axpyK(int i, const double* c, int K, double* Gt) const {
-        RowMajorMap(Gt, cols, K).noalias() += row(i) * Eigen::Map<const Eigen::RowVectorXd>(c, K);
+    void axpyK(int i, const double* c, int K, CompensatedSum* Gt) const {
+        const double* x = data + static_cast<long>(i) * cols;
+        for (int j = 0; j < cols; ++j) {
+            CompensatedSum* row = Gt + static_cast<long>(j) * K;
+            for (int k = 0; k < K; ++k)
+                row[k].add(x[j] * c[k]);
+        }
     }
 };
 
@@ -169,29 +177,14 @@ double exampleLoss(const double* s, int stride, double y, double epsilon, int K,
         return detail::multiclassLoss(s, stride, static_cast<int>(y), K, c);
 }
 
-// Compensated (Neumaier) summation: the loss value of a block is accurate to about one rounding
-// whatever its length, so the value depends on the thread count only in its last bit or two
-// (the terms are ≥ 0) — at no cost next to the row products.
-struct CompensatedSum {
-    double sum = 0.0;
-    double compensation = 0.0;
-
-    void add(double x) {
-        const double t = sum + x;
-        compensation += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
-        sum = t;
-    }
-    double value() const { return sum + compensation; }
-};
-
-// Σ of the workers' partial sums, in worker order.
-double total(const std::vector<CompensatedSum>& partial) {
+// Σ of the workers' partial sums, in worker order, still unrounded (core/compensated_sum.h:
+// the loss value of a block is accurate to about one rounding whatever its length, and the
+// rounded total does not depend on how the examples were split among threads and ranks).
+CompensatedSum total(const std::vector<CompensatedSum>& partial) {
     CompensatedSum all;
-    for (const CompensatedSum& p : partial) {
-        all.add(p.sum);
-        all.add(p.compensation);
-    }
-    return all.value();
+    for (const CompensatedSum& p : partial)
+        all.add(p);
+    return all;
 }
 
 }  // namespace
@@ -251,9 +244,7 @@ struct Risk::Impl {
     int workers(long long work) const { return team ? team->partsFor(work, grain) : 1; }
     // x summed over the ranks (unchanged for one process).
     double overRanks(double x) const { return comm ? sumOverRanks(*comm, x) : x; }
-    void overRanks(Eigen::VectorXd& v) const {
-        if (comm) comm->sumInRankOrder(v.data(), static_cast<std::size_t>(v.size()));
-    }
+    double overRanks(CompensatedSum x) const { return (comm ? sumOverRanks(*comm, x) : x).value(); }
 };
 
 Risk::Risk(std::shared_ptr<const Dataset> data, RiskOptions options)
@@ -446,54 +437,53 @@ struct Weights {
 // acc += c·x_i (K = 1, acc indexed like w) or Gt += x_i cᵀ (K > 1, row-major F × K), with the
 // bias feature 1 at row d.
 template <class Rows>
-void accumulate(const Rows& rows, int i, const double* c, int d, int K, bool bias, double* acc) {
+void accumulate(const Rows& rows, int i, const double* c, int d, int K, bool bias,
+                CompensatedSum* acc) {
     if (K == 1) {
         if (c[0] == 0.0) return;
         rows.axpy(i, c[0], acc);
-        if (bias) acc[d] += c[0];
+        if (bias) acc[d].add(c[0]);
         return;
     }
     if (std::all_of(c, c + K, [](double v) { return v == 0.0; })) return;
     rows.axpyK(i, c, K, acc);
     if (bias) {
-        double* b = acc + static_cast<long>(d) * K;
+        CompensatedSum* b = acc + static_cast<long>(d) * K;
         for (int k = 0; k < K; ++k)
-            b[k] += c[k];
+            b[k].add(c[k]);
     }
 }
 
-// Per-thread accumulators for a subgradient: worker 0 writes into `g` itself when K = 1 (the
-// layouts agree), every other worker into a zeroed buffer of its own; reduce() adds them in
-// worker order, so the result depends only on the number of workers.
+// Per-thread accumulators for a subgradient, each entry a CompensatedSum (F × K, row-major
+// when K > 1): finish() merges them in worker order, then over the ranks, and only then rounds
+// and divides by m. So g is the same however the examples are split among threads and ranks
+// (core/compensated_sum.h), which a cutting-plane method needs to take the same steps on 1
+// and N processes; it costs the compensation's few extra additions per stored entry.
 class Accumulators {
   public:
-    Accumulators(Eigen::VectorXd& g, int F, int K, int workers) : g_(g), F_(F), K_(K) {
-        const Eigen::Index n = Eigen::Index(F) * K;
-        g_.setZero(n);
-        const int own = K == 1 ? workers - 1 : workers;
-        buffers_.assign(static_cast<std::size_t>(own), Eigen::VectorXd::Zero(n));
+    Accumulators(int F, int K, int workers) : F_(F), K_(K) {
+        const auto n = static_cast<std::size_t>(F) * static_cast<std::size_t>(K);
+        buffers_.assign(static_cast<std::size_t>(workers), std::vector<CompensatedSum>(n));
     }
-    double* forWorker(int t) {
-        if (K_ == 1) return t == 0 ? g_.data() : buffers_[static_cast<std::size_t>(t - 1)].data();
-        return buffers_[static_cast<std::size_t>(t)].data();
-    }
-    void reduce(double scale) {
-        if (K_ == 1) {
-            for (const Eigen::VectorXd& b : buffers_)
-                g_ += b;
-        } else {
-            for (std::size_t t = 1; t < buffers_.size(); ++t)
-                buffers_[0] += buffers_[t];
-            Eigen::Map<Eigen::MatrixXd>(g_.data(), F_, K_) =
-                ConstRowMajorMap(buffers_[0].data(), F_, K_);
+    CompensatedSum* forWorker(int t) { return buffers_[static_cast<std::size_t>(t)].data(); }
+    // g ← (Σ over workers, then ranks) / m, laid out like w.
+    void finish(Communicator* comm, double m, Eigen::VectorXd& g) {
+        std::vector<CompensatedSum>& all = buffers_[0];
+        for (std::size_t t = 1; t < buffers_.size(); ++t) {
+            for (std::size_t j = 0; j < all.size(); ++j)
+                all[j].add(buffers_[t][j]);
         }
-        if (scale != 1.0) g_ *= scale;
+        if (comm) comm->sumInRankOrder(all.data(), all.size());
+        g.resize(static_cast<Eigen::Index>(all.size()));
+        for (int j = 0; j < F_; ++j) {
+            for (int k = 0; k < K_; ++k)
+                g[Eigen::Index(k) * F_ + j] = all[static_cast<std::size_t>(j) * K_ + k].value() / m;
+        }
     }
 
   private:
-    Eigen::VectorXd& g_;
     int F_, K_;
-    std::vector<Eigen::VectorXd> buffers_;
+    std::vector<std::vector<CompensatedSum>> buffers_;
 };
 
 // 2·K doubles per worker (the K scores, then the K derivatives of an example), allocated
@@ -546,7 +536,6 @@ double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
     const int workers = p.workers(p.lossWork);
     std::vector<CompensatedSum> partial(static_cast<std::size_t>(workers));
     const double eps = options_.epsilon;
-    const double inv = 1.0 / p.mAll;
     Scratch scratch(workers, p.K);
     visitLoss(options_.loss, [&](auto tag) {
         constexpr LossKind L = decltype(tag)::value;
@@ -558,7 +547,7 @@ double Risk::loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const {
                 sum.add(exampleLoss<L>(S.data() + i, stride, p.y[i], eps, p.K, C ? c : nullptr));
                 if (C) {
                     for (int k = 0; k < p.K; ++k)
-                        (*C)(i, k) = c[k] * inv;
+                        (*C)(i, k) = c[k];
                 }
             }
             partial[static_cast<std::size_t>(t)] = sum;
@@ -574,11 +563,11 @@ void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
                                     ", expected " + shape(p.m, p.K));
     }
     const int workers = p.workers(p.dataWork);
-    Accumulators acc(g, p.F, p.K, workers);
+    Accumulators acc(p.F, p.K, workers);
     Scratch scratch(workers, p.K);
     visitRows(*data_, [&](const auto& rows) {
         runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
-            double* out = acc.forWorker(t);
+            CompensatedSum* out = acc.forWorker(t);
             double* c = scratch.derivatives(t);
             for (int i = begin; i < end; ++i) {
                 for (int k = 0; k < p.K; ++k)
@@ -587,8 +576,7 @@ void Risk::backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const {
             }
         });
     });
-    acc.reduce(1.0);
-    p.overRanks(g);
+    acc.finish(p.comm, p.mAll, g);
 }
 
 double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
@@ -604,14 +592,14 @@ double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
     std::vector<CompensatedSum> partial(static_cast<std::size_t>(workers));
     const Weights W(w, p.d, p.F, p.K, options_.bias);
     std::optional<Accumulators> acc;
-    if (g) acc.emplace(*g, p.F, p.K, workers);
+    if (g) acc.emplace(p.F, p.K, workers);
     Scratch scratch(workers, p.K);
     const double eps = options_.epsilon;
     visitLoss(options_.loss, [&](auto tag) {
         constexpr LossKind L = decltype(tag)::value;
         visitRows(*data_, [&](const auto& rows) {
             runBlocks(p.team.get(), p.m, workers, [&](int t, int begin, int end) {
-                double* out = acc ? acc->forWorker(t) : nullptr;
+                CompensatedSum* out = acc ? acc->forWorker(t) : nullptr;
                 double* s = scratch.scores(t);
                 double* c = scratch.derivatives(t);
                 CompensatedSum sum;
@@ -624,10 +612,7 @@ double Risk::evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const {
             });
         });
     });
-    if (acc) {
-        acc->reduce(1.0 / p.mAll);
-        p.overRanks(*g);
-    }
+    if (acc) acc->finish(p.comm, p.mAll, *g);
     return p.overRanks(total(partial)) / p.mAll;
 }
 

@@ -11,8 +11,11 @@
 //
 // The work splits in three passes so that OCAS can cache scores:
 //   scores(w, S)       S = X W (+ bias), m × K                 one sparse pass, parallel
-//   loss(S, &C)        value R and C = ∂R/∂S (already divided by m), m × K     parallel
-//   backProject(C, g)  g = Xᵀ C (+ bias row) flattened like w                 one pass, parallel
+//   loss(S, &C)        value R and C = m·∂R/∂S (each example's ∂ℓ/∂s), m × K  parallel
+//   backProject(C, g)  g = (1/m) Xᵀ C (+ bias row) flattened like w           one pass, parallel
+// C is not divided by m so that g's sums add the losses' own derivatives (0, ±1 for the
+// piecewise-linear losses) and divide once at the end: on integer-valued features they are
+// exact, and so the same however the examples are split among threads and ranks.
 // and evaluate(w, &g) computes the same R and g in one fused pass (each row is read once).
 //
 // Losses ℓ(s, y) per example (s: the example's K scores):
@@ -33,16 +36,18 @@
 // instead of spinning for OpenMP's default wait policy, and the results stay deterministic.
 // Each worker takes a contiguous block of examples and, for subgradients, its own
 // accumulator; the accumulators are added in worker order at the end, so a result depends
-// only on the number of workers, never on scheduling. R is summed with compensation, so it
-// agrees across thread counts to a rounding or two; g agrees to a few roundings of its terms'
-// absolute sums. Worker 0 runs on the calling thread; with one worker no other thread takes
-// part. The const methods keep no state between calls, so one Risk may serve several threads
-// at once (a call that finds the team busy runs its blocks on its own thread, same result).
+// only on the number of workers, never on scheduling. R and every entry of g are compensated
+// sums (core/compensated_sum.h), merged unrounded across workers and ranks and rounded once,
+// so they are the same whatever the number of threads or processes (up to a tie at about
+// n·u² of the terms' absolute sum: practically never). Worker 0 runs on the calling thread; with
+// one worker no other thread takes part. The const methods keep no state between calls, so one Risk
+// may serve several threads at once (a call that finds the team busy runs its blocks on its own
+// thread, same result).
 //
 // Processes (RiskOptions::communicator, core/communicator.h; null: one process): each rank's
 // Risk holds its share of the examples, and R, g and the error counts are that share's sums
 // combined over the ranks in rank order (divided by the total m), so every rank gets the same
-// numbers, equal to one process's up to rounding. The constructor is then a collective: every
+// numbers, equal to one process's (see Threads). The constructor is then a collective: every
 // rank checks its share, and one rank's bad data fail every rank with its message ("rank 1:
 // part-1.svm:7: ..."). Score matrices (scores, loss's S and C) stay per rank: m = examples()
 // rows of this rank's share; totalExamples() is the m of R = (1/m) Σ ℓ. The calls below that
@@ -112,12 +117,12 @@ class Risk {
 
     // S = X W (+ bias): m × K.
     void scores(const Eigen::VectorXd& w, Eigen::MatrixXd& S) const;
-    // R at scores S, and C = ∂R/∂S when C is not null (a subgradient choice at kinks: hinge
-    // uses the zero side at margin exactly 1, ε-insensitive the zero side at |s − y| = ε,
-    // multi-class the lowest maximising class k*, i.e. e_k* − e_y). C may be &S: each row is
-    // read before it is overwritten, so the derivatives can replace the scores in place.
+    // R at scores S, and C = m·∂R/∂S (row i: ∂ℓ(sᵢ, yᵢ)/∂sᵢ) when C is not null (a subgradient
+    // choice at kinks: hinge uses the zero side at margin exactly 1, ε-insensitive the zero side at
+    // |s − y| = ε, multi-class the lowest maximising class k*, i.e. e_k* − e_y). C may be &S: each
+    // row is read before it is overwritten, so the derivatives can replace the scores in place.
     double loss(const Eigen::MatrixXd& S, Eigen::MatrixXd* C) const;
-    // g = Xᵀ C (+ bias row), flattened like w.
+    // g = (1/m) Xᵀ C (+ bias row), flattened like w (m: the total over the ranks).
     void backProject(const Eigen::MatrixXd& C, Eigen::VectorXd& g) const;
     // R(w) and, when g is not null, a subgradient g ∈ ∂R(w).
     double evaluate(const Eigen::VectorXd& w, Eigen::VectorXd* g) const;

@@ -63,17 +63,20 @@ run() {
     obj=$(field "$out" objective_lambda)
     m=$(wc -l < "$WORK/$set_")
     nnz=$(tr -cd ':' < "$WORK/$set_" | wc -c)
-    [ "$n" = 1 ] && eval "base_$set_=$secs base_iters_$set_=$iters"
-    eval "b=\$base_$set_ bi=\$base_iters_$set_"
+    [ "$n" = 1 ] && eval "base_$set_=$secs base_iters_$set_=$iters base_obj_$set_=$obj"
+    eval "b=\$base_$set_ bi=\$base_iters_$set_ bo=\$base_obj_$set_"
+    # "same": the same iterations and objective, to the last digit printed (17), as N = 1.
+    same=differs
+    [ "$iters" = "$bi" ] && [ "$obj" = "$bo" ] && same=same
     awk -v s="$set_" -v m="$m" -v n="$n" -v it="$iters" -v t="$secs" -v b="$b" -v bi="$bi" \
-        -v by="$bytes" -v c="$coll" -v p="$peak" -v f="$obj" 'BEGIN {
-        printf "%-8s %9d %3d %6d %9.2f %9.4f %8.2fx %8.2fx %12.0f %9.5f %9.1f   %.12g\n",
-               s, m, n, it, t, t / it, b / t, (b / bi) / (t / it), by / it, c / it, p / 1024, f }'
+        -v by="$bytes" -v c="$coll" -v p="$peak" -v f="$obj" -v same="$same" 'BEGIN {
+        printf "%-8s %9d %3d %6d %9.2f %9.4f %8.2fx %8.2fx %12.0f %9.5f %9.1f   %-20s %s\n",
+               s, m, n, it, t, t / it, b / t, (b / bi) / (t / it), by / it, c / it, p / 1024, f, same }'
     echo "$set_ $n $iters $secs $bytes $coll $nnz $m" >> "$WORK/fits"
 }
 
-printf "%-8s %9s %3s %6s %9s %9s %9s %9s %12s %9s %9s   %s\n" set examples N iters seconds \
-    s/iter speed-up "per-iter" bytes/iter coll-s/it peak-MB objective
+printf "%-8s %9s %3s %6s %9s %9s %9s %9s %12s %9s %9s   %-20s %s\n" set examples N iters seconds \
+    s/iter speed-up "per-iter" bytes/iter coll-s/it peak-MB objective "as N=1"
 for set_ in "a9a" ocr_e; do
     for n in 1 2 4; do run "$set_" "$n"; done
 done
