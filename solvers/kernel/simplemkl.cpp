@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/number_text.h"
+#include "mkl_master.h"
 
 namespace cplab {
 
@@ -65,7 +66,7 @@ struct SimpleMklPoint {
 struct SimpleMklSolver::State {
     State(KernelSet& kernels, const Eigen::VectorXd& y, const Eigen::VectorXd& beta0,
           double cacheMb, const SmoOptions& smoOptions)
-        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions) {}
+        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions), lp(static_cast<int>(beta0.size())) {}
 
     // J(β) by the persistent SMO, warm-started from its last α; records the plane. False when
     // cancelled.
@@ -88,11 +89,13 @@ struct SimpleMklSolver::State {
         planes.push_back(point->S);
         betaIterates.push_back(beta);
         dValues.push_back(point->J);
+        lp.addPlane(point->S);
         return true;
     }
 
     KernelQ q;
     Smo smo;
+    MklMasterLp lp;       // every plane so far: its value is the lower bound L
     bool solved = false;  // current holds J(β_t)
     // What the last step ran: the search for the maximal step (a direction with a negative
     // component) and the golden-section line search on it.
@@ -162,7 +165,8 @@ std::vector<std::string> SimpleMklSolver::pseudocode() const {
         "D_nu <- 0",
         "  gamma <- golden section of J(beta + gamma D) on [0, gamma_max]  (an SVM per trial, "
         "warm)",
-        "  beta <- beta + gamma D;  U <- J(beta);  L <- min_k S_k(alpha)",
+        "  beta <- beta + gamma D;  U <- J(beta);  L <- min theta over beta in the simplex, theta "
+        ">= every SVM's plane (LP; >= min_k S_k(alpha))",
         "until U - L <= tol_rel U",
         "return beta, alpha, b",
     };
@@ -290,7 +294,11 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     const auto report = [&] {
         record.oracleCalls = svmCalls_;
         record.upper = s.current.J;
-        record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
+        // L: the cutting-plane bound of every SVM solved so far (SILP's LP; at least
+        // min_k S_k(α_t), the bound of α_t's plane alone).
+        double lower = s.current.S.minCoeff();
+        if (s.lp.solve()) lower = std::max(lower, s.lp.theta());
+        record.lower = std::min(std::max(record.lower, lower), record.upper);
         record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
     };
     report();

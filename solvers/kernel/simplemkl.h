@@ -5,7 +5,9 @@
 // reduced gradient stay at 0), the maximal step along it found as in the paper (moving to
 // each βₖ that reaches 0 in turn while J decreases), then a line search on that step
 // (golden section, each trial one warm-started SVM solve). One app iteration is one descent
-// step. Bounds: U = J(β_t), L = min_k S_k(α_t) (its duality gap J − L); stop on tol_rel.
+// step. Bounds: U = J(β_t); L = the value of the cutting-plane LP of SILP over the planes of
+// every SVM solved so far (each SVM solution α gives the plane Σₖ βₖ Sₖ(α) ≤ D(β) on the whole
+// simplex), at least min_k S_k(α_t), the paper's duality-gap bound; stop on tol_rel.
 #pragma once
 
 #include "kernel_solver.h"
