@@ -94,7 +94,9 @@ class KernelFamily final : public DatasetFamily {
              "MKL by SILP (cutting planes)",
              "Multiple kernel learning by cutting planes on the simplex (Sonnenburg et al. 2006, "
              "§7.3): each step solves the SVM for the current weights beta, adds the plane "
-             "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. Bounds: best D(beta) "
+             "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. master=level "
+             "(Xu et al. 2008) projects beta onto a level set of the planes instead of jumping "
+             "to the LP's minimiser: far fewer planes with many kernels. Bounds: best D(beta) "
              "and the LP's theta.",
              {}},
             "kernels");
@@ -105,8 +107,8 @@ class KernelFamily final : public DatasetFamily {
              "SILP without solving each SVM to optimality (Sonnenburg et al. 2006, Shogun's "
              "interleaved MKL): each step runs chunk_steps SMO updates at the current beta; the "
              "plane of that feasible alpha (still below D everywhere) enters the master LP and "
-             "moves beta only when it cuts. Bounds: the best primal value or converged D(beta), "
-             "and the LP's theta.",
+             "moves beta only when it cuts (master=level: the level method's projection, as "
+             "silp). Bounds: the best primal value or converged D(beta), and the LP's theta.",
              {}},
             "kernels");
         addKernelSolver<SimpleMklOptions, SimpleMklSolver>(
@@ -114,8 +116,10 @@ class KernelFamily final : public DatasetFamily {
              {},
              "SimpleMKL (reduced gradient)",
              "Multiple kernel learning by reduced-gradient descent on the simplex with a line "
-             "search (Rakotomamonjy et al. 2008); each trial point is one warm-started SVM "
-             "solve. Bounds: J(beta) and min_k S_k(alpha) (its duality gap).",
+             "search (Rakotomamonjy et al. 2008; Armijo from a quadratic first trial, or the "
+             "paper's golden section); each trial point is one warm-started SVM solve. Bounds: "
+             "J(beta) and the cutting-plane LP over every SVM's plane (at least min_k "
+             "S_k(alpha), the paper's duality gap).",
              {}},
             "kernels");
         // The path has its own options (no C: it follows every λ) and takes regression targets

@@ -8,7 +8,8 @@
 #include <utility>
 
 #include "core/number_text.h"
-#include "math/lp_master.h"
+#include "level_projection.h"
+#include "mkl_master.h"
 
 namespace cplab {
 
@@ -22,49 +23,19 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // upper bound).
 enum Line { kInput, kInit, kRepeat, kSvm, kPlane, kBest, kLp, kUntil, kReturn };
 
-// β from the LP's columns: clipped to ≥ 0 and rescaled to sum 1 (the LP's tolerances leave
-// ~1e-12 outside the simplex).
-Eigen::VectorXd onSimplex(const Eigen::VectorXd& z) {
-    Eigen::VectorXd beta = z.cwiseMax(0.0);
-    const double sum = beta.sum();
-    if (sum > 0) beta /= sum;
-    return beta;
-}
-
 }  // namespace
 
 struct SilpSolver::State {
     State(KernelSet& kernels, const Eigen::VectorXd& y, const Eigen::VectorXd& beta0,
           double cacheMb, const SmoOptions& smoOptions, int K)
-        : q(kernels, y, beta0, cacheMb),
-          smo(q, smoOptions),
-          lp(objective(K), columnLower(K), columnUpper(K)),
-          beta(beta0) {
-        // Σβ = 1 (θ's coefficient 0).
-        Eigen::VectorXd ones = Eigen::VectorXd::Ones(K + 1);
-        ones[K] = 0.0;
-        lp.addRow(ones, 1.0, 1.0);
-    }
-    static Eigen::VectorXd objective(int K) {
-        Eigen::VectorXd c = Eigen::VectorXd::Zero(K + 1);
-        c[K] = 1.0;  // min θ
-        return c;
-    }
-    static Eigen::VectorXd columnLower(int K) {
-        Eigen::VectorXd l = Eigen::VectorXd::Zero(K + 1);
-        l[K] = -kInf;  // θ free
-        return l;
-    }
-    static Eigen::VectorXd columnUpper(int K) {
-        Eigen::VectorXd u = Eigen::VectorXd::Ones(K + 1);
-        u[K] = kInf;
-        return u;
-    }
+        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions), lp(K), beta(beta0) {}
 
     KernelQ q;
     Smo smo;
-    LpMaster lp;
-    Eigen::VectorXd beta;  // β_t: where the next SVM is solved (the LP's last minimiser)
+    MklMasterLp lp;
+    Eigen::VectorXd beta;         // β_t: where the next SVM is solved
+    Eigen::VectorXd lpBeta;       // the LP's last minimiser (β_t itself unless master=level)
+    Eigen::VectorXd levelLambda;  // master=level: the projection's multipliers (warm start)
 
     // The newest SVM solution (at the previous β).
     Eigen::VectorXd alpha;
@@ -97,25 +68,32 @@ struct SilpSolver::State {
         bestBias = bias;
         bestScores = smo.trainScores();
     }
-
-    // The master LP's row θ ≥ Σₖ βₖ Sₖ.
-    void addLpRow(const Eigen::VectorXd& S) {
-        const Eigen::Index K = S.size();
-        Eigen::VectorXd row(K + 1);
-        row.head(K) = -S;
-        row[K] = 1.0;
-        lp.addRow(row, 0.0, kInf);
-    }
 };
+
+namespace {
+
+constexpr const char* kMasterHelp =
+    "where the next beta comes from: lp (the LP's minimiser, Kelley's method) or level "
+    "(projection onto a level set of the planes, Xu et al. 2008)";
+
+bool masterValid(const std::string& master, const char* owner, std::string* why) {
+    if (master == "lp" || master == "level") return true;
+    if (why) *why = std::string(owner) + ": master = '" + master + "' must be lp or level";
+    return false;
+}
+
+}  // namespace
 
 void SilpOptions::visit(OptionVisitor& v) {
     stop.visit(v);
     kernel.visit(v, "kernels",
                  "kernel list, e.g. gaussian:0.1,1,10;poly:2;linear or gaussian:1@each_feature");
+    v.choice("master", master, {"lp", "level"}, kMasterHelp);
 }
 
 bool SilpOptions::isValid(std::string* why) const {
-    return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why);
+    return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
+           masterValid(master, kOwner, why);
 }
 
 SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options)
@@ -127,6 +105,11 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int ch
       silpOptions_(std::move(options)),
       chunkSteps_(chunkSteps) {
     if (!valid()) return;
+    std::string why;
+    if (!masterValid(silpOptions_.master, chunkSteps > 0 ? kInterleavedOwner : kOwner, &why)) {
+        reject(why);
+        return;
+    }
     SetupTimer timer(*this);
     const int K = kernels_->kernels();
     const Eigen::VectorXd beta0 = Eigen::VectorXd::Constant(K, 1.0 / K);
@@ -141,6 +124,7 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int ch
         return;
     }
     state_->alpha = Eigen::VectorXd::Zero(problem_.train->size());
+    state_->lpBeta = beta0;
     state_->bestBeta = beta0;
     state_->bestAlpha = state_->alpha;
     IterationRecord initial;
@@ -153,21 +137,36 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int ch
 SilpSolver::~SilpSolver() = default;
 
 std::vector<std::string> SilpSolver::pseudocode() const {
-    if (chunkSteps_ > 0) {
-        return {
-            "input: kernels K_1..K_K, C, labels y, tolerance tol_rel, chunk (SMO updates)",
-            "beta_0 <- (1/K, ..., 1/K);  alpha <- 0;  U <- inf;  master LP: min theta",
-            "repeat",
-            "  alpha <- one chunk of SMO updates at beta_t, from alpha  (feasible, not optimal)",
-            "  S_k <- sum(alpha) - 1/2 alpha' Y K_k Y alpha;  D_t <- sum_k beta_t,k S_k  (<= "
-            "D(beta_t))",
-            "  U <- min(U, primal(alpha, b));  if SMO converged: U <- min(U, D_t)",
-            "  if D_t - theta > gap/2 or SMO converged: add theta >= sum_k beta_k S_k;  "
-            "(beta_t+1, theta) <- LP",
-            "until U - theta <= tol_rel U",
-            "return the best beta, its alpha, b",
-        };
+    std::vector<std::string> lines = chunkSteps_ > 0 ? interleavedPseudocode() : exactPseudocode();
+    if (levelMaster()) {
+        lines[kInit] += ";  lambda = " + formatShort(kLevelFraction);
+        lines[kLp] = std::string(chunkSteps_ > 0 ? "  if D_t > max(level, theta + gap/2) or SMO "
+                                                   "converged: add the plane;  theta <- LP"
+                                                 : "  add theta >= sum_k beta_k S_k;  theta_t <- "
+                                                   "LP (dual simplex, warm)") +
+                     ";  level <- theta + lambda (U - theta);  beta_t+1 <- projection of beta_t "
+                     "onto {beta in simplex: every plane <= level}  (QP, level method)";
     }
+    return lines;
+}
+
+std::vector<std::string> SilpSolver::interleavedPseudocode() {
+    return {
+        "input: kernels K_1..K_K, C, labels y, tolerance tol_rel, chunk (SMO updates)",
+        "beta_0 <- (1/K, ..., 1/K);  alpha <- 0;  U <- inf;  master LP: min theta",
+        "repeat",
+        "  alpha <- one chunk of SMO updates at beta_t, from alpha  (feasible, not optimal)",
+        "  S_k <- sum(alpha) - 1/2 alpha' Y K_k Y alpha;  D_t <- sum_k beta_t,k S_k  (<= "
+        "D(beta_t))",
+        "  U <- min(U, primal(alpha, b));  if SMO converged: U <- min(U, D_t)",
+        "  if D_t - theta > gap/2 or SMO converged: add theta >= sum_k beta_k S_k;  "
+        "(beta_t+1, theta) <- LP",
+        "until U - theta <= tol_rel U",
+        "return the best beta, its alpha, b",
+    };
+}
+
+std::vector<std::string> SilpSolver::exactPseudocode() {
     return {
         "input: kernels K_1..K_K, C, labels y, tolerance tol_rel",
         "beta_0 <- (1/K, ..., 1/K);  U <- inf;  master LP: min theta, beta in simplex",
@@ -245,8 +244,9 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
         s.noteSolution(D);
     }
     // 4. The LP, when the plane cuts (or the SVM at β_t is solved: its plane is exact).
-    s.lpRan =
-        s.planes.empty() || progress.converged || D - s.theta > 0.5 * stopOptions().gapTolerance(D);
+    const double cut = std::max(levelMaster() ? levelValue() : s.theta,
+                                s.theta + 0.5 * stopOptions().gapTolerance(D));
+    s.lpRan = s.planes.empty() || progress.converged || D > cut;
     if (s.lpRan) {
         const Eigen::VectorXd before = s.beta;
         const Status status = planeAdded(record, S, D);
@@ -266,24 +266,40 @@ Status SilpSolver::planeAdded(IterationRecord& record, const Eigen::VectorXd& S,
     s.betaIterates.push_back(s.beta);
     s.dValues.push_back(D);
     s.planeAlphas.push_back(s.alpha);
-    s.addLpRow(S);
-    const LpStatus lpStatus = s.lp.solve();
-    if (lpStatus != LpStatus::Optimal) {
+    s.lp.addPlane(S);
+    if (!s.lp.solve()) {
         record.extra = previousExtrasWithCounts();
         return Status::make(StatusCode::NumericalFailure, "the master LP failed after " +
                                                               std::to_string(s.planes.size()) +
-                                                              " planes: " + s.lp.lastMessage());
+                                                              " planes: " + s.lp.message());
     }
-    const int K = kernels_->kernels();
     const Eigen::VectorXd previous = s.beta;
-    s.beta = onSimplex(s.lp.solution().head(K));
-    s.theta = s.lp.solution()[K];
+    s.theta = s.lp.theta();
+    s.lpBeta = s.lp.beta();
+    s.beta = nextBeta(s.lpBeta);
     // Interleaved, the plane's height at β_t bounds D(β_t) from below (an unfinished SVM).
     const char* height = chunkSteps_ > 0 ? " added: D_beta_t(alpha) = " : " added: D(beta_t) = ";
     noteEvent(PlaneAdded, "plane " + std::to_string(s.planes.size()) + height + formatShort(D) +
                               ", theta = " + formatShort(s.theta));
     noteKernelChanges(previous, s.beta);
     return Status::running();
+}
+
+double SilpSolver::levelValue() const {
+    const State& s = *state_;
+    const double upper = chunkSteps_ > 0 ? s.upper : s.bestD;
+    if (!(upper < kInf) || upper <= s.theta) return s.theta;
+    return s.theta + kLevelFraction * (upper - s.theta);
+}
+
+Eigen::VectorXd SilpSolver::nextBeta(const Eigen::VectorXd& lpBeta) {
+    State& s = *state_;
+    if (!levelMaster()) return lpBeta;
+    const double level = levelValue();
+    if (!(level > s.theta)) return lpBeta;
+    const LevelProjection p = projectOntoLevelSet(s.planes, s.beta, level, lpBeta, s.levelLambda);
+    s.levelLambda = p.lambda;
+    return p.beta;
 }
 
 KernelClassifier SilpSolver::classifier() const {
@@ -343,7 +359,7 @@ bool SilpSolver::warmStart(const SilpSolver& previous, std::string* why) {
     s.bestBeta = p.bestBeta;
     s.bestAlpha = p.bestAlpha;
     for (const Eigen::VectorXd& S : p.planes)
-        s.addLpRow(S);
+        s.lp.addPlane(S);
     s.planeAlphas = p.planeAlphas;
     return true;
 }
@@ -372,7 +388,7 @@ bool SilpSolver::warmStartFrom(const SilpSolver& previous, const std::vector<int
     s.beta = s.bestBeta = p.bestBeta;
     for (const Eigen::VectorXd& planeAlpha : p.planeAlphas) {
         Eigen::VectorXd carried = carriedAlpha(planeAlpha, previousIndex, y, options_.C);
-        s.addLpRow(mklPlane(*kernels_, carried));
+        s.lp.addPlane(mklPlane(*kernels_, carried));
         s.planeAlphas.push_back(std::move(carried));
     }
     if (why) {
@@ -392,7 +408,7 @@ SnapshotPtr SilpSolver::snapshot() const {
     snapshot->planes = s.planes;
     snapshot->betaIterates = s.betaIterates;
     snapshot->dValues = s.dValues;
-    if (!s.planes.empty()) snapshot->lpMinimiser = s.beta;
+    if (!s.planes.empty()) snapshot->lpMinimiser = s.lpBeta;
     snapshot->theta = s.theta;
     if (iteration() == 0) {
         snapshot->executedLines = {kInput, kInit};
@@ -414,12 +430,14 @@ void InterleavedSilpOptions::visit(OptionVisitor& v) {
     v.integer("chunk_steps", chunk_steps,
               "SMO pair updates per step, between two LP updates of beta (>= 0; 0: m/2, at least "
               "50)");
+    v.choice("master", master, {"lp", "level"}, kMasterHelp);
 }
 
 bool InterleavedSilpOptions::isValid(std::string* why) const {
     return stop.isValid(kInterleavedOwner, why) && kernel.isValid(kInterleavedOwner, why) &&
            require(chunk_steps >= 0, kInterleavedOwner, "chunk_steps", chunk_steps, "must be >= 0",
-                   why);
+                   why) &&
+           masterValid(master, kInterleavedOwner, why);
 }
 
 namespace {
@@ -428,6 +446,7 @@ SilpOptions silpPart(const InterleavedSilpOptions& options) {
     SilpOptions silp;
     silp.stop = options.stop;
     silp.kernel = options.kernel;
+    silp.master = options.master;
     return silp;
 }
 

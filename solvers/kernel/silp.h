@@ -19,15 +19,27 @@
 // gap (else β_t may be optimal and SMO continues there). Upper bound: the SMO's primal
 // objective P_βt(α, b) ≥ D(β_t) after every chunk, and D_βt(α) after a chunk that converged,
 // as `silp` has it. A converged chunk whose plane does not cut has closed the gap.
+//
+// master=level (both solvers; Xu, Jin, King & Lyu, NIPS 2008): the LP still gives θ_t (the
+// lower bound L), but the next β is not its minimiser (Kelley's method, which jumps between
+// vertices and edges of the simplex) but the projection of β_t onto the level set
+// {β ∈ Δ : maxᵢ Sᵢᵀβ ≤ ℓ}, ℓ = L + λ (U − L), λ = kLevelFraction (level_projection.h).
+// The planes and both bounds are those of `lp`; only where the next SVM is solved changes.
+// Interleaved, a plane enters when its height at β_t exceeds ℓ (it cuts β_t off the level
+// set) and half the stopping gap above θ, or when the chunk converged.
 #pragma once
 
 #include "kernel_solver.h"
 
 namespace cplab {
 
+// The level method's ℓ = L + kLevelFraction (U − L) (master=level).
+inline constexpr double kLevelFraction = 0.5;
+
 struct SilpOptions {
     StopOptions stop{0.0, 1e-3, 200, 0.0};
     KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    std::string master = "lp";  // lp: Kelley's method (the LP's minimiser); level: level method
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
@@ -74,6 +86,14 @@ class SilpSolver : public KernelSvmSolver {
     Status interleavedStep(IterationRecord& record);
     // The record's bounds and columns after a plane was added and the LP solved (or not).
     Status planeAdded(IterationRecord& record, const Eigen::VectorXd& S, double D);
+    // The next β after the LP was solved: its minimiser, or (master=level) the projection of β_t
+    // onto the level set of the model at ℓ = θ + kLevelFraction (U − θ).
+    Eigen::VectorXd nextBeta(const Eigen::VectorXd& lpBeta);
+    static std::vector<std::string> exactPseudocode();
+    static std::vector<std::string> interleavedPseudocode();
+    bool levelMaster() const { return silpOptions_.master == "level"; }
+    // ℓ for the bounds now (θ when U is not known yet).
+    double levelValue() const;
     SilpOptions silpOptions_;
     int chunkSteps_ = 0;  // 0: exact SVM solves (`silp`)
     std::unique_ptr<State> state_;
@@ -83,6 +103,7 @@ struct InterleavedSilpOptions {
     StopOptions stop{0.0, 1e-3, 100000, 0.0};
     KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
     int chunk_steps = 0;  // SMO pair updates per step, ≥ 0; 0: automatic (m / 2, at least 50)
+    std::string master = "lp";  // as SilpOptions::master
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
 #include "core/number_text.h"
+#include "mkl_master.h"
 
 namespace cplab {
 
@@ -21,6 +23,9 @@ constexpr double kZeroWeight = kZeroKernelWeight;
 // The line search gives up improving on γ = 0 below this fraction of the maximal step.
 constexpr double kTinyStep = 1e-10;
 constexpr double kBacktrack = 0.1;
+// Armijo's sufficient decrease, and its trials before backing off.
+constexpr double kArmijo = 1e-4;
+constexpr int kArmijoTrials = 8;
 // The finest KKT tolerance a stalled step tightens the inner SVM to.
 constexpr double kFinestKkt = 1e-8;
 
@@ -60,12 +65,89 @@ struct SimpleMklPoint {
     double violation = 0.0;
 };
 
+using Evaluate = std::function<bool(const Eigen::VectorXd&, SimpleMklPoint*)>;
+
+// No trial beat γ = 0: the minimum lies below the search's resolution. Along a descent
+// direction a small enough step improves (unless J's inner accuracy hides it): back off by
+// factors of kBacktrack from `gamma` down to kTinyStep · γ_max. False when cancelled.
+bool backOff(const Evaluate& evaluate, const SimpleMklPoint& base, double gamma, double gammaMax,
+             const Eigen::VectorXd& direction, SimpleMklPoint& best) {
+    while (!(best.J < base.J) && gamma > kTinyStep * gammaMax) {
+        gamma *= kBacktrack;
+        SimpleMklPoint p;
+        if (!evaluate(onSimplex(base.beta + gamma * direction), &p)) return false;
+        if (p.J < best.J) best = std::move(p);
+    }
+    return true;
+}
+
+// The paper's line search: golden section of J(base.β + γ D) on [0, γ_max] down to a bracket
+// of width · γ_max. `best` ends as the least J seen (base's at least). False when cancelled.
+bool goldenSection(const Evaluate& evaluate, const SimpleMklPoint& base, double gammaMax,
+                   const Eigen::VectorXd& direction, double width, SimpleMklPoint& best) {
+    const auto at = [&](double gamma) { return onSimplex(base.beta + gamma * direction); };
+    double a = 0.0;
+    double b = gammaMax;
+    double x1 = b - kGolden * (b - a);
+    double x2 = a + kGolden * (b - a);
+    SimpleMklPoint p1, p2;
+    if (!evaluate(at(x1), &p1) || !evaluate(at(x2), &p2)) return false;
+    const auto keep = [&](const SimpleMklPoint& p) {
+        if (p.J < best.J) best = p;
+    };
+    keep(p1);
+    keep(p2);
+    while (b - a > width * gammaMax) {
+        if (p1.J < p2.J) {
+            b = x2;
+            x2 = x1;
+            p2 = std::move(p1);
+            x1 = b - kGolden * (b - a);
+            if (!evaluate(at(x1), &p1)) return false;
+            keep(p1);
+        } else {
+            a = x1;
+            x1 = x2;
+            p1 = std::move(p2);
+            x2 = a + kGolden * (b - a);
+            if (!evaluate(at(x2), &p2)) return false;
+            keep(p2);
+        }
+    }
+    return backOff(evaluate, base, std::min(x1, x2), gammaMax, direction, best);
+}
+
+// Armijo's rule with a quadratic first step: J along the line is known at γ = 0 (value and
+// slope J′(0) = Σₖ Sₖ Dₖ, the Σα term of ∂J/∂β cancels as Σ D = 0) and at γ_max (no
+// descent there); the trial is the minimiser of the parabola through them, kept within
+// [γ/10, γ/2] of the last trial, until J(γ) ≤ J(0) + c γ J′(0). Each trial is one SVM.
+bool armijoSearch(const Evaluate& evaluate, const SimpleMklPoint& base, const SimpleMklPoint& far,
+                  double gammaMax, const Eigen::VectorXd& direction, double width,
+                  SimpleMklPoint& best) {
+    const double slope = base.S.dot(direction);
+    if (!(slope < 0)) return goldenSection(evaluate, base, gammaMax, direction, width, best);
+    double gamma = gammaMax;
+    double value = far.J;
+    for (int trial = 0; trial < kArmijoTrials; ++trial) {
+        const double curvature = (value - base.J - slope * gamma) / (gamma * gamma);
+        const double next = curvature > 0 ? -slope / (2.0 * curvature) : 0.5 * gamma;
+        gamma = std::clamp(next, 0.1 * gamma, 0.5 * gamma);
+        SimpleMklPoint p;
+        if (!evaluate(onSimplex(base.beta + gamma * direction), &p)) return false;
+        value = p.J;
+        const bool accepted = p.J <= base.J + kArmijo * gamma * slope;
+        if (p.J < best.J) best = std::move(p);
+        if (accepted) return true;
+    }
+    return backOff(evaluate, base, gamma, gammaMax, direction, best);
+}
+
 }  // namespace
 
 struct SimpleMklSolver::State {
     State(KernelSet& kernels, const Eigen::VectorXd& y, const Eigen::VectorXd& beta0,
           double cacheMb, const SmoOptions& smoOptions)
-        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions) {}
+        : q(kernels, y, beta0, cacheMb), smo(q, smoOptions), lp(static_cast<int>(beta0.size())) {}
 
     // J(β) by the persistent SMO, warm-started from its last α; records the plane. False when
     // cancelled.
@@ -88,11 +170,13 @@ struct SimpleMklSolver::State {
         planes.push_back(point->S);
         betaIterates.push_back(beta);
         dValues.push_back(point->J);
+        lp.addPlane(point->S);
         return true;
     }
 
     KernelQ q;
     Smo smo;
+    MklMasterLp lp;       // every plane so far: its value is the lower bound L
     bool solved = false;  // current holds J(β_t)
     // What the last step ran: the search for the maximal step (a direction with a negative
     // component) and the golden-section line search on it.
@@ -102,6 +186,19 @@ struct SimpleMklSolver::State {
     std::vector<double> dValues;
 };
 
+namespace {
+
+bool lineSearchValid(const std::string& lineSearch, std::string* why) {
+    if (lineSearch == "armijo" || lineSearch == "golden") return true;
+    if (why) {
+        *why =
+            std::string(kOwner) + ": line_search = '" + lineSearch + "' must be armijo or golden";
+    }
+    return false;
+}
+
+}  // namespace
+
 void SimpleMklOptions::visit(OptionVisitor& v) {
     stop.visit(v);
     kernel.visit(v, "kernels",
@@ -109,12 +206,17 @@ void SimpleMklOptions::visit(OptionVisitor& v) {
     v.real("line_search_tol", line_search_tol,
            "golden-section line search stops when its bracket is below this fraction of the "
            "maximal step, in (0, 1)");
+    v.choice("line_search", line_search, {"armijo", "golden"},
+             "line search along the reduced gradient: armijo (sufficient decrease, first trial "
+             "at the minimiser of a parabola through J(0), J'(0) and J(gamma_max)) or golden "
+             "(golden section down to line_search_tol, as the paper)");
 }
 
 bool SimpleMklOptions::isValid(std::string* why) const {
     return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
            require(std::isfinite(line_search_tol) && line_search_tol > 0 && line_search_tol < 1,
-                   kOwner, "line_search_tol", line_search_tol, "must lie in (0, 1)", why);
+                   kOwner, "line_search_tol", line_search_tol, "must lie in (0, 1)", why) &&
+           lineSearchValid(line_search, why);
 }
 
 SimpleMklSolver::SimpleMklSolver(const KernelProblem& problem, SimpleMklOptions options)
@@ -152,7 +254,8 @@ SimpleMklSolver::~SimpleMklSolver() = default;
 
 std::vector<std::string> SimpleMklSolver::pseudocode() const {
     return {
-        "input: kernels K_1..K_K, C, labels y, tol_rel, line_search_tol",
+        "input: kernels K_1..K_K, C, labels y, tol_rel, line_search (armijo | golden, "
+        "line_search_tol)",
         "beta <- (1/K, ..., 1/K);  alpha <- SVM(sum_k beta_k K_k);  J <- D(alpha)",
         "repeat",
         "  g_k <- -1/2 alpha' Y K_k Y alpha  (dJ/dbeta_k);  mu <- argmax_k beta_k",
@@ -160,9 +263,10 @@ std::vector<std::string> SimpleMklSolver::pseudocode() const {
         "  while J decreases: gamma_max <- min_{D_k < 0} -beta_k / D_k;  J+ <- J(beta + "
         "gamma_max D) (SVM);  if J+ < J: beta <- beta + gamma_max D, D_mu <- D_mu + D_nu, "
         "D_nu <- 0",
-        "  gamma <- golden section of J(beta + gamma D) on [0, gamma_max]  (an SVM per trial, "
-        "warm)",
-        "  beta <- beta + gamma D;  U <- J(beta);  L <- min_k S_k(alpha)",
+        "  gamma <- line search of J(beta + gamma D) on [0, gamma_max]: Armijo from the "
+        "parabola's minimiser (or golden section)  (an SVM per trial, warm)",
+        "  beta <- beta + gamma D;  U <- J(beta);  L <- min theta over beta in the simplex, theta "
+        ">= every SVM's plane (LP; >= min_k S_k(alpha))",
         "until U - L <= tol_rel U",
         "return beta, alpha, b",
     };
@@ -240,47 +344,12 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
         best = base;
         if (lineSearch && gammaMax > 0) {
             s.lineSearchRan = true;
-            // Golden section of J(base.β + γ D) on [0, γ_max]; J(0) = base.J, J(γ_max) = far.J.
-            const auto at = [&](double gamma) { return onSimplex(base.beta + gamma * direction); };
-            double a = 0.0;
-            double b = gammaMax;
-            double x1 = b - kGolden * (b - a);
-            double x2 = a + kGolden * (b - a);
-            SimpleMklPoint p1, p2;
-            if (!evaluate(at(x1), &p1) || !evaluate(at(x2), &p2)) return cancelled();
-            const auto keep = [&](const SimpleMklPoint& p) {
-                if (p.J < best.J) best = p;
-            };
-            keep(p1);
-            keep(p2);
-            const double width = simpleOptions_.line_search_tol * gammaMax;
-            while (b - a > width) {
-                if (p1.J < p2.J) {
-                    b = x2;
-                    x2 = x1;
-                    p2 = std::move(p1);
-                    x1 = b - kGolden * (b - a);
-                    if (!evaluate(at(x1), &p1)) return cancelled();
-                    keep(p1);
-                } else {
-                    a = x1;
-                    x1 = x2;
-                    p1 = std::move(p2);
-                    x2 = a + kGolden * (b - a);
-                    if (!evaluate(at(x2), &p2)) return cancelled();
-                    keep(p2);
-                }
-            }
-            // No trial beat γ = 0: the minimum lies below the bracket's resolution. Along a
-            // descent direction a small enough step improves (unless J's inner accuracy hides
-            // it): back off by factors of kBacktrack down to kTinyStep · γ_max.
-            double gamma = std::min(x1, x2);
-            while (!(best.J < base.J) && gamma > kTinyStep * gammaMax) {
-                gamma *= kBacktrack;
-                SimpleMklPoint p;
-                if (!evaluate(at(gamma), &p)) return cancelled();
-                keep(p);
-            }
+            const bool done = simpleOptions_.line_search == "golden"
+                                  ? goldenSection(evaluate, base, gammaMax, direction,
+                                                  simpleOptions_.line_search_tol, best)
+                                  : armijoSearch(evaluate, base, far, gammaMax, direction,
+                                                 simpleOptions_.line_search_tol, best);
+            if (!done) return cancelled();
         }
     }
     const bool moved = best.J < start.J;
@@ -290,7 +359,11 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     const auto report = [&] {
         record.oracleCalls = svmCalls_;
         record.upper = s.current.J;
-        record.lower = std::min(std::max(record.lower, s.current.S.minCoeff()), record.upper);
+        // L: the cutting-plane bound of every SVM solved so far (SILP's LP; at least
+        // min_k S_k(α_t), the bound of α_t's plane alone).
+        double lower = s.current.S.minCoeff();
+        if (s.lp.solve()) lower = std::max(lower, s.lp.theta());
+        record.lower = std::min(std::max(record.lower, lower), record.upper);
         record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
     };
     report();

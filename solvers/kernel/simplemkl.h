@@ -3,9 +3,13 @@
 // descent on β over the simplex, with ∂J/∂βₖ = −½ αᵀ Y Kₖ Y α, a descent direction that keeps
 // the simplex (the reduced gradient against the largest βₖ; components at 0 with a positive
 // reduced gradient stay at 0), the maximal step along it found as in the paper (moving to
-// each βₖ that reaches 0 in turn while J decreases), then a line search on that step
-// (golden section, each trial one warm-started SVM solve). One app iteration is one descent
-// step. Bounds: U = J(β_t), L = min_k S_k(α_t) (its duality gap J − L); stop on tol_rel.
+// each βₖ that reaches 0 in turn while J decreases), then a line search on that step (each
+// trial one warm-started SVM solve): by default Armijo's rule whose first trial is the
+// minimiser of the parabola through J(0), J′(0) = Σₖ Sₖ Dₖ and J(γ_max), about two SVMs per
+// step; line_search=golden is the paper's golden section. One app iteration is one descent
+// step. Bounds: U = J(β_t); L = the value of the cutting-plane LP of SILP over the planes of
+// every SVM solved so far (each SVM solution α gives the plane Σₖ βₖ Sₖ(α) ≤ D(β) on the whole
+// simplex), at least min_k S_k(α_t), the paper's duality-gap bound; stop on tol_rel.
 #pragma once
 
 #include "kernel_solver.h"
@@ -13,9 +17,12 @@
 namespace cplab {
 
 struct SimpleMklOptions {
-    StopOptions stop{0.0, 1e-3, 200, 0.0};
+    // Up to 1,000 descent steps: with hundreds of kernels the reduced gradient zeroes β's one
+    // SVM at a time (german with 200 kernels: about 200 steps to tol_rel = 1e-3).
+    StopOptions stop{0.0, 1e-3, 1000, 0.0};
     KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
     double line_search_tol = 0.1;  // golden section stops at this fraction of the step, (0, 1)
+    std::string line_search = "armijo";  // armijo (quadratic first trial) or golden
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;

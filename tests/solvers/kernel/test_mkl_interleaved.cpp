@@ -9,7 +9,13 @@
 //     independent tight SVM solve (evaluateMklObjective); θ never decreases; L ≤ U;
 //   * kernels stored in float (a cache that holds them in float, not in double) keep D(β)
 //     within 1e-6 relative of the double storage at the same β, and SILP's objective too;
-//   * chunk_steps < 0 is refused with a message naming the field.
+//   * chunk_steps < 0 is refused with a message naming the field;
+//   * master=level (the level method's projection, level_projection.h): exact and interleaved
+//     reach plain SILP's objective (1e-4 relative), every plane of theirs is a lower bound of D
+//     at random β and at β*; the projection itself matches a brute-force search over a fine
+//     grid of the 3-simplex; master=other is refused;
+//   * SimpleMKL with its default options (kkt 1e-3) reaches tol_rel = 1e-3 on ionosphere with
+//     17 kernels, at SILP's objective.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -19,7 +25,9 @@
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
 #include "kernel/kernel_set.h"
+#include "kernel/level_projection.h"
 #include "kernel/silp.h"
+#include "kernel/simplemkl.h"
 #include "test_printers.h"
 
 using namespace cplab;
@@ -105,6 +113,11 @@ class TestMklInterleaved : public QObject {
     void everyPlaneIsALowerBound();
     void floatStorageKeepsTheObjective();
     void badChunkIsRefused();
+    void levelSameObjectiveAsSilp_data();
+    void levelSameObjectiveAsSilp();
+    void levelProjectionMatchesBruteForce();
+    void badMasterIsRefused();
+    void simpleMklDefaultsReachTolerance();
 };
 
 void TestMklInterleaved::sameObjectiveAsSilp_data() {
@@ -167,19 +180,34 @@ void TestMklInterleaved::sameWeightsWhereUnique() {
 
 void TestMklInterleaved::everyPlaneIsALowerBound_data() {
     QTest::addColumn<QString>("data");
-    QTest::addColumn<int>("chunk");
-    QTest::newRow("ionosphere chunk 20") << "ionosphere" << 20;
-    QTest::newRow("ionosphere chunk auto") << "ionosphere" << 0;
-    QTest::newRow("sonar chunk 20") << "sonar" << 20;
+    QTest::addColumn<int>("chunk");  // −1: `silp` (exact SVMs)
+    QTest::addColumn<QString>("master");
+    QTest::newRow("ionosphere chunk 20") << "ionosphere" << 20 << "lp";
+    QTest::newRow("ionosphere chunk auto") << "ionosphere" << 0 << "lp";
+    QTest::newRow("sonar chunk 20") << "sonar" << 20 << "lp";
+    QTest::newRow("ionosphere level chunk 20") << "ionosphere" << 20 << "level";
+    QTest::newRow("sonar level chunk auto") << "sonar" << 0 << "level";
+    QTest::newRow("ionosphere level exact") << "ionosphere" << -1 << "level";
 }
 
 void TestMklInterleaved::everyPlaneIsALowerBound() {
     QFETCH(QString, data);
     QFETCH(int, chunk);
+    QFETCH(QString, master);
     const std::string name = data.toStdString();
-    auto options = mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-3, 1e-3);
-    options.chunk_steps = chunk;
-    InterleavedSilpSolver solver(KernelProblem{dataset(name), nullptr}, options);
+    const KernelProblem problem{dataset(name), nullptr};
+    std::unique_ptr<SilpSolver> owned;
+    if (chunk < 0) {
+        auto options = mklOptions<SilpOptions>(kernelsOf(name), 1e-3, 1e-3);
+        options.master = master.toStdString();
+        owned = std::make_unique<SilpSolver>(problem, options);
+    } else {
+        auto options = mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-3, 1e-3);
+        options.chunk_steps = chunk;
+        options.master = master.toStdString();
+        owned = std::make_unique<InterleavedSilpSolver>(problem, options);
+    }
+    SilpSolver& solver = *owned;
     double theta = -std::numeric_limits<double>::infinity();
     double upper = std::numeric_limits<double>::infinity();
     solve(solver, [&](const Solver&, const IterationRecord& r) {
@@ -216,8 +244,9 @@ void TestMklInterleaved::everyPlaneIsALowerBound() {
     // Short chunks: the test covers planes of unfinished SVMs (their height at βᵢ lies below
     // the final U by more than the gap).
     if (chunk > 0 && chunk <= 20) QVERIFY(inexact > 0);
-    qInfo("%s chunk %d: %zu planes (%d from unfinished SVMs), %d chunks, D(beta*) %.8g",
-          qPrintable(data), chunk, snapshot->planes.size(), inexact, solver.iteration(), dStar);
+    qInfo("%s %s chunk %d: %zu planes (%d from unfinished SVMs), %d steps, D(beta*) %.8g",
+          qPrintable(data), qPrintable(master), chunk, snapshot->planes.size(), inexact,
+          solver.iteration(), dStar);
 }
 
 void TestMklInterleaved::floatStorageKeepsTheObjective() {
@@ -273,6 +302,121 @@ void TestMklInterleaved::badChunkIsRefused() {
     const std::string message = solver.status().message;
     QVERIFY2(message.find("InterleavedSilpOptions::chunk_steps = -1") != std::string::npos,
              message.c_str());
+}
+
+void TestMklInterleaved::levelSameObjectiveAsSilp_data() {
+    sameObjectiveAsSilp_data();
+}
+
+// The level method moves β differently from Kelley's, not the bounds: to tol_rel = 1e-5 both
+// of its variants meet plain SILP's objective.
+void TestMklInterleaved::levelSameObjectiveAsSilp() {
+    QFETCH(QString, data);
+    const std::string name = data.toStdString();
+    const KernelProblem problem{dataset(name), nullptr};
+    SilpSolver silp(problem, mklOptions<SilpOptions>(kernelsOf(name), 1e-5, 1e-5));
+    auto exactOptions = mklOptions<SilpOptions>(kernelsOf(name), 1e-5, 1e-5);
+    exactOptions.master = "level";
+    SilpSolver level(problem, exactOptions);
+    auto chunkOptions = mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-5, 1e-5);
+    chunkOptions.master = "level";
+    InterleavedSilpSolver interleaved(problem, chunkOptions);
+    QCOMPARE(solve(silp).code, StatusCode::Converged);
+    QCOMPARE(solve(level).code, StatusCode::Converged);
+    QCOMPARE(solve(interleaved).code, StatusCode::Converged);
+    const double a = silp.lastRecord().upper;
+    for (const SilpSolver* other : {&level, static_cast<SilpSolver*>(&interleaved)}) {
+        const double b = other->lastRecord().upper;
+        QVERIFY2(std::abs(a - b) <= 1e-4 * std::max(a, b), qPrintable(numbers(a, b)));
+        QVERIFY2(a >= other->lastRecord().lower * (1 - 1e-6), qPrintable(numbers(a, b)));
+        QVERIFY2(b >= silp.lastRecord().lower * (1 - 1e-6), qPrintable(numbers(a, b)));
+    }
+    qInfo(
+        "%s: U silp %.10g (%d SVMs), level %.10g (%d SVMs), interleaved level %.10g (%d "
+        "chunks, %zu planes)",
+        qPrintable(data), a, silp.iteration(), level.lastRecord().upper, level.iteration(),
+        interleaved.lastRecord().upper, interleaved.iteration(), interleaved.planes().size());
+}
+
+// The projection onto {β ∈ Δ : Sᵢᵀβ ≤ ℓ} in three dimensions against the best point of a
+// grid of step 1/2000 on the simplex (independent: no multipliers, no FISTA).
+void TestMklInterleaved::levelProjectionMatchesBruteForce() {
+    const Eigen::Vector3d v(0.7, 0.5, -0.4);
+    const Eigen::VectorXd onSimplex = projectOntoSimplex(v);
+    QVERIFY((onSimplex - Eigen::Vector3d(0.6, 0.4, 0.0)).norm() <= 1e-12);
+
+    const std::vector<Eigen::VectorXd> planes = {Eigen::Vector3d(3.0, 1.0, 2.0),
+                                                 Eigen::Vector3d(1.0, 3.0, 2.5),
+                                                 Eigen::Vector3d(2.0, 2.0, 1.0)};
+    const Eigen::Vector3d center(0.8, 0.15, 0.05);  // the first plane is 2.65 there
+    // The model's minimum is 2.0 at (1/2, 1/2, 0) (all three planes): the LP's minimiser.
+    const Eigen::Vector3d lpMin(0.5, 0.5, 0.0);
+    const double level = 2.2;
+    const int n = 2000;
+    double best = std::numeric_limits<double>::infinity();
+    Eigen::Vector3d argBest = lpMin;
+    for (int i = 0; i <= n; ++i) {
+        for (int j = 0; i + j <= n; ++j) {
+            const Eigen::Vector3d beta(double(i) / n, double(j) / n, double(n - i - j) / n);
+            bool feasible = true;
+            for (const Eigen::VectorXd& S : planes)
+                feasible = feasible && S.dot(beta) <= level;
+            if (feasible && (beta - center).squaredNorm() < best) {
+                best = (beta - center).squaredNorm();
+                argBest = beta;
+            }
+        }
+    }
+    QVERIFY(best < std::numeric_limits<double>::infinity());
+    for (const Eigen::VectorXd& S : planes)
+        QVERIFY(S.dot(lpMin) <= level);
+    const LevelProjection p = projectOntoLevelSet(planes, center, level, lpMin, Eigen::VectorXd());
+    QVERIFY(p.converged);
+    QVERIFY(std::abs(p.beta.sum() - 1.0) <= 1e-12 && p.beta.minCoeff() >= 0.0);
+    for (const Eigen::VectorXd& S : planes)
+        QVERIFY2(S.dot(p.beta) <= level + 1e-9, qPrintable(numbers(S.dot(p.beta), level)));
+    QVERIFY2((p.beta - argBest).norm() <= 2e-3,
+             qPrintable(QString("projection (%1, %2, %3), grid (%4, %5, %6)")
+                            .arg(p.beta[0])
+                            .arg(p.beta[1])
+                            .arg(p.beta[2])
+                            .arg(argBest[0])
+                            .arg(argBest[1])
+                            .arg(argBest[2])));
+    // Not farther than the grid's best (which is feasible): the projection is the nearest.
+    QVERIFY((p.beta - center).squaredNorm() <= best + 1e-9);
+    qInfo("level projection: (%.5f, %.5f, %.5f) in %d steps; grid (%.4f, %.4f, %.4f)", p.beta[0],
+          p.beta[1], p.beta[2], p.iterations, argBest[0], argBest[1], argBest[2]);
+}
+
+void TestMklInterleaved::badMasterIsRefused() {
+    auto options = mklOptions<SilpOptions>("gaussian:0.1,1", 1e-3, 1e-3);
+    options.master = "bundle";
+    SilpSolver solver(KernelProblem{dataset("ionosphere"), nullptr}, options);
+    QCOMPARE(solver.status().code, StatusCode::InvalidInput);
+    const std::string message = solver.status().message;
+    QVERIFY2(
+        message.find("master") != std::string::npos && message.find("bundle") != std::string::npos,
+        message.c_str());
+}
+
+// A newcomer's run: SimpleMKL with nothing but the kernels set reaches its tol_rel = 1e-3
+// (converged, not its step limit) at SILP's objective.
+void TestMklInterleaved::simpleMklDefaultsReachTolerance() {
+    const KernelProblem problem{dataset("ionosphere"), nullptr};
+    SimpleMklOptions options;
+    options.kernel.kernels = kernelsOf("ionosphere");
+    SimpleMklSolver simple(problem, options);
+    QCOMPARE(solve(simple).code, StatusCode::Converged);
+    const IterationRecord& r = simple.lastRecord();
+    QVERIFY2(r.upper - r.lower <= 1e-3 * r.upper, qPrintable(numbers(r.upper, r.lower)));
+    SilpSolver silp(problem, mklOptions<SilpOptions>(kernelsOf("ionosphere"), 1e-6, 1e-6));
+    QCOMPARE(solve(silp).code, StatusCode::Converged);
+    const double dStar = silp.lastRecord().upper;
+    QVERIFY2(std::abs(r.upper - dStar) <= 1.5e-3 * dStar, qPrintable(numbers(r.upper, dStar)));
+    QVERIFY2(r.lower <= dStar * (1 + 1e-5), qPrintable(numbers(r.lower, dStar)));
+    qInfo("simplemkl defaults: %d steps, %lld SVM calls, U %.8g, L %.8g; SILP D* %.8g",
+          simple.iteration(), r.oracleCalls, r.upper, r.lower, dStar);
 }
 
 QTEST_GUILESS_MAIN(TestMklInterleaved)
