@@ -375,7 +375,8 @@ std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {
         edges.push_back(std::move(belief));
     }
     CycleSearchLimits limits;
-    limits.wanted = 4 * cycleOptions_.clusters_per_round;
+    limits.wanted = static_cast<int>(
+        std::min(4LL * cycleOptions_.clusters_per_round, static_cast<long long>(1 << 20)));
     limits.min_weight = cycleOptions_.min_decrease;
     for (std::vector<int>& nodes : findFrustratedCycles(labels, edges, limits))
         if (known_.count(cycleKey(nodes)) == 0) cycles.push_back(makeCycle(std::move(nodes)));
