@@ -22,10 +22,11 @@
 //     d(c) = Σ_{e∈c} max_{x_e} θ̂_e(x_e) − max_{x_c} Σ_{e∈c} θ̂_e(x_e)  ≥ 0,
 // and the clusters_per_round best with d(c) > min_decrease are added (Sontag et al.
 // 2008). Candidates: all triangles and (squares = true) 4-cycles of the graph whose joint
-// labelings number at most max_cluster_states (at most a million cycles), listed once; and
-// with cycle_search = any (the default), at every tightening the frustrated cycles of any
-// length in the current edge beliefs θ̂_e (cycle_search.h, Sontag, Choe & Li 2012), up to
-// 4·clusters_per_round of them. Every max over x_c (d(c), the cluster update's max-marginals,
+// labelings number at most max_cluster_states (at most a million cycles), listed once, which
+// come first; and with cycle_search = any (the default), at every tightening where fewer than
+// clusters_per_round listed ones qualify, the frustrated cycles of any length in the current
+// edge beliefs θ̂_e (cycle_search.h, Sontag, Choe & Li 2012), up to 4·clusters_per_round of
+// them, fill the round. Every max over x_c (d(c), the cluster update's max-marginals,
 // the bound) is the cycle DP of cycle_search.h, O(L·k³) for a cycle of L nodes, so a long
 // cycle costs no k^L. The clusters added are updated at once, best d(c) first, so the bound
 // falls by at least the best d(c) of the round. When no candidate qualifies, the run stops as
