@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <numeric>
-#include <unordered_map>
+
+#include "map/cycle_search.h"
 
 namespace cplab {
 
@@ -65,18 +67,17 @@ CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
 void CycleMplpSolver::findCandidates() {
     const PairwiseModel& m = *model_;
     const int n = m.variables();
-    std::unordered_map<std::uint64_t, int> edgeOf;
     std::vector<std::vector<int>> neighbours(static_cast<std::size_t>(n));
     for (int e = 0; e < m.edgeCount(); ++e) {
         const auto& ed = m.edge(e);
-        if (edgeOf.try_emplace(pairKey(ed.u, ed.v), e).second) {
+        if (edgeOf_.try_emplace(pairKey(ed.u, ed.v), e).second) {
             neighbours[static_cast<std::size_t>(ed.u)].push_back(ed.v);
             neighbours[static_cast<std::size_t>(ed.v)].push_back(ed.u);
         }
     }
     for (auto& list : neighbours)
         std::sort(list.begin(), list.end());
-    auto connected = [&](int a, int b) { return edgeOf.count(pairKey(a, b)) > 0; };
+    auto connected = [&](int a, int b) { return edgeOf_.count(pairKey(a, b)) > 0; };
     double budget = kMaxCandidateStates;
     bool full = false;  // a candidate did not fit what is left of the budget
     auto add = [&](std::vector<int> nodes) {
@@ -89,19 +90,8 @@ void CycleMplpSolver::findCandidates() {
             return;
         }
         budget -= states;
-        Cycle cycle;
-        const auto size = nodes.size();
-        for (std::size_t i = 0; i < size; ++i) {
-            const int a = nodes[i];
-            const int b = nodes[(i + 1) % size];
-            const int e = edgeOf.at(pairKey(a, b));
-            cycle.edges.push_back(e);
-            const bool forward = m.edge(e).u == a;
-            cycle.slotU.push_back(static_cast<int>(forward ? i : (i + 1) % size));
-            cycle.slotV.push_back(static_cast<int>(forward ? (i + 1) % size : i));
-        }
-        cycle.nodes = std::move(nodes);
-        candidates_.push_back(std::move(cycle));
+        known_.insert(cycleKey(nodes));
+        candidates_.push_back(makeCycle(std::move(nodes)));
     };
     // Each cycle once: a is its smallest node; triangles a < b < c; 4-cycles a-b-c-d-a with
     // b < d the neighbours of a on the cycle and c the node opposite a. All triangles come
@@ -129,6 +119,23 @@ void CycleMplpSolver::findCandidates() {
     }
 }
 
+CycleMplpSolver::Cycle CycleMplpSolver::makeCycle(std::vector<int> nodes) const {
+    const PairwiseModel& m = *model_;
+    Cycle cycle;
+    const auto size = nodes.size();
+    for (std::size_t i = 0; i < size; ++i) {
+        const int a = nodes[i];
+        const int b = nodes[(i + 1) % size];
+        const int e = edgeOf_.at(pairKey(a, b));
+        cycle.edges.push_back(e);
+        const bool forward = m.edge(e).u == a;
+        cycle.slotU.push_back(static_cast<int>(forward ? i : (i + 1) % size));
+        cycle.slotV.push_back(static_cast<int>(forward ? (i + 1) % size : i));
+    }
+    cycle.nodes = std::move(nodes);
+    return cycle;
+}
+
 std::vector<std::vector<int>> CycleMplpSolver::clusterNodes() const {
     std::vector<std::vector<int>> nodes;
     for (const Cluster& c : clusters_)
@@ -142,23 +149,35 @@ void CycleMplpSolver::addToSnapshot(MapSnapshot& snapshot) const {
 
 std::vector<std::string> CycleMplpSolver::extraColumns() const {
     std::vector<std::string> columns = MessagePassingSolver::extraColumns();
-    columns.insert(columns.end(), {"clusters", "clusters_added"});
+    columns.insert(columns.end(), {"clusters", "clusters_added", "longest_cycle",
+                                   "guaranteed_decrease", "tighten_decrease"});
     return columns;
 }
 
 void CycleMplpSolver::appendExtra(std::vector<double>& extra) const {
     extra.push_back(static_cast<double>(clusters_.size()));
     extra.push_back(static_cast<double>(addedLastStep_));
+    std::size_t longest = 0;
+    for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
+         c < clusters_.size(); ++c)
+        longest = std::max(longest, clusters_[c].cycle.nodes.size());
+    extra.push_back(static_cast<double>(longest));
+    extra.push_back(addedDecrease_.empty()
+                        ? 0.0
+                        : *std::max_element(addedDecrease_.begin(), addedDecrease_.end()));
+    extra.push_back(tightenDecrease_);
 }
 
 std::vector<std::string> CycleMplpSolver::pseudocode() const {
     return {
-        "input: pairwise model theta, candidate cycles C (triangles, 4-cycles), eps",
+        "input: pairwise model theta, listed cycles C (triangles, 4-cycles), eps",
         "m <- 0;  clusters <- {};  U <- sum_u max theta_u + sum_e max theta_e",
         "repeat",
         "  MPLP sweep over the edges (edge table theta_e + sum_c delta_{c->e})",
         "  for each cluster c: delta_{c->e} <- -lambda_e + max_{x_c \\ x_e} sum lambda / |c|",
-        "  if U flat for k sweeps: add the best cycles by d(c) = sum max b_e - max_x_c sum b_e",
+        "  if U flat for k sweeps: add the best of C + frustrated cycles of b by d(c) = sum max "
+        "b_e "
+        "- max_x_c sum b_e",
         "  x_u <- argmax b_u;  U <- sum max b_u + sum max b_e + sum max b_c;  L <- max(L, E(x))",
         "until U - L <= eps or no cycle lowers U",
     };
@@ -203,54 +222,48 @@ void CycleMplpSolver::edgeMaxMarginal(int e, int toward, const double* in, doubl
 }
 
 double CycleMplpSolver::cycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f,
-                                 std::vector<std::vector<double>>* maxOut,
-                                 const std::vector<int>* at, double* atValue) const {
+                                 std::vector<std::vector<double>>* maxOut) const {
     const PairwiseModel& m = *model_;
     const std::size_t size = cycle.nodes.size();
     std::vector<int> k(size);
     for (std::size_t i = 0; i < size; ++i)
         k[i] = m.labels(cycle.nodes[i]);
-    std::vector<int> kv(size);
-    for (std::size_t i = 0; i < size; ++i)
-        kv[i] = m.labels(m.edge(cycle.edges[i]).v);
-    if (maxOut) {
-        maxOut->resize(size);
+    // The cycle DP reads g_i(x_i, x_{i+1}) along the cycle: an edge stored as (i+1, i) is
+    // transposed, and so is its max-marginal on the way back.
+    auto transposed = [](const std::vector<double>& t, std::size_t rows, std::size_t columns) {
+        std::vector<double> out(t.size());
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < columns; ++c)
+                out[c * rows + r] = t[r * columns + c];
+        return out;
+    };
+    std::vector<std::vector<double>> g(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        const auto ki = static_cast<std::size_t>(k[i]);
+        const auto kj = static_cast<std::size_t>(k[(i + 1) % size]);
+        g[i] = cycle.slotU[i] == static_cast<int>(i) ? f[i] : transposed(f[i], kj, ki);
+    }
+    const double best = cycleMaxDp(k, g, maxOut);
+    if (maxOut)
         for (std::size_t i = 0; i < size; ++i)
-            (*maxOut)[i].assign(f[i].size(), -kInf);
-    }
-    std::vector<int> x(size, 0);
-    std::vector<std::size_t> index(size);
-    double best = -kInf;
-    for (;;) {
-        double sum = 0.0;
-        for (std::size_t i = 0; i < size; ++i) {
-            index[i] = static_cast<std::size_t>(x[static_cast<std::size_t>(cycle.slotU[i])]) *
-                           static_cast<std::size_t>(kv[i]) +
-                       static_cast<std::size_t>(x[static_cast<std::size_t>(cycle.slotV[i])]);
-            sum += f[i][index[i]];
-        }
-        best = std::max(best, sum);
-        if (maxOut)
-            for (std::size_t i = 0; i < size; ++i)
-                (*maxOut)[i][index[i]] = std::max((*maxOut)[i][index[i]], sum);
-        std::size_t i = 0;
-        while (i < size && ++x[i] == k[i])
-            x[i++] = 0;
-        if (i == size) break;
-    }
-    if (at && atValue) {
-        double sum = 0.0;
-        for (std::size_t i = 0; i < size; ++i) {
-            const int a = (*at)[static_cast<std::size_t>(
-                cycle.nodes[static_cast<std::size_t>(cycle.slotU[i])])];
-            const int b = (*at)[static_cast<std::size_t>(
-                cycle.nodes[static_cast<std::size_t>(cycle.slotV[i])])];
-            sum += f[i][static_cast<std::size_t>(a) * static_cast<std::size_t>(kv[i]) +
-                        static_cast<std::size_t>(b)];
-        }
-        *atValue = sum;
-    }
+            if (cycle.slotU[i] != static_cast<int>(i))
+                (*maxOut)[i] = transposed((*maxOut)[i], static_cast<std::size_t>(k[i]),
+                                          static_cast<std::size_t>(k[(i + 1) % size]));
     return best;
+}
+
+double CycleMplpSolver::cycleValue(const Cycle& cycle, const std::vector<std::vector<double>>& f,
+                                   const std::vector<int>& x) const {
+    const PairwiseModel& m = *model_;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
+        const auto& ed = m.edge(cycle.edges[i]);
+        const int a = x[static_cast<std::size_t>(ed.u)];
+        const int b = x[static_cast<std::size_t>(ed.v)];
+        sum += f[i][static_cast<std::size_t>(a) * static_cast<std::size_t>(m.labels(ed.v)) +
+                    static_cast<std::size_t>(b)];
+    }
+    return sum;
 }
 
 void CycleMplpSolver::updateCluster(Cluster& cluster) {
@@ -323,47 +336,92 @@ void CycleMplpSolver::sweep() {
     }
 }
 
+double CycleMplpSolver::guaranteedDecrease(const Cycle& cycle) const {
+    const PairwiseModel& m = *model_;
+    std::vector<std::vector<double>> f(cycle.edges.size());
+    double separate = 0.0;
+    for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
+        const int e = cycle.edges[i];
+        const int ku = m.labels(m.edge(e).u);
+        const int kv = m.labels(m.edge(e).v);
+        f[i].resize(static_cast<std::size_t>(ku * kv));
+        double top = -kInf;
+        for (int a = 0; a < ku; ++a)
+            for (int b = 0; b < kv; ++b) {
+                const double t = edgeBelief(e, a, b);
+                f[i][static_cast<std::size_t>(a * kv + b)] = t;
+                top = std::max(top, t);
+            }
+        separate += top;
+    }
+    return separate - cycleMax(cycle, f);
+}
+
+std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {
+    std::vector<Cycle> cycles;
+    if (cycleOptions_.cycle_search != "any") return cycles;
+    const PairwiseModel& m = *model_;
+    std::vector<int> labels(static_cast<std::size_t>(m.variables()));
+    for (int v = 0; v < m.variables(); ++v)
+        labels[static_cast<std::size_t>(v)] = m.labels(v);
+    std::vector<BeliefEdge> edges;
+    for (int e = 0; e < m.edgeCount(); ++e) {
+        const auto& ed = m.edge(e);
+        if (edgeOf_.at(pairKey(ed.u, ed.v)) != e) continue;  // a parallel edge: the first only
+        BeliefEdge belief{ed.u, ed.v, {}};
+        for (int a = 0; a < m.labels(ed.u); ++a)
+            for (int b = 0; b < m.labels(ed.v); ++b)
+                belief.table.push_back(edgeBelief(e, a, b));
+        edges.push_back(std::move(belief));
+    }
+    CycleSearchLimits limits;
+    limits.wanted = static_cast<int>(
+        std::min(4LL * cycleOptions_.clusters_per_round, static_cast<long long>(1 << 20)));
+    limits.min_weight = cycleOptions_.min_decrease;
+    for (std::vector<int>& nodes : findFrustratedCycles(labels, edges, limits))
+        if (known_.count(cycleKey(nodes)) == 0) cycles.push_back(makeCycle(std::move(nodes)));
+    return cycles;
+}
+
 int CycleMplpSolver::tighten() {
     const PairwiseModel& m = *model_;
-    if (candidates_.empty()) return 0;
-    // d(c) of every candidate at the current messages.
-    std::vector<double> decrease(candidates_.size());
-    std::vector<std::vector<double>> f;
-    for (std::size_t c = 0; c < candidates_.size(); ++c) {
-        const Cycle& cycle = candidates_[c];
-        f.resize(cycle.edges.size());
-        double separate = 0.0;
-        for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
-            const int e = cycle.edges[i];
-            const int ku = m.labels(m.edge(e).u);
-            const int kv = m.labels(m.edge(e).v);
-            f[i].resize(static_cast<std::size_t>(ku * kv));
-            double top = -kInf;
-            for (int a = 0; a < ku; ++a)
-                for (int b = 0; b < kv; ++b) {
-                    const double t = edgeBelief(e, a, b);
-                    f[i][static_cast<std::size_t>(a * kv + b)] = t;
-                    top = std::max(top, t);
-                }
-            separate += top;
+    const std::size_t listed = candidates_.size();
+    const auto perRound = static_cast<std::size_t>(cycleOptions_.clusters_per_round);
+    // d(c) of every candidate at the current messages; the qualifying ones, best first.
+    std::vector<double> decrease(listed);
+    auto qualifying = [&](std::size_t from, std::size_t to, auto&& cycleAt) {
+        std::vector<std::size_t> order;
+        for (std::size_t c = from; c < to; ++c) {
+            decrease[c] = guaranteedDecrease(cycleAt(c));
+            if (decrease[c] > cycleOptions_.min_decrease) order.push_back(c);
         }
-        decrease[c] = separate - cycleMax(cycle, f);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t i, std::size_t j) { return decrease[i] > decrease[j]; });
+        return order;
+    };
+    std::vector<std::size_t> order =
+        qualifying(0, listed, [&](std::size_t c) -> Cycle& { return candidates_[c]; });
+    // The listed triangles and squares come first (cheap, and on grids usually enough); the
+    // search fills a round they leave short, and goes on where they stall.
+    std::vector<Cycle> found;
+    if (order.size() < perRound) {
+        found = searchCycles();
+        decrease.resize(listed + found.size());
+        const std::vector<std::size_t> more =
+            qualifying(listed, listed + found.size(),
+                       [&](std::size_t c) -> Cycle& { return found[c - listed]; });
+        order.insert(order.end(), more.begin(), more.end());
     }
-    std::vector<std::size_t> order(candidates_.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto count =
-        std::min(order.size(), static_cast<std::size_t>(cycleOptions_.clusters_per_round));
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count),
-                      order.end(), [&](std::size_t i, std::size_t j) {
-                          return decrease[i] > decrease[j] || (decrease[i] == decrease[j] && i < j);
-                      });
-    std::vector<char> taken(candidates_.size(), 0);
-    int added = 0;
-    for (std::size_t r = 0; r < count; ++r) {
-        const std::size_t c = order[r];
-        if (!(decrease[c] > cycleOptions_.min_decrease)) break;
+    if (order.size() > perRound) order.resize(perRound);
+    auto cycleAt = [&](std::size_t c) -> Cycle& {
+        return c < listed ? candidates_[c] : found[c - listed];
+    };
+    std::vector<char> taken(listed, 0);
+    const std::size_t first = clusters_.size();
+    for (const std::size_t c : order) {
         Cluster cluster;
-        cluster.cycle = candidates_[c];
+        cluster.cycle = std::move(cycleAt(c));
+        known_.insert(cycleKey(cluster.cycle.nodes));
         for (int e : cluster.cycle.edges) {
             const std::size_t entries = static_cast<std::size_t>(m.labels(m.edge(e).u)) *
                                         static_cast<std::size_t>(m.labels(m.edge(e).v));
@@ -372,16 +430,27 @@ int CycleMplpSolver::tighten() {
             if (extra.empty()) extra.assign(entries, 0.0);
         }
         clusters_.push_back(std::move(cluster));
-        taken[c] = 1;
-        ++added;
+        addedDecrease_.push_back(decrease[c]);
+        if (c < listed) taken[c] = 1;
     }
-    if (added > 0) {
-        std::size_t kept = 0;
-        for (std::size_t c = 0; c < candidates_.size(); ++c)
-            if (!taken[c]) candidates_[kept++] = std::move(candidates_[c]);
-        candidates_.resize(kept);
+    const std::size_t added = clusters_.size() - first;
+    if (added == 0) return 0;
+    std::size_t kept = 0;
+    for (std::size_t c = 0; c < listed; ++c) {
+        if (taken[c]) continue;
+        // Never a self-move: it would leave the candidate empty (a cycle of no nodes).
+        if (kept != c) candidates_[kept] = std::move(candidates_[c]);
+        ++kept;
     }
-    return added;
+    candidates_.resize(kept);
+    // The new clusters' first updates, best d(c) first: U falls by at least that d(c) (the
+    // update attains it exactly on the cluster's own edges), measured here.
+    std::vector<std::uint8_t> unused(static_cast<std::size_t>(m.variables()), 0);
+    const double before = bound(unused);
+    for (std::size_t c = first; c < clusters_.size(); ++c)
+        updateCluster(clusters_[c]);
+    tightenDecrease_ = before - bound(unused);
+    return static_cast<int>(added);
 }
 
 double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
@@ -418,8 +487,8 @@ double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
             for (std::size_t j = 0; j < f[i].size(); ++j)
                 f[i][j] = -cluster.delta[i][j];
         }
-        double atValue = 0.0;
-        const double top = cycleMax(cluster.cycle, f, nullptr, &x, &atValue);
+        const double top = cycleMax(cluster.cycle, f);
+        const double atValue = cycleValue(cluster.cycle, f, x);
         sum += top;
         if (atValue < top - 1e-9 * std::max(1.0, std::abs(top)))
             for (int v : cluster.cycle.nodes)
@@ -429,27 +498,32 @@ double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
 }
 
 void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
-    std::vector<std::string> sizes;
+    std::map<std::size_t, int> lengths;  // cycle length → clusters of it added
     for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
          c < clusters_.size(); ++c)
-        sizes.push_back(std::to_string(clusters_[c].cycle.nodes.size()));
+        ++lengths[clusters_[c].cycle.nodes.size()];
+    const double best = *std::max_element(addedDecrease_.begin(), addedDecrease_.end());
+    const std::string decrease = (addedLastStep_ == 1 ? "d(c) " : "best d(c) ") +
+                                 formatShort(best) + ", measured " + formatShort(tightenDecrease_);
     const std::string bound =
         ": bound " + formatShort(boundBefore) + " -> " + formatShort(boundAfter);
     if (addedLastStep_ == 1) {
-        noteEvent(ClusterAdded, "cluster of " + sizes.front() + " nodes added" + bound);
+        noteEvent(ClusterAdded, "cluster of " + std::to_string(lengths.begin()->first) +
+                                    " nodes added (" + decrease + ")" + bound);
         return;
     }
-    // Sizes of the first few only: a round adds up to clusters_per_round (20 by default).
-    if (sizes.size() > 4) {
-        sizes.resize(4);
-        sizes.emplace_back("...");
-    }
-    noteEvent(ClusterAdded, std::to_string(addedLastStep_) + " clusters added (" + joined(sizes) +
-                                " nodes)" + bound);
+    std::vector<std::string> counts;  // "12 of 4 nodes", "3 of 14", …
+    for (const auto& [length, number] : lengths)
+        counts.push_back(std::to_string(number) + " of " + std::to_string(length) +
+                         (counts.empty() ? " nodes" : ""));
+    noteEvent(ClusterAdded, std::to_string(addedLastStep_) + " clusters added (" + joined(counts) +
+                                "; " + decrease + ")" + bound);
 }
 
 Status CycleMplpSolver::doStep(IterationRecord& record) {
     addedLastStep_ = 0;
+    addedDecrease_.clear();
+    tightenDecrease_ = 0.0;
     const IterationRecord& last = lastRecord();
     history_.push_back(last.upper);
     const auto window = stepsFor(cycleOptions_.tighten_sweeps);

@@ -21,12 +21,27 @@
 // by the decrease of U it guarantees on its own,
 //     d(c) = Σ_{e∈c} max_{x_e} θ̂_e(x_e) − max_{x_c} Σ_{e∈c} θ̂_e(x_e)  ≥ 0,
 // and the clusters_per_round best with d(c) > min_decrease are added (Sontag et al.
-// 2008). Candidates are found once: all triangles and (squares = true) 4-cycles of the graph
-// whose joint labelings number at most max_cluster_states (at most a million cycles). When none
-// qualifies, the run stops as stalled once the stall rule of message_passing.h applies; a zero gap
-// certifies the optimum. Record columns: those of message_passing.h plus "clusters" (added so far)
-// and "clusters_added" (by this step).
+// 2008). Candidates: all triangles and (squares = true) 4-cycles of the graph whose joint
+// labelings number at most max_cluster_states (at most a million cycles), listed once, which
+// come first; and with cycle_search = any (the default), at every tightening where fewer than
+// clusters_per_round listed ones qualify, the frustrated cycles of any length in the current
+// edge beliefs θ̂_e (cycle_search.h, Sontag, Choe & Li 2012), up to 4·clusters_per_round of
+// them, fill the round. Every max over x_c (d(c), the cluster update's max-marginals,
+// the bound) is the cycle DP of cycle_search.h, O(L·k³) for a cycle of L nodes, so a long
+// cycle costs no k^L. The clusters added are updated at once, best d(c) first, so the bound
+// falls by at least the best d(c) of the round. When no candidate qualifies, the run stops as
+// stalled once the stall rule of message_passing.h applies; a zero gap certifies the optimum.
+// Record columns: those of message_passing.h plus "clusters" (added so far), "clusters_added"
+// (by this step), "longest_cycle" (nodes of the longest cycle this step added, 0: none),
+// "guaranteed_decrease" (the best d(c) this step added) and "tighten_decrease" (the measured
+// fall of U by the added clusters' first updates, ≥ guaranteed_decrease); the ClusterAdded
+// event gives each cluster's length and d(c).
 #pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "map/message_passing.h"
 
@@ -43,6 +58,9 @@ struct CycleMplpOptions {
     double min_decrease = 1e-6;      // a cycle is added only if d(c) > min_decrease, ≥ 0
     int max_cluster_states = 65536;  // candidate cycles with more joint labelings are skipped
     bool squares = true;             // 4-cycles as candidates besides triangles
+    // "any": also search the frustrated cycles of any length at each tightening; "short": the
+    // listed triangles and 4-cycles only (the method before the search).
+    std::string cycle_search = "any";
 
     void visit(OptionVisitor& v) {
         base.visit(v);
@@ -57,6 +75,9 @@ struct CycleMplpOptions {
         v.integer("max_cluster_states", max_cluster_states,
                   "skip candidate cycles with more joint labelings than this (> 0)");
         v.boolean("squares", squares, "use 4-cycles (grid faces) as well as triangles");
+        v.choice("cycle_search", cycle_search, {"any", "short"},
+                 "any: also search frustrated cycles of any length in the current dual at "
+                 "each tightening; short: triangles and 4-cycles only");
     }
     bool isValid(std::string* why) const;
 };
@@ -98,16 +119,23 @@ class CycleMplpSolver final : public MessagePassingSolver {
     };
 
     void findCandidates();
+    // The cycle through `nodes` (consecutive ones and the last and first joined by an edge).
+    Cycle makeCycle(std::vector<int> nodes) const;
+    // Frustrated cycles of the current edge beliefs not yet known (cycle_search.h).
+    std::vector<Cycle> searchCycles() const;
+    // d(c) of a cycle at the current messages.
+    double guaranteedDecrease(const Cycle& cycle) const;
     // Notes the ClusterAdded event of a step that added clusters.
     void noteClusters(double boundBefore, double boundAfter);
     // θ̂_e(a, b) of edge e at the current messages (beliefs not needed).
     double edgeBelief(int e, int a, int b) const;
-    // max_{x_c} Σ_{e∈c} f_e(x_e) over the joint labelings of the cycle, f_e given as dense
-    // tables in each edge's layout; with `maxOut`, also each edge's max-marginal (the max
-    // over the rest of x_c), and with `at`, f's sum at the labeling `at` of the whole graph.
+    // max_{x_c} Σ_{e∈c} f_e(x_e) by the cycle DP, f_e given as dense tables in each edge's
+    // layout; with `maxOut`, also each edge's max-marginal (the max over the rest of x_c).
     double cycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f,
-                    std::vector<std::vector<double>>* maxOut = nullptr,
-                    const std::vector<int>* at = nullptr, double* atValue = nullptr) const;
+                    std::vector<std::vector<double>>* maxOut = nullptr) const;
+    // Σ_{e∈c} f_e at the labeling x of the whole graph.
+    double cycleValue(const Cycle& cycle, const std::vector<std::vector<double>>& f,
+                      const std::vector<int>& x) const;
     // Max-marginal of edge e's table θ' + Σ_c δ_{c→e} (as PairwiseModel::maxMarginal).
     void edgeMaxMarginal(int e, int toward, const double* in, double* out) const;
     void updateCluster(Cluster& cluster);
@@ -115,11 +143,15 @@ class CycleMplpSolver final : public MessagePassingSolver {
     int tighten();
 
     CycleMplpOptions cycleOptions_;
-    std::vector<Cycle> candidates_;  // not yet added
+    std::unordered_map<std::uint64_t, int> edgeOf_;  // node pair → its first edge
+    std::unordered_set<std::uint64_t> known_;        // hashes of the candidates and clusters
+    std::vector<Cycle> candidates_;                  // listed, not yet added
     std::vector<Cluster> clusters_;
     std::vector<std::vector<double>> extra_;  // per edge: Σ_c δ_{c→e} (empty: none)
     std::vector<double> history_;             // best bound after each sweep
     int addedLastStep_ = 0;
+    std::vector<double> addedDecrease_;  // d(c) of the clusters added by this step
+    double tightenDecrease_ = 0.0;       // measured fall of U by their first updates
     bool tightenFoundNone_ = false;
 };
 
