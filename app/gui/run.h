@@ -36,6 +36,9 @@ class Run : public QObject {
     QColor color() const { return color_; }
 
     bool ready() const { return ready_; }
+    // Edited data are on their way to the worker (rebase() not yet answered): the status and
+    // the records are still the previous data's, whatever they say.
+    bool rebasing() const { return rebasing_ || pendingProblem_ != nullptr; }
     bool failed() const { return !error_.isEmpty(); }
     QString error() const { return error_; }
     const Status& status() const { return status_; }

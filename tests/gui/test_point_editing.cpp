@@ -42,7 +42,10 @@ std::vector<DrawnPoint> problemPoints(const MainWindow& w) {
 bool allFinished(const MainWindow& w) {
     for (int k = 0; k < w.runCount(); ++k) {
         const cplab::Run* r = w.run(k);
-        if (!r->ready() || !r->status().finished() || r->problem() != w.controller()->problemPtr())
+        // problem() is the edited data from the moment of the edit; while the rebase is with the
+        // worker, the status is still the previous data's (it may say converged).
+        if (!r->ready() || r->rebasing() || !r->status().finished() ||
+            r->problem() != w.controller()->problemPtr())
             return false;
     }
     return w.runCount() > 0;
