@@ -36,6 +36,8 @@ std::string MapData::details() const {
     if (!model) return {};
     std::string text = name + ": " + std::to_string(model->variables()) + " variables (" +
                        labelText(*model) + "), " + std::to_string(model->edgeCount()) + " edges";
+    if (model->factorCount() > 0)
+        text += ", " + std::to_string(model->factorCount()) + " factors of 3+ variables";
     if (!evidenceSource.empty())
         text += "; evidence " + evidenceSource + " clamps " + std::to_string(observed) +
                 (observed == 1 ? " variable" : " variables");
@@ -650,10 +652,15 @@ class MapFamily final : public Family {
         return refusingThrows(why, [&] {
             UaiTables tables = readModel(source);
             const std::string name = uaiInstanceName(path);
-            const ProblemInfo info{name, "map",
-                                   std::to_string(tables.cardinalities.size()) + " variables, " +
-                                       std::to_string(tables.pairs.size()) + " edges, from " + path,
-                                   "Pairwise model loaded from " + path + ".", 0};
+            const ProblemInfo info{
+                name, "map",
+                std::to_string(tables.cardinalities.size()) + " variables, " +
+                    std::to_string(tables.pairs.size()) + " edges" +
+                    (tables.factors.empty() ? std::string()
+                                            : ", " + std::to_string(tables.factors.size()) +
+                                                  " factors of 3+ variables") +
+                    ", from " + path,
+                "Model loaded from " + path + ".", 0};
             return makeMapProblem(std::move(tables), info, name, path, path, o, nullptr);
         });
     }
