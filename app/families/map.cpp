@@ -578,6 +578,16 @@ class MapFamily final : public Family {
               "status line)."},
              {0, "finished", "Done: compare the bounds and the disparity maps."}});
         addStory(
+            "map_factors",
+            {{0, "",
+              "A 12 x 12 grid, 3 labels, a random ternary factor on three corners of each cell, "
+              "no pairwise edges."},
+             {1, "", "MPLP and diffusion pass messages from each factor to its variables."},
+             {20, "",
+              "Both bounds settle near 102.5; ICM and the forest moves raise the energy, one "
+              "node of each factor at a time."},
+             {0, "finished", "A gap of 4.5 to 5 remains: the LP of this model is loose."}});
+        addStory(
             "map_image",
             {{0, "",
               "Tsukuba's left image in 3 grey levels: each pixel prefers the level nearest its "
