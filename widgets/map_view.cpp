@@ -41,6 +41,7 @@ constexpr double kClusterShrink = 0.55;
 const QColor kDisagreeing{200, 0, 0};
 const QColor kCluster{25, 25, 25};
 const QColor kEdge{150, 150, 150, 110};
+const QColor kFactor{70, 110, 170, 170};
 
 QCPGraph* markerGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
@@ -126,6 +127,12 @@ void MapView::createLabelingItems() {
     edges_ = new QCPCurve(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
     edges_->setName(tr("edge"));
     edges_->setPen(pen(kEdge, 0.8));
+    factorLinks_ =
+        new QCPCurve(labelRect_->axis(QCPAxis::atBottom), labelRect_->axis(QCPAxis::atLeft));
+    factorLinks_->setName(tr("factor of 3+ variables"));
+    factorLinks_->setPen(pen(kFactor, 0.8));
+    factorNodes_ = markerGraph(labelPlot_, labelRect_, tr("factor of 3+ variables"),
+                               QCPScatterStyle::ssSquare, kFactor, QColor(255, 255, 255), 6, 1.2);
     disagreeingRings_ =
         markerGraph(labelPlot_, labelRect_, tr("disagreeing node"), QCPScatterStyle::ssCircle,
                     kDisagreeing, Qt::transparent, 12, 1.8);
@@ -162,8 +169,10 @@ void MapView::clear() {
     title_.clear();
     labelPlot_->setToolTip({});
     labelColors_.clear();
-    for (QCPCurve* c : {edges_, clusters_})
+    for (QCPCurve* c : {edges_, clusters_, factorLinks_})
         c->data()->clear();
+    factorNodes_->data()->clear();
+    factorMarks_ = 0;
     disagreeingRings_->data()->clear();
     for (QCPGraph* g : labelGraphs_)
         g->data()->clear();
@@ -223,9 +232,12 @@ void MapView::setupLayout(const PairwiseModel& model) {
         rows_ = picture->height;
         columns_ = picture->width;
     }
-    layout_ = picture || detectGrid(model, &rows_, &columns_)     ? Layout::Grid
-              : n >= 3 && n <= kMdsNodes && model.edgeCount() > 0 ? Layout::Distances
-                                                                  : Layout::Circle;
+    // Hop distances count edges only: a model with higher-order factors goes on a circle.
+    const bool byDistances =
+        n >= 3 && n <= kMdsNodes && model.edgeCount() > 0 && model.factorCount() == 0;
+    layout_ = picture || detectGrid(model, &rows_, &columns_) ? Layout::Grid
+              : byDistances                                   ? Layout::Distances
+                                                              : Layout::Circle;
     labelColors_.clear();
     if (picture)
         for (const auto& c : picture->labelColors)
@@ -289,6 +301,7 @@ void MapView::drawEdges(const PairwiseModel& model) {
         }
     }
     edges_->data()->set(chords, true);
+    drawFactors(model);
 }
 
 void MapView::setupLabelGraphs(const PairwiseModel& model) {
@@ -338,6 +351,7 @@ void MapView::fillLabelLegend(int graphs) {
     if (scale) labelGraphs_[static_cast<std::size_t>(graphs - 1)]->addToLegend(labelLegend_);
     disagreeingLegendProxy_->addToLegend(labelLegend_);
     if (layout_ != Layout::Grid) edges_->addToLegend(labelLegend_);
+    if (factorMarks_ > 0) factorNodes_->addToLegend(labelLegend_);
     fitLegendWrap(labelLegend_, labelPlot_->width());
 }
 
@@ -482,8 +496,11 @@ void MapView::setTitle(const MapSnapshot& s) {
     if (layout_ != Layout::Grid) {
         facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
         if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
+        if (factorMarks_ > 0) facts += tr("; %1 factors of 3+ variables").arg(factorMarks_);
     } else {
         if (input_->visible()) facts += tr(", the input image first");
+        if (s.model->factorCount() > 0)
+            facts += tr(", %1 factors of 3+ variables").arg(s.model->factorCount());
     }
     title_ = title + "\n" + facts;
     labelTitle_->setText(title_);

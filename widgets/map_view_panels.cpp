@@ -23,6 +23,33 @@ QCPItemPixmap* addCellImage(QCustomPlot* plot, QCPAxisRect* rect) {
     return image;
 }
 
+void MapView::drawFactors(const PairwiseModel& model) {
+    // Each factor of 3+ variables: a square at its variables' centroid, a spoke to each.
+    QVector<QCPCurveData> spokes;
+    QVector<double> x, y;
+    factorMarks_ = 0;
+    if (layout_ != Layout::Grid) {
+        int t = 0;
+        for (int f = 0; f < model.factorCount(); ++f) {
+            const auto vars = model.factorVariables(f);
+            QPointF centre;
+            for (const int v : vars)
+                centre += position(v);
+            centre /= static_cast<double>(vars.size());
+            for (const int v : vars) {
+                spokes.append(QCPCurveData(t++, centre.x(), centre.y()));
+                spokes.append(QCPCurveData(t++, position(v).x(), position(v).y()));
+                spokes.append(QCPCurveData(t++, qQNaN(), qQNaN()));
+            }
+            x.append(centre.x());
+            y.append(centre.y());
+            ++factorMarks_;
+        }
+    }
+    factorLinks_->data()->set(spokes, true);
+    factorNodes_->setData(x, y, true);
+}
+
 void MapView::choosePanels(const ViewFrame& frame) {
     // On a grid, every run of the race on this model that has a labeling to show; elsewhere
     // (markers and edges) the selected run alone.

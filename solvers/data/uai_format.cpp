@@ -23,6 +23,24 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // model a file of ours holds, and a file that declares more is refused before memory runs out
 // (libDAI files may leave entries unlisted, so a table's size is not bounded by the file's).
 constexpr double kMaxTableEntries = double(1 << 24);
+// The most entries of all higher-order tables together (512 MB of doubles).
+constexpr double kMaxFactorEntries = double(1 << 26);
+
+// "" when a higher-order table of `entries` entries fits the caps, given `total` entries in
+// the tables before it (which it then includes); else what is wrong, naming `name`.
+std::string factorSizeProblem(const std::string& name, double entries, double& total) {
+    if (entries > kMaxTableEntries)
+        return "the table of " + name + " has " + formatReal(entries) + " entries, more than the " +
+               formatReal(kMaxTableEntries) + " a factor table may hold";
+    total += entries;
+    if (total > kMaxFactorEntries)
+        return "the table of " + name + " (" + formatReal(entries) +
+               " entries) brings the tables of factors of 3 or more variables to " +
+               formatReal(total) + " entries, more than the " + formatReal(kMaxFactorEntries) +
+               " a model may hold in all";
+    return {};
+}
+
 // The most labels of all variables together (a value per label is kept: 512 MB at this bound).
 constexpr long long kMaxTotalLabels = 1LL << 26;
 
@@ -145,6 +163,7 @@ class TablesBuilder {
     }
 
     void addConstant(double logValue) { tables_.constant += logValue; }
+    void addFactor(UaiTables::Factor factor) { tables_.factors.push_back(std::move(factor)); }
     void addUnary(int v, int label, double logValue) {
         tables_.unary[static_cast<std::size_t>(v)][static_cast<std::size_t>(label)] += logValue;
     }
@@ -225,10 +244,6 @@ UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
         Scope& scope = scopes.emplace_back();
         const int arity = tokens.integer("arity of factor " + std::to_string(f), 0);
         scope.line = tokens.line();
-        if (arity > 2) {
-            tokens.fail("factor " + std::to_string(f) + " has arity " + std::to_string(arity) +
-                        "; only factors of 0, 1 or 2 variables are supported (pairwise models)");
-        }
         for (int i = 0; i < arity; ++i) {
             const int v = tokens.integer(
                 "variable " + std::to_string(i + 1) + " of factor " + std::to_string(f), 0);
@@ -247,6 +262,7 @@ UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
     }
 
     TablesBuilder builder(std::move(cardinalities));
+    double factorEntries = 0.0;  // entries of the tables of 3 or more variables so far
     for (int f = 0; f < factors; ++f) {
         const Scope& scope = scopes[static_cast<std::size_t>(f)];
         const std::string name = "factor " + std::to_string(f);
@@ -263,13 +279,24 @@ UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
                         std::to_string(count) + " entries; expected " + formatReal(expected) +
                         (shape.empty() ? "" : " = " + shape));
         }
-        if (expected > kMaxTableEntries) {
+        if (scope.variables.size() >= 3) {
+            if (const std::string why = factorSizeProblem(name, expected, factorEntries);
+                !why.empty())
+                tokens.fail(why + " (variables " + scopeText(scope.variables) + ", " + shape + ")");
+        } else if (expected > kMaxTableEntries) {
             tokens.fail("the table of " + name + " has " + formatReal(expected) +
                         " entries, more than the " + formatReal(kMaxTableEntries) +
                         " a pairwise table may hold");
         }
         const std::string what = "entry of " + name + "'s table";
-        if (scope.variables.empty()) {
+        if (scope.variables.size() >= 3) {
+            UaiTables::Factor factor;
+            factor.variables = scope.variables;
+            factor.table.reserve(static_cast<std::size_t>(count));
+            for (int i = 0; i < count; ++i)  // row-major: the last scope variable fastest
+                factor.table.push_back(logPotential(tokens.potential(what)));
+            builder.addFactor(std::move(factor));
+        } else if (scope.variables.empty()) {
             builder.addConstant(logPotential(tokens.potential(what)));
         } else if (scope.variables.size() == 1) {
             for (int x = 0; x < count; ++x)
@@ -320,6 +347,23 @@ std::string contractViolation(const UaiTables& tables) {
         if (std::any_of(p.table.begin(), p.table.end(), bad))
             return "the table of pair " + std::to_string(e) + " holds NaN or +inf";
     }
+    for (std::size_t f = 0; f < tables.factors.size(); ++f) {
+        const auto& factor = tables.factors[f];
+        std::size_t size = 1;
+        for (const int v : factor.variables) {
+            if (v < 0 || v >= n)
+                return "factor " + std::to_string(f) + " has variable " + std::to_string(v);
+            size *= static_cast<std::size_t>(tables.cardinalities[std::size_t(v)]);
+        }
+        if (factor.variables.size() < 3)
+            return "factor " + std::to_string(f) + " has fewer than 3 variables";
+        if (factor.table.size() != size)
+            return "the table of factor " + std::to_string(f) + " has " +
+                   std::to_string(factor.table.size()) + " entries; expected " +
+                   std::to_string(size);
+        if (std::any_of(factor.table.begin(), factor.table.end(), bad))
+            return "the table of factor " + std::to_string(f) + " holds NaN or +inf";
+    }
     return {};
 }
 
@@ -348,15 +392,11 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
     const int count = tokens.integer("factor count", 0);
     std::vector<Factor> factors;  // grown as they are read (the count may be a lie)
     std::map<int, std::pair<int, int>> cardinalityOf;  // label → (cardinality, line)
+    double factorEntries = 0.0;  // entries of the tables of 3 or more variables so far
     for (int f = 0; f < count; ++f) {
         Factor& factor = factors.emplace_back();
         const std::string name = "factor " + std::to_string(f);
         const int arity = tokens.integer("variable count of " + name, 0);
-        if (arity > 2) {
-            tokens.fail(name + " has " + std::to_string(arity) +
-                        " variables; only factors of 0, 1 or 2 variables are supported "
-                        "(pairwise models)");
-        }
         for (int i = 0; i < arity; ++i) {
             const int label = tokens.integer("variable label of " + name, 0);
             if (std::find(factor.labels.begin(), factor.labels.end(), label) !=
@@ -378,7 +418,11 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
             factor.cardinalities.push_back(k);
             entries *= k;
         }
-        if (entries > kMaxTableEntries) {
+        if (arity >= 3) {
+            if (const std::string why = factorSizeProblem(name, entries, factorEntries);
+                !why.empty())
+                tokens.fail(why);
+        } else if (entries > kMaxTableEntries) {
             tokens.fail(name + " has " + formatReal(entries) + " entries, more than the " +
                         formatReal(kMaxTableEntries) + " a pairwise table may hold");
         }
@@ -422,6 +466,15 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
             const int v = indexOf[factor.labels[0]];
             for (std::size_t x = 0; x < factor.table.size(); ++x)
                 builder.addUnary(v, static_cast<int>(x), logPotential(factor.table[x]));
+        } else if (factor.labels.size() >= 3) {
+            // The first file variable changes fastest: listed in reverse, the last one does.
+            UaiTables::Factor out;
+            for (auto it = factor.labels.rbegin(); it != factor.labels.rend(); ++it)
+                out.variables.push_back(indexOf[*it]);
+            out.table.reserve(factor.table.size());
+            for (const double t : factor.table)
+                out.table.push_back(logPotential(t));
+            builder.addFactor(std::move(out));
         } else {
             const int a = indexOf[factor.labels[0]];
             const int b = indexOf[factor.labels[1]];
@@ -547,11 +600,19 @@ std::string formatUai(const UaiTables& tables) {
     std::string out = "MARKOV\n" + std::to_string(n) + "\n";
     for (std::size_t v = 0; v < n; ++v)
         out += (v ? " " : "") + std::to_string(tables.cardinalities[v]);
-    out += "\n" + std::to_string(n + tables.pairs.size() + (constant ? 1 : 0)) + "\n";
+    out += "\n" +
+           std::to_string(n + tables.pairs.size() + tables.factors.size() + (constant ? 1 : 0)) +
+           "\n";
     for (std::size_t v = 0; v < n; ++v)
         out += "1 " + std::to_string(v) + "\n";
     for (const auto& p : tables.pairs)
         out += "2 " + std::to_string(p.u) + " " + std::to_string(p.v) + "\n";
+    for (const auto& factor : tables.factors) {
+        out += std::to_string(factor.variables.size());
+        for (const int v : factor.variables)
+            out += " " + std::to_string(v);
+        out += "\n";
+    }
     if (constant) out += "0\n";
     auto appendTable = [&out](const std::vector<double>& table, std::size_t rowLength,
                               const char* where) {
@@ -566,6 +627,11 @@ std::string formatUai(const UaiTables& tables) {
     for (const auto& p : tables.pairs)
         appendTable(p.table, static_cast<std::size_t>(tables.cardinalities[std::size_t(p.v)]),
                     "a pair table");
+    for (const auto& factor : tables.factors)
+        appendTable(
+            factor.table,
+            static_cast<std::size_t>(tables.cardinalities[std::size_t(factor.variables.back())]),
+            "a factor table");
     if (constant) appendTable({tables.constant}, 1, "the constant");
     return out;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// UAI files of pairwise Markov networks, read and written, and their companions: the `.evid`
-// evidence file and the `.MAP` result file (UAI 2014 inference competition formats). Also a
+// UAI files of Markov networks (factors of any arity), read and written, and their companions: the
+// `.evid` evidence file and the `.MAP` result file (UAI 2014 inference competition formats). Also a
 // reader of libDAI's `.fg` factor graphs, whose pairwise models the same tables hold.
 //
 // A UAI model file is a stream of whitespace-separated tokens (line breaks carry no meaning):
@@ -16,12 +16,14 @@
 // Lines starting with `c` are comments. Table entries are potentials (non-negative numbers,
 // not necessarily normalised); the model is their product, so MAP inference maximises the sum
 // of their logarithms: we store θ = log t, and t = 0 becomes θ = −∞, a hard constraint that
-// forbids the label or the label pair. Factors of arity 0 (a constant), 1 and 2 are accepted;
-// arity > 2 is refused (wcsp_11 of UAI 2014 has some). Several factors on the same scope, in
-// either order, are summed into one table (a product of potentials). Any other input — a bad
-// header, counts that do not match, negative entries, text that is not a number, a file that
-// ends early or goes on after its last table, binary bytes — is a DataError naming the file,
-// the line and what was expected; nothing is half-loaded.
+// forbids the label or the label pair. Factors of arity 0 (a constant), 1 and 2 are summed into
+// the unary and pair tables: several factors on the same scope, in either order, into one
+// table (a product of potentials). Factors of 3 or more variables (wcsp_11 of UAI 2014 has
+// ternary ones) are kept as they are given, one dense table each; a table of more than 2^24
+// entries, or more than 2^26 entries over all such factors, is refused with both sizes named. Any
+// other input — a bad header, counts that do not match, negative entries, text that is not a
+// number, a file that ends early or goes on after its last table, binary bytes — is a DataError
+// naming the file, the line and what was expected; nothing is half-loaded.
 //
 // The tables are kept here as plain data (UaiTables); map/pairwise_model.h builds a
 // PairwiseModel from them and back.
@@ -36,8 +38,9 @@
 
 namespace cplab {
 
-// A pairwise model as the files hold it, on the log scale (max-sum convention):
-//   E(x) = constant + Σ_v unary[v][x_v] + Σ_e pairs[e].table[x_u · k_v + x_v],
+// A model as the files hold it, on the log scale (max-sum convention):
+//   E(x) = constant + Σ_v unary[v][x_v] + Σ_e pairs[e].table[x_u · k_v + x_v]
+//          + Σ_f factors[f].table[row-major index of (x_{v_1}, …, x_{v_a})],
 // with −∞ allowed in any table (a forbidden label or pair). NaN and +∞ never appear.
 struct UaiTables {
     struct Pair {
@@ -48,7 +51,14 @@ struct UaiTables {
     std::vector<int> cardinalities;          // label count of each variable, ≥ 1
     std::vector<std::vector<double>> unary;  // per variable, k_v log-potentials (0 if none)
     std::vector<Pair> pairs;                 // one per distinct pair of variables
-    double constant = 0.0;                   // Σ of the logs of arity-0 factors
+    // A factor of 3 or more distinct variables: Π k_{v_i} log-potentials, row-major in the
+    // order the variables are listed (the LAST one changes fastest, as in UAI files).
+    struct Factor {
+        std::vector<int> variables;
+        std::vector<double> table;
+    };
+    std::vector<Factor> factors;  // higher-order factors, as given (not merged)
+    double constant = 0.0;        // Σ of the logs of arity-0 factors
 };
 
 // Loads the UAI file at `path` (plain or gzip, detected by its magic bytes).
@@ -57,10 +67,10 @@ UaiTables loadUai(const std::string& path);
 UaiTables parseUai(std::string_view bytes, const std::string& sourceName);
 
 // UAI text of `tables`: MARKOV, one unary factor per variable, one pairwise factor per pair,
-// and an arity-0 factor for a nonzero constant; entries exp(θ) in shortest round-trip form
-// (exp(−∞) = 0). Throws std::invalid_argument when a finite θ lies outside [−700, 700], where
-// exp(θ) would leave the range of doubles or lose all precision, or when the tables break
-// the UaiTables contract (sizes, indices, NaN or +∞).
+// one factor per higher-order factor, and an arity-0 factor for a nonzero constant; entries exp(θ)
+// in shortest round-trip form (exp(−∞) = 0). Throws std::invalid_argument when a finite θ lies
+// outside [−700, 700], where exp(θ) would leave the range of doubles or lose all precision, or when
+// the tables break the UaiTables contract (sizes, indices, NaN or +∞).
 std::string formatUai(const UaiTables& tables);
 // Writes formatUai(tables) to `path`, gzip-compressed when `gzip`. Throws DataError.
 void writeUai(const std::string& path, const UaiTables& tables, bool gzip = false);
@@ -98,7 +108,9 @@ void writeUaiResult(const std::string& path, const std::vector<int>& labeling);
 // integers), their cardinalities, the number of listed entries, and that many
 // "<linear index> <value>" lines, where the FIRST variable changes fastest; unlisted entries
 // are 0. Variables are numbered by increasing label (`labels`, when given, receives the label
-// of each). Only factors of arity ≤ 2 are accepted; a label with two different cardinalities,
+// of each). Factors of 3 or more variables become UaiTables::factors (their variables listed
+// in reverse file order, so that the table's linear index is unchanged), under the caps of
+// the UAI reader; a label with two different cardinalities,
 // an index out of range, a negative value and the other errors above are DataErrors.
 UaiTables loadLibdaiFactorGraph(const std::string& path, std::vector<long long>* labels = nullptr);
 UaiTables parseLibdaiFactorGraph(std::string_view bytes, const std::string& sourceName,

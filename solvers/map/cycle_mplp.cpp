@@ -50,7 +50,7 @@ bool CycleMplpOptions::isValid(std::string* why) const {
 
 CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
                                  CycleMplpOptions options)
-    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions"),
+    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions", "mplp_cycles"),
       cycleOptions_(options) {
     if (rejected()) return;
     std::string why;

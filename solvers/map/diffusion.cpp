@@ -54,6 +54,31 @@ void DiffusionSolver::sweep() {
                 bu[x] += delta;
             }
         }
+        for (const auto& at : m.factorsAt(u))
+            diffuseFactor(at.factor, at.position, bu);
+    }
+}
+
+void DiffusionSolver::diffuseFactor(int f, int position, double* bu) {
+    // g(x_u) = max_{x_f∖x_u} θ'_f − Σ_j δ_{f→j}(x_j); δ_{f→u} += (g − θ̂_u)/2.
+    const PairwiseModel& m = *model_;
+    const auto vars = m.factorVariables(f);
+    FactorWork& work = factorWork(f);
+    for (std::size_t j = 0; j < vars.size(); ++j) {
+        const double* delta = factorMessage(f, static_cast<int>(j));
+        const int k = m.labels(vars[j]);
+        for (int x = 0; x < k; ++x)
+            work.inMutable[j][x] = -delta[x];
+        if (static_cast<int>(j) != position) work.out[j] = nullptr;
+    }
+    m.factorMaxMarginals(f, work.in.data(), work.out.data(), floor_);
+    const double* g = work.out[static_cast<std::size_t>(position)];
+    double* mine = factorMessage(f, position);
+    const int k = m.labels(vars[static_cast<std::size_t>(position)]);
+    for (int x = 0; x < k; ++x) {
+        const double delta = 0.5 * (g[x] - bu[x]);
+        mine[x] += delta;
+        bu[x] += delta;
     }
 }
 

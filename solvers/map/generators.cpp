@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/memory_budget.h"
+#include "core/number_text.h"
 #include "data/dataset.h"
 #include "math/kmeans.h"
 
@@ -128,6 +129,55 @@ GeneratedModel randomGrid(const RandomGridOptions& o) {
             t = symmetric(g, o.unary);
     gridEdges(o.width, o.height,
               [&](int u, int v) { model->addPottsEdge(u, v, symmetric(g, o.coupling)); });
+    auto picture = std::make_shared<GridPicture>();
+    picture->width = o.width;
+    picture->height = o.height;
+    return {std::move(model), std::move(picture)};
+}
+
+// ---- factor grid ---------------------------------------------------------------------------
+
+bool FactorGridOptions::isValid(std::string* why) const {
+    const char* owner = "FactorGridOptions";
+    const double entries = std::pow(double(labels), double(arity));
+    return require(width >= 2 && width <= 256, owner, "width", width, "must be between 2 and 256",
+                   why) &&
+           require(height >= 2 && height <= 256, owner, "height", height,
+                   "must be between 2 and 256", why) &&
+           require(arity == 3 || arity == 4, owner, "arity", arity, "must be 3 or 4", why) &&
+           require(labels >= 2 && labels <= 16 && entries <= 65536.0, owner, "labels", labels,
+                   "must be between 2 and 16, with labels^arity <= 65536 entries per factor",
+                   why) &&
+           require(usableWeight(coupling), owner, "coupling", coupling, kWeightRange, why) &&
+           require(usableWeight(unary), owner, "unary", unary, kWeightRange, why) &&
+           require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why);
+}
+
+GeneratedModel factorGrid(const FactorGridOptions& o) {
+    validate(o);
+    const int n = o.width * o.height;
+    auto model = std::make_shared<PairwiseModel>(std::vector<int>(std::size_t(n), o.labels));
+    std::mt19937_64 g(static_cast<std::uint64_t>(o.seed));
+    for (int v = 0; v < n; ++v)
+        for (double& t : model->unary(v))
+            t = symmetric(g, o.unary);
+    const auto size = static_cast<std::size_t>(std::lround(std::pow(o.labels, o.arity)));
+    const double total = double(o.width - 1) * double(o.height - 1) * double(size);
+    if (total > double(PairwiseModel::kMaxTotalFactorEntries))
+        throw std::invalid_argument(
+            "factorGrid: " + std::to_string((o.width - 1) * (o.height - 1)) + " factors of " +
+            std::to_string(size) + " entries need " + formatReal(total) + " entries; at most " +
+            std::to_string(PairwiseModel::kMaxTotalFactorEntries) + " in all");
+    for (int y = 0; y + 1 < o.height; ++y)
+        for (int x = 0; x + 1 < o.width; ++x) {
+            const int v = y * o.width + x;
+            std::vector<int> corners = {v, v + 1, v + o.width, v + o.width + 1};
+            corners.resize(static_cast<std::size_t>(o.arity));
+            std::vector<double> table(size);
+            for (double& t : table)
+                t = symmetric(g, o.coupling);
+            model->addFactor(std::move(corners), std::move(table));
+        }
     auto picture = std::make_shared<GridPicture>();
     picture->width = o.width;
     picture->height = o.height;

@@ -86,6 +86,23 @@ struct RandomGridOptions {
 };
 GeneratedModel randomGrid(const RandomGridOptions& options);
 
+// A grid of higher-order factors: width × height nodes with random unaries, and on every
+// 2 × 2 cell a factor of `arity` of its corners — 3: the top-left, top-right and bottom-left
+// nodes; 4: all four (top-left, top-right, bottom-left, bottom-right) — whose L^arity table
+// entries are uniform in [−coupling, coupling]. No pairwise edges: every interaction is
+// higher-order, so TRW-S refuses it and MPLP and diffusion run on factor messages.
+struct FactorGridOptions {
+    int width = 6;          // nodes per row, 2 … 256
+    int height = 6;         // rows, 2 … 256
+    int labels = 3;         // L, 2 … 16, with L^arity ≤ 65536
+    int arity = 3;          // 3 or 4
+    double coupling = 1.0;  // table entries uniform in [−coupling, coupling]; in [0, 1e100]
+    double unary = 0.5;     // θ_v(a) uniform in [−unary, unary]; in [0, 1e100]
+    std::int64_t seed = 1;  // ≥ 0
+    bool isValid(std::string* why) const;
+};
+GeneratedModel factorGrid(const FactorGridOptions& options);
+
 struct CompleteGraphOptions {
     int nodes = 6;          // n, 3 … 200
     int labels = 3;         // L ≥ 2 (at most 256)

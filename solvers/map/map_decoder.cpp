@@ -64,6 +64,8 @@ void MapDecoder::icm(std::vector<int>& x, int passes) {
                     score[a] +=
                         inc.side == 0 ? pairwise(inc.edge, a, other) : pairwise(inc.edge, other, a);
             }
+            for (const auto& at : model_.factorsAt(v))
+                model_.addFactorConditional(at.factor, at.position, x, floor_, score);
             int& label = x[static_cast<std::size_t>(v)];
             const int top = static_cast<int>(std::max_element(score, score + k) - score);
             if (score[top] > score[label]) {  // strict: ICM never cycles
@@ -119,6 +121,13 @@ void MapDecoder::growForest(std::span<const int> priority, std::uint64_t seed) {
             }
             seen[count++] = r;
         }
+        // A node of a higher-order factor joins only when no other node of that factor is in B:
+        // with the others fixed, the factor is a unary term of it, and B stays a forest.
+        for (const auto& at : model_.factorsAt(v)) {
+            if (!joins) break;
+            for (const int w : model_.factorVariables(at.factor))
+                if (w != v && inBlock_[static_cast<std::size_t>(w)]) joins = false;
+        }
         if (!joins) continue;
         inBlock_[static_cast<std::size_t>(v)] = 1;
         union_[static_cast<std::size_t>(v)] = v;
@@ -142,6 +151,8 @@ void MapDecoder::conditionalUnary(int v, const std::vector<int>& x) {
         for (int a = 0; a < k; ++a)
             val[a] += inc.side == 0 ? pairwise(inc.edge, a, other) : pairwise(inc.edge, other, a);
     }
+    for (const auto& at : model_.factorsAt(v))  // the factor's other nodes are outside B
+        model_.addFactorConditional(at.factor, at.position, x, floor_, val);
 }
 
 int MapDecoder::solveForest(std::vector<int>& x) {
@@ -212,15 +223,19 @@ void MapDecoder::kick(std::vector<int>& x, int size, std::uint64_t seed, std::ve
     const int start = static_cast<int>(random.below(static_cast<std::uint64_t>(n)));
     queued_[static_cast<std::size_t>(start)] = 1;
     ball.push_back(start);
+    auto reach = [&](int w) {
+        if (queued_[static_cast<std::size_t>(w)] || static_cast<int>(ball.size()) == size) return;
+        queued_[static_cast<std::size_t>(w)] = 1;
+        ball.push_back(w);
+    };
     for (std::size_t head = 0; head < ball.size() && static_cast<int>(ball.size()) < size; ++head) {
         for (const MapIncidence& inc : incidence_.of(ball[head])) {
             const auto& ed = model_.edge(inc.edge);
-            const int w = inc.side == 0 ? ed.v : ed.u;
-            if (queued_[static_cast<std::size_t>(w)]) continue;
-            queued_[static_cast<std::size_t>(w)] = 1;
-            ball.push_back(w);
-            if (static_cast<int>(ball.size()) == size) break;
+            reach(inc.side == 0 ? ed.v : ed.u);
         }
+        for (const auto& at : model_.factorsAt(ball[head]))  // neighbours through factors
+            for (const int w : model_.factorVariables(at.factor))
+                reach(w);
     }
     for (const int v : ball)
         x[static_cast<std::size_t>(v)] =

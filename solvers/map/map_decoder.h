@@ -15,6 +15,9 @@
 // the roots) maximises it exactly in O(Σ_{e⊂B} k²) (O(k) per Potts edge). E never
 // decreases: the old labels of B are one of the candidates. On a grid B covers about two
 // thirds of the nodes, so one move changes long runs of labels at once, which ICM cannot.
+// Higher-order factors: ICM adds each factor's table at the other nodes' labels to a node's
+// score; a node joins B only when no other node of any of its factors is in B, so that each
+// factor is a unary term of at most one node of B and the move stays exact.
 // Both work on θ' = max(θ, F) (pairwise_model.h, forbiddenFloor()), under which a labeling
 // without a forbidden entry scores above every labeling with one: neither trades an
 // allowed labeling for a forbidden one.

@@ -32,14 +32,29 @@ bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
                    sweeps_per_step, "must be in 1..1000", why);
 }
 
+std::string pairwiseOnlyRefusal(const PairwiseModel& model, const std::string& solver,
+                                const std::string& where) {
+    if (model.factorCount() == 0) return {};
+    return solver + " handles pairwise models only; " + where + " has " +
+           std::to_string(model.factorCount()) + " factor" + (model.factorCount() == 1 ? "" : "s") +
+           " of 3+ variables: use mplp or diffusion";
+}
+
 MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> model,
-                                           MessagePassingOptions options, const char* owner)
+                                           MessagePassingOptions options, const char* owner,
+                                           const char* pairwiseOnly)
     : Solver(options.stop), model_(std::move(model)), options_(options) {
     if (!model_) {
         reject(std::string(owner) + ": no model given");
         return;
     }
     std::string why;
+    if (pairwiseOnly) {
+        if (why = pairwiseOnlyRefusal(*model_, pairwiseOnly, "the model"); !why.empty()) {
+            reject(why);
+            return;
+        }
+    }
     if (!options_.isValid(owner, &why)) {
         reject(why);
         return;
@@ -61,6 +76,9 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
             entries += m.labels(m.edge(e).u) + m.labels(m.edge(e).v);
         for (int v = 0; v < n; ++v)
             beliefs += m.labels(v);
+        for (int f = 0; f < m.factorCount(); ++f)
+            for (const int v : m.factorVariables(f))
+                entries += m.labels(v);
         const double edges = m.edgeCount();
         // Beliefs, and the decoder's values of the same size; message offsets, incidence.
         const double bytes = 8.0 * (entries + 2.0 * beliefs) + 2.0 * sizeof(std::size_t) * edges +
@@ -84,6 +102,20 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
         messageOffset_[2 * static_cast<std::size_t>(e) + 1] = total;
         total += static_cast<std::size_t>(m.labels(ed.v));
     }
+    std::size_t arity = 0;
+    factorSlot_.reserve(static_cast<std::size_t>(m.factorCount()));
+    for (int f = 0; f < m.factorCount(); ++f) {
+        factorSlot_.push_back(factorMessageOffset_.size());
+        arity = std::max(arity, m.factorVariables(f).size());
+        for (const int v : m.factorVariables(f)) {
+            factorMessageOffset_.push_back(total);
+            total += static_cast<std::size_t>(m.labels(v));
+        }
+    }
+    factorWork_.values.assign(2 * arity * static_cast<std::size_t>(m.maxLabels()), 0.0);
+    factorWork_.in.resize(arity);
+    factorWork_.out.resize(arity);
+    factorWork_.inMutable.resize(arity);
     messages_.assign(total, 0.0);
     incidence_ = NodeIncidence(m);
     decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
@@ -128,6 +160,23 @@ void MessagePassingSolver::recomputeBelief(int v) {
         for (int x = 0; x < k; ++x)
             b[x] += m[x];
     }
+    for (const auto& at : model_->factorsAt(v)) {
+        const double* m = factorMessage(at.factor, at.position);
+        for (int x = 0; x < k; ++x)
+            b[x] += m[x];
+    }
+}
+
+MessagePassingSolver::FactorWork& MessagePassingSolver::factorWork(int f) const {
+    const auto vars = model_->factorVariables(f);
+    const auto k = static_cast<std::size_t>(model_->maxLabels());
+    for (std::size_t j = 0; j < vars.size(); ++j) {
+        double* in = factorWork_.values.data() + 2 * j * k;
+        factorWork_.in[j] = in;
+        factorWork_.inMutable[j] = in;
+        factorWork_.out[j] = in + k;
+    }
+    return factorWork_;
 }
 
 void MessagePassingSolver::evaluate() {
@@ -234,6 +283,25 @@ double MessagePassingSolver::bound(std::vector<std::uint8_t>& disagreeing) const
             disagreeing[static_cast<std::size_t>(ed.u)] = 1;
             disagreeing[static_cast<std::size_t>(ed.v)] = 1;
         }
+    }
+    for (int f = 0; f < m.factorCount(); ++f) {
+        // max_{x_f} θ'_f − Σ_i δ_{f→i}, and its value at the decoded labeling.
+        const auto vars = m.factorVariables(f);
+        FactorWork& work = factorWork(f);
+        double atLabeling = std::max(m.factorTable(f)[m.factorIndex(f, labeling_)], floor_);
+        for (std::size_t j = 0; j < vars.size(); ++j) {
+            const double* delta = factorMessage(f, static_cast<int>(j));
+            const int k = m.labels(vars[j]);
+            for (int x = 0; x < k; ++x)
+                work.inMutable[j][x] = -delta[x];
+            work.out[j] = nullptr;
+            atLabeling -= delta[labeling_[static_cast<std::size_t>(vars[j])]];
+        }
+        const double top = m.factorMaxMarginals(f, work.in.data(), work.out.data(), floor_);
+        sum += top;
+        if (atLabeling < top - 1e-9 * std::max(1.0, std::abs(top)))
+            for (const int v : vars)
+                disagreeing[static_cast<std::size_t>(v)] = 1;
     }
     return sum;
 }

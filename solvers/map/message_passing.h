@@ -10,6 +10,11 @@
 //                U(m) = c + Σ_u max θ̂_u + Σ_e max θ^φ_e  ≥  LP optimum  ≥  max_x E(x)
 //            (the chapter's φ_{uv,u} is m_{e→u}). Message passing lowers U; −∞ entries are
 //            replaced by PairwiseModel::forbiddenFloor(), which keeps U an upper bound.
+//            A higher-order factor f (3+ variables) has a message δ_{f→i}(x_i) per variable i
+//            of it, added to θ̂_i like the edges' messages, and the term
+//                max_{x_f} [θ_f(x_f) − Σ_{i∈f} δ_{f→i}(x_i)]
+//            in U (Globerson & Jaakkola 2007's factor–variable form). Solvers that stay
+//            pairwise (TRW-S, MPLP with cycles) refuse a model with such factors.
 // Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
 //            improved by icm_passes of ICM; then forest_moves moves of the anytime decoder
 //            (map_decoder.h: exact maximisation over an induced forest grown from the nodes
@@ -94,6 +99,12 @@ struct MessagePassingOptions {
     bool isValid(const char* owner, std::string* why) const;
 };
 
+// "" when `solver`, which handles pairwise models only, can run on `model`; else the refusal
+// "trws handles pairwise models only; <where> has 3 factors of 3+ variables: use mplp or
+// diffusion".
+std::string pairwiseOnlyRefusal(const PairwiseModel& model, const std::string& solver,
+                                const std::string& where);
+
 class MessagePassingSolver : public Solver {
   public:
     std::vector<std::string> extraColumns() const override;
@@ -122,8 +133,10 @@ class MessagePassingSolver : public Solver {
 
   protected:
     // Validates (reporting as `owner`) and sets up zero messages and the iteration-0 record.
+    // A solver that handles pairwise models only names itself in `pairwiseOnly`: a model with
+    // higher-order factors is then refused (pairwiseOnlyRefusal).
     MessagePassingSolver(std::shared_ptr<const PairwiseModel> model, MessagePassingOptions options,
-                         const char* owner);
+                         const char* owner, const char* pairwiseOnly = nullptr);
 
     // One sweep of the derived method's updates. It keeps the messages a valid
     // reparametrisation at every moment; beliefs need not be current when it returns. A sweep
@@ -164,6 +177,25 @@ class MessagePassingSolver : public Solver {
     // Polled by sweeps: true once the run has been cancelled.
     bool cancelRequested() const { return cancelToken().cancelled(); }
 
+    // The message δ_{f→i} of factor f to its variable at `position` (k_i values).
+    double* factorMessage(int f, int position) {
+        return messages_.data() + factorMessageOffset_[factorSlot_[static_cast<std::size_t>(f)] +
+                                                       static_cast<std::size_t>(position)];
+    }
+    const double* factorMessage(int f, int position) const {
+        return messages_.data() + factorMessageOffset_[factorSlot_[static_cast<std::size_t>(f)] +
+                                                       static_cast<std::size_t>(position)];
+    }
+    // Work space for PairwiseModel::factorMaxMarginals over factor f: in[j] and out[j] point
+    // at k_{v_j} values each (contents unspecified).
+    struct FactorWork {
+        std::vector<double> values;
+        std::vector<const double*> in;
+        std::vector<double*> out;
+        std::vector<double*> inMutable;  // the same vectors as in, writable
+    };
+    FactorWork& factorWork(int f) const;
+
     // The incidence of node v: pairs (edge, side of v in it), in edge order.
     using Incidence = MapIncidence;
     std::span<const Incidence> incident(int v) const { return incidence_.of(v); }
@@ -196,6 +228,11 @@ class MessagePassingSolver : public Solver {
 
     std::vector<double> messages_;
     std::vector<std::size_t> messageOffset_;  // 2·edges
+    // Higher-order factors: the offsets of their messages (one per variable of each, after
+    // the edges' in messages_), and where each factor's first one is in that list.
+    std::vector<std::size_t> factorMessageOffset_;
+    std::vector<std::size_t> factorSlot_;
+    mutable FactorWork factorWork_;
     std::vector<double> beliefs_;
     std::vector<std::size_t> beliefOffset_;  // variables + 1
     NodeIncidence incidence_;

@@ -79,6 +79,9 @@ PairwiseModel PairwiseModel::fromTables(UaiTables tables) {
     for (auto& p : tables.pairs) {
         model.addEdge(p.u, p.v, std::move(p.table));
     }
+    for (auto& f : tables.factors) {
+        model.addFactor(std::move(f.variables), std::move(f.table));
+    }
     model.constant_ = tables.constant;
     return model;
 }
@@ -104,6 +107,11 @@ UaiTables PairwiseModel::toTables() const {
             for (int b = 0; b < kv; ++b)
                 p.table[static_cast<std::size_t>(a * kv + b)] = pairwise(e, a, b);
         tables.pairs.push_back(std::move(p));
+    }
+    for (int f = 0; f < factorCount(); ++f) {
+        const auto vars = factorVariables(f);
+        const auto table = factorTable(f);
+        tables.factors.push_back({{vars.begin(), vars.end()}, {table.begin(), table.end()}});
     }
     tables.constant = constant_;
     return tables;
@@ -211,6 +219,8 @@ double PairwiseModel::energy(std::span<const int> labeling) const {
         sum += pairwise(e, labeling[static_cast<std::size_t>(ed.u)],
                         labeling[static_cast<std::size_t>(ed.v)]);
     }
+    for (int f = 0; f < factorCount(); ++f)
+        sum += factorTable(f)[factorIndex(f, labeling)];
     return sum;
 }
 
@@ -234,6 +244,11 @@ std::string PairwiseModel::contractViolation() const {
         if (!std::all_of(t.begin(), t.end(), forbiddenOrFinite))
             return "the table of edge " + std::to_string(e) + " (" + std::to_string(ed.u) + ", " +
                    std::to_string(ed.v) + ") holds NaN or +inf";
+    }
+    for (int f = 0; f < factorCount(); ++f) {
+        const auto t = factorTable(f);
+        if (!std::all_of(t.begin(), t.end(), forbiddenOrFinite))
+            return "the table of factor " + std::to_string(f) + " holds NaN or +inf";
     }
     return {};
 }
@@ -334,6 +349,8 @@ double PairwiseModel::lowestAllowedEnergy() const {
         const Edge& ed = edge(e);
         sum += ed.kind == EdgeKind::Potts ? std::min(0.0, ed.weight) : lowestFinite(table(e));
     }
+    for (int f = 0; f < factorCount(); ++f)
+        sum += lowestFinite(factorTable(f));
     return sum;
 }
 
@@ -364,6 +381,8 @@ double PairwiseModel::forbiddenFloor() const {
             visit(table(e));
         }
     }
+    for (int f = 0; f < factorCount(); ++f)
+        visit(factorTable(f));
     if (lowest == kInf) return -1.0;
     return lowest - 1.0 - spread;
 }
@@ -453,7 +472,11 @@ double PairwiseModel::maxReparametrised(int e, const double* mu, const double* m
 std::size_t PairwiseModel::bytes() const {
     return sizeof(*this) + labelCounts_.capacity() * sizeof(int) +
            unaryOffset_.capacity() * sizeof(std::size_t) + unary_.capacity() * sizeof(double) +
-           edges_.capacity() * sizeof(Edge) + tables_.capacity() * sizeof(double);
+           edges_.capacity() * sizeof(Edge) + tables_.capacity() * sizeof(double) +
+           factorVariables_.capacity() * sizeof(int) + factorTables_.capacity() * sizeof(double) +
+           (factorVarOffset_.capacity() + factorOffset_.capacity()) * sizeof(std::size_t) +
+           factorsAt_.capacity() * sizeof(std::vector<FactorIncidence>) +
+           factorVariables_.size() * sizeof(FactorIncidence);
 }
 
 }  // namespace cplab

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A pairwise graphical model for MAP inference (ALGORITHMS.md §8), max-sum convention:
+// A graphical model for MAP inference (ALGORITHMS.md §8), max-sum convention:
 //
-//     E(x) = c + Σ_v θ_v(x_v) + Σ_{e=uv} θ_e(x_u, x_v),      MAP: maximise E over labelings x.
+//     E(x) = c + Σ_v θ_v(x_v) + Σ_{e=uv} θ_e(x_u, x_v) + Σ_f θ_f(x_f),
+//     MAP: maximise E over labelings x.
+//
+// Unary and pairwise terms have the representation below (with its fast paths); factors f of
+// 3 or more variables (higher-order factors) are optional: a dense table each, row-major in
+// the order the variables are listed (the last one changes fastest), at most kMaxFactorEntries
+// entries each and kMaxTotalFactorEntries over all. A model without them costs nothing more.
 //
 // θ are log-potentials (the UAI log scale: θ = log of a table entry); −∞ forbids a label or a
 // label pair (a hard constraint, log 0), and E(x) = −∞ for a labeling that uses one. Each
@@ -120,6 +126,44 @@ class PairwiseModel {
     // max_{a,b} θ'_e(a, b) − mu[a] − mv[b], the edge's term of the dual bound.
     double maxReparametrised(int e, const double* mu, const double* mv, double floor) const;
 
+    // --- higher-order factors (higher_order.cpp) ---
+    static constexpr std::size_t kMaxFactorEntries = std::size_t(1) << 24;
+    static constexpr std::size_t kMaxTotalFactorEntries = std::size_t(1) << 26;
+    // One factor at a node: the factor and the node's position among its variables.
+    struct FactorIncidence {
+        int factor;
+        int position;
+    };
+    int factorCount() const { return static_cast<int>(factorOffset_.size()) - 1; }
+    std::span<const int> factorVariables(int f) const {
+        const auto i = static_cast<std::size_t>(f);
+        return {factorVariables_.data() + factorVarOffset_[i],
+                factorVarOffset_[i + 1] - factorVarOffset_[i]};
+    }
+    std::span<const double> factorTable(int f) const {
+        const auto i = static_cast<std::size_t>(f);
+        return {factorTables_.data() + factorOffset_[i], factorOffset_[i + 1] - factorOffset_[i]};
+    }
+    // The factors a node belongs to (empty for every node of a model without factors).
+    std::span<const FactorIncidence> factorsAt(int v) const {
+        if (factorsAt_.empty()) return {};
+        return factorsAt_[static_cast<std::size_t>(v)];
+    }
+    // Adds a factor of 3 or more distinct variables with a table of Π k_v entries (row-major,
+    // the last variable fastest). Returns its index. Throws std::invalid_argument for a bad
+    // variable, a repeated one, fewer than 3, a wrong size or a table over the caps.
+    int addFactor(std::vector<int> variables, std::vector<double> table);
+    // Entry index of the factor's table at labeling x (all variables' labels).
+    std::size_t factorIndex(int f, std::span<const int> x) const;
+    // out[a] += θ'_f(x with x_v = a) for the variable at `position`, θ' = max(θ, floor).
+    void addFactorConditional(int f, int position, std::span<const int> x, double floor,
+                              double* out) const;
+    // Max-marginals of factor f with vectors added: for each position i (with `out[i]` not
+    // null), out[i][a] = max over x_f with x_i = a of θ'_f(x_f) + Σ_j in[j][x_j]. Returns the
+    // maximum over all x_f. O(table · arity).
+    double factorMaxMarginals(int f, const double* const* in, double* const* out,
+                              double floor) const;
+
     // Memory held by the tables and edges.
     std::size_t bytes() const;
 
@@ -133,6 +177,12 @@ class PairwiseModel {
     std::vector<double> tables_;  // dense edge tables, back to back
     double constant_ = 0.0;
     int maxLabels_ = 0;
+    // Higher-order factors: variables and tables back to back (factorCount() + 1 offsets).
+    std::vector<int> factorVariables_;
+    std::vector<std::size_t> factorVarOffset_{0};
+    std::vector<double> factorTables_;
+    std::vector<std::size_t> factorOffset_{0};
+    std::vector<std::vector<FactorIncidence>> factorsAt_;  // per node, once a factor exists
 };
 
 }  // namespace cplab

@@ -14,7 +14,7 @@ enum Line { kInput, kInit, kRepeat, kForward, kRound, kBackward, kDecode, kUntil
 }  // namespace
 
 TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions options)
-    : MessagePassingSolver(std::move(model), options, "TrwsOptions") {
+    : MessagePassingSolver(std::move(model), options, "TrwsOptions", "trws") {
     if (rejected()) return;
     SetupTimer timer(*this);
     const PairwiseModel& m = *model_;

@@ -40,6 +40,8 @@
 #include "data/text_io.h"
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
+#include "map/diffusion.h"
+#include "map/mplp.h"
 #include "map/pairwise_model.h"
 #include "map/trws.h"
 
@@ -54,6 +56,7 @@ struct Settings {
     std::string dir;
     bool uai = true;
     bool throughput = true;
+    std::string only;  // one instance, or all
 };
 
 bool parseArguments(int argc, char** argv, Settings* s) {
@@ -68,9 +71,12 @@ bool parseArguments(int argc, char** argv, Settings* s) {
             s->uai = false;
         } else if (a == "--skip-throughput") {
             s->throughput = false;
+        } else if (a == "--only" && k + 1 < argc) {
+            s->only = argv[++k];
         } else {
             std::cerr << "usage: " << argv[0]
-                      << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]\n";
+                      << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput] "
+                         "[--only INSTANCE]\n";
             return false;
         }
     }
@@ -187,6 +193,7 @@ void uaiTable(const Settings& s) {
     const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
     fs::create_directories(tmp);
     for (const std::string& name : names) {
+        if (!s.only.empty() && name != s.only) continue;
         const std::string base = (fs::path(s.dir) / name).string() + ".uai";
         // toulbar2 reads plain text; every instance goes to it, even one our reader refuses.
         const std::string plain = (tmp / (name + ".uai")).string();
@@ -211,22 +218,29 @@ void uaiTable(const Settings& s) {
             (model ? std::to_string(model->variables()) + " | " + std::to_string(model->maxLabels())
                    : std::string("– | –")) +
             " | " + num(reference) + " | ";
-        if (model) {
+        auto report = [&](const std::string& label, const OurRun& a) {
+            std::cout << head << label << " | " << num(a.upper) << " | " << num(a.energy) << " | "
+                      << num(a.upper - a.energy) << " | " << num(a.energy - reference) << " | "
+                      << num(a.seconds, "%.2f") << " | " << num(a.toReference, "%.2f") << " |\n";
+        };
+        if (model && model->factorCount() > 0) {
+            // TRW-S and the cycles stay pairwise: MPLP and diffusion over the factors instead.
+            cplab::MessagePassingOptions o;
+            o.stop.max_seconds = s.seconds;
+            cplab::MplpSolver mplp(model, o);
+            report("mplp", runOurs(mplp, reference));
+            cplab::DiffusionSolver diffusion(model, o);
+            report("diffusion", runOurs(diffusion, reference));
+        } else if (model) {
             cplab::TrwsOptions t;  // the defaults, with the time limit of the table
             t.stop.max_seconds = s.seconds;
             cplab::TrwsSolver trws(model, t);
-            const OurRun a = runOurs(trws, reference);
-            std::cout << head << "trws | " << num(a.upper) << " | " << num(a.energy) << " | "
-                      << num(a.upper - a.energy) << " | " << num(a.energy - reference) << " | "
-                      << num(a.seconds, "%.2f") << " | " << num(a.toReference, "%.2f") << " |\n";
+            report("trws", runOurs(trws, reference));
             cplab::CycleMplpOptions c;
             c.base.stop.max_seconds = s.seconds;
             cplab::CycleMplpSolver cycles(model, c);
             const OurRun b = runOurs(cycles, reference);
-            std::cout << head << "mplp + cycles (" << cycles.clusters() << ") | " << num(b.upper)
-                      << " | " << num(b.energy) << " | " << num(b.upper - b.energy) << " | "
-                      << num(b.energy - reference) << " | " << num(b.seconds, "%.2f") << " | "
-                      << num(b.toReference, "%.2f") << " |\n";
+            report("mplp + cycles (" + std::to_string(cycles.clusters()) + ")", b);
         } else {
             std::cout << head << "refused: " << refused << " | | | | | | |\n";
         }
