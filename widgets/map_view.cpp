@@ -507,20 +507,43 @@ void MapView::setTitle(const MapSnapshot& s) {
 }
 
 std::vector<QPointF> MapView::clusterPolygon(const std::vector<int>& cluster) const {
+    const std::size_t n = cluster.size();
     std::vector<QPointF> points;
-    points.reserve(cluster.size() + 1);
+    points.reserve(n + 2);
     points.push_back(position(cluster.front()));
-    for (std::size_t i = 1; i < cluster.size(); ++i) {
-        QPointF step = position(cluster[i]) - position(cluster[i - 1]);
-        if (layout_ == Layout::Grid) {
-            if (step.x() > columns_ / 2.0) step.rx() -= columns_;
-            if (step.x() < -columns_ / 2.0) step.rx() += columns_;
-            if (step.y() > rows_ / 2.0) step.ry() -= rows_;
-            if (step.y() < -rows_ / 2.0) step.ry() += rows_;
-        }
-        points.push_back(points.back() + step);
+    if (layout_ != Layout::Grid) {
+        for (std::size_t i = 1; i < n; ++i)
+            points.push_back(position(cluster[i]));
+        points.push_back(points.front());
+        return points;
     }
-    if (layout_ == Layout::Grid) {
+    // On a grid (possibly a torus: wrapped edges join opposite borders) each step is taken the
+    // short way round. A cycle that uses no wrapped edge is drawn as one polygon, the small
+    // ones (triangles, grid faces) shrunk toward their centre so that neighbours stay apart;
+    // one that does is drawn on its nodes, broken where a step wraps (unwrapped, it would leave
+    // the grid, and one that winds around the torus would not even close).
+    std::vector<QPointF> steps(n);
+    bool wraps = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        QPointF step = position(cluster[(i + 1) % n]) - position(cluster[i]);
+        if (step.x() > columns_ / 2.0) step.rx() -= columns_;
+        if (step.x() < -columns_ / 2.0) step.rx() += columns_;
+        if (step.y() > rows_ / 2.0) step.ry() -= rows_;
+        if (step.y() < -rows_ / 2.0) step.ry() += rows_;
+        steps[i] = step;
+        wraps = wraps || step != position(cluster[(i + 1) % n]) - position(cluster[i]);
+    }
+    if (wraps) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const QPointF next = position(cluster[(i + 1) % n]);
+            if (next - position(cluster[i]) != steps[i]) points.emplace_back(kNaN, kNaN);
+            points.push_back(next);
+        }
+        return points;
+    }
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        points.push_back(points.back() + steps[i]);
+    if (n <= 4) {
         QPointF centre;
         for (const QPointF& p : points)
             centre += p;

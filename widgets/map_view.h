@@ -133,8 +133,9 @@ class MapView final : public FamilyView {
     void drawCells(int panel);
     void drawClusters();
     QString caption(int panel) const;
-    // The closed polygon through a cluster's nodes (on a grid unwrapped across the torus's
-    // edges and shrunk toward its centre).
+    // The closed polygon through a cluster's nodes (on a grid, small cycles shrunk toward
+    // their centre), or, for a cycle that uses a torus's wrapped edges, the line through its
+    // nodes with a break (NaN point) at each wrapping step.
     std::vector<QPointF> clusterPolygon(const std::vector<int>& cluster) const;
     void setTitle(const MapSnapshot& s);
     void createLabelingItems();
