@@ -482,6 +482,26 @@ std::vector<T> gatheredOverRanks(Communicator& comm, const std::vector<T>& mine)
     return all;
 }
 
+// One part's points [first, last) partitioned about kp: [first, less) < kp, [less, upTo) = kp,
+// [upTo, last) > kp; a and b the sums of dA and dB over [first, upTo).
+void partitionAround(double kp, std::vector<Breakpoint>& points, std::size_t first,
+                     std::size_t last, std::size_t& less, std::size_t& upTo, CompensatedSum& a,
+                     CompensatedSum& b) {
+    const PointIterator begin = points.begin();
+    const PointIterator below =
+        std::partition(begin + first, begin + last, [kp](const Breakpoint& u) { return u.k < kp; });
+    const PointIterator equal =
+        std::partition(below, begin + last, [kp](const Breakpoint& u) { return u.k == kp; });
+    a = CompensatedSum{};
+    b = CompensatedSum{};
+    for (auto it = begin + first; it != equal; ++it) {
+        a.add(it->dA);
+        b.add(it->dB);
+    }
+    less = static_cast<std::size_t>(below - begin);
+    upTo = static_cast<std::size_t>(equal - begin);
+}
+
 // The same on the parts' lists at once: each round takes a pivot (the median of a few
 // breakpoints from every part), partitions every part around it in parallel and keeps the
 // side that holds k*, until few enough breakpoints are left for selectSerial. Over several
@@ -521,21 +541,8 @@ void selectParallel(std::vector<Piecewise>& pieces, CompensatedSum& A, Compensat
         // Each part: [first, less) < kp, [less, upTo) = kp, [upTo, last) > kp.
         parallel.each(static_cast<int>(n), [&](int part) {
             const auto t = static_cast<std::size_t>(part);
-            const PointIterator begin = pieces[t].points.begin();
-            const PointIterator below = std::partition(
-                begin + first[t], begin + last[t], [kp](const Breakpoint& u) { return u.k < kp; });
-            const PointIterator equal = std::partition(
-                below, begin + last[t], [kp](const Breakpoint& u) { return u.k == kp; });
-            CompensatedSum a;
-            CompensatedSum b;
-            for (auto it = begin + first[t]; it != equal; ++it) {
-                a.add(it->dA);
-                b.add(it->dB);
-            }
-            less[t] = static_cast<std::size_t>(below - begin);
-            upTo[t] = static_cast<std::size_t>(equal - begin);
-            sumA[t] = a;
-            sumB[t] = b;
+            partitionAround(kp, pieces[t].points, first[t], last[t], less[t], upTo[t], sumA[t],
+                            sumB[t]);
         });
         CompensatedSum ab[2];
         for (std::size_t t = 0; t < n; ++t) {
