@@ -37,11 +37,16 @@ constexpr int kMdsNodes = 400;
 // Cluster polygons on a grid are shrunk toward their centre by this factor, so that the faces
 // of neighbouring clusters stay apart.
 constexpr double kClusterShrink = 0.55;
+// Side of a higher-order factor's square on a grid, in cells; more factors than this are
+// counted in the title, not drawn.
+constexpr double kFactorSquare = 0.3;
+constexpr int kDrawnFactors = 5000;
 
 const QColor kDisagreeing{200, 0, 0};
 const QColor kCluster{25, 25, 25};
 const QColor kEdge{150, 150, 150, 110};
 const QColor kFactor{70, 110, 170, 170};
+const QColor kFactorOnCells{35, 35, 35, 200};
 
 QCPGraph* markerGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
                       QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
@@ -243,6 +248,7 @@ void MapView::setupLayout(const PairwiseModel& model) {
         for (const auto& c : picture->labelColors)
             labelColors_.emplace_back(c[0], c[1], c[2]);
     arrangement_ = MapPanels{rows_, columns_, 1, 1};
+    factorMarks_ = model.factorCount() <= kDrawnFactors ? model.factorCount() : 0;
     showInputImage(picture);
     placeNodes(model);
     drawEdges(model);
@@ -301,7 +307,6 @@ void MapView::drawEdges(const PairwiseModel& model) {
         }
     }
     edges_->data()->set(chords, true);
-    drawFactors(model);
 }
 
 void MapView::setupLabelGraphs(const PairwiseModel& model) {
@@ -338,6 +343,12 @@ void MapView::setupLabelGraphs(const PairwiseModel& model) {
     proxy.setShape(ring.shape());
     proxy.setSize(layout_ == Layout::Grid ? 7 : 9);
     disagreeingLegendProxy_->setScatterStyle(proxy);
+    // Factors in dark grey over a grid's coloured cells (their squares sized to the cells when
+    // the plot is fitted).
+    const QColor factor = layout_ == Layout::Grid ? kFactorOnCells : kFactor;
+    factorLinks_->setPen(pen(factor, 0.8));
+    factorNodes_->setScatterStyle(
+        markerStyle(QCPScatterStyle::ssSquare, factor, QColor(255, 255, 255), 6, 1.2));
     fillLabelLegend(graphs);
 }
 
@@ -424,6 +435,7 @@ void MapView::drawLabeling() {
         if (k == selected_) disagreeingMarkers_ = count;
     }
     disagreeingRings_->setData(rx, ry, true);
+    drawFactors();
     drawClusters();
     setTitle(s);
     for (std::size_t k = 1; k < captions_.size(); ++k)
@@ -496,12 +508,13 @@ void MapView::setTitle(const MapSnapshot& s) {
     if (layout_ != Layout::Grid) {
         facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
         if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
-        if (factorMarks_ > 0) facts += tr("; %1 factors of 3+ variables").arg(factorMarks_);
-    } else {
-        if (input_->visible()) facts += tr(", the input image first");
-        if (s.model->factorCount() > 0)
-            facts += tr(", %1 factors of 3+ variables").arg(s.model->factorCount());
+    } else if (input_->visible()) {
+        facts += tr(", the input image first");
     }
+    if (const int factors = s.model->factorCount(); factors > 0)
+        facts += (factorMarks_ == factors ? tr("; %1 factors of 3+ variables")
+                                          : tr("; %1 factors of 3+ variables (too many to draw)"))
+                     .arg(factors);
     title_ = title + "\n" + facts;
     labelTitle_->setText(title_);
 }
@@ -577,6 +590,9 @@ void MapView::fitLabeling() {
         QCPScatterStyle dot = disagreeingRings_->scatterStyle();
         dot.setSize(std::max(3.0, kDot / scale));
         disagreeingRings_->setScatterStyle(dot);
+        QCPScatterStyle square = factorNodes_->scatterStyle();
+        square.setSize(std::clamp(kFactorSquare / scale, 3.0, 8.0));
+        factorNodes_->setScatterStyle(square);
     }
     elideTexts(1.0 / scale);
 }

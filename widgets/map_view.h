@@ -90,6 +90,8 @@ class MapView final : public FamilyView {
     int edgeSegmentCount() const { return edgeSegments_; }
     // Higher-order factors drawn as factor nodes (squares joined to their variables).
     int factorNodeCount() const { return factorMarks_; }
+    // Where the factor squares are drawn (every panel's, in plot coordinates).
+    std::vector<QPointF> factorNodePositions() const;
     // Whether the input image of a picture is drawn beside the labeling, and its colour at
     // node v (invalid when it is not drawn).
     bool showsInputImage() const;
@@ -121,7 +123,7 @@ class MapView final : public FamilyView {
     void placeNodes(const PairwiseModel& model);
     void drawEdges(const PairwiseModel& model);
     // Higher-order factors as factor nodes at their variables' centroid (graphs only).
-    void drawFactors(const PairwiseModel& model);
+    void drawFactors();
     void setupLabelGraphs(const PairwiseModel& model);
     void fillLabelLegend(int graphs);
     QPointF position(int v) const;
@@ -165,7 +167,7 @@ class MapView final : public FamilyView {
     std::vector<QColor> labelColors_;     // the picture's label colours, or empty
     QCPCurve* edges_ = nullptr;
     QCPCurve* factorLinks_ = nullptr;       // a higher-order factor's spokes to its variables
-    QCPGraph* factorNodes_ = nullptr;       // a small square per higher-order factor (graphs)
+    QCPGraph* factorNodes_ = nullptr;       // a small square per higher-order factor
     std::vector<QCPGraph*> labelGraphs_;    // markers per label (graphs); legend entries (all)
     QCPGraph* disagreeingRings_ = nullptr;  // dots (Grid), rings (graphs)
     QCPCurve* clusters_ = nullptr;
@@ -179,7 +181,7 @@ class MapView final : public FamilyView {
     int disagreeingMarkers_ = 0;
     int clusterPolygons_ = 0;
     int edgeSegments_ = 0;
-    int factorMarks_ = 0;  // higher-order factors drawn (graphs only)
+    int factorMarks_ = 0;  // higher-order factors drawn (per panel on a grid)
     int labelCount_ = 0;
 
     std::shared_ptr<const MapSnapshot> snapshot_;

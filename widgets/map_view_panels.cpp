@@ -23,31 +23,47 @@ QCPItemPixmap* addCellImage(QCustomPlot* plot, QCPAxisRect* rect) {
     return image;
 }
 
-void MapView::drawFactors(const PairwiseModel& model) {
-    // Each factor of 3+ variables: a square at its variables' centroid, a spoke to each.
+void MapView::drawFactors() {
+    // Each factor of 3+ variables: a small square among its variables, a spoke to each; on a
+    // grid in every panel, the square at the centre of its cells' box (a 2 × 2 block's corner),
+    // elsewhere at its variables' centroid.
     QVector<QCPCurveData> spokes;
     QVector<double> x, y;
-    factorMarks_ = 0;
-    if (layout_ != Layout::Grid) {
-        int t = 0;
-        for (int f = 0; f < model.factorCount(); ++f) {
-            const auto vars = model.factorVariables(f);
-            QPointF centre;
-            for (const int v : vars)
-                centre += position(v);
-            centre /= static_cast<double>(vars.size());
+    const bool grid = layout_ == Layout::Grid;
+    const int first = input_->visible() ? 1 : 0;
+    const int panels = grid ? static_cast<int>(panels_.size()) : 1;
+    int t = 0;
+    for (int k = 0; k < panels; ++k) {
+        const QPointF o = grid ? arrangement_.origin(first + k) : QPointF();
+        for (int f = 0; f < factorMarks_; ++f) {
+            const auto vars = model_->factorVariables(f);
+            QPointF centre, low = position(vars.front()), high = low;
             for (const int v : vars) {
+                const QPointF p = position(v);
+                centre += p;
+                low = {std::min(low.x(), p.x()), std::min(low.y(), p.y())};
+                high = {std::max(high.x(), p.x()), std::max(high.y(), p.y())};
+            }
+            centre = o + (grid ? (low + high) / 2 : centre / static_cast<double>(vars.size()));
+            for (const int v : vars) {
+                const QPointF p = o + position(v);
                 spokes.append(QCPCurveData(t++, centre.x(), centre.y()));
-                spokes.append(QCPCurveData(t++, position(v).x(), position(v).y()));
+                spokes.append(QCPCurveData(t++, p.x(), p.y()));
                 spokes.append(QCPCurveData(t++, qQNaN(), qQNaN()));
             }
             x.append(centre.x());
             y.append(centre.y());
-            ++factorMarks_;
         }
     }
     factorLinks_->data()->set(spokes, true);
     factorNodes_->setData(x, y, true);
+}
+
+std::vector<QPointF> MapView::factorNodePositions() const {
+    std::vector<QPointF> points;
+    for (auto it = factorNodes_->data()->constBegin(); it != factorNodes_->data()->constEnd(); ++it)
+        points.emplace_back(it->key, it->value);
+    return points;
 }
 
 void MapView::choosePanels(const ViewFrame& frame) {

@@ -9,8 +9,10 @@
 // are refused. Generated image models (solvers/map/generators.h) are drawn as their picture's
 // grid, the input image beside the labeling in the picture's label colours, the status line
 // reporting bad pixels against a ground truth; the PNG decoder agrees with QImage on the
-// built-in Tsukuba images. A grid keeps its aspect ratio at any size, before and after the
-// first step; every run of a race draws its labeling; clear() leaves nothing drawn.
+// built-in Tsukuba images. Factors of 3+ variables are drawn as squares joined to their variables,
+// on a grid at the centre of their cells in every panel, elsewhere at their centroid. A grid keeps
+// its aspect ratio at any size, before and after the first step; every run of a race draws its
+// labeling; clear() leaves nothing drawn.
 #include <qcustomplot.h>
 
 #include <QLineEdit>
@@ -18,10 +20,12 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "data/image_format.h"
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
+#include "map/diffusion.h"
 #include "map/generators.h"
 #include "map/mplp.h"
 #include "map/trws.h"
@@ -76,6 +80,7 @@ class TestMapView : public QObject {
     void gridsKeepTheirAspectRatio();
     void everyRunOfARaceIsDrawnAndClearLeavesNothing();
     void bestLabelingIsDrawnOnRequest();
+    void factorsAreDrawnOnGridsAndGraphs();
 };
 
 namespace {
@@ -478,3 +483,75 @@ void TestMapView::bestLabelingIsDrawnOnRequest() {
 
 QTEST_MAIN(TestMapView)
 #include "test_map_view.moc"
+
+void TestMapView::factorsAreDrawnOnGridsAndGraphs() {
+    // A 5 × 4 grid of ternary factors (one per 2 × 2 block), raced by two runs: every factor's
+    // square at the centre of its three cells' box, shifted by its panel's origin alone.
+    FactorGridOptions options;
+    options.width = 5;
+    options.height = 4;
+    const GeneratedModel g = factorGrid(options);
+    const int factors = g.model->factorCount();
+    QCOMPARE(factors, 4 * 3);
+    MplpSolver mplp(g.model);
+    DiffusionSolver diffusion(g.model);
+    for (MessagePassingSolver* s :
+         std::initializer_list<MessagePassingSolver*>{&mplp, &diffusion}) {
+        s->setPicture(g.picture);
+        s->step();
+    }
+    ViewFrame frame = frameOf(diffusion, 2);
+    const ViewFrame first = frameOf(mplp, 1);
+    frame.race.push_back(
+        {1, "#1 mplp", QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
+    frame.race.push_back(
+        {2, "#2 diffusion", QColor(214, 39, 40), 1, frame.snapshot, frame.records, frame.columns});
+    MapView view;
+    view.resize(900, 600);
+    QVERIFY(view.showFrame(frame));
+    QCOMPARE(view.layout(), MapView::Layout::Grid);
+    QCOMPARE(view.panelCount(), 2);
+    QCOMPARE(view.factorNodeCount(), factors);
+    const std::vector<QPointF> squares = view.factorNodePositions();
+    QCOMPARE(static_cast<int>(squares.size()), 2 * factors);
+    std::vector<QPointF> origins;
+    for (int k = 0; k < 2; ++k) {
+        for (int f = 0; f < factors; ++f) {
+            double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+            for (const int v : g.model->factorVariables(f)) {
+                x0 = std::min(x0, double(v % 5));
+                x1 = std::max(x1, double(v % 5));
+                y0 = std::min(y0, double(v / 5));
+                y1 = std::max(y1, double(v / 5));
+            }
+            QCOMPARE(x1 - x0, 1.0);
+            QCOMPARE(y1 - y0, 1.0);
+            const QPointF shift =
+                squares[std::size_t(k * factors + f)] - QPointF((x0 + x1) / 2, (y0 + y1) / 2);
+            if (f == 0) origins.push_back(shift);
+            QVERIFY(std::abs(shift.x() - origins.back().x()) < 1e-12 &&
+                    std::abs(shift.y() - origins.back().y()) < 1e-12);
+        }
+    }
+    QVERIFY(origins[0] != origins[1]);
+    // Without its picture the model has no edges to show a grid: its 20 nodes go on a circle
+    // (clockwise from the top), one square per factor at its variables' centroid.
+    MplpSolver alone(g.model);
+    alone.step();
+    view.clear();
+    QVERIFY(view.showFrame(frameOf(alone, 3)));
+    QCOMPARE(view.layout(), MapView::Layout::Circle);
+    QCOMPARE(view.factorNodeCount(), factors);
+    const std::vector<QPointF> marks = view.factorNodePositions();
+    QCOMPARE(static_cast<int>(marks.size()), factors);
+    for (int f = 0; f < factors; ++f) {
+        QPointF centre;
+        const auto vars = g.model->factorVariables(f);
+        for (const int v : vars) {
+            const double angle = std::numbers::pi / 2 - 2 * std::numbers::pi * v / 20;
+            centre += QPointF(std::cos(angle), std::sin(angle)) / double(vars.size());
+        }
+        QVERIFY(std::abs(marks[std::size_t(f)].x() - centre.x()) < 1e-12 &&
+                std::abs(marks[std::size_t(f)].y() - centre.y()) < 1e-12);
+    }
+}
