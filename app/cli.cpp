@@ -333,6 +333,11 @@ std::optional<std::string> cli_detail::outputsProblem(const std::vector<Output>&
 
 namespace {
 
+// The files a single-process run writes, by their flags.
+std::vector<Output> runOutputs(const RunArguments& a) {
+    return {{"--model", a.model}, {"--labeling", a.labeling}, {"--trace", a.trace}};
+}
+
 bool hasProblemOption(const Family& family, const std::string& name) {
     for (const auto& o : family.problemOptions()) {
         if (o.name == name) return true;
@@ -390,6 +395,84 @@ int cli_detail::writeRunOutputs(const RunArguments& a, const Family& family, con
 
 namespace {
 
+// An output the solver's family cannot write, refused up front naming the families that can.
+std::string outputRefusal(const Family& family, const char* flag, const char* what,
+                          bool (Family::*writes)() const) {
+    std::vector<std::string> writers;
+    for (const Family* f : families()) {
+        if ((f->*writes)()) writers.push_back(f->name());
+    }
+    return std::string(flag) + ": the " + family.name() + " family writes no " + what +
+           " (the solvers of " + joined(writers) + " do)";
+}
+
+// Everything about a run's arguments that can be checked before any data are read: the
+// problem options, the data file's reader (set in `reader`), the outputs the family writes,
+// an output that is an input or another output, the problem or file. The refusal, or nullopt.
+std::optional<std::string> runRequestProblem(const RunArguments& a, const Family& family,
+                                             ReaderChoice& reader) {
+    for (const auto& [name, value] : a.problemOptions) {
+        if (hasProblemOption(family, name)) continue;
+        std::vector<std::string> known;
+        for (const auto& o : family.problemOptions())
+            known.push_back(o.name);
+        return "--problem-set '" + name + "': unknown option of the " + family.name() +
+               " problems (" +
+               (known.empty() ? std::string("they take none") : "they take " + joined(known)) + ")";
+    }
+    const bool readsFiles = !family.dataKinds().empty();
+    std::string why;
+    if (!a.data.empty() && readsFiles) {
+        reader = chooseReader(a.data, family.name(), &why);
+        reader.source.options = a.dataOptions;
+        if (!reader.family || !checkReaderOptions(reader.source, &why))
+            return (reader.family ? "--data-set: " : "") + why;
+    }
+    if (!a.data.empty() && reader.family != &family) {
+        if (!readsFiles) {
+            return "solver '" + a.solver + "' works on built-in " + family.name() +
+                   " problems, not data files: use --problem NAME (see 'cplab-cli list')";
+        }
+        return a.data + ": a " + std::string(reader.source.dataFormat().title) +
+               " file, not a file the " + family.name() + " family of solver '" + a.solver +
+               "' reads (it reads " + family.fileFormats() + ")";
+    }
+    if (!a.model.empty() && !family.writesModels())
+        return outputRefusal(family, "--model", "model files", &Family::writesModels);
+    if (!a.labeling.empty() && !family.writesLabelings())
+        return outputRefusal(family, "--labeling", "labelings", &Family::writesLabelings);
+    // Output paths are checked before any work, not found unwritable after a long solve; an
+    // output that is an input (by identity: a link or another spelling of it) is refused.
+    noteInputFile(a.data);
+    if (auto test = a.problemOptions.find("test"); test != a.problemOptions.end())
+        noteInputFile(test->second);
+    if (auto error = outputsProblem(runOutputs(a))) return error;
+    if (!a.data.empty() && !a.problem.empty())
+        return std::string("give either --problem NAME or --data FILE, not both");
+    if (a.problem.empty() && a.data.empty()) {
+        std::vector<std::string> names;
+        for (const auto& p : family.problems())
+            names.push_back(p.name);
+        return "run " + a.solver + ": missing --problem NAME" +
+               (readsFiles ? " or --data FILE" : "") + "; " + family.name() +
+               " problems: " + joined(names);
+    }
+    return std::nullopt;
+}
+
+// The run's problem: the data file through its reader, or a built-in problem of the family.
+ProblemPtr openRunProblem(const RunArguments& a, const Family& family, const ReaderChoice& reader,
+                          std::string* why) {
+    if (!a.data.empty()) return family.openFile(reader.source, a.problemOptions, why);
+    const ProblemInfo* info = findProblem(a.problem);
+    if (info && info->family != family.name()) {
+        *why = "solver '" + a.solver + "' works on " + family.name() + " problems, but '" +
+               a.problem + "' is a " + info->family + " problem";
+        return nullptr;
+    }
+    return makeProblem(a.problem, a.problemOptions, why);
+}
+
 int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     RunArguments a;
     if (const auto error = parseRunArguments(args, a)) {
@@ -397,119 +480,30 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
         return kExitInvalid;
     }
     if (cliCommunicator().size() > 1) return commandRunDistributed(a, out, err);
+    const auto refuse = [&err](const std::string& why) {
+        err << "cplab-cli: " << why << '\n';
+        return kExitInvalid;
+    };
     const Family* family = familyOfSolver(a.solver);
     std::string why;
     if (!family) {
         checkSolverOptions(a.solver, {}, &why);
-        err << "cplab-cli: " << why << '\n';
-        return kExitInvalid;
+        return refuse(why);
     }
-    for (const auto& [name, value] : a.problemOptions) {
-        if (hasProblemOption(*family, name)) continue;
-        std::vector<std::string> known;
-        for (const auto& o : family->problemOptions())
-            known.push_back(o.name);
-        err << "cplab-cli: --problem-set '" << name << "': unknown option of the " << family->name()
-            << " problems ("
-            << (known.empty() ? std::string("they take none") : "they take " + joined(known))
-            << ")\n";
-        return kExitInvalid;
-    }
-    const bool readsFiles = !family->dataKinds().empty();
     ReaderChoice reader;
-    if (!a.data.empty() && readsFiles) {
-        reader = chooseReader(a.data, family->name(), &why);
-        reader.source.options = a.dataOptions;
-        if (!reader.family || !checkReaderOptions(reader.source, &why)) {
-            err << "cplab-cli: " << (reader.family ? "--data-set: " : "") << why << '\n';
-            return kExitInvalid;
-        }
-    }
-    if (!a.data.empty() && reader.family != family) {
-        if (!readsFiles) {
-            err << "cplab-cli: solver '" << a.solver << "' works on built-in " << family->name()
-                << " problems, not data files: use --problem NAME (see 'cplab-cli list')\n";
-        } else {
-            err << "cplab-cli: " << a.data << ": a " << reader.source.dataFormat().title
-                << " file, not a file the " << family->name() << " family of solver '" << a.solver
-                << "' reads (it reads " << family->fileFormats() << ")\n";
-        }
-        return kExitInvalid;
-    }
-    // An output the solver's family cannot write is refused up front, naming those that can.
-    const auto refuseOutput = [&](const char* flag, const char* what,
-                                  bool (Family::*writes)() const) {
-        std::vector<std::string> writers;
-        for (const Family* f : families()) {
-            if ((f->*writes)()) writers.push_back(f->name());
-        }
-        err << "cplab-cli: " << flag << ": the " << family->name() << " family writes no " << what
-            << " (the solvers of " << joined(writers) << " do)\n";
-        return kExitInvalid;
-    };
-    if (!a.model.empty() && !family->writesModels())
-        return refuseOutput("--model", "model files", &Family::writesModels);
-    if (!a.labeling.empty() && !family->writesLabelings())
-        return refuseOutput("--labeling", "labelings", &Family::writesLabelings);
-    // Output paths are checked before any work, not found unwritable after a long solve; an
-    // output that is an input (by identity: a link or another spelling of it) is refused.
-    const std::vector<Output> outputs = {
-        {"--model", a.model}, {"--labeling", a.labeling}, {"--trace", a.trace}};
-    noteInputFile(a.data);
-    if (auto test = a.problemOptions.find("test"); test != a.problemOptions.end())
-        noteInputFile(test->second);
-    if (const auto error = outputsProblem(outputs)) {
-        err << "cplab-cli: " << *error << '\n';
-        return kExitInvalid;
-    }
-    if (!a.data.empty() && !a.problem.empty()) {
-        err << "cplab-cli: give either --problem NAME or --data FILE, not both\n";
-        return kExitInvalid;
-    }
-    if (a.problem.empty() && a.data.empty()) {
-        std::vector<std::string> names;
-        for (const auto& p : family->problems())
-            names.push_back(p.name);
-        err << "cplab-cli: run " << a.solver << ": missing --problem NAME"
-            << (readsFiles ? " or --data FILE" : "") << "; " << family->name()
-            << " problems: " << joined(names) << '\n';
-        return kExitInvalid;
-    }
+    if (const auto error = runRequestProblem(a, *family, reader)) return refuse(*error);
     // The trace grows in FILE.running while the run goes (core/live_trace.h), taken before
     // the data are loaded so that a refusal costs nothing.
     LiveTrace live;
     if (!a.trace.empty()) {
-        if (const auto error = live.start(a.trace)) {
-            err << "cplab-cli: --trace " << *error << '\n';
-            return kExitInvalid;
-        }
+        if (const auto error = live.start(a.trace)) return refuse("--trace " + *error);
     }
-    ProblemPtr problem;
-    if (!a.data.empty()) {
-        problem = family->openFile(reader.source, a.problemOptions, &why);
-    } else {
-        const ProblemInfo* info = findProblem(a.problem);
-        if (info && info->family != family->name()) {
-            why = "solver '" + a.solver + "' works on " + family->name() + " problems, but '" +
-                  a.problem + "' is a " + info->family + " problem";
-        } else {
-            problem = makeProblem(a.problem, a.problemOptions, &why);
-        }
-    }
-    if (!problem) {
-        err << "cplab-cli: " << why << '\n';
-        return kExitInvalid;
-    }
+    const ProblemPtr problem = openRunProblem(a, *family, reader, &why);
+    if (!problem) return refuse(why);
     // Loading may have read files beside the data (a UAI model's .evid): none is an output.
-    if (const auto error = outputsProblem(outputs)) {
-        err << "cplab-cli: " << *error << '\n';
-        return kExitInvalid;
-    }
+    if (const auto error = outputsProblem(runOutputs(a))) return refuse(*error);
     auto solver = makeSolver(a.solver, *problem, a.options, &why);
-    if (!solver) {
-        err << "cplab-cli: " << why << '\n';
-        return kExitInvalid;
-    }
+    if (!solver) return refuse(why);
     live.columns(solver->extraColumns());
     const CleanStopSpan cleanStop;
     RunHooks hooks;
