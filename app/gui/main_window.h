@@ -220,6 +220,7 @@ class MainWindow : public QMainWindow {
     // The Edit menu (undo, redo, clear points, the classes to draw), the Draw tool bar and File
     // › Save points (main_window_edit.cpp).
     void buildEditMenu(QMenu* file);
+    QAction* addSavePointsAction(QMenu* file);  // File › Save points, for buildEditMenu
     // Asks before a new problem replaces runs (true: go on; also when there are none).
     bool confirmDiscardRuns();
     void applyViewScale();

@@ -38,19 +38,7 @@ QIcon classIcon(int k) {
 
 }  // namespace
 
-void MainWindow::buildEditMenu(QMenu* file) {
-    pointEditor_ = new PointEditor(controller_, this);
-    for (const auto& [family, view] : views_)
-        pointEditor_->attach(view);
-    connect(pointEditor_, &PointEditor::message, this, [this](const QString& text, bool error) {
-        if (error) {
-            log_->appendError(text);
-        } else {
-            log_->appendMessage(text);
-        }
-    });
-    QUndoStack* undo = pointEditor_->undoStack();
-
+QAction* MainWindow::addSavePointsAction(QMenu* file) {
     // File › Save points, after the exports.
     auto* save = new QAction(tr("Save &points as LIBSVM..."), this);
     const QList<QAction*> fileActions = file->actions();
@@ -73,6 +61,23 @@ void MainWindow::buildEditMenu(QMenu* file) {
             QMessageBox::warning(this, tr("Save points failed"), why);
         }
     });
+    return save;
+}
+
+void MainWindow::buildEditMenu(QMenu* file) {
+    pointEditor_ = new PointEditor(controller_, this);
+    for (const auto& [family, view] : views_)
+        pointEditor_->attach(view);
+    connect(pointEditor_, &PointEditor::message, this, [this](const QString& text, bool error) {
+        if (error) {
+            log_->appendError(text);
+        } else {
+            log_->appendMessage(text);
+        }
+    });
+    QUndoStack* undo = pointEditor_->undoStack();
+
+    QAction* save = addSavePointsAction(file);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName("editMenu");
