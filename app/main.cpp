@@ -389,6 +389,26 @@ QString familyOfFirstRun(const CommandLine& cli) {
     return family ? QString::fromStdString(family->name()) : QString();
 }
 
+// The window's size, settings and followed traces as the options ask, before it opens.
+void configureWindow(cplab::MainWindow& window, const CommandLine& cli) {
+    if (cli.width > 0) {
+        window.resize(cli.width, cli.height);
+    } else if (cli.grabs()) {
+        // A scripted picture has the documented size whatever the screen (the window itself
+        // opens at most as large as the screen's free area).
+        window.resize(1440, 900);
+    }
+    if (cli.isSet(cli.delay)) window.setDelayMs(static_cast<int>(cli.delayMs));
+    if (cli.isSet(cli.testFraction) || cli.isSet(cli.seed))
+        window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
+    if (cli.isSet(cli.history)) window.setHistoryBudgetMb(static_cast<int>(cli.historyMb));
+    window.setScripted(cli.finishes());
+    if (!cli.finishes() && !cli.isSet(cli.size) && !cli.isSet(cli.presentation))
+        window.restoreLayout();
+    for (const QString& trace : cli.parser.values(cli.follow))
+        window.followTrace(trace);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -417,23 +437,7 @@ int main(int argc, char** argv) {
     if (!cli.checkNumbers()) return 1;
 
     cplab::MainWindow window;
-    if (cli.width > 0) {
-        window.resize(cli.width, cli.height);
-    } else if (cli.grabs()) {
-        // A scripted picture has the documented size whatever the screen (the window itself
-        // opens at most as large as the screen's free area).
-        window.resize(1440, 900);
-    }
-    if (cli.isSet(cli.delay)) window.setDelayMs(static_cast<int>(cli.delayMs));
-    if (cli.isSet(cli.testFraction) || cli.isSet(cli.seed))
-        window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
-    if (cli.isSet(cli.history)) window.setHistoryBudgetMb(static_cast<int>(cli.historyMb));
-
-    window.setScripted(cli.finishes());
-    if (!cli.finishes() && !cli.isSet(cli.size) && !cli.isSet(cli.presentation))
-        window.restoreLayout();
-    for (const QString& trace : cli.parser.values(cli.follow))
-        window.followTrace(trace);
+    configureWindow(window, cli);
     const auto go = [&](bool replaceRuns) {
         const int code = script(window, cli, replaceRuns);
         if (code >= 0) QApplication::exit(code);
