@@ -94,6 +94,7 @@ void applyPlotStyle(QCustomPlot* plot) {
     // Live runs replot several times a second on the GUI thread, next to the solver's: draw
     // polylines the fast way (the joins of 2-pixel lines are the only visible difference).
     plot->setPlottingHint(QCP::phFastPolylines, true);
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { padLegendItems(plot); });
     for (QCPAxisRect* rect : plot->axisRects())
         styleAxisRect(rect);
     QFont legendFont;
@@ -400,6 +401,24 @@ void scalePlot(QCustomPlot* plot) {
     for (int i = 0; i < plot->layerCount(); ++i)
         for (QCPLayerable* layerable : plot->layer(i)->children())
             scaleLayerable(layerable, gPlotScale);
+}
+
+void padLegendItems(QCustomPlot* plot) {
+    // DejaVu Sans's underscore reaches the font's whole descent, which a legend item's clip
+    // rectangle cuts off ("max_iterations" read "max iterations"): room below every item.
+    const int room = std::max(2, static_cast<int>(std::lround(2 * gPlotScale)));
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        auto* legend = qobject_cast<QCPLegend*>(element);
+        if (!legend) continue;
+        for (int k = 0; k < legend->itemCount(); ++k) {
+            QCPAbstractLegendItem* item = legend->item(k);
+            if (!item) continue;
+            QMargins margins = item->margins();
+            if (margins.bottom() == room) continue;
+            margins.setBottom(room);
+            item->setMargins(margins);
+        }
+    }
 }
 
 void applyPlotScale(QWidget* root) {

@@ -86,6 +86,9 @@ void setPlotScale(double scale);
 void applyPlotScale(QWidget* root);
 // One plot, without replotting (applyPlotScale's step; also run before each of its replots).
 void scalePlot(QCustomPlot* plot);
+// Room below every legend item of `plot` for the font's underscores (run before each replot
+// of a plot applyPlotStyle has styled).
+void padLegendItems(QCustomPlot* plot);
 
 // A named graph on `rect` (its left axis, or its right one) drawn with `p`.
 QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,

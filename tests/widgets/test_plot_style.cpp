@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The shared plot style (widgets/plot_style.h): run colours apart from every named colour, a
 // marker shape per run, the presentation scale (fonts, pens and markers scaled from their
-// base values, never compounded), and ticks that fit the axis's length.
+// base values, never compounded), ticks that fit the axis's length, and legend entries whose
+// underscores are drawn.
 #include <qcustomplot.h>
 
 #include <QtTest>
@@ -186,6 +187,35 @@ class TestPlotStyle : public QObject {
             shown += plot.yAxis->range().contains(t) ? 1 : 0;
         QVERIFY2(shown >= 2 && shown <= height / (1.5 * label) + 1,
                  qPrintable(QString("%1 ticks in %2 px").arg(shown).arg(height)));
+    }
+
+    // A legend entry named only by underscores ("____"): its text is drawn (dark pixels right
+    // of the icon inside the entry), where the item's own clip used to cut them off.
+    void legendUnderscoresAreDrawn() {
+        QCustomPlot plot;
+        cw::applyPlotStyle(&plot);
+        plot.resize(400, 300);
+        QCPGraph* graph = plot.addGraph();
+        graph->setName("____");
+        graph->setPen(QPen(Qt::transparent));
+        plot.legend->setVisible(true);
+        plot.legend->setBorderPen(Qt::NoPen);
+        plot.legend->setIconSize(26, 12);  // the bounds plot's: lower than the text
+        plot.replot();
+        const QImage image = plot.toPixmap(400, 300, 1.0).toImage();
+        QCPAbstractLegendItem* item = plot.legend->item(0);
+        QVERIFY(item);
+        const QRect r = item->outerRect();
+        const int textLeft =
+            r.left() + plot.legend->iconSize().width() + plot.legend->iconTextPadding();
+        int dark = 0;
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = textLeft; x <= r.right(); ++x)
+                dark += qGray(image.pixel(x, y)) < 200;
+        QVERIFY2(
+            dark > 3,
+            qPrintable(
+                QString("%1 dark pixels in %2 x %3").arg(dark).arg(r.width()).arg(r.height())));
     }
 };
 
