@@ -192,11 +192,10 @@ struct KernelSet::Impl {
         Eigen::VectorXd rowFactor;    // diagonal: 1/√K(i, i) (0 where K(i, i) = 0)
         bool identity = true;         // normalisation leaves the kernel as it is
         double scale = 1.0;           // trace factor
-        // Whole mode: m × m, row-major, filled row by row. Allocated uninitialised, so that the
-        // pages of rows a solve never asks for are never touched (nor zeroed).
-        std::optional<RowMemory<double>> matrix;
-        std::optional<RowMemory<float>> floats;  // WholeFloat: the same, in single precision
-        std::vector<char> computed;              // row i filled
+        // Whole mode: m × m, row-major, filled row by row, at wholeSlot · m² in the block of
+        // all whole kernels (Impl::doubles or Impl::floats).
+        std::size_t wholeSlot = 0;
+        std::vector<char> computed;  // row i filled
         std::size_t rowsHeld = 0;
         // Over the group's value classes (Group::classOf): K(i, j) = compact(classOf[i],
         // classOf[j]) in double, filled on first use; empty for a kernel held per example.
@@ -211,6 +210,13 @@ struct KernelSet::Impl {
     std::vector<Kernel> kernels;
     KernelStorage storage = KernelStorage::Rows;
     RowLru lru;
+    // Whole modes: the matrices of every kernel held per example, m × m each, in one block
+    // allocated uninitialised on first use (kernelsWhole of them), so that the pages of rows a
+    // solve never asks for are never touched (nor zeroed), and the kernels of an MKL problem
+    // share huge pages (17 kernels of 1 MB on ionosphere took 4,000 page faults apart).
+    std::optional<RowMemory<double>> doubles;
+    std::optional<RowMemory<float>> floats;  // WholeFloat: the same, in single precision
+    std::size_t kernelsWhole = 0;
     std::vector<double> widened[2];  // WholeFloat: rows handed out by row(), alternately
     int nextWidened = 0;
     Eigen::ArrayXd expScratch;
@@ -515,15 +521,19 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
         for (std::vector<double>& buffer : d.widened)
             buffer.resize(static_cast<std::size_t>(m));
     }
-    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k)
-        full += d.compressed(k) ? 0 : 1;
+    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k) {
+        if (d.compressed(k)) continue;
+        d.kernels[k].wholeSlot = static_cast<std::size_t>(full++);
+    }
+    d.kernelsWhole = static_cast<std::size_t>(full);
     const double room = budget - compactBytes;
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto squares = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
-    if (full * static_cast<double>(RowMemory<double>::footprint(squares)) <= room) {
+    const auto wholeCount = static_cast<std::size_t>(full) * squares;
+    if (static_cast<double>(RowMemory<double>::footprint(wholeCount)) <= room) {
         d.storage = KernelStorage::WholeDouble;
     } else if (precision == KernelPrecision::Compact &&
-               full * static_cast<double>(RowMemory<float>::footprint(squares)) <= room) {
+               static_cast<double>(RowMemory<float>::footprint(wholeCount)) <= room) {
         d.storage = KernelStorage::WholeFloat;
     } else {
         d.lru.configure(static_cast<int>(room / rowBytes), m);
@@ -553,16 +563,16 @@ KernelNormalization KernelSet::normalization() const {
 
 namespace {
 
-// Row i of kernel k in its whole matrix (double or float), computed on first use.
+// Row i of kernel k in its whole matrix (double or float) within `block` (`count` matrices),
+// computed on first use.
 template <class T>
-const T* wholeRow(std::optional<RowMemory<T>>& matrix, std::vector<char>& computed,
-                  std::size_t& rowsHeld, int m, int i, const std::function<void(T*)>& compute) {
+const T* wholeRow(std::optional<RowMemory<T>>& block, std::size_t count, std::size_t slot,
+                  std::vector<char>& computed, std::size_t& rowsHeld, int m, int i,
+                  const std::function<void(T*)>& compute) {
     const auto n = static_cast<std::size_t>(m);
-    if (!matrix) {
-        matrix.emplace(n * n);
-        computed.assign(n, 0);
-    }
-    T* out = matrix->data() + static_cast<std::size_t>(i) * n;
+    if (!block) block.emplace(count * n * n);
+    if (computed.empty()) computed.assign(n, 0);
+    T* out = block->data() + (slot * n + static_cast<std::size_t>(i)) * n;
     if (!computed[static_cast<std::size_t>(i)]) {
         compute(out);
         computed[static_cast<std::size_t>(i)] = 1;
@@ -575,18 +585,19 @@ const T* wholeRow(std::optional<RowMemory<T>>& matrix, std::vector<char>& comput
 
 const double* KernelSet::Impl::doubleRow(int k, int i) {
     Kernel& kernel = kernels[k];
-    return wholeRow<double>(kernel.matrix, kernel.computed, kernel.rowsHeld, m, i,
-                            [&](double* out) { computeRow(k, i, out); });
+    return wholeRow<double>(doubles, kernelsWhole, kernel.wholeSlot, kernel.computed,
+                            kernel.rowsHeld, m, i, [&](double* out) { computeRow(k, i, out); });
 }
 
 const float* KernelSet::Impl::floatRow(int k, int i) {
     Kernel& kernel = kernels[k];
-    return wholeRow<float>(kernel.floats, kernel.computed, kernel.rowsHeld, m, i, [&](float* out) {
-        double* wide = widened[nextWidened].data();
-        computeRow(k, i, wide);
-        for (int j = 0; j < m; ++j)
-            out[j] = static_cast<float>(wide[j]);
-    });
+    return wholeRow<float>(floats, kernelsWhole, kernel.wholeSlot, kernel.computed, kernel.rowsHeld,
+                           m, i, [&](float* out) {
+                               double* wide = widened[nextWidened].data();
+                               computeRow(k, i, wide);
+                               for (int j = 0; j < m; ++j)
+                                   out[j] = static_cast<float>(wide[j]);
+                           });
 }
 
 const double* KernelSet::row(int k, int i) {
@@ -692,6 +703,20 @@ double KernelSet::quadratic(int k, const Eigen::VectorXd& v, const std::vector<i
         sum += v[i] * inner;
     }
     return sum;
+}
+
+int KernelSet::classGroup(int k) const {
+    return impl_->compressed(k) ? impl_->kernels[k].group : -1;
+}
+
+const std::vector<int>& KernelSet::classOf(int k) const {
+    static const std::vector<int> none;
+    return impl_->compressed(k) ? impl_->groups[impl_->kernels[k].group].classOf : none;
+}
+
+const Eigen::MatrixXd& KernelSet::classMatrix(int k) {
+    static const Eigen::MatrixXd none;
+    return impl_->compressed(k) ? impl_->compactOf(k) : none;
 }
 
 double KernelSet::diagonal(int k, int i) const {

@@ -73,6 +73,13 @@ class KernelSet {
     // vᵀ K_k v, summed in double, where `support` lists (ascending) every i with v[i] ≠ 0:
     // from the upper triangle of the support's rows, Σᵢ vᵢ (vᵢ K_ii + 2 Σ_{j>i} K_ij vⱼ).
     double quadratic(int k, const Eigen::VectorXd& v, const std::vector<int>& support);
+    // Kernels held over value classes (KernelPrecision::Compact): the id of the classes
+    // kernel k is held over (kernels over the same features share it), or −1 when it is held
+    // per example; classOf(k)[i] is example i's class, and classMatrix(k) the symmetric
+    // normalised kernel between the classes (K_k(i, j) = classMatrix(classOf[i], classOf[j])).
+    int classGroup(int k) const;
+    const std::vector<int>& classOf(int k) const;
+    const Eigen::MatrixXd& classMatrix(int k);
     // Normalised K_k(i, i).
     double diagonal(int k, int i) const;
     // Normalised K_k(x_j, z) for example j of the training set and example i of `other`
