@@ -13,7 +13,9 @@
 //     relative: tests/solvers/kernel/test_mkl_interleaved.cpp).
 // 200 Gaussian kernels, one per feature and width, on 400 examples of german: 190 of them are
 // held over value classes, the 10 over its one continuous feature whole in double (13 MB
-// instead of 256 MB).
+// instead of 256 MB). Whole kernels share one block (huge pages); with Compact precision a row
+// is computed for every kernel over the same features at once, and a Gaussian whose γ is 2,
+// 2.5, 3 or 4 times a narrower one's (same features) is that row raised to the ratio.
 //
 // A precomputed kernel (KernelType::Precomputed) is stored in the Dataset itself: example i's
 // features are K(i, 0..m−1) (LIBSVM's precomputed format without the serial number; see
