@@ -192,8 +192,25 @@ Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha) {
         if (alpha[i] > 0) sv.push_back(static_cast<int>(i));
     const double sum = alpha.sum();
     Eigen::VectorXd S(kernels.kernels());
+    // Over value classes vᵀ K_k v = wᵀ K_classes w, w the sums of v over each class: one w per
+    // class group (kernels over the same feature share it).
+    std::vector<Eigen::VectorXd> classSums;
     for (int k = 0; k < kernels.kernels(); ++k) {
-        S[k] = sum - 0.5 * kernels.quadratic(k, v, sv);
+        const int group = kernels.classGroup(k);
+        if (group < 0) {
+            S[k] = sum - 0.5 * kernels.quadratic(k, v, sv);
+            continue;
+        }
+        const Eigen::MatrixXd& matrix = kernels.classMatrix(k);
+        if (group >= static_cast<int>(classSums.size())) classSums.resize(group + 1);
+        Eigen::VectorXd& w = classSums[group];
+        if (w.size() == 0) {
+            const std::vector<int>& classOf = kernels.classOf(k);
+            w = Eigen::VectorXd::Zero(matrix.rows());
+            for (const int i : sv)
+                w[classOf[static_cast<std::size_t>(i)]] += v[i];
+        }
+        S[k] = sum - 0.5 * w.dot(matrix * w);
     }
     return S;
 }

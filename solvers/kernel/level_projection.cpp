@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <stdexcept>
 
 namespace cplab {
@@ -32,14 +31,26 @@ double squaredNorm2(const Eigen::MatrixXd& S) {
 }  // namespace
 
 Eigen::VectorXd projectOntoSimplex(const Eigen::VectorXd& v) {
-    std::vector<double> u(v.data(), v.data() + v.size());
-    std::sort(u.begin(), u.end(), std::greater<>());
-    double cumulative = 0.0;
-    double tau = 0.0;
-    for (std::size_t j = 0; j < u.size(); ++j) {
-        cumulative += u[j];
-        const double t = (cumulative - 1.0) / static_cast<double>(j + 1);
-        if (u[j] - t > 0) tau = t;
+    // Michelot's algorithm (1986): the threshold τ of the active entries, recomputed after
+    // dropping every entry at or below it, rises monotonically to the exact one
+    // (max(v − τ, 0) sums to 1). No sort; a few passes over the entries still active.
+    const Eigen::Index n = v.size();
+    std::vector<double> active(v.data(), v.data() + n);
+    double sum = v.sum();
+    double tau = (sum - 1.0) / static_cast<double>(n);
+    for (;;) {
+        std::size_t kept = 0;
+        double keptSum = 0.0;
+        for (const double x : active) {
+            if (x > tau) {
+                active[kept++] = x;
+                keptSum += x;
+            }
+        }
+        if (kept == active.size() || kept == 0) break;
+        active.resize(kept);
+        sum = keptSum;
+        tau = (sum - 1.0) / static_cast<double>(kept);
     }
     return (v.array() - tau).cwiseMax(0.0);
 }

@@ -297,7 +297,8 @@ Eigen::VectorXd SilpSolver::nextBeta(const Eigen::VectorXd& lpBeta) {
     if (!levelMaster()) return lpBeta;
     const double level = levelValue();
     if (!(level > s.theta)) return lpBeta;
-    const LevelProjection p = projectOntoLevelSet(s.planes, s.beta, level, lpBeta, s.levelLambda);
+    const LevelProjection p =
+        projectOntoLevelSet(s.planes, s.beta, level, lpBeta, s.levelLambda, kLevelProjectionSteps);
     s.levelLambda = p.lambda;
     return p.beta;
 }

@@ -9,6 +9,9 @@
 //     independent tight SVM solve (evaluateMklObjective); θ never decreases; L ≤ U;
 //   * kernels stored in float (a cache that holds them in float, not in double) keep D(β)
 //     within 1e-6 relative of the double storage at the same β, and SILP's objective too;
+//   * MKL's whole storage (rows filled per feature group, Gaussians as powers of narrower
+//     ones) gives the rows of plain per-row exp to 1e-12; Q's rows and products with kernels
+//     over value classes combined per group match Σₖ βₖ K_k from each kernel's rows;
 //   * chunk_steps < 0 is refused with a message naming the field;
 //   * master=level (the level method's projection, level_projection.h): exact and interleaved
 //     reach plain SILP's objective (1e-4 relative), every plane of theirs is a lower bound of D
@@ -112,6 +115,8 @@ class TestMklInterleaved : public QObject {
     void everyPlaneIsALowerBound_data();
     void everyPlaneIsALowerBound();
     void floatStorageKeepsTheObjective();
+    void compactRowsMatchPlainRows();
+    void classSumRowsMatchKernelSums();
     void badChunkIsRefused();
     void levelSameObjectiveAsSilp_data();
     void levelSameObjectiveAsSilp();
@@ -131,8 +136,11 @@ void TestMklInterleaved::sameObjectiveAsSilp() {
     const std::string name = data.toStdString();
     const KernelProblem problem{dataset(name), nullptr};
     SilpSolver silp(problem, mklOptions<SilpOptions>(kernelsOf(name), 1e-5, 1e-5));
-    InterleavedSilpSolver interleaved(
-        problem, mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-5, 1e-5));
+    InterleavedSilpSolver interleaved(problem, [&] {
+        auto options = mklOptions<InterleavedSilpOptions>(kernelsOf(name), 1e-5, 1e-5);
+        options.master = "lp";  // level: levelSameObjectiveAsSilp
+        return options;
+    }());
     QCOMPARE(solve(silp).code, StatusCode::Converged);
     QCOMPARE(solve(interleaved).code, StatusCode::Converged);
     const double a = silp.lastRecord().upper;
@@ -163,8 +171,11 @@ void TestMklInterleaved::sameWeightsWhereUnique() {
     QFETCH(QString, kernels);
     const KernelProblem problem{dataset(data.toStdString()), nullptr};
     SilpSolver silp(problem, mklOptions<SilpOptions>(kernels.toStdString(), 1e-6, 1e-7));
-    InterleavedSilpSolver interleaved(
-        problem, mklOptions<InterleavedSilpOptions>(kernels.toStdString(), 1e-6, 1e-7));
+    InterleavedSilpSolver interleaved(problem, [&] {
+        auto options = mklOptions<InterleavedSilpOptions>(kernels.toStdString(), 1e-6, 1e-7);
+        options.master = "lp";
+        return options;
+    }());
     QCOMPARE(solve(silp).code, StatusCode::Converged);
     QCOMPARE(solve(interleaved).code, StatusCode::Converged);
     const Eigen::VectorXd a = silp.weights();
@@ -292,6 +303,91 @@ void TestMklInterleaved::floatStorageKeepsTheObjective() {
         "float storage: SILP objective %.12g vs %.12g in double; D(beta) differs by at most "
         "%.2g relative at 3 random beta",
         a, b, worst);
+}
+
+void TestMklInterleaved::compactRowsMatchPlainRows() {
+    // MKL's whole storage fills a row for every kernel of its feature group at once and takes
+    // a Gaussian's row as a power of the next narrower one's (kernel_set.cpp): against rows
+    // computed one by one in double by exp, asked for in a scattered order, over all 17
+    // kernels of ionosphere (ten Gaussians over the same features: nine by powers).
+    const auto data = dataset("ionosphere");
+    std::vector<KernelSpec> specs;
+    std::string why;
+    QVERIFY(parseKernelList(kernelsOf("ionosphere"), data->dimension(), &specs, &why));
+    KernelSet compact(data, specs, KernelNormalization::Trace, 64, KernelPrecision::Compact);
+    KernelSet plain(data, specs, KernelNormalization::Trace, 64);
+    QCOMPARE(compact.storage(), KernelStorage::WholeDouble);
+    const int m = data->size();
+    const int K = static_cast<int>(specs.size());
+    double worst = 0.0;
+    for (int t = 0; t < m; ++t) {
+        const int i = (t * 97) % m;  // 97 and 351 are coprime: every row once
+        for (int k = (t * 5) % K, seen = 0; seen < K; k = (k + 7) % K, ++seen) {
+            const Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(compact.row(k, i), m);
+            const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), m);
+            const double error =
+                (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+            worst = std::max(worst, error);
+            QVERIFY2(error <= 1e-12, qPrintable(QString("kernel %1 row %2: %3")
+                                                    .arg(QString::fromStdString(specs[k].label()))
+                                                    .arg(i)
+                                                    .arg(error)));
+        }
+    }
+    qInfo("compact rows against plain rows: at most %.2g relative", worst);
+}
+
+void TestMklInterleaved::classSumRowsMatchKernelSums() {
+    // Kernels over value classes (categorical features) weighted together per feature group
+    // in KernelQ: every row of Q and Q x against y_i y_j Σₖ βₖ K_k(i, j) from each kernel's row.
+    auto data = std::make_shared<Dataset>();
+    data->name = data->source = "categorical";
+    const int m = 160;
+    data->dense.resize(m, 3);
+    data->labels.resize(m);
+    std::uint64_t state = 99;
+    const auto next = [&state](int n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(n));
+    };
+    for (int i = 0; i < m; ++i) {
+        data->dense(i, 0) = next(4);
+        data->dense(i, 1) = 0.5 * next(6);
+        data->dense(i, 2) = 0.01 * next(1000);  // continuous: held per example
+        data->labels[i] = data->dense(i, 0) + data->dense(i, 2) > 2.5 ? 1.0 : -1.0;
+    }
+    std::vector<KernelSpec> specs;
+    std::string why;
+    QVERIFY(parseKernelList("gaussian:0.1,1,3@each_feature;linear", 3, &specs, &why));
+    KernelSet kernels(data, specs, KernelNormalization::Trace, 64, KernelPrecision::Compact);
+    KernelSet plain(data, specs, KernelNormalization::Trace, 64);
+    const int K = kernels.kernels();
+    int overClasses = 0;
+    for (int k = 0; k < K; ++k)
+        overClasses += kernels.classGroup(k) >= 0 ? 1 : 0;
+    QCOMPARE(overClasses, 6);  // the Gaussians over the two categorical features
+    const Eigen::VectorXd& y = data->labels;
+    Eigen::VectorXd x(m);
+    for (int i = 0; i < m; ++i)
+        x[i] = next(3) == 0 ? 0.0 : 0.001 * next(1000);
+    for (const Eigen::VectorXd& beta : simplexPoints(K, 3)) {
+        KernelQ q(kernels, y, beta, 8);
+        Eigen::VectorXd expectedProduct = Eigen::VectorXd::Zero(m);
+        for (int i = 0; i < m; ++i) {
+            Eigen::VectorXd expected = Eigen::VectorXd::Zero(m);
+            for (int k = 0; k < K; ++k)
+                expected += beta[k] * Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), m);
+            expected = y[i] * y.cwiseProduct(expected);
+            expectedProduct += expected * x[i];
+            const Eigen::VectorXd got = Eigen::Map<const Eigen::VectorXd>(q.row(i), m);
+            QVERIFY2((got - expected).cwiseAbs().maxCoeff() <= 1e-12,
+                     qPrintable(QString("row %1").arg(i)));
+        }
+        const Eigen::VectorXd product = q.multiply(x);
+        QVERIFY2((product - expectedProduct).cwiseAbs().maxCoeff() <=
+                     1e-11 * std::max(1.0, expectedProduct.cwiseAbs().maxCoeff()),
+                 "Q x");
+    }
 }
 
 void TestMklInterleaved::badChunkIsRefused() {
