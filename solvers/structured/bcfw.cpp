@@ -325,14 +325,13 @@ double BcfwSolver::pairwiseBlockStep(int i) {
         base -= atoms[a].weight * atomHinges_[a] / n;
     }
     double hinge = 0.0;
-    const bool cached = cachedCorner(i, base, truthScore, &hinge);
-    if (!cached) {
+    if (!cachedCorner(i, base, truthScore, &hinge)) {
         hinge = model_->lossAugmentedDecode(w_, i, yHat_, ws_) - truthScore;
         ++decodings_;
         if (options_.cache > 0) remember(i, yHat_);
+        setEstimate(i, base + hinge / n);
     }
-    if (!cached) setEstimate(i, base + hinge / n);
-    if (warmingUp_) return activeFrankWolfeStep(i, cached);
+    if (warmingUp_) return activeFrankWolfeStep(i);
     const auto same = [this](const Atom& a) {
         return std::equal(a.labels.begin(), a.labels.end(), yHat_.begin(), yHat_.end());
     };
@@ -371,16 +370,15 @@ double BcfwSolver::pairwiseBlockStep(int i) {
     return gamma;
 }
 
-double BcfwSolver::activeFrankWolfeStep(int i, bool cached) {
+double BcfwSolver::activeFrankWolfeStep(int i) {
     std::vector<Atom>& atoms = active_[static_cast<std::size_t>(i)];
-    if (atoms.size() == 1 &&
-        std::equal(atoms[0].labels.begin(), atoms[0].labels.end(), yHat_.begin(), yHat_.end()))
-        return 0.0;
+    // The step of the 2013 algorithm (frankWolfeStep, the same arithmetic), then the active set
+    // follows: αᵢ ← (1 − γ)αᵢ + γ e_ŷ.
     corner_.setZero();
     model_->addPsiDifference(i, yHat_, 1.0 / (options_.lambda * model_->size()), corner_);
     double gap = 0.0;
     const double gamma = frankWolfeStep(i, model_->loss(i, yHat_) / model_->size(), &gap);
-    if (!cached) setEstimate(i, gap);
+    setEstimate(i, gap);
     if (gamma >= 1.0) {
         atoms.assign(1, Atom{yHat_, 1.0});
     } else if (gamma > 0.0) {

@@ -203,7 +203,10 @@ class BcfwSolver final : public Solver {
     // The corner of block i from its cache (yHat_, its h = Δ + ⟨w, Ψ(y) − Ψ(yᵢ)⟩ in *hinge)
     // when a cached decoding's gap base + h/n is large enough (see above); false otherwise.
     bool cachedCorner(int i, double base, double truthScore, double* hinge);
-    double activeFrankWolfeStep(int i, bool cached);
+    // The Frank–Wolfe step of a warm-up pass on block i towards yHat_ with pairwise steps on:
+    // the 2013 step on wᵢ and ℓᵢ, every atom's weight scaled by 1 − γ, ŷ's raised by γ; ĝᵢ is
+    // its gap (a warm-up pass decodes every corner). Returns γ.
+    double activeFrankWolfeStep(int i);
     // Adds y to the front of word i's cache (dropping a copy of it and the oldest beyond size).
     void remember(int i, std::span<const int> y);
     // The Frank–Wolfe step on block i towards corner_ (w_s) with loss cornerLoss; returns γ

@@ -4,7 +4,8 @@
 // certifies; its certified gap bounds P(w) − P* for P* of an enumerated dual solved tightly;
 // the gap estimates are ≥ 0 and equal the exact block gaps after every full pass; the active
 // sets reproduce the block vectors (Ψ by enumeration of the documented layout); the primal per
-// pass is no worse than with permutation sampling.
+// pass is no worse than with permutation sampling; the warm-up passes are the permutation run's
+// bit for bit.
 #include <QtTest>
 #include <cmath>
 #include <numeric>
