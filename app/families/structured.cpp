@@ -251,7 +251,8 @@ class StructuredFamily final : public Family {
                  "Taskar's OCR words (626 for training, 700 held out), a chain model of "
                  "letters with transitions: BCFW steps through the words and the duality gap "
                  "P(w) - D(alpha) closes. The first run samples words by their gaps (Osokin et al. "
-                 "2016); the second is the 2013 algorithm (a permutation per pass) with averaging.",
+                 "2016) after two passes in a permutation; the second is the 2013 algorithm (a "
+                 "permutation per pass) with averaging.",
                  kPrefix + "ocr_words",
                  {{"bcfw",
                    {{"lambda", "0.01"},

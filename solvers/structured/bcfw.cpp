@@ -54,6 +54,9 @@ void BcfwOptions::visit(OptionVisitor& v) {
     v.choice("sampling", sampling, {"permutation", "uniform", "gap"},
              "block order of a pass: a random permutation, n blocks drawn uniformly, or n "
              "blocks drawn in proportion to their gap estimates");
+    v.integer("warmup", warmup,
+              "with sampling = gap: the first passes taken as in the BCFW paper (a random "
+              "permutation, Frank-Wolfe steps, every block decoded), >= 0");
     v.boolean("pairwise", pairwise,
               "pairwise steps: move weight from the block's worst active labelling to the new "
               "corner");
@@ -74,6 +77,7 @@ bool BcfwOptions::isValid(std::string* why) const {
                        kOwner, "sampling", sampling, "must be permutation, uniform or gap", why) &&
            require(cache >= 0 && cache <= kMaxBcfwCache, kOwner, "cache", cache,
                    "must lie in [0, 64]", why) &&
+           require(warmup >= 0, kOwner, "warmup", warmup, "must be >= 0", why) &&
            require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
 
@@ -327,6 +331,7 @@ double BcfwSolver::pairwiseBlockStep(int i) {
         if (options_.cache > 0) remember(i, yHat_);
         setEstimate(i, base + hinge / n);
     }
+    if (warmingUp_) return activeFrankWolfeStep(i);
     const auto same = [this](const Atom& a) {
         return std::equal(a.labels.begin(), a.labels.end(), yHat_.begin(), yHat_.end());
     };
@@ -365,8 +370,35 @@ double BcfwSolver::pairwiseBlockStep(int i) {
     return gamma;
 }
 
+double BcfwSolver::activeFrankWolfeStep(int i) {
+    std::vector<Atom>& atoms = active_[static_cast<std::size_t>(i)];
+    // The step of the 2013 algorithm (frankWolfeStep, the same arithmetic), then the active set
+    // follows: αᵢ ← (1 − γ)αᵢ + γ e_ŷ.
+    corner_.setZero();
+    model_->addPsiDifference(i, yHat_, 1.0 / (options_.lambda * model_->size()), corner_);
+    double gap = 0.0;
+    const double gamma = frankWolfeStep(i, model_->loss(i, yHat_) / model_->size(), &gap);
+    setEstimate(i, gap);
+    if (gamma >= 1.0) {
+        atoms.assign(1, Atom{yHat_, 1.0});
+    } else if (gamma > 0.0) {
+        if (atoms.size() == 1) atoms[0].weight = 1.0;
+        Atom* target = nullptr;
+        for (Atom& atom : atoms) {
+            atom.weight *= 1.0 - gamma;
+            if (std::equal(atom.labels.begin(), atom.labels.end(), yHat_.begin(), yHat_.end()))
+                target = &atom;
+        }
+        if (target)
+            target->weight += gamma;
+        else
+            atoms.push_back(Atom{yHat_, gamma});
+    }
+    return gamma;
+}
+
 bool BcfwSolver::cachedCorner(int i, double base, double truthScore, double* hinge) {
-    if (options_.cache == 0) return false;
+    if (options_.cache == 0 || warmingUp_) return false;
     const auto slot = static_cast<std::size_t>(i);
     const std::vector<std::vector<int>>& candidates = cache_[slot];
     const double estimate = visitGaps_[slot];
@@ -429,7 +461,8 @@ std::vector<std::pair<std::vector<int>, double>> BcfwSolver::activeSet(int i) co
 }
 
 int BcfwSolver::nextBlock(int k) {
-    if (options_.sampling == "permutation") return order_[static_cast<std::size_t>(k)];
+    if (options_.sampling == "permutation" || warmingUp_)
+        return order_[static_cast<std::size_t>(k)];
     if (gapSampling()) return estimates_.draw(random_);
     return static_cast<int>(random_.below(static_cast<std::uint64_t>(model_->size())));
 }
@@ -463,7 +496,8 @@ bool BcfwSolver::evaluate(double& primal, int* passes) {
 
 Status BcfwSolver::doStep(IterationRecord& record) {
     const int n = model_->size();
-    if (options_.sampling == "permutation") shuffleFromFront(order_, random_);
+    warmingUp_ = gapSampling() && passes_ < options_.warmup;
+    if (options_.sampling == "permutation" || warmingUp_) shuffleFromFront(order_, random_);
     // Rebuilt from the estimates once a pass, so that rounding never accumulates in the tree.
     if (gapSampling()) estimates_.assign(visitGaps_);
     const long long decodedBefore = decodings_;
