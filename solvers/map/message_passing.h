@@ -13,8 +13,9 @@
 //            A higher-order factor f (3+ variables) has a message δ_{f→i}(x_i) per variable i
 //            of it, added to θ̂_i like the edges' messages, and the term
 //                max_{x_f} [θ_f(x_f) − Σ_{i∈f} δ_{f→i}(x_i)]
-//            in U (Globerson & Jaakkola 2007's factor–variable form). Solvers that stay
-//            pairwise (TRW-S, MPLP with cycles) refuse a model with such factors.
+//            in U (Globerson & Jaakkola 2007's factor–variable form). TRW-S stays pairwise
+//            and refuses a model with such factors; MPLP with cycles also sends factor
+//            messages to pair separators (cycle_mplp.h).
 // Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
 //            improved by icm_passes of ICM; then forest_moves moves of the anytime decoder
 //            (map_decoder.h: exact maximisation over an induced forest grown from the nodes
