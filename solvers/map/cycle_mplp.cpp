@@ -338,7 +338,8 @@ void CycleMplpSolver::sweep() {
 
 double CycleMplpSolver::guaranteedDecrease(const Cycle& cycle) const {
     const PairwiseModel& m = *model_;
-    std::vector<std::vector<double>> f(cycle.edges.size());
+    std::vector<std::vector<double>>& f = scoreTables_;
+    f.resize(cycle.edges.size());
     double separate = 0.0;
     for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
         const int e = cycle.edges[i];
@@ -354,7 +355,30 @@ double CycleMplpSolver::guaranteedDecrease(const Cycle& cycle) const {
             }
         separate += top;
     }
-    return separate - cycleMax(cycle, f);
+    return separate - (cycle.nodes.size() <= 4 ? shortCycleMax(cycle, f) : cycleMax(cycle, f));
+}
+
+double CycleMplpSolver::shortCycleMax(const Cycle& cycle,
+                                      const std::vector<std::vector<double>>& f) const {
+    // Every joint labeling, the sum in the order of the cycle DP (the same value to the bit).
+    const std::size_t size = cycle.nodes.size();
+    int k[4] = {}, x[4] = {};
+    for (std::size_t i = 0; i < size; ++i)
+        k[i] = model_->labels(cycle.nodes[i]);
+    double best = -kInf;
+    for (;;) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < size; ++i) {
+            const auto u = static_cast<std::size_t>(cycle.slotU[i]);
+            const auto v = static_cast<std::size_t>(cycle.slotV[i]);
+            sum += f[i][static_cast<std::size_t>(x[u] * k[v] + x[v])];
+        }
+        best = std::max(best, sum);
+        std::size_t j = 0;
+        while (j < size && ++x[j] == k[j])
+            x[j++] = 0;
+        if (j == size) return best;
+    }
 }
 
 std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {

@@ -204,6 +204,8 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::vector<Cycle> searchCycles() const;
     // d(c) of a cycle at the current messages.
     double guaranteedDecrease(const Cycle& cycle) const;
+    // cycleMax without max-marginals for a cycle of at most 4 nodes, by enumeration.
+    double shortCycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f) const;
     // Notes the ClusterAdded event of a step that added clusters.
     void noteClusters(double boundBefore, double boundAfter);
     // θ̂_e(a, b) of edge e at the current messages (beliefs not needed).
@@ -228,6 +230,7 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::vector<Cluster> clusters_;
     std::vector<std::vector<double>> extra_;  // per edge: Σ_c δ_{c→e} (empty: none)
     std::vector<double> history_;             // best bound after each sweep
+    mutable std::vector<std::vector<double>> scoreTables_;  // guaranteedDecrease's θ̂_e
     int addedLastStep_ = 0;
     std::vector<double> addedDecrease_;  // d(c) of the clusters added by this step
     double tightenDecrease_ = 0.0;       // measured fall of U by their first updates
