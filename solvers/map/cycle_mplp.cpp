@@ -469,11 +469,10 @@ int CycleMplpSolver::tighten() {
     candidates_.resize(kept);
     // The new clusters' first updates, best d(c) first: U falls by at least that d(c) (the
     // update attains it exactly on the cluster's own edges), measured here.
-    std::vector<std::uint8_t> unused(static_cast<std::size_t>(m.variables()), 0);
-    const double before = bound(unused);
+    const double before = currentBound();
     for (std::size_t c = first; c < clusters_.size(); ++c)
         updateCluster(clusters_[c]);
-    tightenDecrease_ = before - bound(unused);
+    tightenDecrease_ = before - currentBound();
     return static_cast<int>(added);
 }
 
@@ -528,15 +527,20 @@ double CycleMplpSolver::boundAt(const std::vector<int>& x,
 void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
     const std::string bound =
         ": bound " + formatShort(boundBefore) + " -> " + formatShort(boundAfter);
-    const double best = *std::max_element(addedDecrease_.begin(), addedDecrease_.end());
-    if (separatorsAddedLastStep_ > 0) {
-        const bool one = separatorsAddedLastStep_ == 1;
-        noteEvent(ClusterAdded, std::to_string(separatorsAddedLastStep_) + " pair separator" +
-                                    (one ? "" : "s") + " of factors added (" +
-                                    (one ? "d(s) " : "best d(s) ") + formatShort(best) +
-                                    ", measured " + formatShort(tightenDecrease_) + ")" + bound);
-        return;
+    const auto separators = static_cast<std::ptrdiff_t>(separatorsAddedLastStep_);
+    if (separators > 0) {
+        const bool one = separators == 1;
+        const double best =
+            *std::max_element(addedDecrease_.begin(), addedDecrease_.begin() + separators);
+        noteEvent(ClusterAdded, std::to_string(separators) + " pair separator" + (one ? "" : "s") +
+                                    " of factors added (" + (one ? "d(s) " : "best d(s) ") +
+                                    formatShort(best) + ", measured " +
+                                    formatShort(separatorsDecrease_) + ")" +
+                                    (addedLastStep_ > 0 ? "" : bound));
+        if (addedLastStep_ == 0) return;
     }
+    const double best =
+        *std::max_element(addedDecrease_.begin() + separators, addedDecrease_.end());
     std::map<std::size_t, int> lengths;  // cycle length → clusters of it added
     for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
          c < clusters_.size(); ++c)
@@ -559,6 +563,7 @@ void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
 Status CycleMplpSolver::doStep(IterationRecord& record) {
     addedLastStep_ = 0;
     separatorsAddedLastStep_ = 0;
+    separatorsDecrease_ = 0.0;
     addedDecrease_.clear();
     tightenDecrease_ = 0.0;
     const IterationRecord& last = lastRecord();
@@ -568,10 +573,12 @@ Status CycleMplpSolver::doStep(IterationRecord& record) {
         const double before = history_[history_.size() - 1 - window];
         if (before - last.upper <=
             cycleOptions_.tighten_tolerance * std::max(1.0, std::abs(last.upper))) {
-            // Pair separators of factors first (cheap, and where factors overlap the larger
-            // decreases); cycles when none qualifies.
+            // Pair separators of factors, then cycles, each up to clusters_per_round: the
+            // separators are cheap, and a round of them must not keep the cycles out.
             separatorsAddedLastStep_ = addSeparators();
-            if (separatorsAddedLastStep_ == 0) addedLastStep_ = tighten();
+            separatorsDecrease_ = tightenDecrease_;
+            addedLastStep_ = tighten();
+            if (addedLastStep_ > 0) tightenDecrease_ += separatorsDecrease_;
             tightenFoundNone_ = addedLastStep_ + separatorsAddedLastStep_ == 0;
             history_.clear();
         }

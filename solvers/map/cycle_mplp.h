@@ -239,6 +239,7 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::vector<std::vector<Link>> links_;  // per higher-order factor
     int activeSeparators_ = 0;
     int separatorsAddedLastStep_ = 0;
+    double separatorsDecrease_ = 0.0;  // measured fall of U by this step's separators
     // Work space of the factor updates: per link, λ_s and M_s.
     mutable std::vector<double> pairWork_;
     mutable std::vector<PairwiseModel::FactorPairTerm> pairTerms_;

@@ -83,13 +83,7 @@ void CycleMplpSolver::updateFactor(int f) {
     // θ_f + Σ_t λ_t, then δ_{f→t} = M_t/n − λ_t, so that θ̂_t = M_t/n.
     const PairwiseModel& m = *model_;
     const auto vars = m.factorVariables(f);
-    FactorWork& work = factorWork(f);
-    for (std::size_t j = 0; j < vars.size(); ++j) {
-        const double* delta = factorMessage(f, static_cast<int>(j));
-        const double* b = belief(vars[j]);
-        for (int x = 0; x < m.labels(vars[j]); ++x)
-            work.inMutable[j][x] = b[x] - delta[x];
-    }
+    FactorWork& work = factorLambdas(f);
     const std::vector<Link>& own = links_[static_cast<std::size_t>(f)];
     const std::size_t square =
         static_cast<std::size_t>(m.maxLabels()) * static_cast<std::size_t>(m.maxLabels());
@@ -109,14 +103,7 @@ void CycleMplpSolver::updateFactor(int f) {
     }
     m.factorMaxMarginals(f, work.in.data(), work.out.data(), pairTerms_, floor_);
     const double share = 1.0 / static_cast<double>(vars.size() + own.size());
-    for (std::size_t j = 0; j < vars.size(); ++j) {
-        double* delta = factorMessage(f, static_cast<int>(j));
-        double* b = belief(vars[j]);
-        for (int x = 0; x < m.labels(vars[j]); ++x) {
-            b[x] = share * work.out[j][x];
-            delta[x] = b[x] - work.in[j][x];
-        }
-    }
+    setFactorMessages(f, work, share);
     for (std::size_t l = 0; l < own.size(); ++l) {
         Link& link = links_[std::size_t(f)][l];
         Separator& s = separators_[static_cast<std::size_t>(link.separator)];

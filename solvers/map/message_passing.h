@@ -196,6 +196,12 @@ class MessagePassingSolver : public Solver {
         std::vector<double*> inMutable;  // the same vectors as in, writable
     };
     FactorWork& factorWork(int f) const;
+    // The generalised MPLP update of factor f's messages to its variables, in two halves:
+    // factorLambdas fills work.in[j] with λ_j = θ̂_j − δ_{f→j} (the belief without f);
+    // setFactorMessages, given the max-marginals M_j in work.out[j], sets θ̂_j = share·M_j and
+    // δ_{f→j} = θ̂_j − λ_j.
+    FactorWork& factorLambdas(int f);
+    void setFactorMessages(int f, const FactorWork& work, double share);
 
     // The incidence of node v: pairs (edge, side of v in it), in edge order.
     using Incidence = MapIncidence;
