@@ -452,9 +452,10 @@ class MapFamily final : public Family {
              "among all triangles and 4-cycles of the graph and the frustrated cycles of any "
              "length in the current dual, the clusters that guarantee the largest decrease of U "
              "are added (each one a cut of the local polytope toward the marginal polytope) and "
-             "take part in the message passing. On a model with factors of 3+ variables, pair "
-             "separators come first: pairs of variables that two factors (or a factor and an "
-             "edge) share and must agree on. U falls below the LP optimum where cycles are "
+             "take part in the message passing. On a model with factors of 3+ variables, each "
+             "round also adds pair separators: pairs of variables that two factors (or a "
+             "factor and an edge) share and must agree on. U falls below the LP optimum where "
+             "cycles are "
              "frustrated or factors disagree, often until the gap closes and the labeling is "
              "certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
              {}});

@@ -172,7 +172,7 @@ std::vector<std::string> CycleMplpSolver::pseudocode() const {
         "repeat",
         "  MPLP sweep over the edges (theta_e + sum_c delta_{c->e}) and factors (to nodes, S)",
         "  for each cluster c: delta_{c->e} <- -lambda_e + max_{x_c \\ x_e} sum lambda / |c|",
-        "  if U flat for k sweeps: add the best of S, else of C + frustrated cycles of b, by "
+        "  if U flat for k sweeps: add the best of S, and of C + frustrated cycles of b, by "
         "d(c) = sum max b_e - max_x_c sum b_e",
         "  x_u <- argmax b_u;  U <- sum max b_u + sum max b_e + sum max b_c;  L <- max(L, E(x))",
         "until U - L <= eps or no cycle lowers U",

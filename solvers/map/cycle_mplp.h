@@ -46,7 +46,8 @@
 // at a tightening (separators = pursuit), the clusters_per_round best by the decrease a
 // separator guarantees with all its factors' messages free,
 //     d(s) = Σ_{f∋s} max θ̂_f + max θ̂_s − max_{x_s} [θ̂_s(x_s) + Σ_{f∋s} max_{x_f∖x_s} θ̂_f],
-// before any cycle; or all at the start (separators = all). With every separator added, the
+// and updated at once, then the round's cycles as above (a round of separators never keeps
+// the cycles out); or all at the start (separators = all). With every separator added, the
 // LP is the local polytope with factor marginals plus pair consistency.
 // Record columns: those of message_passing.h plus "clusters" (added so far), "clusters_added"
 // (by this step), "longest_cycle" (nodes of the longest cycle this step added, 0: none),
