@@ -257,8 +257,11 @@ struct MplpForm {
     void visit(OptionVisitor& v) {
         cycles.visit(v);
         v.boolean("tighten", tighten,
-                  "add cycle clusters when the bound stalls (Sontag et al.; the tighten_*, "
-                  "clusters_per_round, min_decrease, max_cluster_states and squares options)");
+                  "when the bound stalls, add cycle clusters (Sontag et al.: triangles, 4-cycles "
+                  "and, with cycle_search = any, frustrated cycles of any length) and, on models "
+                  "with factors of 3+ variables, pair separators the factors must agree on (the "
+                  "tighten_*, clusters_per_round, min_decrease, max_cluster_states, squares, "
+                  "cycle_search and separators options)");
     }
     bool isValid(std::string* why) const {
         return tighten ? cycles.isValid(why) : cycles.base.isValid("MplpOptions", why);
@@ -383,7 +386,8 @@ class MapFamily final : public Family {
              "over three of their corners (arity 3: top-left, top-right, bottom-left) or all "
              "four (arity 4), with random tables (entries uniform in [-coupling, "
              "coupling]) and random unaries; no pairwise edges. MPLP and diffusion pass "
-             "factor messages (TRW-S and the cycle tightening refuse it). Problem options: "
+             "factor messages (TRW-S refuses it; MPLP with tighten adds pair separators). "
+             "Problem options: "
              "width, height, labels, arity, coupling, unary, seed.",
              144});
         addProblem({kPottsImage,
@@ -445,11 +449,15 @@ class MapFamily final : public Family {
              {},
              "MPLP tightened by cycles (Sontag et al. 2008)",
              "MPLP on the edges, and when the bound stops falling, the dual cutting-plane step: "
-             "among all triangles and 4-cycles of the graph, the clusters that guarantee the "
-             "largest decrease of U are added (each one a cut of the local polytope toward the "
-             "marginal polytope) and take part in the message passing. U falls below the LP "
-             "optimum where cycles are frustrated, often until the gap closes and the labeling "
-             "is certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
+             "among all triangles and 4-cycles of the graph and the frustrated cycles of any "
+             "length in the current dual, the clusters that guarantee the largest decrease of U "
+             "are added (each one a cut of the local polytope toward the marginal polytope) and "
+             "take part in the message passing. On a model with factors of 3+ variables, each "
+             "round also adds pair separators: pairs of variables that two factors (or a "
+             "factor and an edge) share and must agree on. U falls below the LP optimum where "
+             "cycles are "
+             "frustrated or factors disagree, often until the gap closes and the labeling is "
+             "certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
              {}});
 
         // The demos stop by their iteration counts, on any machine: max_seconds = 0 lifts the
@@ -723,8 +731,8 @@ class MapFamily final : public Family {
     // solver `SolverType`, built on the problem's model.
     template <class Form, class SolverType>
     void addMapSolver(SolverInfo info) {
-        // TRW-S and the cycle tightening stay pairwise: a model with higher-order factors is
-        // refused up front, naming its source.
+        // TRW-S stays pairwise: a model with higher-order factors is refused up front, naming
+        // its source.
         const std::string name = info.name;
         addSolver<Form, MapData>(
             std::move(info),
@@ -733,21 +741,15 @@ class MapFamily final : public Family {
                 if (data.picture) solver->setPicture(data.picture);
                 return solver;
             },
-            [name](OptionValues& values, const MapData& data, const ProblemInfo& problem,
+            [name](OptionValues& /*values*/, const MapData& data, const ProblemInfo& problem,
                    std::string* why) {
                 if (!data.model) {
                     if (why) *why = "the problem '" + problem.name + "' carries no model";
                     return false;
                 }
-                const auto tighten = values.find("tighten");
-                const bool pairwiseOnly = name == "trws" || name == "mplp_cycles" ||
-                                          (tighten != values.end() &&
-                                           (tighten->second == "true" || tighten->second == "1"));
                 const std::string refusal =
-                    pairwiseOnly
-                        ? pairwiseOnlyRefusal(
-                              *data.model, name == "mplp" ? "mplp with tighten" : name, data.source)
-                        : std::string();
+                    name == "trws" ? pairwiseOnlyRefusal(*data.model, name, data.source)
+                                   : std::string();
                 if (refusal.empty()) return true;
                 if (why) *why = refusal;
                 return false;

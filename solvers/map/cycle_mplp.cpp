@@ -23,12 +23,6 @@ constexpr double kMaxCandidateStates = 2e7;
 
 enum Line { kInput, kInit, kRepeat, kEdges, kClusters, kTighten, kDecode, kUntil };
 
-std::uint64_t pairKey(int a, int b) {
-    const auto lo = static_cast<std::uint32_t>(std::min(a, b));
-    const auto hi = static_cast<std::uint32_t>(std::max(a, b));
-    return (std::uint64_t(lo) << 32) | hi;
-}
-
 }  // namespace
 
 bool CycleMplpOptions::isValid(std::string* why) const {
@@ -50,7 +44,7 @@ bool CycleMplpOptions::isValid(std::string* why) const {
 
 CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
                                  CycleMplpOptions options)
-    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions", "mplp_cycles"),
+    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions"),
       cycleOptions_(options) {
     if (rejected()) return;
     std::string why;
@@ -61,6 +55,7 @@ CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
     SetupTimer timer(*this);
     extra_.resize(static_cast<std::size_t>(model_->edgeCount()));
     findCandidates();
+    findSeparators();
     resetInitialRecord();  // with the cluster columns
 }
 
@@ -140,6 +135,8 @@ std::vector<std::vector<int>> CycleMplpSolver::clusterNodes() const {
     std::vector<std::vector<int>> nodes;
     for (const Cluster& c : clusters_)
         nodes.push_back(c.cycle.nodes);
+    for (const Separator& s : separators_)
+        if (s.active) nodes.push_back({s.u, s.v});
     return nodes;
 }
 
@@ -155,8 +152,8 @@ std::vector<std::string> CycleMplpSolver::extraColumns() const {
 }
 
 void CycleMplpSolver::appendExtra(std::vector<double>& extra) const {
-    extra.push_back(static_cast<double>(clusters_.size()));
-    extra.push_back(static_cast<double>(addedLastStep_));
+    extra.push_back(static_cast<double>(clusterCount()));
+    extra.push_back(static_cast<double>(addedLastStep_ + separatorsAddedLastStep_));
     std::size_t longest = 0;
     for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
          c < clusters_.size(); ++c)
@@ -170,14 +167,13 @@ void CycleMplpSolver::appendExtra(std::vector<double>& extra) const {
 
 std::vector<std::string> CycleMplpSolver::pseudocode() const {
     return {
-        "input: pairwise model theta, listed cycles C (triangles, 4-cycles), eps",
+        "input: model theta, listed cycles C (triangles, 4-cycles), pair separators S, eps",
         "m <- 0;  clusters <- {};  U <- sum_u max theta_u + sum_e max theta_e",
         "repeat",
-        "  MPLP sweep over the edges (edge table theta_e + sum_c delta_{c->e})",
+        "  MPLP sweep over the edges (theta_e + sum_c delta_{c->e}) and factors (to nodes, S)",
         "  for each cluster c: delta_{c->e} <- -lambda_e + max_{x_c \\ x_e} sum lambda / |c|",
-        "  if U flat for k sweeps: add the best of C + frustrated cycles of b by d(c) = sum max "
-        "b_e "
-        "- max_x_c sum b_e",
+        "  if U flat for k sweeps: add the best of S, and of C + frustrated cycles of b, by "
+        "d(c) = sum max b_e - max_x_c sum b_e",
         "  x_u <- argmax b_u;  U <- sum max b_u + sum max b_e + sum max b_c;  L <- max(L, E(x))",
         "until U - L <= eps or no cycle lowers U",
     };
@@ -185,7 +181,7 @@ std::vector<std::string> CycleMplpSolver::pseudocode() const {
 
 std::vector<int> CycleMplpSolver::stepLines() const {
     std::vector<int> lines = {kRepeat, kEdges, kClusters};
-    if (addedLastStep_ > 0) lines.push_back(kTighten);
+    if (addedLastStep_ + separatorsAddedLastStep_ > 0) lines.push_back(kTighten);
     lines.insert(lines.end(), {kDecode, kUntil});
     return lines;
 }
@@ -334,11 +330,16 @@ void CycleMplpSolver::sweep() {
         if ((c & 1023) == 1023 && cancelRequested()) return;
         updateCluster(clusters_[c]);
     }
+    for (int f = 0; f < m.factorCount(); ++f) {
+        if ((f & 1023) == 1023 && cancelRequested()) return;
+        updateFactor(f);
+    }
 }
 
 double CycleMplpSolver::guaranteedDecrease(const Cycle& cycle) const {
     const PairwiseModel& m = *model_;
-    std::vector<std::vector<double>> f(cycle.edges.size());
+    std::vector<std::vector<double>>& f = scoreTables_;
+    f.resize(cycle.edges.size());
     double separate = 0.0;
     for (std::size_t i = 0; i < cycle.edges.size(); ++i) {
         const int e = cycle.edges[i];
@@ -354,7 +355,30 @@ double CycleMplpSolver::guaranteedDecrease(const Cycle& cycle) const {
             }
         separate += top;
     }
-    return separate - cycleMax(cycle, f);
+    return separate - (cycle.nodes.size() <= 4 ? shortCycleMax(cycle, f) : cycleMax(cycle, f));
+}
+
+double CycleMplpSolver::shortCycleMax(const Cycle& cycle,
+                                      const std::vector<std::vector<double>>& f) const {
+    // Every joint labeling, the sum in the order of the cycle DP (the same value to the bit).
+    const std::size_t size = cycle.nodes.size();
+    int k[4] = {}, x[4] = {};
+    for (std::size_t i = 0; i < size; ++i)
+        k[i] = model_->labels(cycle.nodes[i]);
+    double best = -kInf;
+    for (;;) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < size; ++i) {
+            const auto u = static_cast<std::size_t>(cycle.slotU[i]);
+            const auto v = static_cast<std::size_t>(cycle.slotV[i]);
+            sum += f[i][static_cast<std::size_t>(x[u] * k[v] + x[v])];
+        }
+        best = std::max(best, sum);
+        std::size_t j = 0;
+        while (j < size && ++x[j] == k[j])
+            x[j++] = 0;
+        if (j == size) return best;
+    }
 }
 
 std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {
@@ -445,18 +469,21 @@ int CycleMplpSolver::tighten() {
     candidates_.resize(kept);
     // The new clusters' first updates, best d(c) first: U falls by at least that d(c) (the
     // update attains it exactly on the cluster's own edges), measured here.
-    std::vector<std::uint8_t> unused(static_cast<std::size_t>(m.variables()), 0);
-    const double before = bound(unused);
+    const double before = currentBound();
     for (std::size_t c = first; c < clusters_.size(); ++c)
         updateCluster(clusters_[c]);
-    tightenDecrease_ = before - bound(unused);
+    tightenDecrease_ = before - currentBound();
     return static_cast<int>(added);
 }
 
 double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
+    return boundAt(labeling(), disagreeing);
+}
+
+double CycleMplpSolver::boundAt(const std::vector<int>& x,
+                                std::vector<std::uint8_t>& disagreeing) const {
     const PairwiseModel& m = *model_;
-    const std::vector<int>& x = labeling();
-    double sum = 0.0;
+    double sum = factorBound(x, disagreeing);
     for (int v = 0; v < m.variables(); ++v)
         sum += beliefs(v)[static_cast<std::size_t>(x[static_cast<std::size_t>(v)])];
     for (int e = 0; e < m.edgeCount(); ++e) {
@@ -498,15 +525,28 @@ double CycleMplpSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
 }
 
 void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
+    const std::string bound =
+        ": bound " + formatShort(boundBefore) + " -> " + formatShort(boundAfter);
+    const auto separators = static_cast<std::ptrdiff_t>(separatorsAddedLastStep_);
+    if (separators > 0) {
+        const bool one = separators == 1;
+        const double best =
+            *std::max_element(addedDecrease_.begin(), addedDecrease_.begin() + separators);
+        noteEvent(ClusterAdded, std::to_string(separators) + " pair separator" + (one ? "" : "s") +
+                                    " of factors added (" + (one ? "d(s) " : "best d(s) ") +
+                                    formatShort(best) + ", measured " +
+                                    formatShort(separatorsDecrease_) + ")" +
+                                    (addedLastStep_ > 0 ? "" : bound));
+        if (addedLastStep_ == 0) return;
+    }
+    const double best =
+        *std::max_element(addedDecrease_.begin() + separators, addedDecrease_.end());
     std::map<std::size_t, int> lengths;  // cycle length → clusters of it added
     for (std::size_t c = clusters_.size() - static_cast<std::size_t>(addedLastStep_);
          c < clusters_.size(); ++c)
         ++lengths[clusters_[c].cycle.nodes.size()];
-    const double best = *std::max_element(addedDecrease_.begin(), addedDecrease_.end());
     const std::string decrease = (addedLastStep_ == 1 ? "d(c) " : "best d(c) ") +
                                  formatShort(best) + ", measured " + formatShort(tightenDecrease_);
-    const std::string bound =
-        ": bound " + formatShort(boundBefore) + " -> " + formatShort(boundAfter);
     if (addedLastStep_ == 1) {
         noteEvent(ClusterAdded, "cluster of " + std::to_string(lengths.begin()->first) +
                                     " nodes added (" + decrease + ")" + bound);
@@ -522,6 +562,8 @@ void CycleMplpSolver::noteClusters(double boundBefore, double boundAfter) {
 
 Status CycleMplpSolver::doStep(IterationRecord& record) {
     addedLastStep_ = 0;
+    separatorsAddedLastStep_ = 0;
+    separatorsDecrease_ = 0.0;
     addedDecrease_.clear();
     tightenDecrease_ = 0.0;
     const IterationRecord& last = lastRecord();
@@ -531,15 +573,22 @@ Status CycleMplpSolver::doStep(IterationRecord& record) {
         const double before = history_[history_.size() - 1 - window];
         if (before - last.upper <=
             cycleOptions_.tighten_tolerance * std::max(1.0, std::abs(last.upper))) {
+            // Pair separators of factors, then cycles, each up to clusters_per_round: the
+            // separators are cheap, and a round of them must not keep the cycles out.
+            separatorsAddedLastStep_ = addSeparators();
+            separatorsDecrease_ = tightenDecrease_;
             addedLastStep_ = tighten();
-            tightenFoundNone_ = addedLastStep_ == 0;
+            if (addedLastStep_ > 0) tightenDecrease_ += separatorsDecrease_;
+            tightenFoundNone_ = addedLastStep_ + separatorsAddedLastStep_ == 0;
             history_.clear();
         }
     }
     Status status = MessagePassingSolver::doStep(record);
-    if (addedLastStep_ > 0) noteClusters(last.upper, record.upper);
+    if (addedLastStep_ + separatorsAddedLastStep_ > 0) noteClusters(last.upper, record.upper);
     if (status.code == StatusCode::Stalled && tightenFoundNone_)
-        status.message += "; no candidate cycle would lower the bound by more than " +
+        status.message += std::string("; no candidate cycle") +
+                          (separators_.empty() ? "" : " or pair separator") +
+                          " would lower the bound by more than " +
                           formatReal(cycleOptions_.min_decrease);
     return status;
 }

@@ -31,6 +31,24 @@
 // cycle costs no k^L. The clusters added are updated at once, best d(c) first, so the bound
 // falls by at least the best d(c) of the round. When no candidate qualifies, the run stops as
 // stalled once the stall rule of message_passing.h applies; a zero gap certifies the optimum.
+// Higher-order factors (factor_tightening.cpp): a factor f sends messages δ_{f→i} to its
+// variables as in MPLP (mplp.h), and once tightened also δ_{f→s}(x_s) to pair separators s
+// = {i, j} ⊂ f: the pairs shared by two or more factors, or by a factor and an edge (Sontag et
+// al. 2008 §3, clusters sending messages to their intersection sets). A separator over an edge
+// e adds them to θ̂_e like a cycle's; any other has a table of its own,
+//     θ̂_s(x_s) = Σ_{f∋s} δ_{f→s}(x_s),   θ̂_f = θ_f − Σ_{i∈f} δ_{f→i} − Σ_{s⊂f} δ_{f→s},
+// and U gains Σ_f max θ̂_f + Σ_s max θ̂_s (the primal: every factor containing s has the
+// same pair marginal on s). The factor update is generalised MPLP over f's intersection sets
+// (its variables and its separators, n of them): with λ_t = θ̂_t − δ_{f→t} (t's belief
+// without f) and M_t the max-marginal of θ_f + Σ_t λ_t onto t,
+//     δ_{f→t} ← M_t / n − λ_t,
+// the exact minimisation of U over f's messages, so U never increases. Separators are added
+// at a tightening (separators = pursuit), the clusters_per_round best by the decrease a
+// separator guarantees with all its factors' messages free,
+//     d(s) = Σ_{f∋s} max θ̂_f + max θ̂_s − max_{x_s} [θ̂_s(x_s) + Σ_{f∋s} max_{x_f∖x_s} θ̂_f],
+// and updated at once, then the round's cycles as above (a round of separators never keeps
+// the cycles out); or all at the start (separators = all). With every separator added, the
+// LP is the local polytope with factor marginals plus pair consistency.
 // Record columns: those of message_passing.h plus "clusters" (added so far), "clusters_added"
 // (by this step), "longest_cycle" (nodes of the longest cycle this step added, 0: none),
 // "guaranteed_decrease" (the best d(c) this step added) and "tighten_decrease" (the measured
@@ -38,6 +56,7 @@
 // event gives each cluster's length and d(c).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -61,6 +80,9 @@ struct CycleMplpOptions {
     // "any": also search the frustrated cycles of any length at each tightening; "short": the
     // listed triangles and 4-cycles only (the method before the search).
     std::string cycle_search = "any";
+    // Pair separators of higher-order factors: "pursuit" adds them when the bound stalls, best
+    // d(s) first; "all" adds every one at the start; "none" never.
+    std::string separators = "pursuit";
 
     void visit(OptionVisitor& v) {
         base.visit(v);
@@ -78,6 +100,10 @@ struct CycleMplpOptions {
         v.choice("cycle_search", cycle_search, {"any", "short"},
                  "any: also search frustrated cycles of any length in the current dual at "
                  "each tightening; short: triangles and 4-cycles only");
+        v.choice("separators", separators, {"pursuit", "all", "none"},
+                 "higher-order factors: pairs of variables shared by two factors (or a factor "
+                 "and an edge) on which they must agree; pursuit: added when the bound stalls, "
+                 "best first; all: every one at the start; none: never");
     }
     bool isValid(std::string* why) const;
 };
@@ -90,11 +116,15 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::string name() const override { return "mplp_cycles"; }
     std::vector<std::string> extraColumns() const override;
     std::vector<std::string> pseudocode() const override;
-    int clusterCount() const override { return clusters(); }
+    int clusterCount() const override { return clusters() + activeSeparators(); }
 
+    // Cycle clusters added.
     int clusters() const { return static_cast<int>(clusters_.size()); }
     int candidates() const { return static_cast<int>(candidates_.size()); }
-    // The nodes of each added cluster, in cycle order.
+    // Pair separators of higher-order factors: candidates in all, and added.
+    int separatorCount() const { return static_cast<int>(separators_.size()); }
+    int activeSeparators() const { return activeSeparators_; }
+    // The nodes of each added cluster, in cycle order, then of each added pair separator.
     std::vector<std::vector<int>> clusterNodes() const;
 
   protected:
@@ -118,13 +148,65 @@ class CycleMplpSolver final : public MessagePassingSolver {
         std::vector<std::vector<double>> delta;  // δ_{c→e}, per edge in its row-major layout
     };
 
+    // A pair separator s = {u, v} of higher-order factors (factor_tightening.cpp).
+    struct Member {
+        int factor;
+        int first;   // position of u in the factor
+        int second;  // position of v
+    };
+    struct Separator {
+        int u = 0;
+        int v = 0;
+        int edge = -1;              // the edge over u, v (its θ̂_e takes δ_{f→s}), or −1
+        std::vector<double> table;  // otherwise θ̂_s = Σ_f δ_{f→s}, u's label major
+        std::vector<Member> members;
+        bool active = false;
+    };
+    // A factor's message to a separator it belongs to.
+    struct Link {
+        int separator;
+        int first;
+        int second;
+        std::vector<double> delta;
+    };
+
+    // The key of the unordered node pair {a, b}.
+    static std::uint64_t pairKey(int a, int b) {
+        const auto lo = static_cast<std::uint32_t>(std::min(a, b));
+        const auto hi = static_cast<std::uint32_t>(std::max(a, b));
+        return (std::uint64_t(lo) << 32) | hi;
+    }
     void findCandidates();
+    // Lists the pair separators of the higher-order factors.
+    void findSeparators();
+    // θ̂_s(a, b) of separator s at the current messages.
+    double separatorBelief(const Separator& s, int a, int b) const;
+    // The generalised MPLP update of factor f's messages (to its variables and separators).
+    void updateFactor(int f);
+    // max θ̂_f, with the max-marginal of θ̂_f onto the pair at (first, second) in `pairOut` if
+    // not null; marks the factor's variables in `disagreeing` (if not null) when labeling x
+    // misses its maximum.
+    double factorTerm(int f, const std::vector<int>* x, std::vector<std::uint8_t>* disagreeing,
+                      const Member* pair = nullptr, double* pairOut = nullptr) const;
+    // d(s) of separator s at the current messages.
+    double separatorDecrease(const Separator& s) const;
+    void activateSeparator(int s);
+    // Adds the best separators of a tightening (at most clusters_per_round); returns how many.
+    int addSeparators();
+    // U without c and the cycle clusters at labeling x: the factor and separator terms.
+    double factorBound(const std::vector<int>& x, std::vector<std::uint8_t>& disagreeing) const;
+    // U without c at the current beliefs (their argmax, not the last decoded labeling).
+    double currentBound() const;
+    // bound() at labeling x.
+    double boundAt(const std::vector<int>& x, std::vector<std::uint8_t>& disagreeing) const;
     // The cycle through `nodes` (consecutive ones and the last and first joined by an edge).
     Cycle makeCycle(std::vector<int> nodes) const;
     // Frustrated cycles of the current edge beliefs not yet known (cycle_search.h).
     std::vector<Cycle> searchCycles() const;
     // d(c) of a cycle at the current messages.
     double guaranteedDecrease(const Cycle& cycle) const;
+    // cycleMax without max-marginals for a cycle of at most 4 nodes, by enumeration.
+    double shortCycleMax(const Cycle& cycle, const std::vector<std::vector<double>>& f) const;
     // Notes the ClusterAdded event of a step that added clusters.
     void noteClusters(double boundBefore, double boundAfter);
     // θ̂_e(a, b) of edge e at the current messages (beliefs not needed).
@@ -149,10 +231,19 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::vector<Cluster> clusters_;
     std::vector<std::vector<double>> extra_;  // per edge: Σ_c δ_{c→e} (empty: none)
     std::vector<double> history_;             // best bound after each sweep
+    mutable std::vector<std::vector<double>> scoreTables_;  // guaranteedDecrease's θ̂_e
     int addedLastStep_ = 0;
     std::vector<double> addedDecrease_;  // d(c) of the clusters added by this step
     double tightenDecrease_ = 0.0;       // measured fall of U by their first updates
     bool tightenFoundNone_ = false;
+    std::vector<Separator> separators_;
+    std::vector<std::vector<Link>> links_;  // per higher-order factor
+    int activeSeparators_ = 0;
+    int separatorsAddedLastStep_ = 0;
+    double separatorsDecrease_ = 0.0;  // measured fall of U by this step's separators
+    // Work space of the factor updates: per link, λ_s and M_s.
+    mutable std::vector<double> pairWork_;
+    mutable std::vector<PairwiseModel::FactorPairTerm> pairTerms_;
 };
 
 }  // namespace cplab

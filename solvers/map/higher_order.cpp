@@ -80,11 +80,23 @@ void PairwiseModel::addFactorConditional(int f, int position, std::span<const in
 
 double PairwiseModel::factorMaxMarginals(int f, const double* const* in, double* const* out,
                                          double floor) const {
+    return factorMaxMarginals(f, in, out, {}, floor);
+}
+
+double PairwiseModel::factorMaxMarginals(int f, const double* const* in, double* const* out,
+                                         std::span<const FactorPairTerm> pairs,
+                                         double floor) const {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     const auto vars = factorVariables(f);
     const std::size_t arity = vars.size();
     for (std::size_t i = 0; i < arity; ++i)
         if (out[i]) std::fill(out[i], out[i] + labels(vars[i]), -kInf);
+    for (const FactorPairTerm& p : pairs)
+        if (p.out)
+            std::fill(
+                p.out,
+                p.out + labels(vars[std::size_t(p.first)]) * labels(vars[std::size_t(p.second)]),
+                -kInf);
     const auto table = factorTable(f);
     // An odometer over the labels, the last variable fastest: entry `index` of the table.
     int label[64] = {};
@@ -94,14 +106,26 @@ double PairwiseModel::factorMaxMarginals(int f, const double* const* in, double*
         big.assign(arity, 0);
         x = big.data();
     }
+    auto pairIndex = [&](const FactorPairTerm& p) {
+        return static_cast<std::size_t>(x[p.first]) *
+                   static_cast<std::size_t>(labels(vars[std::size_t(p.second)])) +
+               static_cast<std::size_t>(x[p.second]);
+    };
     double best = -kInf;
     for (std::size_t index = 0; index < table.size(); ++index) {
         double value = std::max(table[index], floor);
         for (std::size_t j = 0; j < arity; ++j)
             value += in[j][x[j]];
+        for (const FactorPairTerm& p : pairs)
+            if (p.in) value += p.in[pairIndex(p)];
         best = std::max(best, value);
         for (std::size_t j = 0; j < arity; ++j)
             if (out[j]) out[j][x[j]] = std::max(out[j][x[j]], value);
+        for (const FactorPairTerm& p : pairs)
+            if (p.out) {
+                double& o = p.out[pairIndex(p)];
+                o = std::max(o, value);
+            }
         for (std::size_t j = arity; j-- > 0;) {
             if (++x[j] < labels(vars[j])) break;
             x[j] = 0;

@@ -179,6 +179,32 @@ MessagePassingSolver::FactorWork& MessagePassingSolver::factorWork(int f) const 
     return factorWork_;
 }
 
+MessagePassingSolver::FactorWork& MessagePassingSolver::factorLambdas(int f) {
+    const auto vars = model_->factorVariables(f);
+    FactorWork& work = factorWork(f);
+    for (std::size_t j = 0; j < vars.size(); ++j) {
+        const double* delta = factorMessage(f, static_cast<int>(j));
+        const double* b = belief(vars[j]);
+        const int k = model_->labels(vars[j]);
+        for (int x = 0; x < k; ++x)
+            work.inMutable[j][x] = b[x] - delta[x];
+    }
+    return work;
+}
+
+void MessagePassingSolver::setFactorMessages(int f, const FactorWork& work, double share) {
+    const auto vars = model_->factorVariables(f);
+    for (std::size_t j = 0; j < vars.size(); ++j) {
+        double* delta = factorMessage(f, static_cast<int>(j));
+        double* b = belief(vars[j]);
+        const int k = model_->labels(vars[j]);
+        for (int x = 0; x < k; ++x) {
+            b[x] = share * work.out[j][x];
+            delta[x] = b[x] - work.in[j][x];
+        }
+    }
+}
+
 void MessagePassingSolver::evaluate() {
     const PairwiseModel& m = *model_;
     for (int v = 0; v < m.variables(); ++v) {

@@ -13,8 +13,9 @@
 //            A higher-order factor f (3+ variables) has a message δ_{f→i}(x_i) per variable i
 //            of it, added to θ̂_i like the edges' messages, and the term
 //                max_{x_f} [θ_f(x_f) − Σ_{i∈f} δ_{f→i}(x_i)]
-//            in U (Globerson & Jaakkola 2007's factor–variable form). Solvers that stay
-//            pairwise (TRW-S, MPLP with cycles) refuse a model with such factors.
+//            in U (Globerson & Jaakkola 2007's factor–variable form). TRW-S stays pairwise
+//            and refuses a model with such factors; MPLP with cycles also sends factor
+//            messages to pair separators (cycle_mplp.h).
 // Decoding:  x_u = argmax θ̂_u (first maximiser), or a solver's own rounding (TRW-S),
 //            improved by icm_passes of ICM; then forest_moves moves of the anytime decoder
 //            (map_decoder.h: exact maximisation over an induced forest grown from the nodes
@@ -195,6 +196,12 @@ class MessagePassingSolver : public Solver {
         std::vector<double*> inMutable;  // the same vectors as in, writable
     };
     FactorWork& factorWork(int f) const;
+    // The generalised MPLP update of factor f's messages to its variables, in two halves:
+    // factorLambdas fills work.in[j] with λ_j = θ̂_j − δ_{f→j} (the belief without f);
+    // setFactorMessages, given the max-marginals M_j in work.out[j], sets θ̂_j = share·M_j and
+    // δ_{f→j} = θ̂_j − λ_j.
+    FactorWork& factorLambdas(int f);
+    void setFactorMessages(int f, const FactorWork& work, double share);
 
     // The incidence of node v: pairs (edge, side of v in it), in edge order.
     using Incidence = MapIncidence;

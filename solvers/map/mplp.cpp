@@ -71,27 +71,9 @@ void MplpSolver::sweep() {
 void MplpSolver::updateFactor(int f) {
     // λ_i = θ̂_i − δ_{f→i} (beliefs without f), M_i = max-marginals of θ_f + Σ_j λ_j, then
     // δ_{f→i} = M_i/|f| − λ_i, so that θ̂_i = M_i/|f|.
-    const PairwiseModel& m = *model_;
-    const auto vars = m.factorVariables(f);
-    FactorWork& work = factorWork(f);
-    for (std::size_t j = 0; j < vars.size(); ++j) {
-        const double* delta = factorMessage(f, static_cast<int>(j));
-        const double* b = belief(vars[j]);
-        const int k = m.labels(vars[j]);
-        for (int x = 0; x < k; ++x)
-            work.inMutable[j][x] = b[x] - delta[x];
-    }
-    m.factorMaxMarginals(f, work.in.data(), work.out.data(), floor_);
-    const double share = 1.0 / static_cast<double>(vars.size());
-    for (std::size_t j = 0; j < vars.size(); ++j) {
-        double* delta = factorMessage(f, static_cast<int>(j));
-        double* b = belief(vars[j]);
-        const int k = m.labels(vars[j]);
-        for (int x = 0; x < k; ++x) {
-            b[x] = share * work.out[j][x];
-            delta[x] = b[x] - work.in[j][x];
-        }
-    }
+    FactorWork& work = factorLambdas(f);
+    model_->factorMaxMarginals(f, work.in.data(), work.out.data(), floor_);
+    setFactorMessages(f, work, 1.0 / static_cast<double>(model_->factorVariables(f).size()));
 }
 
 }  // namespace cplab

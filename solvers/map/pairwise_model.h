@@ -163,6 +163,21 @@ class PairwiseModel {
     // maximum over all x_f. O(table · arity).
     double factorMaxMarginals(int f, const double* const* in, double* const* out,
                               double floor) const;
+    // A term of factor f over the pair of its variables at positions (first, second): a table
+    // of k_first·k_second entries, the first one's label major. `in` (or null) is added to θ'_f;
+    // `out` (or null) receives the pair's max-marginal.
+    struct FactorPairTerm {
+        int first = 0;
+        int second = 0;
+        const double* in = nullptr;
+        double* out = nullptr;
+    };
+    // factorMaxMarginals with pair terms besides the node vectors: the maximum over x_f of
+    // θ'_f(x_f) + Σ_j in[j][x_j] + Σ_p pairs[p].in(x_first, x_second), and its max-marginals
+    // onto the nodes (out[j] not null) and the pairs (pairs[p].out not null).
+    // O(table · (arity + pairs)).
+    double factorMaxMarginals(int f, const double* const* in, double* const* out,
+                              std::span<const FactorPairTerm> pairs, double floor) const;
 
     // Memory held by the tables and edges.
     std::size_t bytes() const;
