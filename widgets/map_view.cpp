@@ -182,7 +182,7 @@ void MapView::clear() {
     for (QCPGraph* g : labelGraphs_)
         g->data()->clear();
     labelLegend_->clearItems();
-    disagreeingMarkers_ = clusterPolygons_ = edgeSegments_ = 0;
+    disagreeingMarkers_ = clusterPolygons_ = separatorSegments_ = edgeSegments_ = 0;
     labelTitle_->setText({});
     note_->setVisible(false);
     boundsTab_->clear();
@@ -453,7 +453,8 @@ void MapView::drawLabeling() {
 
 void MapView::drawClusters() {
     // The clusters: closed polygons through their nodes. On a grid, steps across the
-    // wrap-around edges are unwrapped so that a face on the border stays a small square.
+    // wrap-around edges are unwrapped so that a face on the border stays a small square. A
+    // pair separator of factors (two nodes) is a segment between them.
     const int n = model_->variables();
     QVector<QCPCurveData> polygons;
     int t = 0;
@@ -461,9 +462,9 @@ void MapView::drawClusters() {
     for (int k = 0; k < static_cast<int>(panels_.size()); ++k) {
         const MapSnapshot& p = *panels_[static_cast<std::size_t>(k)].snapshot;
         const QPointF o = layout_ == Layout::Grid ? arrangement_.origin(first + k) : QPointF();
-        int count = 0;
+        int count = 0, pairs = 0;
         for (const auto& cluster : p.clusters) {
-            if (cluster.size() < 3) continue;
+            if (cluster.size() < 2) continue;
             bool valid = true;
             for (int v : cluster)
                 valid = valid && v >= 0 && v < n;
@@ -471,9 +472,12 @@ void MapView::drawClusters() {
             for (const QPointF& point : clusterPolygon(cluster))
                 polygons.append(QCPCurveData(t++, o.x() + point.x(), o.y() + point.y()));
             polygons.append(QCPCurveData(t++, kNaN, kNaN));
-            ++count;
+            ++(cluster.size() == 2 ? pairs : count);
         }
-        if (k == selected_) clusterPolygons_ = count;
+        if (k == selected_) {
+            clusterPolygons_ = count;
+            separatorSegments_ = pairs;
+        }
     }
     clusters_->data()->set(polygons, true);
     const bool any = t > 0, inLegend = labelLegend_->hasItemWithPlottable(clusters_);
@@ -508,6 +512,7 @@ void MapView::setTitle(const MapSnapshot& s) {
     if (layout_ != Layout::Grid) {
         facts += tr("; %1 of %2 nodes disagree").arg(disagreeingMarkers_).arg(n);
         if (clusterPolygons_ > 0) facts += tr("; %1 clusters").arg(clusterPolygons_);
+        if (separatorSegments_ > 0) facts += tr("; %1 pair separators").arg(separatorSegments_);
     } else if (input_->visible()) {
         facts += tr(", the input image first");
     }
@@ -638,7 +643,11 @@ QString MapView::statusText(const ViewFrame& frame) const {
     QString text = tr("this sweep: U %1, E %2").arg(s->dual, 0, 'g', 10).arg(s->energy, 0, 'g', 10);
     const auto disagreeing = std::count(s->disagreeing.begin(), s->disagreeing.end(), 1);
     text += tr("; %1 of %2 nodes disagree").arg(disagreeing).arg(s->model->variables());
-    if (!s->clusters.empty()) text += tr("; %1 clusters").arg(s->clusters.size());
+    const auto pairs = std::count_if(s->clusters.begin(), s->clusters.end(),
+                                     [](const std::vector<int>& c) { return c.size() == 2; });
+    if (s->clusters.size() > static_cast<std::size_t>(pairs))
+        text += tr("; %1 clusters").arg(s->clusters.size() - static_cast<std::size_t>(pairs));
+    if (pairs > 0) text += tr("; %1 pair separators").arg(pairs);
     if (s->badPixels >= 0)
         text +=
             tr("; bad pixels (off by > 1 from the truth) %1%").arg(100.0 * s->badPixels, 0, 'f', 2);

@@ -87,6 +87,7 @@ class MapView final : public FamilyView {
     QColor drawnColor(int v) const;
     int disagreeingMarkerCount() const { return disagreeingMarkers_; }
     int clusterPolygonCount() const { return clusterPolygons_; }
+    int separatorSegmentCount() const { return separatorSegments_; }  // pairs of factors
     int edgeSegmentCount() const { return edgeSegments_; }
     // Higher-order factors drawn as factor nodes (squares joined to their variables).
     int factorNodeCount() const { return factorMarks_; }
@@ -180,6 +181,7 @@ class MapView final : public FamilyView {
     std::vector<QPointF> positions_;  // of every node
     int disagreeingMarkers_ = 0;
     int clusterPolygons_ = 0;
+    int separatorSegments_ = 0;  // pair separators of factors drawn
     int edgeSegments_ = 0;
     int factorMarks_ = 0;  // higher-order factors drawn (per panel on a grid)
     int labelCount_ = 0;

@@ -534,6 +534,21 @@ void TestMapView::factorsAreDrawnOnGridsAndGraphs() {
         }
     }
     QVERIFY(origins[0] != origins[1]);
+    // With factors on all four corners of each block (neighbours share a pair), tightened with
+    // every pair separator: each drawn as a segment, counted apart from the cycle clusters.
+    options.arity = 4;
+    const GeneratedModel quads = factorGrid(options);
+    CycleMplpOptions all;
+    all.separators = "all";
+    auto tightened = std::make_shared<CycleMplpSolver>(quads.model, all);
+    tightened->setPicture(quads.picture);
+    tightened->step();
+    QVERIFY(tightened->activeSeparators() > 0);
+    QVERIFY(view.showFrame(frameOf(*tightened, 4)));
+    QCOMPARE(view.separatorSegmentCount(), tightened->activeSeparators());
+    QCOMPARE(view.clusterPolygonCount(), tightened->clusters());
+    QVERIFY(view.statusText(frameOf(*tightened, 4))
+                .contains(QString("%1 pair separators").arg(tightened->activeSeparators())));
     // Without its picture the model has no edges to show a grid: its 20 nodes go on a circle
     // (clockwise from the top), one square per factor at its variables' centroid.
     MplpSolver alone(g.model);
