@@ -15,11 +15,11 @@ DiffusionSolver::DiffusionSolver(std::shared_ptr<const PairwiseModel> model,
 
 std::vector<std::string> DiffusionSolver::pseudocode() const {
     return {
-        "input: pairwise model theta, tolerance eps",
+        "input: model theta (edges e, factors of 3+ variables), tolerance eps",
         "m <- 0;  U <- sum_u max theta_u + sum_e max theta_e",
         "repeat",
-        "  for each node u, for each edge e = uv at u:",
-        "    g(x_u) <- max_xv theta_e^m(x_u, x_v)",
+        "  for each node u, for each edge or factor e at u:",
+        "    g(x_u) <- max_{x_e \\ x_u} theta_e^m(x_e)        (theta_e^m: theta_e - its m)",
         "    m_{e->u} += (g - b_u)/2               (b_u and g meet at their average)",
         "  x_u <- argmax b_u;  U <- sum max b_u + sum max theta_e^m;  L <- max(L, E(x))",
         "until U - L <= eps or U stalls",

@@ -5,7 +5,18 @@ namespace cplab {
 
 namespace {
 
-enum Line { kInput, kInit, kRepeat, kEdges, kSplit, kUpdate, kDecode, kUntil };
+enum Line {
+    kInput,
+    kInit,
+    kRepeat,
+    kEdges,
+    kSplit,
+    kUpdate,
+    kFactors,
+    kFactorUpdate,
+    kDecode,
+    kUntil
+};
 
 }  // namespace
 
@@ -14,18 +25,22 @@ MplpSolver::MplpSolver(std::shared_ptr<const PairwiseModel> model, MplpOptions o
 
 std::vector<std::string> MplpSolver::pseudocode() const {
     return {
-        "input: pairwise model theta, tolerance eps",
-        "m <- 0;  U <- sum_u max theta_u + sum_e max theta_e",
+        "input: model theta (edges, factors f of 3+ variables), tolerance eps",
+        "m <- 0;  U <- sum_u max theta_u + sum_e max theta_e + sum_f max theta_f",
         "repeat",
         "  for each edge e = uv:",
         "    a <- b_u - m_{e->u};  b <- b_v - m_{e->v}          (beliefs without e)",
         "    m_{e->u} <- (max_xv [theta_e + b] - a)/2;  m_{e->v} likewise",
-        "  x_u <- argmax b_u;  U <- sum max b_u + sum max theta_e^m;  L <- max(L, E(x))",
+        "  for each factor f, each i in f:  l_i <- b_i - m_{f->i}   (beliefs without f)",
+        "    m_{f->i} <- max_{x_f \\ x_i} [theta_f + sum_{j in f} l_j]/|f| - l_i",
+        "  x_u <- argmax b_u;  U <- sum max b_u + sum_{e, f} max theta^m;  L <- max(L, E(x))",
         "until U - L <= eps or U stalls",
     };
 }
 
 std::vector<int> MplpSolver::stepLines() const {
+    if (model_->factorCount() > 0)
+        return {kRepeat, kEdges, kSplit, kUpdate, kFactors, kFactorUpdate, kDecode, kUntil};
     return {kRepeat, kEdges, kSplit, kUpdate, kDecode, kUntil};
 }
 
