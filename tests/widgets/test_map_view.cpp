@@ -54,6 +54,17 @@ ViewFrame frameOf(const Solver& solver, int runId = 1) {
     return frame;
 }
 
+// A race of two runs (ids 1 and 2) as the window shows it with the second selected.
+ViewFrame raceFrame(const Solver& a, const char* nameA, const Solver& b, const char* nameB) {
+    ViewFrame frame = frameOf(b, 2);
+    const ViewFrame first = frameOf(a, 1);
+    frame.race.push_back(
+        {1, nameA, QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
+    frame.race.push_back(
+        {2, nameB, QColor(214, 39, 40), 1, frame.snapshot, frame.records, frame.columns});
+    return frame;
+}
+
 std::shared_ptr<const MapSnapshot> mapSnapshot(const Solver& solver) {
     return std::dynamic_pointer_cast<const MapSnapshot>(solver.snapshot());
 }
@@ -150,12 +161,7 @@ void TestMapView::everyRunOfARaceIsDrawnAndClearLeavesNothing() {
     mplp.setPicture(g.picture);
     trws.step();
     mplp.step();
-    ViewFrame frame = frameOf(mplp, 2);
-    const ViewFrame first = frameOf(trws, 1);
-    frame.race.push_back(
-        {1, "#1 trws", QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
-    frame.race.push_back(
-        {2, "#2 mplp", QColor(214, 39, 40), 1, frame.snapshot, frame.records, frame.columns});
+    const ViewFrame frame = raceFrame(trws, "#1 trws", mplp, "#2 mplp");
     MapView view;
     view.resize(900, 600);
     QVERIFY(view.showFrame(frame));
@@ -500,12 +506,7 @@ void TestMapView::factorsAreDrawnOnGridsAndGraphs() {
         s->setPicture(g.picture);
         s->step();
     }
-    ViewFrame frame = frameOf(diffusion, 2);
-    const ViewFrame first = frameOf(mplp, 1);
-    frame.race.push_back(
-        {1, "#1 mplp", QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
-    frame.race.push_back(
-        {2, "#2 diffusion", QColor(214, 39, 40), 1, frame.snapshot, frame.records, frame.columns});
+    const ViewFrame frame = raceFrame(mplp, "#1 mplp", diffusion, "#2 diffusion");
     MapView view;
     view.resize(900, 600);
     QVERIFY(view.showFrame(frame));
