@@ -183,7 +183,8 @@ std::vector<std::string> BcfwSolver::pseudocode() const {
         "input: words (x_i, y_i), i = 1..n, lambda; oracle: loss-augmented Viterbi",
         "w <- 0, l <- 0; w_i <- 0, l_i <- 0 for every i          (alpha_i on the truth y_i)",
         "repeat                                                (one step = one pass)",
-        "  for i in a random permutation of 1..n  (or n uniform draws, or n draws ~ gap_i)",
+        "  for i in a random permutation of 1..n  (or n uniform draws, or n draws ~ gap_i "
+        "after the warm-up passes)",
         "    y* <- argmax_y Delta(y_i, y) + <w, Psi(x_i, y)>     (oracle; or a cached y*)",
         "    w_s <- psi_i(y*) / (lambda n);  l_s <- Delta(y_i, y*) / n",
         "    gap_i <- lambda <w_i - w_s, w> - l_i + l_s",
