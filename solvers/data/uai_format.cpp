@@ -215,6 +215,87 @@ double logPotential(double t) {
     return t == 0.0 ? kNegInf : std::log(t);
 }
 
+// A factor's scope in a UAI file: its variables and the line that lists them.
+struct UaiScope {
+    std::vector<int> variables;
+    int line = 0;
+};
+
+// The `factors` scopes after the counts, each variable in [0, n) and listed once.
+std::vector<UaiScope> readScopes(Tokens& tokens, int n, int factors) {
+    std::vector<UaiScope> scopes;
+    for (int f = 0; f < factors; ++f) {
+        UaiScope& scope = scopes.emplace_back();
+        const int arity = tokens.integer("arity of factor " + std::to_string(f), 0);
+        scope.line = tokens.line();
+        for (int i = 0; i < arity; ++i) {
+            const int v = tokens.integer(
+                "variable " + std::to_string(i + 1) + " of factor " + std::to_string(f), 0);
+            if (v >= n) {
+                tokens.fail("variable " + std::to_string(v) + " in the scope of factor " +
+                            std::to_string(f) + " is out of range; the model has " +
+                            std::to_string(n) + " variables (0 to " + std::to_string(n - 1) + ")");
+            }
+            if (std::find(scope.variables.begin(), scope.variables.end(), v) !=
+                scope.variables.end()) {
+                tokens.fail("variable " + std::to_string(v) +
+                            " appears twice in the scope of factor " + std::to_string(f));
+            }
+            scope.variables.push_back(v);
+        }
+    }
+    return scopes;
+}
+
+// Factor f's table into `builder`: its entry count checked against its scope, the size caps
+// (`factorEntries`: the entries of the tables of 3 or more variables so far), then its entries.
+void readTable(Tokens& tokens, TablesBuilder& builder, const UaiScope& scope, int f,
+               double& factorEntries) {
+    const std::string name = "factor " + std::to_string(f);
+    double expected = 1.0;
+    std::string shape;
+    for (int v : scope.variables) {
+        expected *= builder.cardinality(v);
+        shape += (shape.empty() ? "" : "x") + std::to_string(builder.cardinality(v));
+    }
+    const int count = tokens.integer("entry count of " + name + "'s table", 0);
+    if (static_cast<double>(count) != expected) {
+        tokens.fail("the table of " + name + " (variables " + scopeText(scope.variables) +
+                    ", declared on line " + std::to_string(scope.line) + ") has " +
+                    std::to_string(count) + " entries; expected " + formatReal(expected) +
+                    (shape.empty() ? "" : " = " + shape));
+    }
+    if (scope.variables.size() >= 3) {
+        if (const std::string why = factorSizeProblem(name, expected, factorEntries); !why.empty())
+            tokens.fail(why + " (variables " + scopeText(scope.variables) + ", " + shape + ")");
+    } else if (expected > kMaxTableEntries) {
+        tokens.fail("the table of " + name + " has " + formatReal(expected) +
+                    " entries, more than the " + formatReal(kMaxTableEntries) +
+                    " a pairwise table may hold");
+    }
+    const std::string what = "entry of " + name + "'s table";
+    if (scope.variables.size() >= 3) {
+        UaiTables::Factor factor;
+        factor.variables = scope.variables;
+        factor.table.reserve(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i)  // row-major: the last scope variable fastest
+            factor.table.push_back(logPotential(tokens.potential(what)));
+        builder.addFactor(std::move(factor));
+    } else if (scope.variables.empty()) {
+        builder.addConstant(logPotential(tokens.potential(what)));
+    } else if (scope.variables.size() == 1) {
+        for (int x = 0; x < count; ++x)
+            builder.addUnary(scope.variables[0], x, logPotential(tokens.potential(what)));
+    } else {
+        const int a = scope.variables[0];
+        const int b = scope.variables[1];
+        const int p = builder.pair(a, b);
+        const int kb = builder.cardinality(b);
+        for (int i = 0; i < count; ++i)  // the last scope variable changes fastest
+            builder.addPair(p, a, i / kb, i % kb, logPotential(tokens.potential(what)));
+    }
+}
+
 UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
     Tokens tokens(text, sourceName, 'c');
     const std::string_view header = tokens.require("the network type 'MARKOV'");
@@ -234,82 +315,11 @@ UaiTables parseUaiText(std::string_view text, const std::string& sourceName) {
         cardinalities.push_back(tokens.integer("cardinality of variable " + std::to_string(v), 1));
     if (const std::string why = labelTotalProblem(cardinalities); !why.empty()) tokens.fail(why);
     const int factors = tokens.integer("factor count", 0);
-
-    struct Scope {
-        std::vector<int> variables;
-        int line = 0;
-    };
-    std::vector<Scope> scopes;
-    for (int f = 0; f < factors; ++f) {
-        Scope& scope = scopes.emplace_back();
-        const int arity = tokens.integer("arity of factor " + std::to_string(f), 0);
-        scope.line = tokens.line();
-        for (int i = 0; i < arity; ++i) {
-            const int v = tokens.integer(
-                "variable " + std::to_string(i + 1) + " of factor " + std::to_string(f), 0);
-            if (v >= n) {
-                tokens.fail("variable " + std::to_string(v) + " in the scope of factor " +
-                            std::to_string(f) + " is out of range; the model has " +
-                            std::to_string(n) + " variables (0 to " + std::to_string(n - 1) + ")");
-            }
-            if (std::find(scope.variables.begin(), scope.variables.end(), v) !=
-                scope.variables.end()) {
-                tokens.fail("variable " + std::to_string(v) +
-                            " appears twice in the scope of factor " + std::to_string(f));
-            }
-            scope.variables.push_back(v);
-        }
-    }
-
+    const std::vector<UaiScope> scopes = readScopes(tokens, n, factors);
     TablesBuilder builder(std::move(cardinalities));
-    double factorEntries = 0.0;  // entries of the tables of 3 or more variables so far
-    for (int f = 0; f < factors; ++f) {
-        const Scope& scope = scopes[static_cast<std::size_t>(f)];
-        const std::string name = "factor " + std::to_string(f);
-        double expected = 1.0;
-        std::string shape;
-        for (int v : scope.variables) {
-            expected *= builder.cardinality(v);
-            shape += (shape.empty() ? "" : "x") + std::to_string(builder.cardinality(v));
-        }
-        const int count = tokens.integer("entry count of " + name + "'s table", 0);
-        if (static_cast<double>(count) != expected) {
-            tokens.fail("the table of " + name + " (variables " + scopeText(scope.variables) +
-                        ", declared on line " + std::to_string(scope.line) + ") has " +
-                        std::to_string(count) + " entries; expected " + formatReal(expected) +
-                        (shape.empty() ? "" : " = " + shape));
-        }
-        if (scope.variables.size() >= 3) {
-            if (const std::string why = factorSizeProblem(name, expected, factorEntries);
-                !why.empty())
-                tokens.fail(why + " (variables " + scopeText(scope.variables) + ", " + shape + ")");
-        } else if (expected > kMaxTableEntries) {
-            tokens.fail("the table of " + name + " has " + formatReal(expected) +
-                        " entries, more than the " + formatReal(kMaxTableEntries) +
-                        " a pairwise table may hold");
-        }
-        const std::string what = "entry of " + name + "'s table";
-        if (scope.variables.size() >= 3) {
-            UaiTables::Factor factor;
-            factor.variables = scope.variables;
-            factor.table.reserve(static_cast<std::size_t>(count));
-            for (int i = 0; i < count; ++i)  // row-major: the last scope variable fastest
-                factor.table.push_back(logPotential(tokens.potential(what)));
-            builder.addFactor(std::move(factor));
-        } else if (scope.variables.empty()) {
-            builder.addConstant(logPotential(tokens.potential(what)));
-        } else if (scope.variables.size() == 1) {
-            for (int x = 0; x < count; ++x)
-                builder.addUnary(scope.variables[0], x, logPotential(tokens.potential(what)));
-        } else {
-            const int a = scope.variables[0];
-            const int b = scope.variables[1];
-            const int p = builder.pair(a, b);
-            const int kb = builder.cardinality(b);
-            for (int i = 0; i < count; ++i)  // the last scope variable changes fastest
-                builder.addPair(p, a, i / kb, i % kb, logPotential(tokens.potential(what)));
-        }
-    }
+    double factorEntries = 0.0;
+    for (int f = 0; f < factors; ++f)
+        readTable(tokens, builder, scopes[static_cast<std::size_t>(f)], f, factorEntries);
     tokens.expectEnd("the last table (the file declares " + std::to_string(factors) + " factors)");
     return builder.take();
 }
@@ -381,20 +391,74 @@ void appendPotential(std::string& out, double theta, const char* where) {
     appendReal(out, std::exp(theta));
 }
 
+// A factor of a libDAI file as read, before its variables are numbered.
+struct FgFactor {
+    std::vector<int> labels;         // variable labels, file order (first changes fastest)
+    std::vector<int> cardinalities;  // of each
+    std::vector<double> table;       // potentials, linear index as in the file
+};
+
+// A libDAI factor's listed entries into `table` (`entries` of them, the rest 0): each index in
+// range and listed once.
+void readFgEntries(Tokens& tokens, const std::string& name, double entries,
+                   std::vector<double>& table) {
+    table.assign(static_cast<std::size_t>(entries), 0.0);
+    std::vector<char> listed(table.size(), 0);
+    const int listedCount = tokens.integer("number of listed entries of " + name, 0);
+    for (int i = 0; i < listedCount; ++i) {
+        const int index = tokens.integer("entry index of " + name, 0);
+        if (index >= entries) {
+            tokens.fail("entry index " + std::to_string(index) + " of " + name +
+                        " is out of range; the table has " + formatReal(entries) + " entries");
+        }
+        if (listed[static_cast<std::size_t>(index)]) {
+            tokens.fail("entry index " + std::to_string(index) + " of " + name +
+                        " is listed twice");
+        }
+        listed[static_cast<std::size_t>(index)] = 1;
+        table[static_cast<std::size_t>(index)] =
+            tokens.potential("value of entry " + std::to_string(index) + " of " + name);
+    }
+}
+
+// A libDAI factor into `builder`, its variables numbered by `indexOf` (label → index).
+void addFgFactor(TablesBuilder& builder, const FgFactor& factor, std::map<int, int>& indexOf) {
+    if (factor.labels.empty()) {
+        builder.addConstant(logPotential(factor.table[0]));
+    } else if (factor.labels.size() == 1) {
+        const int v = indexOf[factor.labels[0]];
+        for (std::size_t x = 0; x < factor.table.size(); ++x)
+            builder.addUnary(v, static_cast<int>(x), logPotential(factor.table[x]));
+    } else if (factor.labels.size() >= 3) {
+        // The first file variable changes fastest: listed in reverse, the last one does.
+        UaiTables::Factor out;
+        for (auto it = factor.labels.rbegin(); it != factor.labels.rend(); ++it)
+            out.variables.push_back(indexOf[*it]);
+        out.table.reserve(factor.table.size());
+        for (const double t : factor.table)
+            out.table.push_back(logPotential(t));
+        builder.addFactor(std::move(out));
+    } else {
+        const int a = indexOf[factor.labels[0]];
+        const int b = indexOf[factor.labels[1]];
+        const int ka = factor.cardinalities[0];
+        const int p = builder.pair(a, b);
+        for (std::size_t i = 0; i < factor.table.size(); ++i) {  // the first changes fastest
+            const int index = static_cast<int>(i);
+            builder.addPair(p, a, index % ka, index / ka, logPotential(factor.table[i]));
+        }
+    }
+}
+
 UaiTables parseFgText(std::string_view text, const std::string& sourceName,
                       std::vector<long long>* labelsOut) {
     Tokens tokens(text, sourceName, '#');
-    struct Factor {
-        std::vector<int> labels;         // variable labels, file order (first changes fastest)
-        std::vector<int> cardinalities;  // of each
-        std::vector<double> table;       // potentials, linear index as in the file
-    };
     const int count = tokens.integer("factor count", 0);
-    std::vector<Factor> factors;  // grown as they are read (the count may be a lie)
+    std::vector<FgFactor> factors;  // grown as they are read (the count may be a lie)
     std::map<int, std::pair<int, int>> cardinalityOf;  // label → (cardinality, line)
     double factorEntries = 0.0;  // entries of the tables of 3 or more variables so far
     for (int f = 0; f < count; ++f) {
-        Factor& factor = factors.emplace_back();
+        FgFactor& factor = factors.emplace_back();
         const std::string name = "factor " + std::to_string(f);
         const int arity = tokens.integer("variable count of " + name, 0);
         for (int i = 0; i < arity; ++i) {
@@ -426,23 +490,7 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
             tokens.fail(name + " has " + formatReal(entries) + " entries, more than the " +
                         formatReal(kMaxTableEntries) + " a pairwise table may hold");
         }
-        factor.table.assign(static_cast<std::size_t>(entries), 0.0);
-        std::vector<char> listed(factor.table.size(), 0);
-        const int listedCount = tokens.integer("number of listed entries of " + name, 0);
-        for (int i = 0; i < listedCount; ++i) {
-            const int index = tokens.integer("entry index of " + name, 0);
-            if (index >= entries) {
-                tokens.fail("entry index " + std::to_string(index) + " of " + name +
-                            " is out of range; the table has " + formatReal(entries) + " entries");
-            }
-            if (listed[static_cast<std::size_t>(index)]) {
-                tokens.fail("entry index " + std::to_string(index) + " of " + name +
-                            " is listed twice");
-            }
-            listed[static_cast<std::size_t>(index)] = 1;
-            factor.table[static_cast<std::size_t>(index)] =
-                tokens.potential("value of entry " + std::to_string(index) + " of " + name);
-        }
+        readFgEntries(tokens, name, entries, factor.table);
     }
     tokens.expectEnd("the last factor (the file declares " + std::to_string(count) + " factors)");
 
@@ -459,33 +507,8 @@ UaiTables parseFgText(std::string_view text, const std::string& sourceName,
     if (const std::string why = labelTotalProblem(cardinalities); !why.empty())
         throw DataError(sourceName, 0, why);
     TablesBuilder builder(std::move(cardinalities));
-    for (const Factor& factor : factors) {
-        if (factor.labels.empty()) {
-            builder.addConstant(logPotential(factor.table[0]));
-        } else if (factor.labels.size() == 1) {
-            const int v = indexOf[factor.labels[0]];
-            for (std::size_t x = 0; x < factor.table.size(); ++x)
-                builder.addUnary(v, static_cast<int>(x), logPotential(factor.table[x]));
-        } else if (factor.labels.size() >= 3) {
-            // The first file variable changes fastest: listed in reverse, the last one does.
-            UaiTables::Factor out;
-            for (auto it = factor.labels.rbegin(); it != factor.labels.rend(); ++it)
-                out.variables.push_back(indexOf[*it]);
-            out.table.reserve(factor.table.size());
-            for (const double t : factor.table)
-                out.table.push_back(logPotential(t));
-            builder.addFactor(std::move(out));
-        } else {
-            const int a = indexOf[factor.labels[0]];
-            const int b = indexOf[factor.labels[1]];
-            const int ka = factor.cardinalities[0];
-            const int p = builder.pair(a, b);
-            for (std::size_t i = 0; i < factor.table.size(); ++i) {  // the first changes fastest
-                const int index = static_cast<int>(i);
-                builder.addPair(p, a, index % ka, index / ka, logPotential(factor.table[i]));
-            }
-        }
-    }
+    for (const FgFactor& factor : factors)
+        addFgFactor(builder, factor, indexOf);
     return builder.take();
 }
 
