@@ -160,6 +160,80 @@ void checkOptions(const LineSearchOptions& options) {
     }
 }
 
+// objectives' sums over the examples [begin, end) into sum[0..count); `row` has room for the K
+// scores of a multi-class example.
+void objectivesBlock(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
+                     const Eigen::MatrixXd& S, const Eigen::MatrixXd& D, const double* ks,
+                     int count, int begin, int end, CompensatedSum* sum, double* row) {
+    if (loss == LossKind::Multiclass) {
+        const int K = static_cast<int>(S.cols());
+        for (int i = begin; i < end; ++i) {
+            for (int j = 0; j < count; ++j) {
+                for (int c = 0; c < K; ++c)
+                    row[c] = S(i, c) + ks[j] * D(i, c);
+                sum[j].add(detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr));
+            }
+        }
+        return;
+    }
+    if (count == 1) {  // the line search's f(k*): a plain loop
+        const double k = ks[0];
+        const auto add = [&](auto&& ell) {
+            for (int i = begin; i < end; ++i)
+                sum[0].add(ell(S(i, 0) + k * D(i, 0), labels[i]));
+        };
+        switch (loss) {
+            case LossKind::Hinge:
+                add([](double v, double y) { return detail::hingeLoss(v, y, nullptr); });
+                break;
+            case LossKind::SquaredHinge:
+                add([](double v, double y) { return detail::squaredHingeLoss(v, y, nullptr); });
+                break;
+            case LossKind::EpsilonInsensitive:
+                add([epsilon](double v, double y) {
+                    return detail::epsilonInsensitiveLoss(v, y, epsilon, nullptr);
+                });
+                break;
+            case LossKind::Logistic:
+                add([](double v, double y) { return detail::logisticLoss(v, y, nullptr); });
+                break;
+            case LossKind::Multiclass:
+                break;
+        }
+        return;
+    }
+    // Several ks (the slice plot's 81): the piecewise losses as array expressions over the
+    // ks, vectorised, with the arithmetic of loss_functions.h, so that 81 values cost about
+    // as much as three single ones (plain sums: these are for plots); logistic one value at
+    // a time (exp and log1p dominate).
+    Eigen::ArrayXd acc = Eigen::ArrayXd::Zero(count);
+    const Eigen::Map<const Eigen::ArrayXd> k(ks, count);
+    for (int i = begin; i < end; ++i) {
+        const double s = S(i, 0);
+        const double d = D(i, 0);
+        const double y = labels[i];
+        switch (loss) {
+            case LossKind::Hinge:
+                acc += (1.0 - y * (s + k * d)).max(0.0);
+                break;
+            case LossKind::SquaredHinge:
+                acc += (1.0 - y * (s + k * d)).max(0.0).square();
+                break;
+            case LossKind::EpsilonInsensitive:
+                acc += ((s + k * d - y).abs() - epsilon).max(0.0);
+                break;
+            case LossKind::Logistic:
+                for (int j = 0; j < count; ++j)
+                    acc[j] += detail::logisticLoss(s + ks[j] * d, y, nullptr);
+                break;
+            case LossKind::Multiclass:
+                break;
+        }
+    }
+    for (int j = 0; j < count; ++j)
+        sum[j].add(acc[j]);
+}
+
 // f(k) = λ/2 (ww + 2k·wd + k²·dd) + (1/m) Σᵢ ℓ(sᵢ + k dᵢ, yᵢ) at ks[0..count) into values: one
 // pass over S and D with the ks in the inner loop (an example's scores are read once, and the
 // slice plot's 81 values cost about as much as a few single ones). The sums run in parts added
@@ -175,75 +249,9 @@ void objectives(LossKind loss, double epsilon, const Eigen::VectorXd& labels,
     std::vector<double> rows(loss == LossKind::Multiclass ? static_cast<std::size_t>(parts) * K
                                                           : 0);
     parallel.blocks(m, parts, [&](int t, int begin, int end) {
-        CompensatedSum* sum = partial.data() + static_cast<std::size_t>(t) * width;
-        if (loss == LossKind::Multiclass) {
-            double* row = rows.data() + static_cast<std::size_t>(t) * K;
-            for (int i = begin; i < end; ++i) {
-                for (int j = 0; j < count; ++j) {
-                    for (int c = 0; c < K; ++c)
-                        row[c] = S(i, c) + ks[j] * D(i, c);
-                    sum[j].add(
-                        detail::multiclassLoss(row, 1, static_cast<int>(labels[i]), K, nullptr));
-                }
-            }
-            return;
-        }
-        if (count == 1) {  // the line search's f(k*): a plain loop
-            const double k = ks[0];
-            const auto add = [&](auto&& ell) {
-                for (int i = begin; i < end; ++i)
-                    sum[0].add(ell(S(i, 0) + k * D(i, 0), labels[i]));
-            };
-            switch (loss) {
-                case LossKind::Hinge:
-                    add([](double v, double y) { return detail::hingeLoss(v, y, nullptr); });
-                    break;
-                case LossKind::SquaredHinge:
-                    add([](double v, double y) { return detail::squaredHingeLoss(v, y, nullptr); });
-                    break;
-                case LossKind::EpsilonInsensitive:
-                    add([epsilon](double v, double y) {
-                        return detail::epsilonInsensitiveLoss(v, y, epsilon, nullptr);
-                    });
-                    break;
-                case LossKind::Logistic:
-                    add([](double v, double y) { return detail::logisticLoss(v, y, nullptr); });
-                    break;
-                case LossKind::Multiclass:
-                    break;
-            }
-            return;
-        }
-        // Several ks (the slice plot's 81): the piecewise losses as array expressions over the
-        // ks, vectorised, with the arithmetic of loss_functions.h, so that 81 values cost about
-        // as much as three single ones (plain sums: these are for plots); logistic one value at
-        // a time (exp and log1p dominate).
-        Eigen::ArrayXd acc = Eigen::ArrayXd::Zero(count);
-        const Eigen::Map<const Eigen::ArrayXd> k(ks, count);
-        for (int i = begin; i < end; ++i) {
-            const double s = S(i, 0);
-            const double d = D(i, 0);
-            const double y = labels[i];
-            switch (loss) {
-                case LossKind::Hinge:
-                    acc += (1.0 - y * (s + k * d)).max(0.0);
-                    break;
-                case LossKind::SquaredHinge:
-                    acc += (1.0 - y * (s + k * d)).max(0.0).square();
-                    break;
-                case LossKind::EpsilonInsensitive:
-                    acc += ((s + k * d - y).abs() - epsilon).max(0.0);
-                    break;
-                case LossKind::Logistic:
-                    for (int j = 0; j < count; ++j)
-                        acc[j] += detail::logisticLoss(s + ks[j] * d, y, nullptr);
-                    break;
-                case LossKind::Multiclass:
-                    break;
-            }
-        }
-        for (int j = 0; j < count; ++j)
-            sum[j].add(acc[j]);
+        objectivesBlock(loss, epsilon, labels, S, D, ks, count, begin, end,
+                        partial.data() + static_cast<std::size_t>(t) * width,
+                        rows.data() + (rows.empty() ? 0 : static_cast<std::size_t>(t) * K));
     });
     std::vector<CompensatedSum> sums(width);
     for (int j = 0; j < count; ++j) {
