@@ -381,6 +381,11 @@ Status MessagePassingSolver::withoutForbiddenAnswer(Status status,
     // No labeling of E > −∞ found yet. The dual bound holds for θ' = max(θ, F), whose allowed
     // labelings score at least lowestAllowedEnergy(): a bound below that proves there is none.
     const double lowest = model_->lowestAllowedEnergy();
+    if (lowest == kInf) {  // a table all of whose entries are forbidden
+        return Status::make(StatusCode::InvalidInput,
+                            "every labeling has probability zero: a table of the model has no "
+                            "entry of non-zero probability");
+    }
     if (bestDual_ < lowest) {
         return Status::make(StatusCode::InvalidInput,
                             "every labeling has probability zero: the dual bound " +

@@ -269,6 +269,13 @@ std::string PairwiseModel::noAllowedLabeling() const {
         if (left[static_cast<std::size_t>(v)] == 0)
             return "variable " + std::to_string(v) + ": its unary table forbids every label";
     }
+    for (int f = 0; f < factorCount(); ++f) {
+        const auto t = factorTable(f);
+        if (std::all_of(t.begin(), t.end(), [](double x) { return x == -kInf; }))
+            return "factor " + std::to_string(f) + " of " +
+                   std::to_string(factorVariables(f).size()) +
+                   " variables: its table forbids every labeling of them";
+    }
     std::vector<int> hard;
     for (int e = 0; e < edgeCount(); ++e) {
         const auto t = table(e);

@@ -103,11 +103,11 @@ class PairwiseModel {
     std::string contractViolation() const;
 
     // "" unless arc consistency on the forbidden (−∞) entries proves that every labeling has
-    // E = −∞ (probability 0: contradictory evidence, a table of zeros, hard constraints that
-    // exclude each other); then why, naming a variable left without a label ("variable 3: its
-    // unary table forbids every label", "variable 3: every label is forbidden by its unary
-    // table or by the pairs it may form with its neighbours' remaining labels (neighbours 2,
-    // 4)"). O(E·k²) per pruning round, at most 2·10⁸ lookups in all (then ""); O(size) for a
+    // E = −∞ (probability 0: contradictory evidence, a table of zeros (a factor's too), hard
+    // constraints that exclude each other); then why, naming a variable left without a label
+    // ("variable 3: its unary table forbids every label", "variable 3: every label is forbidden by
+    // its unary table or by the pairs it may form with its neighbours' remaining labels (neighbours
+    // 2, 4)"). O(E·k²) per pruning round, at most 2·10⁸ lookups in all (then ""); O(size) for a
     // model without −∞.
     std::string noAllowedLabeling() const;
     // The lowest energy a labeling with E > −∞ can have: c + Σ over tables of the smallest
