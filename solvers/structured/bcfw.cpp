@@ -24,10 +24,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The block vectors may take at most this many doubles (4 GB): beyond, the solver refuses the
 // problem with a message instead of failing to allocate.
 constexpr long long kMaxBlockEntries = 1LL << 26;  // 512 MB of block vectors
-// The cache's rule (cachedCorner): a cached corner serves when its gap is at least this share of
-// the block's last decoded gap ĝᵢ and of the mean estimate Σ ĝ / n.
-constexpr double kCacheBlockShare = 0.25;
-constexpr double kCacheMeanShare = 0.01;
 
 // Pseudocode line numbers (see BcfwSolver::pseudocode()).
 enum Line {
@@ -62,6 +58,12 @@ void BcfwOptions::visit(OptionVisitor& v) {
               "corner");
     v.integer("cache", cache,
               "decodings kept per word and tried before the oracle (0: no cache), 0..64");
+    v.real("cache_block_share", cache_block_share,
+           "a cached corner serves when its gap is at least this share of the word's last decoded "
+           "gap (Osokin et al.: 0.25), in [0, 1]");
+    v.real("cache_mean_share", cache_mean_share,
+           "a cached corner also needs a gap of at least this share of the mean gap estimate "
+           "(Osokin et al.: 0.01), in [0, 1]");
     v.integer("eval_every", eval_every,
               "passes between evaluations of the primal P(w) (one more oracle pass each), >= 1");
     v.seed("seed", seed, "seed of the block order (>= 0)");
@@ -77,6 +79,10 @@ bool BcfwOptions::isValid(std::string* why) const {
                        kOwner, "sampling", sampling, "must be permutation, uniform or gap", why) &&
            require(cache >= 0 && cache <= kMaxBcfwCache, kOwner, "cache", cache,
                    "must lie in [0, 64]", why) &&
+           require(cache_block_share >= 0.0 && cache_block_share <= 1.0, kOwner,
+                   "cache_block_share", cache_block_share, "must lie in [0, 1]", why) &&
+           require(cache_mean_share >= 0.0 && cache_mean_share <= 1.0, kOwner, "cache_mean_share",
+                   cache_mean_share, "must lie in [0, 1]", why) &&
            require(warmup >= 0, kOwner, "warmup", warmup, "must be >= 0", why) &&
            require(seed >= 0, kOwner, "seed", static_cast<double>(seed), "must be >= 0", why);
 }
@@ -415,10 +421,10 @@ bool BcfwSolver::cachedCorner(int i, double base, double truthScore, double* hin
         }
     }
     // The paper's rule: a cached corner serves when its gap is a good part of the block's last
-    // decoded gap and not negligible against the mean block gap.
+    // decoded gap and not negligible against the mean block gap (the shares are options).
     const double gap = base + bestHinge / n;
-    const double needed =
-        std::max(kCacheBlockShare * estimate, kCacheMeanShare * estimates_.total() / n);
+    const double needed = std::max(options_.cache_block_share * estimate,
+                                   options_.cache_mean_share * estimates_.total() / n);
     if (!(gap > 0.0 && gap >= needed)) return false;
     yHat_ = candidates[best];
     *hinge = bestHinge;

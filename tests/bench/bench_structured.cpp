@@ -46,9 +46,14 @@
 // settings. Printed after each λ: bcfw gap against bcfw at every k (the target: no
 // worse per pass), and the ranking after 20 passes of the rows that reached 20 passes.
 //
-// Usage: bench_structured [--quick] [--runs N]
-//   --quick   one run, tol 1e-2 only, table 2 at λ = 0.01 up to 10 passes
-//   --runs N  timed runs per row of table 1 (default 3)
+// Usage: bench_structured [--quick] [--runs N] [--per-pass] [--timing] [--gap-set k=v]... [--seed S]
+//   --quick     one run, tol 1e-2 only, table 2 at λ = 0.01 up to 10 passes
+//   --runs N    timed runs per row of table 1 (default 3)
+//   --per-pass  table 2 only, its first two rows (bcfw gap, bcfw) at every k = 1 … 20, each λ,
+//               printing P(w_k) itself (no P*: the comparison needs none)
+//   --gap-set key=value   an option of the bcfw gap row (repeatable; ablations)
+//   --seed S    the seed of table 2's bcfw gap and bcfw rows (default 1)
+//   --timing    table 1 only
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <Eigen/Core>
 #include <algorithm>
@@ -91,7 +96,11 @@ constexpr int kGapEvalEvery = 10;
 
 struct Settings {
     bool quick = false;
+    bool perPass = false;     // table 2's per-pass comparison only, at every k
+    bool timingOnly = false;  // table 1 only
     int runs = 3;
+    cplab::OptionValues gapOptions;  // --gap-set: options of the bcfw gap row
+    int seed = 1;                    // --seed: of table 2's bcfw rows
 };
 
 bool parseArguments(int argc, char** argv, Settings* s) {
@@ -100,13 +109,38 @@ bool parseArguments(int argc, char** argv, Settings* s) {
         if (a == "--quick") {
             s->quick = true;
             s->runs = 1;
+        } else if (a == "--per-pass") {
+            s->perPass = true;
+        } else if (a == "--timing") {
+            s->timingOnly = true;
+        } else if (a == "--gap-set" && k + 1 < argc) {
+            const std::string kv = argv[++k];
+            const std::size_t eq = kv.find('=');
+            if (eq == 0 || eq == std::string::npos) {
+                std::cerr << "bench_structured: --gap-set wants key=value, got '" << kv << "'\n";
+                return false;
+            }
+            s->gapOptions[kv.substr(0, eq)] = kv.substr(eq + 1);
+            cplab::BcfwOptions probe;
+            std::string why;
+            if (!cplab::assignOptions(probe, s->gapOptions, &why) || !probe.isValid(&why)) {
+                std::cerr << "bench_structured: --gap-set: " << why << "\n";
+                return false;
+            }
+        } else if (a == "--seed" && k + 1 < argc) {
+            s->seed = std::max(0, std::atoi(argv[++k]));
         } else if (a == "--runs" && k + 1 < argc) {
             s->runs = std::max(1, std::atoi(argv[++k]));
         } else {
             std::cerr << "usage: " << argv[0]
-                      << " [--quick] [--runs N]\n"
-                         "  --quick   one run, tol 1e-2 only, table 2 at lambda = 0.01 only\n"
-                         "  --runs N  timed runs per row of table 1 (default 3)\n";
+                      << " [--quick] [--runs N] [--per-pass] [--timing] [--gap-set key=value]... "
+                         "[--seed S]\n"
+                         "  --quick     one run, tol 1e-2 only, table 2 at lambda = 0.01 only\n"
+                         "  --runs N    timed runs per row of table 1 (default 3)\n"
+                         "  --per-pass  table 2's bcfw gap and bcfw only, at every k = 1 ... 20\n"
+                         "  --gap-set key=value  an option of table 2's bcfw gap row\n"
+                         "  --seed S    seed of table 2's bcfw rows (default 1)\n"
+                         "  --timing    table 1 only\n";
             return false;
         }
     }
@@ -426,26 +460,71 @@ void printFigureOne(std::vector<FigureRow>& rows, const std::vector<int>& checkp
     std::cout << "\n";
 }
 
+// Figure 1's rows after bcfw gap and bcfw: bcfw with weighted averaging, ssg with and without
+// it, oneslack and fw, each stopped after maxPasses steps (one pass each).
+void addOtherFigureRows(const StructuredProblem& train, double lambda, int maxPasses,
+                        std::vector<FigureRow>& rows) {
+    const auto stopAt = [maxPasses](cplab::StopOptions& stop) {
+        stop.epsilon = 0.0;
+        stop.max_iterations = maxPasses;
+    };
+    cplab::BcfwOptions bAvg;  // the BCFW paper's, averaged
+    bAvg.lambda = lambda;
+    bAvg.threads = 2;
+    stopAt(bAvg.stop);
+    bAvg.sampling = "permutation";
+    bAvg.pairwise = false;
+    bAvg.cache = 0;
+    bAvg.averaging = true;
+    cplab::SsgOptions g;
+    g.lambda = lambda;
+    g.threads = 2;
+    stopAt(g.stop);
+    cplab::SsgOptions gNone = g;
+    gNone.averaging = "none";
+    cplab::OneSlackOptions o;
+    o.lambda = lambda;
+    o.threads = 2;
+    stopAt(o.stop);
+    cplab::FrankWolfeSsvmOptions f;
+    f.lambda = lambda;
+    f.threads = 2;
+    stopAt(f.stop);
+    rows.push_back({"bcfw-wavg", std::make_unique<cplab::BcfwSolver>(train, bAvg)});
+    rows.push_back({"ssg-wavg", std::make_unique<cplab::SsgSolver>(train, g)});
+    rows.push_back({"ssg", std::make_unique<cplab::SsgSolver>(train, gNone)});
+    rows.push_back({"oneslack (cut. plane)", std::make_unique<cplab::OneSlackSolver>(train, o)});
+    rows.push_back({"fw", std::make_unique<cplab::FrankWolfeSsvmSolver>(train, f)});
+}
+
 void tableTwo(const std::pair<SequenceData, SequenceData>& split, const Settings& s) {
     const StructuredProblem p = ocrProblem(split, true);
     const int n = p.train->size();
-    const std::vector<int> checkpoints =
+    std::vector<int> checkpoints =
         s.quick ? std::vector<int>{1, 2, 5, 10} : std::vector<int>{1, 2, 5, 10, 20};
+    if (s.perPass) {
+        checkpoints.resize(20);
+        std::iota(checkpoints.begin(), checkpoints.end(), 1);
+    }
     const int maxPasses = checkpoints.back();
     std::vector<std::pair<std::string, double>> lambdas{{"0.01", 0.01}};
-    if (!s.quick) {
+    if (!s.quick || s.perPass) {
         lambdas.emplace_back("0.001", 0.001);
         lambdas.emplace_back("1/n", 1.0 / n);
     }
     std::cout << "\n=== Table 2: Figure 1 of the BCFW paper; normalised Hamming loss; primal "
                  "suboptimality P(w_k) - P* of the current iterate after k effective passes\n";
     for (const auto& [label, lambda] : lambdas) {
-        const Optimum star = nslackOptimum(p, lambda, 1e-3);
+        // With --per-pass the cells are P(w_k) itself (P* = 0): the comparison needs no P*.
+        const Optimum star = s.perPass ? Optimum{} : nslackOptimum(p, lambda, 1e-3);
         const double pStar = star.upper;
-        std::cout << "\n--- lambda = " << label << " = " << fmt("%.6g", lambda)
-                  << ": P* = " << fmt("%.10g", pStar) << " (nslack, " << star.passes << " passes, "
-                  << fmt("%.1f", star.seconds) << " s; certified relative gap "
-                  << fmt("%.1e", (star.upper - star.lower) / star.upper) << ")\n";
+        std::cout << "\n--- lambda = " << label << " = " << fmt("%.6g", lambda);
+        if (s.perPass)
+            std::cout << ": P(w_k) itself (P* not computed)\n";
+        else
+            std::cout << ": P* = " << fmt("%.10g", pStar) << " (nslack, " << star.passes
+                      << " passes, " << fmt("%.1f", star.seconds) << " s; certified relative gap "
+                      << fmt("%.1e", (star.upper - star.lower) / star.upper) << ")\n";
         const auto stopAt = [maxPasses](cplab::StopOptions& stop) {
             stop.epsilon = 0.0;
             stop.max_iterations = maxPasses;
@@ -453,40 +532,21 @@ void tableTwo(const std::pair<SequenceData, SequenceData>& split, const Settings
         cplab::BcfwOptions bGap;  // sampling = gap, pairwise steps, cache: the defaults
         bGap.lambda = lambda;
         bGap.threads = 2;
+        bGap.seed = s.seed;
         stopAt(bGap.stop);
         cplab::BcfwOptions b = bGap;  // the BCFW paper's
         // Several steps per effective pass (cache hits): run to maxPasses passes, not steps.
         bGap.stop.max_iterations = 50 * maxPasses;
+        std::string why;  // checked in parseArguments
+        cplab::assignOptions(bGap, s.gapOptions, &why);
         b.sampling = "permutation";
         b.pairwise = false;
         b.cache = 0;
-        cplab::BcfwOptions bAvg = b;
-        bAvg.averaging = true;
-        cplab::SsgOptions g;
-        g.lambda = lambda;
-        g.threads = 2;
-        stopAt(g.stop);
-        cplab::SsgOptions gNone = g;
-        gNone.averaging = "none";
-        cplab::OneSlackOptions o;
-        o.lambda = lambda;
-        o.threads = 2;
-        stopAt(o.stop);
-        cplab::FrankWolfeSsvmOptions f;
-        f.lambda = lambda;
-        f.threads = 2;
-        stopAt(f.stop);
         const StructuredProblem train{p.train, nullptr};
         std::vector<FigureRow> rows;
         rows.push_back({"bcfw gap", std::make_unique<cplab::BcfwSolver>(train, bGap)});
         rows.push_back({"bcfw", std::make_unique<cplab::BcfwSolver>(train, b)});
-        rows.push_back({"bcfw-wavg", std::make_unique<cplab::BcfwSolver>(train, bAvg)});
-        rows.push_back({"ssg-wavg", std::make_unique<cplab::SsgSolver>(train, g)});
-        rows.push_back({"ssg", std::make_unique<cplab::SsgSolver>(train, gNone)});
-        rows.push_back(
-            {"oneslack (cut. plane)", std::make_unique<cplab::OneSlackSolver>(train, o)});
-        rows.push_back({"fw", std::make_unique<cplab::FrankWolfeSsvmSolver>(train, f)});
-
+        if (!s.perPass) addOtherFigureRows(train, lambda, maxPasses, rows);
         printFigureOne(rows, checkpoints, maxPasses, pStar, star.upper - star.lower);
     }
 }
@@ -496,7 +556,8 @@ void tableTwo(const std::pair<SequenceData, SequenceData>& split, const Settings
 int main(int argc, char** argv) {
     Settings s;
     if (!parseArguments(argc, argv, &s)) return 2;
-    std::cout << bench::header("bench_structured") << ")" << (s.quick ? "  --quick" : "") << "\n";
+    std::cout << bench::header("bench_structured") << ")" << (s.quick ? "  --quick" : "")
+              << (s.perPass ? "  --per-pass" : "") << (s.timingOnly ? "  --timing" : "") << "\n";
     const std::string path = std::string(CPLAB_TEST_DATA_DIR) + "/ocr_letter.data.gz";
     std::pair<SequenceData, SequenceData> split;
     try {
@@ -508,7 +569,7 @@ int main(int argc, char** argv) {
     std::cout << "OCR fold 0: " << split.first.size() << " training words ("
               << split.first.tokenCount() << " letters), " << split.second.size() << " test words ("
               << split.second.tokenCount() << " letters)\n";
-    tableOne(split, s);
-    tableTwo(split, s);
+    if (!s.perPass) tableOne(split, s);
+    if (!s.timingOnly) tableTwo(split, s);
     return 0;
 }

@@ -103,6 +103,14 @@ class TestBcfwGap : public QObject {
         QCOMPARE(BcfwOptions{}.sampling, std::string("gap"));
         QVERIFY(BcfwOptions{}.pairwise);
         QCOMPARE(BcfwOptions{}.cache, 4);
+        // The cache's rule: any positive cached gap above 0.1 % of the mean estimate serves.
+        QCOMPARE(BcfwOptions{}.cache_block_share, 0.0);
+        QCOMPARE(BcfwOptions{}.cache_mean_share, 0.001);
+        BcfwOptions share;
+        share.cache_block_share = 1.5;
+        BcfwSolver refused({model}, share);
+        QVERIFY2(refused.status().message.find("cache_block_share") != std::string::npos,
+                 refused.status().message.c_str());
     }
 
     // The certified gap bounds P(w) − P* at every pass, for every combination of the new
