@@ -229,6 +229,7 @@ Status SilpSolver::exactStep(IterationRecord& record) {
     State& s = *state_;
     // 1. The SVM at β_t, warm-started from the previous α.
     s.refresh(*kernels_);
+    s.productsValid = false;  // α moves
     const SmoProgress progress = s.smo.run(0, &cancelToken());
     ++svmCalls_;
     smoIterations_ += progress.steps;
@@ -261,6 +262,7 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
         s.qHoldsBeta = true;
     }
     // 1. One chunk of SMO at β_t, from where the last one stopped.
+    s.productsValid = false;  // α moves
     const SmoProgress progress = s.smo.run(chunkSteps_, &cancelToken());
     ++svmCalls_;
     smoIterations_ += progress.steps;
