@@ -10,157 +10,10 @@
 #include <string>
 
 #include "core/number_text.h"
+#include "kernel_values.h"
 #include "row_cache.h"
 
 namespace cplab {
-
-namespace {
-
-// One example's features, dense (values[0..dimension)) or sparse (nnz pairs, indices sorted).
-struct RowView {
-    const int* index = nullptr;  // null for a dense row
-    const double* value = nullptr;
-    int size = 0;  // nnz (sparse) or dimension (dense)
-};
-
-RowView rowView(const Dataset& data, int i) {
-    RowView view;
-    if (data.sparseStorage) {
-        const auto& s = data.sparse;
-        const int begin = s.outerIndexPtr()[i];
-        const int end = s.outerIndexPtr()[i + 1];
-        view.index = s.innerIndexPtr() + begin;
-        view.value = s.valuePtr() + begin;
-        view.size = end - begin;
-    } else {
-        view.value = data.dense.data() + static_cast<std::ptrdiff_t>(i) * data.dense.cols();
-        view.size = static_cast<int>(data.dense.cols());
-    }
-    return view;
-}
-
-bool inScope(const std::vector<int>& features, int j) {
-    return features.empty() || std::binary_search(features.begin(), features.end(), j);
-}
-
-double squaredNorm(const RowView& a, const std::vector<int>& features) {
-    double sum = 0.0;
-    if (a.index) {
-        for (int t = 0; t < a.size; ++t)
-            if (inScope(features, a.index[t])) sum += a.value[t] * a.value[t];
-    } else if (features.empty()) {
-        for (int t = 0; t < a.size; ++t)
-            sum += a.value[t] * a.value[t];
-    } else {
-        for (const int j : features)
-            if (j < a.size) sum += a.value[j] * a.value[j];
-    }
-    return sum;
-}
-
-double dotRows(const RowView& a, const RowView& b, const std::vector<int>& features) {
-    double sum = 0.0;
-    if (a.index && b.index) {
-        int s = 0;
-        int t = 0;
-        while (s < a.size && t < b.size) {
-            if (a.index[s] < b.index[t]) {
-                ++s;
-            } else if (a.index[s] > b.index[t]) {
-                ++t;
-            } else {
-                if (inScope(features, a.index[s])) sum += a.value[s] * b.value[t];
-                ++s;
-                ++t;
-            }
-        }
-    } else if (a.index || b.index) {
-        const RowView& sp = a.index ? a : b;
-        const RowView& de = a.index ? b : a;
-        for (int t = 0; t < sp.size; ++t) {
-            const int j = sp.index[t];
-            if (j < de.size && inScope(features, j)) sum += sp.value[t] * de.value[j];
-        }
-    } else if (features.empty()) {
-        const int n = std::min(a.size, b.size);
-        for (int t = 0; t < n; ++t)
-            sum += a.value[t] * b.value[t];
-    } else {
-        for (const int j : features)
-            if (j < a.size && j < b.size) sum += a.value[j] * b.value[j];
-    }
-    return sum;
-}
-
-double featureValue(const Dataset& data, int i, int j) {
-    const RowView view = rowView(data, i);
-    if (!view.index) return j < view.size ? view.value[j] : 0.0;
-    const int* end = view.index + view.size;
-    const int* at = std::lower_bound(view.index, end, j);
-    return at != end && *at == j ? view.value[at - view.index] : 0.0;
-}
-
-double power(double base, int degree) {
-    double result = 1.0;
-    while (degree > 0) {
-        if (degree & 1) result *= base;
-        base *= base;
-        degree >>= 1;
-    }
-    return result;
-}
-
-// Raw kernel value from the inner product and the two squared norms.
-double fromInner(const KernelSpec& spec, double dot, double normA, double normB) {
-    switch (spec.type) {
-        case KernelType::Linear:
-            return dot;
-        case KernelType::Polynomial:
-            return power(dot + spec.offset, spec.degree);
-        case KernelType::Gaussian:
-            return std::exp(-spec.gamma * std::max(0.0, normA + normB - 2.0 * dot));
-        case KernelType::Precomputed:
-            break;
-    }
-    return 0.0;
-}
-
-// The value classes of the rows of x (dense, one row per example): classOf[i] and one
-// representative example per class, in order of first appearance; both empty when there are
-// more than `limit` classes.
-void valueClasses(const Dataset::DenseMatrix& x, int limit, std::vector<int>* classOf,
-                  std::vector<int>* representatives) {
-    const auto m = static_cast<int>(x.rows());
-    std::map<std::vector<double>, int> classes;
-    classOf->assign(static_cast<std::size_t>(m), 0);
-    representatives->clear();
-    std::vector<double> key(static_cast<std::size_t>(x.cols()));
-    for (int i = 0; i < m; ++i) {
-        for (Eigen::Index j = 0; j < x.cols(); ++j)
-            key[static_cast<std::size_t>(j)] = x(i, j);
-        const auto [at, fresh] = classes.emplace(key, static_cast<int>(representatives->size()));
-        if (fresh) {
-            representatives->push_back(i);
-            if (static_cast<int>(representatives->size()) > limit) {
-                classOf->clear();
-                representatives->clear();
-                return;
-            }
-        }
-        (*classOf)[static_cast<std::size_t>(i)] = at->second;
-    }
-}
-
-}  // namespace
-
-double kernelValue(const KernelSpec& spec, const Dataset& a, int i, const Dataset& b, int j) {
-    if (spec.type == KernelType::Precomputed) return featureValue(a, i, j);
-    const RowView ra = rowView(a, i);
-    const RowView rb = rowView(b, j);
-    const double dot = dotRows(ra, rb, spec.features);
-    if (spec.type != KernelType::Gaussian) return fromInner(spec, dot, 0.0, 0.0);
-    return fromInner(spec, dot, squaredNorm(ra, spec.features), squaredNorm(rb, spec.features));
-}
 
 // ---- KernelSet ----
 
@@ -270,6 +123,11 @@ struct KernelSet::Impl {
     }
     const double* doubleRowOnly(int k, int i);
     const float* floatRowOnly(int k, int i);
+    // Construction steps (KernelSet's constructor).
+    void addKernel(const KernelSpec& spec);
+    void finishGroups();
+    void setDiagonal(Kernel& kernel);
+    void chooseStorage(double cacheMb, KernelPrecision precision);
 
     const Eigen::VectorXd& dotsFor(Group& g, int i) {
         if (g.dotsOf == i) return g.dots;
@@ -423,96 +281,54 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
     d.train = std::move(train);
     d.specs = std::move(specs);
     d.normalization = normalization;
-    const Dataset& data = *d.train;
-    d.m = data.size();
-    const int m = d.m;
-    const int dimension = data.dimension();
-    if (m < 1) throw std::invalid_argument("KernelSet: the training set has no examples");
+    d.m = d.train->size();
+    if (d.m < 1) throw std::invalid_argument("KernelSet: the training set has no examples");
+    for (const KernelSpec& spec : d.specs)
+        d.addKernel(spec);
+    d.finishGroups();
+    for (Impl::Kernel& kernel : d.kernels)
+        d.setDiagonal(kernel);
+    d.chooseStorage(cacheMb, precision);
+}
 
-    for (const KernelSpec& spec : d.specs) {
-        Impl::Kernel kernel;
-        kernel.spec = spec;
-        if (spec.type == KernelType::Precomputed) {
-            if (d.specs.size() > 1) {
-                throw std::invalid_argument(
-                    "'precomputed' cannot be combined with other kernels (the file holds one "
-                    "kernel)");
-            }
-            if (dimension != m) {
-                throw std::invalid_argument(
-                    "precomputed kernel '" + data.source + "' is " + std::to_string(m) + " × " +
-                    std::to_string(dimension) + "; expected a square matrix (" + std::to_string(m) +
-                    " training examples × " + std::to_string(m) + " kernel values)");
-            }
-            if (normalization == KernelNormalization::Diagonal) {
-                throw std::invalid_argument(
-                    "precomputed kernel cannot be normalised by its diagonal (a new point's "
-                    "K(z, z) is not in the file); use normalize none or trace");
-            }
-            for (int i = 0; i < m; ++i) {
-                for (int j = i + 1; j < m; ++j) {
-                    const double a = featureValue(data, i, j);
-                    const double b = featureValue(data, j, i);
-                    if (std::abs(a - b) > 1e-9 * std::max(std::abs(a), std::abs(b))) {
-                        throw std::invalid_argument(
-                            "precomputed kernel '" + data.source + "' is not symmetric: K(" +
-                            std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                            ") = " + formatReal(a) + " but K(" + std::to_string(j + 1) + ", " +
-                            std::to_string(i + 1) + ") = " + formatReal(b));
-                    }
-                }
-            }
-            kernel.rawDiagonal.resize(m);
-            for (int i = 0; i < m; ++i)
-                kernel.rawDiagonal[i] = featureValue(data, i, i);
-        } else {
-            for (const int f : spec.features) {
-                if (f < 0 || f >= dimension) {
-                    throw std::invalid_argument("kernel '" + spec.label() + "': feature " +
-                                                std::to_string(f + 1) + " is outside 1.." +
-                                                std::to_string(dimension));
-                }
-            }
-            // The group of kernels over the same features.
-            auto same = std::find_if(d.groups.begin(), d.groups.end(),
-                                     [&](const auto& g) { return g.features == spec.features; });
-            if (same == d.groups.end()) {
-                Impl::Group g;
-                g.features = spec.features;
-                g.sparse = data.sparseStorage;
-                if (spec.features.empty()) {
-                    g.dense = &data.dense;
-                    g.sparseMatrix = &data.sparse;
-                } else if (g.sparse) {
-                    // The group's column of a feature by a sorted search (features are
-                    // sorted), not a table as long as the largest index.
-                    const std::vector<int>& features = spec.features;
-                    std::vector<Eigen::Triplet<double, int>> entries;
-                    for (int i = 0; i < m; ++i) {
-                        for (Dataset::SparseMatrix::InnerIterator it(data.sparse, i); it; ++it) {
-                            const auto at =
-                                std::lower_bound(features.begin(), features.end(), it.col());
-                            if (at != features.end() && *at == it.col()) {
-                                entries.emplace_back(i, static_cast<int>(at - features.begin()),
-                                                     it.value());
-                            }
-                        }
-                    }
-                    g.sparseCopy = sparseFromTriplets(m, static_cast<int>(spec.features.size()),
-                                                      std::move(entries));
-                } else {
-                    g.denseCopy.resize(m, static_cast<int>(spec.features.size()));
-                    for (std::size_t t = 0; t < spec.features.size(); ++t)
-                        g.denseCopy.col(static_cast<int>(t)) = data.dense.col(spec.features[t]);
-                }
-                same = d.groups.insert(d.groups.end(), std::move(g));
-            }
-            kernel.group = static_cast<int>(same - d.groups.begin());
-        }
-        d.kernels.push_back(std::move(kernel));
+// One kernel of the list, its features checked and its group found or made.
+void KernelSet::Impl::addKernel(const KernelSpec& spec) {
+    const Dataset& data = *train;
+    Kernel kernel;
+    kernel.spec = spec;
+    if (spec.type == KernelType::Precomputed) {
+        checkPrecomputed(data, specs.size(), normalization);
+        kernel.rawDiagonal.resize(m);
+        for (int i = 0; i < m; ++i)
+            kernel.rawDiagonal[i] = featureValue(data, i, i);
+        kernels.push_back(std::move(kernel));
+        return;
     }
+    checkFeatures(spec, data.dimension());
+    // The group of kernels over the same features.
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return g.features == spec.features; });
+    if (same == groups.end()) {
+        Group g;
+        g.features = spec.features;
+        g.sparse = data.sparseStorage;
+        if (spec.features.empty()) {
+            g.dense = &data.dense;
+            g.sparseMatrix = &data.sparse;
+        } else if (g.sparse) {
+            g.sparseCopy = sparseColumns(data, spec.features);
+        } else {
+            g.denseCopy = denseColumns(data, spec.features);
+        }
+        same = groups.insert(groups.end(), std::move(g));
+    }
+    kernel.group = static_cast<int>(same - groups.begin());
+    kernels.push_back(std::move(kernel));
+}
+
+void KernelSet::Impl::finishGroups() {
     // Pointers into copies are fixed only now that the vector of groups no longer moves.
-    for (Impl::Group& g : d.groups) {
+    for (Group& g : groups) {
         if (!g.features.empty()) {
             g.dense = &g.denseCopy;
             g.sparseMatrix = &g.sparseCopy;
@@ -535,84 +351,88 @@ KernelSet::KernelSet(std::shared_ptr<const Dataset> train, std::vector<KernelSpe
                 g.sparse ? g.sparseMatrix->row(i).squaredNorm() : g.dense->row(i).squaredNorm();
         }
     }
-    for (Impl::Kernel& kernel : d.kernels) {
-        if (kernel.group >= 0) {
-            const Eigen::VectorXd& norms = d.groups[kernel.group].norms;
-            kernel.rawDiagonal.resize(m);
-            for (int i = 0; i < m; ++i)
-                kernel.rawDiagonal[i] = fromInner(kernel.spec, norms[i], norms[i], norms[i]);
-        }
-        // A PSD kernel is bounded by its diagonal (|K(x, x')| ≤ √(K(x, x) K(x', x'))): a finite,
-        // moderate diagonal keeps every value and every SMO sum finite (poly:1000000 does not).
-        for (int i = 0; i < m; ++i) {
-            const double v = kernel.rawDiagonal[i];
-            if (!(std::abs(v) <= 1e100)) {
-                throw std::invalid_argument("kernel '" + kernel.spec.label() +
-                                            "': K(x, x) = " + formatReal(v) +
-                                            " on training example " + std::to_string(i + 1) +
-                                            " is beyond 1e100; lower the degree or scale the data");
-            }
-        }
-        kernel.identity =
-            normalization == KernelNormalization::None || kernel.spec.type == KernelType::Gaussian;
-        if (normalization == KernelNormalization::Diagonal) {
-            kernel.rowFactor.resize(m);
-            for (int i = 0; i < m; ++i) {
-                const double v = kernel.rawDiagonal[i];
-                kernel.rowFactor[i] = v > 0.0 ? 1.0 / std::sqrt(v) : 0.0;
-            }
-        } else if (normalization == KernelNormalization::Trace) {
-            // An identically zero kernel (a feature absent from the training set) keeps
-            // factor 1: any factor leaves it zero.
-            const double trace = kernel.rawDiagonal.sum();
-            kernel.scale = trace > 0.0 ? m / trace : 1.0;
+}
+
+// K(i, i) before normalisation, checked, and the normalisation's factors.
+void KernelSet::Impl::setDiagonal(Kernel& kernel) {
+    if (kernel.group >= 0) {
+        const Eigen::VectorXd& norms = groups[kernel.group].norms;
+        kernel.rawDiagonal.resize(m);
+        for (int i = 0; i < m; ++i)
+            kernel.rawDiagonal[i] = fromInner(kernel.spec, norms[i], norms[i], norms[i]);
+    }
+    // A PSD kernel is bounded by its diagonal (|K(x, x')| ≤ √(K(x, x) K(x', x'))): a finite,
+    // moderate diagonal keeps every value and every SMO sum finite (poly:1000000 does not).
+    for (int i = 0; i < m; ++i) {
+        const double v = kernel.rawDiagonal[i];
+        if (!(std::abs(v) <= 1e100)) {
+            throw std::invalid_argument("kernel '" + kernel.spec.label() +
+                                        "': K(x, x) = " + formatReal(v) + " on training example " +
+                                        std::to_string(i + 1) +
+                                        " is beyond 1e100; lower the degree or scale the data");
         }
     }
+    kernel.identity =
+        normalization == KernelNormalization::None || kernel.spec.type == KernelType::Gaussian;
+    if (normalization == KernelNormalization::Diagonal) {
+        kernel.rowFactor.resize(m);
+        for (int i = 0; i < m; ++i) {
+            const double v = kernel.rawDiagonal[i];
+            kernel.rowFactor[i] = v > 0.0 ? 1.0 / std::sqrt(v) : 0.0;
+        }
+    } else if (normalization == KernelNormalization::Trace) {
+        // An identically zero kernel (a feature absent from the training set) keeps
+        // factor 1: any factor leaves it zero.
+        const double trace = kernel.rawDiagonal.sum();
+        kernel.scale = trace > 0.0 ? m / trace : 1.0;
+    }
+}
 
+// Where the kernels are held: over value classes, whole (double or float) or by rows.
+void KernelSet::Impl::chooseStorage(double cacheMb, KernelPrecision precision) {
     const double budget = cacheBudgetBytes(cacheMb);
     // Kernels over few value classes are held over the classes (at most (m/8)² values each,
     // exact), the rest whole or by rows.
     double compactBytes = 0.0;
     int full = 0;
     if (precision == KernelPrecision::Compact) {
-        for (Impl::Group& g : d.groups)
+        for (Group& g : groups)
             if (!g.sparse) valueClasses(*g.dense, m / 8, &g.classOf, &g.representatives);
-        for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k) {
-            if (!d.compressed(k)) continue;
-            const auto n = static_cast<double>(d.groups[d.kernels[k].group].representatives.size());
+        for (int k = 0; k < static_cast<int>(kernels.size()); ++k) {
+            if (!compressed(k)) continue;
+            const auto n = static_cast<double>(groups[kernels[k].group].representatives.size());
             compactBytes += n * n * sizeof(double);
         }
         if (compactBytes > budget / 2) {
-            for (Impl::Group& g : d.groups)
+            for (Group& g : groups)
                 g.classOf.clear(), g.representatives.clear();
             compactBytes = 0.0;
         }
-        for (std::vector<double>& buffer : d.widened)
+        for (std::vector<double>& buffer : widened)
             buffer.resize(static_cast<std::size_t>(m));
     }
-    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k) {
-        if (d.compressed(k)) continue;
-        d.kernels[k].wholeSlot = static_cast<std::size_t>(full++);
+    for (int k = 0; k < static_cast<int>(kernels.size()); ++k) {
+        if (compressed(k)) continue;
+        kernels[k].wholeSlot = static_cast<std::size_t>(full++);
     }
-    d.kernelsWhole = static_cast<std::size_t>(full);
+    kernelsWhole = static_cast<std::size_t>(full);
     const double room = budget - compactBytes;
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto squares = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
     const auto wholeCount = static_cast<std::size_t>(full) * squares;
     if (static_cast<double>(RowMemory<double>::footprint(wholeCount)) <= room) {
-        d.storage = KernelStorage::WholeDouble;
+        storage = KernelStorage::WholeDouble;
     } else if (precision == KernelPrecision::Compact &&
                static_cast<double>(RowMemory<float>::footprint(wholeCount)) <= room) {
-        d.storage = KernelStorage::WholeFloat;
+        storage = KernelStorage::WholeFloat;
     } else {
-        d.lru.configure(static_cast<int>(room / rowBytes), m);
+        lru.configure(static_cast<int>(room / rowBytes), m);
     }
-    d.fillGroup = precision == KernelPrecision::Compact && d.storage != KernelStorage::Rows;
-    d.groupKernels.resize(d.groups.size());
-    for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k)
-        if (d.kernels[k].group >= 0 && !d.compressed(k))
-            d.groupKernels[d.kernels[k].group].push_back(k);
-    if (d.fillGroup) d.orderGroups();
+    fillGroup = precision == KernelPrecision::Compact && storage != KernelStorage::Rows;
+    groupKernels.resize(groups.size());
+    for (int k = 0; k < static_cast<int>(kernels.size()); ++k)
+        if (kernels[k].group >= 0 && !compressed(k)) groupKernels[kernels[k].group].push_back(k);
+    if (fillGroup) orderGroups();
 }
 
 KernelSet::~KernelSet() = default;

@@ -56,7 +56,12 @@ double evaluateMklObjective(const KernelSetup& setup, const Eigen::VectorXd& bet
 // The plane of α: S_k(α) = Σα − ½ αᵀ Y K_k Y α for every base kernel k of `kernels` (y = the
 // training labels, ±1), from the rows of the support vectors (αᵢ > 0): O(K · nSV · m).
 // D(β) ≥ Σₖ βₖ S_k(α) on the simplex for every feasible α, with equality at β's own solution.
-Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha);
+// With `products`, for every k with wanted[k] also (*products)[k] = K_k Y α (length m, from
+// the support's whole rows: O(nSV · m) instead of the triangle's half; an MKL solver forms
+// SMO's gradient at new weights from them); the other entries are left empty.
+Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha,
+                         const std::vector<char>* wanted = nullptr,
+                         std::vector<Eigen::VectorXd>* products = nullptr);
 
 // α carried over to an edited training set (app/warm_start.h): example i takes
 // previousAlpha[previousIndex[i]] (0 for −1, a new example), clipped to [0, C]; then the

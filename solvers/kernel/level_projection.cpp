@@ -30,12 +30,15 @@ double squaredNorm2(const Eigen::MatrixXd& S) {
 
 }  // namespace
 
-Eigen::VectorXd projectOntoSimplex(const Eigen::VectorXd& v) {
-    // Michelot's algorithm (1986): the threshold τ of the active entries, recomputed after
-    // dropping every entry at or below it, rises monotonically to the exact one
-    // (max(v − τ, 0) sums to 1). No sort; a few passes over the entries still active.
+namespace {
+
+// Michelot's algorithm (1986): the threshold τ of the active entries, recomputed after dropping
+// every entry at or below it, rises monotonically to the exact one (max(v − τ, 0) sums to 1).
+// No sort; a few passes over the entries still active. `active` is scratch (no allocation once
+// it has v's length: the level projection calls this hundreds of times per plane).
+void projectInto(const Eigen::VectorXd& v, std::vector<double>& active, Eigen::VectorXd& out) {
     const Eigen::Index n = v.size();
-    std::vector<double> active(v.data(), v.data() + n);
+    active.assign(v.data(), v.data() + n);
     double sum = v.sum();
     double tau = (sum - 1.0) / static_cast<double>(n);
     for (;;) {
@@ -52,7 +55,16 @@ Eigen::VectorXd projectOntoSimplex(const Eigen::VectorXd& v) {
         sum = keptSum;
         tau = (sum - 1.0) / static_cast<double>(kept);
     }
-    return (v.array() - tau).cwiseMax(0.0);
+    out = (v.array() - tau).cwiseMax(0.0);
+}
+
+}  // namespace
+
+Eigen::VectorXd projectOntoSimplex(const Eigen::VectorXd& v) {
+    std::vector<double> active;
+    Eigen::VectorXd out;
+    projectInto(v, active, out);
+    return out;
 }
 
 LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
@@ -80,24 +92,31 @@ LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
     const Eigen::VectorXd insideExcess = S * inside - bound;  // ≤ 0: inside the level set
     const double room = std::max(-insideExcess.maxCoeff(), 0.0);
     const double lipschitz = squaredNorm2(S);
-    const auto betaAt = [&](const Eigen::VectorXd& lambda) {
-        return projectOntoSimplex(center - S.transpose() * lambda);
+    // β(λ) = Π_Δ(c − Sᵀλ), into vectors reused across the ascent's steps.
+    std::vector<double> scratch;
+    Eigen::VectorXd shifted(K), projected(K);
+    const auto betaAt = [&](const Eigen::VectorXd& lambda) -> const Eigen::VectorXd& {
+        shifted.noalias() = center - S.transpose() * lambda;
+        projectInto(shifted, scratch, projected);
+        return projected;
     };
     if (lipschitz > 0) {
         // Feasible to a thousandth of the room between ℓ and the LP's minimiser; duality gap
         // (= −λᵀ(Sβ − bound) when feasible) a ten-thousandth of the squared distance.
         const double feasibility = 1e-3 * room + 1e-12 * (1.0 + std::abs(level));
         Eigen::VectorXd y = out.lambda;
+        Eigen::VectorXd grad(t), next(t);
         double momentum = 1.0;
         for (out.iterations = 1; out.iterations <= maxIterations; ++out.iterations) {
-            const Eigen::VectorXd grad = S * betaAt(y) - bound;
-            const Eigen::VectorXd next = (y + grad / lipschitz).cwiseMax(0.0);
+            grad.noalias() = S * betaAt(y);
+            grad -= bound;
+            next = (y + grad / lipschitz).cwiseMax(0.0);
             const double following = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * momentum * momentum));
             y = next + ((momentum - 1.0) / following) * (next - out.lambda);
             out.lambda = next;
             momentum = following;
             if (out.iterations % 10 != 0) continue;
-            const Eigen::VectorXd beta = betaAt(out.lambda);
+            const Eigen::VectorXd& beta = betaAt(out.lambda);
             const Eigen::VectorXd excess = S * beta - bound;
             const double gap = -out.lambda.dot(excess);
             if (excess.maxCoeff() <= feasibility &&

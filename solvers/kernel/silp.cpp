@@ -54,11 +54,52 @@ struct SilpSolver::State {
     double upper = kInf;
     bool lpRan = false;
 
+    // The products Kₖ Yα of the last plane for the kernels of its β (mklPlane), while α has
+    // not moved since: SMO's gradient at the next β is formed from them.
+    std::vector<Eigen::VectorXd> products;
+    bool productsValid = false;
+
     std::vector<Eigen::VectorXd> planes, betaIterates;
     std::vector<double> dValues;
     std::vector<Eigen::VectorXd> planeAlphas;  // the α of each plane of planes (warm starts)
 
     bool hasBest() const { return bestD < kInf; }
+    // The plane of α (at β_t): with the products of β_t's kernels kept for the next refresh.
+    Eigen::VectorXd planeOf(KernelSet& kernels) {
+        std::vector<char> wanted(static_cast<std::size_t>(beta.size()));
+        for (Eigen::Index k = 0; k < beta.size(); ++k)
+            wanted[static_cast<std::size_t>(k)] = beta[k] > 0.0;
+        Eigen::VectorXd S = mklPlane(kernels, alpha, &wanted, &products);
+        productsValid = true;
+        return S;
+    }
+    // Q holds β_t (new weights): SMO's gradient at the same α. Qα = Y Σₖ βₖ Kₖ Yα from the
+    // plane's products where it has them (a kernel that enters β is multiplied now); without
+    // them (α moved since the plane) SMO forms Qα itself.
+    void refresh(KernelSet& kernels) {
+        q.setWeights(beta);
+        if (!productsValid) {
+            smo.refreshGradient();
+            return;
+        }
+        productsValid = false;
+        const Eigen::VectorXd& y = q.labels();
+        const Eigen::VectorXd v = alpha.cwiseProduct(y);
+        std::vector<int> support;
+        for (Eigen::Index i = 0; i < v.size(); ++i)
+            if (v[i] != 0.0) support.push_back(static_cast<int>(i));
+        Eigen::VectorXd Kv = Eigen::VectorXd::Zero(v.size());
+        for (Eigen::Index k = 0; k < beta.size(); ++k) {
+            if (beta[k] == 0.0) continue;
+            Eigen::VectorXd& product = products[static_cast<std::size_t>(k)];
+            if (product.size() == 0) {
+                product = Eigen::VectorXd::Zero(v.size());
+                kernels.addProduct(static_cast<int>(k), 1.0, v, support, product.data());
+            }
+            Kv += beta[k] * product;
+        }
+        smo.refreshGradient(y.cwiseProduct(Kv));
+    }
     // A solved SVM at β_t with dual value D: the best so far when D is the least.
     void noteSolution(double D) {
         if (D >= bestD) return;
@@ -187,8 +228,8 @@ Status SilpSolver::doStep(IterationRecord& record) {
 Status SilpSolver::exactStep(IterationRecord& record) {
     State& s = *state_;
     // 1. The SVM at β_t, warm-started from the previous α.
-    s.q.setWeights(s.beta);
-    s.smo.refreshGradient();
+    s.refresh(*kernels_);
+    s.productsValid = false;  // α moves
     const SmoProgress progress = s.smo.run(0, &cancelToken());
     ++svmCalls_;
     smoIterations_ += progress.steps;
@@ -205,7 +246,7 @@ Status SilpSolver::exactStep(IterationRecord& record) {
     s.noteSolution(D);
 
     // 2. The plane θ ≥ Σₖ βₖ S_k(α_t), 3. the master LP.
-    const Status status = planeAdded(record, mklPlane(*kernels_, s.alpha), D);
+    const Status status = planeAdded(record, s.planeOf(*kernels_), D);
     if (status.code != StatusCode::Running) return status;
     record.upper = s.bestD;
     // θ_t ≤ min D; at an exact optimum (a vertex) rounding may put it a hair above U.
@@ -217,11 +258,11 @@ Status SilpSolver::exactStep(IterationRecord& record) {
 Status SilpSolver::interleavedStep(IterationRecord& record) {
     State& s = *state_;
     if (!s.qHoldsBeta) {
-        s.q.setWeights(s.beta);
-        s.smo.refreshGradient();
+        s.refresh(*kernels_);
         s.qHoldsBeta = true;
     }
     // 1. One chunk of SMO at β_t, from where the last one stopped.
+    s.productsValid = false;  // α moves
     const SmoProgress progress = s.smo.run(chunkSteps_, &cancelToken());
     ++svmCalls_;
     smoIterations_ += progress.steps;
@@ -235,7 +276,7 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
     s.bias = s.smo.bias();
     s.violation = progress.maxViolation;
     // 2. The plane of this feasible α: below D everywhere (silp.h); its height at β_t.
-    const Eigen::VectorXd S = mklPlane(*kernels_, s.alpha);
+    const Eigen::VectorXd S = s.planeOf(*kernels_);
     const double D = s.beta.dot(S);
     // 3. Upper bounds: any (α, b) gives a primal value ≥ D(β_t) ≥ min D.
     s.upper = std::min(s.upper, s.smo.primalObjective());

@@ -37,6 +37,7 @@ struct Smo::Impl {
     std::vector<char> status;
     int activeSize = 0;
     bool unshrink = false;
+    bool gbarValid = false;  // Gbar is kept up to date (else ensureGbar computes it)
     int counter = 0;
     long long totalSteps = 0;
     long long generation = 0;  // bumped whenever α or G change
@@ -72,8 +73,12 @@ struct Smo::Impl {
     }
 
     // α (example order) → state in example order with the full gradient, as LIBSVM's
-    // Solve() initialises it; the active set is everything again.
-    void initialise(const Eigen::VectorXd& a) {
+    // Solve() initialises it; the active set is everything again. Qa = Qα when the caller has
+    // it (an MKL solver that formed Σ βₖ Kₖ Yα from its plane), else it is computed here.
+    // lazyGbar (a refresh after new kernel weights): Gbar waits until a reconstruction first
+    // needs it; else it is formed now, as LIBSVM does (a fresh start follows LIBSVM's path).
+    void initialise(const Eigen::VectorXd& a, const Eigen::VectorXd* Qa = nullptr,
+                    bool lazyGbar = false) {
         index.resize(static_cast<std::size_t>(l));
         for (int p = 0; p < l; ++p)
             index[p] = p;
@@ -86,25 +91,41 @@ struct Smo::Impl {
         status.resize(static_cast<std::size_t>(l));
         for (int p = 0; p < l; ++p)
             updateStatus(p);
-        // G = Qα − e and Gbar = Q (C·[α = C]) by products (KernelQ::multiply): a kernel over
-        // value classes multiplies without forming rows, and SMO computes (and caches) only
-        // the rows its working sets ask for.
-        Eigen::VectorXd atBound = Eigen::VectorXd::Zero(l);
-        for (int i = 0; i < l; ++i)
-            if (isUpper(i)) atBound[i] = options.C;
-        const Eigen::VectorXd Qa = a.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(a);
-        const Eigen::VectorXd Qc =
-            atBound.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(atBound);
+        // G = Qα − e by a product (KernelQ::multiply): a kernel over value classes multiplies
+        // without forming rows, and SMO computes (and caches) only the rows its working sets
+        // ask for.
         G.resize(static_cast<std::size_t>(l));
-        Gbar.resize(static_cast<std::size_t>(l));
-        for (int j = 0; j < l; ++j) {
-            G[j] = Qa[j] - 1.0;
-            Gbar[j] = Qc[j];
+        if (Qa) {
+            for (int j = 0; j < l; ++j)
+                G[j] = (*Qa)[j] - 1.0;
+        } else {
+            const Eigen::VectorXd product =
+                a.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(a);
+            for (int j = 0; j < l; ++j)
+                G[j] = product[j] - 1.0;
         }
+        Gbar.resize(static_cast<std::size_t>(l));
+        gbarValid = false;
+        if (!lazyGbar) ensureGbar();
         activeSize = l;
         unshrink = false;
         counter = std::min(l, 1000) + 1;
         ++generation;
+    }
+
+    // Gbar = Q (C·[α = C]) by one product. After a refresh, when first needed: interleaved MKL
+    // moves β every m/2 SMO updates, before the first shrinking (every min(m, 1000) updates),
+    // and the product over the bounded support vectors was a fifth of each refresh (sonar).
+    void ensureGbar() {
+        if (gbarValid) return;
+        Eigen::VectorXd atBound = Eigen::VectorXd::Zero(l);
+        for (int p = 0; p < l; ++p)
+            if (isUpper(p)) atBound[index[p]] = options.C;
+        const Eigen::VectorXd Qc =
+            atBound.isZero(0.0) ? Eigen::VectorXd::Zero(l) : q->multiply(atBound);
+        for (int p = 0; p < l; ++p)
+            Gbar[p] = Qc[index[p]];
+        gbarValid = true;
     }
 
     // WSS 2 of Fan, Chen & Lin (2005) over the active set; returns true when optimal. On
@@ -208,6 +229,7 @@ struct Smo::Impl {
     // reconstruct_gradient), into g (which holds G of the active positions already).
     void reconstructInto(std::vector<double>& g) {
         if (activeSize == l) return;
+        ensureGbar();
         for (int j = activeSize; j < l; ++j)
             g[j] = Gbar[j] - 1.0;
         long long nrFree = 0;
@@ -381,6 +403,10 @@ struct Smo::Impl {
         const bool uj = isUpper(j);
         updateStatus(i);
         updateStatus(j);
+        if (!gbarValid) {
+            ++generation;
+            return;
+        }
         if (ui != isUpper(i)) {
             const double c = ui ? -C : C;
             for (int k = 0; k < l; ++k)
@@ -459,7 +485,19 @@ void Smo::refreshGradient() {
     Eigen::VectorXd a(d.l);
     for (int p = 0; p < d.l; ++p)
         a[d.index[p]] = d.alpha[p];
-    d.initialise(a);
+    d.initialise(a, nullptr, /*lazyGbar=*/true);
+}
+
+void Smo::refreshGradient(const Eigen::VectorXd& Qalpha) {
+    Impl& d = *impl_;
+    if (Qalpha.size() != d.l) {
+        throw std::invalid_argument("Smo::refreshGradient: " + std::to_string(Qalpha.size()) +
+                                    " values of Q alpha for " + std::to_string(d.l) + " examples");
+    }
+    Eigen::VectorXd a(d.l);
+    for (int p = 0; p < d.l; ++p)
+        a[d.index[p]] = d.alpha[p];
+    d.initialise(a, &Qalpha, /*lazyGbar=*/true);
 }
 
 SmoProgress Smo::run(long long maxSteps, const CancelToken* cancel) {

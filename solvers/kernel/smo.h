@@ -44,6 +44,9 @@ class Smo {
     void setAlpha(const Eigen::VectorXd& alpha);
     // Keeps α and recomputes the gradient, after q's weights changed.
     void refreshGradient();
+    // The same, given Qα (example order, length m) for the current α and q's new weights:
+    // no product with Q is formed (an MKL solver has Σₖ βₖ Kₖ Yα from its plane).
+    void refreshGradient(const Eigen::VectorXd& Qalpha);
 
     // At most maxSteps pair updates (≤ 0: until converged); returns early at convergence or
     // when `cancel` is set (checked every 1000 steps).

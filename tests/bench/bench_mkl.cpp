@@ -9,8 +9,9 @@
 //                       solves it (the previous α, the new β: setWeights + refreshGradient +
 //                       run) against a cold solve from α = 0 with the same β, both on the
 //                       same fully cached KernelSet; average SMO updates and time per call,
-//                       ratio warm / cold (target ≤ 0.3). On these small sets a cold solve
-//                       takes about m SMO updates, and SILP's β jumps across the simplex
+//                       ratio warm / cold (informational: the old target ≤ 0.3 was retired
+//                       by issue 34 for the interleaved one below). On these small sets a cold
+//                       solve takes about m SMO updates, and SILP's β jumps across the simplex
 //                       (Kelley's method: vertices and edges first), so the previous α is far
 //                       from the new solution: the saving is bounded by the updates, printed
 //                       next to the times.
@@ -22,7 +23,8 @@
 //                       combined kernel Σ βₖ Kₖ at SILP's β, measured in the same run (svm_train
 //                       on the precomputed matrix; and with forming that matrix from the base
 //                       kernels, as a single-kernel solve evaluates its kernel). Targets: the
-//                       interleaved MKL ≤ 3× that solve; german: silp and interleaved < 5 s,
+//                       interleaved MKL with its defaults (master=level) ≤ 3× that solve
+//                       (master=lp shown beside, not judged); german: silp and interleaved < 5 s,
 //                       simplemkl < 10 s. german is read from --ida DIR (default
 //                       /work/shared/datasets/ida-raetsch-benchmarks), skipped when absent.
 //
@@ -32,8 +34,9 @@
 // range in brackets). Targets are judged PASS/FAIL in the output, but the exit code is 0
 // unless the benchmark itself cannot run: it is a report.
 //
-// Usage: bench_mkl [--runs N] [--tol-rel X]   (X = 1e-3 by default; smaller X means longer
-// SILP runs whose late β move less, where warm starts save more)
+// Usage: bench_mkl [--runs N] [--tol-rel X] [--ida DIR] [--only SET]   (X = 1e-3 by default;
+// smaller X means longer SILP runs whose late β move less, where warm starts save more;
+// --only runs the sets of that name alone: ionosphere, sonar or german)
 #include <Eigen/Core>
 #include <algorithm>
 #include <cstdio>
@@ -71,8 +74,8 @@ struct Case {
 constexpr double kC = 1.0;
 double kTolRel = 1e-3;                                                // --tol-rel
 std::string idaDir = "/work/shared/datasets/ida-raetsch-benchmarks";  // --ida
+std::string onlySet;                                                  // --only
 constexpr double kKkt = 1e-3;
-constexpr double kWarmTarget = 0.3;
 constexpr int kRepeats = 15;  // timed blocks per warm/cold measurement
 
 cplab::KernelOptions kernelOptions(const Case& c) {
@@ -296,10 +299,11 @@ void mklAgainstOneSolve(const std::vector<Case>& cases, int runs, int* pass, int
     std::vector<Case> big;
     for (const Case& c : cases)
         if (c.count > 10) big.push_back(c);
-    if (auto german = idaGerman(idaDir)) {
+    const bool wantGerman = onlySet.empty() || onlySet == "german";
+    if (auto german = wantGerman ? idaGerman(idaDir) : nullptr) {
         big.push_back(
             {"german", german, "gaussian:0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10@each_feature", 200});
-    } else {
+    } else if (wantGerman) {
         std::cout << "\n(german skipped: no IDA files under " << idaDir << ")\n";
     }
     std::cout << "\n=== MKL to tol_rel = " << kTolRel
@@ -314,9 +318,9 @@ void mklAgainstOneSolve(const std::vector<Case>& cases, int runs, int* pass, int
             MklRun run;
         };
         std::vector<Entry> entries = {
-            {"silp", {}, {}, {}},       {"silp_interleaved", {}, {}, {}},
+            {"silp", {}, {}, {}},       {"interleaved lp", {}, {}, {}},
             {"simplemkl", {}, {}, {}},  {"simplemkl kkt=1e-5", {}, {}, {}},
-            {"silp level", {}, {}, {}}, {"interleaved level", {}, {}, {}}};
+            {"silp level", {}, {}, {}}, {"silp_interleaved", {}, {}, {}}};
         std::vector<double> single, singleWith, singleCpu;
         double dual = 0;
         Eigen::VectorXd beta;
@@ -346,16 +350,19 @@ void mklAgainstOneSolve(const std::vector<Case>& cases, int runs, int* pass, int
                   << " ms, with forming the kernel " << bench::millisecondsText(singleWith)
                   << " ms (CPU " << bench::millisecondsText(singleCpu)
                   << " ms), D = " << fmt("%.4f", dual) << "\n";
-        for (const std::size_t index : {std::size_t{1}, std::size_t{5}}) {
+        // The target is the solver with its defaults (master=level); master=lp is shown beside.
+        for (const std::size_t index : {std::size_t{5}, std::size_t{1}}) {
             const double interleaved = median(entries[index].wall);
             const double ratio = interleaved / median(singleWith);
             const bool ok = ratio <= 3.0;
-            (ok ? *pass : *fail)++;
+            if (index == 5) (ok ? *pass : *fail)++;
             std::cout << "            " << pad(entries[index].label, 18)
                       << " / one solve: " << fmt("%.2f", ratio) << "x (CPU "
                       << fmt("%.2f", median(entries[index].cpu) / median(singleCpu))
                       << "x; svm_train alone: " << fmt("%.2f", interleaved / median(single))
-                      << "x)  target <= 3  " << passFail(ok) << "\n";
+                      << (index == 5 ? "x)  target <= 3  " + passFail(ok)
+                                     : std::string("x)  (informational)"))
+                      << "\n";
         }
         if (c.count == 200) {
             for (const auto& [index, limit] :
@@ -379,6 +386,8 @@ int main(int argc, char** argv) {
     for (int k = 1; k < argc; ++k) {
         if (std::string(argv[k]) == "--ida" && k + 1 < argc) {
             idaDir = argv[++k];
+        } else if (std::string(argv[k]) == "--only" && k + 1 < argc) {
+            onlySet = argv[++k];
         } else if (std::string(argv[k]) == "--tol-rel" && k + 1 < argc) {
             kTolRel = std::atof(argv[++k]);
             if (!(kTolRel > 0.0 && kTolRel < 1.0)) {
@@ -413,6 +422,14 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::cerr << "bench_mkl: " << e.what() << "\n";
         return 1;
+    }
+    if (!onlySet.empty()) {
+        std::erase_if(cases, [](const Case& c) { return c.name != onlySet; });
+        if (cases.empty() && onlySet != "german") {
+            std::cerr << "bench_mkl: --only " << onlySet
+                      << ": no such set (ionosphere, sonar, german)\n";
+            return 2;
+        }
     }
 
     int pass = 0, fail = 0;
@@ -455,9 +472,9 @@ int main(int argc, char** argv) {
 
     std::cout << "\n=== warm-started SVM calls along SILP vs cold solves with the same beta "
                  "(calls 2..T; per call)\n";
+    std::cout << "(informational: the target <= 0.3 was retired, see issue 34)\n";
     std::cout << "set         K  calls  warm updates  cold updates  ratio  warm ms  cold ms  "
-                 "ratio  target <= "
-              << kWarmTarget << "\n";
+                 "ratio\n";
     for (const Case& c : cases) {
         std::vector<double> warmMs, coldMs;
         WarmCold w;
@@ -468,12 +485,10 @@ int main(int argc, char** argv) {
         }
         const double stepRatio = w.coldSteps > 0 ? w.warmSteps / w.coldSteps : 0.0;
         const double timeRatio = median(warmMs) / median(coldMs);
-        const bool ok = timeRatio <= kWarmTarget;
-        (ok ? pass : fail)++;
         std::cout << pad(c.name, 10) << fmt("%3.0f", c.count) << fmt("%7.0f", w.calls)
                   << fmt("%14.1f", w.warmSteps) << fmt("%14.1f", w.coldSteps)
                   << fmt("%7.2f", stepRatio) << fmt("%9.3f", median(warmMs))
-                  << fmt("%9.3f", median(coldMs)) << fmt("%7.2f", timeRatio) << "  " << passFail(ok)
+                  << fmt("%9.3f", median(coldMs)) << fmt("%7.2f", timeRatio)
                   << (w.replayMatches ? "" : "  (replay differs from the SILP run's updates)")
                   << "\n";
     }

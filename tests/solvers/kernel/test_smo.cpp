@@ -276,6 +276,26 @@ void TestSmo::warmStartReachesNewOptimum() {
     const double dualB = dualFromRows(q2, warm.alpha());
     QVERIFY(std::abs(dualB - warm.dualObjective()) <= 1e-10 * std::abs(dualB));
 
+    // (c) the same Smo after new weights, given Qα (what an MKL solver forms from its
+    // plane's products): the gradient is Qα − 1 from Q's rows, and the optimum LIBSVM's.
+    KernelQ q3(kernels, train->labels, half, 64);
+    Smo given(q3, SmoOptions{1.0, 1e-3, true});
+    QVERIFY(given.run(0).converged);
+    const Eigen::VectorXd alpha3 = given.alpha();
+    q3.setWeights(second);
+    const int m = train->size();
+    Eigen::VectorXd Qa = Eigen::VectorXd::Zero(m);
+    for (int j = 0; j < m; ++j)
+        if (alpha3[j] != 0.0) Qa += alpha3[j] * Eigen::Map<const Eigen::VectorXd>(q3.row(j), m);
+    given.refreshGradient(Qa);
+    QVERIFY(given.alpha() == alpha3);
+    QVERIFY((given.gradient() - (Qa.array() - 1.0).matrix()).cwiseAbs().maxCoeff() <= 1e-12);
+    QVERIFY(given.run(0).converged);
+    const double relC =
+        std::abs(given.dualObjective() - reference.dualObjective) / reference.dualObjective;
+    QVERIFY(relC <= 1e-6);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, given.refreshGradient(Qa.head(m - 1)));
+
     qInfo(
         "warm start: %lld steps (cold first solve %lld, LIBSVM cold %lld); relative "
         "difference to LIBSVM's optimum %.2e (refreshGradient), %.2e (setAlpha); |Δb| %.2e",
