@@ -22,11 +22,12 @@
 //                       200 kernels), wall and CPU time, against ONE LIBSVM solve on the
 //                       combined kernel Σ βₖ Kₖ at SILP's β, measured in the same run (svm_train
 //                       on the precomputed matrix; and with forming that matrix from the base
-//                       kernels, as a single-kernel solve evaluates its kernel). Targets: the
-//                       interleaved MKL with its defaults (master=level) ≤ 3× that solve
-//                       (master=lp shown beside, not judged); german: silp and interleaved < 5 s,
-//                       simplemkl < 10 s. german is read from --ida DIR (default
-//                       /work/shared/datasets/ida-raetsch-benchmarks), skipped when absent.
+//                       kernels with βₖ > 0, as a single-kernel solve evaluates its kernel).
+//                       Targets: the interleaved MKL with its defaults (master=level) ≤ 3× that
+//                       solve on ionosphere and sonar (master=lp and german's ratio shown, not
+//                       judged); german: silp and interleaved < 5 s, simplemkl < 10 s. german is
+//                       read from --ida DIR (default /work/shared/datasets/ida-raetsch-benchmarks),
+//                       skipped when absent.
 //
 // Data: ionosphere (tests/data/kernel/ionosphere_scale, 351 × 34) and sonar
 // (tests/data/sonar.all-data, 208 × 60), C = 1, kkt_tolerance = 1e-3 (LIBSVM's default),
@@ -241,7 +242,8 @@ std::shared_ptr<const Dataset> idaGerman(const std::string& dir) {
 }
 
 // One LIBSVM solve on Σ βₖ Kₖ (the normalised base kernels), precomputed: svm_train alone, and
-// with forming the matrix from freshly computed base kernels (the kernels with βₖ > 0).
+// with forming the matrix from freshly computed base kernels — only those with βₖ > 0, as a user
+// who knows β would (each is normalised by its own trace, so the others are not needed).
 struct SingleSolve {
     double trainSeconds = 0, withKernelSeconds = 0, withKernelCpu = 0, dual = 0;
 };
@@ -249,21 +251,25 @@ struct SingleSolve {
 SingleSolve libsvmAt(const Case& c, const Eigen::VectorXd& beta) {
     const double cpuStart = bench::cpuSeconds();
     const auto start = Clock::now();
-    std::vector<cplab::KernelSpec> specs;
+    std::vector<cplab::KernelSpec> all, specs;
+    std::vector<double> weights;
     std::string why;
-    cplab::parseKernelList(c.kernels, c.data->dimension(), &specs, &why);
+    cplab::parseKernelList(c.kernels, c.data->dimension(), &all, &why);
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if (beta[static_cast<Eigen::Index>(k)] <= 0) continue;
+        specs.push_back(all[k]);
+        weights.push_back(beta[static_cast<Eigen::Index>(k)]);
+    }
     cplab::KernelSet kernels(c.data, specs, cplab::KernelNormalization::Trace, 1024);
     const int m = c.data->size();
     Dataset combined;
     combined.name = combined.source = c.name + " combined kernel";
     combined.dense = Dataset::DenseMatrix::Zero(m, m);
     combined.labels = c.data->labels;
-    for (int k = 0; k < kernels.kernels(); ++k) {
-        if (beta[k] <= 0) continue;
+    for (int k = 0; k < kernels.kernels(); ++k)
         for (int i = 0; i < m; ++i)
-            kernels.addRow(k, i, beta[k],
+            kernels.addRow(k, i, weights[static_cast<std::size_t>(k)],
                            combined.dense.data() + static_cast<std::ptrdiff_t>(i) * m);
-    }
     cplab::KernelSpec pre;
     pre.type = cplab::KernelType::Precomputed;
     const cplab::LibsvmResult r = cplab::solveWithLibsvm(
@@ -350,18 +356,20 @@ void mklAgainstOneSolve(const std::vector<Case>& cases, int runs, int* pass, int
                   << " ms, with forming the kernel " << bench::millisecondsText(singleWith)
                   << " ms (CPU " << bench::millisecondsText(singleCpu)
                   << " ms), D = " << fmt("%.4f", dual) << "\n";
-        // The target is the solver with its defaults (master=level); master=lp is shown beside.
+        // The target is the solver with its defaults (master=level) on ionosphere and sonar;
+        // master=lp is shown beside, and german's ratio too (its target is the time limits).
+        const bool judged = c.count != 200;
         for (const std::size_t index : {std::size_t{5}, std::size_t{1}}) {
             const double interleaved = median(entries[index].wall);
             const double ratio = interleaved / median(singleWith);
             const bool ok = ratio <= 3.0;
-            if (index == 5) (ok ? *pass : *fail)++;
+            if (index == 5 && judged) (ok ? *pass : *fail)++;
             std::cout << "            " << pad(entries[index].label, 18)
                       << " / one solve: " << fmt("%.2f", ratio) << "x (CPU "
                       << fmt("%.2f", median(entries[index].cpu) / median(singleCpu))
                       << "x; svm_train alone: " << fmt("%.2f", interleaved / median(single))
-                      << (index == 5 ? "x)  target <= 3  " + passFail(ok)
-                                     : std::string("x)  (informational)"))
+                      << (index == 5 && judged ? "x)  target <= 3  " + passFail(ok)
+                                               : std::string("x)  (informational)"))
                       << "\n";
         }
         if (c.count == 200) {
