@@ -93,7 +93,9 @@ double dotRows(const RowView& a, const RowView& b, const std::vector<int>& featu
     return sum;
 }
 
-double power(double base, int degree) {
+}  // namespace
+
+double integerPower(double base, int degree) {
     double result = 1.0;
     while (degree > 0) {
         if (degree & 1) result *= base;
@@ -102,8 +104,6 @@ double power(double base, int degree) {
     }
     return result;
 }
-
-}  // namespace
 
 double featureValue(const Dataset& data, int i, int j) {
     const RowView view = rowView(data, i);
@@ -118,7 +118,7 @@ double fromInner(const KernelSpec& spec, double dot, double normA, double normB)
         case KernelType::Linear:
             return dot;
         case KernelType::Polynomial:
-            return power(dot + spec.offset, spec.degree);
+            return integerPower(dot + spec.offset, spec.degree);
         case KernelType::Gaussian:
             return std::exp(-spec.gamma * std::max(0.0, normA + normB - 2.0 * dot));
         case KernelType::Precomputed:

@@ -13,6 +13,8 @@
 
 namespace cplab {
 
+// base^degree for a degree ≥ 0 by repeated squaring (the polynomial kernel's power).
+double integerPower(double base, int degree);
 // Feature j of example i (0 when a sparse row does not hold it).
 double featureValue(const Dataset& data, int i, int j);
 // The raw kernel value from the inner product and the two squared norms (Gaussian only reads

@@ -4,21 +4,9 @@
 #include <cmath>
 #include <utility>
 
+#include "kernel/kernel_values.h"
+
 namespace cplab {
-
-namespace {
-
-double power(double base, int degree) {
-    double result = 1.0;
-    while (degree > 0) {
-        if (degree & 1) result *= base;
-        base *= base;
-        degree >>= 1;
-    }
-    return result;
-}
-
-}  // namespace
 
 XvKernel::XvKernel(KernelSpec spec) : spec_(std::move(spec)) {}
 
@@ -46,7 +34,8 @@ Eigen::MatrixXd XvKernel::values(const Eigen::MatrixXd& A, const Eigen::MatrixXd
         case KernelType::Linear:
             break;
         case KernelType::Polynomial:
-            K = K.unaryExpr([&](double dot) { return power(dot + spec_.offset, spec_.degree); });
+            K = K.unaryExpr(
+                [&](double dot) { return integerPower(dot + spec_.offset, spec_.degree); });
             break;
         case KernelType::Gaussian: {
             const Eigen::VectorXd a = A.rowwise().squaredNorm();
@@ -76,8 +65,8 @@ Eigen::MatrixXd XvKernel::weightedGradient(const Eigen::MatrixXd& A, const Eigen
             // P_ui = W_ui p (⟨a_u, b_i⟩ + c)^(p−1); row u of P B is Σ_i P_ui b_i.
             const Eigen::MatrixXd dots = A * B.transpose();
             const int p = spec_.degree;
-            const Eigen::MatrixXd P = W.cwiseProduct(
-                dots.unaryExpr([&](double dot) { return p * power(dot + spec_.offset, p - 1); }));
+            const Eigen::MatrixXd P = W.cwiseProduct(dots.unaryExpr(
+                [&](double dot) { return p * integerPower(dot + spec_.offset, p - 1); }));
             return P * B;
         }
         case KernelType::Gaussian: {
