@@ -35,8 +35,8 @@ namespace cplab {
 
 // The level method's ℓ = L + kLevelFraction (U − L) (master=level): 1/(2 + √2) ≈ 0.293, the
 // value that minimises the level method's complexity bound (Nesterov, Introductory Lectures on
-// Convex Optimization, 2004, §3.3.3). Interleaved, against 0.5: planes 14 → 11 on sonar (19
-// kernels), 7 → 6 on ionosphere (17), 34 → 45 on german (200) (bench_mkl, issue 34).
+// Convex Optimization, 2004, §3.3.3). Interleaved, against 0.5: planes 14 → 12 on sonar (19
+// kernels), 7 → 6 on ionosphere (17), 33 → 38 on german (200) (bench_mkl, docs/kernel.md).
 inline constexpr double kLevelFraction = 0.29289321881345248;
 // master=level: at most this many ascent steps per projection. The projection only chooses
 // the next β (the bounds do not depend on it), and an unfinished one is moved into the level

@@ -46,7 +46,8 @@
 // settings. Printed after each λ: bcfw gap against bcfw at every k (the target: no
 // worse per pass), and the ranking after 20 passes of the rows that reached 20 passes.
 //
-// Usage: bench_structured [--quick] [--runs N] [--per-pass] [--timing] [--gap-set k=v]... [--seed S]
+// Usage: bench_structured [--quick] [--runs N] [--per-pass] [--timing] [--gap-set k=v]... [--seed
+// S]
 //   --quick     one run, tol 1e-2 only, table 2 at λ = 0.01 up to 10 passes
 //   --runs N    timed runs per row of table 1 (default 3)
 //   --per-pass  table 2 only, its first two rows (bcfw gap, bcfw) at every k = 1 … 20, each λ,
@@ -272,6 +273,62 @@ Run runDlib(const StructuredProblem& p, double lambda, double epsilon, int threa
     return r;
 }
 
+// The BCFW paper's algorithm (2013): permutation sampling, Frank–Wolfe steps, no cache.
+cplab::BcfwOptions paperBcfw(double lambda) {
+    cplab::BcfwOptions o;
+    o.lambda = lambda;
+    o.sampling = "permutation";
+    o.pairwise = false;
+    o.cache = 0;
+    return o;
+}
+
+struct RaceRow {
+    std::string name;
+    std::vector<Run> runs;
+};
+
+// Table 1's rows for one tolerance (median times, the first run's numbers), then the ratios.
+void printRace(const std::vector<RaceRow>& rows, double pStar) {
+    const std::vector<int> widths{20, 22, 7, 6, 7, 12, 9, 9, 6, 9};
+    printRow({"solver", "seconds", "cpu", "iters", "passes", "P(w)", "(P-P*)/P*", "cert.gap",
+              "test", "status"},
+             widths);
+    std::vector<double> medians;
+    for (const RaceRow& row : rows) {
+        std::vector<double> times, cpus;
+        for (const Run& r : row.runs) {
+            times.push_back(r.seconds);
+            cpus.push_back(r.cpu);
+        }
+        medians.push_back(median(times));
+        const Run& r = row.runs.front();
+        printRow({row.name, timeText(times), fmt("%.2f", median(cpus)),
+                  std::to_string(r.iterations), fmt("%.1f", r.oraclePasses), fmt("%.8g", r.primal),
+                  fmt("%+.1e", (r.primal - pStar) / pStar), fmt("%.2e", r.gap),
+                  fmt("%.4f", r.testError), r.status},
+                 widths);
+    }
+    std::cout
+        << "ratios (time ours / dlib):\n"
+        << "  oneslack 1 thread  / dlib oca 1 thread   = " << fmt("%.2f", medians[2] / medians[0])
+        << "\n"
+        << "  oneslack 2 threads / dlib oca 2 threads  = " << fmt("%.2f", medians[3] / medians[1])
+        << "\n"
+        << "  bcfw permutation   / dlib oca 1 thread   = " << fmt("%.2f", medians[4] / medians[0])
+        << "\n"
+        << "  bcfw gap 1 thread  / dlib oca 1 thread   = " << fmt("%.2f", medians[5] / medians[0])
+        << "\n"
+        << "  bcfw gap 2 threads / dlib oca 2 threads  = " << fmt("%.2f", medians[6] / medians[1])
+        << "\n"
+        << "  bcfw gap 1 thread  / oneslack 1 thread   = " << fmt("%.2f", medians[5] / medians[2])
+        << "\n"
+        << "  bcfw gap 2 threads / oneslack 2 threads  = " << fmt("%.2f", medians[6] / medians[3])
+        << "\n"
+        << "  (2 threads / 1 thread: dlib " << fmt("%.2f", medians[1] / medians[0]) << ", oneslack "
+        << fmt("%.2f", medians[3] / medians[2]) << ")\n";
+}
+
 void tableOne(const std::pair<SequenceData, SequenceData>& split, const Settings& s) {
     const double lambda = 0.01;
     const StructuredProblem p = ocrProblem(split, false);
@@ -290,14 +347,10 @@ void tableOne(const std::pair<SequenceData, SequenceData>& split, const Settings
         const double epsilon = tol * pStar;
         std::cout << "\n--- certified gap <= " << fmt("%g", tol) << " P* = " << fmt("%.4g", epsilon)
                   << "  (times in s: median [min-max] of " << s.runs << " runs)\n";
-        struct Row {
-            std::string name;
-            std::vector<Run> runs;
-        };
-        std::vector<Row> rows{{"dlib oca, 1 thread", {}}, {"dlib oca, 2 threads", {}},
-                              {"oneslack, 1 thread", {}}, {"oneslack, 2 threads", {}},
-                              {"bcfw permutation", {}},   {"bcfw gap, 1 thread", {}},
-                              {"bcfw gap, 2 threads", {}}};
+        std::vector<RaceRow> rows{{"dlib oca, 1 thread", {}}, {"dlib oca, 2 threads", {}},
+                                  {"oneslack, 1 thread", {}}, {"oneslack, 2 threads", {}},
+                                  {"bcfw permutation", {}},   {"bcfw gap, 1 thread", {}},
+                                  {"bcfw gap, 2 threads", {}}};
         // Interleaved, so that load from other processes hits every solver alike.
         for (int k = 0; k < s.runs; ++k) {
             rows[0].runs.push_back(runDlib(p, lambda, epsilon, 1));
@@ -311,13 +364,9 @@ void tableOne(const std::pair<SequenceData, SequenceData>& split, const Settings
                 o.threads = threads;
                 rows[threads == 1 ? 2 : 3].runs.push_back(runOurs<cplab::OneSlackSolver>(p, o));
             }
-            cplab::BcfwOptions o;
-            o.lambda = lambda;
+            cplab::BcfwOptions o = paperBcfw(lambda);
             o.stop.epsilon = epsilon;
             o.stop.max_iterations = 100000;
-            o.sampling = "permutation";  // the BCFW paper's, as before gap sampling
-            o.pairwise = false;
-            o.cache = 0;
             rows[4].runs.push_back(runOurs<cplab::BcfwSolver>(p, o));
             for (const int threads : {1, 2}) {
                 cplab::BcfwOptions g;  // sampling = gap, pairwise steps, cache: the defaults
@@ -329,42 +378,7 @@ void tableOne(const std::pair<SequenceData, SequenceData>& split, const Settings
                 rows[threads == 1 ? 5 : 6].runs.push_back(runOurs<cplab::BcfwSolver>(p, g));
             }
         }
-        const std::vector<int> widths{20, 22, 7, 6, 7, 12, 9, 9, 6, 9};
-        printRow({"solver", "seconds", "cpu", "iters", "passes", "P(w)", "(P-P*)/P*", "cert.gap",
-                  "test", "status"},
-                 widths);
-        std::vector<double> medians;
-        for (const Row& row : rows) {
-            std::vector<double> times, cpus;
-            for (const Run& r : row.runs) {
-                times.push_back(r.seconds);
-                cpus.push_back(r.cpu);
-            }
-            medians.push_back(median(times));
-            const Run& r = row.runs.front();
-            printRow({row.name, timeText(times), fmt("%.2f", median(cpus)),
-                      std::to_string(r.iterations), fmt("%.1f", r.oraclePasses),
-                      fmt("%.8g", r.primal), fmt("%+.1e", (r.primal - pStar) / pStar),
-                      fmt("%.2e", r.gap), fmt("%.4f", r.testError), r.status},
-                     widths);
-        }
-        std::cout << "ratios (time ours / dlib):\n"
-                  << "  oneslack 1 thread  / dlib oca 1 thread   = "
-                  << fmt("%.2f", medians[2] / medians[0]) << "\n"
-                  << "  oneslack 2 threads / dlib oca 2 threads  = "
-                  << fmt("%.2f", medians[3] / medians[1]) << "\n"
-                  << "  bcfw permutation   / dlib oca 1 thread   = "
-                  << fmt("%.2f", medians[4] / medians[0]) << "\n"
-                  << "  bcfw gap 1 thread  / dlib oca 1 thread   = "
-                  << fmt("%.2f", medians[5] / medians[0]) << "\n"
-                  << "  bcfw gap 2 threads / dlib oca 2 threads  = "
-                  << fmt("%.2f", medians[6] / medians[1]) << "\n"
-                  << "  bcfw gap 1 thread  / oneslack 1 thread   = "
-                  << fmt("%.2f", medians[5] / medians[2]) << "\n"
-                  << "  bcfw gap 2 threads / oneslack 2 threads  = "
-                  << fmt("%.2f", medians[6] / medians[3]) << "\n"
-                  << "  (2 threads / 1 thread: dlib " << fmt("%.2f", medians[1] / medians[0])
-                  << ", oneslack " << fmt("%.2f", medians[3] / medians[2]) << ")\n";
+        printRace(rows, pStar);
     }
 }
 
@@ -468,13 +482,9 @@ void addOtherFigureRows(const StructuredProblem& train, double lambda, int maxPa
         stop.epsilon = 0.0;
         stop.max_iterations = maxPasses;
     };
-    cplab::BcfwOptions bAvg;  // the BCFW paper's, averaged
-    bAvg.lambda = lambda;
+    cplab::BcfwOptions bAvg = paperBcfw(lambda);  // averaged
     bAvg.threads = 2;
     stopAt(bAvg.stop);
-    bAvg.sampling = "permutation";
-    bAvg.pairwise = false;
-    bAvg.cache = 0;
     bAvg.averaging = true;
     cplab::SsgOptions g;
     g.lambda = lambda;
@@ -534,14 +544,14 @@ void tableTwo(const std::pair<SequenceData, SequenceData>& split, const Settings
         bGap.threads = 2;
         bGap.seed = s.seed;
         stopAt(bGap.stop);
-        cplab::BcfwOptions b = bGap;  // the BCFW paper's
+        cplab::BcfwOptions b = paperBcfw(lambda);
+        b.threads = 2;
+        b.seed = s.seed;
+        stopAt(b.stop);
         // Several steps per effective pass (cache hits): run to maxPasses passes, not steps.
         bGap.stop.max_iterations = 50 * maxPasses;
         std::string why;  // checked in parseArguments
         cplab::assignOptions(bGap, s.gapOptions, &why);
-        b.sampling = "permutation";
-        b.pairwise = false;
-        b.cache = 0;
         const StructuredProblem train{p.train, nullptr};
         std::vector<FigureRow> rows;
         rows.push_back({"bcfw gap", std::make_unique<cplab::BcfwSolver>(train, bGap)});
