@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
   cmake
   g++
-  make
+  ninja-build
   pkg-config
   qt6-base-dev
   qt6-svg-dev
