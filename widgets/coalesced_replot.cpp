@@ -18,10 +18,19 @@ void CoalescedReplot::schedule() {
     if (!timer_->isActive()) timer_->start();
 }
 
+bool CoalescedReplot::pending() const {
+    return timer_->isActive();
+}
+
 void CoalescedReplot::now() {
     timer_->stop();
     if (beforeReplot_) beforeReplot_();
     plot_->replot();
+}
+
+void replotPendingNow(QObject* root) {
+    for (CoalescedReplot* replot : root->findChildren<CoalescedReplot*>())
+        if (replot->pending()) replot->now();
 }
 
 }  // namespace cplab::widgets

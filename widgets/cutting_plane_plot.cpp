@@ -17,16 +17,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size) {
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, 1.4));
-    style.setBrush(fill);
-    return style;
-}
-
 QCPGraph* pointsGraph(QCustomPlot* plot, const QString& name, const QCPScatterStyle& style) {
     QCPGraph* g = plot->addGraph();
     g->setName(name);
@@ -42,17 +32,6 @@ QCPCurve* newCurve(QCustomPlot* plot, const QPen& p, const QString& name = {}) {
     c->setScatterStyle(QCPScatterStyle::ssNone);
     if (name.isEmpty()) c->removeFromLegend();
     return c;
-}
-
-// A colour gradient light enough for lines and markers drawn on top.
-QCPColorGradient heatGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, colors::kHeatLow);
-    g.setColorStopAt(0.35, colors::kHeatMidLow);
-    g.setColorStopAt(0.7, colors::kHeatMidHigh);
-    g.setColorStopAt(1.0, colors::kHeatHigh);
-    return g;
 }
 
 // Runs on one function: the same test function in the same dimension (each run samples its own).

@@ -11,8 +11,8 @@ namespace cplab::widgets {
 
 namespace {
 
-const QColor kPositive = colors::kModel;      // class +1
-const QColor kNegative = colors::kCandidate;  // class −1
+const QColor kDecisionPositive = colors::kModel;      // class +1
+const QColor kDecisionNegative = colors::kCandidate;  // class −1
 const QColor kFreeSv{20, 20, 20};
 const QColor kBoundSv = colors::kNewestPlane;
 
@@ -45,21 +45,22 @@ KernelDecisionTab::KernelDecisionTab(QWidget* parent)
     marginContours_ =
         addCurve(mapRect_, "f = \u00b11 (margins)", pen(colors::kOutline, 1.1, Qt::DashLine));
     zeroContour_ = addCurve(mapRect_, "f = 0", pen(colors::kFunction, 2.0));
-    positives_ =
-        addPointsGraph(this, mapRect_, "class +1",
-                       markerStyle(QCPScatterStyle::ssDisc, kPositive, kPositive, 4.5, 1.0));
-    negatives_ =
-        addPointsGraph(this, mapRect_, "class \u22121",
-                       markerStyle(QCPScatterStyle::ssDisc, kNegative, kNegative, 4.5, 1.0));
+    positives_ = addPointsGraph(
+        this, mapRect_, "class +1",
+        markerStyle(QCPScatterStyle::ssDisc, kDecisionPositive, kDecisionPositive, 4.5, 1.0));
+    negatives_ = addPointsGraph(
+        this, mapRect_, "class \u22121",
+        markerStyle(QCPScatterStyle::ssDisc, kDecisionNegative, kDecisionNegative, 4.5, 1.0));
     freeSvs_ =
         addPointsGraph(this, mapRect_, "free SV (0 < \u03b1 < C)",
                        markerStyle(QCPScatterStyle::ssCircle, kFreeSv, Qt::transparent, 10, 1.5));
     boundSvs_ =
         addPointsGraph(this, mapRect_, "bound SV (\u03b1 = C)",
                        markerStyle(QCPScatterStyle::ssSquare, kBoundSv, Qt::transparent, 9, 1.5));
-    alphaPositive_ = addLineGraph(this, mapRect_, "\u03b1\u1d62, class +1", pen(kPositive, 1.2));
+    alphaPositive_ =
+        addLineGraph(this, mapRect_, "\u03b1\u1d62, class +1", pen(kDecisionPositive, 1.2));
     alphaNegative_ =
-        addLineGraph(this, mapRect_, "\u03b1\u1d62, class \u22121", pen(kNegative, 1.2));
+        addLineGraph(this, mapRect_, "\u03b1\u1d62, class \u22121", pen(kDecisionNegative, 1.2));
     alphaPositive_->setLineStyle(QCPGraph::lsImpulse);
     alphaNegative_->setLineStyle(QCPGraph::lsImpulse);
     alphaBound_ = addLineGraph(this, mapRect_, "C", pen(kBoundSv, 1.2, Qt::DashLine));

@@ -14,20 +14,14 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kTriangleHeight = std::sqrt(3.0) / 2.0;
 // The triangle's view box: room for the labels around it and the colour scale at the right.
 constexpr double kTriangleLeft = -0.3, kTriangleRight = 1.55;
 const double kTriangleBottom = -0.3, kTriangleTop = kTriangleHeight + 0.16;
 
 // The model's (or D's) values over the triangle, low light to high dark; outside transparent.
-QCPColorGradient heatGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, colors::kHeatLow);
-    g.setColorStopAt(0.35, colors::kHeatMidLow);
-    g.setColorStopAt(0.7, colors::kHeatMidHigh);
-    g.setColorStopAt(1.0, colors::kHeatHigh);
+QCPColorGradient transparentHeatGradient() {
+    QCPColorGradient g = heatGradient();
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
 }
@@ -119,7 +113,7 @@ void KernelModelPanel::createModelItems() {
     rect_->insetLayout()->addElement(scale_, QRectF(0.78, 0.26, 0.22, 0.6));
     scale_->setType(QCPAxis::atRight);
     scale_->setBarWidth(7);
-    scale_->setGradient(heatGradient());
+    scale_->setGradient(transparentHeatGradient());
     scale_->setRangeDrag(false);
     scale_->setRangeZoom(false);
     scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));

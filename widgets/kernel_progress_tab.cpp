@@ -15,8 +15,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // A log axis over [lo, hi] widened to at least two decades, so that its ticks are powers of
 // ten rather than crowded multiples.
 void setLogRange(QCPAxis* axis, double lo, double hi) {

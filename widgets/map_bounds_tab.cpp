@@ -14,7 +14,7 @@ namespace cplab::widgets {
 
 namespace {
 
-const QColor kCluster{25, 25, 25};
+const QColor kBoundsCluster{25, 25, 25};
 const QColor kUpper = colors::kModel;
 const QColor kLower = colors::kBest;
 const QColor kDisagreementLine{214, 39, 40};
@@ -41,7 +41,7 @@ MapBoundsTab::MapBoundsTab(QWidget* parent) : QCustomPlot(parent) {
     lower_ = addLineGraph(this, boundRect_, tr("E(best labeling)"), pen(kLower, 2.0));
     clusterMarks_ = addPointsGraph(
         this, boundRect_, tr("clusters added"),
-        markerStyle(QCPScatterStyle::ssTriangleInverted, kCluster, kCluster, 7, 1.0));
+        markerStyle(QCPScatterStyle::ssTriangleInverted, kBoundsCluster, kBoundsCluster, 7, 1.0));
     disagreementRect_->axis(QCPAxis::atLeft)->setLabel(tr("disagreeing"));
     for (QCPAxis* axis :
          {disagreementRect_->axis(QCPAxis::atLeft), disagreementRect_->axis(QCPAxis::atRight)})

@@ -24,7 +24,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Label colours named in the legend at most (more labels share the palette's colours).
 constexpr int kLegendLabels = 10;
 // A picture's label colours are all named up to this many labels, else only the first and last.

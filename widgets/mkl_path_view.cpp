@@ -20,7 +20,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A press and release within this many pixels is a click (else a drag of the axes).
 constexpr int kClickSlop = 4;
 

@@ -13,10 +13,8 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-QCPGraph* pointsGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
-                      const QColor& color) {
+QCPGraph* predictorPoints(QCustomPlot* plot, QCPAxisRect* rect, const QString& name,
+                          const QColor& color) {
     QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     g->setName(name);
     g->setLineStyle(QCPGraph::lsNone);
@@ -59,8 +57,8 @@ MklPredictorTab::MklPredictorTab(QWidget* parent)
     zeroContour_ = new QCPCurve(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     zeroContour_->setName("f = 0");
     zeroContour_->setPen(pen(colors::kFunction, 2.0));
-    positives_ = pointsGraph(this, rect, "class +1", colors::kModel);
-    negatives_ = pointsGraph(this, rect, "class \u22121", colors::kCandidate);
+    positives_ = predictorPoints(this, rect, "class +1", colors::kModel);
+    negatives_ = predictorPoints(this, rect, "class \u22121", colors::kCandidate);
     curve_ = addLineGraph(this, rect, "f(x)", pen(colors::kFunction, 2.0));
     bars_ = new QCPBars(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     bars_->setName("\u03b7\u2c7c");

@@ -43,6 +43,24 @@ QPen pen(const QColor& color, double width, Qt::PenStyle style) {
     return p;
 }
 
+QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
+                       double size) {
+    QCPScatterStyle style(shape, size);
+    style.setPen(pen(edge, 1.4));
+    style.setBrush(fill);
+    return style;
+}
+
+QCPColorGradient heatGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, colors::kHeatLow);
+    g.setColorStopAt(0.35, colors::kHeatMidLow);
+    g.setColorStopAt(0.7, colors::kHeatMidHigh);
+    g.setColorStopAt(1.0, colors::kHeatHigh);
+    return g;
+}
+
 QCPGraph* addLineGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QPen& p,
                        bool rightAxis) {
     QCPGraph* g = plot->addGraph(rect->axis(QCPAxis::atBottom),

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QPen>
 #include <QString>
+#include <limits>
 #include <vector>
 
 #include "math/contours.h"
@@ -73,6 +74,14 @@ void styleAxisRect(QCPAxisRect* rect);
 // A pen of `width` px at scale 1 (round caps and joins). Widths are given at scale 1: the
 // presentation scale below is applied to every plot by applyPlotScale.
 QPen pen(const QColor& color, double width = 1.0, Qt::PenStyle style = Qt::SolidLine);
+// A marker of `shape` and `size` px: a 1.4 px `edge`, filled with `fill`.
+QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
+                       double size);
+// The heat-map gradient of objective values, light enough for lines and markers drawn on top.
+QCPColorGradient heatGradient();
+
+// A gap in a curve (QCustomPlot leaves NaN points out).
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The presentation scale, process-wide: 1 normal, up to 3 for a lecture hall (clamped to
 // [0.75, 3]). Fonts, pen widths and marker sizes of the plots are their base values times it.

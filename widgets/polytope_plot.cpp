@@ -12,17 +12,7 @@
 
 namespace cplab::widgets {
 
-namespace {
-
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size) {
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, 1.4));
-    style.setBrush(fill);
-    return style;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     replot_ = new CoalescedReplot(plot_);

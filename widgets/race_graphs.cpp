@@ -11,9 +11,8 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Markers along a curve: about this many, so that many iterations do not bury the line.
-constexpr int kMarkersPerCurve = 12;
+constexpr int kRaceMarkersPerCurve = 12;
 
 }  // namespace
 
@@ -67,7 +66,7 @@ int RaceGraphs::draw(std::span<const RaceEntry> race, int selectedRunId, const R
         g->setPen(pen(entry.colour, isSelected ? 1.5 * width_ : width_, style_));
         g->setScatterStyle(
             markerStyle(runMarker(entry.marker), entry.colour, Qt::white, isSelected ? 6 : 5, 1.2));
-        g->setScatterSkip(std::max(0, static_cast<int>(keys.size()) / kMarkersPerCurve - 1));
+        g->setScatterSkip(std::max(0, static_cast<int>(keys.size()) / kRaceMarkersPerCurve - 1));
         const QString name = legendLabel(entry.label);
         g->setName(suffix.isEmpty() ? name : name + " " + suffix);
         g->setVisible(true);

@@ -15,7 +15,7 @@ namespace cplab::widgets {
 namespace {
 
 // Gaps are drawn on a log axis; an exact zero sits on the floor (as in the bounds plot).
-constexpr double kGapFloor = 1e-16;
+constexpr double kTableGapFloor = 1e-16;
 constexpr const char* kBoundNames[3] = {"upper", "lower", "gap"};
 
 double boundValue(const IterationRecord& record, int bound) {
@@ -115,7 +115,7 @@ std::vector<std::pair<double, double>> racePoints(const RaceSeries& run, XAxisKi
     for (const IterationRecord& record : run.records) {
         const double key = axisKey(x, record);
         double value = boundValue(record, bound);
-        if (bound == 2 && value == 0) value = kGapFloor;
+        if (bound == 2 && value == 0) value = kTableGapFloor;
         if (std::isfinite(key) && std::isfinite(value) && !(bound == 2 && value < 0))
             points.emplace_back(key, value);
     }

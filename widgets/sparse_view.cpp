@@ -19,12 +19,11 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Images titled with their β up to this many (beyond, the labels would overlap).
 constexpr int kLabelledImages = 64;
 
-const QColor kPositive = colors::kModel;      // class +1
-const QColor kNegative = colors::kCandidate;  // class −1
+const QColor kSparsePositive = colors::kModel;      // class +1
+const QColor kSparseNegative = colors::kCandidate;  // class −1
 const QColor kFaintPositive{31, 119, 180, 90};
 const QColor kFaintNegative{214, 39, 40, 90};
 const QColor kFullSv{120, 120, 120, 170};
@@ -104,12 +103,12 @@ SparseView::SparseView(QWidget* parent)
     trails_ = addCurve(xvRect_, "trails", pen(kTrail, 1.2));
     starts_ = addPointsGraph(xvPlot_, xvRect_, "where they started",
                              markerStyle(QCPScatterStyle::ssSquare, kTrail, Qt::white, 6, 1.2));
-    xvPositive_ =
-        addPointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 > 0",
-                       markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kPositive, 12, 1.6));
-    xvNegative_ =
-        addPointsGraph(xvPlot_, xvRect_, "expansion vector, \u03b2 < 0",
-                       markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kNegative, 12, 1.6));
+    xvPositive_ = addPointsGraph(
+        xvPlot_, xvRect_, "expansion vector, \u03b2 > 0",
+        markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kSparsePositive, 12, 1.6));
+    xvNegative_ = addPointsGraph(
+        xvPlot_, xvRect_, "expansion vector, \u03b2 < 0",
+        markerStyle(QCPScatterStyle::ssDiamond, Qt::black, kSparseNegative, 12, 1.6));
     betaBars_ = new QCPBars(xvRect_->axis(QCPAxis::atBottom), xvRect_->axis(QCPAxis::atLeft));
     betaBars_->setName("\u03b2\u1d64");
     betaBars_->setPen(pen(colors::kModel));
@@ -418,7 +417,7 @@ void SparseView::drawImages(const SparseSnapshot& s) {
                                        (u / columns_) * cellHeight + titleRows / 2.0 - 0.5);
             label->setPositionAlignment(Qt::AlignCenter);
             label->setFont(font);
-            label->setColor(s.beta(u) >= 0 ? kPositive : kNegative);
+            label->setColor(s.beta(u) >= 0 ? kSparsePositive : kSparseNegative);
             label->setText(QString::number(s.beta(u), 'g', 2));
             imageLabels_.push_back(label);
         }

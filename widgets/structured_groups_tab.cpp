@@ -15,8 +15,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // The colour of group g: dark tones apart from the run colours (a group is no run).
 QColor groupColor(std::size_t g) {
     static const std::array<QColor, 8> palette = {

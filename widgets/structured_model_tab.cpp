@@ -13,7 +13,6 @@ namespace cplab::widgets {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Emission tiles titled with their label up to this many.
 constexpr int kTitledTiles = 64;
 

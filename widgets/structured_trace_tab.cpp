@@ -15,7 +15,7 @@ namespace {
 
 // The grey of the legend's line-style keys (no run's colour).
 const QColor kKey{90, 90, 90};
-constexpr double kMarkerSize = 5.0;
+constexpr double kTraceMarkerSize = 5.0;
 
 void fitValues(QCPAxis* axis, const std::vector<QCPGraph*>& graphs, bool includeZero) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -150,7 +150,7 @@ StructuredTraceTab::RunCurves StructuredTraceTab::addRun(const RaceEntry& entry,
     run.own[0] = addLineGraph(this, ownRect_, name, pen(c, 1.8));
     run.own[1] = addLineGraph(this, ownRect_, name, pen(c, 1.4, Qt::DashLine));
     for (QCPGraph* g : run.all()) {
-        g->setScatterStyle(runMarkerStyle(entry.marker, c, kMarkerSize));
+        g->setScatterStyle(runMarkerStyle(entry.marker, c, kTraceMarkerSize));
         g->removeFromLegend();
     }
     return run;

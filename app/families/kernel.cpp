@@ -25,7 +25,7 @@ namespace {
 // The family's built-in problems are the built-in datasets and the generated 2-D
 // classification sets under the prefix "kernel_" (problem names are unique across families:
 // the linear family has the plain names).
-const std::string kPrefix = "kernel_";
+const std::string kKernelPrefix = "kernel_";
 
 // Solvers check their kernel against the kind of data: a precomputed-kernel file takes the
 // kernel "precomputed" (the default there), and only it takes that kernel.
@@ -68,7 +68,7 @@ KernelProblem kernelOf(const KernelData& data) {
 
 class KernelFamily final : public DatasetFamily {
   public:
-    KernelFamily() : DatasetFamily(kPrefix, true) {
+    KernelFamily() : DatasetFamily(kKernelPrefix, true) {
         addDatasetProblems(Builtins::TwoClassGenerated);
         addKernelSolver<SvmOptions, SvmSolver>(
             {"svm",
@@ -146,7 +146,7 @@ class KernelFamily final : public DatasetFamily {
                  "a Gaussian kernel (trace-normalised). Only the Gaussian can draw the cells: "
                  "watch the weights move to it, the cutting-plane model of D(beta) over the "
                  "triangle of weights, and the decision function.",
-                 kPrefix + "checkerboard",
+                 kKernelPrefix + "checkerboard",
                  {{"silp", choice}, {"simplemkl", choice}}});
         const OptionValues widths = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}};
         addDemo({"mkl_widths_2d",
@@ -156,14 +156,14 @@ class KernelFamily final : public DatasetFamily {
                  "D(beta) over the triangle of weights, its LP minimiser jumps between corners "
                  "and edges before settling inside; SimpleMKL descends along the reduced "
                  "gradient. Evaluate D(beta) on the grid to compare the model with D itself.",
-                 kPrefix + "overlapping_blobs",
+                 kKernelPrefix + "overlapping_blobs",
                  {{"silp", widths}, {"simplemkl", widths}}});
         addDemo({"ionosphere_features",
                  "MKL: feature selection on ionosphere (34 kernels)",
                  "One Gaussian kernel per feature of ionosphere (gaussian:1@each_feature, 34 "
                  "kernels) learnt by SILP: the weights pick out the few features (3 to 7 above "
                  "all) that separate the radar returns.",
-                 kPrefix + "ionosphere_scale",
+                 kKernelPrefix + "ionosphere_scale",
                  {{"silp",
                    {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}}});
         // The regularisation path on Ripley's 2-D set (250 examples: each Newton step factors
@@ -176,7 +176,7 @@ class KernelFamily final : public DatasetFamily {
                  "kernel weights eta_j enter (not monotonically) and the training error fall "
                  "(Errors and steps tab); click a point of the path to see the "
                  "decision function at that lambda.",
-                 kPrefix + "ripley_train",
+                 kKernelPrefix + "ripley_train",
                  {{"mklpath",
                    {{"kernels", "gaussian:0.3,1,3,10;poly:2;linear"}, {"loss", "logistic"}}}}});
         addDemo(
@@ -186,7 +186,7 @@ class KernelFamily final : public DatasetFamily {
              "the support vectors (free and at the bound C) and the decision function "
              "f = 0 with its margins f = +-1 settle as the duality gap closes (tol_rel "
              "1e-4 for both runs); LIBSVM solves the same SVM in one step.",
-             kPrefix + "ripley_train",
+             kKernelPrefix + "ripley_train",
              {{"svm",
                {{"kernel", "gaussian:5"}, {"C", "10"}, {"smo_steps", "5"}, {"tol_rel", "1e-4"}}},
               {"libsvm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"tol_rel", "1e-4"}}}}});

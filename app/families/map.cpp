@@ -79,7 +79,7 @@ namespace {
 
 // Problem names are unique across families: the map family's are "map_<instance>", the
 // instance's name in lower case ("map_grids_26").
-const std::string kPrefix = "map_";
+const std::string kMapPrefix = "map_";
 
 // The word "none" turns a sibling file off.
 const std::string kNone = "none";
@@ -286,11 +286,11 @@ std::unique_ptr<MessagePassingSolver> makeMapSolver(std::shared_ptr<const Pairwi
 }
 
 // The generated problems (generators.h).
-const std::string kRandomGrid = kPrefix + "random_grid";
-const std::string kCompleteGraph = kPrefix + "complete_graph";
-const std::string kFactorGrid = kPrefix + "factor_grid";
-const std::string kPottsImage = kPrefix + "potts_image";
-const std::string kStereoTsukuba = kPrefix + "stereo_tsukuba";
+const std::string kRandomGrid = kMapPrefix + "random_grid";
+const std::string kCompleteGraph = kMapPrefix + "complete_graph";
+const std::string kFactorGrid = kMapPrefix + "factor_grid";
+const std::string kPottsImage = kMapPrefix + "potts_image";
+const std::string kStereoTsukuba = kMapPrefix + "stereo_tsukuba";
 
 bool MapProblemOptions::isValidFor(const std::string& problem, std::string* why) const {
     if (problem == kRandomGrid) return grid().isValid(why);
@@ -354,7 +354,7 @@ class MapFamily final : public Family {
             const std::string name(file.name);
             const PairwiseModel m =
                 PairwiseModel::fromTables(parseUai(file.bytes, "builtin:" + name));
-            addProblem({kPrefix + lowerCase(name),
+            addProblem({kMapPrefix + lowerCase(name),
                         {},
                         name + " (UAI 2014): " + std::to_string(m.variables()) + " variables, " +
                             labelText(m) + ", " + std::to_string(m.edgeCount()) + " edges",
@@ -473,7 +473,7 @@ class MapFamily final : public Family {
                  "squares) where the relaxation is loose, and U falls below 3110 within 300 "
                  "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
                  "the bound disagree with the labeling.",
-                 kPrefix + "grids_26",
+                 kMapPrefix + "grids_26",
                  {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
                   {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
                   {"mplp_cycles",
@@ -490,7 +490,7 @@ class MapFamily final : public Family {
                  "a circle). Its LP relaxation is tight: within four sweeps TRW-S's dual bound "
                  "meets the energy of its labeling (-51.1507), which certifies it optimal (the "
                  "competition's reference labeling scores -52.5254).",
-                 kPrefix + "segmentation_12",
+                 kMapPrefix + "segmentation_12",
                  {{"trws", {{"max_iterations", "100"}, {"max_seconds", "0"}}}}});
         // The generated models: a random frustrated grid where only the cycles close the gap,
         // and stereo on Tsukuba, scored against its ground truth.
@@ -636,7 +636,7 @@ class MapFamily final : public Family {
                 if (name == kStereoTsukuba) return stereoTsukuba(info, o);
                 for (std::size_t k = 0; k < files.size(); ++k) {
                     const std::string instance(files[k].name);
-                    if (kPrefix + lowerCase(instance) != name) continue;
+                    if (kMapPrefix + lowerCase(instance) != name) continue;
                     const BuiltinFile* result = nullptr;
                     for (const auto& r : results)
                         if (r.name == files[k].name) result = &r;

@@ -17,14 +17,14 @@ namespace cplab {
 namespace {
 
 // Problem names are unique across families: the sparse family's are "sparse_<dataset>".
-const std::string kPrefix = "sparse_";
+const std::string kSparsePrefix = "sparse_";
 
 class SparseFamily final : public DatasetFamily {
   public:
     // The two-class problems among the built-in datasets and the generated 2-D sets. Data
     // files are the linear and kernel families' first; `cplab-cli run slmc --data FILE` (or
     // the GUI with an SLMC run asked for) loads them here.
-    SparseFamily() : DatasetFamily(kPrefix, false) {
+    SparseFamily() : DatasetFamily(kSparsePrefix, false) {
         addDatasetProblems(Builtins::TwoClasses);
         addSlmcSolver<SlmcOptions, SlmcSolver>(
             {"slmc",
@@ -96,7 +96,7 @@ class SparseFamily final : public DatasetFamily {
                  "trails) and moves them by L-BFGS on W(Z). The decision function with six "
                  "terms comes close to the full machine's; MRSVM, the same six starting points "
                  "kept fixed, shows what moving them buys.",
-                 kPrefix + "ripley_train",
+                 kSparsePrefix + "ripley_train",
                  {{"slmc",
                    {{"kernel", "gaussian:5"},
                     {"C", "10"},

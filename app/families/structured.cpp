@@ -51,7 +51,7 @@ SummaryFields StructuredData::summary() const {
 namespace {
 
 // Problem names are unique across families: the structured family's are "structured_<name>".
-const std::string kPrefix = "structured_";
+const std::string kStructuredPrefix = "structured_";
 
 // The problem options: where the test words come from, and the chain model's settings.
 struct StructuredProblemOptions {
@@ -152,7 +152,7 @@ class StructuredFamily final : public Family {
   public:
     StructuredFamily() {
         for (const auto& file : builtinSequenceFiles()) {
-            addProblem({kPrefix + std::string(file.name),
+            addProblem({kStructuredPrefix + std::string(file.name),
                         {},
                         "handwritten words (Taskar's OCR), built-in",
                         "626 words of fold 0 for training and 700 other words for testing "
@@ -226,7 +226,7 @@ class StructuredFamily final : public Family {
                  "cutting-plane methods and stochastic subgradient, against passes over the data: "
                  "watch the gaps of the certified methods close and compare the test letter "
                  "errors.",
-                 kPrefix + "ocr_words",
+                 kStructuredPrefix + "ocr_words",
                  // BCFW as in the BCFW paper's Figure 1 (its 2013 algorithm, not the defaults).
                  {{"bcfw",
                    {{"lambda", "0.01"},
@@ -244,7 +244,7 @@ class StructuredFamily final : public Family {
                  "kernel on the letters' pixels, one step per chunk of words: watch the group "
                  "weights settle over the epochs and the squared-l1 proximal step shrink the "
                  "group norms by its threshold.",
-                 kPrefix + "ocr_words",
+                 kStructuredPrefix + "ocr_words",
                  {{"online_mkl", {{"lambda", "0.01"}, {"epochs", "10"}}}}});
         addDemo({"ocr_bcfw",
                  "Structural SVM on handwritten words: BCFW",
@@ -253,7 +253,7 @@ class StructuredFamily final : public Family {
                  "P(w) - D(alpha) closes. The first run samples words by their gaps (Osokin et al. "
                  "2016) after two passes in a permutation; the second is the 2013 algorithm (a "
                  "permutation per pass) with averaging.",
-                 kPrefix + "ocr_words",
+                 kStructuredPrefix + "ocr_words",
                  {{"bcfw",
                    {{"lambda", "0.01"},
                     {"pairwise", "false"},
@@ -319,7 +319,7 @@ class StructuredFamily final : public Family {
             if (info.name != name) continue;
             const BuiltinFile* file = nullptr;
             for (const auto& f : builtinSequenceFiles())
-                if (kPrefix + std::string(f.name) == name) file = &f;
+                if (kStructuredPrefix + std::string(f.name) == name) file = &f;
             if (!file) break;
             return refusingThrows(why, [&] {
                 return makeStructuredProblem(

@@ -25,16 +25,16 @@ bool registerUnit(const char* sourcePath, UnitMain main);
 // class's (unique in a group, as its moc symbols must be), so that a unity build of a group
 // can hold several units in one translation unit.
 #undef QTEST_MAIN_WRAPPER
-#define QTEST_MAIN_WRAPPER(TestObject, ...)                                                     \
-    namespace {                                                                                 \
-    int cplabUnitMain_##TestObject(int argc, char* argv[]) {                                    \
-        TESTLIB_SELFCOVERAGE_START(#TestObject)                                                 \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                      \
-        __VA_ARGS__                                                                             \
-        TestObject tc;                                                                          \
-        QTEST_SET_MAIN_SOURCE_PATH                                                              \
-        return QTest::qExec(&tc, argc, argv);                                                   \
-    }                                                                                           \
-    [[maybe_unused]] const bool cplabUnitRegistered_##TestObject =                              \
-        cplab::testing::registerUnit(__FILE__, cplabUnitMain_##TestObject);                     \
+#define QTEST_MAIN_WRAPPER(TestObject, ...)                                 \
+    namespace {                                                             \
+    int cplabUnitMain_##TestObject(int argc, char* argv[]) {                \
+        TESTLIB_SELFCOVERAGE_START(#TestObject)                             \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();  \
+        __VA_ARGS__                                                         \
+        TestObject tc;                                                      \
+        QTEST_SET_MAIN_SOURCE_PATH                                          \
+        return QTest::qExec(&tc, argc, argv);                               \
+    }                                                                       \
+    [[maybe_unused]] const bool cplabUnitRegistered_##TestObject =          \
+        cplab::testing::registerUnit(__FILE__, cplabUnitMain_##TestObject); \
     }

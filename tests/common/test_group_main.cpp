@@ -33,7 +33,8 @@ std::string unitName(const char* sourcePath) {
 
 void listUnits(const char* program) {
     std::fprintf(stderr, "usage: %s UNIT [Qt Test arguments]\nunits:", program);
-    for (const Unit& unit : units()) std::fprintf(stderr, " %s", unit.name.c_str());
+    for (const Unit& unit : units())
+        std::fprintf(stderr, " %s", unit.name.c_str());
     std::fprintf(stderr, "\n");
 }
 

@@ -31,7 +31,7 @@ using cplab::testing::allReady;
 using cplab::testing::waitFor;
 
 // Loads a data file through the window's background loader; false and *why on failure.
-bool loadDataFile(MainWindow& w, const QString& path, const QString& test, QString* why) {
+bool loadCatalogueFile(MainWindow& w, const QString& path, const QString& test, QString* why) {
     QSignalSpy loaded(&w, &MainWindow::dataFileLoaded);
     w.openDataFile(path, test);
     if (!loaded.wait(30000)) {
@@ -60,7 +60,7 @@ class TestCatalogueGui : public QObject {
 
     // Opens heart_scale (the problem every case must leave in place) with its run.
     bool loadBase(QString* why) {
-        if (!loadDataFile(*window_, base_, {}, why)) return false;
+        if (!loadCatalogueFile(*window_, base_, {}, why)) return false;
         return waitFor([&] { return allReady(*window_); });
     }
 
@@ -112,7 +112,7 @@ class TestCatalogueGui : public QObject {
         QString why;
         bool ok = false;
         try {
-            ok = loadDataFile(w, path, test, &why);
+            ok = loadCatalogueFile(w, path, test, &why);
         } catch (const std::exception& e) {
             QFAIL(qPrintable(context + ": exception escaped: " + e.what()));
         }

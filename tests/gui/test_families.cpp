@@ -6,6 +6,7 @@
 #include <QSet>
 #include <QtTest>
 
+#include "coalesced_replot.h"
 #include "core/solver.h"
 #include "families/linear.h"
 #include "family_view.h"
@@ -167,7 +168,7 @@ class TestFamilies : public QObject {
             if (!mine) continue;
             view->show();
             QCoreApplication::processEvents();
-            QTest::qWait(60);  // the views replot from a 40 ms timer
+            widgets::replotPendingNow(view);  // what their 40 ms timers would draw
             const QImage image = view->grab().toImage();
             QVERIFY(!image.isNull());
             QVERIFY2(colourCount(image) > 20, qPrintable(QString::number(colourCount(image))));

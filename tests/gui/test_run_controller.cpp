@@ -87,7 +87,7 @@ bool setUpEndless(RunController& c, int count, QString* why) {
     return setUp(c, kEndlessProblem, runs, why);
 }
 
-bool allReady(const RunController& c) {
+bool controllerReady(const RunController& c) {
     for (int k = 0; k < c.runCount(); ++k) {
         if (!c.run(k)->ready()) return false;
     }
@@ -137,7 +137,7 @@ QString traceProblem(const Run& run) {
 
 // Processes events until `spy` has received nothing for kQuietMs (the runs have settled
 // after a pause); false when the signals keep coming for kTimeout.
-bool settle(QSignalSpy& spy) {
+bool settleSpy(QSignalSpy& spy) {
     QElapsedTimer clock;
     clock.start();
     while (spy.wait(kQuietMs)) {
@@ -185,7 +185,7 @@ void TestRunController::stepAdvancesEveryRunByExactlyOne() {
     QVERIFY2(setUpDemo(c, "bundle_vs_kelley", &why), qPrintable(why));
     QCOMPARE(c.runCount(), 2);
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     QSignalSpy records(&c, &RunController::recordsAppended);
     QSignalSpy snapshots(&c, &RunController::snapshotChanged);
     QVERIFY(records.isValid() && snapshots.isValid());
@@ -235,7 +235,7 @@ void TestRunController::runPauseResumeAndStepWhilePaused() {
     QString why;
     QVERIFY2(setUpEndless(c, 2, &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     QSignalSpy records(&c, &RunController::recordsAppended);
 
     // Flat out: both grow.
@@ -244,7 +244,7 @@ void TestRunController::runPauseResumeAndStepWhilePaused() {
 
     // Pause: once the last update is in, nothing more arrives and the count stays.
     c.pauseAll();
-    QVERIFY2(settle(records), "records keep arriving after pauseAll");
+    QVERIFY2(settleSpy(records), "records keep arriving after pauseAll");
     const std::vector<int> paused = iterations(c);
     QVERIFY(!records.wait(kQuietMs));
     QCOMPARE(iterations(c), paused);
@@ -257,7 +257,7 @@ void TestRunController::runPauseResumeAndStepWhilePaused() {
     c.runAll();
     QTRY_VERIFY_WITH_TIMEOUT(allBeyond(c, plus(paused, 10)), kTimeout);
     c.pauseAll();
-    QVERIFY2(settle(records), "records keep arriving after the second pauseAll");
+    QVERIFY2(settleSpy(records), "records keep arriving after the second pauseAll");
     const std::vector<int> pausedAgain = iterations(c);
 
     // Step while paused: exactly one more each, in one update each, then nothing.
@@ -278,7 +278,7 @@ void TestRunController::cancelWhileRunningFlatOut() {
     QString why;
     QVERIFY2(setUpEndless(c, 2, &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     // The status each statusChanged reported, as the run had it at that moment.
     std::map<int, StatusCode> reported;
     connect(&c, &RunController::statusChanged, this,
@@ -330,7 +330,7 @@ void TestRunController::removeRunWhileRunningClearsTheViews() {
     QCOMPARE(c->runCount(), 2);
     w.selectRun(0);
     w.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(*c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(*c), kTimeout);
     w.runAll();
     QTRY_VERIFY_WITH_TIMEOUT(allBeyond(*c, {10, 10}), kTimeout);
 
@@ -413,7 +413,7 @@ void TestRunController::closingTheWindowStopsEveryThread() {
         QVERIFY2(w->addRun("sgd", endless(seed), &why), qPrintable(why));
     RunController* c = w->controller();
     w->setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(*c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(*c), kTimeout);
     w->runAll();
     QTRY_VERIFY_WITH_TIMEOUT(allBeyond(*c, {10, 10, 10}), kTimeout);
 
@@ -452,7 +452,7 @@ void TestRunController::resetDuringARunReturnsToIterationZero() {
     QString why;
     QVERIFY2(setUpEndless(c, 2, &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     c.runAll();
     QTRY_VERIFY_WITH_TIMEOUT(allBeyond(c, {10, 10}), kTimeout);
 
@@ -478,7 +478,7 @@ void TestRunController::resetDuringARunReturnsToIterationZero() {
         QCOMPARE(run->iteration(), 0);
         QVERIFY(run->trace().empty());
     }
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     for (int k = 0; k < c.runCount(); ++k) {
         const Run* run = c.run(k);
         QCOMPARE(run->iteration(), 0);
@@ -507,7 +507,7 @@ void TestRunController::restartWithInvalidOptionsKeepsTheRun() {
     QString why;
     QVERIFY2(setUpDemo(c, "kelley", &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     c.stepAll(2);
     QTRY_COMPARE_WITH_TIMEOUT(c.run(0)->iteration(), 2, kTimeout);
     const int id = c.run(0)->id();
@@ -566,7 +566,7 @@ void TestRunController::thinHistoryKeepsFirstLastAndEveryKth() {
     QString why;
     QVERIFY2(setUpDemo(c, "kelley_2d", &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     Run* run = c.run(0);
     QCOMPARE(run->history().size(), std::size_t(1));
 
@@ -640,7 +640,7 @@ void TestRunController::historyBudgetThinsAndSaysSo() {
     QString why;
     QVERIFY2(setUpDemo(c, "bundle_vs_kelley", &why), qPrintable(why));
     c.setDelayMs(0);
-    QTRY_VERIFY_WITH_TIMEOUT(allReady(c), kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     const int n = 12;
     for (int i = 1; i <= n; ++i) {
         c.stepAll(1);

@@ -12,12 +12,15 @@
 #include <QtTest>
 
 #include "bounds_plot.h"
+#include "coalesced_replot.h"
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
 #include "registry.h"
 
 using cplab::MainWindow;
+using cplab::Run;
+namespace widgets = cplab::widgets;
 
 namespace {
 
@@ -64,7 +67,17 @@ class TestScreenFit : public QObject {
         QVERIFY(cplab::testing::waitFor([&] { return cplab::testing::allReady(w); }));
         if (presenting) w.setPresentation(true, false);
         w.stepAll(2);
-        QTest::qWait(300);  // the steps' snapshots drawn (a MAP grid lays out on its first)
+        // The steps' snapshots drawn (a MAP grid lays out on its first).
+        QVERIFY(cplab::testing::waitFor([&] {
+            for (int k = 0; k < w.runCount(); ++k) {
+                const Run& run = *w.run(k);
+                if (run.iteration() < 2 && !run.status().finished() && !run.failed()) return false;
+            }
+            return true;
+        }));
+        QCoreApplication::processEvents();
+        widgets::replotPendingNow(&w);
+        QCoreApplication::processEvents();
         QCOMPARE(w.size(), size);
         const QStringList bad = outside(w);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join("\n")));

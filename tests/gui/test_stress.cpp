@@ -92,12 +92,12 @@ bool open(MainWindow& w, const Block& block) {
 
 // cplab::testing::waitFor with this test's timeout.
 template <class Predicate>
-bool waitFor(Predicate done, int ms = kTimeoutMs) {
+bool waitLong(Predicate done, int ms = kTimeoutMs) {
     return cplab::testing::waitFor(done, ms);
 }
 
 // Processes events for `ms` (queued updates, coalesced replots, deferred deletes land).
-void settle(int ms) {
+void settleFor(int ms) {
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < ms) {
@@ -168,14 +168,14 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
     QPointer<Run> run = w.run(w.runCount() - 1);
     QVERIFY(run);
     const QString label = run->label();
-    QVERIFY2(waitFor([&] { return run->ready() || run->failed(); }),
+    QVERIFY2(waitLong([&] { return run->ready() || run->failed(); }),
              qPrintable(label + " never became ready"));
     QVERIFY2(!run->failed(), qPrintable(label + ": " + run->error()));
 
     // Start; pause at once or after the first iteration.
     run->start();
     if (variant % 2 == 0) {
-        QVERIFY2(waitFor([&] { return run->iteration() >= 1 || finished(*run); }),
+        QVERIFY2(waitLong([&] { return run->iteration() >= 1 || finished(*run); }),
                  qPrintable(label + " does not run"));
     }
     run->pause();
@@ -183,7 +183,7 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
     const int steps = 1 + variant % 3;
     const int base = run->iteration();
     run->step(steps);
-    QVERIFY2(waitFor([&] { return run->iteration() >= base + steps || finished(*run); }),
+    QVERIFY2(waitLong([&] { return run->iteration() >= base + steps || finished(*run); }),
              qPrintable(QString("%1 stepped %2 times from %3 but is at %4")
                             .arg(label)
                             .arg(steps)
@@ -192,7 +192,7 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
     // Resume, let it go for a moment, cancel.
     run->start();
     const int resumed = run->iteration();
-    QVERIFY2(waitFor([&] { return run->iteration() > resumed || finished(*run); }),
+    QVERIFY2(waitLong([&] { return run->iteration() > resumed || finished(*run); }),
              qPrintable(label + " does not resume"));
     if (variant % 5 == 4) {
         // Every fifth run is removed while it runs (Run's destructor cancels and joins).
@@ -200,7 +200,7 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
         QVERIFY(run.isNull());
     } else {
         run->cancel();
-        QVERIFY2(waitFor([&] { return finished(*run); }),
+        QVERIFY2(waitLong([&] { return finished(*run); }),
                  qPrintable(label + " does not stop after cancel"));
     }
     // Keep at most kMaxAlive - 1 runs (the next one makes kMaxAlive): remove the oldest,
@@ -236,7 +236,7 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
     }
     const Block& first = blocks().front();
     QVERIFY(open(w, first));
-    settle(300);
+    settleFor(300);
     const int threadsBefore = threadCount();
     const double rssBefore = residentMb(false);
     const double trimmedBefore = residentMb(true);
@@ -268,11 +268,11 @@ void TestStress::manyRunsLeaveNoThreadAndNoMemory() {
         }
         w.removeAllRuns();
         if (!open(w, first)) return false;
-        if (!waitFor([&] { return w.runCount() == 0 && runThreadsAlive() == 0; })) {
+        if (!waitLong([&] { return w.runCount() == 0 && runThreadsAlive() == 0; })) {
             qWarning("%d runs and %d run threads left", w.runCount(), runThreadsAlive());
             return false;
         }
-        settle(300);
+        settleFor(300);
         return true;
     };
     QVERIFY(loop());
@@ -347,12 +347,12 @@ void TestStress::wideDataIsDrawnWithBoundedPoints() {
     QCOMPARE(w.currentView(), w.view("linear"));
     QCOMPARE(w.runCount(), 1);
     Run* run = w.run(0);
-    QVERIFY(waitFor([&] { return run->ready() || run->failed(); }, 60000));
+    QVERIFY(waitLong([&] { return run->ready() || run->failed(); }, 60000));
     QVERIFY2(!run->failed(), qPrintable(run->error()));
     w.stepAll(1);
     QVERIFY(
-        waitFor([&] { return run->snapshot() && run->snapshot()->record.iteration >= 1; }, 60000));
-    settle(200);  // the snapshot is shown and replotted
+        waitLong([&] { return run->snapshot() && run->snapshot()->record.iteration >= 1; }, 60000));
+    settleFor(200);  // the snapshot is shown and replotted
     const int points = drawnPoints(w.view("linear")->plot());
     QVERIFY2(points > 0 && points <= 2048,
              qPrintable(QString("%1 points drawn for %2 features").arg(points).arg(kFeatures)));

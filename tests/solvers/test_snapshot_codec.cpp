@@ -11,10 +11,12 @@
 #include <QtTest>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <typeindex>
 
 #include "bmrm/linear_svm_snapshot.h"
+#include "coalesced_replot.h"
 #include "core/byte_stream.h"
 #include "core/snapshot_fields_codec.h"
 #include "core/solver.h"
@@ -231,9 +233,9 @@ class ViewHost {
             if (name == family) view_ = view;
         if (view_) view_->resize(900, 600);
     }
-    // The view's picture after it has shown `snapshot` for `waitMs` (the views replot from
-    // a 40 ms timer); null when it refuses the snapshot.
-    QImage draw(const SnapshotPtr& snapshot, int waitMs = 80) {
+    // The view's picture once it has shown `snapshot` (its pending replots done at once, as
+    // their 40 ms timers would); null when it refuses the snapshot.
+    QImage draw(const SnapshotPtr& snapshot) {
         if (!view_) return {};
         const std::vector<IterationRecord>& trace = solver_.trace();
         widgets::ViewFrame frame;
@@ -246,7 +248,7 @@ class ViewHost {
         if (!view_->showFrame(frame)) return {};
         view_->show();
         QCoreApplication::processEvents();
-        QTest::qWait(waitMs);
+        widgets::replotPendingNow(view_);
         return view_->grab().toImage();
     }
 
@@ -329,6 +331,14 @@ void checkRoundTrips(const SteppedRun& run) {
 
 class TestSnapshotCodec : public QObject {
     Q_OBJECT
+    using TypedRuns = std::vector<std::pair<const Family*, SteppedRun>>;
+    std::optional<TypedRuns> typed_;
+
+    // onePerType(), stepped once for the tests that only read the runs.
+    const TypedRuns& typed() {
+        if (!typed_) typed_ = onePerType();
+        return *typed_;
+    }
 
   private slots:
     void byteStreamRoundTrip() {
@@ -380,7 +390,7 @@ class TestSnapshotCodec : public QObject {
             if (kind == 3) QCOMPARE(in.matrix().size(), Eigen::Index{0});
             QVERIFY2(in.error().find("a count of 1099511627776 items") == 0, in.error().c_str());
         }
-        for (const auto& [family, run] : onePerType()) {
+        for (const auto& [family, run] : typed()) {
             std::string bytes = *encodeSnapshot(*run.snapshots.back());
             const std::uint64_t huge = std::uint64_t{1} << 40;
             for (int b = 0; b < 8; ++b)
@@ -436,7 +446,7 @@ class TestSnapshotCodec : public QObject {
     // One run per snapshot type (so every family): the family's view draws the decoded
     // snapshot to the same pixels as the original.
     void viewsDrawDecodedSnapshotsAlike() {
-        const auto runs = onePerType();
+        const auto& runs = typed();
         QCOMPARE(runs.size(), std::size_t{8});
         for (const auto& [family, run] : runs) {
             const SnapshotPtr original = run.snapshots.back();
@@ -458,7 +468,7 @@ class TestSnapshotCodec : public QObject {
     // the damaged bytes and that its family's view draws.
     void damagedBytesAreRefusedOrValid() {
         std::mt19937 random(35);
-        for (const auto& [family, run] : onePerType()) {
+        for (const auto& [family, run] : typed()) {
             const std::string bytes = *encodeSnapshot(*run.snapshots.back());
             const std::size_t stride = bytes.size() > 4096 ? bytes.size() / 2000 + 1 : 1;
             std::string why;
@@ -479,8 +489,8 @@ class TestSnapshotCodec : public QObject {
                 const SnapshotPtr decoded = decodeSnapshot(damaged, *run.base, &why);
                 if (decoded) {
                     QVERIFY(encodeSnapshot(*decoded) == damaged);
-                    // The view draws what was accepted (the first 40 of them: 50 ms each).
-                    if (drawn < 40) QVERIFY(!host.draw(decoded, 50).isNull());
+                    // The view draws what was accepted (the first 40 of them).
+                    if (drawn < 40) QVERIFY(!host.draw(decoded).isNull());
                     ++drawn;
                 } else {
                     QVERIFY2(why.starts_with("snapshot bytes: ") && why.size() > 20, why.c_str());
@@ -494,7 +504,7 @@ class TestSnapshotCodec : public QObject {
 
     // Bytes of another type, another solver, or another codec version are refused by name.
     void otherTypesAndSolversAreRefused() {
-        const auto typed = onePerType();
+        const auto& typed = this->typed();
         QVERIFY(typed.size() >= 2);
         const SteppedRun& kelley = typed[0].second;
         QVERIFY(dynamic_cast<const CuttingPlaneSnapshot*>(kelley.base.get()));

@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "coalesced_replot.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
 #include "family_views.h"
@@ -31,7 +32,7 @@ KernelProblem problemOf(Dataset data) {
     return {std::make_shared<const Dataset>(std::move(data)), nullptr};
 }
 
-ViewFrame frameOf(const Solver& solver, int runId = 1) {
+ViewFrame kernelFrame(const Solver& solver, int runId = 1) {
     ViewFrame frame;
     frame.runId = runId;
     frame.snapshot = solver.snapshot();
@@ -73,7 +74,7 @@ class TestKernelView : public QObject {
         solveOrFail(solver);
         KernelView view;
         view.resize(900, 600);
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(kernelFrame(solver)));
         const auto snapshot = std::dynamic_pointer_cast<const KernelSnapshot>(solver.snapshot());
         int free = 0, bound = 0;
         for (Eigen::Index i = 0; i < snapshot->alpha.size(); ++i) {
@@ -86,7 +87,7 @@ class TestKernelView : public QObject {
         QCOMPARE(view.boundSupportVectorCount(), bound);
         QVERIFY(view.zeroContourSegments() > 20);
         QCOMPARE(view.modelPlaneCount(), 0);  // one kernel: no model of D(β)
-        const QString status = view.statusText(frameOf(solver));
+        const QString status = view.statusText(kernelFrame(solver));
         QVERIFY2(status.contains("training error") &&
                      status.contains(QString("%1 support vectors").arg(free + bound)),
                  qPrintable(status));
@@ -111,7 +112,7 @@ class TestKernelView : public QObject {
         KernelView view;
         widgets::connectObjectiveGrid(&view, &controller);
         view.resize(900, 600);
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(kernelFrame(solver)));
         const auto snapshot = std::dynamic_pointer_cast<const KernelSnapshot>(solver.snapshot());
         QCOMPARE(view.modelPlaneCount(), static_cast<int>(snapshot->planes.size()));
         QVERIFY(snapshot->planes.size() >= 2);
@@ -156,7 +157,7 @@ class TestKernelView : public QObject {
         view.resize(900, 600);
         view.showTab(1);
         view.show();
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(kernelFrame(solver)));
         QSignalSpy spy(&view, &KernelView::objectiveGridEvaluated);
         view.evaluateObjectiveGrid();
         QVERIFY(waitForGrid(view, spy));
@@ -179,7 +180,7 @@ class TestKernelView : public QObject {
             }
             QVERIFY(found);
         }
-        QTest::qWait(60);
+        widgets::replotPendingNow(&view);
         const QImage image = view.grab().toImage();
         QVERIFY(!image.isNull());
     }
@@ -194,7 +195,7 @@ class TestKernelView : public QObject {
         RunController controller;
         KernelView view;
         widgets::connectObjectiveGrid(&view, &controller);
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(kernelFrame(solver)));
         QSignalSpy spy(&view, &KernelView::objectiveGridEvaluated);
         view.evaluateObjectiveGrid();
         QVERIFY(view.evaluating());
@@ -216,7 +217,7 @@ class TestKernelView : public QObject {
         SilpSolver solver(problemOf(data), options);
         solve(solver);
         KernelView view;
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(kernelFrame(solver)));
         const Eigen::VectorXd beta = solver.weights();
         const int positive = static_cast<int>((beta.array() > 0).count());
         QCOMPARE(view.namedKernelCount(), std::min(6, positive));

@@ -45,7 +45,7 @@ std::shared_ptr<const PairwiseModel> uaiModel(const std::string& name) {
         PairwiseModel::fromTables(loadUai(kUai + "/" + name + ".uai.gz")));
 }
 
-ViewFrame frameOf(const Solver& solver, int runId = 1) {
+ViewFrame mapFrame(const Solver& solver, int runId = 1) {
     ViewFrame frame;
     frame.runId = runId;
     frame.snapshot = solver.snapshot();
@@ -56,8 +56,8 @@ ViewFrame frameOf(const Solver& solver, int runId = 1) {
 
 // A race of two runs (ids 1 and 2) as the window shows it with the second selected.
 ViewFrame raceFrame(const Solver& a, const char* nameA, const Solver& b, const char* nameB) {
-    ViewFrame frame = frameOf(b, 2);
-    const ViewFrame first = frameOf(a, 1);
+    ViewFrame frame = mapFrame(b, 2);
+    const ViewFrame first = mapFrame(a, 1);
     frame.race.push_back(
         {1, nameA, QColor(31, 119, 180), 0, first.snapshot, first.records, first.columns});
     frame.race.push_back(
@@ -132,7 +132,7 @@ void TestMapView::gridsKeepTheirAspectRatio() {
     for (int steps : {0, 3}) {
         for (int k = 0; k < steps; ++k)
             solver.step();
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(mapFrame(solver)));
         QCOMPARE(view.layout(), MapView::Layout::Grid);
         for (const QSize size : {QSize(900, 600), QSize(420, 760), QSize(1200, 260)}) {
             const QRectF r = drawnRect(view, size);
@@ -176,7 +176,7 @@ void TestMapView::everyRunOfARaceIsDrawnAndClearLeavesNothing() {
     }
     QCOMPARE(view.disagreeingMarkerCount(), disagreeingCount(*s));
     // Without the race: the selected run alone.
-    QVERIFY(view.showFrame(frameOf(mplp, 2)));
+    QVERIFY(view.showFrame(mapFrame(mplp, 2)));
     QCOMPARE(view.panelCount(), 1);
     view.clear();
     QCOMPARE(view.panelCount(), 0);
@@ -208,7 +208,7 @@ void TestMapView::picturesAreDrawnBesideTheLabeling() {
         solver.step();
     MapView view;
     view.resize(900, 600);
-    const ViewFrame frame = frameOf(solver);
+    const ViewFrame frame = mapFrame(solver);
     QVERIFY(view.showFrame(frame));
     QCOMPARE(view.layout(), MapView::Layout::Grid);
     QCOMPARE(view.gridRows(), h);
@@ -248,9 +248,9 @@ void TestMapView::picturesAreDrawnBesideTheLabeling() {
     // A model without a picture draws no input image.
     MplpSolver plain(uaiModel("Grids_26"));
     plain.step();
-    QVERIFY(view.showFrame(frameOf(plain, 2)));
+    QVERIFY(view.showFrame(mapFrame(plain, 2)));
     QVERIFY(!view.showsInputImage());
-    QVERIFY(!view.statusText(frameOf(plain, 2)).contains("bad pixels"));
+    QVERIFY(!view.statusText(mapFrame(plain, 2)).contains("bad pixels"));
 }
 
 void TestMapView::pngDecoderAgreesWithQImage() {
@@ -286,7 +286,7 @@ void TestMapView::gridModelIsDrawnAsAnImage() {
     QVERIFY(solver.status().code == StatusCode::Running);
     MapView view;
     view.resize(800, 700);
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QCOMPARE(view.layout(), MapView::Layout::Grid);
     // Grids_26 is a 20 × 20 torus (its UAI file lists 400 variables and 800 pair factors).
     QCOMPARE(view.gridRows(), 20);
@@ -304,7 +304,7 @@ void TestMapView::gridModelIsDrawnAsAnImage() {
     QCOMPARE(view.disagreeingMarkerCount(), solver.disagreeingNodes());
     QVERIFY(view.disagreeingMarkerCount() > 0);  // the LP relaxation of Grids_26 is not tight
     QCOMPARE(view.clusterPolygonCount(), 0);
-    const QString status = view.statusText(frameOf(solver));
+    const QString status = view.statusText(mapFrame(solver));
     // The last sweep's own bound and disagreement (the window's status line has the best ones).
     QVERIFY2(status.contains(QString("%1 of 400 nodes disagree").arg(solver.disagreeingNodes())) &&
                  status.contains(QString("U %1,").arg(solver.dual(), 0, 'g', 10)),
@@ -320,7 +320,7 @@ void TestMapView::smallGridWithoutWrapAround() {
     solver.step();
     MapView view;
     view.resize(600, 600);
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QCOMPARE(view.layout(), MapView::Layout::Grid);
     QCOMPARE(view.gridRows(), 4);
     QCOMPARE(view.gridColumns(), 4);
@@ -338,7 +338,7 @@ void TestMapView::otherGraphsArePlacedByTheirDistances() {
         solver.step();
     MapView view;
     view.resize(800, 700);
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QCOMPARE(view.layout(), MapView::Layout::Distances);
     QCOMPARE(view.gridRows(), 0);
     QCOMPARE(view.edgeSegmentCount(), model->edgeCount());
@@ -363,7 +363,7 @@ void TestMapView::largeGraphsAreDrawnOnACircle() {
     solver.step();
     MapView view;
     view.resize(700, 700);
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QCOMPARE(view.layout(), MapView::Layout::Circle);
     QCOMPARE(view.edgeSegmentCount(), 500);
     const auto s = mapSnapshot(solver);
@@ -385,14 +385,14 @@ void TestMapView::clustersAppearAfterTightening() {
     view.resize(800, 700);
     // Before tightening no polygon is drawn; after it, one per cluster of the snapshot.
     solver.step();
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QCOMPARE(view.clusterPolygonCount(), 0);
     for (int k = 0; k < 200 && solver.clusters() == 0 && !solver.status().finished(); ++k)
         solver.step();
     QVERIFY2(solver.clusters() > 0, solver.status().message.c_str());
     for (int k = 0; k < 5; ++k)
         solver.step();
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     const auto s = mapSnapshot(solver);
     QCOMPARE(static_cast<int>(s->clusters.size()), solver.clusters());
     QCOMPARE(view.clusterPolygonCount(), solver.clusters());
@@ -416,7 +416,7 @@ void TestMapView::tracesFollowTheRecordsAndRestartWithAnotherRun() {
     view.resize(800, 700);
     for (int k = 0; k < 6; ++k) {
         trws.step();
-        QVERIFY(view.showFrame(frameOf(trws)));  // frames arrive as the run goes
+        QVERIFY(view.showFrame(mapFrame(trws)));  // frames arrive as the run goes
     }
     const int records = static_cast<int>(trws.trace().size());
     QCOMPARE(records, 6);
@@ -428,7 +428,7 @@ void TestMapView::tracesFollowTheRecordsAndRestartWithAnotherRun() {
     MplpSolver mplp(model);
     mplp.step();
     mplp.step();
-    QVERIFY(view.showFrame(frameOf(mplp, 2)));
+    QVERIFY(view.showFrame(mapFrame(mplp, 2)));
     QCOMPARE(view.upperPointCount(), 2);
     QCOMPARE(view.disagreementPointCount(), 2);
     view.clear();
@@ -445,7 +445,7 @@ void TestMapView::exportsBothTabsAndRefusesOtherSnapshots() {
     MapView view;
     view.resize(800, 700);
     view.show();
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     QTemporaryDir dir;
     for (int tab = 0; tab < 2; ++tab) {
         QVERIFY(view.showPage(tab));
@@ -477,7 +477,7 @@ void TestMapView::bestLabelingIsDrawnOnRequest() {
     MapView view;
     view.resize(800, 700);
     QVERIFY(!view.showsBestLabeling());
-    QVERIFY(view.showFrame(frameOf(solver)));
+    QVERIFY(view.showFrame(mapFrame(solver)));
     view.setShowBestLabeling(true);
     QVERIFY(view.showsBestLabeling());
     for (int v = 0; v < model->variables(); ++v)
@@ -545,17 +545,17 @@ void TestMapView::factorsAreDrawnOnGridsAndGraphs() {
     tightened->setPicture(quads.picture);
     tightened->step();
     QVERIFY(tightened->activeSeparators() > 0);
-    QVERIFY(view.showFrame(frameOf(*tightened, 4)));
+    QVERIFY(view.showFrame(mapFrame(*tightened, 4)));
     QCOMPARE(view.separatorSegmentCount(), tightened->activeSeparators());
     QCOMPARE(view.clusterPolygonCount(), tightened->clusters());
-    QVERIFY(view.statusText(frameOf(*tightened, 4))
+    QVERIFY(view.statusText(mapFrame(*tightened, 4))
                 .contains(QString("%1 pair separators").arg(tightened->activeSeparators())));
     // Without its picture the model has no edges to show a grid: its 20 nodes go on a circle
     // (clockwise from the top), one square per factor at its variables' centroid.
     MplpSolver alone(g.model);
     alone.step();
     view.clear();
-    QVERIFY(view.showFrame(frameOf(alone, 3)));
+    QVERIFY(view.showFrame(mapFrame(alone, 3)));
     QCOMPARE(view.layout(), MapView::Layout::Circle);
     QCOMPARE(view.factorNodeCount(), factors);
     const std::vector<QPointF> marks = view.factorNodePositions();

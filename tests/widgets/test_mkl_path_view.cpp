@@ -40,7 +40,7 @@ std::shared_ptr<const Dataset> sine(int n, double shift) {
     return data;
 }
 
-ViewFrame frameOf(const Solver& solver, std::size_t records, int runId = 1) {
+ViewFrame mklPathFrame(const Solver& solver, std::size_t records, int runId = 1) {
     ViewFrame frame;
     frame.runId = runId;
     frame.snapshot = solver.snapshot();
@@ -80,7 +80,7 @@ void TestMklPathView::drawsOneCurvePerKernelFromTheRecords() {
     const MklPathSolver& solver = pathRun();
     MklPathView view;
     view.resize(800, 600);
-    QVERIFY(view.showFrame(frameOf(solver, solver.trace().size())));
+    QVERIFY(view.showFrame(mklPathFrame(solver, solver.trace().size())));
     QCOMPARE(view.kernelCurveCount(), 4);
     QCOMPARE(view.pointCount(), static_cast<int>(solver.trace().size()));
     // The η curve of the linear kernel holds the records' eta:linear against log10 λ.
@@ -96,7 +96,7 @@ void TestMklPathView::drawsOneCurvePerKernelFromTheRecords() {
     const auto point = linear->data()->at(0);
     QCOMPARE(point->key, std::log10(last.pathParameter));
     QCOMPARE(point->value, last.extra[static_cast<std::size_t>(k)]);
-    QVERIFY(!view.statusText(frameOf(solver, solver.trace().size())).isEmpty());
+    QVERIFY(!view.statusText(mklPathFrame(solver, solver.trace().size())).isEmpty());
     // Other snapshots are not ours.
     SilpOptions silp;
     silp.kernel.kernels = "linear";
@@ -104,7 +104,7 @@ void TestMklPathView::drawsOneCurvePerKernelFromTheRecords() {
     for (Eigen::Index i = 0; i < classes->labels.size(); ++i)
         classes->labels[i] = classes->labels[i] > 0 ? 1 : -1;
     SilpSolver other({classes, nullptr}, silp);
-    QVERIFY(!view.showFrame(frameOf(other, 0)));
+    QVERIFY(!view.showFrame(mklPathFrame(other, 0)));
 }
 
 void TestMklPathView::appendsAsThePathAdvances() {
@@ -113,13 +113,13 @@ void TestMklPathView::appendsAsThePathAdvances() {
     QVERIFY(n > 6);
     MklPathView view;
     for (std::size_t shown : {std::size_t(1), n / 2, n}) {
-        QVERIFY(view.showFrame(frameOf(solver, shown)));
+        QVERIFY(view.showFrame(mklPathFrame(solver, shown)));
         QCOMPARE(view.pointCount(), static_cast<int>(shown));
     }
     // The timeline scrubbed back, then another run: both start over.
-    QVERIFY(view.showFrame(frameOf(solver, 3)));
+    QVERIFY(view.showFrame(mklPathFrame(solver, 3)));
     QCOMPARE(view.pointCount(), 3);
-    QVERIFY(view.showFrame(frameOf(solver, 5, 2)));
+    QVERIFY(view.showFrame(mklPathFrame(solver, 5, 2)));
     QCOMPARE(view.pointCount(), 5);
     view.clear();
     QCOMPARE(view.pointCount(), 0);
@@ -129,7 +129,7 @@ void TestMklPathView::exportsEveryTab() {
     const MklPathSolver& solver = pathRun();
     MklPathView view;
     view.resize(900, 700);
-    QVERIFY(view.showFrame(frameOf(solver, solver.trace().size())));
+    QVERIFY(view.showFrame(mklPathFrame(solver, solver.trace().size())));
     QTemporaryDir dir;
     // CPLAB_KEEP_FIGURES=1 keeps the PNGs for a look (the path is printed).
     if (qEnvironmentVariableIsSet("CPLAB_KEEP_FIGURES")) {
@@ -151,10 +151,11 @@ void TestMklPathView::kernelViewShowsPathSnapshots() {
     const MklPathSolver& solver = pathRun();
     KernelView view;
     view.resize(900, 600);
-    QVERIFY(view.showFrame(frameOf(solver, solver.trace().size())));
+    QVERIFY(view.showFrame(mklPathFrame(solver, solver.trace().size())));
     QCOMPARE(view.pathView()->pointCount(), static_cast<int>(solver.trace().size()));
     QCOMPARE(view.plot(), view.pathView()->plot());
-    QVERIFY(view.statusText(frameOf(solver, solver.trace().size())).contains("kernels active"));
+    QVERIFY(
+        view.statusText(mklPathFrame(solver, solver.trace().size())).contains("kernels active"));
     // A SILP run brings the kernel tabs back.
     SilpOptions silp;
     silp.kernel.kernels = "linear;gaussian:1";
@@ -163,7 +164,7 @@ void TestMklPathView::kernelViewShowsPathSnapshots() {
         classes->labels[i] = classes->labels[i] > 0 ? 1 : -1;
     SilpSolver other({classes, nullptr}, silp);
     solve(other);
-    ViewFrame frame = frameOf(other, other.trace().size(), 2);
+    ViewFrame frame = mklPathFrame(other, other.trace().size(), 2);
     QVERIFY(view.showFrame(frame));
     QVERIFY(view.plot() != view.pathView()->plot());
 }
@@ -209,7 +210,7 @@ void TestMklPathView::clickShowsThePredictorAtThatLambda() {
     view.resize(900, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QVERIFY(view.showFrame(frameOf(solver, records)));
+    QVERIFY(view.showFrame(mklPathFrame(solver, records)));
     QCOMPARE(view.selectedPoint(), -1);
     view.weightsPlot()->replot();  // lays the axes out for the click's pixel
     const int k = static_cast<int>(points / 2);
@@ -270,7 +271,7 @@ void TestMklPathView::clickShowsThePredictorAtThatLambda() {
     QTest::mouseMove(view.weightsPlot(), to);
     QTest::mouseRelease(view.weightsPlot(), Qt::LeftButton, {}, to);
     QCOMPARE(view.selectedPoint(), k);
-    QVERIFY(view.showFrame(frameOf(solver, records, 7)));
+    QVERIFY(view.showFrame(mklPathFrame(solver, records, 7)));
     QCOMPARE(view.selectedPoint(), -1);
     QCOMPARE(view.predictorKind(), MklPathView::PredictorKind::None);
 }
@@ -292,7 +293,7 @@ void TestMklPathView::otherDataShowTheWeightsAsBars() {
     QCOMPARE(solver.trace().size() + 1, points);
     MklPathView view;
     view.resize(800, 600);
-    QVERIFY(view.showFrame(frameOf(solver, solver.trace().size())));
+    QVERIFY(view.showFrame(mklPathFrame(solver, solver.trace().size())));
     const int k = 4;
     const double lambda = solver.pathLambdas()[k];
     // The click's slot, at a log10 λ a little off the point: the nearest point is chosen.

@@ -15,7 +15,7 @@
 
 namespace {
 
-QByteArray bytesOf(const QString& path) {
+QByteArray fileBytes(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
@@ -52,7 +52,7 @@ class TestPlotExport : public QObject {
 
         const QString fresh = dir.filePath("fresh.png");
         QVERIFY2(cplab::widgets::exportPlot(&plot, fresh, &why), qPrintable(why));
-        QVERIFY(bytesOf(fresh).startsWith("\x89PNG"));
+        QVERIFY(fileBytes(fresh).startsWith("\x89PNG"));
         const mode_t umask = ::umask(022);
         ::umask(umask);
         QCOMPARE(modeOf(fresh), mode_t(0666 & ~umask));
@@ -60,14 +60,14 @@ class TestPlotExport : public QObject {
         const QString replaced = dir.filePath("replaced.pdf");
         writeText(replaced, "old", 0600);
         QVERIFY2(cplab::widgets::exportPlot(&plot, replaced, &why), qPrintable(why));
-        QVERIFY(bytesOf(replaced).startsWith("%PDF"));
+        QVERIFY(fileBytes(replaced).startsWith("%PDF"));
         QCOMPARE(modeOf(replaced), mode_t(0600));
 
         const QString locked = dir.filePath("locked.png");
         writeText(locked, "keep me", 0444);
         QVERIFY(!cplab::widgets::exportPlot(&plot, locked, &why));
         QVERIFY2(why.contains("write-protected"), qPrintable(why));
-        QCOMPARE(bytesOf(locked), QByteArray("keep me"));
+        QCOMPARE(fileBytes(locked), QByteArray("keep me"));
         QCOMPARE(modeOf(locked), mode_t(0444));
 
         const QString input = dir.filePath("input.png");
@@ -77,7 +77,7 @@ class TestPlotExport : public QObject {
             cplab::noteInputFile(input.toStdString());
             QVERIFY(!cplab::widgets::exportPlot(&plot, input, &why));
             QVERIFY2(why.contains("an output never replaces an input"), qPrintable(why));
-            QCOMPARE(bytesOf(input), QByteArray("data"));
+            QCOMPARE(fileBytes(input), QByteArray("data"));
         }
         // Out of the scope the file is no input any more.
         QVERIFY2(cplab::widgets::exportPlot(&plot, input, &why), qPrintable(why));

@@ -53,7 +53,7 @@ RaceEntry entryOf(const Solver& solver, int runId, const QString& label, const Q
 }
 
 // The frame of run `selected` (1-based) of `race`.
-ViewFrame frameOf(const std::vector<RaceEntry>& race, std::size_t selected) {
+ViewFrame entriesFrame(const std::vector<RaceEntry>& race, std::size_t selected) {
     const RaceEntry& e = race[selected - 1];
     ViewFrame frame;
     frame.runId = e.runId;
@@ -118,7 +118,7 @@ class TestRaceViews : public QObject {
                                              entryOf(bundle, 2, "#2 bundle (nu_rule=x)", kSecond)};
         NonsmoothView view;
         view.resize(800, 600);
-        QVERIFY(view.showFrame(frameOf(race, 1)));
+        QVERIFY(view.showFrame(entriesFrame(race, 1)));
         CuttingPlanePlot* plot = view.modelPlot();
         QCOMPARE(plot->raceRunCount(), 2);
         QCOMPARE(plot->raceColours(), (std::vector<QColor>{kFirst, kSecond}));
@@ -140,7 +140,7 @@ class TestRaceViews : public QObject {
         QVERIFY(labels.count() <= IterateLabels::kNewest);
         QCOMPARE(labels.text(0), QString::number(s->iterates.size() - 1));
         // Alone: no race, the neutral look.
-        ViewFrame alone = frameOf(race, 1);
+        ViewFrame alone = entriesFrame(race, 1);
         alone.race.clear();
         QVERIFY(view.showFrame(alone));
         QCOMPARE(plot->raceRunCount(), 0);
@@ -153,7 +153,7 @@ class TestRaceViews : public QObject {
         stepOrFail(kelley, 5);
         NonsmoothView view;
         view.resize(800, 600);
-        QVERIFY(view.showFrame(frameOf({entryOf(kelley, 1, "#1 kelley", kFirst)}, 1)));
+        QVERIFY(view.showFrame(entriesFrame({entryOf(kelley, 1, "#1 kelley", kFirst)}, 1)));
         QVERIFY(view.plot()->plottableCount() > 0);
         view.clear();
         QCOMPARE(view.plot()->plottableCount(), 0);
@@ -178,7 +178,7 @@ class TestRaceViews : public QObject {
                                              entryOf(bmrm, 2, "#2 bmrm (C=10)", kSecond)};
         LinearView view;
         view.resize(900, 600);
-        QVERIFY(view.showFrame(frameOf(race, 2)));
+        QVERIFY(view.showFrame(entriesFrame(race, 2)));
         const RaceGraphs& planes = view.modelPlot()->racePlanes();
         QCOMPARE(planes.graphs().size(), std::size_t(2));
         QCOMPARE(penColours(planes), (std::vector<QColor>{kFirst, kSecond}));
@@ -200,7 +200,7 @@ class TestRaceViews : public QObject {
         stepOrFail(svm, 5);
         KernelView view;
         view.resize(900, 600);
-        QVERIFY(view.showFrame(frameOf({entryOf(svm, 1, "#1 svm", kFirst)}, 1)));
+        QVERIFY(view.showFrame(entriesFrame({entryOf(svm, 1, "#1 svm", kFirst)}, 1)));
         QVERIFY(!view.weightsTabShown());
         QVERIFY(!view.showPage(1));
 
@@ -212,7 +212,7 @@ class TestRaceViews : public QObject {
         stepOrFail(second, 6);
         const std::vector<RaceEntry> race = {entryOf(first, 3, "#3 silp (C=1)", kFirst),
                                              entryOf(second, 4, "#4 silp (C=10)", kSecond)};
-        QVERIFY(view.showFrame(frameOf(race, 1)));
+        QVERIFY(view.showFrame(entriesFrame(race, 1)));
         QVERIFY(view.weightsTabShown());
         QVERIFY(view.showPage(1));
         const RaceGraphs& objectives = view.progressTab()->raceObjectives();

@@ -52,7 +52,7 @@ QList<QPointF> graphPoints(const QCPGraph* graph) {
     return points;
 }
 
-ViewFrame frameOf(const Solver& solver, int runId = 1) {
+ViewFrame sparseFrame(const Solver& solver, int runId = 1) {
     ViewFrame frame;
     frame.runId = runId;
     frame.snapshot = solver.snapshot();
@@ -91,7 +91,7 @@ void TestSparseView::twoDimensionalDataShowTheMovingVectors() {
     QVERIFY2(solver->status().code != StatusCode::InvalidInput, solver->status().message.c_str());
     SparseView view;
     view.resize(700, 600);
-    QVERIFY(view.showFrame(frameOf(*solver)));
+    QVERIFY(view.showFrame(sparseFrame(*solver)));
     QCOMPARE(view.kind(), SparseView::Kind::Map);
     auto s = std::dynamic_pointer_cast<const SparseSnapshot>(solver->snapshot());
     QVERIFY(s);
@@ -124,7 +124,7 @@ void TestSparseView::imageDataShowTheVectorsAsImages() {
     QVERIFY2(solver->status().code != StatusCode::InvalidInput, solver->status().message.c_str());
     SparseView view;
     view.resize(700, 600);
-    QVERIFY(view.showFrame(frameOf(*solver)));
+    QVERIFY(view.showFrame(sparseFrame(*solver)));
     QCOMPARE(view.kind(), SparseView::Kind::Images);
     QCOMPARE(view.expansionVectorCount(), 6);
     auto s = std::dynamic_pointer_cast<const SparseSnapshot>(solver->snapshot());
@@ -151,7 +151,7 @@ void TestSparseView::imageDataShowTheVectorsAsImages() {
 void TestSparseView::otherDataShowBetaAsBars() {
     auto solver = run(3, 4, 2, false);
     SparseView view;
-    QVERIFY(view.showFrame(frameOf(*solver)));
+    QVERIFY(view.showFrame(sparseFrame(*solver)));
     QCOMPARE(view.kind(), SparseView::Kind::Bars);
     QCOMPARE(view.expansionVectorCount(), 4);
 }
@@ -161,7 +161,7 @@ void TestSparseView::exportsBothTabsAndRefusesOtherSnapshots() {
     SparseView view;
     view.resize(700, 600);
     view.show();
-    QVERIFY(view.showFrame(frameOf(*solver)));
+    QVERIFY(view.showFrame(sparseFrame(*solver)));
     QTemporaryDir dir;
     for (int tab = 0; tab < 2; ++tab) {
         QVERIFY(view.showPage(tab));
@@ -175,7 +175,7 @@ void TestSparseView::exportsBothTabsAndRefusesOtherSnapshots() {
     SvmOptions options;
     SvmSolver svm(KernelProblem{blobs(40, 2, 3), nullptr}, options);
     svm.step();
-    QVERIFY(!view.showFrame(frameOf(svm, 2)));
+    QVERIFY(!view.showFrame(sparseFrame(svm, 2)));
 }
 
 void TestSparseView::reducedSetGrowsOneVectorPerStep() {
@@ -186,13 +186,13 @@ void TestSparseView::reducedSetGrowsOneVectorPerStep() {
     QVERIFY2(solver.status().code != StatusCode::InvalidInput, solver.status().message.c_str());
     SparseView view;
     view.resize(700, 600);
-    QVERIFY(view.showFrame(frameOf(solver)));  // no vector yet: the data and the full SVM's SVs
+    QVERIFY(view.showFrame(sparseFrame(solver)));  // no vector yet: the data and the full SVM's SVs
     QCOMPARE(view.expansionVectorCount(), 0);
     QCOMPARE(view.fullSupportVectorCount(),
              static_cast<int>(solver.fullSvm().supportVectors.size()));
     for (int k = 1; k <= 4; ++k) {
         solver.step();
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(sparseFrame(solver)));
         QCOMPARE(view.expansionVectorCount(), k);
         QCOMPARE(view.trailPointCount(), k);  // the vectors do not move: one Z in the trail
     }

@@ -50,7 +50,7 @@ StructuredProblem ocrProblem(int count, int testCount, bool transitions = true) 
     return problem;
 }
 
-ViewFrame frameOf(const Solver& solver, int runId = 1) {
+ViewFrame structuredFrame(const Solver& solver, int runId = 1) {
     ViewFrame frame;
     frame.runId = runId;
     frame.snapshot = solver.snapshot();
@@ -85,7 +85,7 @@ class TestStructuredView : public QObject {
             solver.step();
         StructuredView view;
         view.resize(1200, 800);
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(structuredFrame(solver)));
         QCOMPARE(view.layout(), StructuredView::Layout::Images);
         const auto snapshot =
             std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
@@ -128,11 +128,11 @@ class TestStructuredView : public QObject {
                 wrongWords += !std::equal(y.begin(), y.end(), truth.begin());
             }
             QCOMPARE(snapshot->errors.testWord, wrongWords / 20.0);
-            QVERIFY(view.statusText(frameOf(solver)).contains("word error"));
+            QVERIFY(view.statusText(structuredFrame(solver)).contains("word error"));
         }
         // Without a working set or planes, the bottom panel is BCFW's mean step per pass.
         QCOMPARE(view.ownValue(0, 1), solver.trace()[1].extra[3]);
-        QVERIFY(view.statusText(frameOf(solver)).contains("gap"));
+        QVERIFY(view.statusText(structuredFrame(solver)).contains("gap"));
 
         // The lattice of the first test words: each cell the emission score computed here
         // from the word's pixels, the paths the truth, Viterbi and loss-augmented decodings.
@@ -207,7 +207,7 @@ class TestStructuredView : public QObject {
             solver.step();
         StructuredView view;
         view.resize(1200, 800);
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(structuredFrame(solver)));
         QCOMPARE(view.groupCurveCount(), solver.groupCount());
         const auto columns = solver.extraColumns();
         const auto& trace = solver.trace();
@@ -239,10 +239,10 @@ class TestStructuredView : public QObject {
         // A run without groups hides the tab again, a run with groups shows it, clear() hides it.
         SsgSolver ssg(ocrProblem(30, 0), SsgOptions{});
         ssg.step();
-        QVERIFY(view.showFrame(frameOf(ssg, 2)));
+        QVERIFY(view.showFrame(structuredFrame(ssg, 2)));
         QVERIFY(!view.groupsTabShown());
         QVERIFY(!view.showPage(4));
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(structuredFrame(solver)));
         QVERIFY(view.groupsTabShown());
         view.clear();
         QVERIFY(!view.groupsTabShown());
@@ -255,7 +255,7 @@ class TestStructuredView : public QObject {
         for (int k = 0; k < 3; ++k)
             solver.step();
         StructuredView view;
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(structuredFrame(solver)));
         QCOMPARE(view.gapPointCount(), finiteCount(solver, "duality_gap", true));
         QCOMPARE(view.testErrorPointCount(), 0);
         QCOMPARE(view.primalPointCount(), finiteCount(solver, "primal", false));
@@ -264,7 +264,7 @@ class TestStructuredView : public QObject {
         // A new run restarts the trace instead of appending to it.
         SsgSolver other(ocrProblem(30, 0), options);
         other.step();
-        QVERIFY(view.showFrame(frameOf(other, 2)));
+        QVERIFY(view.showFrame(structuredFrame(other, 2)));
         QCOMPARE(view.primalPointCount(), finiteCount(other, "primal", false));
     }
 
@@ -272,7 +272,7 @@ class TestStructuredView : public QObject {
     void workingSetsAndPlanesAreDrawn() {
         auto check = [](const Solver& solver, const char* first, const char* second) {
             StructuredView view;
-            QVERIFY(view.showFrame(frameOf(solver)));
+            QVERIFY(view.showFrame(structuredFrame(solver)));
             const auto columns = solver.extraColumns();
             const auto at = [&](const char* name) {
                 return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) -
@@ -324,7 +324,7 @@ class TestStructuredView : public QObject {
         BcfwSolver solver(problem, {});
         solver.step();
         StructuredView view;
-        QVERIFY(view.showFrame(frameOf(solver)));
+        QVERIFY(view.showFrame(structuredFrame(solver)));
         QCOMPARE(view.layout(), StructuredView::Layout::Matrix);
         const auto snapshot =
             std::dynamic_pointer_cast<const StructuredSnapshot>(solver.snapshot());
@@ -358,9 +358,9 @@ class TestStructuredView : public QObject {
             nslack.step();
         }
         const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44)};
-        ViewFrame frame = frameOf(ssg, 2);
+        ViewFrame frame = structuredFrame(ssg, 2);
         for (int k = 0; k < 3; ++k) {
-            const ViewFrame own = frameOf(*solvers[static_cast<std::size_t>(k)], k + 1);
+            const ViewFrame own = structuredFrame(*solvers[static_cast<std::size_t>(k)], k + 1);
             frame.race.push_back({k + 1, QString("#%1 solver (lambda=0.01)").arg(k + 1), colours[k],
                                   k, own.snapshot, own.records, own.columns});
         }
