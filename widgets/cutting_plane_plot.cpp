@@ -149,11 +149,12 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
         prox_->setName("prox objective");
         prox_->setPen(pen(colors::kProx, 1.6, Qt::DashLine));
         gapSegment_ = newCurve(plot_, pen(colors::kCandidate, 1.2, Qt::DotLine));
-        iterates_ = pointsGraph(plot_, "oracle points",
-                                marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
-        optimum_ =
-            pointsGraph(plot_, "minimum f*",
-                        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 11));
+        iterates_ =
+            pointsGraph(plot_, "oracle points",
+                        markerStyle(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
+        optimum_ = pointsGraph(
+            plot_, "minimum f*",
+            markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 11));
         optimum_->setData({view.minimizer(0)}, {view.minimum});
     } else {
         plot_->xAxis->setLabel("x1");
@@ -191,23 +192,23 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
         plot_->xAxis->setRange(box.lower(0), box.upper(0));
         plot_->yAxis->setRange(box.lower(1), box.upper(1));
         path_ = newCurve(plot_, pen(colors::kPath, 1.2), "iterates");
-        path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+        path_->setScatterStyle(markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
         iterates_ = nullptr;
-        optimum_ =
-            pointsGraph(plot_, "minimiser x*",
-                        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
+        optimum_ = pointsGraph(
+            plot_, "minimiser x*",
+            markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
         optimum_->setData({view.minimizer(0)}, {view.minimizer(1)});
         ball_ = new QCPItemEllipse(plot_);
         ball_->setPen(pen(colors::kProx, 1.3, Qt::DashLine));
         ball_->setVisible(false);
     }
-    candidate_ =
-        pointsGraph(plot_, "master solution x_t",
-                    marker(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+    candidate_ = pointsGraph(
+        plot_, "master solution x_t",
+        markerStyle(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
     best_ = pointsGraph(plot_, "best point",
-                        marker(QCPScatterStyle::ssDiamond, colors::kBest, colors::kBest, 9));
+                        markerStyle(QCPScatterStyle::ssDiamond, colors::kBest, colors::kBest, 9));
     center_ = pointsGraph(plot_, "prox-centre",
-                          marker(QCPScatterStyle::ssSquare, colors::kProx, colors::kProx, 8));
+                          markerStyle(QCPScatterStyle::ssSquare, colors::kProx, colors::kProx, 8));
     plot_->plotLayout()->simplify();
     // A convex f leaves the top centre of a 1-D plot empty; 2-D plots keep the corner.
     plot_->axisRect()->insetLayout()->setInsetAlignment(
@@ -292,8 +293,8 @@ void CuttingPlanePlot::drawRace(std::span<const RaceEntry> race, int selectedRun
 
 void CuttingPlanePlot::drawRaceRun(const RaceEntry& entry, const CuttingPlaneSnapshot& s,
                                    std::size_t slot) {
-    const QCPScatterStyle style = marker(runMarker(entry.marker), entry.colour, Qt::white,
-                                         s.function->dimension == 1 ? 7 : 6);
+    const QCPScatterStyle style = markerStyle(runMarker(entry.marker), entry.colour, Qt::white,
+                                              s.function->dimension == 1 ? 7 : 6);
     if (s.function->dimension == 2) {
         while (racePaths_.size() <= slot)
             racePaths_.push_back(newCurve(plot_, pen(Qt::black)));
@@ -340,16 +341,16 @@ void CuttingPlanePlot::styleSelected(const RaceEntry* entry) {
     if (path_) {
         path_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kPath, 1.2));
         path_->setScatterStyle(
-            entry ? marker(runMarker(entry->marker), entry->colour, Qt::white, 7)
-                  : marker(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+            entry ? markerStyle(runMarker(entry->marker), entry->colour, Qt::white, 7)
+                  : markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
         path_->setName(entry ? legendLabel(entry->label) : QString("iterates"));
     }
     if (model_) {
         model_->setPen(entry ? pen(entry->colour, 2.0) : pen(colors::kModel, 2.0));
         model_->setName(entry ? legendLabel(entry->label) + ": model f_t" : QString("model f_t"));
         iterates_->setScatterStyle(
-            entry ? marker(runMarker(entry->marker), entry->colour, Qt::white, 7)
-                  : marker(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
+            entry ? markerStyle(runMarker(entry->marker), entry->colour, Qt::white, 7)
+                  : markerStyle(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
     }
     for (QCPLayerable* item : std::initializer_list<QCPLayerable*>{
              path_, model_, iterates_, candidate_, best_, center_, optimum_}) {

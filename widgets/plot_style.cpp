@@ -43,14 +43,6 @@ QPen pen(const QColor& color, double width, Qt::PenStyle style) {
     return p;
 }
 
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size) {
-    QCPScatterStyle style(shape, size);
-    style.setPen(pen(edge, 1.4));
-    style.setBrush(fill);
-    return style;
-}
-
 QCPColorGradient heatGradient() {
     QCPColorGradient g;
     g.clearColorStops();

@@ -74,9 +74,6 @@ void styleAxisRect(QCPAxisRect* rect);
 // A pen of `width` px at scale 1 (round caps and joins). Widths are given at scale 1: the
 // presentation scale below is applied to every plot by applyPlotScale.
 QPen pen(const QColor& color, double width = 1.0, Qt::PenStyle style = Qt::SolidLine);
-// A marker of `shape` and `size` px: a 1.4 px `edge`, filled with `fill`.
-QCPScatterStyle marker(QCPScatterStyle::ScatterShape shape, const QColor& edge, const QColor& fill,
-                       double size);
 // The heat-map gradient of objective values, light enough for lines and markers drawn on top.
 QCPColorGradient heatGradient();
 

@@ -102,32 +102,32 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
     path_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     path_->setName("iterates");
     path_->setPen(pen(colors::kModel, 1.3));
-    path_->setScatterStyle(marker(QCPScatterStyle::ssCircle, colors::kModel, Qt::white, 5));
+    path_->setScatterStyle(markerStyle(QCPScatterStyle::ssCircle, colors::kModel, Qt::white, 5));
 
     optimum_ = plot_->addGraph();
     optimum_->setName("minimiser x*");
     optimum_->setLineStyle(QCPGraph::lsNone);
     optimum_->setScatterStyle(
-        marker(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
+        markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
     optimum_->setData({view.minimizer.x()}, {view.minimizer.y()});
 
     fwVertex_ = plot_->addGraph();
     fwVertex_->setName("FW vertex s_t");
     fwVertex_->setLineStyle(QCPGraph::lsNone);
     fwVertex_->setScatterStyle(
-        marker(QCPScatterStyle::ssSquare, colors::kNewestPlane, colors::kNewestPlane, 10));
+        markerStyle(QCPScatterStyle::ssSquare, colors::kNewestPlane, colors::kNewestPlane, 10));
 
     awayVertex_ = plot_->addGraph();
     awayVertex_->setName("away vertex a_t");
     awayVertex_->setLineStyle(QCPGraph::lsNone);
     awayVertex_->setScatterStyle(
-        marker(QCPScatterStyle::ssSquare, colors::kCandidate, colors::kCandidate, 10));
+        markerStyle(QCPScatterStyle::ssSquare, colors::kCandidate, colors::kCandidate, 10));
 
     current_ = plot_->addGraph();
     current_->setName("x_t");
     current_->setLineStyle(QCPGraph::lsNone);
     current_->setScatterStyle(
-        marker(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
+        markerStyle(QCPScatterStyle::ssDisc, colors::kCandidate, colors::kCandidate, 8));
 
     gradientArrow_ = new QCPItemLine(plot_);
     gradientArrow_->setPen(pen(colors::kProx, 1.6));
@@ -171,7 +171,7 @@ void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) 
         }
         c->setData(t, x, y);
         c->setPen(pen(entry->colour, 1.2));
-        c->setScatterStyle(marker(runMarker(entry->marker), entry->colour, Qt::white, 6));
+        c->setScatterStyle(markerStyle(runMarker(entry->marker), entry->colour, Qt::white, 6));
         c->setName(legendLabel(entry->label));
         c->addToLegend();
         c->setVisible(true);
@@ -179,7 +179,7 @@ void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) 
     // The selected run's path in its colour when racing, else the model blue.
     const QColor colour = selected ? selected->colour : colors::kModel;
     path_->setPen(pen(colour, selected ? 1.8 : 1.3));
-    path_->setScatterStyle(marker(
+    path_->setScatterStyle(markerStyle(
         selected ? runMarker(selected->marker) : QCPScatterStyle::ssCircle, colour, Qt::white, 5));
     path_->setName(selected ? legendLabel(selected->label) : QString("iterates"));
     for (QCPLayerable* item :
