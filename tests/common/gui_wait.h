@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QtTest>
 
+#include "coalesced_replot.h"
 #include "main_window.h"
 #include "run.h"
 
@@ -24,6 +25,14 @@ bool waitFor(Predicate done, int ms = 20000) {
         QTest::qWait(5);
     }
     return true;
+}
+
+// Lets `w` draw what it has: posted events (layouts, queued updates) processed and the
+// replots its 40 ms timers have pending done at once, as those timers would.
+inline void drawPending(QWidget& w) {
+    QCoreApplication::processEvents();
+    widgets::replotPendingNow(&w);
+    QCoreApplication::processEvents();
 }
 
 // The window has runs and every one has its first snapshot.

@@ -12,7 +12,6 @@
 #include <QtTest>
 
 #include "bounds_plot.h"
-#include "coalesced_replot.h"
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
@@ -20,7 +19,6 @@
 
 using cplab::MainWindow;
 using cplab::Run;
-namespace widgets = cplab::widgets;
 
 namespace {
 
@@ -75,9 +73,7 @@ class TestScreenFit : public QObject {
             }
             return true;
         }));
-        QCoreApplication::processEvents();
-        widgets::replotPendingNow(&w);
-        QCoreApplication::processEvents();
+        cplab::testing::drawPending(w);
         QCOMPARE(w.size(), size);
         const QStringList bad = outside(w);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join("\n")));

@@ -87,7 +87,7 @@ class TestSessions : public QObject {
         original_.selectRun(1);
         original_.findChild<QComboBox*>("xAxisCombo")->setCurrentIndex(2);
         original_.showIteration(4);
-        QTest::qWait(200);
+        cplab::testing::drawPending(original_);
         QString why;
         QVERIFY2(original_.saveSession(path("with.cplab"), true, &why), qPrintable(why));
         QVERIFY2(original_.saveSession(path("without.cplab"), false, &why), qPrintable(why));
@@ -101,7 +101,8 @@ class TestSessions : public QObject {
         bool ok = false;
         QVERIFY(openAndWait(w, path("with.cplab"), &ok));
         QVERIFY(ok);
-        QTest::qWait(300);
+        cplab::testing::drawPending(w);
+        cplab::testing::drawPending(original_);
         QCOMPARE(w.problem()->origin, original_.problem()->origin);
         QCOMPARE(w.problem()->info.name, original_.problem()->info.name);
         QCOMPARE(w.runCount(), 2);
@@ -126,7 +127,8 @@ class TestSessions : public QObject {
         QCOMPARE(w.currentView()->grab().toImage(), original_.currentView()->grab().toImage());
         w.showIteration(2);
         original_.showIteration(2);
-        QTest::qWait(300);
+        cplab::testing::drawPending(w);
+        cplab::testing::drawPending(original_);
         QCOMPARE(w.currentView()->grab().toImage(), original_.currentView()->grab().toImage());
         original_.showIteration(4);
     }
@@ -157,7 +159,7 @@ class TestSessions : public QObject {
                 return true;
             },
             60000));
-        QTest::qWait(300);
+        cplab::testing::drawPending(first);
         QString why;
         QVERIFY2(first.saveSession(path(demo + ".cplab"), true, &why), qPrintable(why));
         MainWindow second;
@@ -167,7 +169,8 @@ class TestSessions : public QObject {
         bool ok = false;
         QVERIFY(openAndWait(second, path(demo + ".cplab"), &ok));
         QVERIFY(ok);
-        QTest::qWait(300);
+        cplab::testing::drawPending(second);
+        cplab::testing::drawPending(first);
         QCOMPARE(second.runCount(), first.runCount());
         QCOMPARE(second.currentView()->grab().toImage(), first.currentView()->grab().toImage());
         QCOMPARE(second.boundsPlot()->plot()->toPixmap(600, 300).toImage(),
