@@ -100,9 +100,7 @@ class LinearSvmSolver : public Solver {
     // message when they are invalid; true when the solver may go on (valid()).
     template <class Options>
     bool acceptOptions(const Options& options) {
-        std::string why;
-        if (!options.isValid(&why)) reject(why);
-        return valid();
+        return Solver::acceptOptions(options) && valid();
     }
 
     // Bytes of the training set (of every rank's share over several processes), for the

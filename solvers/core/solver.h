@@ -132,6 +132,14 @@ class Solver {
     // Marks the solver as unusable because of invalid options or data.
     void reject(std::string message);
     bool rejected() const { return status_.code == StatusCode::InvalidInput; }
+    // Rejects with the options' own message when they are invalid (Options::isValid(&why));
+    // true when the solver has not been rejected and may go on.
+    template <class Options>
+    bool acceptOptions(const Options& options) {
+        std::string why;
+        if (!rejected() && !options.isValid(&why)) reject(why);
+        return !rejected();
+    }
 
     // Sets the iteration-0 record (initial bounds, oracle calls spent in the constructor).
     void setInitialRecord(const IterationRecord& record);
