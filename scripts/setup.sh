@@ -33,6 +33,7 @@ PACKAGES="
   dpkg-dev
   man-db
   file
+  lintian
 "
 
 missing=""

@@ -4,7 +4,8 @@
 #   check_install.sh BUILD_DIR VERSION
 # 1. `cmake --install` into a staging prefix installs both executables, the desktop entry,
 #    the AppStream metainfo, the icon, the session MIME type, the manual pages, the licence and
-#    the documentation (README.md and the docs/ pages it links to, with their pictures);
+#    the documentation (README.md and the docs/ pages it links to, with their pictures), the
+#    Debian copyright file and changelog;
 #    desktop-file-validate, `appstreamcli validate --no-net` and `man --warnings` accept them;
 #    both executables report VERSION and the installed cplab-cli runs a demo.
 # 2. `cpack -G DEB` builds the package; its Depends come from the binaries (Qt, Clp, ...) and
@@ -22,8 +23,8 @@ stage="$scratch/stage"
 cmake --install "$build" --prefix "$stage" >/dev/null
 for f in bin/cplab bin/cplab-cli share/applications/org.cplab.cplab.desktop \
          share/metainfo/org.cplab.cplab.metainfo.xml share/icons/hicolor/scalable/apps/cplab.svg \
-         share/mime/packages/cplab.xml share/man/man1/cplab.1 share/man/man1/cplab-cli.1 \
-         share/doc/cplab/LICENSE share/doc/cplab/README.md share/doc/cplab/docs/cli.md; do
+         share/mime/packages/cplab.xml share/man/man1/cplab.1.gz share/man/man1/cplab-cli.1.gz \
+         share/doc/cplab/copyright share/doc/cplab/changelog.gz share/doc/cplab/LICENSE share/doc/cplab/README.md share/doc/cplab/docs/cli.md; do
   [ -f "$stage/$f" ] || fail "cmake --install did not install $f"
 done
 # Every page and picture the installed documentation links to is installed beside it.
@@ -51,18 +52,18 @@ for shot in $(sed -n 's|.*<image>https://cplab.example.org/\(.*\)</image>|\1|p' 
 done
 [ "$(grep -c '<image>' "$scratch/web.metainfo.xml")" -eq 4 ] || fail "the metainfo lists no screenshots"
 for page in cplab cplab-cli; do
-  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$stage/share/man/man1/$page.1" 2>&1 >/dev/null)
+  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$stage/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
   [ -z "$warnings" ] || fail "man $page: $warnings"
-  grep -q "cplab $version" "$stage/share/man/man1/$page.1" || fail "man $page: not version $version"
+  zgrep -q "cplab $version" "$stage/share/man/man1/$page.1.gz" || fail "man $page: not version $version"
 done
 # Every command and option of cplab-cli's usage is in its manual page.
 for word in $("$stage/bin/cplab-cli" --help | grep -o -- '--[a-z-]*\|cplab-cli [a-z]*' | sed 's/cplab-cli //' | sort -u); do
-  grep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab-cli.1" ||
-    grep -q -- "$word" "$stage/share/man/man1/cplab-cli.1" || fail "man cplab-cli lacks $word"
+  zgrep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab-cli.1.gz" ||
+    zgrep -q -- "$word" "$stage/share/man/man1/cplab-cli.1.gz" || fail "man cplab-cli lacks $word"
 done
 # Every option of cplab's --help is in its manual page.
 for word in $(QT_QPA_PLATFORM=offscreen "$stage/bin/cplab" --help 2>/dev/null | grep -o -- '--[a-z-]*' | sort -u); do
-  grep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab.1" || fail "man cplab lacks $word"
+  zgrep -q -- "$(echo "$word" | sed 's/-/\\\\-/g')" "$stage/share/man/man1/cplab.1.gz" || fail "man cplab lacks $word"
 done
 [ "$("$stage/bin/cplab-cli" --version)" = "cplab-cli $version" ] || fail "cplab-cli --version"
 [ "$("$stage/bin/cplab" --version)" = "cplab $version" ] || fail "cplab --version"
@@ -73,6 +74,11 @@ command -v cpack >/dev/null || fail "cpack not found"
 (cd "$scratch" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$scratch/pkg" >/dev/null) ||
   fail "cpack -G DEB"
 deb=$(ls "$scratch"/pkg/cplab_"$version"_*.deb)
+# Lintian-clean: no error and no warning (Debian's policy checks: copyright file, changelog,
+# stripped binaries, compressed manual pages, the description, the maintainer).
+command -v lintian >/dev/null || fail "lintian not found (scripts/setup.sh installs it)"
+lintian --fail-on error,warning "$deb" >"$scratch/lintian.txt" 2>&1 ||
+  fail "lintian: $(grep -v '^running with root' "$scratch/lintian.txt")"
 info=$(dpkg-deb --field "$deb" Depends Recommends Version)
 echo "$info" | grep -q 'libqt6widgets6' || fail "Depends lacks Qt: $info"
 echo "$info" | grep -q 'coinor-libclp' || fail "Depends lacks Clp: $info"
