@@ -155,9 +155,11 @@ QJsonObject historyJson(const StoredHistory& history) {
                                              .toBase64())}};
 }
 
-// A run's stored history; nullopt and a note when it cannot be read.
+// A run's stored history; nullopt and a note when it cannot be read. `budget` is what the
+// session's histories may still unpack to in total (kMaxHistoryBytes for all runs together);
+// a history read takes the bytes it declares from it.
 std::optional<StoredHistory> historyFrom(const QJsonObject& history, const std::string& where,
-                                         SessionNotes* notes) {
+                                         SessionNotes* notes, std::int64_t* budget) {
     const auto refuse = [&](const std::string& what) -> std::optional<StoredHistory> {
         notes->push_back(where + ": " + what + "; its stored history is left out");
         return std::nullopt;
@@ -168,6 +170,9 @@ std::optional<StoredHistory> historyFrom(const QJsonObject& history, const std::
     if (!(bytes >= 0 && bytes <= static_cast<double>(kMaxHistoryBytes)))
         return refuse("declared history size is not in [0, " + std::to_string(kMaxHistoryBytes) +
                       "] bytes");
+    if (bytes > static_cast<double>(*budget))
+        return refuse("the session's stored histories declare more than " +
+                      std::to_string(kMaxHistoryBytes) + " bytes in total");
     const QByteArray data = QByteArray::fromBase64(history.value("data").toString().toLatin1(),
                                                    QByteArray::AbortOnBase64DecodingErrors);
     std::string why;
@@ -175,13 +180,15 @@ std::optional<StoredHistory> historyFrom(const QJsonObject& history, const std::
     if (!blob) return refuse(why);
     auto unpacked = unpackHistory(*blob, &why);
     if (!unpacked) return refuse(why);
+    *budget -= static_cast<std::int64_t>(bytes);
     return unpacked;
 }
 
 // The run of the session's JSON, checked as the CLI checks `run`: a solver of the family, the
 // options it knows (others left out and noted), values it accepts (else the run is left out).
 std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Family& family,
-                                  SessionNotes* notes, bool* complete) {
+                                  SessionNotes* notes, bool* complete,
+                                  std::int64_t* historyBudget) {
     const std::string where = "run " + std::to_string(index + 1);
     const QJsonObject object = value.toObject();
     SessionRun run;
@@ -215,7 +222,7 @@ std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Fami
         return std::nullopt;
     }
     if (object.value("history").isObject())
-        run.history = historyFrom(object.value("history").toObject(), where, notes);
+        run.history = historyFrom(object.value("history").toObject(), where, notes, historyBudget);
     return run;
 }
 
@@ -295,7 +302,7 @@ std::optional<Session> parseSession(const std::string& bytes, const std::string&
     SessionNotes* n = notes ? notes : &local;
     if (version > kSessionVersion) {
         n->push_back("written by a newer cplab (format " +
-                     std::to_string(static_cast<long>(version)) + ", this one reads " +
+                     QString::number(version, 'g', 17).toStdString() + ", this one reads " +
                      std::to_string(kSessionVersion) + "); what this version knows is opened");
     }
     Session session;
@@ -306,8 +313,10 @@ std::optional<Session> parseSession(const std::string& bytes, const std::string&
     const QJsonArray runs = root.value("runs").toArray();
     if (runs.size() > kMaxSessionRuns)
         return refuse("more than " + std::to_string(kMaxSessionRuns) + " runs");
+    std::int64_t historyBudget = kMaxHistoryBytes;
     for (qsizetype k = 0; k < runs.size(); ++k) {
-        if (auto run = runFrom(runs[k], static_cast<int>(k), family, n, &session.complete)) {
+        if (auto run = runFrom(runs[k], static_cast<int>(k), family, n, &session.complete,
+                               &historyBudget)) {
             session.runs.push_back(std::move(*run));
         } else {
             session.complete = false;

@@ -32,7 +32,8 @@
 namespace cplab {
 
 inline constexpr int kSessionVersion = 1;
-// The largest session file read, and the largest history one run may unpack to.
+// The largest session file read, and the largest size the stored histories of all its runs
+// together may unpack to.
 inline constexpr std::int64_t kMaxSessionBytes = std::int64_t{512} << 20;
 inline constexpr std::int64_t kMaxHistoryBytes = std::int64_t{1} << 30;
 

@@ -133,8 +133,13 @@ std::optional<StoredHistory> unpackHistory(const std::string& blob, std::string*
     // A record takes at least 76 bytes, a snapshot at least its 8-byte length.
     if (!u.text(history.status.message) || !u.count(records, 76)) return refuse("truncated");
     history.records.resize(records);
-    for (IterationRecord& r : history.records) {
+    for (std::size_t k = 0; k < history.records.size(); ++k) {
+        IterationRecord& r = history.records[k];
         if (!unpackRecord(u, r)) return refuse("truncated record");
+        // The views index the trace by iteration: record k is iteration k.
+        if (r.iteration != static_cast<int>(k))
+            return refuse("record " + std::to_string(k) + " is iteration " +
+                          std::to_string(r.iteration) + ", expected " + std::to_string(k));
     }
     if (!u.count(snapshots, 8)) return refuse("truncated");
     history.snapshots.resize(snapshots);

@@ -151,6 +151,54 @@ class TestSessionFormat : public QObject {
         QVERIFY(!inflateBytes(packed, 1000, &why));
         QVERIFY(!inflateBytes("not zlib at all", 1000, &why));
     }
+
+    void recordsAreTheirIterations() {
+        // The views index a run's trace by iteration: a record whose number is not its place
+        // (the last one changed to 100, which once crashed the views) is refused by name.
+        StoredHistory h = *sampleSession("/p").runs[0].history;
+        for (int k : {0, 3}) {
+            StoredHistory changed = h;
+            changed.records[static_cast<std::size_t>(k)].iteration = 100;
+            std::string why;
+            QVERIFY(!unpackHistory(packHistory(changed), &why));
+            const std::string expected =
+                "record " + std::to_string(k) + " is iteration 100, expected " + std::to_string(k);
+            QVERIFY2(why.find(expected) != std::string::npos, why.c_str());
+        }
+        StoredHistory swapped = h;
+        std::swap(swapped.records[1], swapped.records[2]);
+        std::string why;
+        QVERIFY(!unpackHistory(packHistory(swapped), &why));
+    }
+
+    void historiesHaveOneBudget() {
+        // Each run's history may declare up to kMaxHistoryBytes, but all of them together no
+        // more: of three runs declaring 45 % of it each, the third is left out before it is
+        // inflated, with a note, and the session still opens.
+        Session session = sampleSession("/p");
+        session.runs.resize(1);
+        session.runs.push_back(session.runs[0]);
+        session.runs.push_back(session.runs[0]);
+        std::string json = sessionJson(session, "/p");
+        const std::string declared = "\"bytes\": ";
+        const std::string big = std::to_string(kMaxHistoryBytes / 100 * 45);
+        for (std::size_t at = json.find(declared); at != std::string::npos;
+             at = json.find(declared, at + 1)) {
+            const std::size_t from = at + declared.size();
+            json.replace(from, json.find_first_of(",}", from) - from, big);
+        }
+        SessionNotes notes;
+        std::string why;
+        const auto back = parseSession(json, "/p", "three.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->runs.size(), std::size_t{3});
+        QVERIFY(back->runs[0].history && back->runs[1].history);
+        QVERIFY(!back->runs[2].history);
+        QCOMPARE(notes.size(), std::size_t{1});
+        QVERIFY2(notes[0].find("run 3") != std::string::npos &&
+                     notes[0].find("in total") != std::string::npos,
+                 notes[0].c_str());
+    }
 };
 
 QTEST_MAIN(TestSessionFormat)
