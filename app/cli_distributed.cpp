@@ -1,15 +1,15 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-// `cplab-cli run` over several processes (mpirun -np N, srun; issue #32). ocas and bmrm: every
-// rank reads its share of the data (data/shares.h), builds the same solver on a LinearProblem
-// that carries the communicator, and steps it in lockstep (risk/risk.h, "Processes").
-// oneslack and nslack: every rank reads the whole sequence file and decodes its share of the
-// words in each oracle pass (structured/oracle_pass.h). Rank 0 alone prints
-// progress and the summary and writes the trace and the model. Whatever can stop a run is
-// decided collectively at iteration boundaries: a signal on any rank, max_seconds on rank 0's
-// clock. A refusal (options, outputs, a bad share) is one message, printed by rank 0, and the
-// same exit status on every rank.
+// `cplab-cli run` over several processes (mpirun -np N, srun; issue #32), for the solvers
+// whose registration declares them distributed (family.h, Distributed). ExampleShares: every
+// rank reads its share of the data (data/shares.h), builds the same solver on the family's
+// problem of the shares, whose risk sums over the communicator, and steps it in lockstep
+// (risk/risk.h, "Processes"). WholeData: every rank reads the whole file and does its share of
+// each oracle pass (structured/oracle_pass.h). Rank 0 alone prints progress and the summary and
+// writes the trace and the model. Whatever can stop a run is decided collectively at iteration
+// boundaries: a signal on any rank, max_seconds on rank 0's clock. A refusal (options, outputs,
+// a bad share) is one message, printed by rank 0, and the same exit status on every rank.
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli.h"
 #include "cli_commands.h"
@@ -17,29 +17,28 @@
 #include "core/output_file.h"
 #include "core/stop_options.h"
 #include "data/shares.h"
-#include "families/dataset_family.h"
-#include "families/structured.h"
 #include "registry.h"
 
 namespace cplab::cli_detail {
 
 namespace {
 
-// The solvers whose oracle runs distributed: the linear ones share the examples, the
-// structured ones the decodings.
-bool sharesExamples(const std::string& solver) {
-    return solver == "ocas" || solver == "bmrm";
-}
-bool sharesDecodings(const std::string& solver) {
-    return solver == "oneslack" || solver == "nslack";
+// The solvers that run over several processes, in words ("bmrm, ocas and nslack").
+std::string distributedSolvers() {
+    std::vector<std::string> names;
+    for (const SolverInfo& solver : solverCatalog())
+        if (solver.distributed != Distributed::No) names.push_back(solver.name);
+    std::string last = names.empty() ? std::string() : names.back();
+    if (!names.empty()) names.pop_back();
+    return names.empty() ? last : joined(names) + " and " + last;
 }
 
 // Why the arguments cannot run over several processes, or empty.
-std::string distributedProblem(const RunArguments& a, int ranks) {
+std::string distributedProblem(const RunArguments& a, const SolverInfo* solver, int ranks) {
     const std::string n = std::to_string(ranks);
-    if (!sharesExamples(a.solver) && !sharesDecodings(a.solver)) {
+    if (!solver || solver->distributed == Distributed::No) {
         return "solver '" + a.solver + "' runs as one process; over " + n +
-               " processes (mpirun) cplab-cli runs ocas, bmrm, oneslack and nslack";
+               " processes (mpirun) cplab-cli runs " + distributedSolvers();
     }
     if (a.data.empty() || !a.problem.empty()) {
         return "over " + n +
@@ -49,7 +48,7 @@ std::string distributedProblem(const RunArguments& a, int ranks) {
     if (!a.dataOptions.empty())
         return "--data-set: over " + n + " processes the data are LIBSVM files, read as such";
     if (!a.labeling.empty()) return "--labeling: no labelings are written over " + n + " processes";
-    if (sharesDecodings(a.solver)) return {};  // every rank reads the whole file
+    if (solver->distributed == Distributed::WholeData) return {};  // every rank reads the file
     for (const auto& [name, value] : a.problemOptions) {
         if (name == "test") continue;
         if ((name == "test_fraction" && value == "0") || name == "seed") continue;
@@ -64,43 +63,35 @@ std::string rootVerdict(Communicator& comm, const std::string& mine) {
     return comm.gatherAll(comm.rank() == 0 ? mine : std::string()).front();
 }
 
-ProblemPtr sharedProblem(ExampleSets sets, const std::string& data, int ranks) {
-    auto linear = std::make_shared<LinearData>();
-    linear->linear = {std::move(sets.train), std::move(sets.test), cliCommunicatorShared()};
-    const Dataset& train = *linear->linear.train;
-    auto problem = std::make_shared<ProblemInstance>();
-    problem->info = {train.name, "linear",
-                     "examples from " + data + " shared by " + std::to_string(ranks) + " processes",
-                     "Dataset loaded from " + data + " by " + std::to_string(ranks) +
-                         " processes, each its share.",
-                     train.dimension()};
-    problem->data = std::move(linear);
+// The family's problem of this rank's shares of the examples (and of the test file).
+ProblemPtr sharedExamplesProblem(const RunArguments& a, const Family& family,
+                                 const std::string& testFile, Communicator& comm) {
+    ProblemPtr problem = family.sharedExamplesProblem(loadSharedExamples(a.data, testFile, comm),
+                                                      a.data, cliCommunicatorShared());
+    if (!problem) throw std::runtime_error("the " + family.name() + " family shares no examples");
     return problem;
 }
 
-// The structured problem of the whole file on every rank, with the communicator that splits
-// its decodings. Throws std::runtime_error with the first failing rank's message.
-ProblemPtr everyRanksProblem(const RunArguments& a, Communicator& comm) {
+// The family's problem of the whole file on every rank, with the communicator that shares its
+// oracle passes. Throws std::runtime_error with the first failing rank's message.
+ProblemPtr sharedPassesProblem(const RunArguments& a, const Family& family, Communicator& comm) {
     std::string why;
     ProblemPtr problem;
-    const Family* family = familyOfSolver(a.solver);
-    ReaderChoice reader = chooseReader(a.data, family->name(), &why);
-    if (reader.family == family) {
+    ReaderChoice reader = chooseReader(a.data, family.name(), &why);
+    if (reader.family == &family) {
         reader.source.options = a.dataOptions;
-        problem = family->openFile(reader.source, a.problemOptions, &why);
+        problem = family.openFile(reader.source, a.problemOptions, &why);
     } else if (reader.family) {
-        why = a.data + ": not a file the " + family->name() + " family reads (it reads " +
-              family->fileFormats() + ")";
+        why = a.data + ": not a file the " + family.name() + " family reads (it reads " +
+              family.fileFormats() + ")";
     }
-    const auto* data = problem ? problem->as<StructuredData>() : nullptr;
-    if (const std::string failure = firstFailure(comm, data ? std::string() : why);
+    ProblemPtr shared =
+        problem ? family.sharedPassesProblem(*problem, cliCommunicatorShared()) : nullptr;
+    if (problem && !shared) why = "the " + family.name() + " family shares no oracle passes";
+    if (const std::string failure = firstFailure(comm, shared ? std::string() : why);
         !failure.empty())
         throw std::runtime_error(failure);
-    auto shared = std::make_shared<StructuredData>(*data);
-    shared->problem.communicator = cliCommunicatorShared();
-    auto instance = std::make_shared<ProblemInstance>(*problem);
-    instance->data = std::move(shared);
-    return instance;
+    return shared;
 }
 
 // max_seconds of the options (0: none); the solver is given none, rank 0's clock decides.
@@ -112,6 +103,47 @@ double takeMaxSeconds(OptionValues& options) {
     return seconds;
 }
 
+// The collective stop of a distributed run: after every iteration the ranks sum whether a
+// signal reached one of them and whether rank 0's clock passed max_seconds, and all cancel
+// together.
+struct CollectiveStop {
+    CancelToken token;
+    bool timeUp = false;
+
+    RunHooks hooks(Communicator& comm, double maxSeconds) {
+        const bool root = comm.rank() == 0;
+        const auto start = std::chrono::steady_clock::now();
+        RunHooks h;
+        h.token = &token;
+        h.afterIteration = [this, &comm, root, maxSeconds, start] {
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            double stop[2] = {signalReceived() != 0 ? 1.0 : 0.0,
+                              root && maxSeconds > 0 && seconds >= maxSeconds ? 1.0 : 0.0};
+            comm.sumInRankOrder(stop, 2);
+            timeUp = stop[1] > 0;
+            if (stop[0] + stop[1] > 0) token.cancel();
+        };
+        return h;
+    }
+};
+
+// What the distribution cost rank 0 (the bench's bytes per iteration and collective time), and
+// how a collective stop ended the run.
+void noteDistribution(RunResult& result, Communicator& comm, bool timeUp, double maxSeconds) {
+    result.fields.emplace_back("ranks", static_cast<double>(comm.size()));
+    result.fields.emplace_back("communicated_bytes", comm.bytesSent());
+    result.fields.emplace_back("collective_seconds", comm.collectiveSeconds());
+    if (timeUp && result.status.code == StatusCode::Cancelled) {
+        result.status = Status::make(
+            StatusCode::TimeLimit, "reached max_seconds = " + formatReal(maxSeconds) +
+                                       " (rank 0's clock) with gap " + formatReal(result.last.gap));
+    } else if (result.status.code == StatusCode::Cancelled) {
+        result.status.message =
+            "stopped by a signal after " + std::to_string(result.last.iteration) + " iterations";
+    }
+}
+
 }  // namespace
 
 int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
@@ -121,8 +153,10 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
         if (root) err << "cplab-cli: " << why << '\n';
         return kExitInvalid;
     };
-    if (const std::string why = distributedProblem(a, comm.size()); !why.empty())
+    const SolverInfo* info = findSolver(a.solver);
+    if (const std::string why = distributedProblem(a, info, comm.size()); !why.empty())
         return refuse(why);
+    const Family& family = *findFamily(info->family);
     const auto test = a.problemOptions.find("test");
     const std::string testFile = test == a.problemOptions.end() ? std::string() : test->second;
     noteInputFile(shareFileName(a.data, comm.rank()));
@@ -140,10 +174,9 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
         return refuse("--trace " + why);
     ProblemPtr problem;
     try {
-        problem =
-            sharesExamples(a.solver)
-                ? sharedProblem(loadSharedExamples(a.data, testFile, comm), a.data, comm.size())
-                : everyRanksProblem(a, comm);
+        problem = info->distributed == Distributed::ExampleShares
+                      ? sharedExamplesProblem(a, family, testFile, comm)
+                      : sharedPassesProblem(a, family, comm);
     } catch (const std::exception& e) {
         return refuse(e.what());
     }
@@ -153,44 +186,19 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     auto solver = makeSolver(a.solver, *problem, options, &why);  // the same on every rank
     if (!solver) return refuse(why);
 
-    // The collective stop: a signal on any rank or rank 0's clock past max_seconds.
-    CancelToken stopAll;
-    bool timeUp = false;
-    const auto start = std::chrono::steady_clock::now();
-    RunHooks hooks;
-    hooks.token = &stopAll;
+    CollectiveStop stop;
+    RunHooks hooks = stop.hooks(comm, maxSeconds);
     if (root) {
         live.columns(solver->extraColumns());
         hooks.onRecord = [&live](const IterationRecord& r) { live.append(r); };
     }
-    hooks.afterIteration = [&] {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        double stop[2] = {signalReceived() != 0 ? 1.0 : 0.0,
-                          root && maxSeconds > 0 && seconds >= maxSeconds ? 1.0 : 0.0};
-        comm.sumInRankOrder(stop, 2);
-        timeUp = stop[1] > 0;
-        if (stop[0] + stop[1] > 0) stopAll.cancel();
-    };
     const CleanStopSpan cleanStop;
     RunResult result = runSolver(*solver, a.solver, a.quiet || !root, err, hooks);
     result.options = a.options;
-    // What the distribution cost rank 0 (the bench's bytes per iteration and collective time).
-    result.fields.emplace_back("ranks", static_cast<double>(comm.size()));
-    result.fields.emplace_back("communicated_bytes", comm.bytesSent());
-    result.fields.emplace_back("collective_seconds", comm.collectiveSeconds());
-    if (timeUp && result.status.code == StatusCode::Cancelled) {
-        result.status = Status::make(
-            StatusCode::TimeLimit, "reached max_seconds = " + formatReal(maxSeconds) +
-                                       " (rank 0's clock) with gap " + formatReal(result.last.gap));
-    } else if (result.status.code == StatusCode::Cancelled) {
-        result.status.message =
-            "stopped by a signal after " + std::to_string(result.last.iteration) + " iterations";
-    }
+    noteDistribution(result, comm, stop.timeUp, maxSeconds);
     int code = exitStatusFor(result.status);
     if (!root) return code;
-    code =
-        std::max(code, writeRunOutputs(a, *familyOfSolver(a.solver), *solver, result, live, err));
+    code = std::max(code, writeRunOutputs(a, family, *solver, result, live, err));
     reportRun(result, *problem, a.json, out, err);
     if (const int signal = signalReceived()) code = kExitSignalBase + signal;
     return code;

@@ -5,7 +5,9 @@
 #include <new>
 #include <stdexcept>
 
+#include "core/communicator.h"
 #include "core/memory_budget.h"
+#include "data/test_split.h"
 
 namespace cplab {
 
@@ -30,29 +32,63 @@ void Family::addProblem(ProblemInfo info) {
     problems_.push_back(std::move(info));
 }
 
-void Family::addDemo(DemoInfo demo) {
-    demos_.push_back(std::move(demo));
+void Family::addProblems(const std::vector<ProblemInfo>& problems) {
+    for (const ProblemInfo& info : problems)
+        addProblem(info);
 }
 
-void Family::addStory(const std::string& demo, std::vector<DemoBeat> story) {
-    for (DemoInfo& d : demos_) {
-        if (d.name == demo) {
-            d.story = std::move(story);
-            return;
-        }
-    }
-    throw std::logic_error("addStory: no demo '" + demo + "' in family " + name());
+void Family::addDemos(const std::vector<DemoInfo>& demos) {
+    demos_.insert(demos_.end(), demos.begin(), demos.end());
 }
 
-void Family::addSolver(SolverInfo info, Checker check, Factory create) {
-    info.family = name();
-    solverInfos_.push_back(info);
-    solvers_.push_back({std::move(info), std::move(check), std::move(create)});
+void Family::addSolvers(const std::vector<SolverEntry>& solvers) {
+    for (const SolverEntry& entry : solvers)
+        addSolver(entry);
 }
 
-const Family::SolverEntry* Family::findEntry(const std::string& solver) const {
+namespace {
+
+// The options of the solver contract (StopOptions) that every solver has: what is solved and
+// when to stop.
+const char* const kStopOptions[] = {"epsilon", "tol_rel", "max_iterations", "max_seconds"};
+
+}  // namespace
+
+OptionGroup SolverInfo::groupOf(const std::string& option) const {
+    const auto it = groups.find(option);
+    return it == groups.end() ? OptionGroup::Method : it->second;
+}
+
+void Family::addSolver(const SolverEntry& entry) {
+    const SolverDeclaration& d = entry.declaration;
+    SolverInfo info{d.name,           name(), d.title,     d.description,
+                    entry.describe(), {},     d.warmStart, d.distributed};
+    for (const OptionInfo& option : info.options)
+        info.groups[option.name] = OptionGroup::Method;
+    const auto place = [&info](const std::string& option, OptionGroup group) {
+        if (const auto it = info.groups.find(option); it != info.groups.end()) it->second = group;
+    };
+    for (const char* option : kStopOptions)
+        place(option, OptionGroup::Common);
+    for (const std::string& option : d.groups.common)
+        place(option, OptionGroup::Common);
+    for (const std::string& option : d.groups.advanced)
+        place(option, OptionGroup::Advanced);
+    solverInfos_.push_back(std::move(info));
+    solvers_.push_back(entry);
+}
+
+void Family::addSnapshotCodec(SnapshotCodec codec) {
+    codecs_.push_back(codec);
+}
+
+const std::vector<SnapshotCodec>& Family::snapshotCodecs() const {
+    return codecs_;
+}
+
+const SolverEntry* Family::findEntry(const std::string& solver) const {
     for (const auto& entry : solvers_) {
-        if (entry.info.name == solver) return &entry;
+        if (entry.declaration.name == solver) return &entry;
     }
     return nullptr;
 }
@@ -92,6 +128,16 @@ std::string Family::fileFormats() const {
 ProblemPtr Family::loadFile(const DataSource& source, const OptionValues& /*problemOptions*/,
                             std::string* why) const {
     if (why) *why = source.path + ": the " + name() + " family reads no data files";
+    return nullptr;
+}
+
+ProblemPtr Family::sharedExamplesProblem(ExampleSets /*shares*/, const std::string& /*path*/,
+                                         std::shared_ptr<Communicator> /*communicator*/) const {
+    return nullptr;
+}
+
+ProblemPtr Family::sharedPassesProblem(const ProblemInstance& /*problem*/,
+                                       std::shared_ptr<Communicator> /*communicator*/) const {
     return nullptr;
 }
 

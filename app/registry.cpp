@@ -88,6 +88,13 @@ std::vector<const SolverInfo*> solversForFamily(const std::string& family) {
     return out;
 }
 
+OptionGroup optionGroup(const std::string& option) {
+    for (const SolverInfo& solver : solverCatalog())
+        if (const auto it = solver.groups.find(option); it != solver.groups.end())
+            return it->second;
+    return OptionGroup::Method;
+}
+
 ProblemPtr makeProblem(const std::string& name, std::string* why) {
     return makeProblem(name, {}, why);
 }

@@ -27,6 +27,11 @@ const Family* familyOfSolver(const std::string& solver);
 const Family* familyOfDemo(const DemoInfo& demo);
 std::vector<const SolverInfo*> solversForFamily(const std::string& family);
 
+// The group a solver form shows `option` in, as the solvers that have it declare it
+// (SolverInfo::groups; the first such solver's in the catalogue); Method for a name no solver
+// has.
+OptionGroup optionGroup(const std::string& option);
+
 // The built-in problem of that name (with its family's problem options); null and *why when
 // unknown.
 ProblemPtr makeProblem(const std::string& name, std::string* why);

@@ -5,15 +5,61 @@
 // beside each snapshot type, e.g. kernel/kernel_snapshot_codec.h), every number bit-exact.
 // What a run's snapshots share (the dataset, the sampled function, the pairwise model, ...)
 // is not stored: decoding takes it from a snapshot of the same run's solver.
+//
+// Each family declares the codecs of the snapshot types its solvers produce
+// (Family::addSnapshotCodec(snapshotCodec<T, encode, decode>(tag, name))); the tag is part of
+// the bytes: a type keeps its tag forever, and a new type takes a tag no family uses.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
+#include "core/byte_stream.h"
 #include "core/snapshot.h"
+#include "core/snapshot_fields_codec.h"
 
 namespace cplab {
+
+// One snapshot type: its tag in the bytes, its name for messages, and its codec. `previous`
+// (the run's snapshot kept before, or null) matters to the codecs that take it.
+struct SnapshotCodec {
+    std::uint8_t tag;
+    const char* name;
+    bool (*is)(const Snapshot&);
+    void (*encode)(const Snapshot&, const Snapshot* previous, ByteWriter&);
+    SnapshotPtr (*decode)(ByteReader&, const Snapshot& base, const Snapshot* previous);
+};
+
+// The codec of snapshot type T from the functions beside it (e.g. kernel_snapshot_codec.h):
+// Encode(const T&, ByteWriter&) or Encode(const T&, const T* previous, ByteWriter&), and
+// Decode(ByteReader&, const T& base, T&) or Decode(ByteReader&, const T& base, const T*
+// previous, T&), which read the type's own fields after the common ones.
+template <class T, auto Encode, auto Decode>
+constexpr SnapshotCodec snapshotCodec(std::uint8_t tag, const char* name) {
+    return {
+        tag, name, [](const Snapshot& s) { return dynamic_cast<const T*>(&s) != nullptr; },
+        [](const Snapshot& s, const Snapshot* previous, ByteWriter& out) {
+            if constexpr (std::is_invocable_v<decltype(Encode), const T&, const T*, ByteWriter&>)
+                Encode(static_cast<const T&>(s), dynamic_cast<const T*>(previous), out);
+            else
+                Encode(static_cast<const T&>(s), out);
+        },
+        [](ByteReader& in, const Snapshot& base, const Snapshot* previous) -> SnapshotPtr {
+            auto snapshot = std::make_shared<T>();
+            decodeSnapshotFields(in, *snapshot);
+            if constexpr (std::is_invocable_v<decltype(Decode), ByteReader&, const T&, const T*,
+                                              T&>)
+                Decode(in, static_cast<const T&>(base), dynamic_cast<const T*>(previous),
+                       *snapshot);
+            else
+                Decode(in, static_cast<const T&>(base), *snapshot);
+            return snapshot;
+        }};
+}
 
 // The bytes of `snapshot` (any family's snapshot type), every number bit-exact; nullopt for a
 // type it does not know.

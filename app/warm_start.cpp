@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // warmSolver: builds the solver for the edited problem as registry.h's makeSolver does, then
-// seeds it from the previous run through the solver's own warm-start API (dispatch by type).
+// seeds it from the previous run by the warm start the solver's registration declares.
 #include "warm_start.h"
 
 #include <algorithm>
@@ -8,15 +8,8 @@
 #include <optional>
 #include <utility>
 
-#include "bmrm/bmrm.h"
-#include "bmrm/dcd.h"
-#include "bmrm/ocas.h"
 #include "family.h"
-#include "kernel/silp.h"
-#include "kernel/simplemkl.h"
-#include "kernel/svm.h"
 #include "registry.h"
-#include "sparse/slmc.h"
 
 namespace cplab {
 
@@ -32,49 +25,20 @@ std::vector<double> exampleKey(const Dataset& data, int i, int dimension) {
     return key;
 }
 
-// The correspondence between the training sets of two runs of one solver type, whose labels
-// were mapped by their classes (all −1 when those differ: the same label may mean another
-// class).
-template <class S>
-std::vector<int> previousIndex(const S& previous, const S& next) {
-    const Dataset& after = *next.problem().train;
-    if (previous.classes() != next.classes())
-        return std::vector<int>(static_cast<std::size_t>(after.size()), -1);
-    return exampleCorrespondence(*previous.problem().train, after);
-}
-
-// Seeds `fresh` from `previous` when both are S: warmStartFrom(previous, why), or with the
-// example correspondence when S's warm start takes one. Empty optional when `fresh` is no S.
-template <class S>
-std::optional<bool> seedAs(const Solver& previous, Solver& fresh, std::string* said) {
-    auto* next = dynamic_cast<S*>(&fresh);
-    if (!next) return std::nullopt;
-    const auto* before = dynamic_cast<const S*>(&previous);
-    if (!before) {
-        *said = "the previous run is " + previous.name();
-        return false;
-    }
-    if constexpr (requires { next->warmStartFrom(*before, said); }) {
-        return next->warmStartFrom(*before, said);
-    } else {
-        return next->warmStartFrom(*before, previousIndex(*before, *next), said);
-    }
-}
-
-// Whether `solver` is of a type with a warm start (checked before building a new one).
+// Whether `solver` is of a type some solver's warm start seeds from (checked before building
+// a new one).
 bool warmable(const Solver& solver) {
-    return dynamic_cast<const BmrmSolver*>(&solver) || dynamic_cast<const OcasSolver*>(&solver) ||
-           dynamic_cast<const DcdSolver*>(&solver) || dynamic_cast<const SvmSolver*>(&solver) ||
-           dynamic_cast<const SilpSolver*>(&solver) ||
-           dynamic_cast<const SimpleMklSolver*>(&solver) ||
-           dynamic_cast<const SlmcSolver*>(&solver);
+    for (const SolverInfo& info : solverCatalog())
+        if (info.warmStart && info.warmStart.startsFrom(solver)) return true;
+    return false;
 }
 
-bool seed(const Solver& previous, Solver& fresh, std::string* said) {
-    for (auto attempt :
-         {seedAs<BmrmSolver>, seedAs<OcasSolver>, seedAs<DcdSolver>, seedAs<SvmSolver>,
-          seedAs<SilpSolver>, seedAs<SimpleMklSolver>, seedAs<SlmcSolver>}) {
-        if (const std::optional<bool> done = attempt(previous, fresh, said)) return *done;
+// Seeds `fresh`, a `solverName`, from `previous` by the warm start its declaration names.
+bool seed(const Solver& previous, Solver& fresh, const std::string& solverName, std::string* said) {
+    const SolverInfo* info = findSolver(solverName);
+    if (info && info->warmStart) {
+        if (const std::optional<bool> done = info->warmStart.seed(previous, fresh, said))
+            return *done;
     }
     said->clear();  // no warm start for this type
     return false;
@@ -107,7 +71,8 @@ std::unique_ptr<Solver> warmSolver(const Solver& previous, const std::string& so
         fresh = refusingThrows(&why, [&] { return makeSolver(solverName, edited, options, &why); });
         if (!fresh) {
             said = why;
-        } else if (!refusingThrows(&said, [&] { return seed(previous, *fresh, &said); })) {
+        } else if (!refusingThrows(&said,
+                                   [&] { return seed(previous, *fresh, solverName, &said); })) {
             fresh.reset();
         }
     }

@@ -12,11 +12,14 @@
 #include "data/precomputed_format.h"
 #include "data/text_io.h"
 #include "kernel/kernel_model.h"
+#include "kernel/kernel_snapshot_codec.h"
 #include "kernel/libsvm_solver.h"
 #include "kernel/mkl_path.h"
+#include "kernel/mkl_path_snapshot_codec.h"
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/svm.h"
+#include "warm_start.h"
 
 namespace cplab {
 
@@ -66,183 +69,208 @@ KernelProblem kernelOf(const KernelData& data) {
     return data.kernel;
 }
 
-class KernelFamily final : public DatasetFamily {
-  public:
-    KernelFamily() : DatasetFamily(kKernelPrefix, true) {
-        addDatasetProblems(Builtins::TwoClassGenerated);
-        addKernelSolver<SvmOptions, SvmSolver>(
-            {"svm",
-             {},
-             "SVM by SMO",
+// A solver entry whose kernel fits the data: on a precomputed-kernel problem the kernel
+// defaults to "precomputed", and a kernel that does not fit the kind of data is refused with a
+// message saying which one does. `kernelKey` is the option that holds the kernel list.
+template <class Options, class SolverType>
+SolverEntry kernelSolver(SolverDeclaration declaration, const std::string& kernelKey) {
+    return solverEntry<Options, SolverType>(
+        std::move(declaration), &kernelOf,
+        [kernelKey](OptionValues& values, const KernelData& data, const ProblemInfo& problem,
+                    std::string* why) {
+            if (data.precomputed && !values.count(kernelKey)) values[kernelKey] = "precomputed";
+            Options options;
+            // Options that do not parse are refused afterwards, with the parser's message.
+            return !assignOptions(options, values, nullptr) ||
+                   kernelFitsData(kernelListOf(options), data, problem.name, why);
+        });
+}
+
+// What is solved (the kernels, C; the path's loss and where it ends) and, rarely touched, the
+// kernel cache, SMO's tolerance and shrinking, SimpleMKL's line search and the path's Newton
+// steps and memory.
+const OptionGroups kKernelGroups = {
+    {"kernel", "kernels", "C", "loss", "lambda_min"},
+    {"cache_mb", "kkt_tolerance", "shrinking", "line_search_tol", "max_newton", "memory_mb"}};
+
+// The SVM and the MKL solvers keep alpha (and beta, SILP's rows) after an edit; the path has
+// its own options (no C: it follows every λ) and takes regression targets as well as two
+// classes.
+const std::vector<SolverEntry> kKernelSolvers = {
+    kernelSolver<SvmOptions, SvmSolver>(
+        {.name = "svm",
+         .title = "SVM by SMO",
+         .description =
              "The kernel SVM dual by SMO with second-order working-set selection and shrinking "
              "(Fan, Chen, Lin 2005, as LIBSVM): smo_steps pair updates per step, so that alpha "
              "and the decision function animate; converged when the maximal KKT violation is "
              "below kkt_tolerance. Bounds: primal objective and dual D(alpha).",
-             {}},
-            "kernel");
-        addKernelSolver<LibsvmOptions, LibsvmSolver>(
-            {"libsvm",
-             {},
-             "LIBSVM (reference)",
+         .groups = kKernelGroups,
+         .warmStart = warmStartOf<SvmSolver>()},
+        "kernel"),
+    kernelSolver<LibsvmOptions, LibsvmSolver>(
+        {.name = "libsvm",
+         .title = "LIBSVM (reference)",
+         .description =
              "LIBSVM's svm_train with the same kernel, C, tolerance, shrinking and cache: the "
              "reference to race the step-wise SMO against (one step, the whole solve).",
-             {}},
-            "kernel");
-        addKernelSolver<SilpOptions, SilpSolver>(
-            {"silp",
-             {},
-             "MKL by SILP (cutting planes)",
+         .groups = kKernelGroups},
+        "kernel"),
+    kernelSolver<SilpOptions, SilpSolver>(
+        {.name = "silp",
+         .title = "MKL by SILP (cutting planes)",
+         .description =
              "Multiple kernel learning by cutting planes on the simplex (Sonnenburg et al. 2006, "
              "§7.3): each step solves the SVM for the current weights beta, adds the plane "
              "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. master=level "
              "(Xu et al. 2008) projects beta onto a level set of the planes instead of jumping "
              "to the LP's minimiser: far fewer planes with many kernels. Bounds: best D(beta) "
              "and the LP's theta.",
-             {}},
-            "kernels");
-        addKernelSolver<InterleavedSilpOptions, InterleavedSilpSolver>(
-            {"silp_interleaved",
-             {},
-             "MKL by interleaved SILP (SMO chunks)",
+         .groups = kKernelGroups,
+         .warmStart = warmStartOf<SilpSolver>()},
+        "kernels"),
+    kernelSolver<InterleavedSilpOptions, InterleavedSilpSolver>(
+        {.name = "silp_interleaved",
+         .title = "MKL by interleaved SILP (SMO chunks)",
+         .description =
              "SILP without solving each SVM to optimality (Sonnenburg et al. 2006, Shogun's "
              "interleaved MKL): each step runs chunk_steps SMO updates at the current beta; the "
              "plane of that feasible alpha (still below D everywhere) enters the master LP and "
              "moves beta only when it cuts (master=level: the level method's projection, as "
              "silp). Bounds: the best primal value or converged D(beta), and the LP's theta.",
-             {}},
-            "kernels");
-        addKernelSolver<SimpleMklOptions, SimpleMklSolver>(
-            {"simplemkl",
-             {},
-             "SimpleMKL (reduced gradient)",
+         .groups = kKernelGroups,
+         .warmStart = warmStartOf<SilpSolver>()},
+        "kernels"),
+    kernelSolver<SimpleMklOptions, SimpleMklSolver>(
+        {.name = "simplemkl",
+         .title = "SimpleMKL (reduced gradient)",
+         .description =
              "Multiple kernel learning by reduced-gradient descent on the simplex with a line "
              "search (Rakotomamonjy et al. 2008; Armijo from a quadratic first trial, or the "
              "paper's golden section); each trial point is one warm-started SVM solve. Bounds: "
              "J(beta) and the cutting-plane LP over every SVM's plane (at least min_k "
              "S_k(alpha), the paper's duality gap).",
-             {}},
-            "kernels");
-        // The path has its own options (no C: it follows every λ) and takes regression targets
-        // as well as two classes.
-        addKernelSolver<MklPathOptions, MklPathSolver>(
-            {"mklpath",
-             {},
-             "MKL regularisation path (Bach et al. 2004)",
+         .groups = kKernelGroups,
+         .warmStart = warmStartOf<SimpleMklSolver>()},
+        "kernels"),
+    kernelSolver<MklPathOptions, MklPathSolver>(
+        {.name = "mklpath",
+         .title = "MKL regularisation path (Bach et al. 2004)",
+         .description =
              "The block-1-norm MKL solution for all lambda (Bach, Thibaux, Jordan 2004): a "
              "log-barrier dual (weight mu) followed from lambda_0 down to lambda_min by "
              "predictor-corrector steps in log(lambda); squared loss (regression) or logistic "
              "loss (two classes). Each step is one point of the path with every kernel weight "
              "eta_j. Bounds: the primal and the dual objective at that lambda.",
-             {}},
-            "kernels");
+         .groups = kKernelGroups},
+        "kernels"),
+};
 
-        // The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it
-        // (alone, their test errors are about 0.5), a Gaussian can; MKL puts all the weight
-        // on the Gaussian.
-        const OptionValues choice = {{"kernels", "linear;poly:2;gaussian:2"}, {"C", "10"}};
-        addDemo({"kernel_choice_2d",
-                 "MKL: which kernel fits? (2-D checkerboard)",
-                 "A checkerboard: SILP and SimpleMKL weigh a linear, a degree-2 polynomial and "
-                 "a Gaussian kernel (trace-normalised). Only the Gaussian can draw the cells: "
-                 "watch the weights move to it, the cutting-plane model of D(beta) over the "
-                 "triangle of weights, and the decision function.",
-                 kKernelPrefix + "checkerboard",
-                 {{"silp", choice}, {"simplemkl", choice}}});
-        const OptionValues widths = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}};
-        addDemo({"mkl_widths_2d",
-                 "MKL: three Gaussian widths on the simplex (2-D)",
-                 "Two overlapping Gaussian blobs and three Gaussian kernels (gamma 0.1, 1 and "
-                 "10): the best combination uses all three. SILP's planes build the model of "
-                 "D(beta) over the triangle of weights, its LP minimiser jumps between corners "
-                 "and edges before settling inside; SimpleMKL descends along the reduced "
-                 "gradient. Evaluate D(beta) on the grid to compare the model with D itself.",
-                 kKernelPrefix + "overlapping_blobs",
-                 {{"silp", widths}, {"simplemkl", widths}}});
-        addDemo({"ionosphere_features",
-                 "MKL: feature selection on ionosphere (34 kernels)",
-                 "One Gaussian kernel per feature of ionosphere (gaussian:1@each_feature, 34 "
-                 "kernels) learnt by SILP: the weights pick out the few features (3 to 7 above "
-                 "all) that separate the radar returns.",
-                 kKernelPrefix + "ionosphere_scale",
-                 {{"silp",
-                   {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}}});
-        // The regularisation path on Ripley's 2-D set (250 examples: each Newton step factors
-        // a 250 × 250 matrix, the whole path takes a few seconds).
-        addDemo({"mkl_path_2d",
-                 "MKL regularisation path: kernel weights against lambda (2-D)",
-                 "Ripley's 2-D set, logistic loss and six kernels (Gaussian widths 0.3 to 10, "
-                 "a degree-2 polynomial, linear): mklpath follows the block-1-norm MKL solution "
-                 "from lambda_0 (where w = 0) towards small lambda. Watch the "
-                 "kernel weights eta_j enter (not monotonically) and the training error fall "
-                 "(Errors and steps tab); click a point of the path to see the "
-                 "decision function at that lambda.",
-                 kKernelPrefix + "ripley_train",
-                 {{"mklpath",
-                   {{"kernels", "gaussian:0.3,1,3,10;poly:2;linear"}, {"loss", "logistic"}}}}});
-        addDemo(
-            {"svm_2d",
-             "Kernel SVM by SMO, step by step (2-D)",
-             "Ripley's 2-D set with a Gaussian kernel: five SMO pair updates per step, so "
-             "the support vectors (free and at the bound C) and the decision function "
-             "f = 0 with its margins f = +-1 settle as the duality gap closes (tol_rel "
-             "1e-4 for both runs); LIBSVM solves the same SVM in one step.",
-             kKernelPrefix + "ripley_train",
-             {{"svm",
-               {{"kernel", "gaussian:5"}, {"C", "10"}, {"smo_steps", "5"}, {"tol_rel", "1e-4"}}},
-              {"libsvm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"tol_rel", "1e-4"}}}}});
-        // The demos' stories, told in the caption bar (family.h, DemoBeat).
-        addStory(
-            "svm_2d",
-            {{0, "",
-              "Ripley's set, a Gaussian kernel: alpha = 0, no support vectors yet; LIBSVM solves "
-              "the same SVM in one step."},
-             {1, "",
-              "Each step makes five SMO pair updates: points become support vectors (rings)."},
-             {5, "", "Support vectors at the bound C (squares) mark where the classes overlap."},
-             {15, "", "The line f = 0 and the margins f = +-1 settle as the duality gap closes."},
-             {0, "finished", "Converged to tol_rel 1e-4: compare with LIBSVM's solution."}});
-        addStory(
-            "kernel_choice_2d",
-            {{0, "",
-              "A checkerboard and three kernels (linear, polynomial, Gaussian): weights start "
-              "equal."},
-             {1, "",
-              "SILP solves an SVM and adds a plane to its model of D(beta) over the triangle of "
-              "weights."},
-             {3, "", "The weights move to the Gaussian kernel: only it can draw the cells."},
-             {4, "kernel left", "A kernel left the active set: its weight fell to zero."},
-             {0, "finished", "Converged: the decision function rests on the Gaussian kernel."}});
-        addStory(
-            "mkl_widths_2d",
-            {{0, "",
-              "Two overlapping blobs, three Gaussian widths; beta starts at the triangle's "
-              "centre."},
-             {1, "", "SILP's first plane: its LP minimiser jumps to a corner of the triangle."},
-             {3, "",
-              "SILP's beta jumps between corners and edges; SimpleMKL descends along the reduced "
-              "gradient."},
-             {8, "",
-              "beta settles inside the triangle: the best combination uses all three widths."},
-             {0, "finished",
-              "Converged. Evaluate D(beta) on the grid to compare the model with D itself."}});
-        addStory("ionosphere_features",
-                 {{0, "", "34 kernels, one per feature of ionosphere, equal weights to start."},
-                  {1, "", "Each step adds a plane; the LP puts the weight on a few features."},
-                  {2, "kernel entered",
-                   "A kernel entered the active set: another feature starts to count."},
-                  {6, "", "The weights concentrate on a handful of features (3 to 7 above all)."},
-                  {0, "finished",
-                   "Converged to tol_rel 1e-2: these features separate the radar returns."}});
-        addStory("mkl_path_2d",
-                 {{0, "", "At lambda_0 every kernel weight is zero: w = 0."},
-                  {1, "", "The path runs toward small lambda: the first kernel enters."},
-                  {3, "kernel entered",
-                   "Another kernel entered the active set: the weights eta_j do not grow "
-                   "monotonically."},
-                  {15, "", "The training error falls as lambda shrinks (Errors and steps tab)."},
-                  {0, "finished",
-                   "The path reached lambda_min: click a point of it to see the decision function "
-                   "there."}});
+// The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it (alone,
+// their test errors are about 0.5), a Gaussian can; MKL puts all the weight on the Gaussian.
+const OptionValues kChoiceOptions = {{"kernels", "linear;poly:2;gaussian:2"}, {"C", "10"}};
+const OptionValues kWidthsOptions = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}};
+
+// The demos, each with its story told in the caption bar (family.h, DemoBeat).
+const std::vector<DemoInfo> kKernelDemos = {
+    {"kernel_choice_2d",
+     "MKL: which kernel fits? (2-D checkerboard)",
+     "A checkerboard: SILP and SimpleMKL weigh a linear, a degree-2 polynomial and "
+     "a Gaussian kernel (trace-normalised). Only the Gaussian can draw the cells: "
+     "watch the weights move to it, the cutting-plane model of D(beta) over the "
+     "triangle of weights, and the decision function.",
+     kKernelPrefix + "checkerboard",
+     {{"silp", kChoiceOptions}, {"simplemkl", kChoiceOptions}},
+     {{0, "",
+       "A checkerboard and three kernels (linear, polynomial, Gaussian): weights start "
+       "equal."},
+      {1, "",
+       "SILP solves an SVM and adds a plane to its model of D(beta) over the triangle of "
+       "weights."},
+      {3, "", "The weights move to the Gaussian kernel: only it can draw the cells."},
+      {4, "kernel left", "A kernel left the active set: its weight fell to zero."},
+      {0, "finished", "Converged: the decision function rests on the Gaussian kernel."}}},
+    {"mkl_widths_2d",
+     "MKL: three Gaussian widths on the simplex (2-D)",
+     "Two overlapping Gaussian blobs and three Gaussian kernels (gamma 0.1, 1 and "
+     "10): the best combination uses all three. SILP's planes build the model of "
+     "D(beta) over the triangle of weights, its LP minimiser jumps between corners "
+     "and edges before settling inside; SimpleMKL descends along the reduced "
+     "gradient. Evaluate D(beta) on the grid to compare the model with D itself.",
+     kKernelPrefix + "overlapping_blobs",
+     {{"silp", kWidthsOptions}, {"simplemkl", kWidthsOptions}},
+     {{0, "",
+       "Two overlapping blobs, three Gaussian widths; beta starts at the triangle's "
+       "centre."},
+      {1, "", "SILP's first plane: its LP minimiser jumps to a corner of the triangle."},
+      {3, "",
+       "SILP's beta jumps between corners and edges; SimpleMKL descends along the reduced "
+       "gradient."},
+      {8, "", "beta settles inside the triangle: the best combination uses all three widths."},
+      {0, "finished",
+       "Converged. Evaluate D(beta) on the grid to compare the model with D itself."}}},
+    {"ionosphere_features",
+     "MKL: feature selection on ionosphere (34 kernels)",
+     "One Gaussian kernel per feature of ionosphere (gaussian:1@each_feature, 34 "
+     "kernels) learnt by SILP: the weights pick out the few features (3 to 7 above "
+     "all) that separate the radar returns.",
+     kKernelPrefix + "ionosphere_scale",
+     {{"silp", {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}},
+     {{0, "", "34 kernels, one per feature of ionosphere, equal weights to start."},
+      {1, "", "Each step adds a plane; the LP puts the weight on a few features."},
+      {2, "kernel entered", "A kernel entered the active set: another feature starts to count."},
+      {6, "", "The weights concentrate on a handful of features (3 to 7 above all)."},
+      {0, "finished", "Converged to tol_rel 1e-2: these features separate the radar returns."}}},
+    // The regularisation path on Ripley's 2-D set (250 examples: each Newton step factors
+    // a 250 × 250 matrix, the whole path takes a few seconds).
+    {"mkl_path_2d",
+     "MKL regularisation path: kernel weights against lambda (2-D)",
+     "Ripley's 2-D set, logistic loss and six kernels (Gaussian widths 0.3 to 10, "
+     "a degree-2 polynomial, linear): mklpath follows the block-1-norm MKL solution "
+     "from lambda_0 (where w = 0) towards small lambda. Watch the "
+     "kernel weights eta_j enter (not monotonically) and the training error fall "
+     "(Errors and steps tab); click a point of the path to see the "
+     "decision function at that lambda.",
+     kKernelPrefix + "ripley_train",
+     {{"mklpath", {{"kernels", "gaussian:0.3,1,3,10;poly:2;linear"}, {"loss", "logistic"}}}},
+     {{0, "", "At lambda_0 every kernel weight is zero: w = 0."},
+      {1, "", "The path runs toward small lambda: the first kernel enters."},
+      {3, "kernel entered",
+       "Another kernel entered the active set: the weights eta_j do not grow "
+       "monotonically."},
+      {15, "", "The training error falls as lambda shrinks (Errors and steps tab)."},
+      {0, "finished",
+       "The path reached lambda_min: click a point of it to see the decision function "
+       "there."}}},
+    {"svm_2d",
+     "Kernel SVM by SMO, step by step (2-D)",
+     "Ripley's 2-D set with a Gaussian kernel: five SMO pair updates per step, so "
+     "the support vectors (free and at the bound C) and the decision function "
+     "f = 0 with its margins f = +-1 settle as the duality gap closes (tol_rel "
+     "1e-4 for both runs); LIBSVM solves the same SVM in one step.",
+     kKernelPrefix + "ripley_train",
+     {{"svm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"smo_steps", "5"}, {"tol_rel", "1e-4"}}},
+      {"libsvm", {{"kernel", "gaussian:5"}, {"C", "10"}, {"tol_rel", "1e-4"}}}},
+     {{0, "",
+       "Ripley's set, a Gaussian kernel: alpha = 0, no support vectors yet; LIBSVM solves "
+       "the same SVM in one step."},
+      {1, "", "Each step makes five SMO pair updates: points become support vectors (rings)."},
+      {5, "", "Support vectors at the bound C (squares) mark where the classes overlap."},
+      {15, "", "The line f = 0 and the margins f = +-1 settle as the duality gap closes."},
+      {0, "finished", "Converged to tol_rel 1e-4: compare with LIBSVM's solution."}}},
+};
+
+class KernelFamily final : public DatasetFamily {
+  public:
+    KernelFamily() : DatasetFamily(kKernelPrefix, true) {
+        addDatasetProblems(Builtins::TwoClassGenerated);
+        addSolvers(kKernelSolvers);
+        addSnapshotCodec(
+            snapshotCodec<KernelSnapshot, encodeKernelSnapshot, decodeKernelSnapshot>(4, "kernel"));
+        addSnapshotCodec(
+            snapshotCodec<MklPathSnapshot, encodeMklPathSnapshot, decodeMklPathSnapshot>(
+                5, "MKL path"));
+        addDemos(kKernelDemos);
     }
 
     std::string name() const override { return "kernel"; }
@@ -301,26 +329,6 @@ class KernelFamily final : public DatasetFamily {
             }
             return Prediction{data.size(), "error", error};
         });
-    }
-
-  private:
-    // A solver entry whose kernel fits the data: on a precomputed-kernel problem the kernel
-    // defaults to "precomputed", and a kernel that does not fit the kind of data is refused
-    // with a message saying which one does.
-    template <class Options, class SolverType>
-    void addKernelSolver(SolverInfo info, const std::string& kernelKey) {
-        addSolver<Options, SolverType>(std::move(info), &kernelOf,
-                                       [kernelKey](OptionValues& values, const KernelData& data,
-                                                   const ProblemInfo& problem, std::string* why) {
-                                           if (data.precomputed && !values.count(kernelKey))
-                                               values[kernelKey] = "precomputed";
-                                           Options options;
-                                           // Options that do not parse are refused afterwards, with
-                                           // the parser's message.
-                                           return !assignOptions(options, values, nullptr) ||
-                                                  kernelFitsData(kernelListOf(options), data,
-                                                                 problem.name, why);
-                                       });
     }
 };
 

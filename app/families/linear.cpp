@@ -9,14 +9,17 @@
 #include "bmrm/dcd.h"
 #include "bmrm/libocas_solver.h"
 #include "bmrm/linear_model.h"
+#include "bmrm/linear_svm_snapshot_codec.h"
 #include "bmrm/ocas.h"
 #include "bmrm/sgd.h"
 #include "builtin_datasets.h"
+#include "core/communicator.h"
 #include "data/csv_format.h"
 #include "data/data_error.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
 #include "data/text_io.h"
+#include "warm_start.h"
 
 namespace cplab {
 
@@ -26,72 +29,91 @@ LinearProblem linearOf(const LinearData& data) {
     return data.linear;
 }
 
+// The linear SVM's model (LinearSvmOptions) is what is solved; threads, seeds, the reduced
+// problem's and libocas's buffers and tolerances and DCD's shrinking are rarely touched.
+const OptionGroups kLinearGroups = {{"lambda", "C", "risk", "bias", "tube"},
+                                    {"threads", "seed", "shrinking", "inactive_limit", "max_planes",
+                                     "qp_tolerance", "buf_size", "qp_limit_stop"}};
+
+// BMRM and OCAS keep their planes' points after an edit and run over several processes (the
+// examples shared); DCD keeps alpha.
+const std::vector<SolverEntry> kLinearSolvers = {
+    solverEntry<BmrmOptions, BmrmSolver>(
+        {.name = "bmrm",
+         .title = "BMRM",
+         .description =
+             "Bundle method for regularised risk minimisation (Alg. 7.3): one cutting plane of "
+             "the risk per iteration, reduced problem solved in its dual over the simplex.",
+         .groups = kLinearGroups,
+         .warmStart = warmStartOf<BmrmSolver>(),
+         .distributed = Distributed::ExampleShares},
+        &linearOf),
+    solverEntry<OcasOptions, OcasSolver>(
+        {.name = "ocas",
+         .title = "OCAS (LS-BMRM)",
+         .description =
+             "Optimised cutting planes (Alg. 7.4): BMRM plus an exact line search towards the "
+             "reduced problem's solution and planes at w_c = (1 - theta) w_b + theta w_t.",
+         .groups = kLinearGroups,
+         .warmStart = warmStartOf<OcasSolver>(),
+         .distributed = Distributed::ExampleShares},
+        &linearOf),
+    solverEntry<LibocasOptions, LibocasSolver>(
+        {.name = "libocas",
+         .title = "libocas (reference)",
+         .description =
+             "The authors' own C library (libocas, Franc & Sonnenburg) run step by step through "
+             "its per-iteration callback: the reference implementation to race against; hinge "
+             "and multiclass risks.",
+         .groups = kLinearGroups},
+        &linearOf),
+    solverEntry<DcdOptions, DcdSolver>(
+        {.name = "dcd",
+         .title = "Dual coordinate descent",
+         .description =
+             "Dual coordinate descent (Hsieh et al. 2008, LIBLINEAR's -s 3 / -s 1): one epoch "
+             "over the dual variables per step; lower bound from the dual objective.",
+         .groups = kLinearGroups,
+         .warmStart = warmStartOf<DcdSolver>()},
+        &linearOf),
+    solverEntry<SgdOptions, SgdSolver>(
+        {.name = "sgd",
+         .title = "Pegasos SGD",
+         .description =
+             "Stochastic subgradient descent with step 1/(lambda t) (Pegasos): one epoch per "
+             "step; no lower bound.",
+         .groups = kLinearGroups},
+        &linearOf),
+};
+
+// The demo with its story told in the caption bar (family.h, DemoBeat).
+const std::vector<DemoInfo> kLinearDemos = {
+    {"ocas_vs_bmrm",
+     "Linear SVM: OCAS vs BMRM (2-D)",
+     "Ripley's 2-D set, C = 10 with a bias: watch the separating lines of w_b, w_t "
+     "and w_c, the line search slice, and how many fewer planes OCAS needs than "
+     "BMRM.",
+     "ripley_train",
+     {{"ocas", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}},
+      {"bmrm", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}}},
+     {{0, "", "A linear SVM on Ripley's 2-D set: the lines are the models' decision boundaries."},
+      {1, "", "Both methods add a cutting plane of the risk per step."},
+      {3, "",
+       "OCAS searches the line from its best w_b to the master solution w_c (the slice "
+       "plot) and keeps the best point."},
+      {8, "", "BMRM's w_t jumps around; OCAS's w_b moves steadily and needs far fewer planes."},
+      {0, "finished", "Converged to tol_rel 1e-4: compare the iterations in the runs table."}}},
+};
+
 class LinearFamily final : public DatasetFamily {
   public:
     LinearFamily() : DatasetFamily({}, false) {
         addDatasetProblems(Builtins::All);
-        addSolver<BmrmOptions, BmrmSolver>(
-            {"bmrm",
-             {},
-             "BMRM",
-             "Bundle method for regularised risk minimisation (Alg. 7.3): one cutting plane of "
-             "the risk per iteration, reduced problem solved in its dual over the simplex.",
-             {}},
-            &linearOf);
-        addSolver<OcasOptions, OcasSolver>(
-            {"ocas",
-             {},
-             "OCAS (LS-BMRM)",
-             "Optimised cutting planes (Alg. 7.4): BMRM plus an exact line search towards the "
-             "reduced problem's solution and planes at w_c = (1 - theta) w_b + theta w_t.",
-             {}},
-            &linearOf);
-        addSolver<LibocasOptions, LibocasSolver>(
-            {"libocas",
-             {},
-             "libocas (reference)",
-             "The authors' own C library (libocas, Franc & Sonnenburg) run step by step through "
-             "its per-iteration callback: the reference implementation to race against; hinge "
-             "and multiclass risks.",
-             {}},
-            &linearOf);
-        addSolver<DcdOptions, DcdSolver>(
-            {"dcd",
-             {},
-             "Dual coordinate descent",
-             "Dual coordinate descent (Hsieh et al. 2008, LIBLINEAR's -s 3 / -s 1): one epoch "
-             "over the dual variables per step; lower bound from the dual objective.",
-             {}},
-            &linearOf);
-        addSolver<SgdOptions, SgdSolver>(
-            {"sgd",
-             {},
-             "Pegasos SGD",
-             "Stochastic subgradient descent with step 1/(lambda t) (Pegasos): one epoch per "
-             "step; no lower bound.",
-             {}},
-            &linearOf);
-        addDemo({"ocas_vs_bmrm",
-                 "Linear SVM: OCAS vs BMRM (2-D)",
-                 "Ripley's 2-D set, C = 10 with a bias: watch the separating lines of w_b, w_t "
-                 "and w_c, the line search slice, and how many fewer planes OCAS needs than "
-                 "BMRM.",
-                 "ripley_train",
-                 {{"ocas", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}},
-                  {"bmrm", {{"C", "10"}, {"bias", "true"}, {"tol_rel", "1e-4"}}}}});
-        // The demos' stories, told in the caption bar (family.h, DemoBeat).
-        addStory(
-            "ocas_vs_bmrm",
-            {{0, "",
-              "A linear SVM on Ripley's 2-D set: the lines are the models' decision boundaries."},
-             {1, "", "Both methods add a cutting plane of the risk per step."},
-             {3, "",
-              "OCAS searches the line from its best w_b to the master solution w_c (the slice "
-              "plot) and keeps the best point."},
-             {8, "",
-              "BMRM's w_t jumps around; OCAS's w_b moves steadily and needs far fewer planes."},
-             {0, "finished",
-              "Converged to tol_rel 1e-4: compare the iterations in the runs table."}});
+        addSolvers(kLinearSolvers);
+        addSnapshotCodec(
+            snapshotCodec<LinearSvmSnapshot, encodeLinearSvmSnapshot, decodeLinearSvmSnapshot>(
+                3, "linear SVM"));
+        addDemos(kLinearDemos);
     }
 
     std::string name() const override { return "linear"; }
@@ -105,6 +127,24 @@ class LinearFamily final : public DatasetFamily {
         auto data = std::make_shared<LinearData>();
         data->linear = {std::move(sets.train), std::move(sets.test)};
         return data;
+    }
+
+    // Every process's share of the examples (data/shares.h), the risk summed over the
+    // processes. No features are compacted here: loadSharedExamples compacted the shares on the
+    // union of their features, the same on every process.
+    ProblemPtr sharedExamplesProblem(ExampleSets shares, const std::string& path,
+                                     std::shared_ptr<Communicator> communicator) const override {
+        const std::string processes = std::to_string(communicator->size());
+        auto data = std::make_shared<LinearData>();
+        data->linear = {std::move(shares.train), std::move(shares.test), std::move(communicator)};
+        const Dataset& train = *data->linear.train;
+        auto problem = std::make_shared<ProblemInstance>();
+        problem->info = {
+            train.name, name(), "examples from " + path + " shared by " + processes + " processes",
+            "Dataset loaded from " + path + " by " + processes + " processes, each its share.",
+            train.dimension()};
+        problem->data = std::move(data);
+        return problem;
     }
 
     bool writesModels() const override { return true; }

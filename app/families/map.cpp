@@ -15,6 +15,7 @@
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
 #include "map/diffusion.h"
+#include "map/map_snapshot_codec.h"
 #include "map/mplp.h"
 #include "map/trws.h"
 
@@ -346,77 +347,98 @@ ProblemPtr stereoTsukuba(const ProblemInfo& info, const MapProblemOptions& o) {
                             info, "tsukuba", "builtin:tsukuba_imL.png+tsukuba_imR.png", "stereo");
 }
 
-class MapFamily final : public Family {
-  public:
-    MapFamily() {
-        const auto& files = builtinUaiFiles();
-        for (const auto& file : files) {
-            const std::string name(file.name);
-            const PairwiseModel m =
-                PairwiseModel::fromTables(parseUai(file.bytes, "builtin:" + name));
-            addProblem({kMapPrefix + lowerCase(name),
-                        {},
-                        name + " (UAI 2014): " + std::to_string(m.variables()) + " variables, " +
-                            labelText(m) + ", " + std::to_string(m.edgeCount()) + " edges",
-                        builtinDescription(name),
-                        m.variables()});
-        }
-        addProblem({kRandomGrid,
-                    {},
-                    "Random frustrated grid (generated): 12 x 12, 3 labels, seed 1",
-                    "A width x height 4-connected grid with random unaries and Potts couplings of "
-                    "both signs, uniform in [-coupling, coupling]: cycles that mix attractive and "
-                    "repulsive edges are frustrated, so the LP relaxation is loose and tightening "
-                    "by cycles has work to do. Problem options: width, height, labels, coupling, "
-                    "unary, seed.",
-                    144});
-        addProblem({kCompleteGraph,
-                    {},
-                    "Complete graph K_6 (generated): 3 labels, random tables, seed 1",
-                    "Every pair of the n nodes joined by an edge with a dense random table "
-                    "(entries uniform in [-coupling, coupling]) and random unaries: many "
-                    "frustrated triangles on few variables, small enough for exhaustive search. "
-                    "Problem options: nodes, labels, coupling, unary, seed.",
-                    6});
-        addProblem(
-            {kFactorGrid,
-             {},
-             "Grid of ternary factors (generated): 12 x 12, 3 labels, seed 1",
-             "A width x height grid whose 2 x 2 cells each carry one higher-order factor "
-             "over three of their corners (arity 3: top-left, top-right, bottom-left) or all "
-             "four (arity 4), with random tables (entries uniform in [-coupling, "
-             "coupling]) and random unaries; no pairwise edges. MPLP and diffusion pass "
-             "factor messages (TRW-S refuses it; MPLP with tighten adds pair separators). "
-             "Problem options: "
-             "width, height, labels, arity, coupling, unary, seed.",
-             144});
-        addProblem({kPottsImage,
-                    {},
-                    "Potts segmentation of an image (generated): Tsukuba left view, 3 grey levels",
-                    "Denoising / segmentation of an image: labels are evenly spaced grey levels "
-                    "(mode grey) or k-means colour clusters (mode colour), the unary of a label is "
-                    "minus the distance of the pixel to its level or cluster centre, and "
-                    "neighbours pay the Potts weight smoothness for different labels. The labeling "
-                    "is shown beside the input image. Problem options: image (a PNG, PGM or PPM; "
-                    "empty: the "
-                    "built-in Tsukuba left view), labels, mode, smoothness, downsample, seed. Any "
-                    "PNG, PGM or PPM image can also be opened as a data file.",
-                    384 * 288});
-        addProblem({kStereoTsukuba,
-                    {},
-                    "Stereo on Middlebury Tsukuba (generated): 384 x 288, 16 disparities",
-                    "Disparities of the left view of the Tsukuba pair (Scharstein & Szeliski "
-                    "2002): the unary of disparity d is minus the truncated absolute difference "
-                    "between the left pixel (x, y) and the right pixel (x - d, y), neighbours pay "
-                    "the truncated-linear smoothness lambda min(|a - b|, tau). Solvers report the "
-                    "fraction of pixels whose best disparity is off by more than 1 from the "
-                    "ground truth (bad_pixels). Problem options: smoothness, truncation, "
-                    "data_truncation, disparities, downsample.",
-                    384 * 288});
-        addMapSolver<MplpForm, MplpSolver>(
-            {"mplp",
-             {},
-             "MPLP: max-product LP (Globerson & Jaakkola 2007)",
+// A solver entry for the form `Form` (its options as the GUI and CLI see them) and the solver
+// `SolverType`, built on the problem's model. TRW-S stays pairwise: a model with higher-order
+// factors is refused up front, naming its source.
+template <class Form, class SolverType>
+SolverEntry mapSolver(SolverDeclaration declaration) {
+    const std::string name = declaration.name;
+    return solverEntry<Form, MapData>(
+        std::move(declaration),
+        [](const MapData& data, const Form& form) -> std::unique_ptr<Solver> {
+            auto solver = makeMapSolver<SolverType>(modelOf(data), form);
+            if (data.picture) solver->setPicture(data.picture);
+            return solver;
+        },
+        [name](OptionValues& /*values*/, const MapData& data, const ProblemInfo& problem,
+               std::string* why) {
+            if (!data.model) {
+                if (why) *why = "the problem '" + problem.name + "' carries no model";
+                return false;
+            }
+            const std::string refusal = name == "trws"
+                                            ? pairwiseOnlyRefusal(*data.model, name, data.source)
+                                            : std::string();
+            if (refusal.empty()) return true;
+            if (why) *why = refusal;
+            return false;
+        });
+}
+
+// The generated problems (generators.h), after the built-in UAI instances.
+const std::vector<ProblemInfo> kGeneratedProblems = {
+    {kRandomGrid,
+     {},
+     "Random frustrated grid (generated): 12 x 12, 3 labels, seed 1",
+     "A width x height 4-connected grid with random unaries and Potts couplings of "
+     "both signs, uniform in [-coupling, coupling]: cycles that mix attractive and "
+     "repulsive edges are frustrated, so the LP relaxation is loose and tightening "
+     "by cycles has work to do. Problem options: width, height, labels, coupling, "
+     "unary, seed.",
+     144},
+    {kCompleteGraph,
+     {},
+     "Complete graph K_6 (generated): 3 labels, random tables, seed 1",
+     "Every pair of the n nodes joined by an edge with a dense random table "
+     "(entries uniform in [-coupling, coupling]) and random unaries: many "
+     "frustrated triangles on few variables, small enough for exhaustive search. "
+     "Problem options: nodes, labels, coupling, unary, seed.",
+     6},
+    {kFactorGrid,
+     {},
+     "Grid of ternary factors (generated): 12 x 12, 3 labels, seed 1",
+     "A width x height grid whose 2 x 2 cells each carry one higher-order factor "
+     "over three of their corners (arity 3: top-left, top-right, bottom-left) or all "
+     "four (arity 4), with random tables (entries uniform in [-coupling, "
+     "coupling]) and random unaries; no pairwise edges. MPLP and diffusion pass "
+     "factor messages (TRW-S refuses it; MPLP with tighten adds pair separators). "
+     "Problem options: "
+     "width, height, labels, arity, coupling, unary, seed.",
+     144},
+    {kPottsImage,
+     {},
+     "Potts segmentation of an image (generated): Tsukuba left view, 3 grey levels",
+     "Denoising / segmentation of an image: labels are evenly spaced grey levels "
+     "(mode grey) or k-means colour clusters (mode colour), the unary of a label is "
+     "minus the distance of the pixel to its level or cluster centre, and "
+     "neighbours pay the Potts weight smoothness for different labels. The labeling "
+     "is shown beside the input image. Problem options: image (a PNG, PGM or PPM; "
+     "empty: the "
+     "built-in Tsukuba left view), labels, mode, smoothness, downsample, seed. Any "
+     "PNG, PGM or PPM image can also be opened as a data file.",
+     384 * 288},
+    {kStereoTsukuba,
+     {},
+     "Stereo on Middlebury Tsukuba (generated): 384 x 288, 16 disparities",
+     "Disparities of the left view of the Tsukuba pair (Scharstein & Szeliski "
+     "2002): the unary of disparity d is minus the truncated absolute difference "
+     "between the left pixel (x, y) and the right pixel (x - d, y), neighbours pay "
+     "the truncated-linear smoothness lambda min(|a - b|, tau). Solvers report the "
+     "fraction of pixels whose best disparity is off by more than 1 from the "
+     "ground truth (bad_pixels). Problem options: smoothness, truncation, "
+     "data_truncation, disparities, downsample.",
+     384 * 288},
+};
+
+// Message passing's stall test and the cycle search's cluster size are rarely touched; the
+// rest are the methods' own choices.
+const OptionGroups kMapGroups = {{}, {"stall_sweeps", "stall_tolerance", "max_cluster_states"}};
+
+const std::vector<SolverEntry> kMapSolvers = {
+    mapSolver<MplpForm, MplpSolver>(
+        {.name = "mplp",
+         .title = "MPLP: max-product LP (Globerson & Jaakkola 2007)",
+         .description =
              "Block-coordinate descent on the dual of the local-polytope LP: for each edge in "
              "turn its two messages are set to the exact minimiser of the dual bound U with all "
              "other messages fixed (one step = one sweep over the edges), so U never rises. "
@@ -424,30 +446,30 @@ class MapFamily final : public Family {
              "graphs it may stop at a fixed point above it. Bounds: U (dual) and E of the best "
              "labeling; a zero gap certifies the MAP labeling. With tighten=true it adds cycle "
              "clusters when the bound stalls, as mplp_cycles does.",
-             {}});
-        addMapSolver<PassingForm<TrwsOwner>, TrwsSolver>(
-            {"trws",
-             {},
-             "TRW-S: sequential tree-reweighted message passing (Kolmogorov 2006)",
+         .groups = kMapGroups}),
+    mapSolver<PassingForm<TrwsOwner>, TrwsSolver>(
+        {.name = "trws",
+         .title = "TRW-S: sequential tree-reweighted message passing (Kolmogorov 2006)",
+         .description =
              "Messages are passed forward and backward along the node order (one step = both "
              "passes) over a decomposition of the graph into monotonic chains; the bound is the "
              "sum of the chains' maxima, which never rises. Its own rounding fixes the labels in "
              "pass order. Usually the fastest of the three to reach the LP optimum; it converges "
              "to weak tree agreement, which is the LP optimum on binary models.",
-             {}});
-        addMapSolver<PassingForm<DiffusionOwner>, DiffusionSolver>(
-            {"diffusion",
-             {},
-             "Max-sum diffusion (Kovalevsky-Koval; Werner 2007)",
+         .groups = kMapGroups}),
+    mapSolver<PassingForm<DiffusionOwner>, DiffusionSolver>(
+        {.name = "diffusion",
+         .title = "Max-sum diffusion (Kovalevsky-Koval; Werner 2007)",
+         .description =
              "For each node and edge at it, the node's belief and the edge's max-marginal are "
              "made equal to their average (one step = one sweep over the nodes). The bound U "
              "never rises; the fixed points are arc consistent, which need not be LP optimal. "
              "The simplest of the methods, and the slowest.",
-             {}});
-        addMapSolver<CycleMplpOptions, CycleMplpSolver>(
-            {"mplp_cycles",
-             {},
-             "MPLP tightened by cycles (Sontag et al. 2008)",
+         .groups = kMapGroups}),
+    mapSolver<CycleMplpOptions, CycleMplpSolver>(
+        {.name = "mplp_cycles",
+         .title = "MPLP tightened by cycles (Sontag et al. 2008)",
+         .description =
              "MPLP on the edges, and when the bound stops falling, the dual cutting-plane step: "
              "among all triangles and 4-cycles of the graph and the frustrated cycles of any "
              "length in the current dual, the clusters that guarantee the largest decrease of U "
@@ -458,151 +480,157 @@ class MapFamily final : public Family {
              "cycles are "
              "frustrated or factors disagree, often until the gap closes and the labeling is "
              "certified optimal. Bounds: U with the cluster terms, E of the best labeling.",
-             {}});
+         .groups = kMapGroups}),
+};
 
-        // The demos stop by their iteration counts, on any machine: max_seconds = 0 lifts the
-        // default 10 s backstop. The race of the chapter's §7.4: the local-polytope methods
-        // stop at the LP optimum, the cycles cut below it. ICM polishes every decoded
-        // labeling, for all three alike.
-        addDemo({"map_grid",
-                 "MAP on a 20 x 20 grid: MPLP vs TRW-S vs cycle tightening",
-                 "Grids_26 of UAI 2014: a binary 20 x 20 grid with wrap-around (torus) edges and "
-                 "frustrated couplings, where the LP relaxation is loose. MPLP and TRW-S lower "
-                 "the dual bound U to the LP optimum (3830.3) and stall there, far above every "
-                 "labeling they decode; MPLP with cycles adds the grid faces (drawn as small "
-                 "squares) where the relaxation is loose, and U falls below 3110 within 300 "
-                 "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
-                 "the bound disagree with the labeling.",
-                 kMapPrefix + "grids_26",
-                 {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
-                  {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
-                  {"mplp_cycles",
-                   {{"icm_passes", "3"},
-                    {"clusters_per_round", "100"},
-                    {"max_iterations", "300"},
-                    {"max_seconds", "0"}}}}});
-        // TRW-S alone: MPLP and diffusion also certify this one, but their bound and energy
-        // meet up to a rounding error of either sign.
-        addDemo({"map_segmentation",
-                 "MAP on a superpixel graph: TRW-S certifies the optimum",
-                 "Segmentation_12 of UAI 2014: 231 superpixels of an image, a binary label "
-                 "each, edges between touching superpixels (not a grid: the nodes are drawn on "
-                 "a circle). Its LP relaxation is tight: within four sweeps TRW-S's dual bound "
-                 "meets the energy of its labeling (-51.1507), which certifies it optimal (the "
-                 "competition's reference labeling scores -52.5254).",
-                 kMapPrefix + "segmentation_12",
-                 {{"trws", {{"max_iterations", "100"}, {"max_seconds", "0"}}}}});
-        // The generated models: a random frustrated grid where only the cycles close the gap,
-        // and stereo on Tsukuba, scored against its ground truth.
-        addDemo({"map_frustrated",
-                 "MAP on a random frustrated grid: tightening certifies the optimum",
-                 "A generated 12 x 12 grid with 3 labels and Potts couplings of both signs "
-                 "(map_random_grid, seed 1). MPLP and TRW-S settle at the loose LP bound (about "
-                 "73.5) above every labeling they decode; MPLP with cycles adds 4-cycles of the "
-                 "grid where the bound stops falling and closes the gap: within about 125 sweeps "
-                 "its bound meets the energy of its labeling (70.8107), a certified optimum.",
-                 kRandomGrid,
-                 {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
-                  {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
-                  {"mplp_cycles",
-                   {{"icm_passes", "3"},
-                    {"tighten_tolerance", "1e-3"},
-                    {"max_iterations", "300"},
-                    {"max_seconds", "0"}}}}});
-        addDemo({"map_factors",
-                 "MAP with ternary factors: MPLP vs max-sum diffusion",
-                 "A generated 12 x 12 grid whose 121 cells each carry a factor of three of their "
-                 "corners with a random table (map_factor_grid, seed 1): no pairwise edges. MPLP "
-                 "in its factor form (Globerson & Jaakkola 2007) and max-sum diffusion over the "
-                 "factors (Werner 2010) lower the dual bound U to their fixed points (about 102.5 "
-                 "and 102.45) while ICM and the forest moves, which treat each factor as a term "
-                 "of one node at a time, raise the energy to about 98 and 97.4 in 200 sweeps; "
-                 "TRW-S refuses the model (pairwise only).",
-                 kFactorGrid,
-                 {{"mplp", {{"max_iterations", "200"}, {"max_seconds", "0"}}},
-                  {"diffusion", {{"max_iterations", "200"}, {"max_seconds", "0"}}}}});
-        addDemo({"map_stereo",
-                 "Stereo on Tsukuba: TRW-S vs MPLP",
-                 "Disparities of the Middlebury Tsukuba pair (384 x 288 pixels, 16 disparities, "
-                 "truncated-linear smoothness; map_stereo_tsukuba). The view shows the left "
-                 "image beside the disparity map of each run (brighter: nearer). TRW-S lowers the "
-                 "dual bound much faster than MPLP and its labeling gets about 95% of the "
-                 "pixels with a known true disparity right to within 1 (bad_pixels in the "
-                 "summary and the status line).",
-                 kStereoTsukuba,
-                 {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}},
-                  {"mplp", {{"max_iterations", "30"}, {"max_seconds", "0"}}}}});
-        addDemo({"map_image",
-                 "Potts segmentation of an image: TRW-S",
-                 "The left view of Tsukuba segmented into 3 grey levels (map_potts_image): each "
-                 "pixel prefers the level nearest to its grey value, neighbours are rewarded by "
-                 "the Potts weight 20 for agreeing. The view shows the image beside the "
-                 "labeling in the levels' greys; in 30 sweeps TRW-S's bound and labeling meet to "
-                 "within 4 parts in 10,000 (6 in 100,000 after 100). Other images: File > Open "
-                 "data file with "
-                 "a PNG, PGM or PPM image, or the problem options image, labels, mode (grey or "
-                 "colour k-means "
-                 "clusters) and smoothness.",
-                 kPottsImage,
-                 {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}}}});
-        // The demos' stories, told in the caption bar (family.h, DemoBeat).
-        addStory(
-            "map_grid",
-            {{0, "",
-              "A 20 x 20 binary torus grid with frustrated couplings: its LP relaxation is loose."},
-             {1, "", "MPLP and TRW-S lower the dual bound U sweep by sweep."},
-             {5, "cluster added",
-              "A cycle cluster (a grid face, drawn as a small square) was added: the bound drops."},
-             {40, "",
-              "MPLP and TRW-S stall at the LP optimum 3830.3; MPLP with cycles goes on below it."},
-             {100, "",
-              "Red outlines mark nodes whose parts of the bound disagree with the labeling."}});
-        addStory(
-            "map_segmentation",
-            {{0, "", "231 superpixels, a binary label each, edges between touching superpixels."},
-             {1, "", "TRW-S passes messages: the dual bound falls."},
-             {4, "",
-              "Within four sweeps the bound meets the energy of the labeling: certified optimal."},
-             {0, "finished",
-              "Certified optimum -51.1507 (the competition's reference labeling scores "
-              "-52.5254)."}});
-        addStory(
-            "map_frustrated",
-            {{0, "", "A 12 x 12 grid, 3 labels, Potts couplings of both signs."},
-             {1, "",
-              "Every run lowers the bound; MPLP and TRW-S head for the loose LP bound (about "
-              "73.5)."},
-             {5, "cluster added",
-              "MPLP with cycles added 4-cycles where the bound stopped falling: it falls again."},
-             {60, "", "The tightened bound closes in on the energy of its labeling."},
-             {0, "finished", "Gap closed: a certified optimum (70.8107)."}});
-        addStory(
-            "map_stereo",
-            {{0, "", "Tsukuba: 384 x 288 pixels, 16 disparities, truncated-linear smoothness."},
-             {1, "", "Each run's disparity map (brighter: nearer) beside the left image."},
-             {3, "", "TRW-S lowers the dual bound much faster than MPLP."},
-             {10, "",
-              "About 95 % of the pixels get within 1 of the true disparity (bad_pixels in the "
-              "status line)."},
-             {0, "finished", "Done: compare the bounds and the disparity maps."}});
-        addStory(
-            "map_factors",
-            {{0, "",
-              "A 12 x 12 grid, 3 labels, a random ternary factor on three corners of each cell, "
-              "no pairwise edges."},
-             {1, "", "MPLP and diffusion pass messages from each factor to its variables."},
-             {20, "",
-              "Both bounds settle near 102.5; ICM and the forest moves raise the energy, one "
-              "node of each factor at a time."},
-             {0, "finished", "A gap of 4.5 to 5 remains: the LP of this model is loose."}});
-        addStory(
-            "map_image",
-            {{0, "",
-              "Tsukuba's left image in 3 grey levels: each pixel prefers the level nearest its "
-              "grey."},
-             {1, "", "TRW-S sweeps: neighbours are rewarded for agreeing, regions form."},
-             {5, "", "The bound and the labeling's energy close in."},
-             {0, "finished", "In 30 sweeps bound and labeling meet to within 4 parts in 10,000."}});
+// The demos stop by their iteration counts, on any machine: max_seconds = 0 lifts the default
+// 10 s backstop. Each has its story told in the caption bar (family.h, DemoBeat).
+const std::vector<DemoInfo> kMapDemos = {
+    // The race of the chapter's §7.4: the local-polytope methods stop at the LP optimum, the
+    // cycles cut below it. ICM polishes every decoded labeling, for all three alike.
+    {"map_grid",
+     "MAP on a 20 x 20 grid: MPLP vs TRW-S vs cycle tightening",
+     "Grids_26 of UAI 2014: a binary 20 x 20 grid with wrap-around (torus) edges and "
+     "frustrated couplings, where the LP relaxation is loose. MPLP and TRW-S lower "
+     "the dual bound U to the LP optimum (3830.3) and stall there, far above every "
+     "labeling they decode; MPLP with cycles adds the grid faces (drawn as small "
+     "squares) where the relaxation is loose, and U falls below 3110 within 300 "
+     "sweeps, closing most of the gap. Red outlines mark the nodes whose parts of "
+     "the bound disagree with the labeling.",
+     kMapPrefix + "grids_26",
+     {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+      {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+      {"mplp_cycles",
+       {{"icm_passes", "3"},
+        {"clusters_per_round", "100"},
+        {"max_iterations", "300"},
+        {"max_seconds", "0"}}}},
+     {{0, "", "A 20 x 20 binary torus grid with frustrated couplings: its LP relaxation is loose."},
+      {1, "", "MPLP and TRW-S lower the dual bound U sweep by sweep."},
+      {5, "cluster added",
+       "A cycle cluster (a grid face, drawn as a small square) was added: the bound drops."},
+      {40, "", "MPLP and TRW-S stall at the LP optimum 3830.3; MPLP with cycles goes on below it."},
+      {100, "", "Red outlines mark nodes whose parts of the bound disagree with the labeling."}}},
+    // TRW-S alone: MPLP and diffusion also certify this one, but their bound and energy
+    // meet up to a rounding error of either sign.
+    {"map_segmentation",
+     "MAP on a superpixel graph: TRW-S certifies the optimum",
+     "Segmentation_12 of UAI 2014: 231 superpixels of an image, a binary label "
+     "each, edges between touching superpixels (not a grid: the nodes are drawn on "
+     "a circle). Its LP relaxation is tight: within four sweeps TRW-S's dual bound "
+     "meets the energy of its labeling (-51.1507), which certifies it optimal (the "
+     "competition's reference labeling scores -52.5254).",
+     kMapPrefix + "segmentation_12",
+     {{"trws", {{"max_iterations", "100"}, {"max_seconds", "0"}}}},
+     {{0, "", "231 superpixels, a binary label each, edges between touching superpixels."},
+      {1, "", "TRW-S passes messages: the dual bound falls."},
+      {4, "", "Within four sweeps the bound meets the energy of the labeling: certified optimal."},
+      {0, "finished",
+       "Certified optimum -51.1507 (the competition's reference labeling scores "
+       "-52.5254)."}}},
+    // The generated models: a random frustrated grid where only the cycles close the gap,
+    // and stereo on Tsukuba, scored against its ground truth.
+    {"map_frustrated",
+     "MAP on a random frustrated grid: tightening certifies the optimum",
+     "A generated 12 x 12 grid with 3 labels and Potts couplings of both signs "
+     "(map_random_grid, seed 1). MPLP and TRW-S settle at the loose LP bound (about "
+     "73.5) above every labeling they decode; MPLP with cycles adds 4-cycles of the "
+     "grid where the bound stops falling and closes the gap: within about 125 sweeps "
+     "its bound meets the energy of its labeling (70.8107), a certified optimum.",
+     kRandomGrid,
+     {{"mplp", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+      {"trws", {{"icm_passes", "3"}, {"max_iterations", "300"}, {"max_seconds", "0"}}},
+      {"mplp_cycles",
+       {{"icm_passes", "3"},
+        {"tighten_tolerance", "1e-3"},
+        {"max_iterations", "300"},
+        {"max_seconds", "0"}}}},
+     {{0, "", "A 12 x 12 grid, 3 labels, Potts couplings of both signs."},
+      {1, "",
+       "Every run lowers the bound; MPLP and TRW-S head for the loose LP bound (about "
+       "73.5)."},
+      {5, "cluster added",
+       "MPLP with cycles added 4-cycles where the bound stopped falling: it falls again."},
+      {60, "", "The tightened bound closes in on the energy of its labeling."},
+      {0, "finished", "Gap closed: a certified optimum (70.8107)."}}},
+    {"map_factors",
+     "MAP with ternary factors: MPLP vs max-sum diffusion",
+     "A generated 12 x 12 grid whose 121 cells each carry a factor of three of their "
+     "corners with a random table (map_factor_grid, seed 1): no pairwise edges. MPLP "
+     "in its factor form (Globerson & Jaakkola 2007) and max-sum diffusion over the "
+     "factors (Werner 2010) lower the dual bound U to their fixed points (about 102.5 "
+     "and 102.45) while ICM and the forest moves, which treat each factor as a term "
+     "of one node at a time, raise the energy to about 98 and 97.4 in 200 sweeps; "
+     "TRW-S refuses the model (pairwise only).",
+     kFactorGrid,
+     {{"mplp", {{"max_iterations", "200"}, {"max_seconds", "0"}}},
+      {"diffusion", {{"max_iterations", "200"}, {"max_seconds", "0"}}}},
+     {{0, "",
+       "A 12 x 12 grid, 3 labels, a random ternary factor on three corners of each cell, "
+       "no pairwise edges."},
+      {1, "", "MPLP and diffusion pass messages from each factor to its variables."},
+      {20, "",
+       "Both bounds settle near 102.5; ICM and the forest moves raise the energy, one "
+       "node of each factor at a time."},
+      {0, "finished", "A gap of 4.5 to 5 remains: the LP of this model is loose."}}},
+    {"map_stereo",
+     "Stereo on Tsukuba: TRW-S vs MPLP",
+     "Disparities of the Middlebury Tsukuba pair (384 x 288 pixels, 16 disparities, "
+     "truncated-linear smoothness; map_stereo_tsukuba). The view shows the left "
+     "image beside the disparity map of each run (brighter: nearer). TRW-S lowers the "
+     "dual bound much faster than MPLP and its labeling gets about 95% of the "
+     "pixels with a known true disparity right to within 1 (bad_pixels in the "
+     "summary and the status line).",
+     kStereoTsukuba,
+     {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}},
+      {"mplp", {{"max_iterations", "30"}, {"max_seconds", "0"}}}},
+     {{0, "", "Tsukuba: 384 x 288 pixels, 16 disparities, truncated-linear smoothness."},
+      {1, "", "Each run's disparity map (brighter: nearer) beside the left image."},
+      {3, "", "TRW-S lowers the dual bound much faster than MPLP."},
+      {10, "",
+       "About 95 % of the pixels get within 1 of the true disparity (bad_pixels in the "
+       "status line)."},
+      {0, "finished", "Done: compare the bounds and the disparity maps."}}},
+    {"map_image",
+     "Potts segmentation of an image: TRW-S",
+     "The left view of Tsukuba segmented into 3 grey levels (map_potts_image): each "
+     "pixel prefers the level nearest to its grey value, neighbours are rewarded by "
+     "the Potts weight 20 for agreeing. The view shows the image beside the "
+     "labeling in the levels' greys; in 30 sweeps TRW-S's bound and labeling meet to "
+     "within 4 parts in 10,000 (6 in 100,000 after 100). Other images: File > Open "
+     "data file with "
+     "a PNG, PGM or PPM image, or the problem options image, labels, mode (grey or "
+     "colour k-means "
+     "clusters) and smoothness.",
+     kPottsImage,
+     {{"trws", {{"max_iterations", "30"}, {"max_seconds", "0"}}}},
+     {{0, "",
+       "Tsukuba's left image in 3 grey levels: each pixel prefers the level nearest its "
+       "grey."},
+      {1, "", "TRW-S sweeps: neighbours are rewarded for agreeing, regions form."},
+      {5, "", "The bound and the labeling's energy close in."},
+      {0, "finished", "In 30 sweeps bound and labeling meet to within 4 parts in 10,000."}}},
+};
+
+class MapFamily final : public Family {
+  public:
+    MapFamily() {
+        for (const auto& file : builtinUaiFiles()) {
+            const std::string name(file.name);
+            const PairwiseModel m =
+                PairwiseModel::fromTables(parseUai(file.bytes, "builtin:" + name));
+            addProblem({kMapPrefix + lowerCase(name),
+                        {},
+                        name + " (UAI 2014): " + std::to_string(m.variables()) + " variables, " +
+                            labelText(m) + ", " + std::to_string(m.edgeCount()) + " edges",
+                        builtinDescription(name),
+                        m.variables()});
+        }
+        addProblems(kGeneratedProblems);
+        addSolvers(kMapSolvers);
+        addSnapshotCodec(
+            snapshotCodec<MapSnapshot, encodeMapSnapshot, decodeMapSnapshot>(8, "MAP"));
+        addDemos(kMapDemos);
     }
 
     std::string name() const override { return "map"; }
@@ -725,35 +753,6 @@ class MapFamily final : public Family {
                    "reference labeling (.MAP) is reported, not certified optimal (see "
                    "resources/datasets/README.md).";
         return "A UAI 2014 inference competition instance (see resources/datasets/README.md).";
-    }
-
-    // A solver entry for the form `Form` (its options as the GUI and CLI see them) and the
-    // solver `SolverType`, built on the problem's model.
-    template <class Form, class SolverType>
-    void addMapSolver(SolverInfo info) {
-        // TRW-S stays pairwise: a model with higher-order factors is refused up front, naming
-        // its source.
-        const std::string name = info.name;
-        addSolver<Form, MapData>(
-            std::move(info),
-            [](const MapData& data, const Form& form) -> std::unique_ptr<Solver> {
-                auto solver = makeMapSolver<SolverType>(modelOf(data), form);
-                if (data.picture) solver->setPicture(data.picture);
-                return solver;
-            },
-            [name](OptionValues& /*values*/, const MapData& data, const ProblemInfo& problem,
-                   std::string* why) {
-                if (!data.model) {
-                    if (why) *why = "the problem '" + problem.name + "' carries no model";
-                    return false;
-                }
-                const std::string refusal =
-                    name == "trws" ? pairwiseOnlyRefusal(*data.model, name, data.source)
-                                   : std::string();
-                if (refusal.empty()) return true;
-                if (why) *why = refusal;
-                return false;
-            });
     }
 };
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "builtin_datasets.h"
+#include "core/communicator.h"
 #include "data/portable_random.h"
 #include "data/sequence_format.h"
 #include "data/test_split.h"
@@ -19,6 +20,7 @@
 #include "structured/one_slack_ssvm.h"
 #include "structured/online_mkl.h"
 #include "structured/ssg_ssvm.h"
+#include "structured/structured_snapshot_codec.h"
 
 namespace cplab {
 
@@ -148,6 +150,151 @@ std::optional<ChainModelFile> chainModelOf(const Solver& solver) {
     }
 }
 
+// What is solved (lambda; online MKL's kernels, regulariser and epochs) and, rarely touched,
+// threads, seeds, how often the test error is evaluated and the cutting planes' QP.
+const OptionGroups kStructuredGroups = {
+    {"lambda", "kernels", "regulariser", "epochs"},
+    {"threads", "seed", "eval_every", "inactive_limit", "max_planes", "qp_tolerance"}};
+
+// The cutting-plane methods run over several processes, each decoding its share of the words.
+const std::vector<SolverEntry> kStructuredSolvers = {
+    solverEntry<BcfwOptions, BcfwSolver>(
+        {.name = "bcfw",
+         .title = "Block-coordinate Frank-Wolfe (BCFW)",
+         .description =
+             "The structural SVM dual by block-coordinate Frank-Wolfe (Lacoste-Julien et al. "
+             "2013): per word one loss-augmented Viterbi decoding gives the Frank-Wolfe corner "
+             "of its block, with an exact line search; one step is one pass over the words. "
+             "Bounds: P(w) and D(alpha); their gap (the sum of the blocks' gaps) certifies "
+             "P(w) - P*.",
+         .groups = kStructuredGroups},
+        &problemOf),
+    solverEntry<FrankWolfeSsvmOptions, FrankWolfeSsvmSolver>(
+        {.name = "fw",
+         .title = "Batch Frank-Wolfe on the dual",
+         .description =
+             "The structural SVM dual by batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. "
+             "2): one pass decodes every word at the same w, the corner of the whole product "
+             "of simplices, and one exact line search moves all blocks together. Slower per "
+             "pass than BCFW, which moves after every word. Bounds: P(w), D(alpha), their gap.",
+         .groups = kStructuredGroups},
+        &problemOf),
+    solverEntry<SsgOptions, SsgSolver>(
+        {.name = "ssg",
+         .title = "Stochastic subgradient (Pegasos-style)",
+         .description =
+             "Stochastic subgradient on the primal (Ratliff et al. 2007; Shalev-Shwartz et al.): "
+             "per word one loss-augmented decoding and a step 1/(lambda t), with uniform or "
+             "weighted averaging of the iterates. No dual: P(w) only, and no certificate.",
+         .groups = kStructuredGroups},
+        &problemOf),
+    solverEntry<OneSlackOptions, OneSlackSolver>(
+        {.name = "oneslack",
+         .title = "1-slack cutting planes (SVMstruct 3)",
+         .description =
+             "One joint cutting plane per pass (Joachims, Finley & Yu 2009): the structured "
+             "risk's subgradient from all words' loss-augmented decodings, added to BMRM's "
+             "plane set, whose small QP is re-solved warm; inactive planes are pruned. Bounds: "
+             "P(w) and the QP's value (a lower bound).",
+         .groups = kStructuredGroups,
+         .distributed = Distributed::WholeData},
+        &problemOf),
+    solverEntry<NSlackOptions, NSlackSolver>(
+        {.name = "nslack",
+         .title = "n-slack cutting planes (Tsochantaridis et al. 2005)",
+         .description =
+             "A working set of most violated labelings per word: each pass adds the labelings "
+             "violated by more than epsilon_constraint and re-solves the QP over all working "
+             "sets by warm dual coordinate ascent. Bounds: P(w) and the working-set QP's dual.",
+         .groups = kStructuredGroups,
+         .distributed = Distributed::WholeData},
+        &problemOf),
+    solverEntry<OnlineMklOptions, OnlineMklSolver>(
+        {.name = "online_mkl",
+         .title = "Online proximal MKL (Martins et al.)",
+         .description =
+             "Multiple kernel learning for the chain model, online (Martins et al. 2011, Alg. "
+             "3): per word a loss-augmented decoding with every kernel group's scores, a "
+             "subgradient step on every group, then the proximal step of the regulariser on "
+             "the vector of group norms (squared l1: the Moreau projection of Alg. 2, which "
+             "prunes groups); no inner batch SVM. One step = one chunk of words. Bound: the "
+             "objective of the averaged model at the end of each epoch (no certificate).",
+         .groups = kStructuredGroups},
+        &problemOf),
+};
+
+// The demos, each with its story told in the caption bar (family.h, DemoBeat).
+const std::vector<DemoInfo> kStructuredDemos = {
+    {"ocr_race",
+     "Structural SVM on handwritten words: five solvers raced",
+     "The same words and lambda for BCFW, batch Frank-Wolfe, the 1-slack and n-slack "
+     "cutting-plane methods and stochastic subgradient, against passes over the data: "
+     "watch the gaps of the certified methods close and compare the test letter "
+     "errors.",
+     kStructuredPrefix + "ocr_words",
+     // BCFW as in the BCFW paper's Figure 1 (its 2013 algorithm, not the defaults).
+     {{"bcfw",
+       {{"lambda", "0.01"},
+        {"sampling", "permutation"},
+        {"pairwise", "false"},
+        {"cache", "0"},
+        {"max_iterations", "20"}}},
+      {"fw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+      {"oneslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+      {"nslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
+      {"ssg", {{"lambda", "0.01"}, {"max_iterations", "20"}}}},
+     {{0, "", "Five solvers, the same words and lambda: compare them per pass over the data."},
+      {1, "",
+       "BCFW, FW, 1-slack and n-slack certify a duality gap; SSG reports only the "
+       "primal value."},
+      {3, "", "BCFW updates one word at a time: its gap closes fastest per pass."},
+      {8, "", "Gap and errors tab: every run's gap and test letter error."},
+      {0, "finished", "Done: compare the gaps and the test errors of the five."}}},
+    {"ocr_mkl",
+     "Online MKL on handwritten words: which kernel wins",
+     "Online proximal MKL (Martins et al.) with a linear, a quadratic and a Gaussian "
+     "kernel on the letters' pixels, one step per chunk of words: watch the group "
+     "weights settle over the epochs and the squared-l1 proximal step shrink the "
+     "group norms by its threshold.",
+     kStructuredPrefix + "ocr_words",
+     {{"online_mkl", {{"lambda", "0.01"}, {"epochs", "10"}}}},
+     {{0, "", "Online proximal MKL: a linear, a quadratic and a Gaussian kernel on the pixels."},
+      {1, "", "One step per chunk of words: the group weights move."},
+      {5, "", "The squared-l1 proximal step shrinks the group norms by its threshold."},
+      {20, "", "Over the epochs the weights settle: which kernel wins?"},
+      {0, "finished", "Done after 10 epochs: the group weights name the winning kernel."}}},
+    {"ocr_bcfw",
+     "Structural SVM on handwritten words: BCFW",
+     "Taskar's OCR words (626 for training, 700 held out), a chain model of "
+     "letters with transitions: BCFW steps through the words and the duality gap "
+     "P(w) - D(alpha) closes. The first run samples words by their gaps (Osokin et al. "
+     "2016) after two passes in a permutation; the second is the 2013 algorithm (a "
+     "permutation per pass) with averaging.",
+     kStructuredPrefix + "ocr_words",
+     {{"bcfw",
+       {{"lambda", "0.01"}, {"pairwise", "false"}, {"cache", "0"}, {"max_iterations", "30"}}},
+      {"bcfw",
+       {{"lambda", "0.01"},
+        {"sampling", "permutation"},
+        {"pairwise", "false"},
+        {"cache", "0"},
+        {"averaging", "true"},
+        {"max_iterations", "30"}}}},
+     {{0, "",
+       "Two BCFW runs on Taskar's OCR words: gap sampling, and the 2013 algorithm "
+       "averaged."},
+      {1, "",
+       "One step is n word steps: a loss-augmented Viterbi (or a cached decoding) gives "
+       "a Frank-Wolfe corner."},
+      {5, "",
+       "The word gaps show which words are still far off: gap sampling visits those "
+       "most."},
+      {15, "",
+       "Gap sampling visits the words of large gaps most; compare the two runs' gaps "
+       "P(w) - D(alpha)."},
+      {0, "finished", "Done: compare the two runs' gaps and test errors."}}},
+};
+
 class StructuredFamily final : public Family {
   public:
     StructuredFamily() {
@@ -159,146 +306,11 @@ class StructuredFamily final : public Family {
                         "(see resources/datasets/README.md); 16 x 8 pixel letters a-z.",
                         kOcrPixels});
         }
-        addSolver<BcfwOptions, BcfwSolver>(
-            {"bcfw",
-             {},
-             "Block-coordinate Frank-Wolfe (BCFW)",
-             "The structural SVM dual by block-coordinate Frank-Wolfe (Lacoste-Julien et al. "
-             "2013): per word one loss-augmented Viterbi decoding gives the Frank-Wolfe corner "
-             "of its block, with an exact line search; one step is one pass over the words. "
-             "Bounds: P(w) and D(alpha); their gap (the sum of the blocks' gaps) certifies "
-             "P(w) - P*.",
-             {}},
-            &problemOf);
-        addSolver<FrankWolfeSsvmOptions, FrankWolfeSsvmSolver>(
-            {"fw",
-             {},
-             "Batch Frank-Wolfe on the dual",
-             "The structural SVM dual by batch Frank-Wolfe (Lacoste-Julien et al. 2013, Alg. "
-             "2): one pass decodes every word at the same w, the corner of the whole product "
-             "of simplices, and one exact line search moves all blocks together. Slower per "
-             "pass than BCFW, which moves after every word. Bounds: P(w), D(alpha), their gap.",
-             {}},
-            &problemOf);
-        addSolver<SsgOptions, SsgSolver>(
-            {"ssg",
-             {},
-             "Stochastic subgradient (Pegasos-style)",
-             "Stochastic subgradient on the primal (Ratliff et al. 2007; Shalev-Shwartz et al.): "
-             "per word one loss-augmented decoding and a step 1/(lambda t), with uniform or "
-             "weighted averaging of the iterates. No dual: P(w) only, and no certificate.",
-             {}},
-            &problemOf);
-        addSolver<OneSlackOptions, OneSlackSolver>(
-            {"oneslack",
-             {},
-             "1-slack cutting planes (SVMstruct 3)",
-             "One joint cutting plane per pass (Joachims, Finley & Yu 2009): the structured "
-             "risk's subgradient from all words' loss-augmented decodings, added to BMRM's "
-             "plane set, whose small QP is re-solved warm; inactive planes are pruned. Bounds: "
-             "P(w) and the QP's value (a lower bound).",
-             {}},
-            &problemOf);
-        addSolver<NSlackOptions, NSlackSolver>(
-            {"nslack",
-             {},
-             "n-slack cutting planes (Tsochantaridis et al. 2005)",
-             "A working set of most violated labelings per word: each pass adds the labelings "
-             "violated by more than epsilon_constraint and re-solves the QP over all working "
-             "sets by warm dual coordinate ascent. Bounds: P(w) and the working-set QP's dual.",
-             {}},
-            &problemOf);
-        addSolver<OnlineMklOptions, OnlineMklSolver>(
-            {"online_mkl",
-             {},
-             "Online proximal MKL (Martins et al.)",
-             "Multiple kernel learning for the chain model, online (Martins et al. 2011, Alg. "
-             "3): per word a loss-augmented decoding with every kernel group's scores, a "
-             "subgradient step on every group, then the proximal step of the regulariser on "
-             "the vector of group norms (squared l1: the Moreau projection of Alg. 2, which "
-             "prunes groups); no inner batch SVM. One step = one chunk of words. Bound: the "
-             "objective of the averaged model at the end of each epoch (no certificate).",
-             {}},
-            &problemOf);
-        addDemo({"ocr_race",
-                 "Structural SVM on handwritten words: five solvers raced",
-                 "The same words and lambda for BCFW, batch Frank-Wolfe, the 1-slack and n-slack "
-                 "cutting-plane methods and stochastic subgradient, against passes over the data: "
-                 "watch the gaps of the certified methods close and compare the test letter "
-                 "errors.",
-                 kStructuredPrefix + "ocr_words",
-                 // BCFW as in the BCFW paper's Figure 1 (its 2013 algorithm, not the defaults).
-                 {{"bcfw",
-                   {{"lambda", "0.01"},
-                    {"sampling", "permutation"},
-                    {"pairwise", "false"},
-                    {"cache", "0"},
-                    {"max_iterations", "20"}}},
-                  {"fw", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
-                  {"oneslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
-                  {"nslack", {{"lambda", "0.01"}, {"max_iterations", "20"}}},
-                  {"ssg", {{"lambda", "0.01"}, {"max_iterations", "20"}}}}});
-        addDemo({"ocr_mkl",
-                 "Online MKL on handwritten words: which kernel wins",
-                 "Online proximal MKL (Martins et al.) with a linear, a quadratic and a Gaussian "
-                 "kernel on the letters' pixels, one step per chunk of words: watch the group "
-                 "weights settle over the epochs and the squared-l1 proximal step shrink the "
-                 "group norms by its threshold.",
-                 kStructuredPrefix + "ocr_words",
-                 {{"online_mkl", {{"lambda", "0.01"}, {"epochs", "10"}}}}});
-        addDemo({"ocr_bcfw",
-                 "Structural SVM on handwritten words: BCFW",
-                 "Taskar's OCR words (626 for training, 700 held out), a chain model of "
-                 "letters with transitions: BCFW steps through the words and the duality gap "
-                 "P(w) - D(alpha) closes. The first run samples words by their gaps (Osokin et al. "
-                 "2016) after two passes in a permutation; the second is the 2013 algorithm (a "
-                 "permutation per pass) with averaging.",
-                 kStructuredPrefix + "ocr_words",
-                 {{"bcfw",
-                   {{"lambda", "0.01"},
-                    {"pairwise", "false"},
-                    {"cache", "0"},
-                    {"max_iterations", "30"}}},
-                  {"bcfw",
-                   {{"lambda", "0.01"},
-                    {"sampling", "permutation"},
-                    {"pairwise", "false"},
-                    {"cache", "0"},
-                    {"averaging", "true"},
-                    {"max_iterations", "30"}}}}});
-        // The demos' stories, told in the caption bar (family.h, DemoBeat).
-        addStory("ocr_race",
-                 {{0, "",
-                   "Five solvers, the same words and lambda: compare them per pass over the data."},
-                  {1, "",
-                   "BCFW, FW, 1-slack and n-slack certify a duality gap; SSG reports only the "
-                   "primal value."},
-                  {3, "", "BCFW updates one word at a time: its gap closes fastest per pass."},
-                  {8, "", "Gap and errors tab: every run's gap and test letter error."},
-                  {0, "finished", "Done: compare the gaps and the test errors of the five."}});
-        addStory(
-            "ocr_mkl",
-            {{0, "",
-              "Online proximal MKL: a linear, a quadratic and a Gaussian kernel on the pixels."},
-             {1, "", "One step per chunk of words: the group weights move."},
-             {5, "", "The squared-l1 proximal step shrinks the group norms by its threshold."},
-             {20, "", "Over the epochs the weights settle: which kernel wins?"},
-             {0, "finished", "Done after 10 epochs: the group weights name the winning kernel."}});
-        addStory(
-            "ocr_bcfw",
-            {{0, "",
-              "Two BCFW runs on Taskar's OCR words: gap sampling, and the 2013 algorithm "
-              "averaged."},
-             {1, "",
-              "One step is n word steps: a loss-augmented Viterbi (or a cached decoding) gives "
-              "a Frank-Wolfe corner."},
-             {5, "",
-              "The word gaps show which words are still far off: gap sampling visits those "
-              "most."},
-             {15, "",
-              "Gap sampling visits the words of large gaps most; compare the two runs' gaps "
-              "P(w) - D(alpha)."},
-             {0, "finished", "Done: compare the two runs' gaps and test errors."}});
+        addSolvers(kStructuredSolvers);
+        addSnapshotCodec(
+            snapshotCodec<StructuredSnapshot, encodeStructuredSnapshot, decodeStructuredSnapshot>(
+                6, "structured"));
+        addDemos(kStructuredDemos);
     }
 
     std::string name() const override { return "structured"; }
@@ -379,6 +391,19 @@ class StructuredFamily final : public Family {
                               {{"word_error", prediction.sequenceError},
                                {"tokens", static_cast<double>(data.tokenCount())}}};
         });
+    }
+
+    // Every process reads the whole file; each oracle pass decodes this process's share of the
+    // words (structured/oracle_pass.h).
+    ProblemPtr sharedPassesProblem(const ProblemInstance& problem,
+                                   std::shared_ptr<Communicator> communicator) const override {
+        const auto* data = problem.as<StructuredData>();
+        if (!data) return nullptr;
+        auto shared = std::make_shared<StructuredData>(*data);
+        shared->problem.communicator = std::move(communicator);
+        auto instance = std::make_shared<ProblemInstance>(problem);
+        instance->data = std::move(shared);
+        return instance;
     }
 
     ProblemPtr loadFile(const DataSource& source, const OptionValues& problemOptions,

@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "registry.h"
+
 namespace cplab {
 
 namespace {
@@ -59,42 +61,7 @@ OptionForm::OptionForm(QWidget* parent) : QWidget(parent) {
 }
 
 OptionForm::Group OptionForm::groupOf(const std::string& name) {
-    // What is solved and when to stop.
-    static const std::set<std::string> common = {
-        "C",      "lambda",  "kernel",  "kernels",        "bias",       "loss",
-        "risk",   "tube",    "nu",      "regulariser",    "lambda_min", "expansion_vectors",
-        "epochs", "epsilon", "tol_rel", "max_iterations", "max_seconds"};
-    // Resources, seeds and the inner solvers' tolerances: rarely touched.
-    static const std::set<std::string> advanced = {"threads",
-                                                   "seed",
-                                                   "cache_mb",
-                                                   "memory_mb",
-                                                   "max_planes",
-                                                   "buf_size",
-                                                   "eval_every",
-                                                   "shrinking",
-                                                   "eigen_floor",
-                                                   "kkt_tolerance",
-                                                   "qp_tolerance",
-                                                   "inner_tolerance",
-                                                   "full_tolerance",
-                                                   "svm_eps",
-                                                   "line_search_tol",
-                                                   "max_newton",
-                                                   "max_line_search",
-                                                   "lbfgs_memory",
-                                                   "qp_limit_stop",
-                                                   "fixed_point_iterations",
-                                                   "fixed_point_tolerance",
-                                                   "stall_sweeps",
-                                                   "stall_tolerance",
-                                                   "max_cluster_states",
-                                                   "decrease_tolerance",
-                                                   "gradient_tolerance",
-                                                   "inactive_limit"};
-    if (common.count(name)) return Group::Common;
-    if (advanced.count(name)) return Group::Advanced;
-    return Group::Method;
+    return optionGroup(name);
 }
 
 QFormLayout* OptionForm::layoutOf(Group group) const {

@@ -7,7 +7,9 @@
 // A solver with many options (OCAS 14, MPLP 15, SLMC 19) would make one long column: the form
 // groups them as "Model and stopping" (what is solved and when to stop: C, lambda, kernels,
 // epsilon, tol_rel, max_iterations…), "Method" (the solver's own choices) and "Advanced"
-// (threads, seeds, caches, inner tolerances), the last folded until asked for.
+// (threads, seeds, caches, inner tolerances), the last folded until asked for. Each option's
+// group is declared with its solver's registration (family.h, OptionGroups) and read from the
+// registry.
 #pragma once
 
 #include <QWidget>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/options.h"
+#include "family.h"
 
 class QFormLayout;
 class QToolButton;
@@ -38,8 +41,8 @@ class OptionForm : public QWidget {
 
     QWidget* field(const std::string& name) const;
 
-    enum class Group { Common, Method, Advanced };
-    // The group an option of this name is shown in.
+    using Group = OptionGroup;
+    // The group an option of this name is shown in (registry.h's optionGroup).
     static Group groupOf(const std::string& name);
     // Unfolds (or folds) the advanced options.
     void showAdvanced(bool on);
