@@ -219,7 +219,6 @@ MklPathPicture MklPathModel::picture(const Eigen::VectorXd& alpha,
 
 MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions options)
     : Solver(options.stop), options_(std::move(options)) {
-    std::string why;
     if (!problem.train) {
         reject(std::string(kOwner) + ": no training set given");
         return;
@@ -229,14 +228,11 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
                "' has no examples");
         return;
     }
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptOptions(options_)) return;
     SetupTimer timer(*this);
     try {
         auto s = std::make_unique<State>();
-        why = s->setUp(problem, options_);
+        const std::string why = s->setUp(problem, options_);
         if (!why.empty()) {
             reject(why);
             return;

@@ -503,8 +503,7 @@ int chunkFor(const InterleavedSilpOptions& options, const KernelProblem& problem
 InterleavedSilpSolver::InterleavedSilpSolver(const KernelProblem& problem,
                                              InterleavedSilpOptions options)
     : SilpSolver(problem, silpPart(options), chunkFor(options, problem)) {
-    std::string why;
-    if (!rejected() && !options.isValid(&why)) reject(why);
+    acceptOptions(options);
 }
 
 }  // namespace cplab

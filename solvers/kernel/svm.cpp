@@ -31,12 +31,7 @@ bool SvmOptions::isValid(std::string* why) const {
 SvmSolver::SvmSolver(const KernelProblem& problem, SvmOptions options)
     : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/true),
       svmOptions_(std::move(options)) {
-    if (!valid()) return;
-    std::string why;
-    if (!svmOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!valid() || !acceptOptions(svmOptions_)) return;
     SetupTimer timer(*this);
     try {
         q_ = std::make_unique<KernelQ>(*kernels_, problem_.train->labels, Eigen::VectorXd::Ones(1),

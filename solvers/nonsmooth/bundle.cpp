@@ -47,11 +47,11 @@ bool BundleOptions::isValid(std::string* why) const {
 
 BundleSolver::BundleSolver(std::shared_ptr<const ConvexFunction> function, BundleOptions options)
     : Solver(options.stop), function_(std::move(function)), options_(options), nu_(options.nu) {
-    std::string why = cuttingPlaneProblemError(function_.get(), "BundleSolver");
-    if (!why.empty() || !options_.isValid(&why)) {
+    if (std::string why = cuttingPlaneProblemError(function_.get(), "BundleSolver"); !why.empty()) {
         reject(why);
         return;
     }
+    if (!acceptOptions(options_)) return;
     const Box box = function_->box();
     SetupTimer timer(*this);
     model_ = std::make_unique<CuttingPlaneModel>(box);

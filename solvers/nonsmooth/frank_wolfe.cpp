@@ -34,12 +34,12 @@ bool FrankWolfeOptions::isValid(std::string* why) const {
 FrankWolfeSolver::FrankWolfeSolver(std::shared_ptr<const PolytopeProblem> problem,
                                    FrankWolfeOptions options)
     : Solver(options.stop), problem_(std::move(problem)), options_(options) {
-    std::string why;
     if (!problem_) {
         reject("FrankWolfeSolver: no problem given");
         return;
     }
-    if (!options_.isValid(&why) || !problem_->isValid(&why)) {
+    if (!acceptOptions(options_)) return;
+    if (std::string why; !problem_->isValid(&why)) {
         reject(why);
         return;
     }

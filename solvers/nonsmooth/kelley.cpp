@@ -14,11 +14,11 @@ enum Line { kInput, kInit, kRepeat, kMaster, kOracle, kBounds, kAddPlane, kUntil
 
 KelleySolver::KelleySolver(std::shared_ptr<const ConvexFunction> function, KelleyOptions options)
     : Solver(options.stop), function_(std::move(function)), options_(options) {
-    std::string why = cuttingPlaneProblemError(function_.get(), "KelleySolver");
-    if (!why.empty() || !options_.isValid(&why)) {
+    if (std::string why = cuttingPlaneProblemError(function_.get(), "KelleySolver"); !why.empty()) {
         reject(why);
         return;
     }
+    if (!acceptOptions(options_)) return;
     const Box box = function_->box();
     SetupTimer timer(*this);
     model_ = std::make_unique<CuttingPlaneModel>(box);
