@@ -236,165 +236,208 @@ struct HeaderProbe {
     }
 };
 
+bool isAutoHeader(const CsvOptions& csv) {
+    return csv.header == CsvHeader::Auto && csv.labelName.empty() && !csv.unlabeled;
+}
+
 // Parses the table that `pieces` (TextPieces or OnePiece) hands out: a first pass counts the
 // rows and keeps the first ten (delimiter and header), a second parses every row straight into
-// the dense matrix, so the text is never held whole and the values never exist twice.
+// the dense matrix, so the text is never held whole and the values never exist twice. Text
+// labels take a third pass (LabelColumn).
 template <class Pieces>
-Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,
-                  const CsvOptions& csv, const LoadOptions& options) {
-    checkOptions(csv);
-    auto failAt = [&sourceName](int line, const std::string& detail) {
-        throw DataError(sourceName, line, detail);
-    };
+class CsvParser {
+  public:
+    CsvParser(Pieces& pieces, const std::string& sourceName, const CsvOptions& csv)
+        : pieces_(pieces), sourceName_(sourceName), csv_(csv), autoHeader_(isAutoHeader(csv)) {}
 
-    std::vector<Row> head;  // the first rows, up to 10
-    std::size_t rowCount = 0;
-    bool sawAnyLine = false;
-    const bool autoHeader =
-        csv.header == CsvHeader::Auto && csv.labelName.empty() && !csv.unlabeled;
-    HeaderProbe probe;
-    bool probing = false;
-    auto delimiterOf = [&csv](const std::vector<Row>& rows) {
-        return csv.delimiter != 0 ? csv.delimiter : detectDelimiter(rows);
-    };
-    forEachRow(pieces, sourceName, csv, &sawAnyLine, [&](int lineNumber, std::string_view line) {
-        ++rowCount;
-        if (head.size() < 10) {
-            head.push_back({lineNumber, std::string(line)});
-            if (head.size() == 10 && autoHeader) {
-                probe.setUp(head, delimiterOf(head), csv.labelColumn);
-                probing = true;
+    Dataset parse(std::string name) {
+        scanRows();
+        readLayout();
+        Dataset data = allocate(std::move(name));
+        readValues(data);
+        if (header_) nameColumns(data);
+        if (labelColumn_ >= 0 && !label_.text && !label_.error.empty()) {
+            failAt(label_.errorLine, label_.error);
+        }
+        if (labelColumn_ >= 0 && label_.text) readTextLabels(data);
+        return data;
+    }
+
+  private:
+    [[noreturn]] void failAt(int line, const std::string& detail) const {
+        throw DataError(sourceName_, line, detail);
+    }
+    char delimiterOf(const std::vector<Row>& rows) const {
+        return csv_.delimiter != 0 ? csv_.delimiter : detectDelimiter(rows);
+    }
+
+    // The first pass: the number of rows and the first ten, which the header probe then
+    // watches the later rows for.
+    void scanRows() {
+        bool sawAnyLine = false;
+        forEachRow(pieces_, sourceName_, csv_, &sawAnyLine,
+                   [&](int lineNumber, std::string_view line) {
+                       ++rowCount_;
+                       if (head_.size() < 10) {
+                           head_.push_back({lineNumber, std::string(line)});
+                           if (head_.size() == 10 && autoHeader_) {
+                               probe_.setUp(head_, delimiterOf(head_), csv_.labelColumn);
+                               probing_ = true;
+                           }
+                       } else if (probing_) {
+                           probe_.look(line);
+                       }
+                   });
+        if (head_.empty()) {
+            throw DataError(sourceName_, 0,
+                            sawAnyLine ? "no rows: only blank lines and comments"
+                                       : "no rows: the file is empty");
+        }
+    }
+
+    // What the first rows say: the delimiter, the columns, the header and the label column.
+    void readLayout() {
+        delimiter_ = delimiterOf(head_);
+        if (const char* why = splitFields(head_[0].text, delimiter_, firstFields_)) {
+            failAt(head_[0].line, why);
+        }
+        header_ = hasHeader();
+        dataBegin_ = header_ ? 1 : 0;
+        if (dataBegin_ >= rowCount_) {
+            failAt(head_[0].line, "no data rows after the header");
+        }
+        columns_ = static_cast<int>(firstFields_.size());
+        reference_ = std::string(header_ ? "the header" : "the first row") + " (line " +
+                     std::to_string(head_[0].line) + ")";
+        if (!csv_.unlabeled) labelColumn_ = findLabelColumn();
+        labelWhat_ = labelColumn_ >= 0 ? "label (" + columnName(labelColumn_) + ")" : std::string();
+    }
+
+    bool hasHeader() {
+        bool header = csv_.header == CsvHeader::Yes || !csv_.labelName.empty();
+        if (csv_.header == CsvHeader::Auto && !header) {
+            if (head_.size() == 1 || csv_.unlabeled) {
+                // One row, or no label column: a header is a row of names, no field a number.
+                header = std::none_of(firstFields_.begin(), firstFields_.end(), isNumber);
+            } else {
+                if (!probing_) probe_.setUp(head_, delimiter_, csv_.labelColumn);
+                header = probe_.header();
             }
-        } else if (probing) {
-            probe.look(line);
         }
-    });
-    if (head.empty()) {
-        throw DataError(
-            sourceName, 0,
-            sawAnyLine ? "no rows: only blank lines and comments" : "no rows: the file is empty");
+        return header;
     }
 
-    const char delimiter = delimiterOf(head);
-    std::vector<Field> firstFields;
-    std::vector<Field> fields;
-    if (const char* why = splitFields(head[0].text, delimiter, firstFields)) {
-        failAt(head[0].line, why);
-    }
-
-    bool header = csv.header == CsvHeader::Yes || !csv.labelName.empty();
-    if (csv.header == CsvHeader::Auto && !header) {
-        if (head.size() == 1 || csv.unlabeled) {
-            // One row, or no label column: a header is a row of names, no field a number.
-            header = std::none_of(firstFields.begin(), firstFields.end(), isNumber);
-        } else {
-            if (!probing) probe.setUp(head, delimiter, csv.labelColumn);
-            header = probe.header();
-        }
-    }
-    const std::size_t dataBegin = header ? 1 : 0;
-    if (dataBegin >= rowCount) {
-        failAt(head[0].line, "no data rows after the header");
-    }
-
-    const int columns = static_cast<int>(firstFields.size());
-    const std::string reference = std::string(header ? "the header" : "the first row") + " (line " +
-                                  std::to_string(head[0].line) + ")";
-    int labelColumn = -1;
-    if (!csv.unlabeled) {
-        if (!csv.labelName.empty()) {
-            for (int k = 0; k < columns && labelColumn < 0; ++k) {
-                if (fieldText(firstFields[static_cast<std::size_t>(k)]) == csv.labelName) {
-                    labelColumn = k;
+    // CsvOptions::labelName in the header, or CsvOptions::labelColumn (negative: from the end).
+    int findLabelColumn() const {
+        if (!csv_.labelName.empty()) {
+            for (int k = 0; k < columns_; ++k) {
+                if (fieldText(firstFields_[static_cast<std::size_t>(k)]) == csv_.labelName) {
+                    return k;
                 }
             }
-            if (labelColumn < 0) {
-                failAt(head[0].line, "label column " + inQuotes(csv.labelName) +
-                                         " not found in the header; columns are " +
-                                         joinNames(firstFields));
-            }
-        } else {
-            labelColumn = csv.labelColumn < 0 ? columns + csv.labelColumn : csv.labelColumn;
-            if (labelColumn < 0 || labelColumn >= columns) {
-                failAt(head[0].line, "label column " + std::to_string(csv.labelColumn) +
-                                         " is out of range: the rows have " +
-                                         std::to_string(columns) + " columns");
-            }
+            failAt(head_[0].line, "label column " + inQuotes(csv_.labelName) +
+                                      " not found in the header; columns are " +
+                                      joinNames(firstFields_));
         }
+        const int labelColumn =
+            csv_.labelColumn < 0 ? columns_ + csv_.labelColumn : csv_.labelColumn;
+        if (labelColumn < 0 || labelColumn >= columns_) {
+            failAt(head_[0].line, "label column " + std::to_string(csv_.labelColumn) +
+                                      " is out of range: the rows have " +
+                                      std::to_string(columns_) + " columns");
+        }
+        return labelColumn;
     }
-    const int dimension = columns - (labelColumn >= 0 ? 1 : 0);
-    auto columnName = [&](int k) {
+
+    std::string columnName(int k) const {
         std::string out = "column " + std::to_string(k + 1);
-        if (header)
-            out += " (" + inQuotes(fieldText(firstFields[static_cast<std::size_t>(k)])) + ")";
+        if (header_)
+            out += " (" + inQuotes(fieldText(firstFields_[static_cast<std::size_t>(k)])) + ")";
         return out;
-    };
-    const std::string labelWhat =
-        labelColumn >= 0 ? "label (" + columnName(labelColumn) + ")" : std::string();
+    }
 
-    const std::size_t m = rowCount - dataBegin;
-    checkParsedSize(
-        sourceName, m, m * static_cast<std::size_t>(dimension),
-        m * (static_cast<std::size_t>(dimension) * sizeof(double) + sizeof(double) + sizeof(int)));
-    Dataset data;
-    data.name = std::move(name);
-    data.source = sourceName;
-    data.sparseStorage = false;
-    data.dense.resize(static_cast<Eigen::Index>(m), dimension);
-    data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
-    data.lines.reserve(m);
+    // The dataset, its dense matrix sized for the data rows (checked against the budget).
+    Dataset allocate(std::string name) {
+        const int dimension = columns_ - (labelColumn_ >= 0 ? 1 : 0);
+        const std::size_t m = rowCount_ - dataBegin_;
+        checkParsedSize(sourceName_, m, m * static_cast<std::size_t>(dimension),
+                        m * (static_cast<std::size_t>(dimension) * sizeof(double) + sizeof(double) +
+                             sizeof(int)));
+        Dataset data;
+        data.name = std::move(name);
+        data.source = sourceName_;
+        data.sparseStorage = false;
+        data.dense.resize(static_cast<Eigen::Index>(m), dimension);
+        data.labels = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m));
+        data.lines.reserve(m);
+        return data;
+    }
 
-    LabelColumn label;
-    std::size_t row = 0;  // counts every row, header included
-    forEachRow(pieces, sourceName, csv, nullptr, [&](int lineNumber, std::string_view line) {
-        if (row++ < dataBegin) return;
-        const auto i = static_cast<Eigen::Index>(row - 1 - dataBegin);
-        if (const char* why = splitFields(line, delimiter, fields)) failAt(lineNumber, why);
-        if (static_cast<int>(fields.size()) != columns) {
-            failAt(lineNumber, std::to_string(fields.size()) + " fields, expected " +
-                                   std::to_string(columns) + " as in " + reference);
+    // The second pass: every data row's features and numeric label.
+    void readValues(Dataset& data) {
+        std::size_t row = 0;  // counts every row, header included
+        forEachRow(pieces_, sourceName_, csv_, nullptr, [&](int lineNumber, std::string_view line) {
+            if (row++ < dataBegin_) return;
+            readRow(data, static_cast<Eigen::Index>(row - 1 - dataBegin_), lineNumber, line);
+        });
+    }
+
+    void readRow(Dataset& data, Eigen::Index i, int lineNumber, std::string_view line) {
+        if (const char* why = splitFields(line, delimiter_, fields_)) failAt(lineNumber, why);
+        if (static_cast<int>(fields_.size()) != columns_) {
+            failAt(lineNumber, std::to_string(fields_.size()) + " fields, expected " +
+                                   std::to_string(columns_) + " as in " + reference_);
         }
         data.lines.push_back(lineNumber);
         Eigen::Index j = 0;
-        for (int k = 0; k < columns; ++k) {
-            const Field& field = fields[static_cast<std::size_t>(k)];
+        for (int k = 0; k < columns_; ++k) {
+            const Field& field = fields_[static_cast<std::size_t>(k)];
             double value = 0.0;
             const NumberError error = parseReal(field.raw, value);
-            if (k == labelColumn) {
-                if (error == NumberError::None) {
-                    data.labels[i] = value;
-                } else if (error == NumberError::NotANumber) {
-                    if (!label.text) label.firstTextLine = lineNumber;
-                    label.text = true;
-                } else if (label.error.empty()) {
-                    label.errorLine = lineNumber;
-                    label.error =
-                        labelWhat + " " + inQuotes(fieldText(field)) + " " + describe(error);
-                }
+            if (k == labelColumn_) {
+                readLabel(data, i, lineNumber, field, value, error);
                 continue;
             }
-            if (error != NumberError::None) {
-                const std::string shown = fieldText(field);
-                std::string detail = columnName(k) + ": value " + inQuotes(shown) + " " +
-                                     describe(error) +
-                                     "; expected a number in every feature column";
-                if (error == NumberError::Empty || shown == "?" || shown == "NA") {
-                    detail += " (missing values are not supported)";
-                } else if (autoHeader && dataBegin == 0 && lineNumber == head[0].line) {
-                    detail +=
-                        " (the first row is data, not a header: its label field is a "
-                        "number or a label other rows use)";
-                }
-                failAt(lineNumber, detail);
-            }
+            if (error != NumberError::None) failFeature(lineNumber, k, field, error);
             data.dense(i, j++) = value;
         }
-    });
+    }
 
-    if (header) {
-        for (int k = 0; k < columns; ++k) {
-            std::string fieldName = fieldText(firstFields[static_cast<std::size_t>(k)]);
-            if (k == labelColumn) {
+    // A numeric label is stored; a text one is noted (LabelColumn), as is the first label
+    // that fails otherwise (reported only if the labels turn out to be numeric).
+    void readLabel(Dataset& data, Eigen::Index i, int lineNumber, const Field& field, double value,
+                   NumberError error) {
+        if (error == NumberError::None) {
+            data.labels[i] = value;
+        } else if (error == NumberError::NotANumber) {
+            if (!label_.text) label_.firstTextLine = lineNumber;
+            label_.text = true;
+        } else if (label_.error.empty()) {
+            label_.errorLine = lineNumber;
+            label_.error = labelWhat_ + " " + inQuotes(fieldText(field)) + " " + describe(error);
+        }
+    }
+
+    [[noreturn]] void failFeature(int lineNumber, int k, const Field& field,
+                                  NumberError error) const {
+        const std::string shown = fieldText(field);
+        std::string detail = columnName(k) + ": value " + inQuotes(shown) + " " + describe(error) +
+                             "; expected a number in every feature column";
+        if (error == NumberError::Empty || shown == "?" || shown == "NA") {
+            detail += " (missing values are not supported)";
+        } else if (autoHeader_ && dataBegin_ == 0 && lineNumber == head_[0].line) {
+            detail +=
+                " (the first row is data, not a header: its label field is a "
+                "number or a label other rows use)";
+        }
+        failAt(lineNumber, detail);
+    }
+
+    // The header's names: the label's and the features'.
+    void nameColumns(Dataset& data) const {
+        for (int k = 0; k < columns_; ++k) {
+            std::string fieldName = fieldText(firstFields_[static_cast<std::size_t>(k)]);
+            if (k == labelColumn_) {
                 data.labelName = std::move(fieldName);
             } else {
                 data.featureNames.push_back(std::move(fieldName));
@@ -402,21 +445,19 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
         }
     }
 
-    if (labelColumn >= 0 && !label.text && !label.error.empty()) {
-        failAt(label.errorLine, label.error);
-    }
-    if (labelColumn >= 0 && label.text) {
-        // Text labels: every label field is read again as text; the sorted distinct texts are
-        // the class names. Each row keeps the index of its text among the distinct ones.
+    // Text labels: every label field is read again as text; the sorted distinct texts are the
+    // class names. Each row keeps the index of its text among the distinct ones.
+    void readTextLabels(Dataset& data) {
+        const std::size_t m = rowCount_ - dataBegin_;
         std::map<std::string, int, std::less<>> codes;  // text → first-seen index
         std::vector<int> rowCodes;
         rowCodes.reserve(m);
-        row = 0;
-        forEachRow(pieces, sourceName, csv, nullptr, [&](int lineNumber, std::string_view line) {
-            if (row++ < dataBegin) return;
-            splitFields(line, delimiter, fields);  // succeeded in the pass before
-            std::string text = fieldText(fields[static_cast<std::size_t>(labelColumn)]);
-            if (text.empty()) failAt(lineNumber, labelWhat + " is empty");
+        std::size_t row = 0;
+        forEachRow(pieces_, sourceName_, csv_, nullptr, [&](int lineNumber, std::string_view line) {
+            if (row++ < dataBegin_) return;
+            splitFields(line, delimiter_, fields_);  // succeeded in the pass before
+            std::string text = fieldText(fields_[static_cast<std::size_t>(labelColumn_)]);
+            if (text.empty()) failAt(lineNumber, labelWhat_ + " is empty");
             const auto [it, added] = codes.try_emplace(std::move(text), 0);
             if (added) it->second = static_cast<int>(codes.size()) - 1;
             rowCodes.push_back(it->second);
@@ -432,6 +473,37 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
                 data.classValue(sortedIndex[static_cast<std::size_t>(rowCodes[i])]);
         }
     }
+
+    Pieces& pieces_;
+    const std::string& sourceName_;
+    const CsvOptions& csv_;
+    const bool autoHeader_;
+
+    // The first pass.
+    std::vector<Row> head_;  // the first rows, up to 10
+    std::size_t rowCount_ = 0;
+    HeaderProbe probe_;
+    bool probing_ = false;
+
+    // The layout.
+    char delimiter_ = ',';
+    std::vector<Field> firstFields_;  // of head_[0]
+    bool header_ = false;
+    std::size_t dataBegin_ = 0;  // 1 after a header
+    int columns_ = 0;
+    std::string reference_;  // "the header (line 1)", for messages
+    int labelColumn_ = -1;   // -1: unlabeled
+    std::string labelWhat_;  // "label (column 5 ('class'))"
+
+    std::vector<Field> fields_;  // of the row being read
+    LabelColumn label_;
+};
+
+template <class Pieces>
+Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,
+                  const CsvOptions& csv, const LoadOptions& options) {
+    checkOptions(csv);
+    Dataset data = CsvParser<Pieces>(pieces, sourceName, csv).parse(std::move(name));
     applyLoadOptions(data, options, /*naturalSparse=*/false);
     return data;
 }

@@ -19,41 +19,167 @@ namespace {
 
 constexpr const char* kExpected = "expected '<label> <index>:<value> ...'";
 
+// Upper bounds of the examples (lines) and the values (':') of a text, counted before parsing.
+struct TextBounds {
+    std::size_t maxExamples = 1;
+    std::size_t maxValues = 0;
+};
+
+template <class Pieces>
+TextBounds countBounds(Pieces& pieces) {
+    TextBounds bounds;
+    for (std::string_view piece; pieces.next(piece);) {
+        bounds.maxExamples +=
+            static_cast<std::size_t>(std::count(piece.begin(), piece.end(), '\n'));
+        bounds.maxValues += static_cast<std::size_t>(std::count(piece.begin(), piece.end(), ':'));
+    }
+    pieces.rewind();
+    return bounds;
+}
+
+// What a parse has read: the values and indices go straight into the matrix's arrays, sized
+// for maxValues (the number of ':'), and the row starts into its outer array, so the parsed
+// data never exist twice. Labels and lines are parsed into vectors, the labels then copied.
+struct ParsedRows {
+    ParsedRows(Dataset::SparseMatrix& X, std::size_t maxExamples)
+        : outer(X.outerIndexPtr()), inner(X.innerIndexPtr()), values(X.valuePtr()) {
+        labels.reserve(maxExamples);
+        lines.reserve(maxExamples);
+    }
+
+    int* const outer;  // maxExamples + 1 entries, all 0
+    int* const inner;
+    double* const values;
+    std::size_t stored = 0;
+    std::vector<double> labels;
+    std::vector<int> lines;  // of each example
+    int dimension = 0;
+};
+
+double readLabel(const LineReader& reader, std::string_view labelToken) {
+    if (labelToken.find(':') != std::string_view::npos) {
+        reader.fail("missing label: the line starts with " + inQuotes(labelToken) + "; " +
+                    kExpected);
+    }
+    double label = 0.0;
+    if (const NumberError error = parseReal(labelToken, label); error != NumberError::None) {
+        std::string detail = "label " + inQuotes(labelToken) + " " + describe(error);
+        if (labelToken.find(',') != std::string_view::npos) {
+            detail += " (commas: a multi-label line or a CSV file? LIBSVM lines are not)";
+        }
+        reader.fail(detail + "; " + kExpected);
+    }
+    return label;
+}
+
+// SVMlight's query id ("qid:<integer>"): checked, then ignored.
+void checkQueryId(const LineReader& reader, std::string_view token, std::string_view valueText) {
+    long long qid = 0;
+    const auto [end, ec] =
+        std::from_chars(valueText.data(), valueText.data() + valueText.size(), qid);
+    if (ec != std::errc() || end != valueText.data() + valueText.size()) {
+        reader.fail("query id in " + inQuotes(token) + " is not an integer");
+    }
+}
+
+// The index of "<index>:<value>", which must follow `previous`.
+int readIndex(const LineReader& reader, std::string_view token, std::string_view indexText,
+              int previous) {
+    int index = 0;
+    const auto [end, ec] =
+        std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
+    if (ec == std::errc::result_out_of_range) {
+        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                    " is too large");
+    }
+    if (ec != std::errc() || end != indexText.data() + indexText.size() || indexText.empty() ||
+        index < 0) {
+        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                    " is not a positive integer; " + kExpected);
+    }
+    if (index == 0) {
+        reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
+    }
+    if (index == previous) {
+        reader.fail("feature index " + std::to_string(index) +
+                    " appears twice; indices must increase");
+    }
+    if (index < previous) {
+        reader.fail("feature index " + std::to_string(index) + " after index " +
+                    std::to_string(previous) + "; indices must increase");
+    }
+    return index;
+}
+
+// The features of one example, from `pos` in `line` to its end, stored in `rows`.
+void readFeatures(const LineReader& reader, std::string_view line, std::size_t pos,
+                  ParsedRows& rows) {
+    int previous = 0;
+    for (std::string_view token = nextToken(line, pos); !token.empty();
+         token = nextToken(line, pos)) {
+        const std::size_t colon = token.find(':');
+        if (colon == std::string_view::npos) {
+            reader.fail("token " + inQuotes(token) + " is not '<index>:<value>' (missing ':'); " +
+                        kExpected);
+        }
+        const std::string_view indexText = token.substr(0, colon);
+        const std::string_view valueText = token.substr(colon + 1);
+        if (indexText == "qid") {
+            checkQueryId(reader, token, valueText);
+            continue;
+        }
+        const int index = readIndex(reader, token, indexText, previous);
+        double value = 0.0;
+        if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
+            reader.fail("value " + inQuotes(valueText) + " of feature " + std::to_string(index) +
+                        " " + describe(error));
+        }
+        previous = index;
+        if (index > rows.dimension) rows.dimension = index;
+        if (value != 0.0) {
+            if (rows.stored >= static_cast<std::size_t>(std::numeric_limits<int>::max() - 1)) {
+                reader.fail("too many nonzero features for one dataset (more than 2^31)");
+            }
+            rows.inner[rows.stored] = index - 1;
+            rows.values[rows.stored] = value;
+            ++rows.stored;
+        }
+    }
+}
+
+// The dataset around the parsed arrays, trimmed to what was stored.
+void finishDataset(Dataset& data, ParsedRows& rows, std::size_t maxValues) {
+    const auto m = static_cast<int>(rows.labels.size());
+    data.labels = Eigen::Map<const Eigen::VectorXd>(rows.labels.data(), m);
+    std::vector<double>().swap(rows.labels);
+    rows.lines.shrink_to_fit();
+    data.lines = std::move(rows.lines);
+    // The arrays keep their contents: fewer nonzeros shrink the count, not the storage;
+    // conservativeResize trims the outer array to m + 1 and sets the width.
+    Dataset::SparseMatrix& X = data.sparse;
+    X.resizeNonZeros(static_cast<Eigen::Index>(rows.stored));
+    X.conservativeResize(m, rows.dimension);
+    // Explicit zeros, comments or query ids reserved more than was stored: give it back.
+    if (rows.stored + rows.stored / 8 < maxValues) X.data().squeeze();
+}
+
 // Parses the text that `pieces` (TextPieces or OnePiece) hands out, in two passes.
 // `linesBefore`: lines of the file before the text (a share of it), so that messages and
 // Dataset::lines give the file's line numbers.
 template <class Pieces>
 Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string name,
                   const LoadOptions& options, int linesBefore = 0) {
-    // Upper bounds of the examples (lines) and the values (':'), counted first: the arrays
-    // are reserved once (no doubling, which had a 1 GB text of short lines peak at 8.7 GB) and
-    // a text whose data cannot fit the memory available is refused before parsing.
-    std::size_t maxExamples = 1;
-    std::size_t maxValues = 0;
-    for (std::string_view piece; pieces.next(piece);) {
-        maxExamples += static_cast<std::size_t>(std::count(piece.begin(), piece.end(), '\n'));
-        maxValues += static_cast<std::size_t>(std::count(piece.begin(), piece.end(), ':'));
-    }
-    pieces.rewind();
-    // The values and indices go straight into the matrix's arrays, sized for maxValues (the
-    // number of ':'), and the row starts into its outer array: the parsed data never exist
-    // twice. Labels and lines are parsed into vectors, the labels then copied.
-    checkParsedSize(sourceName, maxExamples, maxValues,
-                    maxExamples * (2 * sizeof(double) + 2 * sizeof(int)) +
-                        maxValues * (sizeof(int) + sizeof(double)));
+    // The bounds are counted first: the arrays are reserved once (no doubling, which had a
+    // 1 GB text of short lines peak at 8.7 GB) and a text whose data cannot fit the memory
+    // available is refused before parsing.
+    const TextBounds bounds = countBounds(pieces);
+    checkParsedSize(sourceName, bounds.maxExamples, bounds.maxValues,
+                    bounds.maxExamples * (2 * sizeof(double) + 2 * sizeof(int)) +
+                        bounds.maxValues * (sizeof(int) + sizeof(double)));
     Dataset data;
-    Dataset::SparseMatrix& X = data.sparse;
-    X.resize(static_cast<Eigen::Index>(maxExamples), 0);
-    X.resizeNonZeros(static_cast<Eigen::Index>(maxValues));
-    int* const outer = X.outerIndexPtr();  // maxExamples + 1 entries, all 0
-    int* const inner = X.innerIndexPtr();
-    double* const values = X.valuePtr();
-    std::size_t stored = 0;
-    std::vector<double> labels;
-    std::vector<int> lines;  // of each example
-    labels.reserve(maxExamples);
-    lines.reserve(maxExamples);
-    int dimension = 0;
+    data.sparse.resize(static_cast<Eigen::Index>(bounds.maxExamples), 0);
+    data.sparse.resizeNonZeros(static_cast<Eigen::Index>(bounds.maxValues));
+    ParsedRows rows(data.sparse, bounds.maxExamples);
     bool sawAnyLine = false;
 
     for (std::string_view piece; pieces.next(piece);) {
@@ -67,87 +193,15 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
             std::size_t pos = 0;
             const std::string_view labelToken = nextToken(line, pos);
             if (labelToken.empty()) continue;  // blank or comment line
-
-            if (labelToken.find(':') != std::string_view::npos) {
-                reader.fail("missing label: the line starts with " + inQuotes(labelToken) + "; " +
-                            kExpected);
-            }
-            double label = 0.0;
-            if (const NumberError error = parseReal(labelToken, label);
-                error != NumberError::None) {
-                std::string detail = "label " + inQuotes(labelToken) + " " + describe(error);
-                if (labelToken.find(',') != std::string_view::npos) {
-                    detail += " (commas: a multi-label line or a CSV file? LIBSVM lines are not)";
-                }
-                reader.fail(detail + "; " + kExpected);
-            }
-
-            int previous = 0;
-            for (std::string_view token = nextToken(line, pos); !token.empty();
-                 token = nextToken(line, pos)) {
-                const std::size_t colon = token.find(':');
-                if (colon == std::string_view::npos) {
-                    reader.fail("token " + inQuotes(token) +
-                                " is not '<index>:<value>' (missing ':'); " + kExpected);
-                }
-                const std::string_view indexText = token.substr(0, colon);
-                const std::string_view valueText = token.substr(colon + 1);
-                if (indexText == "qid") {  // SVMlight query id: checked, then ignored
-                    long long qid = 0;
-                    const auto [end, ec] =
-                        std::from_chars(valueText.data(), valueText.data() + valueText.size(), qid);
-                    if (ec != std::errc() || end != valueText.data() + valueText.size()) {
-                        reader.fail("query id in " + inQuotes(token) + " is not an integer");
-                    }
-                    continue;
-                }
-                int index = 0;
-                const auto [end, ec] =
-                    std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
-                if (ec == std::errc::result_out_of_range) {
-                    reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                                " is too large");
-                }
-                if (ec != std::errc() || end != indexText.data() + indexText.size() ||
-                    indexText.empty() || index < 0) {
-                    reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                                " is not a positive integer; " + kExpected);
-                }
-                if (index == 0) {
-                    reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
-                }
-                if (index == previous) {
-                    reader.fail("feature index " + std::to_string(index) +
-                                " appears twice; indices must increase");
-                }
-                if (index < previous) {
-                    reader.fail("feature index " + std::to_string(index) + " after index " +
-                                std::to_string(previous) + "; indices must increase");
-                }
-                double value = 0.0;
-                if (const NumberError error = parseReal(valueText, value);
-                    error != NumberError::None) {
-                    reader.fail("value " + inQuotes(valueText) + " of feature " +
-                                std::to_string(index) + " " + describe(error));
-                }
-                previous = index;
-                if (index > dimension) dimension = index;
-                if (value != 0.0) {
-                    if (stored >= static_cast<std::size_t>(std::numeric_limits<int>::max() - 1)) {
-                        reader.fail("too many nonzero features for one dataset (more than 2^31)");
-                    }
-                    inner[stored] = index - 1;
-                    values[stored] = value;
-                    ++stored;
-                }
-            }
-            labels.push_back(label);
-            lines.push_back(reader.lineNumber());
-            outer[labels.size()] = static_cast<int>(stored);
+            const double label = readLabel(reader, labelToken);
+            readFeatures(reader, line, pos, rows);
+            rows.labels.push_back(label);
+            rows.lines.push_back(reader.lineNumber());
+            rows.outer[rows.labels.size()] = static_cast<int>(rows.stored);
         }
         linesBefore = reader.lineNumber();
     }
-    if (labels.empty()) {
+    if (rows.labels.empty()) {
         throw DataError(sourceName, 0,
                         sawAnyLine ? "no examples: only blank lines and comments"
                                    : "no examples: the file is empty");
@@ -156,17 +210,7 @@ Dataset parseText(Pieces& pieces, const std::string& sourceName, std::string nam
     data.name = std::move(name);
     data.source = sourceName;
     data.sparseStorage = true;
-    const auto m = static_cast<int>(labels.size());
-    data.labels = Eigen::Map<const Eigen::VectorXd>(labels.data(), m);
-    std::vector<double>().swap(labels);
-    lines.shrink_to_fit();
-    data.lines = std::move(lines);
-    // The arrays keep their contents: fewer nonzeros shrink the count, not the storage;
-    // conservativeResize trims the outer array to m + 1 and sets the width.
-    X.resizeNonZeros(static_cast<Eigen::Index>(stored));
-    X.conservativeResize(m, dimension);
-    // Explicit zeros, comments or query ids reserved more than was stored: give it back.
-    if (stored + stored / 8 < maxValues) X.data().squeeze();
+    finishDataset(data, rows, bounds.maxValues);
     applyLoadOptions(data, options, /*naturalSparse=*/true);
     return data;
 }

@@ -122,135 +122,183 @@ int sniffPrecomputedKernel(const FilePrefix& prefix) {
     return precomputedHead(prefix.head, prefix.whole) ? 3 : 0;
 }
 
-Dataset loadPrecomputedKernel(const std::string& path, int columns) {
-    const std::string bytes = readInputFile(path);
-    LineReader reader(bytes, path);
-    const bool training = columns <= 0;
-    int width = training ? -1 : columns;
-    int widthLine = 0;
-    std::vector<double> labels;
-    std::vector<double> values;  // row by row
-    std::vector<int> rowLines;   // the line of each row
-    bool sawAnyLine = false;
+namespace {
 
-    std::string_view line;
-    while (reader.next(line)) {
-        sawAnyLine = true;
-        line = withoutComment(line);
-        std::size_t pos = 0;
-        const std::string_view labelToken = nextToken(line, pos);
-        if (labelToken.empty()) continue;
-        const int example = static_cast<int>(labels.size()) + 1;
+// Reads the rows of a kernel file: "<label> 0:<serial> 1:K(x,x1) … w:K(x,xw)", every row as
+// wide as the first (a training kernel) or as `columns` (test rows against the training set).
+class KernelRowReader {
+  public:
+    KernelRowReader(const std::string& bytes, const std::string& path, int columns)
+        : reader_(bytes, path), training_(columns <= 0), width_(training_ ? -1 : columns) {}
 
+    // Reads every row; false when the text has none (`sawAnyLine`: it has lines).
+    bool readRows(bool& sawAnyLine) {
+        std::string_view line;
+        while (reader_.next(line)) {
+            sawAnyLine = true;
+            line = withoutComment(line);
+            std::size_t pos = 0;
+            const std::string_view labelToken = nextToken(line, pos);
+            if (labelToken.empty()) continue;
+            const int example = static_cast<int>(labels_.size()) + 1;
+            const double label = readLabel(labelToken);
+            readSerial(nextToken(line, pos), example);
+            checkWidth(readValues(line, pos, example));
+            labels_.push_back(label);
+            rowLines_.push_back(reader_.lineNumber());
+        }
+        return !labels_.empty();
+    }
+
+    bool training() const { return training_; }
+    int width() const { return width_; }
+    std::vector<double>& labels() { return labels_; }
+    std::vector<double>& values() { return values_; }
+    const std::vector<int>& rowLines() const { return rowLines_; }
+
+  private:
+    double readLabel(std::string_view labelToken) const {
         if (labelToken.find(':') != std::string_view::npos) {
-            reader.fail("missing label: the line starts with " + inQuotes(labelToken) + "; " +
-                        kExpected);
+            reader_.fail("missing label: the line starts with " + inQuotes(labelToken) + "; " +
+                         kExpected);
         }
         double label = 0.0;
         if (const NumberError error = parseReal(labelToken, label); error != NumberError::None) {
-            reader.fail("label " + inQuotes(labelToken) + " " + describe(error) + "; " + kExpected);
+            reader_.fail("label " + inQuotes(labelToken) + " " + describe(error) + "; " +
+                         kExpected);
         }
+        return label;
+    }
 
-        // 0:<serial>
-        const std::string_view serialToken = nextToken(line, pos);
+    // 0:<serial>: the example's number in a training kernel, any number in a test row.
+    void readSerial(std::string_view serialToken, int example) const {
         std::string_view indexText;
         std::string_view valueText;
         if (serialToken.empty() || !splitPair(serialToken, indexText, valueText) ||
             indexText != "0") {
-            reader.fail(
+            reader_.fail(
                 "missing serial number: expected '0:" + std::to_string(example) +
                 "' after the label, found " +
                 (serialToken.empty() ? std::string("the end of the line") : inQuotes(serialToken)) +
                 "; " + kExpected);
         }
-        if (training) {
+        if (training_) {
             long long serial = 0;
             if (!parseIndex(valueText, serial) || serial != example) {
-                reader.fail("serial number " + inQuotes(valueText) + " in " +
-                            inQuotes(serialToken) + " is wrong: example " +
-                            std::to_string(example) +
-                            " of a training kernel must have 0:" + std::to_string(example));
+                reader_.fail("serial number " + inQuotes(valueText) + " in " +
+                             inQuotes(serialToken) + " is wrong: example " +
+                             std::to_string(example) +
+                             " of a training kernel must have 0:" + std::to_string(example));
             }
         } else {
             double serial = 0.0;  // a test row's serial can be any number (LIBSVM's README)
             if (const NumberError error = parseReal(valueText, serial);
                 error != NumberError::None) {
-                reader.fail("serial number " + inQuotes(valueText) + " " + describe(error));
+                reader_.fail("serial number " + inQuotes(valueText) + " " + describe(error));
             }
         }
+    }
 
-        // 1:K(x, x1) … w:K(x, xw), every column once, in order.
+    // 1:K(x, x1) … w:K(x, xw), every column once, in order; returns w.
+    int readValues(std::string_view line, std::size_t pos, int example) {
+        std::string_view indexText;
+        std::string_view valueText;
         int count = 0;
         for (std::string_view token = nextToken(line, pos); !token.empty();
              token = nextToken(line, pos)) {
             if (!splitPair(token, indexText, valueText)) {
-                reader.fail("token " + inQuotes(token) +
-                            " is not '<column>:<value>' (missing ':'); " + kExpected);
+                reader_.fail("token " + inQuotes(token) +
+                             " is not '<column>:<value>' (missing ':'); " + kExpected);
             }
             long long column = 0;
             if (!parseIndex(indexText, column)) {
-                reader.fail("column " + inQuotes(indexText) + " in " + inQuotes(token) +
-                            " is not a positive integer; " + kExpected);
+                reader_.fail("column " + inQuotes(indexText) + " in " + inQuotes(token) +
+                             " is not a positive integer; " + kExpected);
             }
-            if (column == 0) reader.fail("serial number 0:… appears twice");
-            if (column <= count) {
-                reader.fail(column == count
-                                ? "column " + std::to_string(column) + " appears twice"
-                                : "column " + std::to_string(column) + " after column " +
-                                      std::to_string(count) + "; columns must increase");
-            }
-            if (column != count + 1) {
-                reader.fail("column " + std::to_string(count + 1) + " is missing (found " +
-                            inQuotes(token) + "); every K(x, xj) must be given");
-            }
-            if (width > 0 && column > width) {
-                reader.fail("row has more than " + std::to_string(width) + " values; expected " +
-                            std::to_string(width) +
-                            (training ? " like line " + std::to_string(widthLine)
-                                      : std::string(" (one per training example)")));
-            }
+            checkColumn(column, count, token);
             double value = 0.0;
             if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
-                reader.fail("value " + inQuotes(valueText) + " of K(" + std::to_string(example) +
-                            ", " + std::to_string(column) + ") " + describe(error));
+                reader_.fail("value " + inQuotes(valueText) + " of K(" + std::to_string(example) +
+                             ", " + std::to_string(column) + ") " + describe(error));
             }
-            values.push_back(value);
+            values_.push_back(value);
             count = static_cast<int>(column);
         }
-        if (width < 0) {
-            if (count == 0) reader.fail("row has no kernel values; " + std::string(kExpected));
-            width = count;
-            widthLine = reader.lineNumber();
-        } else if (count != width) {
-            reader.fail("row has " + std::to_string(count) + " values; expected " +
-                        std::to_string(width) +
-                        (training ? " like line " + std::to_string(widthLine)
-                                  : std::string(" (one per training example)")));
-        }
-        labels.push_back(label);
-        rowLines.push_back(reader.lineNumber());
+        return count;
     }
-    if (labels.empty()) {
+
+    // `column` must come right after `count`, within the width.
+    void checkColumn(long long column, int count, std::string_view token) const {
+        if (column == 0) reader_.fail("serial number 0:… appears twice");
+        if (column <= count) {
+            reader_.fail(column == count ? "column " + std::to_string(column) + " appears twice"
+                                         : "column " + std::to_string(column) + " after column " +
+                                               std::to_string(count) + "; columns must increase");
+        }
+        if (column != count + 1) {
+            reader_.fail("column " + std::to_string(count + 1) + " is missing (found " +
+                         inQuotes(token) + "); every K(x, xj) must be given");
+        }
+        if (width_ > 0 && column > width_) {
+            reader_.fail("row has more than " + std::to_string(width_) + " values; expected " +
+                         std::to_string(width_) + widthSource());
+        }
+    }
+
+    // The first row of a training kernel sets the width; every other row must have it.
+    void checkWidth(int count) {
+        if (width_ < 0) {
+            if (count == 0) reader_.fail("row has no kernel values; " + std::string(kExpected));
+            width_ = count;
+            widthLine_ = reader_.lineNumber();
+        } else if (count != width_) {
+            reader_.fail("row has " + std::to_string(count) + " values; expected " +
+                         std::to_string(width_) + widthSource());
+        }
+    }
+
+    std::string widthSource() const {
+        return training_ ? " like line " + std::to_string(widthLine_)
+                         : std::string(" (one per training example)");
+    }
+
+    LineReader reader_;
+    const bool training_;
+    int width_;
+    int widthLine_ = 0;
+    std::vector<double> labels_;
+    std::vector<double> values_;  // row by row
+    std::vector<int> rowLines_;   // the line of each row
+};
+
+}  // namespace
+
+Dataset loadPrecomputedKernel(const std::string& path, int columns) {
+    const std::string bytes = readInputFile(path);
+    KernelRowReader rows(bytes, path, columns);
+    bool sawAnyLine = false;
+    if (!rows.readRows(sawAnyLine)) {
         throw DataError(path, 0,
                         sawAnyLine ? "no examples: only blank lines and comments"
                                    : "no examples: the file is empty");
     }
-    const int m = static_cast<int>(labels.size());
-    if (training && m != width) {
+    const int m = static_cast<int>(rows.labels().size());
+    const int width = rows.width();
+    if (rows.training() && m != width) {
         throw DataError(path, 0,
                         "the kernel matrix is " + std::to_string(m) + " rows × " +
                             std::to_string(width) +
                             " columns; a training kernel must be square (one row and one "
                             "column per example)");
     }
-    if (training) checkKernelEntries(values, m, rowLines, path);
+    if (rows.training()) checkKernelEntries(rows.values(), m, rows.rowLines(), path);
 
     Dataset data;
     data.name = std::filesystem::path(path).filename().string();
     data.source = path;
     data.sparseStorage = false;
-    data.labels = Eigen::Map<const Eigen::VectorXd>(labels.data(), m);
-    data.dense = Eigen::Map<const Dataset::DenseMatrix>(values.data(), m, width);
+    data.labels = Eigen::Map<const Eigen::VectorXd>(rows.labels().data(), m);
+    data.dense = Eigen::Map<const Dataset::DenseMatrix>(rows.values().data(), m, width);
     return data;
 }
 

@@ -79,102 +79,137 @@ struct LetterState {
     std::vector<double> pixels;
 };
 
-void parseLetterLine(LineReader& reader, std::string_view line, LetterState& s) {
-    const std::string& source = reader.sourceName();
-    std::size_t pos = 0;
+// The six fields before the pixels.
+struct LetterFields {
+    int id = 0;
+    int label = 0;  // the letter, 0 for 'a'
+    int nextId = 0;
+    int wordId = 0;
+    int position = 0;
+    int fold = 0;
+};
+
+// Reads the six fields from `pos`; false for a blank line.
+bool readLetterFields(const LineReader& reader, std::string_view line, std::size_t& pos,
+                      LetterFields& letter) {
     std::string_view field[6];
     int fields = 0;
     for (; fields < 6; ++fields) {
         field[fields] = nextToken(line, pos);
         if (field[fields].empty()) break;
     }
-    if (fields == 0) return;  // blank line
+    if (fields == 0) return false;  // blank line
     if (fields < 6) {
         reader.fail(std::to_string(fields) + (fields == 1 ? " field; " : " fields; ") +
                     kLetterLayout);
     }
-    const int id = reader.integer(field[0], "id", 0);
+    letter.id = reader.integer(field[0], "id", 0);
     if (field[1].size() != 1 || field[1][0] < 'a' || field[1][0] > 'z') {
         reader.fail("unknown letter " + inQuotes(field[1]) + "; expected one of a-z (lower case)");
     }
-    const int label = field[1][0] - 'a';
-    const int nextId = reader.integer(field[2], "next_id", -1);
-    const int wordId = reader.integer(field[3], "word_id", 0);
-    const int position = reader.integer(field[4], "position", 1);
-    const int fold = reader.integer(field[5], "fold", 0);
+    letter.label = field[1][0] - 'a';
+    letter.nextId = reader.integer(field[2], "next_id", -1);
+    letter.wordId = reader.integer(field[3], "word_id", 0);
+    letter.position = reader.integer(field[4], "position", 1);
+    letter.fold = reader.integer(field[5], "fold", 0);
+    return true;
+}
 
-    s.pixels.clear();
+// The 128 pixel values from `pos` to the end of the line.
+void readPixels(const LineReader& reader, std::string_view line, std::size_t pos,
+                std::vector<double>& pixels) {
+    pixels.clear();
     for (std::string_view token = nextToken(line, pos); !token.empty();
          token = nextToken(line, pos)) {
         double value = 0.0;
         if (const NumberError error = parseReal(token, value); error != NumberError::None) {
-            reader.fail("pixel p_" + std::to_string(s.pixels.size()) + " " + inQuotes(token) + " " +
+            reader.fail("pixel p_" + std::to_string(pixels.size()) + " " + inQuotes(token) + " " +
                         describe(error) + "; expected 0 or 1");
         }
-        s.pixels.push_back(value);
+        pixels.push_back(value);
     }
-    if (s.pixels.size() != static_cast<std::size_t>(kOcrPixels)) {
-        reader.fail(std::to_string(s.pixels.size()) + " pixel values; expected 128 (a 16 x 8 " +
+    if (pixels.size() != static_cast<std::size_t>(kOcrPixels)) {
+        reader.fail(std::to_string(pixels.size()) + " pixel values; expected 128 (a 16 x 8 " +
                     "image) after the 6 fields id, letter, next_id, word_id, position, fold");
     }
+}
 
-    if (s.inWord) {
-        // The previous line said this line continues its word.
-        if (wordId != s.wordId) {
-            throw DataError(source, s.previousLine,
-                            "next_id " + std::to_string(s.expectedId) + " continues word " +
-                                std::to_string(s.wordId) + ", but the following line (" +
-                                std::to_string(reader.lineNumber()) + ") belongs to word " +
-                                std::to_string(wordId) + "; expected -1 at the end of a word");
-        }
-        if (id != s.expectedId) {
-            throw DataError(source, s.previousLine,
-                            "next_id " + std::to_string(s.expectedId) +
-                                " but the following line (" + std::to_string(reader.lineNumber()) +
-                                ") has id " + std::to_string(id) +
-                                "; expected the id of the next letter of word " +
-                                std::to_string(s.wordId) + ", or -1 at its end");
-        }
-        if (position != s.position + 1) {
-            reader.fail("position " + std::to_string(position) + " in word " +
-                        std::to_string(wordId) + "; expected " + std::to_string(s.position + 1));
-        }
-        if (fold != s.fold) {
-            reader.fail("fold " + std::to_string(fold) + " in word " + std::to_string(wordId) +
-                        ", whose first letter (line " + std::to_string(s.wordFirstLine) +
-                        ") has fold " + std::to_string(s.fold) + "; a word lies in one fold");
-        }
-    } else {
-        if (s.anyWord && wordId == s.wordId) {
-            reader.fail("word " + std::to_string(wordId) + " goes on after its last letter (line " +
-                        std::to_string(s.previousLine) +
-                        " has next_id -1); expected a new word id greater than " +
-                        std::to_string(s.wordId));
-        }
-        if (s.anyWord && wordId < s.wordId) {
-            reader.fail("word id " + std::to_string(wordId) + " after word " +
-                        std::to_string(s.wordId) + "; word ids must increase (words out of order)");
-        }
-        if (position != 1) {
-            reader.fail("position " + std::to_string(position) + " at the start of word " +
-                        std::to_string(wordId) + "; expected 1");
-        }
-        s.tokens.endSequence();
-        s.anyWord = true;
-        s.wordId = wordId;
-        s.fold = fold;
-        s.wordFirstLine = reader.lineNumber();
-        s.wordIds.push_back(wordId);
-        s.folds.push_back(fold);
+// The previous line said this line continues its word: it must be that word's next letter.
+void checkContinuedWord(const LineReader& reader, const LetterFields& letter,
+                        const LetterState& s) {
+    const std::string& source = reader.sourceName();
+    if (letter.wordId != s.wordId) {
+        throw DataError(source, s.previousLine,
+                        "next_id " + std::to_string(s.expectedId) + " continues word " +
+                            std::to_string(s.wordId) + ", but the following line (" +
+                            std::to_string(reader.lineNumber()) + ") belongs to word " +
+                            std::to_string(letter.wordId) + "; expected -1 at the end of a word");
     }
-    if (nextId == id) reader.fail("next_id " + std::to_string(nextId) + " is the line's own id");
-    s.position = position;
-    s.inWord = nextId != -1;
-    s.expectedId = nextId;
+    if (letter.id != s.expectedId) {
+        throw DataError(source, s.previousLine,
+                        "next_id " + std::to_string(s.expectedId) + " but the following line (" +
+                            std::to_string(reader.lineNumber()) + ") has id " +
+                            std::to_string(letter.id) +
+                            "; expected the id of the next letter of word " +
+                            std::to_string(s.wordId) + ", or -1 at its end");
+    }
+    if (letter.position != s.position + 1) {
+        reader.fail("position " + std::to_string(letter.position) + " in word " +
+                    std::to_string(letter.wordId) + "; expected " + std::to_string(s.position + 1));
+    }
+    if (letter.fold != s.fold) {
+        reader.fail("fold " + std::to_string(letter.fold) + " in word " +
+                    std::to_string(letter.wordId) + ", whose first letter (line " +
+                    std::to_string(s.wordFirstLine) + ") has fold " + std::to_string(s.fold) +
+                    "; a word lies in one fold");
+    }
+}
+
+// The first letter of a new word, whose id must exceed the previous word's.
+void startWord(const LineReader& reader, const LetterFields& letter, LetterState& s) {
+    if (s.anyWord && letter.wordId == s.wordId) {
+        reader.fail("word " + std::to_string(letter.wordId) +
+                    " goes on after its last letter (line " + std::to_string(s.previousLine) +
+                    " has next_id -1); expected a new word id greater than " +
+                    std::to_string(s.wordId));
+    }
+    if (s.anyWord && letter.wordId < s.wordId) {
+        reader.fail("word id " + std::to_string(letter.wordId) + " after word " +
+                    std::to_string(s.wordId) + "; word ids must increase (words out of order)");
+    }
+    if (letter.position != 1) {
+        reader.fail("position " + std::to_string(letter.position) + " at the start of word " +
+                    std::to_string(letter.wordId) + "; expected 1");
+    }
+    s.tokens.endSequence();
+    s.anyWord = true;
+    s.wordId = letter.wordId;
+    s.fold = letter.fold;
+    s.wordFirstLine = reader.lineNumber();
+    s.wordIds.push_back(letter.wordId);
+    s.folds.push_back(letter.fold);
+}
+
+void parseLetterLine(LineReader& reader, std::string_view line, LetterState& s) {
+    std::size_t pos = 0;
+    LetterFields letter;
+    if (!readLetterFields(reader, line, pos, letter)) return;
+    readPixels(reader, line, pos, s.pixels);
+    if (s.inWord) {
+        checkContinuedWord(reader, letter, s);
+    } else {
+        startWord(reader, letter, s);
+    }
+    if (letter.nextId == letter.id) {
+        reader.fail("next_id " + std::to_string(letter.nextId) + " is the line's own id");
+    }
+    s.position = letter.position;
+    s.inWord = letter.nextId != -1;
+    s.expectedId = letter.nextId;
     s.previousLine = reader.lineNumber();
     for (int j = 0; j < kOcrPixels; ++j)
         s.tokens.addFeature(j, s.pixels[static_cast<std::size_t>(j)]);
-    s.tokens.endToken(label, reader.lineNumber());
+    s.tokens.endToken(letter.label, reader.lineNumber());
 }
 
 template <class Pieces>
