@@ -309,219 +309,289 @@ std::string formatKernelModel(const KernelClassifier& model) {
     return text;
 }
 
-KernelClassifier parseKernelModel(const std::string& text, const std::string& sourceName) {
-    LineReader reader(text, sourceName);
-    KernelClassifier model;
-    std::string_view line;
-    auto number = [&reader](std::string_view token, const char* what) {
-        return reader.number(token, what);
-    };
-    auto integer = [&reader](std::string_view token, const char* what, int low) {
-        return reader.integer(token, what, low);
-    };
-    auto tokens = [](std::string_view value) {
-        std::vector<std::string> out;
-        std::istringstream in{std::string(value)};
-        std::string token;
-        while (in >> token)
-            out.push_back(token);
-        return out;
-    };
+namespace {
 
-    // Keys in any order before support_vectors; each at most once (its line kept for messages).
-    const std::vector<std::string> keys = {"kernels", "normalize", "scales",   "beta",
-                                           "bias",    "classes",   "features", "support_vectors"};
-    std::vector<int> seenAt(keys.size(), 0);
-    auto lineOf = [&](const char* key) {
-        return seenAt[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) -
-                                               keys.begin())];
-    };
-    std::string kernelText;
-    std::vector<double> scales, beta;
-    int announced = -1;  // support_vectors n
+// Blank-separated tokens of a key's value.
+std::vector<std::string> tokensOf(std::string_view value) {
+    std::vector<std::string> out;
+    std::istringstream in{std::string(value)};
+    std::string token;
+    while (in >> token)
+        out.push_back(token);
+    return out;
+}
+
+// Reads a kernel model file in two passes: the lines (keys in any order, then the announced
+// support vectors), then the checks that need every key (the kernel list against beta and
+// scales, the support vectors' indices against features).
+class KernelModelParser {
+  public:
+    KernelModelParser(const std::string& text, const std::string& sourceName)
+        : reader_(text, sourceName), sourceName_(sourceName) {}
+
+    KernelClassifier parse() {
+        readLines();
+        checkComplete();
+        readKernels();
+        readSupportVectors();
+        return std::move(model_);
+    }
+
+  private:
     struct Row {
         int line;
         double coefficient;
         std::vector<std::pair<int, double>> entries;  // (1-based index, value)
     };
-    std::vector<Row> rows;
-    while (reader.next(line)) {
-        const auto first = line.find_first_not_of(" \t");
-        if (first == std::string_view::npos || line[first] == '#') continue;
-        line = line.substr(first);
-        if (announced >= 0) {
-            // A support vector: "c j:v j:v …" (or "c 0:serial"). Indices are checked against
-            // `features` once all keys are known (features may follow kernels in a hand-made
-            // file, but never support_vectors).
-            if (static_cast<int>(rows.size()) == announced) {
-                reader.fail("more support vector lines than support_vectors " +
-                            std::to_string(announced) + " announced (line " +
-                            std::to_string(lineOf("support_vectors")) + ")");
+
+    // Keys in any order before support_vectors; each at most once (its line kept for messages).
+    static const std::vector<std::string>& keys() {
+        static const std::vector<std::string> list = {"kernels",  "normalize",      "scales",
+                                                      "beta",     "bias",           "classes",
+                                                      "features", "support_vectors"};
+        return list;
+    }
+    int lineOf(const char* key) const {
+        return seenAt_[static_cast<std::size_t>(std::find(keys().begin(), keys().end(), key) -
+                                                keys().begin())];
+    }
+    double number(std::string_view token, const char* what) const {
+        return reader_.number(token, what);
+    }
+    int integer(std::string_view token, const char* what, int low) const {
+        return reader_.integer(token, what, low);
+    }
+
+    void readLines() {
+        std::string_view line;
+        while (reader_.next(line)) {
+            const auto first = line.find_first_not_of(" \t");
+            if (first == std::string_view::npos || line[first] == '#') continue;
+            line = line.substr(first);
+            if (announced_ >= 0) {
+                readSupportVectorLine(line);
+            } else {
+                readKeyLine(line);
             }
-            const std::vector<std::string> parts = tokens(line);
-            Row row{reader.lineNumber(), number(parts[0], "support vector coefficient"), {}};
-            for (std::size_t t = 1; t < parts.size(); ++t) {
-                const std::string& token = parts[t];
-                const auto colon = token.find(':');
-                if (colon == std::string::npos) {
-                    reader.fail("feature " + inQuotes(token) + " is not index:value");
-                }
-                const int index =
-                    integer(std::string_view(token).substr(0, colon), "feature index", 0);
-                const double value =
-                    number(std::string_view(token).substr(colon + 1), "feature value");
-                if (!row.entries.empty() && index <= row.entries.back().first) {
-                    reader.fail("feature index " + std::to_string(index) + " after index " +
-                                std::to_string(row.entries.back().first) +
-                                "; indices must increase");
-                }
-                row.entries.emplace_back(index, value);
-            }
-            rows.push_back(std::move(row));
-            continue;
         }
+    }
+
+    // A support vector: "c j:v j:v …" (or "c 0:serial"). Indices are checked against
+    // `features` once all keys are known (features may follow kernels in a hand-made file,
+    // but never support_vectors).
+    void readSupportVectorLine(std::string_view line) {
+        if (static_cast<int>(rows_.size()) == announced_) {
+            reader_.fail("more support vector lines than support_vectors " +
+                         std::to_string(announced_) + " announced (line " +
+                         std::to_string(lineOf("support_vectors")) + ")");
+        }
+        const std::vector<std::string> parts = tokensOf(line);
+        Row row{reader_.lineNumber(), number(parts[0], "support vector coefficient"), {}};
+        for (std::size_t t = 1; t < parts.size(); ++t) {
+            const std::string& token = parts[t];
+            const auto colon = token.find(':');
+            if (colon == std::string::npos) {
+                reader_.fail("feature " + inQuotes(token) + " is not index:value");
+            }
+            const int index = integer(std::string_view(token).substr(0, colon), "feature index", 0);
+            const double value = number(std::string_view(token).substr(colon + 1), "feature value");
+            if (!row.entries.empty() && index <= row.entries.back().first) {
+                reader_.fail("feature index " + std::to_string(index) + " after index " +
+                             std::to_string(row.entries.back().first) + "; indices must increase");
+            }
+            row.entries.emplace_back(index, value);
+        }
+        rows_.push_back(std::move(row));
+    }
+
+    // "key value": the key must be known and new.
+    void readKeyLine(std::string_view line) {
         const std::size_t space = line.find_first_of(" \t");
         const std::string key(line.substr(0, space));
         const std::string_view value =
             space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
-        const auto known = std::find(keys.begin(), keys.end(), key);
-        if (known == keys.end()) {
-            reader.fail("unknown key " + inQuotes(key) +
-                        "; expected kernels, normalize, scales, beta, bias, classes, features "
-                        "or support_vectors");
+        const auto known = std::find(keys().begin(), keys().end(), key);
+        if (known == keys().end()) {
+            reader_.fail("unknown key " + inQuotes(key) +
+                         "; expected kernels, normalize, scales, beta, bias, classes, features "
+                         "or support_vectors");
         }
-        int& seen = seenAt[static_cast<std::size_t>(known - keys.begin())];
+        int& seen = seenAt_[static_cast<std::size_t>(known - keys().begin())];
         if (seen) {
-            reader.fail("key " + inQuotes(key) + " given twice (first on line " +
-                        std::to_string(seen) + ")");
+            reader_.fail("key " + inQuotes(key) + " given twice (first on line " +
+                         std::to_string(seen) + ")");
         }
-        seen = reader.lineNumber();
+        seen = reader_.lineNumber();
+        readKeyValue(key, value);
+    }
+
+    void readKeyValue(const std::string& key, std::string_view value) {
         if (key == "kernels") {
-            kernelText = std::string(value);
-            if (tokens(value).empty()) reader.fail("kernels: expected a kernel list");
+            kernelText_ = std::string(value);
+            if (tokensOf(value).empty()) reader_.fail("kernels: expected a kernel list");
         } else if (key == "normalize") {
-            const std::vector<std::string> words = tokens(value);
-            if (words.size() != 1 || !parseNormalization(words[0], &model.normalization)) {
-                reader.fail("normalize " + inQuotes(value) + ": expected none, diagonal or trace");
+            const std::vector<std::string> words = tokensOf(value);
+            if (words.size() != 1 || !parseNormalization(words[0], &model_.normalization)) {
+                reader_.fail("normalize " + inQuotes(value) + ": expected none, diagonal or trace");
             }
         } else if (key == "scales") {
-            for (const auto& token : tokens(value)) {
-                scales.push_back(number(token, "scale"));
-                if (!(scales.back() > 0)) reader.fail("scale " + inQuotes(token) + " must be > 0");
+            for (const auto& token : tokensOf(value)) {
+                scales_.push_back(number(token, "scale"));
+                if (!(scales_.back() > 0))
+                    reader_.fail("scale " + inQuotes(token) + " must be > 0");
             }
         } else if (key == "beta") {
-            for (const auto& token : tokens(value)) {
-                beta.push_back(number(token, "kernel weight"));
-                if (!(beta.back() >= 0)) {
-                    reader.fail("kernel weight " + inQuotes(token) + " must be >= 0");
+            for (const auto& token : tokensOf(value)) {
+                beta_.push_back(number(token, "kernel weight"));
+                if (!(beta_.back() >= 0)) {
+                    reader_.fail("kernel weight " + inQuotes(token) + " must be >= 0");
                 }
             }
         } else if (key == "bias") {
-            const std::vector<std::string> words = tokens(value);
-            if (words.size() != 1) reader.fail("bias: expected one number");
-            model.bias = number(words[0], "bias");
+            const std::vector<std::string> words = tokensOf(value);
+            if (words.size() != 1) reader_.fail("bias: expected one number");
+            model_.bias = number(words[0], "bias");
         } else if (key == "classes") {
-            for (const auto& token : tokens(value))
-                model.classes.push_back(number(token, "class value"));
-            if (model.classes.size() != 2 || !(model.classes[0] < model.classes[1])) {
-                reader.fail("classes: expected two class values, the smaller first");
+            for (const auto& token : tokensOf(value))
+                model_.classes.push_back(number(token, "class value"));
+            if (model_.classes.size() != 2 || !(model_.classes[0] < model_.classes[1])) {
+                reader_.fail("classes: expected two class values, the smaller first");
             }
         } else if (key == "features") {
-            const std::vector<std::string> words = tokens(value);
-            if (words.size() != 1) reader.fail("features: expected one integer");
-            model.features = integer(words[0], "features", 1);
+            const std::vector<std::string> words = tokensOf(value);
+            if (words.size() != 1) reader_.fail("features: expected one integer");
+            model_.features = integer(words[0], "features", 1);
         } else {  // support_vectors
-            const std::vector<std::string> words = tokens(value);
-            if (words.size() != 1) reader.fail("support_vectors: expected one integer");
-            announced = integer(words[0], "support_vectors", 0);
+            const std::vector<std::string> words = tokensOf(value);
+            if (words.size() != 1) reader_.fail("support_vectors: expected one integer");
+            announced_ = integer(words[0], "support_vectors", 0);
         }
     }
-    for (const char* key : {"kernels", "beta", "bias", "classes", "features", "support_vectors"}) {
-        if (!lineOf(key)) {
-            throw DataError(sourceName, reader.lineNumber(),
-                            std::string("incomplete model: no '") + key +
-                                "' line (expected kernels, beta, bias, classes, features and "
-                                "support_vectors; is this a cplab kernel model?)");
-        }
-    }
-    if (static_cast<int>(rows.size()) != announced) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "support_vectors " + std::to_string(announced) + " (line " +
-                            std::to_string(lineOf("support_vectors")) + ") announced, found " +
-                            std::to_string(rows.size()) + " support vector lines");
-    }
-    std::string why;
-    if (!parseKernelList(kernelText, model.features, &model.specs, &why)) {
-        throw DataError(sourceName, lineOf("kernels"), "kernels: " + why);
-    }
-    const std::size_t k = model.specs.size();
-    if (beta.size() != k) {
-        throw DataError(sourceName, lineOf("beta"),
-                        "expected " + std::to_string(k) + " kernel weights (one per kernel of '" +
-                            kernelText + "'), found " + std::to_string(beta.size()));
-    }
-    if (lineOf("scales")) {
-        if (scales.size() != k) {
-            throw DataError(sourceName, lineOf("scales"),
-                            "expected " + std::to_string(k) + " scales (one per kernel), found " +
-                                std::to_string(scales.size()));
-        }
-    } else if (model.normalization == KernelNormalization::Trace) {
-        throw DataError(sourceName, lineOf("normalize"),
-                        "normalize trace needs a 'scales' line with the kernels' trace factors");
-    } else {
-        scales.assign(k, 1.0);
-    }
-    model.scales = std::move(scales);
-    model.beta = Eigen::Map<const Eigen::VectorXd>(beta.data(), static_cast<Eigen::Index>(k));
 
-    const bool precomputed = isPrecomputed(model);
-    if (precomputed && model.normalization == KernelNormalization::Diagonal) {
-        throw DataError(sourceName, lineOf("normalize"),
-                        "a precomputed kernel cannot use normalize diagonal (a test row does "
-                        "not hold k(z, z)); expected none or trace");
-    }
-    const int n = announced;
-    model.coefficients.resize(n);
-    std::vector<Eigen::Triplet<double, int>> triplets;
-    for (int j = 0; j < n; ++j) {
-        const Row& row = rows[static_cast<std::size_t>(j)];
-        model.coefficients(j) = row.coefficient;
-        auto fail = [&](const std::string& detail) {
-            throw DataError(sourceName, row.line, detail);
-        };
-        if (precomputed) {
-            if (row.entries.size() != 1 || row.entries[0].first != 0) {
-                fail("a support vector of a precomputed kernel is 'coefficient 0:serial'");
+    // Every required key given, and as many support vector lines as announced.
+    void checkComplete() const {
+        for (const char* key :
+             {"kernels", "beta", "bias", "classes", "features", "support_vectors"}) {
+            if (!lineOf(key)) {
+                throw DataError(sourceName_, reader_.lineNumber(),
+                                std::string("incomplete model: no '") + key +
+                                    "' line (expected kernels, beta, bias, classes, features and "
+                                    "support_vectors; is this a cplab kernel model?)");
             }
-            const double serial = row.entries[0].second;
-            if (!(serial >= 1 && serial <= model.features) || serial != std::floor(serial)) {
-                fail("serial " + formatReal(serial) + " must be an integer in [1, " +
-                     std::to_string(model.features) + "] (the training examples)");
-            }
-            model.serials.push_back(static_cast<int>(serial) - 1);
-            continue;
         }
+        if (static_cast<int>(rows_.size()) != announced_) {
+            throw DataError(sourceName_, reader_.lineNumber(),
+                            "support_vectors " + std::to_string(announced_) + " (line " +
+                                std::to_string(lineOf("support_vectors")) + ") announced, found " +
+                                std::to_string(rows_.size()) + " support vector lines");
+        }
+    }
+
+    // The kernel list, with one weight and one scale per kernel.
+    void readKernels() {
+        std::string why;
+        if (!parseKernelList(kernelText_, model_.features, &model_.specs, &why)) {
+            throw DataError(sourceName_, lineOf("kernels"), "kernels: " + why);
+        }
+        const std::size_t k = model_.specs.size();
+        if (beta_.size() != k) {
+            throw DataError(sourceName_, lineOf("beta"),
+                            "expected " + std::to_string(k) +
+                                " kernel weights (one per kernel of '" + kernelText_ +
+                                "'), found " + std::to_string(beta_.size()));
+        }
+        if (lineOf("scales")) {
+            if (scales_.size() != k) {
+                throw DataError(sourceName_, lineOf("scales"),
+                                "expected " + std::to_string(k) +
+                                    " scales (one per kernel), found " +
+                                    std::to_string(scales_.size()));
+            }
+        } else if (model_.normalization == KernelNormalization::Trace) {
+            throw DataError(
+                sourceName_, lineOf("normalize"),
+                "normalize trace needs a 'scales' line with the kernels' trace factors");
+        } else {
+            scales_.assign(k, 1.0);
+        }
+        model_.scales = std::move(scales_);
+        model_.beta = Eigen::Map<const Eigen::VectorXd>(beta_.data(), static_cast<Eigen::Index>(k));
+    }
+
+    // The coefficients, and the support vectors (or the serials of a precomputed kernel's).
+    void readSupportVectors() {
+        const bool precomputed = isPrecomputed(model_);
+        if (precomputed && model_.normalization == KernelNormalization::Diagonal) {
+            throw DataError(sourceName_, lineOf("normalize"),
+                            "a precomputed kernel cannot use normalize diagonal (a test row does "
+                            "not hold k(z, z)); expected none or trace");
+        }
+        const int n = announced_;
+        model_.coefficients.resize(n);
+        std::vector<Eigen::Triplet<double, int>> triplets;
+        for (int j = 0; j < n; ++j) {
+            const Row& row = rows_[static_cast<std::size_t>(j)];
+            model_.coefficients(j) = row.coefficient;
+            if (precomputed) {
+                model_.serials.push_back(serialOf(row));
+            } else {
+                addEntries(row, j, triplets);
+            }
+        }
+        if (!precomputed) {
+            Dataset& sv = model_.supportVectors;
+            sv.name = "support vectors";
+            sv.source = sourceName_;
+            sv.sparseStorage = true;
+            sv.sparse = sparseFromTriplets(n, model_.features, std::move(triplets));
+            sv.labels.resize(n);
+            for (int j = 0; j < n; ++j)
+                sv.labels(j) = model_.coefficients(j) < 0 ? -1.0 : 1.0;
+        }
+    }
+
+    // The 0-based training example of a precomputed kernel's support vector.
+    int serialOf(const Row& row) const {
+        if (row.entries.size() != 1 || row.entries[0].first != 0) {
+            throw DataError(sourceName_, row.line,
+                            "a support vector of a precomputed kernel is 'coefficient 0:serial'");
+        }
+        const double serial = row.entries[0].second;
+        if (!(serial >= 1 && serial <= model_.features) || serial != std::floor(serial)) {
+            throw DataError(sourceName_, row.line,
+                            "serial " + formatReal(serial) + " must be an integer in [1, " +
+                                std::to_string(model_.features) + "] (the training examples)");
+        }
+        return static_cast<int>(serial) - 1;
+    }
+
+    void addEntries(const Row& row, int j,
+                    std::vector<Eigen::Triplet<double, int>>& triplets) const {
         for (const auto& [index, value] : row.entries) {
-            if (index < 1 || index > model.features) {
-                fail("feature index " + std::to_string(index) + " outside 1.." +
-                     std::to_string(model.features) + " (features " +
-                     std::to_string(model.features) + ")");
+            if (index < 1 || index > model_.features) {
+                throw DataError(sourceName_, row.line,
+                                "feature index " + std::to_string(index) + " outside 1.." +
+                                    std::to_string(model_.features) + " (features " +
+                                    std::to_string(model_.features) + ")");
             }
             if (value != 0.0) triplets.emplace_back(j, index - 1, value);
         }
     }
-    if (!precomputed) {
-        Dataset& sv = model.supportVectors;
-        sv.name = "support vectors";
-        sv.source = sourceName;
-        sv.sparseStorage = true;
-        sv.sparse = sparseFromTriplets(n, model.features, std::move(triplets));
-        sv.labels.resize(n);
-        for (int j = 0; j < n; ++j)
-            sv.labels(j) = model.coefficients(j) < 0 ? -1.0 : 1.0;
-    }
-    return model;
+
+    LineReader reader_;
+    const std::string& sourceName_;
+    KernelClassifier model_;
+    std::vector<int> seenAt_ = std::vector<int>(keys().size(), 0);
+    std::string kernelText_;
+    std::vector<double> scales_, beta_;
+    int announced_ = -1;  // support_vectors n
+    std::vector<Row> rows_;
+};
+
+}  // namespace
+
+KernelClassifier parseKernelModel(const std::string& text, const std::string& sourceName) {
+    return KernelModelParser(text, sourceName).parse();
 }
 
 }  // namespace cplab

@@ -253,6 +253,72 @@ std::size_t KernelSnapshot::bytes() const {
 
 // ---- KernelSvmSolver ----
 
+namespace {
+
+// Why the training set's label values do not make a binary problem ("" when they do).
+std::string classesError(const Dataset& train, const std::vector<double>& classes,
+                         const char* owner) {
+    if (classes.size() < 2) {
+        return std::string(owner) + ": the training set '" + train.name +
+               "' has only one class (label " + train.labelText(classes.front()) +
+               "); an SVM needs examples of two classes";
+    }
+    if (classes.size() > 2) {
+        return std::string(owner) + ": the training set '" + train.name + "' has " +
+               std::to_string(classes.size()) + " classes (" + classText(train, classes) +
+               "); the kernel solvers are binary classifiers and need exactly two label values";
+    }
+    return {};
+}
+
+// The kernel list on the training set into `specs`; why not ("" when it parses, and is one
+// kernel for a single-kernel solver).
+std::string readKernelList(const std::string& kernels, const Dataset& train, bool singleKernel,
+                           const char* owner, std::vector<KernelSpec>& specs) {
+    std::string why;
+    if (!parseKernelList(kernels, train.dimension(), &specs, &why)) {
+        return std::string(owner) + ": kernel list " + quotedKernelText(kernels) + " on '" +
+               train.name + "' (" + std::to_string(train.dimension()) + " features): " + why;
+    }
+    if (singleKernel && specs.size() > 1) {
+        return std::string(owner) + ": kernel list " + quotedKernelText(kernels) + " is " +
+               std::to_string(specs.size()) +
+               " kernels; this solver takes one kernel; silp or simplemkl learn a combination";
+    }
+    return {};
+}
+
+// The test set made to fit the training set: a precomputed test row holds a kernel value per
+// training example; otherwise it may have fewer features (padded), not more; its labels are
+// mapped to ±1 as the training set's. Returns why it does not fit ("" when it does).
+std::string fitTestSet(std::shared_ptr<const Dataset>& test, const Dataset& train,
+                       const std::vector<double>& classes, bool precomputed, const char* owner) {
+    const int need = precomputed ? train.size() : train.dimension();
+    const int have = test->dimension();
+    if (precomputed ? have != need : have > need) {
+        return std::string(owner) + ": the test set '" + test->name + "' has " +
+               std::to_string(have) + (precomputed ? " kernel columns" : " features") +
+               ", the training set " + std::to_string(need) +
+               (precomputed ? " examples (a precomputed test row holds K(z, x_j) for every "
+                              "training example x_j)"
+                            : " features (a test set may have fewer, not more)");
+    }
+    try {
+        auto fitted = withPlusMinusLabels(test, classes, owner);
+        if (!precomputed && have < need) {
+            auto padded = std::make_shared<Dataset>(*fitted);
+            padded->setDimension(need);
+            fitted = padded;
+        }
+        test = fitted;
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
 KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptions& options,
                                  const StopOptions& stop, const char* owner, bool singleKernel)
     : Solver(stop), problem_(problem), options_(options) {
@@ -271,29 +337,11 @@ KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptio
         return;
     }
     classes_ = train.classes();
-    if (classes_.size() < 2) {
-        reject(std::string(owner) + ": the training set '" + train.name +
-               "' has only one class (label " + train.labelText(classes_.front()) +
-               "); an SVM needs examples of two classes");
-        return;
-    }
-    if (classes_.size() > 2) {
-        reject(std::string(owner) + ": the training set '" + train.name + "' has " +
-               std::to_string(classes_.size()) + " classes (" + classText(train, classes_) +
-               "); the kernel solvers are binary classifiers and need exactly two label values");
-        return;
-    }
     std::vector<KernelSpec> specs;
-    if (!parseKernelList(options_.kernels, train.dimension(), &specs, &why)) {
-        reject(std::string(owner) + ": kernel list " + quotedKernelText(options_.kernels) +
-               " on '" + train.name + "' (" + std::to_string(train.dimension()) +
-               " features): " + why);
-        return;
-    }
-    if (singleKernel && specs.size() > 1) {
-        reject(std::string(owner) + ": kernel list " + quotedKernelText(options_.kernels) + " is " +
-               std::to_string(specs.size()) +
-               " kernels; this solver takes one kernel; silp or simplemkl learn a combination");
+    why = classesError(train, classes_, owner);
+    if (why.empty()) why = readKernelList(options_.kernels, train, singleKernel, owner, specs);
+    if (!why.empty()) {
+        reject(why);
         return;
     }
     const bool precomputed = specs.front().type == KernelType::Precomputed;
@@ -313,29 +361,10 @@ KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptio
         return;
     }
     if (problem_.test) {
-        const int need = precomputed ? train.size() : train.dimension();
-        const int have = problem_.test->dimension();
-        if (precomputed ? have != need : have > need) {
+        why = fitTestSet(problem_.test, train, classes_, precomputed, owner);
+        if (!why.empty()) {
             kernels_.reset();
-            reject(std::string(owner) + ": the test set '" + problem_.test->name + "' has " +
-                   std::to_string(have) + (precomputed ? " kernel columns" : " features") +
-                   ", the training set " + std::to_string(need) +
-                   (precomputed ? " examples (a precomputed test row holds K(z, x_j) for every "
-                                  "training example x_j)"
-                                : " features (a test set may have fewer, not more)"));
-            return;
-        }
-        try {
-            auto test = withPlusMinusLabels(problem_.test, classes_, owner);
-            if (!precomputed && have < need) {
-                auto padded = std::make_shared<Dataset>(*test);
-                padded->setDimension(need);
-                test = padded;
-            }
-            problem_.test = test;
-        } catch (const std::exception& e) {
-            kernels_.reset();
-            reject(e.what());
+            reject(why);
             return;
         }
     }

@@ -104,12 +104,9 @@ LibsvmRows precomputedRows(KernelSet& kernels) {
 struct ModelDeleter {
     void operator()(svm_model* model) const { svm_free_and_destroy_model(&model); }
 };
+using ModelPtr = std::unique_ptr<svm_model, ModelDeleter>;
 
-}  // namespace
-
-LibsvmResult solveWithLibsvm(const Dataset& train, const KernelSpec& spec,
-                             KernelNormalization normalization, double C, double tolerance,
-                             bool shrinking, double cacheMb) {
+void checkArguments(const Dataset& train, double C, double tolerance, double cacheMb) {
     if (!(C > 0) || !(tolerance > 0) || !(cacheMb >= 1)) {
         throw std::invalid_argument("libsvm: needs C > 0, tolerance > 0 and cache_mb >= 1");
     }
@@ -121,10 +118,9 @@ LibsvmResult solveWithLibsvm(const Dataset& train, const KernelSpec& spec,
                                         formatReal(train.labels[i]) + ")");
         }
     }
-    // The shared training set for the KernelSet (not copied: the deleter does nothing).
-    std::shared_ptr<const Dataset> trainRef(&train, [](const Dataset*) {});
-    KernelSet kernels(trainRef, {spec}, normalization, cacheMb);
+}
 
+svm_parameter baseParameters(double C, double tolerance, bool shrinking, double cacheMb) {
     svm_parameter param{};
     param.svm_type = C_SVC;
     param.C = C;
@@ -136,67 +132,67 @@ LibsvmResult solveWithLibsvm(const Dataset& train, const KernelSpec& spec,
     param.degree = 3;
     param.gamma = 1.0;
     param.coef0 = 0.0;
-    // LIBSVM's own kernels when they are exactly ours; otherwise its precomputed route with
-    // our normalised values.
+    return param;
+}
+
+// LIBSVM's own kernels when they are exactly ours; otherwise its precomputed route with our
+// normalised values. Sets the kernel of `param` and returns the rows to train on.
+LibsvmRows kernelRows(const Dataset& train, const KernelSpec& spec,
+                      KernelNormalization normalization, KernelSet& kernels, svm_parameter& param) {
     const bool identity = normalization == KernelNormalization::None ||
                           (spec.type == KernelType::Gaussian && spec.features.empty());
     const bool native = identity && spec.features.empty() && spec.type != KernelType::Precomputed;
-    LibsvmRows rows;
-    if (native) {
-        rows = nativeRows(train);
-        switch (spec.type) {
-            case KernelType::Linear:
-                param.kernel_type = LINEAR;
-                break;
-            case KernelType::Polynomial:
-                param.kernel_type = POLY;
-                param.degree = spec.degree;
-                param.coef0 = spec.offset;
-                break;
-            case KernelType::Gaussian:
-                param.kernel_type = RBF;
-                param.gamma = spec.gamma;
-                break;
-            case KernelType::Precomputed:
-                break;
-        }
-    } else {
-        rows = precomputedRows(kernels);
+    if (!native) {
         param.kernel_type = PRECOMPUTED;
+        return precomputedRows(kernels);
     }
-    svm_problem problem{};
-    problem.l = m;
-    problem.y = rows.labels.data();
-    problem.x = rows.rows.data();
-    if (const char* error = svm_check_parameter(&problem, &param)) {
-        throw std::invalid_argument(std::string("libsvm: ") + error);
+    switch (spec.type) {
+        case KernelType::Linear:
+            param.kernel_type = LINEAR;
+            break;
+        case KernelType::Polynomial:
+            param.kernel_type = POLY;
+            param.degree = spec.degree;
+            param.coef0 = spec.offset;
+            break;
+        case KernelType::Gaussian:
+            param.kernel_type = RBF;
+            param.gamma = spec.gamma;
+            break;
+        case KernelType::Precomputed:
+            break;
     }
+    return nativeRows(train);
+}
 
+// svm_train, with what it prints (for its iteration count) and its time.
+ModelPtr trainModel(const svm_problem& problem, const svm_parameter& param, std::string& output,
+                    double& seconds) {
     installPrintFunction();
-    std::string output;
     tCapture = &output;
     const auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<svm_model, ModelDeleter> model(svm_train(&problem, &param));
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ModelPtr model(svm_train(&problem, &param));
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     tCapture = nullptr;
     if (!model || model->nr_class != 2) {
         throw std::invalid_argument("libsvm: training needs examples of both classes");
     }
+    return model;
+}
 
+// α, the bias and D(α) of LIBSVM's model.
+LibsvmResult resultOf(const svm_model& model, int m, KernelSet& kernels) {
     // LIBSVM's decision is Σ sv_coef K − ρ for its first label (the first one in the data).
-    const double sign = model->label[0] == 1 ? 1.0 : -1.0;
+    const double sign = model.label[0] == 1 ? 1.0 : -1.0;
     LibsvmResult result;
     result.alpha = Eigen::VectorXd::Zero(m);
-    result.bias = -sign * model->rho[0];
-    result.iterations = iterationsFrom(output);
-    result.trainSeconds = seconds;
-    result.supportVectors = model->l;
+    result.bias = -sign * model.rho[0];
+    result.supportVectors = model.l;
     std::vector<int> svs;
     std::vector<double> coefficients;
-    for (int s = 0; s < model->l; ++s) {
-        const int i = model->sv_indices[s] - 1;
-        const double c = sign * model->sv_coef[0][s];  // αᵢ yᵢ
+    for (int s = 0; s < model.l; ++s) {
+        const int i = model.sv_indices[s] - 1;
+        const double c = sign * model.sv_coef[0][s];  // αᵢ yᵢ
         result.alpha[i] = std::abs(c);
         svs.push_back(i);
         coefficients.push_back(c);
@@ -211,6 +207,36 @@ LibsvmResult solveWithLibsvm(const Dataset& train, const KernelSpec& spec,
         quadratic += coefficients[a] * inner;
     }
     result.dualObjective = result.alpha.sum() - 0.5 * quadratic;
+    return result;
+}
+
+}  // namespace
+
+LibsvmResult solveWithLibsvm(const Dataset& train, const KernelSpec& spec,
+                             KernelNormalization normalization, double C, double tolerance,
+                             bool shrinking, double cacheMb) {
+    checkArguments(train, C, tolerance, cacheMb);
+    const int m = train.size();
+    // The shared training set for the KernelSet (not copied: the deleter does nothing).
+    std::shared_ptr<const Dataset> trainRef(&train, [](const Dataset*) {});
+    KernelSet kernels(trainRef, {spec}, normalization, cacheMb);
+
+    svm_parameter param = baseParameters(C, tolerance, shrinking, cacheMb);
+    LibsvmRows rows = kernelRows(train, spec, normalization, kernels, param);
+    svm_problem problem{};
+    problem.l = m;
+    problem.y = rows.labels.data();
+    problem.x = rows.rows.data();
+    if (const char* error = svm_check_parameter(&problem, &param)) {
+        throw std::invalid_argument(std::string("libsvm: ") + error);
+    }
+
+    std::string output;
+    double seconds = 0.0;
+    const ModelPtr model = trainModel(problem, param, output, seconds);
+    LibsvmResult result = resultOf(*model, m, kernels);
+    result.iterations = iterationsFrom(output);
+    result.trainSeconds = seconds;
     return result;
 }
 

@@ -188,6 +188,65 @@ struct SimpleMklSolver::State {
 
 namespace {
 
+// The reduced gradient against μ = argmax β (Rakotomamonjy et al. 2008, eq. 14, with the
+// zero-sum D_μ of their code so that β stays on the simplex).
+Eigen::VectorXd reducedGradientDirection(const SimpleMklPoint& start, int& mu) {
+    const int K = static_cast<int>(start.beta.size());
+    const Eigen::VectorXd g = start.S.array() - start.alpha.sum();
+    mu = 0;
+    start.beta.maxCoeff(&mu);
+    Eigen::VectorXd direction = Eigen::VectorXd::Zero(K);
+    for (int k = 0; k < K; ++k) {
+        if (k == mu) continue;
+        direction[k] = g[mu] - g[k];
+        if (start.beta[k] == 0.0 && direction[k] < 0) direction[k] = 0.0;
+    }
+    direction[mu] = -direction.sum();
+    return direction;
+}
+
+// Where the paper's inner while loop ends: the last point that decreased J, the point at the
+// maximal step γ_max beyond it, and whether a line search on [0, γ_max] is still due.
+struct MaxStep {
+    SimpleMklPoint base;
+    SimpleMklPoint far;
+    double gammaMax = 0.0;
+    bool lineSearch = true;
+};
+
+// Moves to each βₖ that reaches 0 while J decreases (the paper's inner while loop), from
+// step.base; false when an SVM call was cancelled.
+template <class EvaluateFn>
+bool moveToMaxStep(const EvaluateFn& evaluate, int mu, Eigen::VectorXd& direction, MaxStep& step) {
+    const auto K = direction.size();
+    for (;;) {
+        int nu = -1;
+        step.gammaMax = kInf;
+        for (int k = 0; k < K; ++k) {
+            if (direction[k] < 0) {
+                const double gamma = -step.base.beta[k] / direction[k];
+                if (gamma < step.gammaMax) {
+                    step.gammaMax = gamma;
+                    nu = k;
+                }
+            }
+        }
+        Eigen::VectorXd betaFar = step.base.beta + step.gammaMax * direction;
+        betaFar[nu] = 0.0;
+        if (!evaluate(onSimplex(betaFar), &step.far)) return false;
+        if (!(step.far.J < step.base.J)) return true;
+        // β_ν stays at 0 from here: μ gives up what ν no longer takes, D_μ + D_ν, so that
+        // Σ D stays 0 (β on the simplex).
+        step.base = step.far;
+        direction[mu] += direction[nu];
+        direction[nu] = 0.0;
+        if (!hasNegative(direction)) {
+            step.lineSearch = false;
+            return true;
+        }
+    }
+}
+
 bool lineSearchValid(const std::string& lineSearch, std::string* why) {
     if (lineSearch == "armijo" || lineSearch == "golden") return true;
     if (why) {
@@ -222,12 +281,7 @@ bool SimpleMklOptions::isValid(std::string* why) const {
 SimpleMklSolver::SimpleMklSolver(const KernelProblem& problem, SimpleMklOptions options)
     : KernelSvmSolver(problem, options.kernel, options.stop, kOwner, /*singleKernel=*/false),
       simpleOptions_(std::move(options)) {
-    if (!valid()) return;
-    std::string why;
-    if (!simpleOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!valid() || !acceptOptions(simpleOptions_)) return;
     SetupTimer timer(*this);
     const int K = kernels_->kernels();
     const Eigen::VectorXd beta0 = Eigen::VectorXd::Constant(K, 1.0 / K);
@@ -288,67 +342,23 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
         s.solved = true;
     }
     const SimpleMklPoint start = s.current;
-    const int K = static_cast<int>(start.beta.size());
-
-    // The reduced gradient against μ = argmax β (Rakotomamonjy et al. 2008, eq. 14, with the
-    // zero-sum D_μ of their code so that β stays on the simplex).
-    const Eigen::VectorXd g = start.S.array() - start.alpha.sum();
     int mu = 0;
-    start.beta.maxCoeff(&mu);
-    Eigen::VectorXd direction = Eigen::VectorXd::Zero(K);
-    for (int k = 0; k < K; ++k) {
-        if (k == mu) continue;
-        direction[k] = g[mu] - g[k];
-        if (start.beta[k] == 0.0 && direction[k] < 0) direction[k] = 0.0;
-    }
-    direction[mu] = -direction.sum();
+    Eigen::VectorXd direction = reducedGradientDirection(start, mu);
 
     SimpleMklPoint best = start;
     s.maxStepRan = hasNegative(direction);
     s.lineSearchRan = false;
     if (s.maxStepRan) {
-        // Move to each βₖ that reaches 0 while J decreases (the paper's inner while loop).
-        SimpleMklPoint base = start;
-        SimpleMklPoint far;
-        double gammaMax = 0.0;
-        bool lineSearch = true;
-        for (;;) {
-            int nu = -1;
-            gammaMax = kInf;
-            for (int k = 0; k < K; ++k) {
-                if (direction[k] < 0) {
-                    const double step = -base.beta[k] / direction[k];
-                    if (step < gammaMax) {
-                        gammaMax = step;
-                        nu = k;
-                    }
-                }
-            }
-            Eigen::VectorXd betaFar = base.beta + gammaMax * direction;
-            betaFar[nu] = 0.0;
-            if (!evaluate(onSimplex(betaFar), &far)) return cancelled();
-            if (far.J < base.J) {
-                // β_ν stays at 0 from here: μ gives up what ν no longer takes, D_μ + D_ν, so that
-                // Σ D stays 0 (β on the simplex).
-                base = far;
-                direction[mu] += direction[nu];
-                direction[nu] = 0.0;
-                if (!hasNegative(direction)) {
-                    lineSearch = false;
-                    break;
-                }
-                continue;
-            }
-            break;
-        }
-        best = base;
-        if (lineSearch && gammaMax > 0) {
+        MaxStep step{start, {}, 0.0, true};
+        if (!moveToMaxStep(evaluate, mu, direction, step)) return cancelled();
+        best = step.base;
+        if (step.lineSearch && step.gammaMax > 0) {
             s.lineSearchRan = true;
             const bool done = simpleOptions_.line_search == "golden"
-                                  ? goldenSection(evaluate, base, gammaMax, direction,
+                                  ? goldenSection(evaluate, step.base, step.gammaMax, direction,
                                                   simpleOptions_.line_search_tol, best)
-                                  : armijoSearch(evaluate, base, far, gammaMax, direction,
-                                                 simpleOptions_.line_search_tol, best);
+                                  : armijoSearch(evaluate, step.base, step.far, step.gammaMax,
+                                                 direction, simpleOptions_.line_search_tol, best);
             if (!done) return cancelled();
         }
     }

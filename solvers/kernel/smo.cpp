@@ -325,99 +325,111 @@ struct Smo::Impl {
         return std::isfinite(v) ? std::max(0.0, v) : 0.0;
     }
 
-    // One pair update on positions i, j with rows Qi, Qj (LIBSVM's main loop body).
+    // One pair update on positions i, j with rows Qi, Qj (LIBSVM's main loop body): the
+    // two-variable subproblem, then the gradient and, when a bound status changed, Ḡ.
     void update(int i, int j, const double* Qi, const double* Qj) {
         const double C = options.C;
-        const int* idx = index.data();
         const double oldI = alpha[i];
         const double oldJ = alpha[j];
         if (y[i] != y[j]) {
-            double quad = QD[i] + QD[j] + 2 * Qi[idx[j]];
-            if (quad <= 0) quad = kTau;
-            const double delta = (-G[i] - G[j]) / quad;
-            const double diff = alpha[i] - alpha[j];
-            alpha[i] += delta;
-            alpha[j] += delta;
-            if (diff > 0) {
-                if (alpha[j] < 0) {
-                    alpha[j] = 0;
-                    alpha[i] = diff;
-                }
-            } else {
-                if (alpha[i] < 0) {
-                    alpha[i] = 0;
-                    alpha[j] = -diff;
-                }
-            }
-            if (diff > 0) {  // C_i − C_j = 0
-                if (alpha[i] > C) {
-                    alpha[i] = C;
-                    alpha[j] = C - diff;
-                }
-            } else {
-                if (alpha[j] > C) {
-                    alpha[j] = C;
-                    alpha[i] = C + diff;
-                }
-            }
+            stepOppositeLabels(i, j, Qi[index[j]]);
         } else {
-            double quad = QD[i] + QD[j] - 2 * Qi[idx[j]];
-            if (quad <= 0) quad = kTau;
-            const double delta = (G[i] - G[j]) / quad;
-            const double sum = alpha[i] + alpha[j];
-            alpha[i] -= delta;
-            alpha[j] += delta;
-            if (sum > C) {
-                if (alpha[i] > C) {
-                    alpha[i] = C;
-                    alpha[j] = sum - C;
-                }
-            } else {
-                if (alpha[j] < 0) {
-                    alpha[j] = 0;
-                    alpha[i] = sum;
-                }
-            }
-            if (sum > C) {
-                if (alpha[j] > C) {
-                    alpha[j] = C;
-                    alpha[i] = sum - C;
-                }
-            } else {
-                if (alpha[i] < 0) {
-                    alpha[i] = 0;
-                    alpha[j] = sum;
-                }
-            }
+            stepEqualLabels(i, j, Qi[index[j]]);
         }
-
-        const double dI = alpha[i] - oldI;
-        const double dJ = alpha[j] - oldJ;
-        double* g = G.data();
-        for (int k = 0; k < activeSize; ++k) {
-            const int e = idx[k];
-            g[k] += Qi[e] * dI + Qj[e] * dJ;
-        }
+        updateGradient(Qi, Qj, alpha[i] - oldI, alpha[j] - oldJ);
 
         const bool ui = isUpper(i);
         const bool uj = isUpper(j);
         updateStatus(i);
         updateStatus(j);
-        if (!gbarValid) {
-            ++generation;
-            return;
-        }
-        if (ui != isUpper(i)) {
-            const double c = ui ? -C : C;
-            for (int k = 0; k < l; ++k)
-                Gbar[k] += c * Qi[idx[k]];
-        }
-        if (uj != isUpper(j)) {
-            const double c = uj ? -C : C;
-            for (int k = 0; k < l; ++k)
-                Gbar[k] += c * Qj[idx[k]];
+        if (gbarValid) {
+            if (ui != isUpper(i)) updateGbar(Qi, ui ? -C : C);
+            if (uj != isUpper(j)) updateGbar(Qj, uj ? -C : C);
         }
         ++generation;
+    }
+
+    // y_i ≠ y_j: α_i − α_j stays, the step is clipped to the box [0, C]².
+    void stepOppositeLabels(int i, int j, double Qij) {
+        const double C = options.C;
+        double quad = QD[i] + QD[j] + 2 * Qij;
+        if (quad <= 0) quad = kTau;
+        const double delta = (-G[i] - G[j]) / quad;
+        const double diff = alpha[i] - alpha[j];
+        alpha[i] += delta;
+        alpha[j] += delta;
+        if (diff > 0) {
+            if (alpha[j] < 0) {
+                alpha[j] = 0;
+                alpha[i] = diff;
+            }
+        } else {
+            if (alpha[i] < 0) {
+                alpha[i] = 0;
+                alpha[j] = -diff;
+            }
+        }
+        if (diff > 0) {  // C_i − C_j = 0
+            if (alpha[i] > C) {
+                alpha[i] = C;
+                alpha[j] = C - diff;
+            }
+        } else {
+            if (alpha[j] > C) {
+                alpha[j] = C;
+                alpha[i] = C + diff;
+            }
+        }
+    }
+
+    // y_i = y_j: α_i + α_j stays, the step is clipped to the box [0, C]².
+    void stepEqualLabels(int i, int j, double Qij) {
+        const double C = options.C;
+        double quad = QD[i] + QD[j] - 2 * Qij;
+        if (quad <= 0) quad = kTau;
+        const double delta = (G[i] - G[j]) / quad;
+        const double sum = alpha[i] + alpha[j];
+        alpha[i] -= delta;
+        alpha[j] += delta;
+        if (sum > C) {
+            if (alpha[i] > C) {
+                alpha[i] = C;
+                alpha[j] = sum - C;
+            }
+        } else {
+            if (alpha[j] < 0) {
+                alpha[j] = 0;
+                alpha[i] = sum;
+            }
+        }
+        if (sum > C) {
+            if (alpha[j] > C) {
+                alpha[j] = C;
+                alpha[i] = sum - C;
+            }
+        } else {
+            if (alpha[i] < 0) {
+                alpha[i] = 0;
+                alpha[j] = sum;
+            }
+        }
+    }
+
+    // G += Q_i Δα_i + Q_j Δα_j over the active set.
+    void updateGradient(const double* Qi, const double* Qj, double dI, double dJ) {
+        const int* idx = index.data();
+        double* g = G.data();
+        for (int k = 0; k < activeSize; ++k) {
+            const int e = idx[k];
+            g[k] += Qi[e] * dI + Qj[e] * dJ;
+        }
+    }
+
+    // Ḡ += c Q_i: a variable reached C (c = C) or left it (c = −C).
+    void updateGbar(const double* Qi, double c) {
+        const int* idx = index.data();
+        for (int k = 0; k < l; ++k)
+            Gbar[k] += c * Qi[idx[k]];
     }
 };
 
