@@ -330,6 +330,287 @@ SimplexQp::PairStep SimplexQp::pairStep(const Measure& m) {
     return step;
 }
 
+// The working set W of activeSetPolish, the factor of its face and the method's steps (see
+// activeSetPolish for the method). The factor lives in qp.face_ between polishes.
+class SimplexQp::ActiveSet {
+  public:
+    explicit ActiveSet(SimplexQp& qp)
+        : t_(qp.t_),
+          H_(qp.H_),
+          alpha_(qp.alpha_),
+          grad_(qp.grad_),
+          face_(qp.face_),
+          F_(qp.face_.free),
+          r_(qp.face_.reference),
+          eps_(qp.face_.eps),
+          inW_(static_cast<std::size_t>(qp.t_), 0),
+          Hd_(qp.t_) {
+        for (int i = 0; i < t_; ++i) {
+            if (alpha_(i) > 0.0) {
+                inW_[static_cast<std::size_t>(i)] = 1;
+                ++s0_;
+            }
+        }
+        maxSteps_ = 20 + s0_ / 4;
+        // With H = 0 any ε gives the steepest-descent direction; scaling it by the gradient
+        // only keeps the numbers moderate (the ratio test decides the step).
+        const double hScale = qp.diag_.head(t_).maxCoeff();
+        const double gSpread = grad_.maxCoeff() - grad_.minCoeff();
+        epsWanted_ = kProxRelative * (hScale > 0.0 ? hScale : std::max(gSpread, 1e-300));
+    }
+
+    int maxSteps() const { return maxSteps_; }
+    bool ok() const { return ok_; }
+
+    // Reuses the factor of the last polish if its reference is still in W and its ε still
+    // fits H's scale, updating it to W; otherwise (or if W changed too much) starts afresh.
+    void factorFace() { ok_ = reuseFactor() || refactor(); }
+
+    // One step of the method: at a stationary point of W (or after 4 unblocked refinements)
+    // the most violating outside variable enters, otherwise a Newton step on the face. False
+    // when the polish is over.
+    bool step(double kappa, int& iterations) {
+        const FaceGradient fg = faceGradient(kappa);
+        if (fg.stationary || refinements_ >= 4) return enterMostViolating(fg, kappa);
+        return descend(fg.rg, iterations);
+    }
+
+  private:
+    // The reduced gradient g_F − g_r on the face, μ = αᵀg and min_W g.
+    struct FaceGradient {
+        Eigen::VectorXd rg;
+        double mu = 0.0;
+        double gMinW = 0.0;
+        bool stationary = false;
+    };
+
+    // M's entry for k, l ∈ W.
+    double reduced(int k, int l) const { return H_(k, l) - H_(k, r_) - H_(r_, l) + H_(r_, r_); }
+
+    // Factorises M + εI for W = {i : inW[i]} from scratch, with r the largest α.
+    bool refactor() {
+        r_ = -1;
+        F_.clear();
+        for (int i = 0; i < t_; ++i) {
+            if (!inW_[static_cast<std::size_t>(i)]) continue;
+            F_.push_back(i);
+            if (r_ < 0 || alpha_(i) > alpha_(r_)) r_ = i;
+        }
+        F_.erase(std::find(F_.begin(), F_.end(), r_));
+        eps_ = epsWanted_;
+        for (int attempt = 0; attempt < 4; ++attempt, eps_ *= 1e3) {
+            const int n = static_cast<int>(F_.size());
+            Eigen::MatrixXd K(n, n);
+            for (int l = 0; l < n; ++l) {
+                for (int k = l; k < n; ++k) {
+                    K(k, l) =
+                        reduced(F_[static_cast<std::size_t>(k)], F_[static_cast<std::size_t>(l)]);
+                }
+            }
+            K.diagonal().array() += eps_;
+            if (face_.factor(K)) return face_.valid = true;
+        }
+        return face_.valid = false;
+    }
+
+    // Appends i to F; refactorises if M + εI would lose positive definiteness.
+    bool enterFace(int i) {
+        const int n = static_cast<int>(F_.size());
+        Eigen::VectorXd k(n);
+        for (int l = 0; l < n; ++l)
+            k(l) = reduced(F_[static_cast<std::size_t>(l)], i);
+        if (face_.append(k, reduced(i, i) + eps_, 0.5 * eps_)) {
+            F_.push_back(i);
+            return true;
+        }
+        return refactor();
+    }
+
+    // The last polish's factor updated to W: false when it cannot serve (see factorFace).
+    bool reuseFactor() {
+        if (!(face_.valid && r_ >= 0 && r_ < t_ && inW_[static_cast<std::size_t>(r_)] &&
+              eps_ >= 0.1 * epsWanted_ && eps_ <= 1e6 * epsWanted_)) {
+            return false;
+        }
+        std::vector<char> inFace(static_cast<std::size_t>(t_), 0);
+        inFace[static_cast<std::size_t>(r_)] = 1;
+        int changes = 0;
+        for (int k = static_cast<int>(F_.size()) - 1; k >= 0; --k) {
+            const int i = F_[static_cast<std::size_t>(k)];
+            if (i < t_ && inW_[static_cast<std::size_t>(i)]) {
+                inFace[static_cast<std::size_t>(i)] = 1;
+            } else {
+                ++changes;
+            }
+        }
+        for (int i = 0; i < t_; ++i) {
+            if (inW_[static_cast<std::size_t>(i)] && !inFace[static_cast<std::size_t>(i)]) {
+                ++changes;
+            }
+        }
+        if (changes > 8 + s0_ / 8) return false;  // beyond that, one factorisation is cheaper
+        for (int k = static_cast<int>(F_.size()) - 1; k >= 0; --k) {
+            const int i = F_[static_cast<std::size_t>(k)];
+            if (i < t_ && inW_[static_cast<std::size_t>(i)]) continue;
+            face_.remove(k);
+            F_.erase(F_.begin() + k);
+        }
+        for (int i = 0; i < t_; ++i) {
+            if (inW_[static_cast<std::size_t>(i)] && !inFace[static_cast<std::size_t>(i)]) {
+                if (!enterFace(i)) return false;
+                if (static_cast<int>(F_.size()) + 1 == s0_) break;  // refactor covered W
+            }
+        }
+        return true;
+    }
+
+    FaceGradient faceGradient(double kappa) const {
+        const int n = static_cast<int>(F_.size());
+        const double gr = grad_(r_);
+        FaceGradient fg;
+        fg.rg.resize(n);  // reduced gradient g_F − g_r
+        fg.mu = alpha_(r_) * gr;
+        fg.gMinW = gr;
+        double spread = 0.0;
+        for (int k = 0; k < n; ++k) {
+            const int i = F_[static_cast<std::size_t>(k)];
+            fg.rg(k) = grad_(i) - gr;
+            fg.mu += alpha_(i) * grad_(i);
+            fg.gMinW = std::min(fg.gMinW, grad_(i));
+        }
+        if (n > 0) spread = fg.rg.maxCoeff() - std::min(0.0, fg.rg.minCoeff());
+        fg.stationary = n == 0 || spread <= 0.5 * kappa;
+        return fg;
+    }
+
+    // Enters the most violating outside variable, if any (false: none, the polish is over).
+    bool enterMostViolating(const FaceGradient& fg, double kappa) {
+        int entering = -1;
+        double gEnter = std::min(fg.mu, fg.gMinW) - 0.5 * kappa;
+        for (int i = 0; i < t_; ++i) {
+            if (!inW_[static_cast<std::size_t>(i)] && grad_(i) < gEnter) {
+                gEnter = grad_(i);
+                entering = i;
+            }
+        }
+        if (entering < 0) return false;
+        inW_[static_cast<std::size_t>(entering)] = 1;
+        ok_ = enterFace(entering);
+        justAdded_ = entering;
+        refinements_ = 0;
+        return true;
+    }
+
+    // The Newton step d (d_F = y, d_r = −Σy) on the face, Hd, and the slope gᵀd and
+    // curvature dᵀHd along it.
+    void direction(const Eigen::VectorXd& y, const Eigen::VectorXd& rg, double& slope,
+                   double& curvature) {
+        const int n = static_cast<int>(F_.size());
+        Hd_ = -y.sum() * H_.col(r_).head(t_);
+        slope = 0.0;
+        for (int k = 0; k < n; ++k) {
+            if (y(k) != 0.0) Hd_ += y(k) * H_.col(F_[static_cast<std::size_t>(k)]).head(t_);
+            slope += y(k) * rg(k);
+        }
+        curvature = -y.sum() * Hd_(r_);
+        for (int k = 0; k < n; ++k)
+            curvature += y(k) * Hd_(F_[static_cast<std::size_t>(k)]);
+    }
+
+    // Ratio test: the largest τ with α_W + τd ≥ 0 and the blocking index k (n stands for r;
+    // −1 when nothing blocks).
+    double ratioTest(const Eigen::VectorXd& y, int& block) const {
+        const int n = static_cast<int>(F_.size());
+        double tauMax = kInf;
+        block = -1;
+        for (int k = 0; k <= n; ++k) {
+            const double dk = k < n ? y(k) : -y.sum();
+            if (dk < 0.0) {
+                const double ratio = alpha_(k < n ? F_[static_cast<std::size_t>(k)] : r_) / -dk;
+                if (ratio < tauMax) {
+                    tauMax = ratio;
+                    block = k;
+                }
+            }
+        }
+        return tauMax;
+    }
+
+    // A Newton step on the face with the ratio test and an exact line search; false when
+    // the polish is over (no descent, or no progress on this face).
+    bool descend(const Eigen::VectorXd& rg, int& iterations) {
+        const int n = static_cast<int>(F_.size());
+        const Eigen::VectorXd y = face_.solve(-rg);
+        double slope = 0.0, curvature = 0.0;
+        direction(y, rg, slope, curvature);
+        if (!(slope < 0.0)) return false;  // no descent left at this precision
+
+        int block = -1;
+        const double tauMax = ratioTest(y, block);
+        const double tauOpt = curvature > 0.0 ? -slope / curvature : kInf;
+        const bool blocked = block >= 0 && tauMax <= tauOpt;
+        const double tau = blocked ? tauMax : tauOpt;
+        if (!std::isfinite(tau)) return false;  // flat and unblocked: impossible for Σd = 0
+        const int blockIndex = !blocked ? -1 : block < n ? F_[static_cast<std::size_t>(block)] : r_;
+        if (blocked && tau == 0.0 && blockIndex == justAdded_) {
+            return false;  // the entering variable would leave at once: no progress on this face
+        }
+        justAdded_ = -1;
+        for (int k = 0; k <= n; ++k) {
+            const int i = k < n ? F_[static_cast<std::size_t>(k)] : r_;
+            const double dk = k < n ? y(k) : -y.sum();
+            alpha_(i) = i == blockIndex ? 0.0 : std::max(0.0, alpha_(i) + tau * dk);
+        }
+        grad_ += tau * Hd_;
+        ++iterations;
+
+        if (!blocked) {
+            ++refinements_;
+            return true;
+        }
+        refinements_ = 0;
+        return dropLeavers();
+    }
+
+    // After a blocked step: the variables at 0 leave W; false when the polish is over.
+    bool dropLeavers() {
+        for (int k = static_cast<int>(F_.size()) - 1; k >= 0; --k) {
+            const int i = F_[static_cast<std::size_t>(k)];
+            if (alpha_(i) > 0.0) continue;
+            F_.erase(F_.begin() + k);
+            inW_[static_cast<std::size_t>(i)] = 0;
+            face_.remove(k);
+        }
+        if (!(alpha_(r_) > 0.0)) {
+            // The reference left: the basis of the face changes, refactorise.
+            inW_[static_cast<std::size_t>(r_)] = 0;
+            if (F_.empty()) {  // impossible while Σα = 1; keep the factor honest anyway
+                face_.valid = false;
+                return false;
+            }
+            ok_ = refactor();
+        }
+        return true;
+    }
+
+    const int t_;
+    const Eigen::MatrixXd& H_;
+    Eigen::VectorXd& alpha_;
+    Eigen::VectorXd& grad_;
+    FaceFactor& face_;
+    std::vector<int>& F_;  // W∖{r}, in the order of the factor
+    int& r_;
+    double& eps_;
+    std::vector<char> inW_;
+    int s0_ = 0;  // |W| at the start
+    int maxSteps_ = 0;
+    double epsWanted_ = 0.0;
+    bool ok_ = false;
+    int refinements_ = 0;
+    int justAdded_ = -1;
+    Eigen::VectorXd Hd_;
+};
+
 bool SimplexQp::activeSetPolish(int& iterations, int maxIterations, double kappa) {
     // Primal active-set method started on the current support W, in the null-space form of
     // the face {d : d_i = 0 for i ∉ W, Σ d = 0}: with a reference r ∈ W (the largest α, the
@@ -343,208 +624,14 @@ bool SimplexQp::activeSetPolish(int& iterations, int maxIterations, double kappa
     // for an accurate solve. At a stationary point of W the most violating outside variable
     // enters. The Cholesky factor of M + εI is updated, not recomputed, when F changes:
     // O(s²) per change instead of O(s³) (only losing r forces a refactorisation).
-    const int t = t_;
     const Eigen::VectorXd savedAlpha = alpha_;
     const Eigen::VectorXd savedGrad = grad_;
     const Measure m0 = measure();
 
-    std::vector<char> inW(static_cast<std::size_t>(t), 0);
-    int s0 = 0;
-    int largest = -1;
-    for (int i = 0; i < t; ++i) {
-        if (alpha_(i) > 0.0) {
-            inW[static_cast<std::size_t>(i)] = 1;
-            ++s0;
-            if (largest < 0 || alpha_(i) > alpha_(largest)) largest = i;
-        }
-    }
-    const int maxSteps = 20 + s0 / 4;
-
-    // With H = 0 any ε gives the steepest-descent direction; scaling it by the gradient only
-    // keeps the numbers moderate (the ratio test decides the step).
-    const double hScale = diag_.head(t).maxCoeff();
-    const double gSpread = grad_.maxCoeff() - grad_.minCoeff();
-    const double epsWanted = kProxRelative * (hScale > 0.0 ? hScale : std::max(gSpread, 1e-300));
-
-    FaceFactor& face = face_;
-    std::vector<int>& F = face.free;  // W∖{r}, in the order of the factor
-    int& r = face.reference;
-    double& eps = face.eps;
-    // M's entry for k, l ∈ W.
-    auto reduced = [&](int k, int l) { return H_(k, l) - H_(k, r) - H_(r, l) + H_(r, r); };
-    // Factorises M + εI for W = {i : inW[i]} from scratch, with r the largest α.
-    auto refactor = [&]() {
-        r = -1;
-        F.clear();
-        for (int i = 0; i < t; ++i) {
-            if (!inW[static_cast<std::size_t>(i)]) continue;
-            F.push_back(i);
-            if (r < 0 || alpha_(i) > alpha_(r)) r = i;
-        }
-        F.erase(std::find(F.begin(), F.end(), r));
-        eps = epsWanted;
-        for (int attempt = 0; attempt < 4; ++attempt, eps *= 1e3) {
-            const int n = static_cast<int>(F.size());
-            Eigen::MatrixXd K(n, n);
-            for (int l = 0; l < n; ++l) {
-                for (int k = l; k < n; ++k) {
-                    K(k, l) =
-                        reduced(F[static_cast<std::size_t>(k)], F[static_cast<std::size_t>(l)]);
-                }
-            }
-            K.diagonal().array() += eps;
-            if (face.factor(K)) return face.valid = true;
-        }
-        return face.valid = false;
-    };
-    // Appends i to F; refactorises if M + εI would lose positive definiteness.
-    auto enterFace = [&](int i) {
-        const int n = static_cast<int>(F.size());
-        Eigen::VectorXd k(n);
-        for (int l = 0; l < n; ++l)
-            k(l) = reduced(F[static_cast<std::size_t>(l)], i);
-        if (face.append(k, reduced(i, i) + eps, 0.5 * eps)) {
-            F.push_back(i);
-            return true;
-        }
-        return refactor();
-    };
-
-    // Reuse the factor of the last polish if its reference is still in W and its ε still
-    // fits H's scale, updating it to W; otherwise (or if W changed too much) start afresh.
-    bool ok = face.valid && r >= 0 && r < t && inW[static_cast<std::size_t>(r)] &&
-              eps >= 0.1 * epsWanted && eps <= 1e6 * epsWanted;
-    if (ok) {
-        std::vector<char> inFace(static_cast<std::size_t>(t), 0);
-        inFace[static_cast<std::size_t>(r)] = 1;
-        int changes = 0;
-        for (int k = static_cast<int>(F.size()) - 1; k >= 0; --k) {
-            const int i = F[static_cast<std::size_t>(k)];
-            if (i < t && inW[static_cast<std::size_t>(i)]) {
-                inFace[static_cast<std::size_t>(i)] = 1;
-            } else {
-                ++changes;
-            }
-        }
-        for (int i = 0; i < t; ++i) {
-            if (inW[static_cast<std::size_t>(i)] && !inFace[static_cast<std::size_t>(i)]) {
-                ++changes;
-            }
-        }
-        ok = changes <= 8 + s0 / 8;  // beyond that, one factorisation is cheaper
-        for (int k = static_cast<int>(F.size()) - 1; ok && k >= 0; --k) {
-            const int i = F[static_cast<std::size_t>(k)];
-            if (i < t && inW[static_cast<std::size_t>(i)]) continue;
-            face.remove(k);
-            F.erase(F.begin() + k);
-        }
-        for (int i = 0; ok && i < t; ++i) {
-            if (inW[static_cast<std::size_t>(i)] && !inFace[static_cast<std::size_t>(i)]) {
-                ok = enterFace(i);
-                if (!ok || static_cast<int>(F.size()) + 1 == s0) break;  // refactor covered W
-            }
-        }
-    }
-    if (!ok) ok = refactor();
-
-    Eigen::VectorXd Hd(t);
-    int refinements = 0;
-    int justAdded = -1;
-    for (int steps = 0; ok && steps < maxSteps && iterations < maxIterations; ++steps) {
-        const int n = static_cast<int>(F.size());
-        const double gr = grad_(r);
-        Eigen::VectorXd rg(n);  // reduced gradient g_F − g_r
-        double mu = alpha_(r) * gr, gMinW = gr, spread = 0.0;
-        for (int k = 0; k < n; ++k) {
-            const int i = F[static_cast<std::size_t>(k)];
-            rg(k) = grad_(i) - gr;
-            mu += alpha_(i) * grad_(i);
-            gMinW = std::min(gMinW, grad_(i));
-        }
-        if (n > 0) spread = rg.maxCoeff() - std::min(0.0, rg.minCoeff());
-        const bool stationary = n == 0 || spread <= 0.5 * kappa;
-
-        if (stationary || refinements >= 4) {
-            // Enter the most violating outside variable, if any.
-            int entering = -1;
-            double gEnter = std::min(mu, gMinW) - 0.5 * kappa;
-            for (int i = 0; i < t; ++i) {
-                if (!inW[static_cast<std::size_t>(i)] && grad_(i) < gEnter) {
-                    gEnter = grad_(i);
-                    entering = i;
-                }
-            }
-            if (entering < 0) break;
-            inW[static_cast<std::size_t>(entering)] = 1;
-            ok = enterFace(entering);
-            justAdded = entering;
-            refinements = 0;
-            continue;
-        }
-
-        const Eigen::VectorXd y = face.solve(-rg);
-        Hd = -y.sum() * H_.col(r).head(t);
-        double slope = 0.0;
-        for (int k = 0; k < n; ++k) {
-            if (y(k) != 0.0) Hd += y(k) * H_.col(F[static_cast<std::size_t>(k)]).head(t);
-            slope += y(k) * rg(k);
-        }
-        double curvature = -y.sum() * Hd(r);
-        for (int k = 0; k < n; ++k)
-            curvature += y(k) * Hd(F[static_cast<std::size_t>(k)]);
-        if (!(slope < 0.0)) break;  // no descent left at this precision
-
-        // Ratio test (largest τ with α_W + τd ≥ 0; index n stands for r) and line search.
-        double tauMax = kInf;
-        int block = -1;
-        for (int k = 0; k <= n; ++k) {
-            const double dk = k < n ? y(k) : -y.sum();
-            if (dk < 0.0) {
-                const double ratio = alpha_(k < n ? F[static_cast<std::size_t>(k)] : r) / -dk;
-                if (ratio < tauMax) {
-                    tauMax = ratio;
-                    block = k;
-                }
-            }
-        }
-        const double tauOpt = curvature > 0.0 ? -slope / curvature : kInf;
-        const bool blocked = block >= 0 && tauMax <= tauOpt;
-        const double tau = blocked ? tauMax : tauOpt;
-        if (!std::isfinite(tau)) break;  // flat and unblocked: impossible for Σd = 0, d ≠ 0
-        const int blockIndex = !blocked ? -1 : block < n ? F[static_cast<std::size_t>(block)] : r;
-        if (blocked && tau == 0.0 && blockIndex == justAdded) {
-            break;  // the entering variable would leave at once: no progress on this face
-        }
-        justAdded = -1;
-        for (int k = 0; k <= n; ++k) {
-            const int i = k < n ? F[static_cast<std::size_t>(k)] : r;
-            const double dk = k < n ? y(k) : -y.sum();
-            alpha_(i) = i == blockIndex ? 0.0 : std::max(0.0, alpha_(i) + tau * dk);
-        }
-        grad_ += tau * Hd;
-        ++iterations;
-
-        if (!blocked) {
-            ++refinements;
-            continue;
-        }
-        refinements = 0;
-        for (int k = n - 1; k >= 0; --k) {
-            const int i = F[static_cast<std::size_t>(k)];
-            if (alpha_(i) > 0.0) continue;
-            F.erase(F.begin() + k);
-            inW[static_cast<std::size_t>(i)] = 0;
-            face.remove(k);
-        }
-        if (!(alpha_(r) > 0.0)) {
-            // The reference left: the basis of the face changes, refactorise.
-            inW[static_cast<std::size_t>(r)] = 0;
-            if (F.empty()) {  // impossible while Σα = 1; keep the factor honest anyway
-                face.valid = false;
-                break;
-            }
-            ok = refactor();
-        }
+    ActiveSet set(*this);
+    set.factorFace();
+    for (int steps = 0; set.ok() && steps < set.maxSteps() && iterations < maxIterations; ++steps) {
+        if (!set.step(kappa, iterations)) break;
     }
 
     // Keep the result if q decreased beyond its rounding noise, or if q is unchanged within
@@ -553,13 +640,67 @@ bool SimplexQp::activeSetPolish(int& iterations, int maxIterations, double kappa
     const double noise = 64.0 * kEps * (std::abs(m0.alphaG) + std::abs(m0.alphaB)) + 1e-300;
     const bool better = m1.objective < m0.objective - noise ||
                         (m1.objective <= m0.objective + noise && m1.fwGap < m0.fwGap);
-    if (!ok || !better) {
+    if (!set.ok() || !better) {
         alpha_ = savedAlpha;
         grad_ = savedGrad;
         return false;
     }
     return true;
 }
+
+namespace {
+
+// When solve() may end: the gap is met and no α_j > 0 violates KKT by more than κ (a tiny α_j
+// with a large g_j hardly shows in fwGap; after the gap is met the cleanup has a bounded
+// extra effort), q has not decreased beyond its rounding noise for `patience` iterations
+// (stalled), or the iteration budget is spent.
+struct SolveEnd {
+    int patience = 0;
+    int maxIterations = 0;
+    int cleanupStart = -1;
+    double bestObjective = kInf;
+    int lastImprovement = 0;
+    bool stalled = false;
+
+    bool reached(double fwGap, double kktViolation, double objective, double noise, double kappa,
+                 int iterations) {
+        const bool gapMet = fwGap <= kappa;
+        bool done = gapMet && kktViolation <= kappa;
+        if (gapMet && !done) {
+            if (cleanupStart < 0) cleanupStart = iterations;
+            done = iterations - cleanupStart > patience;
+        }
+        if (objective < bestObjective - noise) {
+            bestObjective = objective;
+            lastImprovement = iterations;
+        } else if (iterations - lastImprovement > patience) {
+            stalled = true;
+        }
+        return done || stalled || iterations >= maxIterations;
+    }
+};
+
+// Polish once SMO's support has settled (no change for a while), or, while it keeps changing,
+// after a number of SMO steps that doubles with every polish so that the O(s³)
+// factorisations stay a bounded share of the work.
+struct PolishSchedule {
+    int lastSupportChange = 0;
+    int smoSincePolish = 0;
+    int polishGap = 20;
+
+    bool due(int iterations, int support) {
+        const int stable = iterations - lastSupportChange;
+        const bool polishDue = support > 1 && smoSincePolish >= 3 &&
+                               (stable >= std::max(3, support / 4) || smoSincePolish >= polishGap);
+        if (polishDue) {
+            smoSincePolish = 0;
+            polishGap = std::min(2 * polishGap, 1 << 24);
+        }
+        return polishDue;
+    }
+};
+
+}  // namespace
 
 SimplexQpResult SimplexQp::solve() {
     if (t_ == 0) throw std::invalid_argument("SimplexQp::solve: no variables (size() == 0)");
@@ -577,84 +718,55 @@ SimplexQpResult SimplexQp::solve() {
         return std::max(options_.tolerance * std::max(1.0, std::abs(measured.objective)),
                         roundingFloor);
     };
+    SolveEnd end;
     // Iterations without a decrease of q beyond its rounding noise after which the solve is
     // declared stalled (q no longer measures progress; prevents spinning on noise).
-    const int patience = 2 * t_ + 50;
+    end.patience = 2 * t_ + 50;
     // Work per solve: max_iterations, and at most 1000 steps per variable (plus 10,000). A
     // well-posed QP needs a small multiple of t; one whose H spans 60 orders of magnitude (a
     // feature of 10³⁰ among values of 1) crept on by rounding-level decreases for the whole
     // 10⁶, 0.6 s per cutting-plane iteration with 4 planes.
-    const int maxIterations =
+    end.maxIterations =
         static_cast<int>(std::min<long long>(options_.max_iterations, 1000LL * t_ + 10000));
 
-    SimplexQpResult result;
     int iterations = 0;
-    int lastSupportChange = 0;
-    int smoSincePolish = 0;
-    int polishGap = std::max(20, static_cast<int>((alpha_.array() > 0.0).count()));
-    int cleanupStart = -1;
-    double bestObjective = kInf;
-    int lastImprovement = 0;
+    PolishSchedule polish;
+    polish.polishGap = std::max(20, static_cast<int>((alpha_.array() > 0.0).count()));
     bool gradientFresh = false;
-    bool stalled = false;
     Measure m;
     for (;;) {
         m = measure();
         const double kappa = gapTolerance(m);
-        const bool gapMet = m.fwGap <= kappa;
-        // Converged on fwGap; keep going while some α_j > 0 still violates KKT by more than
-        // κ (a tiny α_j with a large g_j hardly shows in fwGap), for a bounded extra effort.
-        bool done = gapMet && m.kktViolation <= kappa;
-        if (gapMet && !done) {
-            if (cleanupStart < 0) cleanupStart = iterations;
-            done = iterations - cleanupStart > patience;
-        }
         const double noise = 64.0 * kEps * (std::abs(m.alphaG) + std::abs(m.alphaB));
-        if (m.objective < bestObjective - noise) {
-            bestObjective = m.objective;
-            lastImprovement = iterations;
-        } else if (iterations - lastImprovement > patience) {
-            stalled = true;
-        }
-        done = done || stalled || iterations >= maxIterations;
-        if (done) {
+        if (end.reached(m.fwGap, m.kktViolation, m.objective, noise, kappa, iterations)) {
             // Confirm on a freshly computed gradient: the cached one accumulates rounding.
             if (!gradientFresh) {
                 refreshGradient();
                 gradientFresh = true;
-                if (!stalled && iterations < maxIterations) continue;
+                if (!end.stalled && iterations < end.maxIterations) continue;
                 m = measure();
             }
             break;
         }
         gradientFresh = false;
 
-        // Polish once SMO's support has settled (no change for a while), or, while it keeps
-        // changing, after a number of SMO steps that doubles with every polish so that the
-        // O(s³) factorisations stay a bounded share of the work.
-        const int stable = iterations - lastSupportChange;
-        const bool polishDue =
-            m.support > 1 && smoSincePolish >= 3 &&
-            (stable >= std::max(3, m.support / 4) || smoSincePolish >= polishGap);
-        if (polishDue) {
-            smoSincePolish = 0;
-            polishGap = std::min(2 * polishGap, 1 << 24);
-            if (activeSetPolish(iterations, maxIterations, kappa)) {
-                lastSupportChange = iterations;
-                continue;
-            }
+        if (polish.due(iterations, m.support) &&
+            activeSetPolish(iterations, end.maxIterations, kappa)) {
+            polish.lastSupportChange = iterations;
+            continue;
         }
         const PairStep step = pairStep(m);
         if (step.moved) {
             ++iterations;
-            ++smoSincePolish;
-            if (step.supportChanged) lastSupportChange = iterations;
+            ++polish.smoSincePolish;
+            if (step.supportChanged) polish.lastSupportChange = iterations;
             continue;
         }
         // No pair can move any more; a final active-set attempt, then give up.
-        stalled = !activeSetPolish(iterations, maxIterations, kappa);
+        end.stalled = !activeSetPolish(iterations, end.maxIterations, kappa);
     }
 
+    SimplexQpResult result;
     result.objective = m.objective;
     result.fwGap = m.fwGap;
     result.kktViolation = m.kktViolation;

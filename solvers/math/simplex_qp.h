@@ -119,6 +119,9 @@ class SimplexQp {
         Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
     };
 
+    // activeSetPolish's working set, face factor and steps (simplex_qp.cpp).
+    class ActiveSet;
+
     void reserve(int capacity);
     void refreshGradient();  // g = Hα − b from scratch, O(t·#support)
     Measure measure() const;
