@@ -51,6 +51,71 @@ double gapOf(const IterationRecord& record) {
     return std::isnan(gap) ? std::numeric_limits<double>::infinity() : gap;
 }
 
+// The record a step starts from: the next iteration, with the last one's counts and bounds.
+IterationRecord nextRecord(const IterationRecord& last) {
+    IterationRecord record;
+    record.iteration = last.iteration + 1;
+    record.oracleCalls = last.oracleCalls;
+    record.upper = last.upper;
+    record.lower = last.lower;
+    record.pathParameter = last.pathParameter;
+    return record;
+}
+
+// Runs the iteration `doStep`: an exception from it (a failed allocation, a library's error)
+// ends the run with its message instead of escaping into the caller's thread.
+template <class DoStep>
+Status guardedStep(DoStep&& doStep) {
+    try {
+        return doStep();
+    } catch (const MemoryLimitError& e) {
+        // A memory limit is the input's size, not a numerical failure (exit status 1).
+        return Status::make(StatusCode::InvalidInput, e.what());
+    } catch (const std::bad_alloc&) {
+        return Status::make(StatusCode::InvalidInput, outOfMemoryMessage());
+    } catch (const std::exception& e) {
+        return Status::make(StatusCode::NumericalFailure, e.what());
+    } catch (...) {
+        return Status::make(StatusCode::NumericalFailure, "unknown error in the iteration");
+    }
+}
+
+// The stopping rules, in order, for a step that left the run running: bounds crossed,
+// the absolute and the relative gap (unless the solver follows a path, where the gap does not
+// rule), the iteration and time limits, the user's cancel. `result` is left as it is when
+// none applies.
+void applyStopRules(const StopOptions& stop, const IterationRecord& record, bool gapRules,
+                    double seconds, bool cancelled, Status& result) {
+    // Bounds may cross by rounding; by more, the lower bound is not one any more and a
+    // "converged" would certify nothing.
+    const double crossing = 1e-6 * std::max(1.0, std::abs(record.upper));
+    if (gapRules && record.gap < -crossing) {
+        result = Status::make(StatusCode::NumericalFailure,
+                              "the lower bound " + formatReal(record.lower) +
+                                  " exceeds the upper bound " + formatReal(record.upper) + " by " +
+                                  formatReal(-record.gap) +
+                                  ": the method has lost precision (badly scaled data?)");
+    } else if (gapRules && stop.absoluteReached(record.gap)) {
+        result = Status::make(StatusCode::Converged,
+                              "gap " + formatReal(record.gap) + " within tolerance after " +
+                                  std::to_string(record.iteration) + " iterations");
+    } else if (gapRules && stop.relativeReached(record.gap, record.upper)) {
+        result = Status::make(StatusCode::Converged,
+                              "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
+                                  std::to_string(record.iteration) + " iterations");
+    } else if (record.iteration >= stop.max_iterations) {
+        result = Status::make(StatusCode::IterationLimit,
+                              "reached max_iterations = " + std::to_string(stop.max_iterations) +
+                                  " with gap " + formatReal(record.gap));
+    } else if (stop.max_seconds > 0.0 && seconds >= stop.max_seconds) {
+        result = Status::make(StatusCode::TimeLimit,
+                              "reached max_seconds = " + formatReal(stop.max_seconds) +
+                                  " with gap " + formatReal(record.gap));
+    } else if (cancelled) {
+        result = Status::make(StatusCode::Cancelled, "stopped by the user");
+    }
+}
+
 }  // namespace
 
 bool Solver::completeFinalRecord(IterationRecord& record, Status& result) {
@@ -102,30 +167,10 @@ Status Solver::step() {
         return status_;
     }
 
-    IterationRecord record;
-    record.iteration = lastRecord_.iteration + 1;
-    record.oracleCalls = lastRecord_.oracleCalls;
-    record.upper = lastRecord_.upper;
-    record.lower = lastRecord_.lower;
-    record.pathParameter = lastRecord_.pathParameter;
-
+    IterationRecord record = nextRecord(lastRecord_);
     events_.clear();
     stepStart_ = std::chrono::steady_clock::now();
-    // An exception from the iteration (a failed allocation, a library's error) ends the run
-    // with its message instead of escaping into the caller's thread.
-    Status result;
-    try {
-        result = doStep(record);
-    } catch (const MemoryLimitError& e) {
-        // A memory limit is the input's size, not a numerical failure (exit status 1).
-        result = Status::make(StatusCode::InvalidInput, e.what());
-    } catch (const std::bad_alloc&) {
-        result = Status::make(StatusCode::InvalidInput, outOfMemoryMessage());
-    } catch (const std::exception& e) {
-        result = Status::make(StatusCode::NumericalFailure, e.what());
-    } catch (...) {
-        result = Status::make(StatusCode::NumericalFailure, "unknown error in the iteration");
-    }
+    Status result = guardedStep([&] { return doStep(record); });
 
     record.events = events_.mask;
     record.gap = gapOf(record);
@@ -133,39 +178,8 @@ Status Solver::step() {
     const double seconds =
         setupSeconds_ + stepSeconds_ +
         std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart_).count();
-
-    if (result.code == StatusCode::Running) {
-        const bool gapRules = !followsPath();
-        // Bounds may cross by rounding; by more, the lower bound is not one any more and a
-        // "converged" would certify nothing.
-        const double crossing = 1e-6 * std::max(1.0, std::abs(record.upper));
-        if (gapRules && record.gap < -crossing) {
-            result = Status::make(StatusCode::NumericalFailure,
-                                  "the lower bound " + formatReal(record.lower) +
-                                      " exceeds the upper bound " + formatReal(record.upper) +
-                                      " by " + formatReal(-record.gap) +
-                                      ": the method has lost precision (badly scaled data?)");
-        } else if (gapRules && stop_.absoluteReached(record.gap)) {
-            result = Status::make(StatusCode::Converged,
-                                  "gap " + formatReal(record.gap) + " within tolerance after " +
-                                      std::to_string(record.iteration) + " iterations");
-        } else if (gapRules && stop_.relativeReached(record.gap, record.upper)) {
-            result = Status::make(StatusCode::Converged,
-                                  "gap " + formatReal(record.gap) + " <= tol_rel * upper after " +
-                                      std::to_string(record.iteration) + " iterations");
-        } else if (record.iteration >= stop_.max_iterations) {
-            result =
-                Status::make(StatusCode::IterationLimit,
-                             "reached max_iterations = " + std::to_string(stop_.max_iterations) +
-                                 " with gap " + formatReal(record.gap));
-        } else if (stop_.max_seconds > 0.0 && seconds >= stop_.max_seconds) {
-            result = Status::make(StatusCode::TimeLimit,
-                                  "reached max_seconds = " + formatReal(stop_.max_seconds) +
-                                      " with gap " + formatReal(record.gap));
-        } else if (cancel_.cancelled()) {
-            result = Status::make(StatusCode::Cancelled, "stopped by the user");
-        }
-    }
+    if (result.code == StatusCode::Running)
+        applyStopRules(stop_, record, !followsPath(), seconds, cancel_.cancelled(), result);
     if (result.finished()) completeFinalRecord(record, result);
     stepSeconds_ +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart_).count();
