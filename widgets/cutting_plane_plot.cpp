@@ -129,78 +129,14 @@ void CuttingPlanePlot::trimPlaneCurves(std::size_t count) {
     }
 }
 
+// The function's layers (setup1d: f's graph and the model; setup2d: f's heat map and
+// contours), then the candidates' markers common to both, and the legend's corner.
 void CuttingPlanePlot::setupFunction(const FunctionView& view) {
     plot_->legend->setVisible(true);
-    const Box& box = view.box;
     if (view.dimension == 1) {
-        plot_->xAxis->setLabel("x");
-        plot_->yAxis->setLabel("f(x)");
-        fGraph_ = plot_->addGraph();
-        fGraph_->setName("f");
-        fGraph_->setPen(pen(colors::kFunction, 2.2));
-        fGraph_->setData(QVector<double>(view.xs.begin(), view.xs.end()),
-                         QVector<double>(view.fs.begin(), view.fs.end()), true);
-        plot_->xAxis->setRange(box.lower(0), box.upper(0));
-        // Planes first so that f, the model and the points are drawn over them.
-        model_ = plot_->addGraph();
-        model_->setName("model f_t");
-        model_->setPen(pen(colors::kModel, 2.0));
-        prox_ = plot_->addGraph();
-        prox_->setName("prox objective");
-        prox_->setPen(pen(colors::kProx, 1.6, Qt::DashLine));
-        gapSegment_ = newCurve(plot_, pen(colors::kCandidate, 1.2, Qt::DotLine));
-        iterates_ =
-            pointsGraph(plot_, "oracle points",
-                        markerStyle(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
-        optimum_ = pointsGraph(
-            plot_, "minimum f*",
-            markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 11));
-        optimum_->setData({view.minimizer(0)}, {view.minimum});
+        setup1d(view);
     } else {
-        plot_->xAxis->setLabel("x1");
-        plot_->yAxis->setLabel("x2");
-        heatMap_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-        heatMap_->setName("f");
-        heatMap_->removeFromLegend();
-        const GridSamples& grid = view.grid;
-        heatMap_->data()->setSize(grid.nx, grid.ny);
-        heatMap_->data()->setRange(QCPRange(grid.x(0), grid.x(grid.nx - 1)),
-                                   QCPRange(grid.y(0), grid.y(grid.ny - 1)));
-        for (int j = 0; j < grid.ny; ++j) {
-            for (int i = 0; i < grid.nx; ++i)
-                heatMap_->data()->setCell(i, j, grid.at(i, j));
-        }
-        heatMap_->setGradient(heatGradient());
-        heatMap_->setInterpolate(true);
-        if (!view.contours.empty()) {
-            heatMap_->setDataRange(
-                QCPRange(view.minimum, view.contours.back().level));  // saturate the steep rim
-        } else {
-            heatMap_->rescaleDataRange();
-        }
-        contours_ = newCurve(plot_, pen(colors::kContour, 0.8), "contours of f");
-        QVector<QCPCurveData> data;
-        int t = 0;
-        for (const auto& level : view.contours) {
-            for (const auto& [a, b] : level.segments) {
-                data.append(QCPCurveData(t++, a.x(), a.y()));
-                data.append(QCPCurveData(t++, b.x(), b.y()));
-                data.append(QCPCurveData(t++, kNaN, kNaN));
-            }
-        }
-        contours_->data()->set(data, true);
-        plot_->xAxis->setRange(box.lower(0), box.upper(0));
-        plot_->yAxis->setRange(box.lower(1), box.upper(1));
-        path_ = newCurve(plot_, pen(colors::kPath, 1.2), "iterates");
-        path_->setScatterStyle(markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
-        iterates_ = nullptr;
-        optimum_ = pointsGraph(
-            plot_, "minimiser x*",
-            markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
-        optimum_->setData({view.minimizer(0)}, {view.minimizer(1)});
-        ball_ = new QCPItemEllipse(plot_);
-        ball_->setPen(pen(colors::kProx, 1.3, Qt::DashLine));
-        ball_->setVisible(false);
+        setup2d(view);
     }
     candidate_ = pointsGraph(
         plot_, "master solution x_t",
@@ -214,6 +150,90 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
     plot_->axisRect()->insetLayout()->setInsetAlignment(
         0, Qt::AlignTop | (view.dimension == 1 ? Qt::AlignHCenter : Qt::AlignRight));
     styleAxisRect(plot_->axisRect());
+}
+
+void CuttingPlanePlot::setup1d(const FunctionView& view) {
+    const Box& box = view.box;
+    plot_->xAxis->setLabel("x");
+    plot_->yAxis->setLabel("f(x)");
+    fGraph_ = plot_->addGraph();
+    fGraph_->setName("f");
+    fGraph_->setPen(pen(colors::kFunction, 2.2));
+    fGraph_->setData(QVector<double>(view.xs.begin(), view.xs.end()),
+                     QVector<double>(view.fs.begin(), view.fs.end()), true);
+    plot_->xAxis->setRange(box.lower(0), box.upper(0));
+    // Planes first so that f, the model and the points are drawn over them.
+    model_ = plot_->addGraph();
+    model_->setName("model f_t");
+    model_->setPen(pen(colors::kModel, 2.0));
+    prox_ = plot_->addGraph();
+    prox_->setName("prox objective");
+    prox_->setPen(pen(colors::kProx, 1.6, Qt::DashLine));
+    gapSegment_ = newCurve(plot_, pen(colors::kCandidate, 1.2, Qt::DotLine));
+    iterates_ =
+        pointsGraph(plot_, "oracle points",
+                    markerStyle(QCPScatterStyle::ssCircle, colors::kFunction, Qt::white, 6));
+    optimum_ =
+        pointsGraph(plot_, "minimum f*",
+                    markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 11));
+    optimum_->setData({view.minimizer(0)}, {view.minimum});
+}
+
+void CuttingPlanePlot::setup2d(const FunctionView& view) {
+    const Box& box = view.box;
+    plot_->xAxis->setLabel("x1");
+    plot_->yAxis->setLabel("x2");
+    addHeatMap(view);
+    addContours(view);
+    plot_->xAxis->setRange(box.lower(0), box.upper(0));
+    plot_->yAxis->setRange(box.lower(1), box.upper(1));
+    path_ = newCurve(plot_, pen(colors::kPath, 1.2), "iterates");
+    path_->setScatterStyle(markerStyle(QCPScatterStyle::ssCircle, colors::kPath, Qt::white, 5));
+    iterates_ = nullptr;
+    optimum_ =
+        pointsGraph(plot_, "minimiser x*",
+                    markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
+    optimum_->setData({view.minimizer(0)}, {view.minimizer(1)});
+    ball_ = new QCPItemEllipse(plot_);
+    ball_->setPen(pen(colors::kProx, 1.3, Qt::DashLine));
+    ball_->setVisible(false);
+}
+
+// f on the view's grid as a heat map, saturated at the outermost contour.
+void CuttingPlanePlot::addHeatMap(const FunctionView& view) {
+    heatMap_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    heatMap_->setName("f");
+    heatMap_->removeFromLegend();
+    const GridSamples& grid = view.grid;
+    heatMap_->data()->setSize(grid.nx, grid.ny);
+    heatMap_->data()->setRange(QCPRange(grid.x(0), grid.x(grid.nx - 1)),
+                               QCPRange(grid.y(0), grid.y(grid.ny - 1)));
+    for (int j = 0; j < grid.ny; ++j) {
+        for (int i = 0; i < grid.nx; ++i)
+            heatMap_->data()->setCell(i, j, grid.at(i, j));
+    }
+    heatMap_->setGradient(heatGradient());
+    heatMap_->setInterpolate(true);
+    if (!view.contours.empty()) {
+        heatMap_->setDataRange(
+            QCPRange(view.minimum, view.contours.back().level));  // saturate the steep rim
+    } else {
+        heatMap_->rescaleDataRange();
+    }
+}
+
+void CuttingPlanePlot::addContours(const FunctionView& view) {
+    contours_ = newCurve(plot_, pen(colors::kContour, 0.8), "contours of f");
+    QVector<QCPCurveData> data;
+    int t = 0;
+    for (const auto& level : view.contours) {
+        for (const auto& [a, b] : level.segments) {
+            data.append(QCPCurveData(t++, a.x(), a.y()));
+            data.append(QCPCurveData(t++, b.x(), b.y()));
+            data.append(QCPCurveData(t++, kNaN, kNaN));
+        }
+    }
+    contours_->data()->set(data, true);
 }
 
 int CuttingPlanePlot::raceRunCount() const {

@@ -52,6 +52,10 @@ class CuttingPlanePlot : public QWidget {
 
   private:
     void setupFunction(const FunctionView& view);
+    void setup1d(const FunctionView& view);
+    void setup2d(const FunctionView& view);
+    void addHeatMap(const FunctionView& view);
+    void addContours(const FunctionView& view);
     void draw1d(const CuttingPlaneSnapshot& s);
     void draw2d(const CuttingPlaneSnapshot& s);
     QCPCurve* planeCurve(std::size_t index);

@@ -49,11 +49,21 @@ void PolytopePlot::clear() {
     replot_->now();
 }
 
+// The problem's layers, bottom to top: the contours of f, the polytope with its vertices'
+// names, then the iterates' layers; the axes span the contours' grid.
 void PolytopePlot::setupProblem(const PolytopeView& view) {
-    const PolytopeProblem& p = *view.problem;
     plot_->xAxis->setLabel("x1");
     plot_->yAxis->setLabel("x2");
+    addContours(view);
+    addPolytope(*view.problem);
+    addIterateLayers(view);
+    const GridSamples& g = view.grid;
+    plot_->xAxis->setRange(g.x(0), g.x(g.nx - 1));
+    plot_->yAxis->setRange(g.y(0), g.y(g.ny - 1));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
 
+void PolytopePlot::addContours(const PolytopeView& view) {
     contours_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     contours_->setName("contours of f");
     contours_->setPen(pen(colors::kContour, 0.8));
@@ -68,7 +78,10 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
         }
     }
     contours_->data()->set(data, true);
+}
 
+// The polygon M and the name of each vertex.
+void PolytopePlot::addPolytope(const PolytopeProblem& p) {
     polygon_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     polygon_->setName("polytope M");
     polygon_->setPen(pen(colors::kOutline, 1.8));
@@ -94,7 +107,11 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
         label->setText(QString("v%1").arg(k));
         weightLabels_.push_back(label);
     }
+}
 
+// The step direction, the path of iterates, x*, the Frank-Wolfe and away vertices, x_t and
+// the gradient arrow (empty until a snapshot fills them).
+void PolytopePlot::addIterateLayers(const PolytopeView& view) {
     direction_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     direction_->setPen(pen(colors::kNewestPlane, 1.4, Qt::DashLine));
     direction_->setName("step direction");
@@ -132,11 +149,6 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
     gradientArrow_ = new QCPItemLine(plot_);
     gradientArrow_->setPen(pen(colors::kProx, 1.6));
     gradientArrow_->setHead(QCPLineEnding::esSpikeArrow);
-
-    const GridSamples& g = view.grid;
-    plot_->xAxis->setRange(g.x(0), g.x(g.nx - 1));
-    plot_->yAxis->setRange(g.y(0), g.y(g.ny - 1));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 void PolytopePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) {

@@ -36,6 +36,9 @@ class PolytopePlot : public QWidget {
 
   private:
     void setupProblem(const PolytopeView& view);
+    void addContours(const PolytopeView& view);
+    void addPolytope(const PolytopeProblem& p);
+    void addIterateLayers(const PolytopeView& view);
     void drawRace(std::span<const RaceEntry> race, int selectedRunId);
 
     QCustomPlot* plot_;

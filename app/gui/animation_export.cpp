@@ -12,7 +12,7 @@
 #include "bounds_plot.h"
 #include "coalesced_replot.h"
 #include "gif_writer.h"
-#include "main_window.h"
+#include "playback.h"
 #include "timeline_bar.h"
 
 namespace cplab {
@@ -46,10 +46,11 @@ QString checkAnimationSettings(const AnimationSettings& s) {
     return {};
 }
 
-AnimationExport::AnimationExport(MainWindow* window, QWidget* area, std::vector<int> iterations,
-                                 AnimationSettings settings)
-    : QObject(window),
-      window_(window),
+AnimationExport::AnimationExport(Playback* playback, widgets::BoundsPlot* bounds, QWidget* area,
+                                 std::vector<int> iterations, AnimationSettings settings)
+    : QObject(playback),
+      playback_(playback),
+      bounds_(bounds),
       area_(area),
       iterations_(std::move(iterations)),
       settings_(std::move(settings)),
@@ -61,12 +62,12 @@ AnimationExport::~AnimationExport() {
 }
 
 void AnimationExport::start() {
-    if (running_ || !window_ || !area_) return;
+    if (running_ || !playback_ || !bounds_ || !area_) return;
     running_ = true;
-    wasLive_ = window_->timeline()->isLive();
-    wasAt_ = window_->shownIteration();
+    wasLive_ = playback_->live();
+    wasAt_ = playback_->shownIteration();
     // Each frame shows the race up to its iteration, not its future.
-    window_->boundsPlot()->setCutAtMarker(true);
+    bounds_->setCutAtMarker(true);
     drawNext();
 }
 
@@ -75,7 +76,7 @@ void AnimationExport::cancel() {
 }
 
 void AnimationExport::drawNext() {
-    if (!window_ || !area_) return finish(false, "the window closed");
+    if (!playback_ || !bounds_ || !area_) return finish(false, "the window closed");
     if (cancel_) {
         restoreTimeline();
         return finish(false, settings_.path + ": cancelled");
@@ -84,7 +85,7 @@ void AnimationExport::drawNext() {
         restoreTimeline();
         return encode();
     }
-    window_->showIteration(iterations_[static_cast<std::size_t>(drawn_)]);
+    playback_->showIteration(iterations_[static_cast<std::size_t>(drawn_)]);
     QTimer::singleShot(kSettleMs, this, &AnimationExport::grabFrame);
 }
 
@@ -116,12 +117,12 @@ void AnimationExport::grabFrame() {
 }
 
 void AnimationExport::restoreTimeline() {
-    if (!window_) return;
-    window_->boundsPlot()->setCutAtMarker(false);
+    if (!playback_ || !bounds_) return;
+    bounds_->setCutAtMarker(false);
     if (wasLive_) {
-        window_->goLive();
+        playback_->goLive();
     } else {
-        window_->showIteration(wasAt_);
+        playback_->showIteration(wasAt_);
     }
 }
 

@@ -21,7 +21,11 @@ class QWidget;
 
 namespace cplab {
 
-class MainWindow;
+class Playback;
+
+namespace widgets {
+class BoundsPlot;
+}
 
 struct AnimationSettings {
     QString path;   // .gif, a folder ending in '/', or a PNG pattern (frame_sequence.h)
@@ -40,10 +44,11 @@ QString checkAnimationSettings(const AnimationSettings& settings);
 class AnimationExport : public QObject {
     Q_OBJECT
   public:
-    // `iterations`: the kept snapshots' iterations to show, ascending; `area` the widget
-    // grabbed. The window's timeline is put back where it was when drawing ends.
-    AnimationExport(MainWindow* window, QWidget* area, std::vector<int> iterations,
-                    AnimationSettings settings);
+    // `iterations`: the kept snapshots' iterations to show, ascending, through `playback`
+    // (the window's timeline, put back where it was when drawing ends) with `bounds` cut at
+    // the marker; `area` the widget grabbed.
+    AnimationExport(Playback* playback, widgets::BoundsPlot* bounds, QWidget* area,
+                    std::vector<int> iterations, AnimationSettings settings);
     ~AnimationExport() override;
 
     // Draws the frames (one per event-loop turn), then encodes them in a worker.
@@ -67,7 +72,8 @@ class AnimationExport : public QObject {
     void encode();
     void finish(bool ok, const QString& message);
 
-    QPointer<MainWindow> window_;
+    QPointer<Playback> playback_;
+    QPointer<widgets::BoundsPlot> bounds_;
     QPointer<QWidget> area_;
     std::vector<int> iterations_;
     AnimationSettings settings_;

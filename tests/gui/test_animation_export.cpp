@@ -17,6 +17,7 @@
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "run.h"
 #include "timeline_bar.h"
 
@@ -151,7 +152,7 @@ class TestAnimationExport : public QObject {
         settings.holdSeconds = 1.5;
         const Outcome gif = runExport(w, settings);
         QVERIFY2(gif.ok, qPrintable(gif.message));
-        QVERIFY(w.timeline()->isLive());  // the timeline is back where it was
+        QVERIFY(w.parts().timeline->isLive());  // the timeline is back where it was
         const DecodedGif decoded = decodeGif(settings.path);
         QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
         QCOMPARE(decoded.frames.size(), kept);
@@ -232,7 +233,7 @@ class TestAnimationExport : public QObject {
         const Outcome png = runExport(w, settings, true);
         QVERIFY(png.done && !png.ok);
         QCOMPARE(filesIn(dir.path()), QStringList());  // no file, no temporary left behind
-        QVERIFY(w.timeline()->isLive());
+        QVERIFY(w.parts().timeline->isLive());
     }
 
     void inputIsRefused() {

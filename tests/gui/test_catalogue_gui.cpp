@@ -19,8 +19,10 @@
 #include "../catalogue/catalogue.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "registry.h"
 #include "run.h"
+#include "run_controller.h"
 
 using cplab::MainWindow;
 using cplab::catalogue::Case;
@@ -105,7 +107,7 @@ class TestCatalogueGui : public QObject {
         QVERIFY2(!path.isEmpty(), "a gui row needs --data");
         const QString context = QString("catalogue.tsv:%1: %2").arg(entry.line).arg(args.join(' '));
 
-        const cplab::ProblemInstance* before = w.problem();
+        const cplab::ProblemInstance* before = w.parts().controller->problem();
         QVERIFY(before != nullptr);
         const std::string name = before->info.name;
         const int runs = w.runCount();
@@ -137,11 +139,11 @@ class TestCatalogueGui : public QObject {
         QVERIFY2(logText(w).contains(why), qPrintable(message));
 
         // Nothing half-loaded: the same problem and runs, and they still step.
-        QVERIFY(w.problem() == before);
-        QCOMPARE(w.problem()->info.name, name);
+        QVERIFY(w.parts().controller->problem() == before);
+        QCOMPARE(w.parts().controller->problem()->info.name, name);
         QCOMPARE(w.runCount(), runs);
-        QVERIFY(!w.loading());
-        w.resetAll();
+        QVERIFY(!w.parts().files->loading());
+        w.parts().playback->resetAll();
         QVERIFY(waitFor([&] { return allReady(w) && w.run(0)->iteration() == 0; }));
         w.stepAll(1);
         QVERIFY2(waitFor([&] { return w.run(0)->iteration() == 1; }), qPrintable(context));

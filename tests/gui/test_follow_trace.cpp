@@ -20,6 +20,7 @@
 #include "core/trace_csv.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "registry.h"
 #include "trace_follower.h"
 
@@ -87,17 +88,17 @@ class TestFollowTrace : public QObject {
         f->poll();
         QCOMPARE(appended.count(), 1);
         QVERIFY(same(f->records(), {records.begin(), records.begin() + 3}));
-        QCOMPARE(w.boundsPlot()->pointCount(-1), 3);
-        QVERIFY(w.boundsPlot()->runLabel(-1) == "run.csv (following)");
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 3);
+        QVERIFY(w.parts().boundsPlot->runLabel(-1) == "run.csv (following)");
         for (int k = 3; k < 6; ++k)
             live.append(records[std::size_t(k)]);
         f->poll();
         QVERIFY(same(f->records(), {records.begin(), records.begin() + 6}));
-        QCOMPARE(w.boundsPlot()->pointCount(-1), 6);
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 6);
 
         // A new problem keeps the followed trace in the plot.
         QVERIFY(w.loadDemo("svm_2d"));
-        QCOMPARE(w.boundsPlot()->pointCount(-1), 6);
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 6);
 
         // The run ends: its last two rows reach only FILE, which replaces FILE.running.
         std::string why;
@@ -107,17 +108,17 @@ class TestFollowTrace : public QObject {
         QCOMPARE(f->state(), TraceFollower::State::Ended);
         QVERIFY2(f->stateText().contains("ended after 8 iterations"), qPrintable(f->stateText()));
         QVERIFY(same(f->records(), records));
-        QCOMPARE(w.boundsPlot()->pointCount(-1), 8);
-        QVERIFY(w.boundsPlot()->runLabel(-1) == "run.csv (ended)");
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 8);
+        QVERIFY(w.parts().boundsPlot->runLabel(-1) == "run.csv (ended)");
 
         // A finished run's trace, given as FILE, is read once.
         TraceFollower* g = w.followTrace(trace);
         QCOMPARE(g->state(), TraceFollower::State::Ended);
         QVERIFY(same(g->records(), records));
-        QCOMPARE(w.followedTraces().size(), std::size_t(2));
-        w.stopFollowing();
-        QCOMPARE(w.boundsPlot()->pointCount(-1), 0);
-        QVERIFY(w.followedTraces().empty());
+        QCOMPARE(w.parts().following->followedTraces().size(), std::size_t(2));
+        w.parts().following->stopFollowing();
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 0);
+        QVERIFY(w.parts().following->followedTraces().empty());
     }
 
     void tellsAKilledWriterABadRowAndANewRunApart() {
@@ -191,7 +192,7 @@ class TestFollowTrace : public QObject {
         QCOMPARE(finished->state(), TraceFollower::State::Ended);
         QVERIFY(finished->records().size() > 10);
         QVERIFY(same(f->records(), finished->records()));
-        QCOMPARE(w.boundsPlot()->pointCount(-1), int(finished->records().size()));
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), int(finished->records().size()));
     }
 };
 

@@ -67,7 +67,8 @@ class TestLectureHall : public QObject {
         QVERIFY(w.loadDemo("bundle_cb3"));
         QVERIFY(waitFor([&] { return allReady(w); }));
         QCOMPARE(stateOfRow(w, 0), QString("idle"));
-        QVERIFY2(w.statusText().contains("[idle]"), qPrintable(w.statusText()));
+        QVERIFY2(w.parts().playback->statusText().contains("[idle]"),
+                 qPrintable(w.parts().playback->statusText()));
         w.stepAll(3);
         QVERIFY(waitFor([&] { return w.run(0)->iteration() == 3; }));
         QTest::qWait(50);
@@ -76,16 +77,17 @@ class TestLectureHall : public QObject {
         w.setDelayMs(200);
         w.runAll();
         QCOMPARE(stateOfRow(w, 0), QString("running"));
-        QVERIFY(w.controller()->anyPlaying());
+        QVERIFY(w.parts().controller->anyPlaying());
         QVERIFY(waitFor([&] { return w.run(0)->iteration() >= 5; }));
-        w.pauseAll();
-        QVERIFY(!w.controller()->anyPlaying());
+        w.parts().playback->pauseAll();
+        QVERIFY(!w.parts().controller->anyPlaying());
         QCOMPARE(stateOfRow(w, 0), QString("paused"));
         // Scrubbed back: the state at that iteration, not the run's final one.
         w.showIteration(2);
         QCOMPARE(stateOfRow(w, 0), QString("earlier"));
-        QVERIFY2(w.statusText().contains("[at iteration 2]"), qPrintable(w.statusText()));
-        w.goLive();
+        QVERIFY2(w.parts().playback->statusText().contains("[at iteration 2]"),
+                 qPrintable(w.parts().playback->statusText()));
+        w.parts().playback->goLive();
         w.setDelayMs(0);
         w.runAll();
         QVERIFY(waitFor([&] { return w.run(0)->status().finished(); }));
@@ -124,7 +126,7 @@ class TestLectureHall : public QObject {
         QVERIFY(w.loadDemo("kelley"));
         QVERIFY(waitFor([&] { return allReady(w); }));
         const cplab::DemoInfo* demo = cplab::findDemo("kelley");
-        auto* caption = w.captionBar();
+        auto* caption = w.parts().caption;
         QVERIFY(caption->isVisible());
         // What to watch is in the window, not only a tooltip.
         QCOMPARE(caption->watchText(), QString::fromStdString(demo->description));
@@ -138,7 +140,7 @@ class TestLectureHall : public QObject {
         // The timeline moves the story back with it.
         w.showIteration(1);
         QVERIFY2(caption->beatText().startsWith("2/5"), qPrintable(caption->beatText()));
-        w.goLive();
+        w.parts().playback->goLive();
         w.runAll();
         QVERIFY(waitFor([&] { return w.run(0)->status().finished(); }));
         QVERIFY(waitFor([&] { return caption->beatText().startsWith("5/5"); }, 3000));
@@ -165,14 +167,14 @@ class TestLectureHall : public QObject {
         // By iteration 4 the bundle has made serious and null steps (as cplab-cli's trace of
         // bundle on cb3 shows): the story has reached its null-step beat (from iteration 3).
         QVERIFY(count(cplab::SeriousStep) > 0 && count(cplab::NullStep) > 0);
-        const QString beat = w.captionBar()->beatText();
+        const QString beat = w.parts().caption->beatText();
         QVERIFY2(beat.startsWith("3/5") && beat.contains("null step"), qPrintable(beat));
         // What the shown step did, as the solver says it, in the caption and the log.
         const auto& events = w.run(0)->snapshot()->events;
         QVERIFY(!events.empty());
-        QVERIFY2(w.captionBar()->eventsText().startsWith(
+        QVERIFY2(w.parts().caption->eventsText().startsWith(
                      QString("iteration %1: ").arg(w.run(0)->iteration())),
-                 qPrintable(w.captionBar()->eventsText()));
+                 qPrintable(w.parts().caption->eventsText()));
         const auto* log = w.findChild<cplab::widgets::LogPanel*>("logPanel");
         QVERIFY2(log->toPlainText().contains(
                      QString("#1 bundle, iteration %1: ").arg(w.run(0)->iteration())),
@@ -187,7 +189,7 @@ class TestLectureHall : public QObject {
         QVERIFY(w.loadDemo("map_grid"));  // nine lines of text at this width, whole
         QVERIFY(waitFor([&] { return allReady(w); }));
         QTest::qWait(50);
-        auto* watch = w.captionBar()->findChild<QLabel*>("captionWatch");
+        auto* watch = w.parts().caption->findChild<QLabel*>("captionWatch");
         QVERIFY(watch->text().endsWith(QChar(0x2026)));
         QVERIFY2(watch->height() <= 2.6 * watch->fontMetrics().lineSpacing(),
                  qPrintable(QString::number(watch->height())));
@@ -204,12 +206,12 @@ class TestLectureHall : public QObject {
         QVERIFY(visibleDocks(w));
         const int normalPoint = w.font().pointSize();
         w.setPresentation(true, false);
-        QVERIFY(w.presenting());
+        QVERIFY(w.parts().presentation->presenting());
         QVERIFY(!visibleDocks(w));
         for (const QToolBar* bar : w.findChildren<QToolBar*>())
             QVERIFY(!bar->isVisible());
-        QVERIFY(w.captionBar()->isVisible());
-        QVERIFY(w.boundsPlot()->isVisible());
+        QVERIFY(w.parts().caption->isVisible());
+        QVERIFY(w.parts().boundsPlot->isVisible());
         QVERIFY(w.currentView()->isVisible());
         QVERIFY(w.font().pointSizeF() > normalPoint * 1.3);
         // Space steps every run, Home and End move the timeline, ← → step through it.
@@ -219,37 +221,37 @@ class TestLectureHall : public QObject {
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(waitFor([&] { return w.run(0)->iteration() == 3; }));
         QTest::keyClick(&w, Qt::Key_Home);
-        QVERIFY(!w.timeline()->isLive());
-        QCOMPARE(w.shownIteration(), 0);
+        QVERIFY(!w.parts().timeline->isLive());
+        QCOMPARE(w.parts().playback->shownIteration(), 0);
         QTest::keyClick(&w, Qt::Key_Right);
-        QCOMPARE(w.shownIteration(), 1);
+        QCOMPARE(w.parts().playback->shownIteration(), 1);
         QTest::keyClick(&w, Qt::Key_End);
-        QVERIFY(w.timeline()->isLive());
+        QVERIFY(w.parts().timeline->isLive());
         // R runs, R again pauses.
         w.setDelayMs(100);
         QTest::keyClick(&w, Qt::Key_R);
-        QVERIFY(w.controller()->anyPlaying());
+        QVERIFY(w.parts().controller->anyPlaying());
         QTest::keyClick(&w, Qt::Key_R);
-        QVERIFY(!w.controller()->anyPlaying());
+        QVERIFY(!w.parts().controller->anyPlaying());
         // The scale goes up and down in steps, within bounds, and is remembered.
-        const double scale = w.viewScale();
-        w.setViewScale(scale * 1.5);
-        QCOMPARE(w.viewScale(), scale * 1.5);
+        const double scale = w.parts().presentation->viewScale();
+        w.parts().presentation->setViewScale(scale * 1.5);
+        QCOMPARE(w.parts().presentation->viewScale(), scale * 1.5);
         QCOMPARE(QSettings().value("view/presentation_scale").toDouble(), scale * 1.5);
-        w.setViewScale(100);
-        QCOMPARE(w.viewScale(), 3.0);
+        w.parts().presentation->setViewScale(100);
+        QCOMPARE(w.parts().presentation->viewScale(), 3.0);
         // Esc leaves: the panels and the normal type come back; the keys are the forms' again.
         QTest::keyClick(&w, Qt::Key_Escape);
-        QVERIFY(!w.presenting());
+        QVERIFY(!w.parts().presentation->presenting());
         QVERIFY(visibleDocks(w));
         QCOMPARE(w.font().pointSize(), normalPoint);
         const int before = w.run(0)->iteration();
         QTest::keyClick(&w, Qt::Key_Space);
         QTest::qWait(100);
         QCOMPARE(w.run(0)->iteration(), before);
-        w.cancelAll();
+        w.parts().playback->cancelAll();
         // Help › Keyboard shortcuts names them.
-        const QString keys = w.shortcutsText();
+        const QString keys = w.parts().presentation->shortcutsText();
         for (const char* key : {"F11", "View › Presentation", "Space", "Presentation: Step",
                                 "Presentation: Run or pause", "Home", "Esc"})
             QVERIFY2(keys.contains(key), qPrintable(keys));
@@ -344,9 +346,9 @@ class TestLectureHall : public QObject {
                     std::max(10, ms / 50));
         MainWindow w;
         w.setDelayMs(3000);
-        QCOMPARE(w.controller()->delayMs(), 3000);
+        QCOMPARE(w.parts().controller->delayMs(), 3000);
         w.setDelayMs(100000);
-        QCOMPARE(w.controller()->delayMs(), cplab::kMaxDelayMs);
+        QCOMPARE(w.parts().controller->delayMs(), cplab::kMaxDelayMs);
     }
 
     void logShowsNewestAndErrors() {
@@ -387,7 +389,7 @@ class TestLectureHall : public QObject {
         const int other = demos->findData("bundle_cb3");
         // No steps yet: nothing to lose, no question.
         emit demos->activated(other);
-        QCOMPARE(w.problem()->info.name, std::string("cb3"));
+        QCOMPARE(w.parts().controller->problem()->info.name, std::string("cb3"));
         QVERIFY(waitFor([&] { return allReady(w); }));
         w.stepAll(2);
         QVERIFY(waitFor([&] { return w.run(0)->iteration() == 2; }));
@@ -403,13 +405,13 @@ class TestLectureHall : public QObject {
         answer(QMessageBox::Cancel, &asked);
         emit demos->activated(demos->findData("kelley"));
         QVERIFY2(asked.contains("1 run"), qPrintable(asked));
-        QCOMPARE(w.problem()->info.name, std::string("cb3"));
+        QCOMPARE(w.parts().controller->problem()->info.name, std::string("cb3"));
         QCOMPARE(w.run(0)->iteration(), 2);
         asked.clear();
         answer(QMessageBox::Discard, &asked);
         emit demos->activated(demos->findData("kelley"));
         QVERIFY(!asked.isEmpty());
-        QCOMPARE(w.problem()->info.name, std::string("abs_quad"));
+        QCOMPARE(w.parts().controller->problem()->info.name, std::string("abs_quad"));
     }
 
     void fileFilterIsGroupedByFamily() {

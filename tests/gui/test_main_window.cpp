@@ -23,6 +23,7 @@
 #include "linear_model_plot.h"
 #include "linear_view.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "mkl_path_view.h"
 #include "nonsmooth/cutting_plane_view.h"
 #include "nonsmooth_view.h"
@@ -42,11 +43,12 @@ using cplab::testing::allReady;
 using cplab::testing::waitFor;
 
 cplab::widgets::CuttingPlanePlot* cuttingPlanePlot(const MainWindow& w) {
-    return static_cast<cplab::widgets::NonsmoothView*>(w.view("nonsmooth"))->modelPlot();
+    return static_cast<cplab::widgets::NonsmoothView*>(w.parts().centre->view("nonsmooth"))
+        ->modelPlot();
 }
 
 cplab::widgets::LinearModelPlot* linearModelPlot(const MainWindow& w) {
-    return static_cast<cplab::widgets::LinearView*>(w.view("linear"))->modelPlot();
+    return static_cast<cplab::widgets::LinearView*>(w.parts().centre->view("linear"))->modelPlot();
 }
 
 // Loads a data file through the window's background loader; false and *why on failure.
@@ -192,7 +194,7 @@ void TestMainWindow::exportsPlotsAndTrace() {
     QVERIFY(pdfFile.open(QIODevice::ReadOnly));
     QVERIFY(pdfFile.read(5) == "%PDF-");
     const QString csv = dir.filePath("trace.csv");
-    QVERIFY2(w.exportSelectedTrace(csv, &why), qPrintable(why));
+    QVERIFY2(w.parts().exports->exportSelectedTrace(csv, &why), qPrintable(why));
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
@@ -289,17 +291,20 @@ void TestMainWindow::badDataFileIsReportedNotLoaded() {
     QVERIFY(QFile::exists(bad));
     QVERIFY(!loadDataFile(w, bad, &why));
     QVERIFY2(why.contains("index_zero.libsvm") && why.contains(":"), qPrintable(why));
-    QCOMPARE(QString::fromStdString(w.problem()->info.name), QString("abs_quad"));  // unchanged
+    QCOMPARE(QString::fromStdString(w.parts().controller->problem()->info.name),
+             QString("abs_quad"));  // unchanged
     QVERIFY(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why));
-    QCOMPARE(w.problem()->as<cplab::LinearData>()->linear.train->size(), 270);
+    QCOMPARE(w.parts().controller->problem()->as<cplab::LinearData>()->linear.train->size(), 270);
     // A table both families read opens in the family asked for (cplab --data F --solvers svm),
     // else in the one that reads it best (CSV: linear).
     const QString sonar = QString(CPLAB_TEST_DATA_DIR) + "/sonar.all-data";
     QVERIFY2(loadDataFile(w, sonar, &why, "kernel"), qPrintable(why));
-    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("kernel"));
+    QCOMPARE(QString::fromStdString(w.parts().controller->problem()->info.family),
+             QString("kernel"));
     QVERIFY2(w.addRun("svm", {}, &why), qPrintable(why));
     QVERIFY2(loadDataFile(w, sonar, &why), qPrintable(why));
-    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("linear"));
+    QCOMPARE(QString::fromStdString(w.parts().controller->problem()->info.family),
+             QString("linear"));
 }
 
 // C = 0 typed into the form is refused as on the command line (C must be > 0), although its
@@ -346,47 +351,48 @@ void TestMainWindow::timelineScrubsBackThroughARun() {
     QCOMPARE(run->status().code, cplab::StatusCode::Running);  // 35 iterations to converge
     // Every step of Step x10 kept its snapshot.
     QCOMPARE(static_cast<int>(run->history().size()), 11);
-    QCOMPARE(w.shownIteration(), 10);
+    QCOMPARE(w.parts().playback->shownIteration(), 10);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), planesAt(*run, 10));
 
-    auto* slider = w.timeline()->slider();
+    auto* slider = w.parts().timeline->slider();
     slider->setValue(3);  // what dragging the slider does
-    QVERIFY(!w.timeline()->isLive());
-    QCOMPARE(w.shownIteration(), 3);
+    QVERIFY(!w.parts().timeline->isLive());
+    QCOMPARE(w.parts().playback->shownIteration(), 3);
     // Kelley adds one plane per iteration to the initial one: 4 at iteration 3.
     QCOMPARE(planesAt(*run, 3), 4);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), 4);
     QVERIFY(cuttingPlanePlot(w)->planeLineCount() <= 4);
-    QVERIFY2(w.statusText().contains("iteration 3 "), qPrintable(w.statusText()));
+    QVERIFY2(w.parts().playback->statusText().contains("iteration 3 "),
+             qPrintable(w.parts().playback->statusText()));
     // Cut to the status bar's width, the line ends with an ellipsis and keeps the whole text
     // as its tooltip (a bare cut read "training error 0" for 0.144).
     auto* line = w.findChild<QLabel*>("statusLine");
     QVERIFY(line);
-    QCOMPARE(line->toolTip(), w.statusText());
+    QCOMPARE(line->toolTip(), w.parts().playback->statusText());
     line->resize(200, line->height());
     QVERIFY2(line->text().endsWith(QChar(0x2026)), qPrintable(line->text()));
-    QVERIFY(w.statusText().startsWith(line->text().chopped(1)));
+    QVERIFY(w.parts().playback->statusText().startsWith(line->text().chopped(1)));
     const auto third = run->snapshotAt(3);
     QCOMPARE(third->record.iteration, 3);
-    QCOMPARE(w.pseudocodePanel()->currentLine(), third->executedLines.back());
-    QCOMPARE(w.boundsPlot()->marker(), 3.0);
+    QCOMPARE(w.parts().pseudocode->currentLine(), third->executedLines.back());
+    QCOMPARE(w.parts().boundsPlot->marker(), 3.0);
     // The run table shows the run at the timeline's position.
     auto* table = w.findChild<QTableWidget*>("runTable");
     QCOMPARE(table->item(0, 2)->text(), QString("3"));
 
-    w.timeline()->stepBack();
-    QCOMPARE(w.shownIteration(), 2);
+    w.parts().timeline->stepBack();
+    QCOMPARE(w.parts().playback->shownIteration(), 2);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), 3);
     QTest::keyClick(slider, Qt::Key_Right);  // → on the focused slider
-    QCOMPARE(w.shownIteration(), 3);
+    QCOMPARE(w.parts().playback->shownIteration(), 3);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), 4);
 
     QTest::mouseClick(w.findChild<QPushButton*>("timelineLive"), Qt::LeftButton);
-    QVERIFY(w.timeline()->isLive());
-    QCOMPARE(w.shownIteration(), 10);
+    QVERIFY(w.parts().timeline->isLive());
+    QCOMPARE(w.parts().playback->shownIteration(), 10);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), planesAt(*run, 10));
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), 11);
-    QVERIFY(std::isnan(w.boundsPlot()->marker()));
+    QVERIFY(std::isnan(w.parts().boundsPlot->marker()));
     QCOMPARE(table->item(0, 2)->text(), QString("10"));
 }
 
@@ -398,13 +404,13 @@ void TestMainWindow::boundsCarryTheFamilysLabels() {
     QVERIFY(w.loadDemo("kelley"));
     QVERIFY(waitFor([&] { return allReady(w); }));
     const cplab::BoundLabels labels = cplab::findFamily("nonsmooth")->boundLabels();
-    QVERIFY(w.boundsPlot()->boundLabels().contains(QString::fromStdString(labels.upper)));
-    QVERIFY(w.boundsPlot()->boundLabels().contains(QString::fromStdString(labels.lower)));
-    QVERIFY2(w.statusText().contains(QString::fromStdString(labels.upper)),
-             qPrintable(w.statusText()));
-    QVERIFY(w.statusText().contains(QString::fromStdString(labels.lower)));
-    w.boundsPlot()->setBoundLabels("dual bound U", "E(best labeling)");
-    QVERIFY(w.boundsPlot()->boundLabels().contains("E(best labeling) (dashed)"));
+    QVERIFY(w.parts().boundsPlot->boundLabels().contains(QString::fromStdString(labels.upper)));
+    QVERIFY(w.parts().boundsPlot->boundLabels().contains(QString::fromStdString(labels.lower)));
+    QVERIFY2(w.parts().playback->statusText().contains(QString::fromStdString(labels.upper)),
+             qPrintable(w.parts().playback->statusText()));
+    QVERIFY(w.parts().playback->statusText().contains(QString::fromStdString(labels.lower)));
+    w.parts().boundsPlot->setBoundLabels("dual bound U", "E(best labeling)");
+    QVERIFY(w.parts().boundsPlot->boundLabels().contains("E(best labeling) (dashed)"));
 }
 
 // Each family's problem is shown in that family's view, with that family's problem controls.
@@ -420,7 +426,7 @@ void TestMainWindow::everyFamilyHasItsViewAndControls() {
     for (const auto& demo : cplab::demoCatalog()) {
         QVERIFY(w.loadDemo(QString::fromStdString(demo.name)));
         const std::string family = cplab::familyOfDemo(demo)->name();
-        QCOMPARE(w.currentView(), w.view(family));
+        QCOMPARE(w.currentView(), w.parts().centre->view(family));
         // The problem and solver panel fits its dock: nothing cut behind a horizontal scroll
         // bar (a long demo title once made it 430 px wide in a 370 px dock).
         QCoreApplication::processEvents();
@@ -430,7 +436,7 @@ void TestMainWindow::everyFamilyHasItsViewAndControls() {
                                 .arg(scroll->widget()->minimumSizeHint().width())
                                 .arg(scroll->viewport()->width())));
         for (const cplab::Family* f : cplab::families()) {
-            if (QWidget* controls = w.view(f->name())->problemControls())
+            if (QWidget* controls = w.parts().centre->view(f->name())->problemControls())
                 QCOMPARE(controls->isVisible(), f->name() == family);
         }
     }
@@ -457,14 +463,16 @@ void TestMainWindow::heldOutSplitAndViewTabsFromOutside() {
 
     w.setTestSplit(0.3, 1);
     QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/heart_scale", &why), qPrintable(why));
-    const cplab::LinearProblem& linear = w.problem()->as<cplab::LinearData>()->linear;
+    const cplab::LinearProblem& linear =
+        w.parts().controller->problem()->as<cplab::LinearData>()->linear;
     QVERIFY(linear.test);
     QCOMPARE(linear.train->size() + linear.test->size(), 270);
     QCOMPARE(linear.test->size(), 81);  // 30 % of 270
 
     QVERIFY2(loadDataFile(w, QString(CPLAB_TEST_DATA_DIR) + "/bupa.data", &why, "kernel"),
              qPrintable(why));
-    const cplab::KernelProblem& kernel = w.problem()->as<cplab::KernelData>()->kernel;
+    const cplab::KernelProblem& kernel =
+        w.parts().controller->problem()->as<cplab::KernelData>()->kernel;
     QVERIFY(kernel.test);
     QCOMPARE(kernel.train->size() + kernel.test->size(), 345);
     w.removeAllRuns();
@@ -473,7 +481,7 @@ void TestMainWindow::heldOutSplitAndViewTabsFromOutside() {
     QVERIFY(waitFor([&] { return allReady(w); }));
     w.stepAll(5);
     QVERIFY(waitFor([&] { return w.run(0)->iteration() == 5; }));
-    auto* view = static_cast<cplab::widgets::KernelView*>(w.view("kernel"));
+    auto* view = static_cast<cplab::widgets::KernelView*>(w.parts().centre->view("kernel"));
     QVERIFY(waitFor([&] { return view->pathView()->pointCount() == 5; }));
     QVERIFY(view->showPage(1));
     QCOMPARE(view->pathView()->currentTab(), 1);
@@ -510,10 +518,11 @@ void TestMainWindow::testFileAskedForOnlyWhereOneCanBe() {
     };
     QVERIFY(open(QString(CPLAB_TEST_DATA_DIR) + "/heart_scale"));
     QCOMPARE(dialogs, 1);
-    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("linear"));
+    QCOMPARE(QString::fromStdString(w.parts().controller->problem()->info.family),
+             QString("linear"));
     QVERIFY(open(QString(CPLAB_TEST_DATA_DIR) + "/map/uai2014/ProteinFolding_15.uai.gz"));
     QCOMPARE(dialogs, 1);
-    QCOMPARE(QString::fromStdString(w.problem()->info.family), QString("map"));
+    QCOMPARE(QString::fromStdString(w.parts().controller->problem()->info.family), QString("map"));
 }
 
 // View lists every panel and the run controls; a panel closed by its title bar's button comes
@@ -536,7 +545,7 @@ void TestMainWindow::viewMenuBringsPanelsBack() {
     for (QAction* action : menu->actions())
         if (action->text() == "Log") action->trigger();
     QVERIFY(log->isVisible());
-    const QString keys = w.shortcutsText();
+    const QString keys = w.parts().presentation->shortcutsText();
     for (const char* key : {"F5", "F6", "F10", "Run › Run", "File › Open data file..."})
         QVERIFY2(keys.contains(key), qPrintable(keys));
 }

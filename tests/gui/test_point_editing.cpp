@@ -17,6 +17,7 @@
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "point_editor.h"
 #include "qcustomplot.h"
 #include "registry.h"
@@ -32,7 +33,7 @@ namespace {
 
 // The problem's training set as drawn points (x1, x2, label).
 std::vector<DrawnPoint> problemPoints(const MainWindow& w) {
-    const cplab::Dataset* data = cplab::trainingSet(*w.problem());
+    const cplab::Dataset* data = cplab::trainingSet(*w.parts().controller->problem());
     std::vector<DrawnPoint> points;
     for (int i = 0; data && i < data->size(); ++i)
         points.push_back({data->row(i)(0), data->row(i)(1), data->labels(i)});
@@ -45,7 +46,7 @@ bool allFinished(const MainWindow& w) {
         // problem() is the edited data from the moment of the edit; while the rebase is with the
         // worker, the status is still the previous data's (it may say converged).
         if (!r->ready() || r->rebasing() || !r->status().finished() ||
-            r->problem() != w.controller()->problemPtr())
+            r->problem() != w.parts().controller->problemPtr())
             return false;
     }
     return w.runCount() > 0;
@@ -88,7 +89,7 @@ class TestPointEditing : public QObject {
         const auto points = problemPoints(w);
         QCOMPARE(points.size(), expected.size());
         QVERIFY(points == expected);
-        QVERIFY(w.pointEditor()->points() == expected);
+        QVERIFY(w.parts().pointEditing->pointEditor()->points() == expected);
     }
 
     // Every run's final bounds equal a cold solve's on the edited problem within the two
@@ -101,7 +102,8 @@ class TestPointEditing : public QObject {
             for (std::size_t i = 0; i < r->trace().size(); ++i)
                 QCOMPARE(r->trace()[i].iteration, static_cast<int>(i + 1));
             std::string why;
-            auto cold = cplab::makeSolver(r->solver(), *w.problem(), r->options(), &why);
+            auto cold = cplab::makeSolver(r->solver(), *w.parts().controller->problem(),
+                                          r->options(), &why);
             QVERIFY2(cold, why.c_str());
             const cplab::Status status = cplab::solve(*cold);
             QVERIFY2(status.usable(), status.message.c_str());
@@ -135,7 +137,7 @@ class TestPointEditing : public QObject {
         w.activateWindow();
         QVERIFY(w.loadDemo("svm_2d"));
         QVERIFY(waitFor([&] { return allReady(w); }));
-        cplab::PointEditor* editor = w.pointEditor();
+        cplab::PointEditor* editor = w.parts().pointEditing->pointEditor();
         QVERIFY(editor->editable());
         plot_ = w.findChild<QCustomPlot*>("kernelDecisionPlot");
         QVERIFY(plot_);
@@ -153,7 +155,7 @@ class TestPointEditing : public QObject {
         QCOMPARE(editor->classCount(), 2);
         QCOMPARE(editor->classLabel(0), 1.0);
         QCOMPARE(editor->classLabel(1), -1.0);
-        QSignalSpy messages(w.controller(), &cplab::RunController::message);
+        QSignalSpy messages(w.parts().controller, &cplab::RunController::message);
 
         // Key 1 and a click: a point of class +1 where the mouse was.
         QTest::keyClick(&w, Qt::Key_1);
@@ -232,7 +234,7 @@ class TestPointEditing : public QObject {
         checkPointsAt(w, afterDrag);
         QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
         checkPointsAt(w, afterDelete);
-        QVERIFY(!w.problem()->origin.points.empty());
+        QVERIFY(!w.parts().controller->problem()->origin.points.empty());
 
         // Every run re-solves on the newest set by itself, and reaches the cold optimum.
         QVERIFY(waitFor([&] { return allFinished(w); }, 60000));
@@ -252,16 +254,16 @@ class TestPointEditing : public QObject {
     void otherDataCannotBeDrawn() {
         MainWindow w;
         QVERIFY(w.loadDemo("ionosphere_features"));  // 34 features
-        QVERIFY(!w.pointEditor()->editable());
-        QVERIFY(!w.pointEditor()->whyNotEditable().isEmpty());
+        QVERIFY(!w.parts().pointEditing->pointEditor()->editable());
+        QVERIFY(!w.parts().pointEditing->pointEditor()->whyNotEditable().isEmpty());
         auto* bar = w.findChild<QToolBar*>("drawToolBar");
         QVERIFY(bar);
         for (QAction* action : bar->actions()) {
             QVERIFY(!action->isEnabled());
-            QCOMPARE(action->toolTip(), w.pointEditor()->whyNotEditable());
+            QCOMPARE(action->toolTip(), w.parts().pointEditing->pointEditor()->whyNotEditable());
         }
         QVERIFY(w.loadDemo("kelley"));
-        QVERIFY(!w.pointEditor()->editable());
+        QVERIFY(!w.parts().pointEditing->pointEditor()->editable());
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -269,7 +271,7 @@ class TestPointEditing : public QObject {
         // The linear family's 2-D set: OCAS and BMRM re-solve on an added point.
         QVERIFY(w.loadDemo("ocas_vs_bmrm"));
         QVERIFY(waitFor([&] { return allReady(w); }));
-        QVERIFY(w.pointEditor()->editable());
+        QVERIFY(w.parts().pointEditing->pointEditor()->editable());
         // A click on the linear view's data panel adds the point there.
         QCPAxisRect* rect = nullptr;
         for (QCPAxisRect* r : w.currentView()->findChildren<QCPAxisRect*>("trainingPoints"))
@@ -288,14 +290,14 @@ class TestPointEditing : public QObject {
         QVERIFY(waitFor([&] { return allFinished(w); }, 60000));
         checkColdOptimum(w);
         QVERIFY(w.loadDemo("slmc_2d"));
-        QVERIFY(w.pointEditor()->editable());
-        QCOMPARE(w.pointEditor()->points().size(), std::size_t(250));
+        QVERIFY(w.parts().pointEditing->pointEditor()->editable());
+        QCOMPARE(w.parts().pointEditing->pointEditor()->points().size(), std::size_t(250));
     }
 
     void savesPointsAsLibsvm() {
         MainWindow w;
         QVERIFY(w.loadDemo("svm_2d"));
-        cplab::PointEditor* editor = w.pointEditor();
+        cplab::PointEditor* editor = w.parts().pointEditing->pointEditor();
         editor->addPoint({0.25, 0.5});
         QTemporaryDir dir;
         const QString path = dir.filePath("drawn.libsvm");
@@ -312,14 +314,14 @@ class TestPointEditing : public QObject {
         w.openDataFile(path, {}, "kernel");
         QVERIFY(waitFor([&] { return !loaded.isEmpty(); }));
         QVERIFY2(loaded.front().at(0).toBool(), qPrintable(loaded.front().at(1).toString()));
-        QVERIFY(w.pointEditor()->editable());
-        QCOMPARE(w.pointEditor()->points().size(), std::size_t(251));
+        QVERIFY(w.parts().pointEditing->pointEditor()->editable());
+        QCOMPARE(w.parts().pointEditing->pointEditor()->points().size(), std::size_t(251));
         const QByteArray before = [&] {
             QFile file(path);
             return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
         }();
-        w.pointEditor()->removePoint(0);
-        QVERIFY(!w.pointEditor()->savePoints(path, &why));
+        w.parts().pointEditing->pointEditor()->removePoint(0);
+        QVERIFY(!w.parts().pointEditing->pointEditor()->savePoints(path, &why));
         QVERIFY2(why.contains(path) && why.contains("input"), qPrintable(why));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));

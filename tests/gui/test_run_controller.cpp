@@ -23,6 +23,7 @@
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "plot_points.h"
 #include "pseudocode_panel.h"
 #include "registry.h"
@@ -326,7 +327,7 @@ void TestRunController::removeRunWhileRunningClearsTheViews() {
     QString why;
     QVERIFY2(w.addRun("sgd", endless(1), &why), qPrintable(why));
     QVERIFY2(w.addRun("sgd", endless(2), &why), qPrintable(why));
-    RunController* c = w.controller();
+    RunController* c = w.parts().controller;
     QCOMPARE(c->runCount(), 2);
     w.selectRun(0);
     w.setDelayMs(0);
@@ -337,21 +338,21 @@ void TestRunController::removeRunWhileRunningClearsTheViews() {
     // The views show the selected run.
     cplab::widgets::FamilyView* view = w.currentView();
     QVERIFY(view);
-    QCOMPARE(view, w.view("linear"));
+    QCOMPARE(view, w.parts().centre->view("linear"));
     QTRY_VERIFY_WITH_TIMEOUT(drawnPoints(view->plot()) > 0, kTimeout);
-    QTRY_VERIFY_WITH_TIMEOUT(w.pseudocodePanel()->currentLine() >= 0, kTimeout);
-    QVERIFY(!plainText(w.pseudocodePanel()->html()).isEmpty());
-    QVERIFY(!w.statusText().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(w.parts().pseudocode->currentLine() >= 0, kTimeout);
+    QVERIFY(!plainText(w.parts().pseudocode->html()).isEmpty());
+    QVERIFY(!w.parts().playback->statusText().isEmpty());
 
     QSignalSpy removed(c, &RunController::runRemoved);
     QSignalSpy snapshots(c, &RunController::snapshotChanged);
-    const int first = w.selectedRun()->id();
+    const int first = w.parts().setup->selectedRun()->id();
     const int second = c->run(1)->id();
-    QTRY_VERIFY_WITH_TIMEOUT(w.boundsPlot()->pointCount(first) > 0, kTimeout);
-    QPointer<Run> firstRun = w.selectedRun();
+    QTRY_VERIFY_WITH_TIMEOUT(w.parts().boundsPlot->pointCount(first) > 0, kTimeout);
+    QPointer<Run> firstRun = w.parts().setup->selectedRun();
     QElapsedTimer clock;
     clock.start();
-    w.removeSelected();
+    w.parts().setup->removeSelected();
     const qint64 firstMs = clock.elapsed();
     QVERIFY2(firstMs < 2000, qPrintable(QString("removeRun took %1 ms").arg(firstMs)));
     QCOMPARE(removed.count(), 1);
@@ -359,41 +360,42 @@ void TestRunController::removeRunWhileRunningClearsTheViews() {
     QVERIFY(firstRun.isNull());
     QCOMPARE(c->runById(first), nullptr);
     QCOMPARE(c->runCount(), 1);
-    QCOMPARE(w.boundsPlot()->pointCount(first), 0);
+    QCOMPARE(w.parts().boundsPlot->pointCount(first), 0);
 
     // The other run goes on and is shown now.
-    QVERIFY(w.selectedRun());
-    QCOMPARE(w.selectedRun()->id(), second);
-    const int before = w.selectedRun()->iteration();
-    QTRY_VERIFY_WITH_TIMEOUT(w.selectedRun()->iteration() > before, kTimeout);
+    QVERIFY(w.parts().setup->selectedRun());
+    QCOMPARE(w.parts().setup->selectedRun()->id(), second);
+    const int before = w.parts().setup->selectedRun()->iteration();
+    QTRY_VERIFY_WITH_TIMEOUT(w.parts().setup->selectedRun()->iteration() > before, kTimeout);
     QVERIFY(drawnPoints(view->plot()) > 0);
-    QVERIFY(w.statusText().contains(QString("#%1").arg(second)));
+    QVERIFY(w.parts().playback->statusText().contains(QString("#%1").arg(second)));
 
     // Removing the last one, still running: every view, the pseudocode and the status clear.
-    QPointer<Run> secondRun = w.selectedRun();
+    QPointer<Run> secondRun = w.parts().setup->selectedRun();
     QVERIFY(secondRun->threadRunning());
     QVERIFY(secondRun->status().code == StatusCode::Running);
     clock.restart();
-    w.removeSelected();
+    w.parts().setup->removeSelected();
     const qint64 secondMs = clock.elapsed();
     QVERIFY2(secondMs < 2000, qPrintable(QString("removeRun took %1 ms").arg(secondMs)));
     QCOMPARE(removed.count(), 2);
     QCOMPARE(removed.back().at(0).toInt(), second);
     QVERIFY(secondRun.isNull());
     QCOMPARE(c->runCount(), 0);
-    QCOMPARE(w.selectedRun(), nullptr);
+    QCOMPARE(w.parts().setup->selectedRun(), nullptr);
     const auto cleared = [&] {
         QStringList wrong;
         for (const cplab::Family* family : cplab::families()) {
-            cplab::widgets::FamilyView* v = w.view(family->name());
+            cplab::widgets::FamilyView* v = w.parts().centre->view(family->name());
             if (v && drawnPoints(v->plot()) != 0)
                 wrong << QString::fromStdString(family->name() + " view still draws data");
         }
-        if (drawnPoints(w.boundsPlot()->plot()) != 0) wrong << "bounds plot still draws data";
-        if (w.pseudocodePanel()->currentLine() != -1) wrong << "pseudocode has a current line";
-        if (!plainText(w.pseudocodePanel()->html()).isEmpty()) wrong << "pseudocode has lines";
-        if (!w.statusText().isEmpty()) wrong << "status: " + w.statusText();
-        if (w.timeline()->last() != 0) wrong << "timeline not at 0";
+        if (drawnPoints(w.parts().boundsPlot->plot()) != 0) wrong << "bounds plot still draws data";
+        if (w.parts().pseudocode->currentLine() != -1) wrong << "pseudocode has a current line";
+        if (!plainText(w.parts().pseudocode->html()).isEmpty()) wrong << "pseudocode has lines";
+        if (!w.parts().playback->statusText().isEmpty())
+            wrong << "status: " + w.parts().playback->statusText();
+        if (w.parts().timeline->last() != 0) wrong << "timeline not at 0";
         return wrong.join("; ");
     };
     QVERIFY2(cleared().isEmpty(), qPrintable(cleared()));
@@ -411,7 +413,7 @@ void TestRunController::closingTheWindowStopsEveryThread() {
     QString why;
     for (int seed = 1; seed <= 3; ++seed)
         QVERIFY2(w->addRun("sgd", endless(seed), &why), qPrintable(why));
-    RunController* c = w->controller();
+    RunController* c = w->parts().controller;
     w->setDelayMs(0);
     QTRY_VERIFY_WITH_TIMEOUT(controllerReady(*c), kTimeout);
     w->runAll();

@@ -15,6 +15,7 @@
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "registry.h"
 
 using cplab::MainWindow;
@@ -122,7 +123,7 @@ class TestScreenFit : public QObject {
         openAndCheck(w, demo, size, true);
         if (QTest::currentTestFailed()) return;
         for (const QWidget* widget : {static_cast<const QWidget*>(w.currentView()),
-                                      static_cast<const QWidget*>(w.boundsPlot())}) {
+                                      static_cast<const QWidget*>(w.parts().boundsPlot)}) {
             QVERIFY(widget->isVisible());
             QVERIFY2(widget->height() >= 140, qPrintable(QString::number(widget->height())));
         }

@@ -24,6 +24,7 @@
 #include "gui_wait.h"
 #include "log_panel.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "point_editor.h"
 #include "registry.h"
 #include "run.h"
@@ -103,8 +104,10 @@ class TestSessions : public QObject {
         QVERIFY(ok);
         cplab::testing::drawPending(w);
         cplab::testing::drawPending(original_);
-        QCOMPARE(w.problem()->origin, original_.problem()->origin);
-        QCOMPARE(w.problem()->info.name, original_.problem()->info.name);
+        QCOMPARE(w.parts().controller->problem()->origin,
+                 original_.parts().controller->problem()->origin);
+        QCOMPARE(w.parts().controller->problem()->info.name,
+                 original_.parts().controller->problem()->info.name);
         QCOMPARE(w.runCount(), 2);
         for (int k = 0; k < 2; ++k) {
             QCOMPARE(w.run(k)->solver(), original_.run(k)->solver());
@@ -116,12 +119,12 @@ class TestSessions : public QObject {
         }
         // Nothing ran: the solvers are still at iteration 0, and only a replay would move them.
         QVERIFY(w.run(0)->replayPending() == kSteps);
-        QCOMPARE(w.selectedRun(), w.run(1));
-        QCOMPARE(w.shownIteration(), 4);
+        QCOMPARE(w.parts().setup->selectedRun(), w.run(1));
+        QCOMPARE(w.parts().playback->shownIteration(), 4);
         QCOMPARE(w.findChild<QComboBox*>("xAxisCombo")->currentIndex(), 2);
         // The bounds plot draws the same picture.
-        const QImage before = original_.boundsPlot()->plot()->toPixmap(600, 300).toImage();
-        const QImage after = w.boundsPlot()->plot()->toPixmap(600, 300).toImage();
+        const QImage before = original_.parts().boundsPlot->plot()->toPixmap(600, 300).toImage();
+        const QImage after = w.parts().boundsPlot->plot()->toPixmap(600, 300).toImage();
         QCOMPARE(after, before);
         // The model view draws the stored snapshots: the same pixels at the same iteration.
         QCOMPARE(w.currentView()->grab().toImage(), original_.currentView()->grab().toImage());
@@ -173,8 +176,8 @@ class TestSessions : public QObject {
         cplab::testing::drawPending(first);
         QCOMPARE(second.runCount(), first.runCount());
         QCOMPARE(second.currentView()->grab().toImage(), first.currentView()->grab().toImage());
-        QCOMPARE(second.boundsPlot()->plot()->toPixmap(600, 300).toImage(),
-                 first.boundsPlot()->plot()->toPixmap(600, 300).toImage());
+        QCOMPARE(second.parts().boundsPlot->plot()->toPixmap(600, 300).toImage(),
+                 first.parts().boundsPlot->plot()->toPixmap(600, 300).toImage());
     }
 
     void reopensAtIterationZeroWithoutHistory() {
@@ -210,8 +213,8 @@ class TestSessions : public QObject {
         // The same 8 records as a solver that was never saved.
         for (int k = 0; k < 2; ++k) {
             std::string why;
-            auto solver =
-                cplab::makeSolver(w.run(k)->solver(), *w.problem(), w.run(k)->options(), &why);
+            auto solver = cplab::makeSolver(w.run(k)->solver(), *w.parts().controller->problem(),
+                                            w.run(k)->options(), &why);
             QVERIFY2(solver, why.c_str());
             for (int i = 0; i < kSteps + 2 && !solver->status().finished(); ++i)
                 solver->step();
@@ -258,7 +261,7 @@ class TestSessions : public QObject {
         bool ok = true;
         QVERIFY(openAndWait(w, path("data.cplab"), &ok));
         QVERIFY(!ok);
-        QVERIFY(w.problem() == nullptr);
+        QVERIFY(w.parts().controller->problem() == nullptr);
         QVERIFY(w.findChild<cplab::widgets::LogPanel*>()->toPlainText().contains(
             "changed since the session was saved"));
 
@@ -290,7 +293,7 @@ class TestSessions : public QObject {
     }
 
     void copyAsCommandLine() {
-        const QString lines = original_.commandLines();
+        const QString lines = original_.parts().sessions->commandLines();
         QVERIFY(lines.startsWith("cplab --problem ripley_train --solvers ocas:"));
         QVERIFY(lines.contains("\ncplab-cli run ocas --problem ripley_train --set C=10"));
         QVERIFY(lines.contains("\ncplab-cli run bmrm --problem ripley_train"));
@@ -302,7 +305,7 @@ class TestSessions : public QObject {
         first.show();
         QVERIFY(first.loadDemo("svm_2d"));
         QVERIFY(waitFor([&] { return allReady(first); }));
-        cplab::PointEditor* editor = first.pointEditor();
+        cplab::PointEditor* editor = first.parts().pointEditing->pointEditor();
         QVERIFY(editor->editable());
         const int before = static_cast<int>(editor->points().size());
         editor->setCurrentClass(0);
@@ -310,7 +313,7 @@ class TestSessions : public QObject {
         editor->setCurrentClass(1);
         editor->addPoint(QPointF(-0.4, 0.3));
         QVERIFY(waitFor([&] {
-            return first.problem()->origin.points.size() > 0 &&
+            return first.parts().controller->problem()->origin.points.size() > 0 &&
                    static_cast<int>(editor->points().size()) == before + 2;
         }));
         QVERIFY(waitFor([&] { return allReady(first); }));
@@ -323,15 +326,16 @@ class TestSessions : public QObject {
         bool ok = false;
         QVERIFY(openAndWait(second, path("drawn.cplab"), &ok));
         QVERIFY(ok);
-        QCOMPARE(second.problem()->origin, first.problem()->origin);
-        const cplab::Dataset* a = cplab::trainingSet(*first.problem());
-        const cplab::Dataset* b = cplab::trainingSet(*second.problem());
+        QCOMPARE(second.parts().controller->problem()->origin,
+                 first.parts().controller->problem()->origin);
+        const cplab::Dataset* a = cplab::trainingSet(*first.parts().controller->problem());
+        const cplab::Dataset* b = cplab::trainingSet(*second.parts().controller->problem());
         QVERIFY(a && b);
         QCOMPARE(b->size(), a->size());
         QCOMPARE(cplab::formatLibsvm(*b), cplab::formatLibsvm(*a));
-        QCOMPARE(second.pointEditor()->points(), editor->points());
+        QCOMPARE(second.parts().pointEditing->pointEditor()->points(), editor->points());
         // The command line cannot carry drawn points: it says how instead.
-        QVERIFY(second.commandLines().contains("Save points"));
+        QVERIFY(second.parts().sessions->commandLines().contains("Save points"));
     }
 
     void remembersBetweenLaunches() {
@@ -347,13 +351,13 @@ class TestSessions : public QObject {
         }
         MainWindow again;
         again.restoreLayout();
-        QCOMPARE(again.controller()->delayMs(), 700);
+        QCOMPARE(again.parts().controller->delayMs(), 700);
         QCOMPARE(again.findChild<QComboBox*>("xAxisCombo")->currentIndex(), 1);
-        QCOMPARE(again.controller()->historyBudget(), std::size_t{32} << 20);
+        QCOMPARE(again.parts().controller->historyBudget(), std::size_t{32} << 20);
         // A scripted window neither reads nor changes them.
         MainWindow scripted;
         scripted.setScripted(true);
-        QCOMPARE(scripted.controller()->delayMs() == 700, false);
+        QCOMPARE(scripted.parts().controller->delayMs() == 700, false);
     }
 
     void droppedSessionOpensAndIsRecent() {

@@ -26,6 +26,7 @@
 #include "family_view.h"
 #include "gui_wait.h"
 #include "main_window.h"
+#include "main_window_parts.h"
 #include "plot_points.h"
 #include "registry.h"
 #include "run.h"
@@ -87,7 +88,7 @@ bool open(MainWindow& w, const Block& block) {
     const bool ok =
         block.demo ? w.loadDemo(QString(block.name)) : w.loadProblem(QString(block.name));
     w.removeAllRuns();
-    return ok && w.problem() != nullptr;
+    return ok && w.parts().controller->problem() != nullptr;
 }
 
 // cplab::testing::waitFor with this test's timeout.
@@ -196,7 +197,7 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
              qPrintable(label + " does not resume"));
     if (variant % 5 == 4) {
         // Every fifth run is removed while it runs (Run's destructor cancels and joins).
-        w.controller()->removeRun(run->id());
+        w.parts().controller->removeRun(run->id());
         QVERIFY(run.isNull());
     } else {
         run->cancel();
@@ -208,9 +209,9 @@ void TestStress::cycle(MainWindow& w, const std::string& solver, const OptionVal
     while (w.runCount() > kMaxAlive - 1) {
         if (variant % 2 == 0) {
             w.selectRun(0);
-            w.removeSelected();
+            w.parts().setup->removeSelected();
         } else {
-            w.controller()->removeRun(w.run(0)->id());
+            w.parts().controller->removeRun(w.run(0)->id());
         }
     }
 }
@@ -344,7 +345,7 @@ void TestStress::wideDataIsDrawnWithBoundedPoints() {
     w.openDataFile(path, {}, "linear");
     QVERIFY(loaded.wait(60000));
     QVERIFY2(loaded.front().at(0).toBool(), qPrintable(loaded.front().at(1).toString()));
-    QCOMPARE(w.currentView(), w.view("linear"));
+    QCOMPARE(w.currentView(), w.parts().centre->view("linear"));
     QCOMPARE(w.runCount(), 1);
     Run* run = w.run(0);
     QVERIFY(waitLong([&] { return run->ready() || run->failed(); }, 60000));
@@ -353,7 +354,7 @@ void TestStress::wideDataIsDrawnWithBoundedPoints() {
     QVERIFY(
         waitLong([&] { return run->snapshot() && run->snapshot()->record.iteration >= 1; }, 60000));
     settleFor(200);  // the snapshot is shown and replotted
-    const int points = drawnPoints(w.view("linear")->plot());
+    const int points = drawnPoints(w.parts().centre->view("linear")->plot());
     QVERIFY2(points > 0 && points <= 2048,
              qPrintable(QString("%1 points drawn for %2 features").arg(points).arg(kFeatures)));
 }

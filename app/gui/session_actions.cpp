@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's sessions (app/session.h) and what it remembers between launches: File >
-// Save session / Open session / Recent, "Copy as command line", files dropped on the window,
-// the window's layout and the last folder of each dialog (QSettings).
+#include "session_actions.h"
+
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -13,6 +12,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -21,45 +21,26 @@
 
 #include "bounds_plot.h"
 #include "caption_bar.h"
+#include "centre_area.h"
 #include "data/test_split.h"
 #include "family_view.h"
+#include "file_loader.h"
 #include "log_panel.h"
-#include "main_window.h"
-#include "main_window_parts.h"
+#include "playback.h"
+#include "presentation.h"
+#include "recent_files.h"
 #include "run.h"
 #include "run_controller.h"
 #include "session.h"
+#include "setup_panel.h"
 #include "snapshot_codec.h"
 #include "timeline_bar.h"
+#include "window_context.h"
 
 namespace cplab {
 
-HashedFiles hashLoadedFiles(const ProblemOrigin& origin) {
-    HashedFiles hashed;
-    std::vector<SessionFile> files;
-    std::string why;
-    // The stamps first: a file that changes while it is hashed counts as changed.
-    std::map<std::string, QFileInfo> before;
-    std::vector<std::string> paths{origin.data.path};
-    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
-        paths.push_back(test->second);
-    for (const std::string& path : paths) {
-        if (path.empty()) continue;
-        const QFileInfo info(QString::fromStdString(path));
-        before.emplace(info.absoluteFilePath().toStdString(), info);
-    }
-    if (!hashProblemFiles(origin, &files, &why)) return hashed;
-    for (const SessionFile& f : files) {
-        const auto stamp = before.find(f.resolved);
-        if (stamp == before.end()) continue;
-        hashed[f.resolved] = {f.sha256, stamp->second.size(), stamp->second.lastModified()};
-    }
-    return hashed;
-}
-
 namespace {
 
-constexpr int kRecentFiles = 8;
 const char* const kSessionFilter = "cplab sessions (*.cplab)";
 
 // The bounds plot's x axes by the words sessions store.
@@ -95,15 +76,33 @@ QTabWidget* pagesOf(QWidget* view) {
 
 // ---- sessions -------------------------------------------------------------------------------
 
-Session MainWindow::currentSession(bool withHistory) const {
+SessionActions::SessionActions(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
+    ctx.window->installEventFilter(this);
+}
+
+void SessionActions::addRecentMenu(QMenu* file) {
+    QMenu* recent = file->addMenu(tr("Open &recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent); });
+}
+
+void SessionActions::addSessionActions(QMenu* file) {
+    file->addAction(tr("Open &session..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    &SessionActions::openSessionDialog);
+    file->addAction(tr("Sa&ve session..."), QKeySequence::Save, this,
+                    &SessionActions::saveSessionDialog);
+    file->addAction(tr("&Copy as command line"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                    this, &SessionActions::copyCommandLine);
+}
+
+Session SessionActions::currentSession(bool withHistory) const {
     Session session;
-    const ProblemInstance* p = problem();
+    const ProblemInstance* p = ctx_.controller->problem();
     if (!p) return session;
     session.family = p->info.family;
     session.problem = p->origin;
-    session.demo = demo_ ? demo_->name : std::string();
-    for (int k = 0; k < runCount(); ++k) {
-        const Run* r = run(k);
+    session.demo = ctx_.presentation->demo() ? ctx_.presentation->demo()->name : std::string();
+    for (int k = 0; k < ctx_.controller->runCount(); ++k) {
+        const Run* r = ctx_.controller->run(k);
         SessionRun saved{r->solver(), withExplicitSeed(r->solver(), r->options()), std::nullopt};
         if (withHistory && r->ready() && !r->failed()) {
             StoredHistory history;
@@ -119,30 +118,31 @@ Session MainWindow::currentSession(bool withHistory) const {
             saved.history = std::move(history);
         }
         session.runs.push_back(std::move(saved));
-        if (r->id() == selectedId_) session.view.selectedRun = k;
+        if (r->id() == ctx_.setup->selectedId()) session.view.selectedRun = k;
     }
     SessionView& view = session.view;
-    if (const QTabWidget* pages = pagesOf(currentView())) view.tab = pages->currentIndex();
+    if (const QTabWidget* pages = pagesOf(ctx_.centre->current())) view.tab = pages->currentIndex();
     for (const AxisWord& axis : kAxisWords) {
-        if (axis.kind == boundsPlot_->xAxis()) view.xAxis = axis.word;
+        if (axis.kind == ctx_.boundsPlot->xAxis()) view.xAxis = axis.word;
     }
-    view.timeline = timeline_->isLive() ? -1 : shownIteration();
-    view.viewRange = plotRange(currentView() ? currentView()->plot() : nullptr);
-    view.boundsRange = plotRange(boundsPlot_->plot());
-    view.presentationScale = presentationScale_;
-    view.delayMs = controller_->delayMs();
+    view.timeline = ctx_.timeline->isLive() ? -1 : ctx_.playback->shownIteration();
+    view.viewRange = plotRange(ctx_.centre->current() ? ctx_.centre->current()->plot() : nullptr);
+    view.boundsRange = plotRange(ctx_.boundsPlot->plot());
+    view.presentationScale = ctx_.presentation->presentationScale();
+    view.delayMs = ctx_.controller->delayMs();
     return session;
 }
 
-std::size_t MainWindow::historyBytes() const {
+std::size_t SessionActions::historyBytes() const {
     std::size_t bytes = 0;
-    for (int k = 0; k < runCount(); ++k)
-        bytes += run(k)->historyBytes() + run(k)->trace().size() * sizeof(IterationRecord);
+    for (int k = 0; k < ctx_.controller->runCount(); ++k)
+        bytes += ctx_.controller->run(k)->historyBytes() +
+                 ctx_.controller->run(k)->trace().size() * sizeof(IterationRecord);
     return bytes;
 }
 
-bool MainWindow::saveSession(const QString& path, bool withHistory, QString* why) {
-    if (!problem()) {
+bool SessionActions::saveSession(const QString& path, bool withHistory, QString* why) {
+    if (!ctx_.controller->problem()) {
         if (why) *why = tr("no problem to save");
         return false;
     }
@@ -150,7 +150,7 @@ bool MainWindow::saveSession(const QString& path, bool withHistory, QString* why
     std::string message;
     // The hashes of the data as loaded (the runs' data), not of the files as they are now.
     std::map<std::string, std::string> known;
-    for (const auto& [file, hashed] : hashedFiles_)
+    for (const auto& [file, hashed] : ctx_.files->hashedFiles())
         known[file] = hashed.sha256;
     if (!hashProblemFiles(session.problem, &session.files, &message, known) ||
         !writeSession(path.toStdString(), session, &message)) {
@@ -158,29 +158,30 @@ bool MainWindow::saveSession(const QString& path, bool withHistory, QString* why
         return false;
     }
     for (const SessionFile& f : session.files) {
-        const auto hashed = hashedFiles_.find(f.resolved);
+        const auto hashed = ctx_.files->hashedFiles().find(f.resolved);
         const QFileInfo now(QString::fromStdString(f.resolved));
-        if (hashed != hashedFiles_.end() &&
+        if (hashed != ctx_.files->hashedFiles().end() &&
             (now.size() != hashed->second.size || now.lastModified() != hashed->second.modified))
-            log_->appendError(tr("%1 has changed since it was loaded: the session keeps the hash "
-                                 "of the data the runs used, and opening it will say the file "
-                                 "changed")
-                                  .arg(now.filePath()));
+            ctx_.log->appendError(
+                tr("%1 has changed since it was loaded: the session keeps the hash "
+                   "of the data the runs used, and opening it will say the file "
+                   "changed")
+                    .arg(now.filePath()));
     }
     rememberFile("sessions", path);
-    log_->appendMessage(tr("session saved to %1").arg(path));
+    ctx_.log->appendMessage(tr("session saved to %1").arg(path));
     return true;
 }
 
-void MainWindow::openSession(const QString& path) {
-    if (loading()) {
+void SessionActions::openSession(const QString& path) {
+    if (ctx_.files->loading()) {
         emit sessionOpened(false, tr("still loading another file"));
         return;
     }
-    auto loaded = std::make_shared<Loaded>();
+    auto loaded = std::make_shared<LoadedFile>();
     loaded->path = path;
     loaded->isSession = true;
-    startLoading(tr("Opening session %1 ...").arg(QFileInfo(path).fileName()), [loaded] {
+    ctx_.files->start(tr("Opening session %1 ...").arg(QFileInfo(path).fileName()), [loaded] {
         loaded->read = true;
         loaded->session = readSession(loaded->path.toStdString(), &loaded->notes, &loaded->why);
         if (loaded->session) loaded->problem = makeSessionProblem(*loaded->session, &loaded->why);
@@ -189,15 +190,15 @@ void MainWindow::openSession(const QString& path) {
     });
 }
 
-void MainWindow::onSessionLoaded(const std::shared_ptr<Loaded>& loaded) {
+void SessionActions::onSessionLoaded(const std::shared_ptr<LoadedFile>& loaded) {
     QStringList notes;
     for (const std::string& note : loaded->notes)
         notes << QString::fromStdString(note);
     if (!loaded->problem) notes.prepend(QString::fromStdString(loaded->why));
     for (const QString& note : notes)
-        log_->appendError(loaded->path + ": " + note);
-    if (!notes.isEmpty() && isVisible() && !scripted_) {
-        QMessageBox::warning(this, tr("Session"),
+        ctx_.log->appendError(loaded->path + ": " + note);
+    if (!notes.isEmpty() && ctx_.window->isVisible() && !scripted_) {
+        QMessageBox::warning(ctx_.window, tr("Session"),
                              tr("%1 could not be opened in full:\n\n%2")
                                  .arg(QFileInfo(loaded->path).fileName(), notes.join("\n")));
     }
@@ -205,36 +206,32 @@ void MainWindow::onSessionLoaded(const std::shared_ptr<Loaded>& loaded) {
         emit sessionOpened(false, QString::fromStdString(loaded->why));
         return;
     }
-    for (auto& [file, hashed] : loaded->hashed)
-        hashedFiles_[file] = std::move(hashed);
+    ctx_.files->keepHashes(loaded->hashed);
     rememberFile("sessions", loaded->path);
     applySession(*loaded->session, loaded->problem);
     emit sessionOpened(true, loaded->path);
 }
 
-void MainWindow::applySession(const Session& session, ProblemPtr problem) {
-    controller_->setProblem(std::move(problem));
+void SessionActions::applySession(const Session& session, ProblemPtr problem) {
+    ctx_.controller->setProblem(std::move(problem));
     if (const DemoInfo* demo = findDemo(session.demo)) {
-        demo_ = demo;
-        caption_->setDemo(QString::fromStdString(demo->title),
-                          QString::fromStdString(demo->description));
-        demoCombo_->setCurrentIndex(demoCombo_->findData(QString::fromStdString(demo->name)));
+        ctx_.presentation->setDemo(demo);
+        ctx_.setup->showDemo(QString::fromStdString(demo->name));
     }
     pendingSession_ = std::make_shared<Session>(session);
     for (const SessionRun& r : session.runs) {
         QString why;
-        if (!addRun(r.solver, r.options, &why)) log_->appendError(why);
+        if (!ctx_.controller->addRun(r.solver, r.options, &why)) ctx_.log->appendError(why);
     }
-    setDelayMs(session.view.delayMs);
-    presentationScale_ = session.view.presentationScale;
-    if (presenting_) applyViewScale();
+    ctx_.playback->setDelayMs(session.view.delayMs);
+    ctx_.presentation->setPresentationScale(session.view.presentationScale);
     restorePendingSession();
 }
 
 // The stored snapshots of run `r`, decoded against its solver's first snapshot; those that
 // cannot be read are left out and said in the log.
-std::vector<SnapshotPtr> MainWindow::decodeHistory(const Run& r,
-                                                   const std::vector<std::string>& stored) {
+std::vector<SnapshotPtr> SessionActions::decodeHistory(const Run& r,
+                                                       const std::vector<std::string>& stored) {
     std::vector<SnapshotPtr> snapshots;
     const SnapshotPtr base = r.snapshot();
     if (!base) return snapshots;
@@ -243,8 +240,8 @@ std::vector<SnapshotPtr> MainWindow::decodeHistory(const Run& r,
         const Snapshot* previous = snapshots.empty() ? nullptr : snapshots.back().get();
         SnapshotPtr decoded = decodeSnapshot(bytes, *base, previous, &why);
         if (!decoded) {
-            log_->appendError(tr("%1: a stored snapshot is left out: %2")
-                                  .arg(r.label(), QString::fromStdString(why)));
+            ctx_.log->appendError(tr("%1: a stored snapshot is left out: %2")
+                                      .arg(r.label(), QString::fromStdString(why)));
             continue;
         }
         snapshots.push_back(std::move(decoded));
@@ -253,34 +250,36 @@ std::vector<SnapshotPtr> MainWindow::decodeHistory(const Run& r,
 }
 
 // Once every run is ready: their stored histories, the selection, the axes and the timeline.
-void MainWindow::restorePendingSession() {
+void SessionActions::restorePendingSession() {
     if (!pendingSession_) return;
-    for (int k = 0; k < runCount(); ++k) {
-        if (!run(k)->ready() && !run(k)->failed()) return;
+    for (int k = 0; k < ctx_.controller->runCount(); ++k) {
+        if (!ctx_.controller->run(k)->ready() && !ctx_.controller->run(k)->failed()) return;
     }
     const std::shared_ptr<Session> session = std::move(pendingSession_);
-    for (int k = 0; k < runCount() && k < static_cast<int>(session->runs.size()); ++k) {
-        Run* r = run(k);
+    for (int k = 0; k < ctx_.controller->runCount() && k < static_cast<int>(session->runs.size());
+         ++k) {
+        Run* r = ctx_.controller->run(k);
         const auto& history = session->runs[k].history;
         if (!history || r->failed()) continue;
         r->restore(history->records, decodeHistory(*r, history->snapshots), history->status);
     }
     const SessionView& view = session->view;
-    selectRun(std::min(view.selectedRun, runCount() - 1));
+    ctx_.setup->selectRun(std::min(view.selectedRun, ctx_.controller->runCount() - 1));
     for (int k = 0; k < static_cast<int>(std::size(kAxisWords)); ++k) {
-        if (view.xAxis == kAxisWords[k].word) xAxisCombo_->setCurrentIndex(k);
+        if (view.xAxis == kAxisWords[k].word) ctx_.playback->setXAxisIndex(k);
     }
-    if (view.timeline >= 0) showIteration(view.timeline);
-    if (currentView()) currentView()->showPage(view.tab);
-    setPlotRange(currentView() ? currentView()->plot() : nullptr, view.viewRange);
-    setPlotRange(boundsPlot_->plot(), view.boundsRange);
-    log_->appendMessage(runCount() == 1 ? tr("session opened: 1 run")
-                                        : tr("session opened: %1 runs").arg(runCount()));
+    if (view.timeline >= 0) ctx_.playback->showIteration(view.timeline);
+    if (ctx_.centre->current()) ctx_.centre->current()->showPage(view.tab);
+    setPlotRange(ctx_.centre->current() ? ctx_.centre->current()->plot() : nullptr, view.viewRange);
+    setPlotRange(ctx_.boundsPlot->plot(), view.boundsRange);
+    ctx_.log->appendMessage(ctx_.controller->runCount() == 1
+                                ? tr("session opened: 1 run")
+                                : tr("session opened: %1 runs").arg(ctx_.controller->runCount()));
 }
 
-void MainWindow::saveSessionDialog() {
-    if (!problem()) return;
-    QFileDialog dialog(this, tr("Save session"), lastFolder("session"), tr(kSessionFilter));
+void SessionActions::saveSessionDialog() {
+    if (!ctx_.controller->problem()) return;
+    QFileDialog dialog(ctx_.window, tr("Save session"), lastFolder("session"), tr(kSessionFilter));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix("cplab");
     dialog.setOption(QFileDialog::DontUseNativeDialog);
@@ -299,22 +298,22 @@ void MainWindow::saveSessionDialog() {
     setLastFolder("session", path);
     QString why;
     if (!saveSession(path, store->isChecked(), &why)) {
-        log_->appendError(why);
-        QMessageBox::warning(this, tr("Session not saved"), why);
+        ctx_.log->appendError(why);
+        QMessageBox::warning(ctx_.window, tr("Session not saved"), why);
     }
 }
 
-void MainWindow::openSessionDialog() {
-    if (!confirmDiscardRuns()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"),
+void SessionActions::openSessionDialog() {
+    if (!ctx_.setup->confirmDiscardRuns()) return;
+    const QString path = QFileDialog::getOpenFileName(ctx_.window, tr("Open session"),
                                                       lastFolder("session"), tr(kSessionFilter));
     if (path.isEmpty()) return;
     setLastFolder("session", path);
     openSession(path);
 }
 
-QString MainWindow::commandLines() const {
-    if (!problem()) return {};
+QString SessionActions::commandLines() const {
+    if (!ctx_.controller->problem()) return {};
     const Session session = currentSession(false);
     if (!session.problem.points.empty()) {
         return tr("# The points were drawn: save them (File > Save points) and open that file.");
@@ -325,48 +324,26 @@ QString MainWindow::commandLines() const {
     return lines.join('\n');
 }
 
-void MainWindow::copyCommandLine() {
+void SessionActions::copyCommandLine() {
     const QString text = commandLines();
     if (text.isEmpty()) return;
     QApplication::clipboard()->setText(text);
-    log_->appendMessage(tr("copied to the clipboard:\n%1").arg(text));
+    ctx_.log->appendMessage(tr("copied to the clipboard:\n%1").arg(text));
 }
 
 // ---- remembered between launches -------------------------------------------------------------
 
-QString MainWindow::lastFolder(const QString& dialog) const {
-    return QSettings().value("folders/" + dialog).toString();
+void SessionActions::rememberFile(const QString& kind, const QString& path) {
+    if (!scripted_) cplab::rememberFile(kind, path);
 }
 
-QString MainWindow::inLastFolder(const QString& dialog, const QString& name) const {
-    const QString folder = lastFolder(dialog);
-    return folder.isEmpty() ? name : QDir(folder).filePath(name);
-}
-
-void MainWindow::setLastFolder(const QString& dialog, const QString& path) {
-    QSettings().setValue("folders/" + dialog, QFileInfo(path).absolutePath());
-}
-
-void MainWindow::rememberFile(const QString& kind, const QString& path) {
-    if (scripted_) return;
-    QSettings settings;
-    QStringList files = settings.value("recent/" + kind).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kRecentFiles)
-        files.removeLast();
-    settings.setValue("recent/" + kind, files);
-}
-
-void MainWindow::fillRecentMenu(QMenu* menu) {
+void SessionActions::fillRecentMenu(QMenu* menu) {
     menu->clear();
-    QSettings settings;
     bool any = false;
     for (const QString& kind : {QStringLiteral("sessions"), QStringLiteral("data")}) {
-        for (const QString& path : settings.value("recent/" + kind).toStringList()) {
+        for (const QString& path : recentFiles(kind)) {
             QAction* action = menu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-                if (confirmDiscardRuns()) openAnyFile(path);
+                if (ctx_.setup->confirmDiscardRuns()) openAnyFile(path);
             });
             action->setToolTip(path);
             action->setEnabled(QFileInfo(path).isFile());
@@ -377,61 +354,56 @@ void MainWindow::fillRecentMenu(QMenu* menu) {
     if (!any) menu->addAction(tr("(none yet)"))->setEnabled(false);
 }
 
-void MainWindow::openAnyFile(const QString& path) {
+void SessionActions::openAnyFile(const QString& path) {
     if (isSessionFile(path)) {
         openSession(path);
     } else {
-        openDataFile(path, {}, {}, !scripted_);
+        ctx_.files->openDataFile(path, {}, {}, !scripted_);
     }
 }
 
-bool MainWindow::isSessionFile(const QString& path) {
+bool SessionActions::isSessionFile(const QString& path) {
     if (path.endsWith(".cplab", Qt::CaseInsensitive)) return true;
     QFile file(path);
     if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly)) return false;
     return file.read(256).contains("\"cplab-session\"");
 }
 
-void MainWindow::setScripted(bool scripted) {
-    scripted_ = scripted;
-}
-
-void MainWindow::restoreLayout() {
+void SessionActions::restoreLayout(bool* dockSized) {
     QSettings settings;
-    if (restoreGeometry(settings.value("window/geometry").toByteArray()))
-        dockSized_ = restoreState(settings.value("window/state").toByteArray());
+    if (ctx_.window->restoreGeometry(settings.value("window/geometry").toByteArray()))
+        *dockSized = ctx_.window->restoreState(settings.value("window/state").toByteArray());
     rememberLayout_ = true;
     const int delay = settings.value("run/delay_ms", -1).toInt();
-    if (delay >= 0) setDelayMs(std::min(delay, kMaxDelayMs));
-    const int axis = settings.value("view/x_axis", 0).toInt();
-    if (axis >= 0 && axis < xAxisCombo_->count()) xAxisCombo_->setCurrentIndex(axis);
+    if (delay >= 0) ctx_.playback->setDelayMs(std::min(delay, kMaxDelayMs));
+    ctx_.playback->setXAxisIndex(settings.value("view/x_axis", 0).toInt());
     const int history = settings.value("run/history_mb", 0).toInt();
-    if (history >= 1 && history <= 65536) setHistoryBudgetMb(history);
+    if (history >= 1 && history <= 65536) ctx_.playback->setHistoryBudgetMb(history);
 }
 
-void MainWindow::closeEvent(QCloseEvent* event) {
-    if (rememberLayout_ && !presenting_) {
-        QSettings settings;
-        settings.setValue("window/geometry", saveGeometry());
-        settings.setValue("window/state", saveState());
-        settings.setValue("run/delay_ms", controller_->delayMs());
-        settings.setValue("view/x_axis", xAxisCombo_->currentIndex());
-        settings.setValue("run/history_mb", static_cast<int>(controller_->historyBudget() >> 20));
-    }
-    QMainWindow::closeEvent(event);
+void SessionActions::saveLayout() {
+    if (!rememberLayout_ || ctx_.presentation->presenting()) return;
+    QSettings settings;
+    settings.setValue("window/geometry", ctx_.window->saveGeometry());
+    settings.setValue("window/state", ctx_.window->saveState());
+    settings.setValue("run/delay_ms", ctx_.controller->delayMs());
+    settings.setValue("view/x_axis", ctx_.playback->xAxisIndex());
+    settings.setValue("run/history_mb", static_cast<int>(ctx_.controller->historyBudget() >> 20));
 }
 
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
-    event->acceptProposedAction();
-    const QString path = urls.front().toLocalFile();
-    if (confirmDiscardRuns()) openAnyFile(path);
+// The window closing (its layout remembered), and a file dropped on it (opened as File › Open
+// recent would); the window goes on handling both as usual.
+bool SessionActions::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != ctx_.window) return false;
+    if (event->type() == QEvent::Close) saveLayout();
+    if (event->type() != QEvent::DragEnter && event->type() != QEvent::Drop) return false;
+    auto* drop = static_cast<QDropEvent*>(event);
+    const QList<QUrl> urls = drop->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return false;
+    drop->acceptProposedAction();
+    if (event->type() == QEvent::Drop && ctx_.setup->confirmDiscardRuns())
+        openAnyFile(urls.front().toLocalFile());
+    return false;
 }
 
 }  // namespace cplab

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// MainWindow's exports: the view's plot, the whole view, the bounds plot and its data, the
-// selected run's trace, the runs table, and the timeline as an animation; the File menu's
-// entries for them and their dialogs.
+#include "export_actions.h"
+
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -9,23 +8,30 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
+#include <optional>
 
 #include "animation_export.h"
+#include "core/output_file.h"
 #include "bounds_plot.h"
+#include "centre_area.h"
 #include "family_view.h"
 #include "figure_export.h"
 #include "log_panel.h"
-#include "main_window.h"
-#include "main_window_parts.h"
+#include "playback.h"
 #include "plot_style.h"
 #include "race_tables.h"
+#include "recent_files.h"
 #include "run.h"
+#include "run_controller.h"
+#include "setup_panel.h"
+#include "window_context.h"
 
 namespace cplab {
 
@@ -55,9 +61,65 @@ constexpr ExportKind kExportKinds[] = {
     {"runs", "CSV (*.csv)", "_runs.csv"},
 };
 
+// The Export animation dialog's answer for run `r`: GIF or PNG frames, and the settings but
+// the path (asked for next); nothing when cancelled.
+struct AnimationChoice {
+    bool gif = true;
+    AnimationSettings settings;
+};
+
+std::optional<AnimationChoice> askAnimation(QWidget* parent, const Run* r) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export animation of %1").arg(r->label()));
+    auto* form = new QFormLayout(&dialog);
+    auto* format = new QComboBox;
+    format->addItems({QObject::tr("Animated GIF"), QObject::tr("PNG frames (into a folder)")});
+    auto* first = new QSpinBox;
+    auto* last = new QSpinBox;
+    for (QSpinBox* box : {first, last})
+        box->setRange(0, r->iteration());
+    last->setValue(r->iteration());
+    auto* fps = new QDoubleSpinBox;
+    fps->setRange(0.1, 50);
+    fps->setValue(4);
+    auto* hold = new QDoubleSpinBox;
+    hold->setRange(0, 60);
+    hold->setValue(2);
+    hold->setSuffix(QObject::tr(" s"));
+    auto* area = new QComboBox;
+    area->addItems(
+        {QObject::tr("Centre: view, timeline and bounds"), QObject::tr("The family view only")});
+    auto* scale = new QComboBox;
+    scale->addItems({"100 %", "75 %", "50 %"});
+    form->addRow(QObject::tr("Format"), format);
+    form->addRow(QObject::tr("From iteration"), first);
+    form->addRow(QObject::tr("To iteration"), last);
+    form->addRow(QObject::tr("Frames per second"), fps);
+    form->addRow(QObject::tr("Hold the last frame"), hold);
+    form->addRow(QObject::tr("Area"), area);
+    form->addRow(QObject::tr("Size"), scale);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    AnimationChoice choice;
+    choice.gif = format->currentIndex() == 0;
+    AnimationSettings& settings = choice.settings;
+    settings.first = first->value();
+    settings.last = std::max(first->value(), last->value());
+    settings.framesPerSecond = fps->value();
+    settings.holdSeconds = hold->value();
+    settings.viewOnly = area->currentIndex() == 1;
+    settings.scale = 1.0 - 0.25 * scale->currentIndex();
+    return choice;
+}
+
 }  // namespace
 
-void MainWindow::addExportActions(QMenu* file) {
+ExportActions::ExportActions(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {}
+
+void ExportActions::addFileActions(QMenu* file) {
     file->addAction(tr("Export &model plot (SVG/PNG/PDF)..."), this,
                     [this] { exportDialog("model"); });
     file->addAction(tr("Export &whole view (SVG/PNG/PDF)..."), this,
@@ -73,8 +135,8 @@ void MainWindow::addExportActions(QMenu* file) {
                     [this] { exportAnimationDialog(); });
 }
 
-bool MainWindow::exportModelPlot(const QString& path, QString* why) {
-    widgets::FamilyView* view = currentView();
+bool ExportActions::exportModelPlot(const QString& path, QString* why) {
+    widgets::FamilyView* view = ctx_.centre->current();
     if (!view) {
         if (why) *why = tr("no problem shown");
         return false;
@@ -82,8 +144,8 @@ bool MainWindow::exportModelPlot(const QString& path, QString* why) {
     return view->exportImage(path, why);
 }
 
-bool MainWindow::exportWholeView(const QString& path, QString* why) {
-    widgets::FamilyView* view = currentView();
+bool ExportActions::exportWholeView(const QString& path, QString* why) {
+    widgets::FamilyView* view = ctx_.centre->current();
     if (!view) {
         if (why) *why = tr("no problem shown");
         return false;
@@ -91,25 +153,25 @@ bool MainWindow::exportWholeView(const QString& path, QString* why) {
     return widgets::exportPages(view->pages(), path, why);
 }
 
-bool MainWindow::exportBoundsPlot(const QString& path, QString* why) {
+bool ExportActions::exportBoundsPlot(const QString& path, QString* why) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "csv" && suffix != "tex") {
-        boundsPlot_->replotNow();
-        return widgets::exportPlot(boundsPlot_->plot(), path, why);
+        ctx_.boundsPlot->replotNow();
+        return widgets::exportPlot(ctx_.boundsPlot->plot(), path, why);
     }
     // Every run's whole trace, as the bounds plot draws it.
     std::vector<widgets::RaceSeries> runs;
-    for (int k = 0; k < runCount(); ++k) {
-        const Run* r = run(k);
+    for (int k = 0; k < ctx_.controller->runCount(); ++k) {
+        const Run* r = ctx_.controller->run(k);
         if (r->ready()) runs.push_back({r->label(), r->color(), r->trace()});
     }
-    const widgets::RaceAxes axes{boundsPlot_->xAxis(), boundsPlot_->upperLabel(),
-                                 boundsPlot_->lowerLabel()};
+    const widgets::RaceAxes axes{ctx_.boundsPlot->xAxis(), ctx_.boundsPlot->upperLabel(),
+                                 ctx_.boundsPlot->lowerLabel()};
     return writeText(path, suffix == "csv" ? raceCsv(runs, axes) : racePgfplots(runs, axes), why);
 }
 
-bool MainWindow::exportSelectedTrace(const QString& path, QString* why) {
-    Run* r = selectedRun();
+bool ExportActions::exportSelectedTrace(const QString& path, QString* why) {
+    Run* r = ctx_.setup->selectedRun();
     if (!r) {
         if (why) *why = tr("no run selected");
         return false;
@@ -117,16 +179,18 @@ bool MainWindow::exportSelectedTrace(const QString& path, QString* why) {
     return r->exportTrace(path, why);
 }
 
-bool MainWindow::exportRunsTable(const QString& path, QString* why) {
+bool ExportActions::exportRunsTable(const QString& path, QString* why) {
     // The runs' labels in full (the table elides their options); rows are the runs in order.
     const auto fullLabel = [this](int row, int column) {
-        return column == kColRun && row < runCount() ? run(row)->label() : QString();
+        return column == kColRun && row < ctx_.controller->runCount()
+                   ? ctx_.controller->run(row)->label()
+                   : QString();
     };
-    return writeText(path, widgets::tableCsv(*runTable_, fullLabel), why);
+    return writeText(path, widgets::tableCsv(*ctx_.setup->runTable(), fullLabel), why);
 }
 
-AnimationExport* MainWindow::exportAnimation(const AnimationSettings& settings, QString* why) {
-    const Run* r = selectedRun();
+AnimationExport* ExportActions::exportAnimation(const AnimationSettings& settings, QString* why) {
+    const Run* r = ctx_.setup->selectedRun();
     if (!r || !r->ready() || r->history().empty()) {
         if (why) *why = settings.path + ": " + tr("no run with snapshots is selected");
         return nullptr;
@@ -157,23 +221,31 @@ AnimationExport* MainWindow::exportAnimation(const AnimationSettings& settings, 
         if (why) *why = problem;
         return nullptr;
     }
-    QWidget* area = settings.viewOnly ? static_cast<QWidget*>(currentView()) : centralWidget();
-    auto* job = new AnimationExport(this, area, std::move(iterations), settings);
+    QWidget* area = settings.viewOnly ? static_cast<QWidget*>(ctx_.centre->current())
+                                      : ctx_.window->centralWidget();
+    auto* job =
+        new AnimationExport(ctx_.playback, ctx_.boundsPlot, area, std::move(iterations), settings);
     connect(job, &AnimationExport::finished, job, &QObject::deleteLater);
     // Started from the event loop: the caller connects to finished() first.
     QTimer::singleShot(0, job, &AnimationExport::start);
     return job;
 }
 
-void MainWindow::exportDialog(const QString& what) {
+QString ExportActions::problemName(const QString& fallback) const {
+    const ProblemInstance* problem = ctx_.controller->problem();
+    return problem ? QString::fromStdString(problem->info.name) : fallback;
+}
+
+void ExportActions::exportDialog(const QString& what) {
     const ExportKind* kind = &kExportKinds[0];
     for (const ExportKind& k : kExportKinds) {
         if (what == k.what) kind = &k;
     }
-    QString suggested = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
+    QString suggested = problemName("cplab");
     suggested += kind->suffix;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(what), inLastFolder("export", suggested), tr(kind->filter));
+    const QString path =
+        QFileDialog::getSaveFileName(ctx_.window, tr("Export %1").arg(what),
+                                     inLastFolder("export", suggested), tr(kind->filter));
     if (path.isEmpty()) return;
     setLastFolder("export", path);
     QString why;
@@ -190,86 +262,48 @@ void MainWindow::exportDialog(const QString& what) {
         ok = exportBoundsPlot(path, &why);
     }
     if (ok) {
-        log_->appendMessage(tr("exported %1").arg(path));
+        ctx_.log->appendMessage(tr("exported %1").arg(path));
     } else {
-        log_->appendError(why);
-        QMessageBox::warning(this, tr("Export failed"), why);
+        ctx_.log->appendError(why);
+        QMessageBox::warning(ctx_.window, tr("Export failed"), why);
     }
 }
 
-void MainWindow::exportAnimationDialog() {
-    const Run* r = selectedRun();
+void ExportActions::exportAnimationDialog() {
+    const Run* r = ctx_.setup->selectedRun();
     if (!r || !r->ready()) {
-        QMessageBox::information(this, tr("Export animation"), tr("Select a run first."));
+        QMessageBox::information(ctx_.window, tr("Export animation"), tr("Select a run first."));
         return;
     }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Export animation of %1").arg(r->label()));
-    auto* form = new QFormLayout(&dialog);
-    auto* format = new QComboBox;
-    format->addItems({tr("Animated GIF"), tr("PNG frames (into a folder)")});
-    auto* first = new QSpinBox;
-    auto* last = new QSpinBox;
-    for (QSpinBox* box : {first, last})
-        box->setRange(0, r->iteration());
-    last->setValue(r->iteration());
-    auto* fps = new QDoubleSpinBox;
-    fps->setRange(0.1, 50);
-    fps->setValue(4);
-    auto* hold = new QDoubleSpinBox;
-    hold->setRange(0, 60);
-    hold->setValue(2);
-    hold->setSuffix(tr(" s"));
-    auto* area = new QComboBox;
-    area->addItems({tr("Centre: view, timeline and bounds"), tr("The family view only")});
-    auto* scale = new QComboBox;
-    scale->addItems({"100 %", "75 %", "50 %"});
-    form->addRow(tr("Format"), format);
-    form->addRow(tr("From iteration"), first);
-    form->addRow(tr("To iteration"), last);
-    form->addRow(tr("Frames per second"), fps);
-    form->addRow(tr("Hold the last frame"), hold);
-    form->addRow(tr("Area"), area);
-    form->addRow(tr("Size"), scale);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) return;
-
-    AnimationSettings settings;
-    const QString name = problem() ? QString::fromStdString(problem()->info.name) : "cplab";
-    if (format->currentIndex() == 0) {
-        settings.path = QFileDialog::getSaveFileName(this, tr("Export animation"),
+    const std::optional<AnimationChoice> choice = askAnimation(ctx_.window, r);
+    if (!choice) return;
+    AnimationSettings settings = choice->settings;
+    const QString name = problemName("cplab");
+    if (choice->gif) {
+        settings.path = QFileDialog::getSaveFileName(ctx_.window, tr("Export animation"),
                                                      inLastFolder("export", name + ".gif"),
                                                      tr("Animated GIF (*.gif)"));
     } else {
         const QString folder = QFileDialog::getExistingDirectory(
-            this, tr("Folder for the PNG frames"), lastFolder("export"));
+            ctx_.window, tr("Folder for the PNG frames"), lastFolder("export"));
         if (!folder.isEmpty()) settings.path = folder + '/';
     }
     if (settings.path.isEmpty()) return;
     setLastFolder("export", settings.path.endsWith('/') ? settings.path + "x" : settings.path);
-    settings.first = first->value();
-    settings.last = std::max(first->value(), last->value());
-    settings.framesPerSecond = fps->value();
-    settings.holdSeconds = hold->value();
-    settings.viewOnly = area->currentIndex() == 1;
-    settings.scale = 1.0 - 0.25 * scale->currentIndex();
     startAnimationExport(settings);
 }
 
-void MainWindow::startAnimationExport(const AnimationSettings& settings) {
+void ExportActions::startAnimationExport(const AnimationSettings& settings) {
     QString why;
     AnimationExport* job = exportAnimation(settings, &why);
     if (!job) {
-        log_->appendError(why);
-        QMessageBox::warning(this, tr("Export failed"), why);
+        ctx_.log->appendError(why);
+        QMessageBox::warning(ctx_.window, tr("Export failed"), why);
         return;
     }
     auto* progress =
         new QProgressDialog(tr("Drawing and encoding %n frame(s)...", nullptr, job->frameCount()),
-                            tr("Cancel"), 0, 2 * job->frameCount(), this);
+                            tr("Cancel"), 0, 2 * job->frameCount(), ctx_.window);
     progress->setWindowTitle(tr("Export animation"));
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(300);
@@ -282,10 +316,10 @@ void MainWindow::startAnimationExport(const AnimationSettings& settings) {
                 const bool byUser = progress->wasCanceled();
                 progress->deleteLater();
                 if (ok) {
-                    log_->appendMessage(tr("exported %1").arg(message));
+                    ctx_.log->appendMessage(tr("exported %1").arg(message));
                 } else {
-                    log_->appendError(message);
-                    if (!byUser) QMessageBox::warning(this, tr("Export failed"), message);
+                    ctx_.log->appendError(message);
+                    if (!byUser) QMessageBox::warning(ctx_.window, tr("Export failed"), message);
                 }
             });
 }

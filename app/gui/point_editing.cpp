@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's drawn-points entries (main_window.h, point_editor.h): Edit › Undo, Redo,
-// Clear points, Draw points and the class to add (keys 1–3), the Draw tool bar with the same
-// actions, and File › Save points as LIBSVM.
+#include "point_editing.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -12,11 +12,14 @@
 #include <QToolBar>
 #include <QUndoStack>
 
+#include "centre_area.h"
 #include "family_view.h"
 #include "log_panel.h"
-#include "main_window.h"
 #include "plot_style.h"
 #include "point_editor.h"
+#include "recent_files.h"
+#include "run_controller.h"
+#include "window_context.h"
 
 namespace cplab {
 
@@ -38,52 +41,58 @@ QIcon classIcon(int k) {
 
 }  // namespace
 
-QAction* MainWindow::addSavePointsAction(QMenu* file) {
+QAction* PointEditing::addSavePointsAction(QMenu* file) {
     // File › Save points, after the exports.
-    auto* save = new QAction(tr("Save &points as LIBSVM..."), this);
+    auto* save = new QAction(tr("Save &points as LIBSVM..."), ctx_.window);
     const QList<QAction*> fileActions = file->actions();
     file->insertAction(fileActions.at(fileActions.size() - 2), save);
-    connect(save, &QAction::triggered, this, [this] {
-        const QString suggested =
-            (problem() ? QString::fromStdString(problem()->info.name) : QString("points")) +
-            "_points.libsvm";
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save points"), inLastFolder("points", suggested),
-                                         tr("LIBSVM text (*.libsvm *.svm *.txt)"));
-        if (path.isEmpty()) return;
-        setLastFolder("points", path);
-        QString why;
-        if (pointEditor_->savePoints(path, &why)) {
-            log_->appendMessage(
-                tr("saved %1 points to %2").arg(pointEditor_->points().size()).arg(path));
-        } else {
-            log_->appendError(why);
-            QMessageBox::warning(this, tr("Save points failed"), why);
-        }
-    });
+    connect(save, &QAction::triggered, this, &PointEditing::savePointsDialog);
     return save;
 }
 
-void MainWindow::buildEditMenu(QMenu* file) {
-    pointEditor_ = new PointEditor(controller_, this);
-    for (const auto& [family, view] : views_)
+void PointEditing::savePointsDialog() {
+    const ProblemInstance* problem = ctx_.controller->problem();
+    const QString suggested =
+        (problem ? QString::fromStdString(problem->info.name) : QString("points")) +
+        "_points.libsvm";
+    const QString path = QFileDialog::getSaveFileName(ctx_.window, tr("Save points"),
+                                                      inLastFolder("points", suggested),
+                                                      tr("LIBSVM text (*.libsvm *.svm *.txt)"));
+    if (path.isEmpty()) return;
+    setLastFolder("points", path);
+    QString why;
+    if (pointEditor_->savePoints(path, &why)) {
+        ctx_.log->appendMessage(
+            tr("saved %1 points to %2").arg(pointEditor_->points().size()).arg(path));
+    } else {
+        ctx_.log->appendError(why);
+        QMessageBox::warning(ctx_.window, tr("Save points failed"), why);
+    }
+}
+
+PointEditing::PointEditing(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
+    pointEditor_ = new PointEditor(ctx.controller, ctx.window);
+    for (const auto& [family, view] : ctx.centre->views())
         pointEditor_->attach(view);
     connect(pointEditor_, &PointEditor::message, this, [this](const QString& text, bool error) {
         if (error) {
-            log_->appendError(text);
+            ctx_.log->appendError(text);
         } else {
-            log_->appendMessage(text);
+            ctx_.log->appendMessage(text);
         }
     });
+}
+
+void PointEditing::buildEditMenu(QMenu* file) {
     QUndoStack* undo = pointEditor_->undoStack();
 
     QAction* save = addSavePointsAction(file);
 
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QMenu* edit = ctx_.window->menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName("editMenu");
-    QAction* undoAction = undo->createUndoAction(this, tr("&Undo"));
+    QAction* undoAction = undo->createUndoAction(ctx_.window, tr("&Undo"));
     undoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
-    QAction* redoAction = undo->createRedoAction(this, tr("&Redo"));
+    QAction* redoAction = undo->createRedoAction(ctx_.window, tr("&Redo"));
     redoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
     edit->addAction(undoAction);
     edit->addAction(redoAction);
@@ -95,10 +104,10 @@ void MainWindow::buildEditMenu(QMenu* file) {
     draw->setChecked(pointEditor_->drawing());
     connect(draw, &QAction::toggled, pointEditor_, &PointEditor::setDrawing);
 
-    auto* bar = addToolBar(tr("Draw"));
+    auto* bar = ctx_.window->addToolBar(tr("Draw"));
     bar->setObjectName("drawToolBar");
     bar->addAction(draw);
-    auto* classes = new QActionGroup(this);
+    auto* classes = new QActionGroup(ctx_.window);
     std::vector<QAction*> classActions;
     for (int k = 0; k < PointEditor::kMaxClasses; ++k) {
         QAction* action = edit->addAction(classIcon(k), QString());

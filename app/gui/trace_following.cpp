@@ -1,64 +1,71 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// File › Follow a running trace: a run that a `cplab-cli run --trace FILE` elsewhere is
-// writing (a long job, a cluster run under mpirun), drawn in the bounds plot beside the local
-// runs as it grows (trace_follower.h reads it).
+#include "trace_following.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 
 #include "bounds_plot.h"
 #include "log_panel.h"
-#include "main_window.h"
 #include "plot_style.h"
+#include "recent_files.h"
 #include "trace_follower.h"
+#include "window_context.h"
 
 namespace cplab {
 
+TraceFollowing::TraceFollowing(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {}
+
 // File › Follow a running trace... and Stop following traces.
-void MainWindow::addFollowActions(QMenu* file) {
+void TraceFollowing::addFileActions(QMenu* file) {
     file->addAction(tr("Follow a running &trace..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Follow a running trace"), lastFolder("trace"),
+            ctx_.window, tr("Follow a running trace"), lastFolder("trace"),
             tr("Traces a run is writing (*.running *.csv);;All files (*)"));
         if (path.isEmpty()) return;
         setLastFolder("trace", path);
         followTrace(path);
     });
     QAction* stopFollowing =
-        file->addAction(tr("Stop following traces"), this, &MainWindow::stopFollowing);
+        file->addAction(tr("Stop following traces"), this, &TraceFollowing::stopFollowing);
     connect(file, &QMenu::aboutToShow, this,
             [this, stopFollowing] { stopFollowing->setEnabled(!followers_.empty()); });
 }
 
-TraceFollower* MainWindow::followTrace(const QString& path) {
-    auto* follower = new TraceFollower(path, this);
+TraceFollower* TraceFollowing::followTrace(const QString& path) {
+    auto* follower = new TraceFollower(path, ctx_.window);
     const std::size_t k = followers_.size();
     followers_.push_back(follower);
     addFollowedToPlot(k);
-    log_->appendMessage(tr("following the trace %1 (a run writing %2)")
-                            .arg(follower->tracePath(), follower->name() + ".running"));
+    ctx_.log->appendMessage(tr("following the trace %1 (a run writing %2)")
+                                .arg(follower->tracePath(), follower->name() + ".running"));
     connect(follower, &TraceFollower::recordsAppended, this,
             [this, k](const std::vector<IterationRecord>& records) {
-                boundsPlot_->appendRecords(followId(k), records);
+                ctx_.boundsPlot->appendRecords(followId(k), records);
             });
     connect(follower, &TraceFollower::restarted, this, [this, k] {
         addFollowedToPlot(k);
-        log_->appendMessage(
+        ctx_.log->appendMessage(
             tr("%1: a new run started writing it; following that one").arg(followers_[k]->name()));
     });
     connect(follower, &TraceFollower::stateChanged, this, [this, k] {
         const TraceFollower& f = *followers_[k];
-        boundsPlot_->setRunLabel(followId(k), followLabel(f));
+        ctx_.boundsPlot->setRunLabel(followId(k), followLabel(f));
         if (f.state() != TraceFollower::State::Following)
-            log_->appendMessage(QString("%1: %2").arg(f.name(), f.stateText()));
+            ctx_.log->appendMessage(QString("%1: %2").arg(f.name(), f.stateText()));
     });
     follower->poll();  // what the trace holds now, at once
     return follower;
 }
 
-void MainWindow::stopFollowing() {
+void TraceFollowing::addAllToPlot() {
+    for (std::size_t k = 0; k < followers_.size(); ++k)
+        addFollowedToPlot(k);
+}
+
+void TraceFollowing::stopFollowing() {
     for (std::size_t k = 0; k < followers_.size(); ++k) {
-        boundsPlot_->removeRun(followId(k));
+        ctx_.boundsPlot->removeRun(followId(k));
         delete followers_[k];
     }
     followers_.clear();
@@ -66,14 +73,15 @@ void MainWindow::stopFollowing() {
 
 // (Re)adds the k-th followed trace's curves with every record read so far: when it starts,
 // when a new run restarts it, and after the plot was cleared for a new problem.
-void MainWindow::addFollowedToPlot(std::size_t k) {
+void TraceFollowing::addFollowedToPlot(std::size_t k) {
     const TraceFollower& f = *followers_[k];
     // Colours from the palette's far end (the local runs take it from the start).
-    boundsPlot_->addRun(followId(k), followLabel(f), widgets::runColor(7 - static_cast<int>(k)));
-    boundsPlot_->appendRecords(followId(k), f.records());
+    ctx_.boundsPlot->addRun(followId(k), followLabel(f),
+                            widgets::runColor(7 - static_cast<int>(k)));
+    ctx_.boundsPlot->appendRecords(followId(k), f.records());
 }
 
-QString MainWindow::followLabel(const TraceFollower& f) const {
+QString TraceFollowing::followLabel(const TraceFollower& f) const {
     switch (f.state()) {
         case TraceFollower::State::Waiting:
             return tr("%1 (waiting)").arg(f.name());

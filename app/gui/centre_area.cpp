@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "centre_area.h"
+
+#include <QLabel>
+#include <QMainWindow>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include "bounds_plot.h"
+#include "caption_bar.h"
+#include "family_view.h"
+#include "family_views.h"
+#include "timeline_bar.h"
+#include "window_context.h"
+
+namespace cplab {
+
+CentreArea::CentreArea(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
+    auto* splitter = new QSplitter(Qt::Vertical, ctx.window);
+    QWidget* top = buildTop(splitter);
+    ctx.boundsPlot = new widgets::BoundsPlot(splitter);
+    splitter->addWidget(top);
+    splitter->addWidget(ctx.boundsPlot);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    // The race view gets two fifths of the column (at least a third), whatever the window.
+    splitter->setSizes({600, 400});
+    splitter->setChildrenCollapsible(false);
+    // A handle one can see and grab between the model view and the bounds.
+    splitter->setObjectName("centreSplitter");
+    splitter->setHandleWidth(7);
+    // Shaded by the palette, not a style sheet: one on the splitter would stop the window's
+    // font, and so the presentation scale, from reaching the views.
+    QPalette handle = splitter->palette();
+    handle.setColor(QPalette::Window, handle.color(QPalette::Mid));
+    splitter->handle(1)->setPalette(handle);
+    splitter->handle(1)->setAutoFillBackground(true);
+    ctx.window->setCentralWidget(splitter);
+    // ← and → step through history wherever the focus is in the centre (not in the forms).
+    auto* back = new QShortcut(QKeySequence(Qt::Key_Left), splitter);
+    back->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(back, &QShortcut::activated, ctx.timeline, &widgets::TimelineBar::stepBack);
+    auto* forward = new QShortcut(QKeySequence(Qt::Key_Right), splitter);
+    forward->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(forward, &QShortcut::activated, ctx.timeline, &widgets::TimelineBar::stepForward);
+    arrowKeys_ = {back, forward};
+}
+
+// Above the handle: the caption, the family's view and the timeline.
+QWidget* CentreArea::buildTop(QWidget* parent) {
+    auto* top = new QWidget(parent);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(0);
+    viewStack_ = new QStackedWidget(top);
+    emptyView_ = new QLabel(tr("Choose a demo or a problem on the left."), viewStack_);
+    emptyView_->setAlignment(Qt::AlignCenter);
+    viewStack_->addWidget(emptyView_);
+    for (const auto& [family, view] : widgets::createFamilyViews(viewStack_, ctx_.controller)) {
+        view->setObjectName(QString::fromStdString(family + "View"));
+        viewStack_->addWidget(view);
+        views_[family] = view;
+    }
+    ctx_.timeline = new widgets::TimelineBar(top);
+    ctx_.caption = new widgets::CaptionBar(top);
+    topLayout->addWidget(ctx_.caption);
+    topLayout->addWidget(viewStack_, 1);
+    topLayout->addWidget(ctx_.timeline);
+    return top;
+}
+
+widgets::FamilyView* CentreArea::view(const std::string& family) const {
+    const auto it = views_.find(family);
+    return it == views_.end() ? nullptr : it->second;
+}
+
+widgets::FamilyView* CentreArea::current() const {
+    return qobject_cast<widgets::FamilyView*>(viewStack_->currentWidget());
+}
+
+void CentreArea::showFamily(const std::string& family) {
+    const auto it = views_.find(family);
+    viewStack_->setCurrentWidget(it == views_.end() ? static_cast<QWidget*>(emptyView_)
+                                                    : it->second);
+}
+
+void CentreArea::clearViews() {
+    for (const auto& [family, view] : views_)
+        view->clear();
+}
+
+OptionValues CentreArea::problemOptions(const std::string& family) const {
+    const auto it = views_.find(family);
+    return it == views_.end() ? OptionValues{} : it->second->problemOptions();
+}
+
+void CentreArea::addProblemControls(QWidget* parent, QVBoxLayout* layout) {
+    for (const auto& [family, view] : views_) {
+        if (QWidget* controls = view->problemControls()) {
+            controls->setParent(parent);
+            controls->setVisible(false);
+            layout->addWidget(controls);
+        }
+    }
+}
+
+void CentreArea::showProblemControls(const std::string& family) {
+    for (const auto& [name, view] : views_) {
+        if (QWidget* controls = view->problemControls()) controls->setVisible(name == family);
+    }
+}
+
+void CentreArea::setTestSplit(double testFraction, int seed) {
+    for (auto& [name, view] : views_)
+        view->setTestSplit(testFraction, seed);
+}
+
+void CentreArea::setArrowKeysEnabled(bool on) {
+    for (QShortcut* shortcut : arrowKeys_)
+        shortcut->setEnabled(on);
+}
+
+}  // namespace cplab

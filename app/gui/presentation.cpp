@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "presentation.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QToolBar>
+#include <algorithm>
+#include <cmath>
+
+#include "caption_bar.h"
+#include "centre_area.h"
+#include "core/events.h"
+#include "family_view.h"
+#include "playback.h"
+#include "plot_style.h"
+#include "registry.h"
+#include "run_controller.h"
+#include "timeline_bar.h"
+#include "window_context.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr double kMinScale = 0.75;
+constexpr double kMaxScale = 3.0;
+constexpr double kScaleStep = 1.15;
+const char* kNormalScaleKey = "view/scale";
+const char* kPresentationScaleKey = "view/presentation_scale";
+
+// True when some run of the race has reported `event` by its position (a name of
+// core/events.h), or, for "finished", when every run has stopped there.
+bool eventReached(const widgets::ViewFrame& frame, const std::string& event) {
+    if (event == "finished") {
+        return !frame.race.empty() &&
+               std::all_of(frame.race.begin(), frame.race.end(), [](const auto& entry) {
+                   return entry.snapshot && entry.snapshot->status.finished();
+               });
+    }
+    // The event's bit, then one test per record (this runs for every frame drawn).
+    std::uint32_t bit = 0;
+    for (const Event e : kAllEvents)
+        if (event == eventName(e)) bit = e;
+    if (bit == 0) return false;
+    for (const widgets::RaceEntry& entry : frame.race) {
+        for (const IterationRecord& record : entry.records)
+            if (record.events & bit) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int reachedBeat(const DemoInfo& demo, const widgets::ViewFrame& frame, int iteration) {
+    int reached = -1;
+    for (std::size_t k = 0; k < demo.story.size(); ++k) {
+        const DemoBeat& beat = demo.story[k];
+        if (iteration >= beat.iteration && (beat.event.empty() || eventReached(frame, beat.event)))
+            reached = static_cast<int>(k);
+    }
+    return reached;
+}
+
+Presentation::Presentation(WindowContext& ctx)
+    : QObject(ctx.window), ctx_(ctx), baseFont_(ctx.window->font()) {}
+
+void Presentation::addViewActions(QMenu* view) {
+    view->addSeparator();
+    presentAction_ = view->addAction(tr("&Presentation"));
+    presentAction_->setObjectName("presentAction");
+    presentAction_->setCheckable(true);
+    presentAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    connect(presentAction_, &QAction::toggled, this, [this](bool on) { setPresentation(on); });
+    view->addAction(tr("&Larger type and lines"), QKeySequence::ZoomIn, this,
+                    [this] { setViewScale(viewScale() * kScaleStep); });
+    view->addAction(tr("&Smaller type and lines"), QKeySequence::ZoomOut, this,
+                    [this] { setViewScale(viewScale() / kScaleStep); });
+    view->addAction(tr("&Reset size"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                    [this] { setViewScale(presenting_ ? 1.4 : 1.0); });
+    addPresentationKeys();
+    // Remembered scales, within range whatever the settings file holds (text, nan, 1e300).
+    QSettings settings;
+    auto remembered = [&settings](const char* key, double fallback) {
+        bool ok = false;
+        const double value = settings.value(key, fallback).toDouble(&ok);
+        return ok && std::isfinite(value) ? std::clamp(value, kMinScale, kMaxScale) : fallback;
+    };
+    normalScale_ = remembered(kNormalScaleKey, 1.0);
+    presentationScale_ = remembered(kPresentationScaleKey, 1.4);
+    if (normalScale_ != 1.0) applyViewScale();
+}
+
+// Single keys drive the demo while presenting (the set-up forms are hidden then, so they
+// cannot swallow a typed letter). ← → work in the normal window too, within the centre
+// (CentreArea's keys), and End is Run › Live.
+void Presentation::addPresentationKeys() {
+    struct Key {
+        QKeySequence key;
+        QString text;
+        std::function<void()> act;
+    };
+    Playback* playback = ctx_.playback;
+    widgets::TimelineBar* timeline = ctx_.timeline;
+    const Key keys[] = {
+        {QKeySequence(Qt::Key_Space), tr("Step"), [playback] { playback->stepAll(1); }},
+        {QKeySequence(Qt::Key_R), tr("Run or pause"),
+         [this, playback] {
+             if (ctx_.controller->anyPlaying())
+                 playback->pauseAll();
+             else
+                 playback->runAll();
+         }},
+        {QKeySequence(Qt::Key_Left), tr("Timeline back"), [timeline] { timeline->stepBack(); }},
+        {QKeySequence(Qt::Key_Right), tr("Timeline forward"),
+         [timeline] { timeline->stepForward(); }},
+        {QKeySequence(Qt::Key_Home), tr("First iteration"),
+         [playback] { playback->showIteration(0); }},
+        {QKeySequence(Qt::Key_Escape), tr("Leave presentation"),
+         [this] { presentAction_->setChecked(false); }},
+    };
+    for (const Key& k : keys) {
+        auto* action = new QAction(k.text, ctx_.window);
+        action->setShortcut(k.key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setEnabled(false);
+        connect(action, &QAction::triggered, this, k.act);
+        ctx_.window->addAction(action);
+        presentationKeys_.push_back(action);
+    }
+}
+
+void Presentation::setPresentation(bool on, bool fullScreen) {
+    if (on == presenting_) return;
+    QMainWindow* window = ctx_.window;
+    if (on) {
+        normalState_ = window->saveState();
+        wasMaximized_ = window->isMaximized();
+        for (QDockWidget* dock : window->findChildren<QDockWidget*>())
+            dock->hide();
+        for (QToolBar* bar : window->findChildren<QToolBar*>())
+            bar->hide();
+        presenting_ = true;
+        if (fullScreen) window->showFullScreen();
+    } else {
+        presenting_ = false;
+        if (window->isFullScreen()) wasMaximized_ ? window->showMaximized() : window->showNormal();
+        window->restoreState(normalState_);
+    }
+    for (QAction* action : presentationKeys_)
+        action->setEnabled(presenting_);
+    ctx_.centre->setArrowKeysEnabled(!presenting_);  // the window-wide ← → instead
+    if (presentAction_->isChecked() != on) presentAction_->setChecked(on);
+    applyViewScale();
+    if (presenting_) window->centralWidget()->setFocus();
+}
+
+double Presentation::viewScale() const {
+    return presenting_ ? presentationScale_ : normalScale_;
+}
+
+void Presentation::setViewScale(double scale) {
+    scale = std::isfinite(scale) ? std::clamp(scale, kMinScale, kMaxScale) : 1.0;
+    (presenting_ ? presentationScale_ : normalScale_) = scale;
+    QSettings().setValue(presenting_ ? kPresentationScaleKey : kNormalScaleKey, scale);
+    applyViewScale();
+}
+
+void Presentation::setPresentationScale(double scale) {
+    presentationScale_ = scale;
+    if (presenting_) applyViewScale();
+}
+
+void Presentation::applyViewScale() {
+    const double scale = viewScale();
+    QFont font = baseFont_;
+    font.setPointSizeF(baseFont_.pointSizeF() * scale);
+    ctx_.window->setFont(font);
+    widgets::setPlotScale(scale);
+    widgets::applyPlotScale(ctx_.window);
+    ctx_.playback->redraw();  // the views redraw their graphs with the new pens
+}
+
+QString Presentation::shortcutsText() const {
+    // Every menu action with a shortcut, by menu, and the timeline's arrow keys.
+    QStringList lines;
+    for (QAction* menu : ctx_.window->menuBar()->actions()) {
+        if (!menu->menu()) continue;
+        for (QAction* action : menu->menu()->actions()) {
+            if (action->shortcut().isEmpty()) continue;
+            lines << "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText) +
+                         "</b></td><td>" + menu->text().remove('&') + " › " +
+                         action->text().remove('&') + "</td></tr>";
+        }
+    }
+    lines << "<tr><td><b>← →</b></td><td>" + tr("Timeline: one iteration back, forward") +
+                 "</td></tr>";
+    for (const QAction* action : presentationKeys_) {
+        if (action->shortcut() == QKeySequence(Qt::Key_Left) ||
+            action->shortcut() == QKeySequence(Qt::Key_Right))
+            continue;
+        lines << "<tr><td><b>" + action->shortcut().toString(QKeySequence::NativeText) +
+                     "</b></td><td>" + tr("Presentation: %1").arg(action->text()) + "</td></tr>";
+    }
+    return "<table>" + lines.join("") + "</table>";
+}
+
+void Presentation::setDemo(const DemoInfo* demo) {
+    demo_ = demo;
+    if (demo) {
+        ctx_.caption->setDemo(QString::fromStdString(demo->title),
+                              QString::fromStdString(demo->description));
+    } else {
+        ctx_.caption->clear();
+    }
+}
+
+void Presentation::updateCaption(const widgets::ViewFrame& frame, int iteration) {
+    if (!demo_) return;
+    const int beat = reachedBeat(*demo_, frame, iteration);
+    ctx_.caption->setBeat(beat, static_cast<int>(demo_->story.size()),
+                          beat < 0 ? QString() : QString::fromStdString(demo_->story[beat].text));
+    QStringList done;
+    if (frame.snapshot) {
+        for (const std::string& event : frame.snapshot->events)
+            done << QString::fromStdString(event);
+    }
+    ctx_.caption->setEvents(done.isEmpty() || iteration == 0
+                                ? QString()
+                                : tr("iteration %1: %2").arg(iteration).arg(done.join("; ")));
+}
+
+}  // namespace cplab
