@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -57,13 +58,23 @@ mode_t currentUmask() {
 }
 
 // The file an output at `path` replaces: `path`, or where its symbolic link leads (a shell
-// redirect writes through a link; renaming over the link would replace the link instead).
+// redirect writes through a link; renaming over the link would replace the link instead),
+// also when the link dangles (the file it names is then created). A chain of links is
+// followed as far as the system follows one (40 links); a loop is left to fail on writing.
 std::string resolvedTarget(const std::string& path) {
-    struct stat link {};
-    if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
+    fs::path target = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        struct stat link {};
+        if (::lstat(target.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) break;
+        std::error_code ec;
+        const fs::path next = fs::read_symlink(target, ec);
+        if (ec) break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
+    }
+    if (target == fs::path(path)) return path;
     std::error_code ec;
-    const fs::path target = fs::weakly_canonical(path, ec);
-    return ec ? path : target.string();
+    const fs::path resolved = fs::weakly_canonical(target, ec);
+    return ec ? target.lexically_normal().string() : resolved.string();
 }
 
 std::string folderOf(const std::string& path) {
@@ -71,12 +82,16 @@ std::string folderOf(const std::string& path) {
     return parent.empty() ? std::string(".") : parent.string();
 }
 
-// A unique temporary file beside `target`: ".name.XXXXXX" plus `suffix`. Returns the open
+// A unique temporary file beside `target`: ".name.XXXXXX" plus `suffix`, the name shortened
+// so that the temporary name fits where the target's name fits (255 bytes). Returns the open
 // descriptor (and the name in `name`), or -1 with errno set.
 int makeTemporary(const std::string& target, const std::string& suffix, std::string& name) {
+    constexpr std::size_t kNameMax = 255;
     const fs::path folder = folderOf(target);
-    std::string pattern =
-        (folder / ("." + fs::path(target).filename().string() + ".XXXXXX" + suffix)).string();
+    std::string stem = fs::path(target).filename().string();
+    const std::size_t room = kNameMax - std::min(kNameMax, suffix.size() + 8);  // "." ".XXXXXX"
+    if (stem.size() > room) stem.resize(room);
+    std::string pattern = (folder / ("." + stem + ".XXXXXX" + suffix)).string();
     const int fd = ::mkostemps(pattern.data(), static_cast<int>(suffix.size()), O_CLOEXEC);
     if (fd >= 0) name = pattern;
     return fd;

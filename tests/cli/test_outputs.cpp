@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Outputs never destroy what the user has (DESIGN.md, "Data and formats"), checked through the
 // real cplab-cli: an output that is an input (by any spelling, a symbolic link or a hard link)
-// is refused before the run; a write-protected file is refused; a user's own `X.part` is never
-// touched; a failed run writes no model; a full file system (a file-size limit) leaves the old
-// file whole; SIGTERM and SIGINT stop a run at an iteration boundary with its outputs written.
+// is refused before the run; outputs write through symbolic links, dangling ones too, and take
+// names as long as the system allows; a write-protected file is refused; a user's own `X.part` is
+// never touched; a failed run writes no model; a full file system (a file-size limit) leaves the
+// old file whole; SIGTERM and SIGINT stop a run at an iteration boundary with its outputs written.
 // After every refused or failed run the pre-existing file's bytes and mode are compared with
 // what they were.
 #include <signal.h>
@@ -216,6 +217,28 @@ class TestOutputs : public QObject {
         QCOMPARE(modeOf(trace), mode_t(0640));
         QVERIFY(partKept.intact());
         QCOMPARE(strayFiles(dir.path(), {"m.txt", "t.csv", "m.txt.part"}), QStringList());
+    }
+
+    // An output that is a symbolic link is written through it, also when the link dangles
+    // (the file it names is created; the link stays a link, relative links resolved against
+    // the link's folder); a name of 250 bytes, legal, is written (its temporary file's name is
+    // shortened to fit the system's 255).
+    void outputsWriteThroughDanglingLinksAndTakeLongNames() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("sub"));
+        const QString link = dir.filePath("t.csv");
+        QVERIFY(QFile::link("sub/trace.csv", link));  // relative, dangling
+        const QString longName = dir.filePath(QString(246, 'x') + ".txt");
+        const QStringList args = {"run",     "ocas",    "--data", dataFile("heart_scale"),
+                                  "--quiet", "--trace", link,     "--model",
+                                  longName};
+        const CliResult r = runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(args, r)));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(bytesOf(dir.filePath("sub/trace.csv")).startsWith("iteration,"));
+        QVERIFY(bytesOf(longName).startsWith("# cplab linear model"));
+        QCOMPARE(strayFiles(dir.path(), {"t.csv", QFileInfo(longName).fileName()}), QStringList());
+        QCOMPARE(strayFiles(dir.filePath("sub"), {"trace.csv"}), QStringList());
     }
 
     // FILE.running (core/live_trace.h): the user's own file of that name is refused and left
