@@ -82,58 +82,21 @@ void checkQueryId(const LineReader& reader, std::string_view token, std::string_
     }
 }
 
-// The index of "<index>:<value>", which must follow `previous`.
-int readIndex(const LineReader& reader, std::string_view token, std::string_view indexText,
-              int previous) {
-    int index = 0;
-    const auto [end, ec] =
-        std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
-    if (ec == std::errc::result_out_of_range) {
-        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                    " is too large");
-    }
-    if (ec != std::errc() || end != indexText.data() + indexText.size() || indexText.empty() ||
-        index < 0) {
-        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                    " is not a positive integer; " + kExpected);
-    }
-    if (index == 0) {
-        reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
-    }
-    if (index == previous) {
-        reader.fail("feature index " + std::to_string(index) +
-                    " appears twice; indices must increase");
-    }
-    if (index < previous) {
-        reader.fail("feature index " + std::to_string(index) + " after index " +
-                    std::to_string(previous) + "; indices must increase");
-    }
-    return index;
-}
-
 // The features of one example, from `pos` in `line` to its end, stored in `rows`.
 void readFeatures(const LineReader& reader, std::string_view line, std::size_t pos,
                   ParsedRows& rows) {
     int previous = 0;
     for (std::string_view token = nextToken(line, pos); !token.empty();
          token = nextToken(line, pos)) {
-        const std::size_t colon = token.find(':');
-        if (colon == std::string_view::npos) {
-            reader.fail("token " + inQuotes(token) + " is not '<index>:<value>' (missing ':'); " +
-                        kExpected);
-        }
-        const std::string_view indexText = token.substr(0, colon);
-        const std::string_view valueText = token.substr(colon + 1);
+        std::string_view indexText;
+        std::string_view valueText;
+        splitFeature(reader, token, indexText, valueText, kExpected);
         if (indexText == "qid") {
             checkQueryId(reader, token, valueText);
             continue;
         }
-        const int index = readIndex(reader, token, indexText, previous);
-        double value = 0.0;
-        if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
-            reader.fail("value " + inQuotes(valueText) + " of feature " + std::to_string(index) +
-                        " " + describe(error));
-        }
+        const int index = featureIndex(reader, token, indexText, previous, kExpected);
+        const double value = featureValue(reader, valueText, index);
         previous = index;
         if (index > rows.dimension) rows.dimension = index;
         if (value != 0.0) {

@@ -359,33 +359,10 @@ void parseTokenLine(LineReader& reader, std::string_view line, GenericState& s) 
     int previous = 0;
     for (std::string_view token = nextToken(line, pos); !token.empty();
          token = nextToken(line, pos)) {
-        const std::size_t colon = token.find(':');
-        if (colon == std::string_view::npos) {
-            reader.fail("token " + inQuotes(token) + " is not '<index>:<value>' (missing ':'); " +
-                        kTokenLayout);
-        }
-        const std::string_view indexText = token.substr(0, colon);
-        const std::string_view valueText = token.substr(colon + 1);
-        int index = 0;
-        const auto [end, ec] =
-            std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
-        if (ec == std::errc::result_out_of_range) {
-            reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                        " is too large");
-        }
-        if (ec != std::errc() || end != indexText.data() + indexText.size() || index < 0) {
-            reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
-                        " is not a positive integer; " + kTokenLayout);
-        }
-        if (index == 0)
-            reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
-        if (index <= previous) {
-            reader.fail(index == previous
-                            ? "feature index " + std::to_string(index) +
-                                  " appears twice; indices must increase"
-                            : "feature index " + std::to_string(index) + " after index " +
-                                  std::to_string(previous) + "; indices must increase");
-        }
+        std::string_view indexText;
+        std::string_view valueText;
+        splitFeature(reader, token, indexText, valueText, kTokenLayout);
+        const int index = featureIndex(reader, token, indexText, previous, kTokenLayout);
         if (index > kMaxSequenceFeatures) {
             reader.fail("feature index " + std::to_string(index) + " exceeds " +
                         std::to_string(kMaxSequenceFeatures) +
@@ -396,11 +373,7 @@ void parseTokenLine(LineReader& reader, std::string_view line, GenericState& s) 
                         std::to_string(s.declaredDimension) + " of the header (line " +
                         std::to_string(s.dimensionLine) + ")");
         }
-        double value = 0.0;
-        if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
-            reader.fail("value " + inQuotes(valueText) + " of feature " + std::to_string(index) +
-                        " " + describe(error));
-        }
+        const double value = featureValue(reader, valueText, index);
         previous = index;
         s.dimension = std::max(s.dimension, index);
         s.tokens.addFeature(index - 1, value);

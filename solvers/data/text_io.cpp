@@ -790,6 +790,54 @@ std::string_view nextToken(std::string_view line, std::size_t& pos) {
     return line.substr(begin, pos - begin);
 }
 
+void splitFeature(const LineReader& reader, std::string_view token, std::string_view& indexText,
+                  std::string_view& valueText, const char* layout) {
+    const std::size_t colon = token.find(':');
+    if (colon == std::string_view::npos) {
+        reader.fail("token " + inQuotes(token) + " is not '<index>:<value>' (missing ':'); " +
+                    layout);
+    }
+    indexText = token.substr(0, colon);
+    valueText = token.substr(colon + 1);
+}
+
+int featureIndex(const LineReader& reader, std::string_view token, std::string_view indexText,
+                 int previous, const char* layout) {
+    int index = 0;
+    const auto [end, ec] =
+        std::from_chars(indexText.data(), indexText.data() + indexText.size(), index);
+    if (ec == std::errc::result_out_of_range) {
+        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                    " is too large");
+    }
+    if (ec != std::errc() || end != indexText.data() + indexText.size() || indexText.empty() ||
+        index < 0) {
+        reader.fail("feature index " + inQuotes(indexText) + " in " + inQuotes(token) +
+                    " is not a positive integer; " + layout);
+    }
+    if (index == 0) {
+        reader.fail("feature index 0 in " + inQuotes(token) + "; indices start at 1");
+    }
+    if (index == previous) {
+        reader.fail("feature index " + std::to_string(index) +
+                    " appears twice; indices must increase");
+    }
+    if (index < previous) {
+        reader.fail("feature index " + std::to_string(index) + " after index " +
+                    std::to_string(previous) + "; indices must increase");
+    }
+    return index;
+}
+
+double featureValue(const LineReader& reader, std::string_view valueText, int index) {
+    double value = 0.0;
+    if (const NumberError error = parseReal(valueText, value); error != NumberError::None) {
+        reader.fail("value " + inQuotes(valueText) + " of feature " + std::to_string(index) + " " +
+                    describe(error));
+    }
+    return value;
+}
+
 std::string inQuotes(std::string_view text) {
     constexpr std::size_t kMax = 40;
     if (text.size() <= kMax) return "'" + std::string(text) + "'";

@@ -182,6 +182,19 @@ inline bool isBlank(char c) {
 // The next blank-separated token of `line` from `pos` (advanced past it); empty at the end.
 std::string_view nextToken(std::string_view line, std::size_t& pos);
 
+// Sparse features "<index>:<value>" (LIBSVM rows, sequence tokens), read on `reader`'s line;
+// each fails (LineReader::fail) with a message naming the token. `layout` ("expected '<label>
+// <index>:<value> ...'") ends the messages of a malformed token or index.
+// `token` split at its colon into `indexText` and `valueText`.
+void splitFeature(const LineReader& reader, std::string_view token, std::string_view& indexText,
+                  std::string_view& valueText, const char* layout);
+// The index: an integer >= 1 greater than `previous` (the index before it on the line, 0 for
+// the first).
+int featureIndex(const LineReader& reader, std::string_view token, std::string_view indexText,
+                 int previous, const char* layout);
+// The value of feature `index`: a finite number.
+double featureValue(const LineReader& reader, std::string_view valueText, int index);
+
 // --- numbers --------------------------------------------------------------------------------
 
 // Numbers: parseReal, describe(NumberError) and formatReal in core/number_text.h.
