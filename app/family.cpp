@@ -44,6 +44,21 @@ void Family::addDemos(const std::vector<DemoInfo>& demos) {
 void Family::addSolvers(const std::vector<SolverEntry>& solvers) {
     for (const SolverEntry& entry : solvers)
         addSolver(entry);
+    // A group list may cover several solvers, but a name none of them has is a typo that would
+    // silently leave an option in the Method group.
+    for (const SolverEntry& entry : solvers) {
+        const OptionGroups& groups = entry.declaration.groups;
+        for (const auto* names : {&groups.common, &groups.advanced}) {
+            for (const std::string& option : *names) {
+                const bool known = std::any_of(
+                    solverInfos_.begin(), solverInfos_.end(),
+                    [&option](const SolverInfo& info) { return info.groups.count(option) > 0; });
+                if (!known)
+                    throw std::logic_error("the " + name() + " family groups an option '" + option +
+                                           "' that none of its solvers has");
+            }
+        }
+    }
 }
 
 namespace {
