@@ -7,7 +7,6 @@
 #include <limits>
 #include <span>
 #include <stdexcept>
-#include <thread>
 
 #include "core/memory_budget.h"
 #include "core/worker_team.h"
@@ -40,6 +39,25 @@ enum Line {
     kUntil,
     kReturn
 };
+
+// Why the n × D block vectors of `model` cannot be held ("" when they can).
+std::string blockMemoryLimit(const ChainModel& model) {
+    const int n = model.size();
+    const int D = model.dimension();
+    if (static_cast<long long>(n) * D > kMaxBlockEntries) {
+        return "BcfwSolver: " + std::to_string(n) + " examples x " + std::to_string(D) +
+               " weights need " + std::to_string(static_cast<long long>(n) * D * 8 >> 20) +
+               " MB of block vectors, more than the " + std::to_string(kMaxBlockEntries * 8 >> 20) +
+               " MB allowed";
+    }
+    if (const std::string shortfall = memoryShortfall(
+            8.0 * n * D, sizeProduct({{double(n), "examples"}, {double(D), "weights"}}) +
+                             " block vectors, 8 B each");
+        !shortfall.empty()) {
+        return "BcfwSolver: " + shortfall;
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -88,41 +106,12 @@ bool BcfwOptions::isValid(std::string* why) const {
 }
 
 BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
-    : Solver(options.stop),
-      problem_(std::move(problem)),
-      model_(problem_.train),
+    : StructuredSolver(std::move(problem), options.stop),
       options_(std::move(options)),
       random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options_.seed, 0))) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
+    if (!startStructured(options_, "BcfwSolver", [this] { return blockMemoryLimit(*model_); }))
         return;
-    }
-    if (!validStructuredProblem("BcfwSolver", model_, problem_.test, &why)) {
-        reject(why);
-        return;
-    }
-    const int n = model_->size();
-    const int D = model_->dimension();
-    if (static_cast<long long>(n) * D > kMaxBlockEntries) {
-        reject("BcfwSolver: " + std::to_string(n) + " examples x " + std::to_string(D) +
-               " weights need " + std::to_string(static_cast<long long>(n) * D * 8 >> 20) +
-               " MB of block vectors, more than the " + std::to_string(kMaxBlockEntries * 8 >> 20) +
-               " MB allowed");
-        return;
-    }
-    if (const std::string shortfall = memoryShortfall(
-            8.0 * n * D, sizeProduct({{double(n), "examples"}, {double(D), "weights"}}) +
-                             " block vectors, 8 B each");
-        !shortfall.empty()) {
-        reject("BcfwSolver: " + shortfall);
-        return;
-    }
     SetupTimer timer(*this);
-    const int threads = options_.threads > 0
-                            ? options_.threads
-                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    if (threads > 1) team_ = std::make_unique<WorkerTeam>(threads);
     startBlocks();
 
     double primal = 0.0;
@@ -144,7 +133,7 @@ BcfwSolver::BcfwSolver(StructuredProblem problem, BcfwOptions options)
     lastDual_ = 0.0;
     lastGap_ = primal;
     IterationRecord initial;
-    initial.oracleCalls = static_cast<long long>(made) * n;
+    initial.oracleCalls = static_cast<long long>(made) * model_->size();
     initial.passes = 0.0;
     initial.upper = primal;
     initial.lower = 0.0;  // D at the truth corners

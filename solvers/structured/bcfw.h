@@ -35,15 +35,14 @@
 // Warm-up:    (sampling = gap, warmup = 2 by default) the first `warmup` passes are the BCFW
 //             paper's: a fresh random permutation, the Frank–Wolfe step above on every block
 //             (with pairwise steps, on the active set: every αᵢ(y) scales by 1 − γ and the
-//             corner gains γ), every corner decoded (the cache is filled, not used). At w = 0 every
-//             gap estimate is the largest loss / n (with the normalised Hamming loss all equal),
-//             so gap sampling would draw uniformly with replacement and miss about 1/e of the
-//             words; a pairwise step moves only one atom's weight and a cached corner is one
-//             decoded at w ≈ 0. Measured on OCR fold 0 (docs/structured.md) each of these lost to
-//             the 2013 algorithm per pass in passes 1–2; with the warm-up the first `warmup`
-//             passes equal the 2013 algorithm's bit for bit (same seed, same permutations), and
-//             gap sampling, pairwise steps and the cache take over from the exact gaps of the
-//             evaluation after them.
+//             corner gains γ), every corner decoded (the cache is filled, not used), so that the
+//             first `warmup` passes equal the 2013 algorithm's bit for bit (same seed, same
+//             permutations); gap sampling, pairwise steps and the cache take over from the exact
+//             gaps of the evaluation after them. Why: at w = 0 every gap estimate is the largest
+//             loss / n, so gap sampling would draw uniformly with replacement and miss about 1/e
+//             of the words; a pairwise step moves only one atom's weight; a cached corner is one
+//             decoded at w ≈ 0 (measured: docs/structured.md, "Per pass against the
+//             2013 algorithm").
 // Pairwise:   (pairwise = true, the default; the paper's BCPFW) every word keeps its active set,
 //             the labellings y with αᵢ(y) > 0 and their weights (the truth yᵢ with weight 1 at
 //             the start). With h(y) = Δ(yᵢ, y) + ⟨w, Ψ(xᵢ, y) − Ψ(xᵢ, yᵢ)⟩ the block gap towards
@@ -61,11 +60,8 @@
 //             cache_block_share, ν = cache_mean_share; ĝᵢ is updated only by oracle calls, since
 //             a cached gap is a lower bound of gapᵢ). The paper takes F = 0.25, ν = 0.01; the
 //             defaults F = 0, ν = 0.001 let cached corners serve more often (a cheap step on a
-//             recent corner is still a step): with the paper's values the first gap-sampling
-//             pass after the warm-up was behind the 2013 algorithm per effective pass on OCR fold
-//             0 (6 seeds × 3 λ, pass 3 by 0.03–0.05 in P on average), with these it is ahead
-//             at every pass 3…20 in all 18 runs, at the same time to a certified gap
-//             (docs/structured.md).
+//             recent corner is still a step; why these values: docs/structured.md, "Pass 3:
+//             the cache's rule").
 // Bounds:     every eval_every passes an evaluation pass (n more oracle calls) computes
 //             P(w) at the current w; w and ℓ are then recomputed as Σᵢ wᵢ, Σᵢ ℓᵢ so that
 //             rounding drift never separates w from α. upper U = min over evaluations of P(w)
@@ -89,8 +85,8 @@
 //             are not counted). IterationRecord::passes counts the block steps' oracle calls / n
 //             (the paper's "effective passes"; evaluation passes are the bound's cost, not the
 //             method's): the passes, without the cache.
-// Memory:     the n block vectors wᵢ, n·D doubles (OCR fold 0: 626 × 4,030 × 8 B = 20 MB), and
-//             the labellings of the active sets and caches (T ints each).
+// Memory:     the n block vectors wᵢ, n·D doubles, and the labellings of the active sets and
+//             caches (T ints each).
 // Threads:    the block steps are sequential by nature; the evaluation passes run on
 //             `threads` threads with results independent of their number.
 // Cancelling: the cancel token and the time limit are polled before every block step (one
@@ -115,6 +111,7 @@
 #include "structured/chain_model.h"
 #include "structured/gap_sampler.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -141,7 +138,7 @@ struct BcfwOptions {
     bool isValid(std::string* why) const;
 };
 
-class BcfwSolver final : public Solver {
+class BcfwSolver final : public StructuredSolver {
   public:
     explicit BcfwSolver(StructuredProblem problem, BcfwOptions options = {});
     ~BcfwSolver() override;
@@ -158,8 +155,6 @@ class BcfwSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const BcfwOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
-    const StructuredProblem& problem() const { return problem_; }
     double lambda() const { return options_.lambda; }
 
     // The current primal iterate w = Σᵢ wᵢ, and the reported weights (w, or w̄ with
@@ -238,10 +233,7 @@ class BcfwSolver final : public Solver {
     bool evaluate(double& primal, int* passes = nullptr);
     bool averaging() const { return options_.averaging; }
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;  // problem_.train
     BcfwOptions options_;
-    std::unique_ptr<WorkerTeam> team_;  // evaluation threads (null: one thread)
     PortableRandom random_;
     Eigen::MatrixXd blocks_;         // D × n: column i is wᵢ
     std::vector<double> blockLoss_;  // ℓᵢ

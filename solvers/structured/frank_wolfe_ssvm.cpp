@@ -47,21 +47,9 @@ bool FrankWolfeSsvmOptions::isValid(std::string* why) const {
 }
 
 FrankWolfeSsvmSolver::FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfeSsvmOptions options)
-    : Solver(options.stop),
-      problem_(std::move(problem)),
-      model_(problem_.train),
-      options_(std::move(options)) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!validStructuredProblem("FrankWolfeSsvmSolver", model_, problem_.test, &why)) {
-        reject(why);
-        return;
-    }
+    : StructuredSolver(std::move(problem), options.stop), options_(std::move(options)) {
+    if (!startStructured(options_, "FrankWolfeSsvmSolver")) return;
     SetupTimer timer(*this);
-    team_ = makeStructuredTeam(options_.threads);
     w_ = Eigen::VectorXd::Zero(model_->dimension());
     corner_.resize(model_->dimension());
     decodeAt(nullptr);  // nothing is polled in the constructor
@@ -156,24 +144,12 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
     record.oracleCalls += model_->size();
-    if (!std::isfinite(primal_)) {
-        return Status::make(
-            StatusCode::NumericalFailure,
-            "the primal objective is not finite after pass " + std::to_string(passes_));
-    }
-    if (primal_ < record.upper) {
-        record.upper = primal_;
-        wBest_ = w_;
-    }
-    // D is certified by weak duality for every feasible α; at the optimum it may come out a
-    // few ulps above U, so the cap keeps the bound valid and the gap ≥ 0.
-    record.lower = std::min(record.lower, record.upper);
-
-    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
-    if (evaluatedLast_) {
-        evalSeconds_ = 0.0;
-        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
-    }
+    // D is certified by weak duality for every feasible α (see takePassPrimal).
+    if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
+        failed.finished())
+        return failed;
+    evaluatedLast_ =
+        evaluateIfDue(w_, passes_, options_.eval_every, stop, evalSeconds_, lastErrors_);
     record.extra =
         structuredColumnValues(primal_, dual, gap_, lastStep_, lastErrors_, evaluatedLast_);
     return Status::running();
@@ -195,11 +171,7 @@ std::string FrankWolfeSsvmSolver::finishRecord(IterationRecord& record, const St
 
 SummaryFields FrankWolfeSsvmSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = {{"lambda", options_.lambda},
-                            {"primal", primal_},
-                            {"dual", dualValue()},
-                            {"duality_gap", gap_},
-                            {"passes", static_cast<long long>(passes_)}};
+    SummaryFields fields = batchSummary(options_.lambda, primal_, dualValue(), gap_, passes_);
     addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }

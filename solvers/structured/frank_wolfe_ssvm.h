@@ -43,6 +43,7 @@
 #include "core/solver.h"
 #include "structured/bcfw.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -58,7 +59,7 @@ struct FrankWolfeSsvmOptions {
     bool isValid(std::string* why) const;
 };
 
-class FrankWolfeSsvmSolver final : public Solver {
+class FrankWolfeSsvmSolver final : public StructuredSolver {
   public:
     explicit FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfeSsvmOptions options = {});
     ~FrankWolfeSsvmSolver() override;
@@ -73,7 +74,6 @@ class FrankWolfeSsvmSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const FrankWolfeSsvmOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
     double lambda() const { return options_.lambda; }
 
     // The current iterate w = Aα and ℓ = bᵀα, and the w of the best P (U = P(bestWeights())).
@@ -94,10 +94,7 @@ class FrankWolfeSsvmSolver final : public Solver {
     // The pass at w_: P, the corner and the gap; false when cancelled.
     bool decodeAt(const Interrupt* stop);
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;
     FrankWolfeSsvmOptions options_;
-    std::unique_ptr<WorkerTeam> team_;
     OraclePass pass_;
     Eigen::VectorXd w_, wBest_, corner_;  // w, best w, w_s of the last pass
     double loss_ = 0.0, cornerLoss_ = 0.0;

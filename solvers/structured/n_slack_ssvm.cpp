@@ -68,21 +68,9 @@ bool NSlackOptions::isValid(std::string* why) const {
 }
 
 NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
-    : Solver(options.stop),
-      problem_(std::move(problem)),
-      model_(problem_.train),
-      options_(std::move(options)) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!validStructuredProblem("NSlackSolver", model_, problem_.test, &why)) {
-        reject(why);
-        return;
-    }
+    : StructuredSolver(std::move(problem), options.stop), options_(std::move(options)) {
+    if (!startStructured(options_, "NSlackSolver")) return;
     SetupTimer timer(*this);
-    team_ = makeStructuredTeam(options_.threads);
     const int D = model_->dimension();
     // The exact block solves: a block's own gap ends far below the sweep tolerance.
     SimplexQpOptions blockOptions;
@@ -364,27 +352,17 @@ Status NSlackSolver::doStep(IterationRecord& record) {
     record.passes = passes_;
     record.oracleCalls += model_->size();
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
-    if (!std::isfinite(primal_)) {
-        return Status::make(
-            StatusCode::NumericalFailure,
-            "the primal objective is not finite after pass " + std::to_string(passes_));
-    }
-    if (primal_ < record.upper) {
-        record.upper = primal_;
-        wBest_ = w_;
-    }
-    record.lower = std::min(record.lower, record.upper);
+    if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
+        failed.finished())
+        return failed;
     lastAdded_ = addConstraints();
     if (lastAdded_ > 0) {
         noteEvent(ConstraintsAdded, std::to_string(lastAdded_) +
                                         (lastAdded_ == 1 ? " constraint" : " constraints") +
                                         " added (" + std::to_string(constraints_) + " in all)");
     }
-    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
-    if (evaluatedLast_) {
-        evalSeconds_ = 0.0;
-        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
-    }
+    evaluatedLast_ =
+        evaluateIfDue(w_, passes_, options_.eval_every, stop, evalSeconds_, lastErrors_);
     record.extra =
         structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
     record.extra.insert(record.extra.end(),
@@ -413,20 +391,14 @@ double NSlackSolver::workingSetGap() const {
 
 std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
-    const std::string skipped =
-        evaluateFinalErrors(problem_, w_, team_.get(), status, stopOptions(), evalSeconds_,
-                            lastErrors_, evaluatedLast_, record);
-    return skipped.empty() ? startWeightsNote(wBest_, passes_) : skipped;
+    return finishWithErrors(w_, wBest_, passes_, status, evalSeconds_, lastErrors_, evaluatedLast_,
+                            record);
 }
 
 SummaryFields NSlackSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = {{"lambda", options_.lambda},
-                            {"primal", primal_},
-                            {"dual", dual_},
-                            {"duality_gap", primal_ - dual_},
-                            {"passes", static_cast<long long>(passes_)},
-                            {"constraints", constraints_}};
+    SummaryFields fields = batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_);
+    fields.emplace_back("constraints", constraints_);
     addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }

@@ -79,6 +79,7 @@
 #include "math/simplex_qp.h"
 #include "structured/bcfw.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -98,7 +99,7 @@ struct NSlackOptions {
     bool isValid(std::string* why) const;
 };
 
-class NSlackSolver final : public Solver {
+class NSlackSolver final : public StructuredSolver {
   public:
     explicit NSlackSolver(StructuredProblem problem, NSlackOptions options = {});
     ~NSlackSolver() override;
@@ -111,7 +112,6 @@ class NSlackSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const NSlackOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
     double lambda() const { return options_.lambda; }
 
     // w = Aα of the current dual iterate, ℓ = bᵀα, D(α); the w of the best P.
@@ -154,10 +154,7 @@ class NSlackSolver final : public Solver {
     int addConstraints();
     void recomputeFromAlpha();  // w and ℓ from α (no rounding drift across steps)
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;
     NSlackOptions options_;
-    std::unique_ptr<WorkerTeam> team_;
     std::vector<Block> blocks_;
     OraclePass pass_;
     Eigen::VectorXd w_, wBest_, scratch_;

@@ -38,21 +38,9 @@ bool OneSlackOptions::isValid(std::string* why) const {
 }
 
 OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions options)
-    : Solver(options.stop),
-      problem_(std::move(problem)),
-      model_(problem_.train),
-      options_(std::move(options)) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!validStructuredProblem("OneSlackSolver", model_, problem_.test, &why)) {
-        reject(why);
-        return;
-    }
+    : StructuredSolver(std::move(problem), options.stop), options_(std::move(options)) {
+    if (!startStructured(options_, "OneSlackSolver")) return;
     SetupTimer timer(*this);
-    team_ = makeStructuredTeam(options_.threads);
     const int D = model_->dimension();
     planes_ = std::make_unique<PlaneSet>(D, options_.lambda, options_.planes);
     w_ = Eigen::VectorXd::Zero(D);
@@ -137,26 +125,14 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
     ++passes_;
     record.passes = passes_;
     record.oracleCalls += model_->size();
-    if (std::isfinite(primal_)) {
-        noteEvent(PlaneAdded, "plane added: mean loss " + formatShort(pass_.meanLoss) +
-                                  ", P(w) = " + formatShort(primal_) + " (" +
-                                  std::to_string(planes_->size()) + " stored)");
-    }
-    if (!std::isfinite(primal_)) {
-        return Status::make(
-            StatusCode::NumericalFailure,
-            "the primal objective is not finite after pass " + std::to_string(passes_));
-    }
-    if (primal_ < record.upper) {
-        record.upper = primal_;
-        wBest_ = w_;
-    }
-    record.lower = std::min(record.lower, record.upper);
-    evaluatedLast_ = evaluationDue(passes_, options_.eval_every, stop, evalSeconds_);
-    if (evaluatedLast_) {
-        evalSeconds_ = 0.0;
-        lastErrors_ = evaluateErrorsTimed(problem_, w_, team_.get(), &evalSeconds_);
-    }
+    if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
+        failed.finished())
+        return failed;
+    noteEvent(PlaneAdded, "plane added: mean loss " + formatShort(pass_.meanLoss) +
+                              ", P(w) = " + formatShort(primal_) + " (" +
+                              std::to_string(planes_->size()) + " stored)");
+    evaluatedLast_ =
+        evaluateIfDue(w_, passes_, options_.eval_every, stop, evalSeconds_, lastErrors_);
     record.extra =
         structuredColumnValues(primal_, dual_, primal_ - dual_, kNaN, lastErrors_, evaluatedLast_);
     record.extra.insert(record.extra.end(), {planes, active});
@@ -165,22 +141,16 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
 
 std::string OneSlackSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected()) return {};
-    const std::string skipped =
-        evaluateFinalErrors(problem_, w_, team_.get(), status, stopOptions(), evalSeconds_,
-                            lastErrors_, evaluatedLast_, record);
-    return skipped.empty() ? startWeightsNote(wBest_, passes_) : skipped;
+    return finishWithErrors(w_, wBest_, passes_, status, evalSeconds_, lastErrors_, evaluatedLast_,
+                            record);
 }
 
 SummaryFields OneSlackSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = {{"lambda", options_.lambda},
-                            {"primal", primal_},
-                            {"dual", dual_},
-                            {"duality_gap", primal_ - dual_},
-                            {"passes", static_cast<long long>(passes_)},
-                            {"planes", static_cast<long long>(planes_->size())},
-                            {"active_planes", static_cast<long long>(planes_->active())},
-                            {"dropped_planes", static_cast<long long>(planes_->dropped())}};
+    SummaryFields fields = batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_);
+    fields.emplace_back("planes", static_cast<long long>(planes_->size()));
+    fields.emplace_back("active_planes", static_cast<long long>(planes_->active()));
+    fields.emplace_back("dropped_planes", static_cast<long long>(planes_->dropped()));
     addErrorFields(problem_, wBest_, team_.get(), fields);
     return fields;
 }

@@ -47,6 +47,7 @@
 #include "core/solver.h"
 #include "structured/bcfw.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -63,7 +64,7 @@ struct OneSlackOptions {
     bool isValid(std::string* why) const;
 };
 
-class OneSlackSolver final : public Solver {
+class OneSlackSolver final : public StructuredSolver {
   public:
     explicit OneSlackSolver(StructuredProblem problem, OneSlackOptions options = {});
     ~OneSlackSolver() override;
@@ -76,7 +77,6 @@ class OneSlackSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const OneSlackOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
     double lambda() const { return options_.lambda; }
 
     // w_t (the last oracle point, the reduced problem's minimiser) and the w of the best P.
@@ -93,10 +93,7 @@ class OneSlackSolver final : public Solver {
     // The pass at w_: P(w_) and the next plane; false when cancelled.
     bool decodeAndCut(const Interrupt* stop);
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;
     OneSlackOptions options_;
-    std::unique_ptr<WorkerTeam> team_;
     std::unique_ptr<PlaneSet> planes_;
     OraclePass pass_;
     Eigen::VectorXd w_, wBest_, a_;

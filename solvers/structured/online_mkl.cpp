@@ -114,20 +114,14 @@ StopOptions epochLimit(const StructuredProblem& problem, const OnlineMklOptions&
 }  // namespace
 
 OnlineMklSolver::OnlineMklSolver(StructuredProblem problem, OnlineMklOptions options)
-    : Solver(epochLimit(problem, options)),
-      problem_(std::move(problem)),
-      model_(problem_.train),
+    : StructuredSolver(std::move(problem), epochLimit(problem, options)),
       options_(std::move(options)),
       random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options_.seed, 0))) {
     std::string why;
-    if (!options_.isValid(&why) ||
-        !validStructuredProblem("OnlineMklSolver", model_, problem_.test, &why) ||
-        !parseGroups(&why)) {
-        reject(why);
+    if (!startStructured(options_, "OnlineMklSolver",
+                         [&] { return parseGroups(&why) ? std::string() : why; }))
         return;
-    }
     SetupTimer timer(*this);
-    team_ = makeStructuredTeam(options_.threads);
     if (!loadTokens(&why)) {
         reject(why);
         return;

@@ -76,6 +76,7 @@
 #include "kernel/kernel_spec.h"
 #include "structured/group_prox.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -105,7 +106,7 @@ struct OnlineMklOptions {
     bool isValid(std::string* why) const;
 };
 
-class OnlineMklSolver final : public Solver {
+class OnlineMklSolver final : public StructuredSolver {
   public:
     explicit OnlineMklSolver(StructuredProblem problem, OnlineMklOptions options = {});
     ~OnlineMklSolver() override;
@@ -121,7 +122,6 @@ class OnlineMklSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const OnlineMklOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
     double lambda() const { return options_.lambda; }
 
     int groupCount() const;
@@ -210,12 +210,9 @@ class OnlineMklSolver final : public Solver {
     void fillLattices(const Weights& w, const std::vector<double>& trans,
                       StructuredSnapshot& snap) const;
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;
     OnlineMklOptions options_;
     GroupRegulariser regulariser_ = GroupRegulariser::SquaredL1;
     std::vector<KernelSpec> specs_;
-    std::unique_ptr<WorkerTeam> team_;
     PortableRandom random_;
     int N_ = 0, L_ = 0, d_ = 0;
     Eigen::MatrixXd tokens_;      // N × d, dense, column-major: the training tokens' features

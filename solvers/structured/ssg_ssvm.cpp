@@ -51,22 +51,11 @@ bool SsgOptions::isValid(std::string* why) const {
 }
 
 SsgSolver::SsgSolver(StructuredProblem problem, SsgOptions options)
-    : Solver(options.stop),
-      problem_(std::move(problem)),
-      model_(problem_.train),
+    : StructuredSolver(std::move(problem), options.stop),
       options_(std::move(options)),
       random_(static_cast<std::uint64_t>(std::max<std::int64_t>(options_.seed, 0))) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!validStructuredProblem("SsgSolver", model_, problem_.test, &why)) {
-        reject(why);
-        return;
-    }
+    if (!startStructured(options_, "SsgSolver")) return;
     SetupTimer timer(*this);
-    team_ = makeStructuredTeam(options_.threads);
     const int n = model_->size();
     w_ = Eigen::VectorXd::Zero(model_->dimension());
     if (averaging()) wAvg_ = w_;

@@ -44,6 +44,7 @@
 #include "core/solver.h"
 #include "data/portable_random.h"
 #include "structured/bcfw.h"
+#include "structured/structured_solver.h"
 
 namespace cplab {
 
@@ -63,7 +64,7 @@ struct SsgOptions {
     bool isValid(std::string* why) const;
 };
 
-class SsgSolver final : public Solver {
+class SsgSolver final : public StructuredSolver {
   public:
     explicit SsgSolver(StructuredProblem problem, SsgOptions options = {});
     ~SsgSolver() override;
@@ -78,7 +79,6 @@ class SsgSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const SsgOptions& options() const { return options_; }
-    const ChainModel& model() const { return *model_; }
     double lambda() const { return options_.lambda; }
 
     // The last iterate w_t, the reported weights (w̄, or w without averaging), the weights of
@@ -97,10 +97,7 @@ class SsgSolver final : public Solver {
     double update(int i);  // one update on example i; returns γ
     bool averaging() const { return options_.averaging != "none"; }
 
-    StructuredProblem problem_;
-    std::shared_ptr<const ChainModel> model_;
     SsgOptions options_;
-    std::unique_ptr<WorkerTeam> team_;
     PortableRandom random_;
     Eigen::VectorXd w_, wAvg_, wBest_;
     long long t_ = 0;

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "structured/structured_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/worker_team.h"
+
+namespace cplab {
+
+StructuredSolver::StructuredSolver(StructuredProblem&& problem, const StopOptions& stop)
+    : Solver(stop), problem_(std::move(problem)), model_(problem_.train) {}
+
+StructuredSolver::~StructuredSolver() = default;
+
+Status StructuredSolver::takePassPrimal(double primal, int passes, const Eigen::VectorXd& w,
+                                        Eigen::VectorXd& wBest, IterationRecord& record) {
+    if (!std::isfinite(primal)) {
+        return Status::make(
+            StatusCode::NumericalFailure,
+            "the primal objective is not finite after pass " + std::to_string(passes));
+    }
+    if (primal < record.upper) {
+        record.upper = primal;
+        wBest = w;
+    }
+    record.lower = std::min(record.lower, record.upper);
+    return Status::running();
+}
+
+bool StructuredSolver::evaluateIfDue(const Eigen::VectorXd& w, int passes, int evalEvery,
+                                     const Interrupt& stop, double& evalSeconds,
+                                     StructuredErrors& errors) const {
+    if (!evaluationDue(passes, evalEvery, stop, evalSeconds)) return false;
+    evalSeconds = 0.0;
+    errors = evaluateErrorsTimed(problem_, w, team_.get(), &evalSeconds);
+    return true;
+}
+
+std::string StructuredSolver::finishWithErrors(const Eigen::VectorXd& w,
+                                               const Eigen::VectorXd& wBest, int passes,
+                                               const Status& status, double evalSeconds,
+                                               StructuredErrors& errors, bool& evaluated,
+                                               IterationRecord& record) const {
+    const std::string skipped = evaluateFinalErrors(problem_, w, team_.get(), status, stopOptions(),
+                                                    evalSeconds, errors, evaluated, record);
+    return skipped.empty() ? startWeightsNote(wBest, passes) : skipped;
+}
+
+SummaryFields StructuredSolver::batchSummary(double lambda, double primal, double dual, double gap,
+                                             int passes) {
+    return {{"lambda", lambda},
+            {"primal", primal},
+            {"dual", dual},
+            {"duality_gap", gap},
+            {"passes", static_cast<long long>(passes)}};
+}
+
+void StructuredSolver::startTeam(int threads) {
+    SetupTimer timer(*this);
+    team_ = makeStructuredTeam(threads);
+}
+
+}  // namespace cplab
