@@ -115,38 +115,12 @@ bool DlibReduced2Options::isValid(std::string* why) const {
 // ---- DlibReduced2Solver ----
 
 DlibReduced2Solver::DlibReduced2Solver(const KernelProblem& problem, DlibReduced2Options options)
-    : Solver(options.stop),
-      data_{problem, {}, {}, {}},
-      options_(std::move(options)),
-      fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &data_, &why)) {
-        reject(why);
-        return;
-    }
+    : SparseSolver(options.stop), options_(std::move(options)) {
+    if (!acceptOptions(options_) || !acceptProblem(problem, options_.kernel, kOwner)) return;
     const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
-
-    target_ = options_.expansion_vectors;
-    if (options_.full_svm || target_ == 0) {
-        FullSvm full;
-        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
-                          options_.cache_mb, kOwner, &full, &why)) {
-            reject(why);
-            return;
-        }
-        fullObjective_ = full.dualObjective;
-        fullSupportVectors_ = std::move(full.supportVectors);
-        if (target_ == 0) {
-            target_ =
-                std::max(1, static_cast<int>(std::lround(options_.expansion_ratio *
-                                                         double(fullSupportVectors_.size()))));
-        }
-    }
+    target_ = fullSvmFirst(options_, kOwner);
+    if (target_ == 0) return;
     if (double(train.size()) * double(train.dimension()) > SlmcObjective::kMaxDenseEntries) {
         reject(std::string(kOwner) + ": the training set '" + train.name +
                "' is too large to hold dense (" + std::to_string(train.size()) + " x " +
@@ -235,7 +209,7 @@ void DlibReduced2Solver::fillRecord(IterationRecord& record) {
     }
     record.oracleCalls = 0;
     record.upper = normTerm_ + hingeTerm_;
-    record.lower = std::isnan(fullObjective_) ? 0.0 : fullObjective_;
+    record.lower = fullSolved_ ? full_.dualObjective : 0.0;
     record.extra = {static_cast<double>(Z_.rows()), normTerm_, hingeTerm_, trainError_, testError_};
 }
 
@@ -253,13 +227,7 @@ SummaryFields DlibReduced2Solver::summary() const {
     if (data_.problem.test) fields.emplace_back("test_error", testError_);
     fields.emplace_back("norm_term", normTerm_);
     fields.emplace_back("hinge_term", hingeTerm_);
-    if (!std::isnan(fullObjective_)) {
-        fields.emplace_back("full_svm_objective", fullObjective_);
-        fields.emplace_back("full_svm_support_vectors",
-                            static_cast<long long>(fullSupportVectors_.size()));
-    }
-    fields.emplace_back("C", options_.C);
-    fields.emplace_back("kernel", options_.kernel);
+    addSummaryTail(fields, options_.C, options_.kernel);
     return fields;
 }
 
@@ -267,27 +235,12 @@ SnapshotPtr DlibReduced2Solver::snapshot() const {
     auto snapshot = std::make_shared<SparseSnapshot>();
     fillSnapshot(*snapshot);
     if (!valid()) return snapshot;
-    if (iteration() == 0) {
-        snapshot->executedLines = {kInput, kFull};
-    } else {
-        snapshot->executedLines = {kTrain, kSubset, kLbfgs, kRefit, kBias};
-        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
-    }
-    snapshot->train = data_.problem.train;
-    snapshot->kernelLabel = data_.spec.label();
-    snapshot->xvs = Z_;
-    snapshot->beta = beta_;
-    snapshot->bias = bias_;
-    snapshot->objective = lastRecord().upper;
+    snapshot->executedLines =
+        executedLines({kInput, kFull}, {kTrain, kSubset, kLbfgs, kRefit, kBias}, kReturn);
+    fillModel(*snapshot,
+              {Z_, beta_, bias_, trainError_, testError_, X_.cols() == 2 && Z_.rows() > 0});
     snapshot->trail = {Z_};
     snapshot->trailIterations = {iteration()};
-    snapshot->fullSupportVectors = fullSupportVectors_;
-    auto model = std::make_shared<KernelClassifier>(classifier());
-    if (X_.cols() == 2 && Z_.rows() > 0)
-        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
-    snapshot->classifier = std::move(model);
-    snapshot->trainError = trainError_;
-    snapshot->testError = testError_;
     return snapshot;
 }
 

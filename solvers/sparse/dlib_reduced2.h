@@ -48,6 +48,7 @@
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_solver.h"
 #include "sparse_model.h"
+#include "sparse_solver.h"
 
 namespace cplab {
 
@@ -73,7 +74,7 @@ struct DlibReduced2Options {
     bool isValid(std::string* why) const;
 };
 
-class DlibReduced2Solver final : public Solver {
+class DlibReduced2Solver final : public SparseSolver {
   public:
     DlibReduced2Solver(const KernelProblem& problem, DlibReduced2Options options = {});
     ~DlibReduced2Solver() override;
@@ -97,8 +98,6 @@ class DlibReduced2Solver final : public Solver {
     int targetExpansionVectors() const { return target_; }
     // f of the current Z, β, bias (a model with no vector before the step).
     KernelClassifier classifier() const;
-    double fullSvmObjective() const { return fullObjective_; }  // NaN unless solved
-    int fullSvmSupportVectors() const { return static_cast<int>(fullSupportVectors_.size()); }
 
   protected:
     Status doStep(IterationRecord& record) override;
@@ -107,12 +106,9 @@ class DlibReduced2Solver final : public Solver {
     bool valid() const { return !rejected() && X_.rows() > 0; }
     void fillRecord(IterationRecord& record);
 
-    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     DlibReduced2Options options_;
     Eigen::MatrixXd X_;  // training set dense, n × d
     int target_ = 0;     // N_z asked of reduced2
-    double fullObjective_;
-    std::vector<int> fullSupportVectors_;
     Eigen::MatrixXd Z_;  // dlib's basis vectors, N × d (N = 0 before the step)
     Eigen::VectorXd beta_;
     double bias_ = 0.0;

@@ -120,24 +120,17 @@ ReducedSetFit reducedSetCoefficients(const XvKernel& kernel, const Eigen::Matrix
 
 ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSetOptions& options,
                                    bool modified, const char* owner)
-    : Solver(options.stop), options_(options), modified_(modified) {
+    : SparseSolver(options.stop), options_(options), modified_(modified) {
     std::string why;
     if (!options_.validate(owner, &why)) {
         reject(why);
         return;
     }
-    if (!prepareSparseProblem(problem, options_.kernel, owner, &data_, &why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptProblem(problem, options_.kernel, owner)) return;
     SetupTimer timer(*this);
     const Dataset& train = *data_.problem.train;
-
-    if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
-                      options_.cache_mb, owner, &full_, &why)) {
-        reject(why);
+    if (!solveFull(options_.kernel, options_.C, options_.full_tolerance, options_.cache_mb, owner))
         return;
-    }
     const int nsv = static_cast<int>(full_.supportVectors.size());
     if (nsv == 0) {
         reject(std::string(owner) + ": the full SVM has no support vectors; nothing to reduce");
@@ -370,11 +363,7 @@ SummaryFields ReducedSetSolver::summary() const {
     if (data_.problem.test) fields.emplace_back("test_error", testError_);
     if (modified_ && Z_.rows() > 0) fields.emplace_back("inner_dual", inner_.value);
     fields.emplace_back("fixed_point_iterations", fixedPointIterations_);
-    fields.emplace_back("full_svm_objective", full_.dualObjective);
-    fields.emplace_back("full_svm_support_vectors",
-                        static_cast<long long>(full_.supportVectors.size()));
-    fields.emplace_back("C", options_.C);
-    fields.emplace_back("kernel", options_.kernel);
+    addSummaryTail(fields, options_.C, options_.kernel);
     return fields;
 }
 
@@ -382,27 +371,12 @@ SnapshotPtr ReducedSetSolver::snapshot() const {
     auto snapshot = std::make_shared<SparseSnapshot>();
     fillSnapshot(*snapshot);
     if (!valid()) return snapshot;
-    if (iteration() == 0) {
-        snapshot->executedLines = {kInput, kFull};
-    } else {
-        snapshot->executedLines = {kRepeat, kResidual, kFixedPoint, kRefit, kModified, kUntil};
-        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
-    }
-    snapshot->train = data_.problem.train;
-    snapshot->kernelLabel = data_.spec.label();
-    snapshot->xvs = Z_;
-    snapshot->beta = beta_;
-    snapshot->bias = bias_;
-    snapshot->objective = lastRecord().upper;
+    snapshot->executedLines = executedLines(
+        {kInput, kFull}, {kRepeat, kResidual, kFixedPoint, kRefit, kModified, kUntil}, kReturn);
+    fillModel(*snapshot,
+              {Z_, beta_, bias_, trainError_, testError_, X_.cols() == 2 && Z_.rows() > 0});
     snapshot->trail = {Z_};
     snapshot->trailIterations = {iteration()};
-    snapshot->fullSupportVectors = full_.supportVectors;
-    auto model = std::make_shared<KernelClassifier>(classifier());
-    if (X_.cols() == 2 && Z_.rows() > 0)
-        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
-    snapshot->classifier = std::move(model);
-    snapshot->trainError = trainError_;
-    snapshot->testError = testError_;
     return snapshot;
 }
 

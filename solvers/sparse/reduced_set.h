@@ -44,6 +44,7 @@
 #include "kernel/kernel_solver.h"
 #include "slmc_objective.h"
 #include "sparse_model.h"
+#include "sparse_solver.h"
 #include "xv_kernel.h"
 
 namespace cplab {
@@ -107,7 +108,7 @@ struct MrsOptions : ReducedSetOptions {
     bool isValid(std::string* why) const { return validate("MrsOptions", why); }
 };
 
-class ReducedSetSolver : public Solver {
+class ReducedSetSolver : public SparseSolver {
   public:
     ~ReducedSetSolver() override;
 
@@ -129,7 +130,6 @@ class ReducedSetSolver : public Solver {
     double wNormSquared() const { return wNorm2_; }
     int targetExpansionVectors() const { return target_; }
     KernelClassifier classifier() const;
-    double fullSvmObjective() const { return full_.dualObjective; }
     const FullSvm& fullSvm() const { return full_; }
     const Eigen::MatrixXd& supportVectorRows() const { return Xs_; }
     const Eigen::VectorXd& supportCoefficients() const { return c_; }  // αᵢyᵢ over the SVs
@@ -144,12 +144,10 @@ class ReducedSetSolver : public Solver {
     void fillRecord(IterationRecord& record);
     Eigen::VectorXd nextVector(int* iterations, double* projection);
 
-    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     ReducedSetOptions options_;
     bool modified_;  // mrs
     std::unique_ptr<XvKernel> kernel_;
-    Eigen::MatrixXd X_;  // training set dense, n × d
-    FullSvm full_;
+    Eigen::MatrixXd X_;   // training set dense, n × d
     Eigen::MatrixXd Xs_;  // support vectors, N_SV × d
     Eigen::VectorXd c_;   // αᵢyᵢ
     double wNorm2_ = 0.0;

@@ -68,10 +68,7 @@ bool MrsvmOptions::isValid(std::string* why) const {
 
 ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptions& options,
                                    bool whiten, double eigenFloor, const char* owner)
-    : Solver(options.stop),
-      options_(options),
-      whiten_(whiten),
-      fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
+    : SparseSolver(options.stop), options_(options), whiten_(whiten) {
     std::string why;
     if (!options_.validate(owner, &why) ||
         (whiten && !require(std::isfinite(eigenFloor) && eigenFloor > 0 && eigenFloor <= 0.01,
@@ -79,39 +76,16 @@ ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptio
         reject(why);
         return;
     }
-    if (!prepareSparseProblem(problem, options_.kernel, owner, &data_, &why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptProblem(problem, options_.kernel, owner)) return;
     const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
-
-    int nz = options_.expansion_vectors;
-    if (options_.full_svm || nz == 0) {
-        FullSvm full;
-        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
-                          options_.cache_mb, owner, &full, &why)) {
-            reject(why);
-            return;
-        }
-        fullObjective_ = full.dualObjective;
-        fullSupportVectors_ = std::move(full.supportVectors);
-        if (nz == 0) {
-            nz = std::max(1, static_cast<int>(std::lround(options_.expansion_ratio *
-                                                          double(fullSupportVectors_.size()))));
-        }
-    }
-
+    const int nz = fullSvmFirst(options_, owner);
+    if (nz == 0) return;
     Eigen::MatrixXd X(train.size(), train.dimension());
     for (int i = 0; i < train.size(); ++i)
         X.row(i) = train.row(i).transpose();
     const std::vector<int> candidates = distinctRows(X);
-    if (nz > static_cast<int>(candidates.size())) {
-        reject(std::string(owner) + ": " + std::to_string(nz) +
-               " expansion vectors requested, but the training set '" + train.name + "' has " +
-               std::to_string(candidates.size()) + " distinct points");
-        return;
-    }
+    if (!acceptExpansionCount(nz, candidates.size(), owner)) return;
     Z_ = randomExpansionVectors(X, candidates, nz, static_cast<std::uint64_t>(options_.seed));
     const XvKernel kernel(data_.spec);
     const Eigen::MatrixXd Psi = kernel.values(Z_, X);  // N_z × n
@@ -227,13 +201,7 @@ SummaryFields ReducedSvmSolver::summary() const {
     if (data_.problem.test) fields.emplace_back("test_error", lastTestError_);
     fields.emplace_back("support_vectors", static_cast<long long>(smo_->supportVectors()));
     fields.emplace_back("smo_iterations", smo_->totalSteps());
-    if (!std::isnan(fullObjective_)) {
-        fields.emplace_back("full_svm_objective", fullObjective_);
-        fields.emplace_back("full_svm_support_vectors",
-                            static_cast<long long>(fullSupportVectors_.size()));
-    }
-    fields.emplace_back("C", options_.C);
-    fields.emplace_back("kernel", options_.kernel);
+    addSummaryTail(fields, options_.C, options_.kernel);
     return fields;
 }
 
@@ -241,27 +209,11 @@ SnapshotPtr ReducedSvmSolver::snapshot() const {
     auto snapshot = std::make_shared<SparseSnapshot>();
     fillSnapshot(*snapshot);
     if (!valid()) return snapshot;
-    if (iteration() == 0) {
-        snapshot->executedLines = {kInput, kDraw, kFeatures};
-    } else {
-        snapshot->executedLines = {kRepeat, kSmo, kUntil};
-        if (status().code == StatusCode::Converged) snapshot->executedLines.push_back(kReturn);
-    }
-    snapshot->train = data_.problem.train;
-    snapshot->kernelLabel = data_.spec.label();
-    snapshot->xvs = Z_;
-    snapshot->beta = beta();
-    snapshot->bias = bias();
-    snapshot->objective = lastRecord().upper;
+    snapshot->executedLines =
+        executedLines({kInput, kDraw, kFeatures}, {kRepeat, kSmo, kUntil}, kReturn);
+    fillModel(*snapshot, {Z_, beta(), bias(), lastTrainError_, lastTestError_, Z_.cols() == 2});
     snapshot->trail = {Z_};
     snapshot->trailIterations = {0};
-    snapshot->fullSupportVectors = fullSupportVectors_;
-    auto model = std::make_shared<KernelClassifier>(classifier());
-    if (Z_.cols() == 2)
-        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
-    snapshot->classifier = std::move(model);
-    snapshot->trainError = lastTrainError_;
-    snapshot->testError = lastTestError_;
     return snapshot;
 }
 

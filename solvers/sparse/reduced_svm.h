@@ -34,6 +34,7 @@
 #include "kernel/kernel_solver.h"
 #include "kernel/smo.h"
 #include "sparse_model.h"
+#include "sparse_solver.h"
 
 namespace cplab {
 
@@ -69,7 +70,7 @@ struct MrsvmOptions : RsvmOptions {
     bool isValid(std::string* why) const;
 };
 
-class ReducedSvmSolver : public Solver {
+class ReducedSvmSolver : public SparseSolver {
   public:
     ~ReducedSvmSolver() override;
 
@@ -90,8 +91,6 @@ class ReducedSvmSolver : public Solver {
     double bias() const;
     const Smo& smo() const { return *smo_; }
     KernelClassifier classifier() const;
-    double fullSvmObjective() const { return fullObjective_; }  // NaN unless solved
-    int fullSvmSupportVectors() const { return static_cast<int>(fullSupportVectors_.size()); }
 
   protected:
     // whiten: the whitened features with K^z's eigenvalues floored at eigenFloor·λ_max (mrsvm;
@@ -104,7 +103,6 @@ class ReducedSvmSolver : public Solver {
     bool valid() const { return smo_ != nullptr && !rejected(); }
     std::vector<double> extras(double kktViolation);
 
-    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     RsvmOptions options_;
     bool whiten_;  // mrsvm
     Eigen::MatrixXd Z_;
@@ -115,8 +113,6 @@ class ReducedSvmSolver : public Solver {
     std::unique_ptr<KernelSet> kernels_;
     std::unique_ptr<KernelQ> q_;
     std::unique_ptr<Smo> smo_;
-    double fullObjective_;
-    std::vector<int> fullSupportVectors_;
     double lastTrainError_ = 0.0;
     double lastTestError_ = -1.0;
 };

@@ -98,20 +98,8 @@ bool SlmcOptions::isValid(std::string* why) const {
 // ---- SlmcSolver ----
 
 SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
-    : Solver(options.stop),
-      data_{problem, {}, {}, {}},
-      options_(std::move(options)),
-      fullObjective_(std::numeric_limits<double>::quiet_NaN()) {
-    std::string why;
-    if (!options_.isValid(&why)) {
-        reject(why);
-        return;
-    }
-    if (!prepareSparseProblem(problem, options_.kernel, kOwner, &data_, &why)) {
-        reject(why);
-        return;
-    }
-    const Dataset& train = *data_.problem.train;
+    : SparseSolver(options.stop), options_(std::move(options)) {
+    if (!acceptOptions(options_) || !acceptProblem(problem, options_.kernel, kOwner)) return;
     SetupTimer timer(*this);
     try {
         objective_ = std::make_unique<SlmcObjective>(
@@ -125,29 +113,10 @@ SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
     }
 
     // The full SVM (paper §5.2: N_z is a fraction of its SVs; its optimum bounds W below).
-    int nz = options_.expansion_vectors;
-    if (options_.full_svm || nz == 0) {
-        FullSvm full;
-        if (!solveFullSvm(data_, options_.kernel, options_.C, options_.full_tolerance,
-                          options_.cache_mb, kOwner, &full, &why)) {
-            objective_.reset();
-            reject(why);
-            return;
-        }
-        fullObjective_ = full.dualObjective;
-        fullSupportVectors_ = std::move(full.supportVectors);
-        if (nz == 0) {
-            nz = std::max(1, static_cast<int>(std::lround(options_.expansion_ratio *
-                                                          double(fullSupportVectors_.size()))));
-        }
-    }
-
-    const std::vector<int> candidates = distinctRows(objective_->X());
-    if (nz > static_cast<int>(candidates.size())) {
+    const int nz = fullSvmFirst(options_, kOwner);
+    const std::vector<int> candidates = nz > 0 ? distinctRows(objective_->X()) : std::vector<int>{};
+    if (nz == 0 || !acceptExpansionCount(nz, candidates.size(), kOwner)) {
         objective_.reset();
-        reject(std::string(kOwner) + ": " + std::to_string(nz) +
-               " expansion vectors requested, but the training set '" + train.name + "' has " +
-               std::to_string(candidates.size()) + " distinct points");
         return;
     }
     const auto seed = static_cast<std::uint64_t>(options_.seed);
@@ -211,19 +180,10 @@ Eigen::VectorXd SlmcSolver::direction(const Eigen::VectorXd& g) const {
     return -q;
 }
 
-Status SlmcSolver::doStep(IterationRecord& record) {
+SlmcSolver::SearchResult SlmcSolver::lineSearch(const Eigen::VectorXd& xp,
+                                                const Eigen::VectorXd& gp, double fp) {
     const Eigen::Index rows = current_.Z.rows();
     const Eigen::Index cols = current_.Z.cols();
-    const Eigen::VectorXd xp = flatten(current_.Z);
-    const Eigen::VectorXd gp = flatten(current_.gradient);
-    const double fp = current_.value;
-    const double gnorm = gp.norm();
-    if (gnorm == 0.0) {
-        fillRecord(record, 0.0);
-        lastLines_ = {kRepeat, kUntil, kReturn};
-        return Status::make(StatusCode::Converged, "the gradient of W is exactly 0");
-    }
-
     LBFGSpp::LBFGSParam<double> param;
     param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
     param.max_linesearch = options_.max_line_search;
@@ -250,8 +210,8 @@ Status SlmcSolver::doStep(IterationRecord& record) {
         return value;
     };
 
+    SearchResult result;
     const SlmcEvaluation* accepted = nullptr;
-    std::string failure;
     for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
         drt = direction(gp);
         if (!(gp.dot(drt) < 0)) {  // not a descent direction (lost curvature): steepest descent
@@ -270,12 +230,10 @@ Status SlmcSolver::doStep(IterationRecord& record) {
                                                               param);
             accepted = &trials.back().evaluation;
         } catch (const CancelledInSearch&) {
-            // Stay at the current Z; the base class ends the run as cancelled.
-            fillRecord(record, 0.0);
-            lastLines_ = {kRepeat, kDirection, kLineSearch};
-            return Status::running();
+            result.end = SearchEnd::Cancelled;
+            return result;
         } catch (const std::exception& e) {
-            failure = e.what();
+            result.failure = e.what();
             // The best trial with Armijo's sufficient decrease, if any.
             const double slope = gp.dot(drt);
             for (const Trial& trial : trials) {
@@ -291,36 +249,26 @@ Status SlmcSolver::doStep(IterationRecord& record) {
             }
         }
     }
-    if (!accepted) {
-        fillRecord(record, 0.0);
-        lastLines_ = {kRepeat, kDirection, kLineSearch, kUntil, kReturn};
-        return Status::make(
-            StatusCode::Stalled,
-            "the line search along -grad W found no point of sufficient decrease (" + failure +
-                "; |grad W| = " + formatReal(gnorm) + ", W = " + formatReal(fp) +
-                "): W is not smooth there (the inner SVM's support set changes) or its accuracy "
-                "(inner_tolerance) is exhausted");
+    if (accepted) {
+        result.end = SearchEnd::Accepted;
+        result.accepted = *accepted;
     }
+    return result;
+}
 
-    const Eigen::VectorXd s = flatten(accepted->Z) - xp;
-    const Eigen::VectorXd y = flatten(accepted->gradient) - gp;
+void SlmcSolver::rememberPair(const Eigen::VectorXd& s, const Eigen::VectorXd& y) {
     // The Wolfe conditions give sᵀy > 0; a pair without positive curvature (possible after
     // the Armijo-only fallback) would break H's positive definiteness and is skipped.
-    if (s.dot(y) > 1e-12 * s.norm() * y.norm()) {
-        s_.push_back(s);
-        y_.push_back(y);
-        while (static_cast<int>(s_.size()) > options_.lbfgs_memory) {
-            s_.pop_front();
-            y_.pop_front();
-        }
+    if (!(s.dot(y) > 1e-12 * s.norm() * y.norm())) return;
+    s_.push_back(s);
+    y_.push_back(y);
+    while (static_cast<int>(s_.size()) > options_.lbfgs_memory) {
+        s_.pop_front();
+        y_.pop_front();
     }
-    noteMoves(current_.Z, accepted->Z);
-    current_ = *accepted;
-    trials.clear();
-    fillRecord(record, s.norm());
-    remember(record.iteration);
-    lastLines_ = {kRepeat, kDirection, kLineSearch, kUpdate, kUntil};
+}
 
+Status SlmcSolver::convergence(int iteration, double previousValue) {
     const double scale = std::max(1.0, std::abs(current_.value));
     const double newNorm = current_.gradient.norm();
     if (newNorm <= options_.gradient_tolerance * scale) {
@@ -328,16 +276,53 @@ Status SlmcSolver::doStep(IterationRecord& record) {
         return Status::make(StatusCode::Converged,
                             "|grad W| = " + formatReal(newNorm) +
                                 " <= gradient_tolerance * max(1, |W|) after " +
-                                std::to_string(record.iteration) + " iterations");
+                                std::to_string(iteration) + " iterations");
     }
-    if (fp - current_.value <= options_.decrease_tolerance * scale) {
+    if (previousValue - current_.value <= options_.decrease_tolerance * scale) {
         lastLines_.push_back(kReturn);
         return Status::make(StatusCode::Converged,
-                            "W decreased by " + formatReal(fp - current_.value) +
+                            "W decreased by " + formatReal(previousValue - current_.value) +
                                 " <= decrease_tolerance * max(1, |W|) after " +
-                                std::to_string(record.iteration) + " iterations");
+                                std::to_string(iteration) + " iterations");
     }
     return Status::running();
+}
+
+Status SlmcSolver::doStep(IterationRecord& record) {
+    const Eigen::VectorXd xp = flatten(current_.Z);
+    const Eigen::VectorXd gp = flatten(current_.gradient);
+    const double fp = current_.value;
+    const double gnorm = gp.norm();
+    if (gnorm == 0.0) {
+        fillRecord(record, 0.0);
+        lastLines_ = {kRepeat, kUntil, kReturn};
+        return Status::make(StatusCode::Converged, "the gradient of W is exactly 0");
+    }
+    SearchResult found = lineSearch(xp, gp, fp);
+    if (found.end == SearchEnd::Cancelled) {
+        // Stay at the current Z; the base class ends the run as cancelled.
+        fillRecord(record, 0.0);
+        lastLines_ = {kRepeat, kDirection, kLineSearch};
+        return Status::running();
+    }
+    if (found.end == SearchEnd::Failed) {
+        fillRecord(record, 0.0);
+        lastLines_ = {kRepeat, kDirection, kLineSearch, kUntil, kReturn};
+        return Status::make(
+            StatusCode::Stalled,
+            "the line search along -grad W found no point of sufficient decrease (" +
+                found.failure + "; |grad W| = " + formatReal(gnorm) + ", W = " + formatReal(fp) +
+                "): W is not smooth there (the inner SVM's support set changes) or its accuracy "
+                "(inner_tolerance) is exhausted");
+    }
+    const Eigen::VectorXd s = flatten(found.accepted.Z) - xp;
+    rememberPair(s, flatten(found.accepted.gradient) - gp);
+    noteMoves(current_.Z, found.accepted.Z);
+    current_ = std::move(found.accepted);
+    fillRecord(record, s.norm());
+    remember(record.iteration);
+    lastLines_ = {kRepeat, kDirection, kLineSearch, kUpdate, kUntil};
+    return convergence(record.iteration, fp);
 }
 
 void SlmcSolver::noteMoves(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after) {
@@ -364,7 +349,7 @@ double SlmcSolver::testError() const {
 void SlmcSolver::fillRecord(IterationRecord& record, double stepLength) {
     record.oracleCalls = evaluations_;
     record.upper = current_.primal;
-    record.lower = std::isnan(fullObjective_) ? 0.0 : fullObjective_;
+    record.lower = fullSolved_ ? full_.dualObjective : 0.0;
     lastTestError_ = testError();
     record.extra = {current_.value,
                     current_.gradient.norm(),
@@ -447,13 +432,7 @@ SummaryFields SlmcSolver::summary() const {
     if (data_.problem.test) fields.emplace_back("test_error", lastTestError_);
     fields.emplace_back("gradient_norm", current_.gradient.norm());
     fields.emplace_back("evaluations", evaluations_);
-    if (!std::isnan(fullObjective_)) {
-        fields.emplace_back("full_svm_objective", fullObjective_);
-        fields.emplace_back("full_svm_support_vectors",
-                            static_cast<long long>(fullSupportVectors_.size()));
-    }
-    fields.emplace_back("C", options_.C);
-    fields.emplace_back("kernel", options_.kernel);
+    addSummaryTail(fields, options_.C, options_.kernel);
     return fields;
 }
 
@@ -462,22 +441,12 @@ SnapshotPtr SlmcSolver::snapshot() const {
     fillSnapshot(*snapshot);
     if (!valid()) return snapshot;
     snapshot->executedLines = lastLines_;
-    snapshot->train = data_.problem.train;
-    snapshot->kernelLabel = data_.spec.label();
-    snapshot->xvs = current_.Z;
-    snapshot->beta = current_.beta;
-    snapshot->bias = current_.bias;
-    snapshot->objective = lastRecord().upper;
+    fillModel(*snapshot, {current_.Z, current_.beta, current_.bias,
+                          signErrorRate(current_.trainScores, data_.problem.train->labels),
+                          lastTestError_, objective_->dimension() == 2});
     snapshot->gradientNorm = current_.gradient.norm();
     snapshot->trail = trail_->entries();
     snapshot->trailIterations = trail_->iterations();
-    snapshot->fullSupportVectors = fullSupportVectors_;
-    auto model = std::make_shared<KernelClassifier>(classifier());
-    if (objective_->dimension() == 2)
-        snapshot->grid = decisionGrid(*model, *data_.problem.train, kSparseGridSize);
-    snapshot->classifier = std::move(model);
-    snapshot->trainError = signErrorRate(current_.trainScores, data_.problem.train->labels);
-    snapshot->testError = lastTestError_;
     return snapshot;
 }
 

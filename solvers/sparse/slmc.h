@@ -48,6 +48,7 @@
 #include "kernel/kernel_solver.h"
 #include "slmc_objective.h"
 #include "sparse_model.h"
+#include "sparse_solver.h"
 
 namespace cplab {
 
@@ -82,7 +83,7 @@ struct SlmcOptions {
     bool isValid(std::string* why) const;
 };
 
-class SlmcSolver final : public Solver {
+class SlmcSolver final : public SparseSolver {
   public:
     // At most this many Z in the trail, and this many doubles in all.
     static constexpr int kMaxTrail = 256;
@@ -105,9 +106,6 @@ class SlmcSolver final : public Solver {
     SnapshotPtr snapshot() const override;
 
     const SlmcOptions& options() const { return options_; }
-    // The training set as prepared (labels ±1) and the training file's two label values.
-    const KernelProblem& problem() const { return data_.problem; }
-    const std::vector<double>& classes() const { return data_.classes; }
 
     // Warm start after the training set was edited (app/warm_start.h), before the first step:
     // the expansion vectors Z of `previous` are kept (when they have this run's N_z rows and
@@ -122,9 +120,6 @@ class SlmcSolver final : public Solver {
     const SlmcEvaluation& current() const { return current_; }
     KernelClassifier classifier() const;
     int expansionVectors() const { return static_cast<int>(current_.Z.rows()); }
-    // The full SVM's dual objective and SV count (NaN and 0 when it was not solved).
-    double fullSvmObjective() const { return fullObjective_; }
-    int fullSvmSupportVectors() const { return static_cast<int>(fullSupportVectors_.size()); }
 
   protected:
     Status doStep(IterationRecord& record) override;
@@ -138,14 +133,26 @@ class SlmcSolver final : public Solver {
     void noteMoves(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after);
     // −H g by the two-loop recursion over the stored pairs (−g without any).
     Eigen::VectorXd direction(const Eigen::VectorXd& g) const;
+    // What a step's line search found: a point (the Wolfe point, or else the best trial with
+    // sufficient decrease), a cancel, or nothing (failure: the line search's last error).
+    enum class SearchEnd { Accepted, Cancelled, Failed };
+    struct SearchResult {
+        SearchEnd end = SearchEnd::Failed;
+        SlmcEvaluation accepted;
+        std::string failure;
+    };
+    // The line search from Z = xp (W = fp, gradient gp) along −H∇W, and along −∇W (without
+    // the L-BFGS pairs) when that fails.
+    SearchResult lineSearch(const Eigen::VectorXd& xp, const Eigen::VectorXd& gp, double fp);
+    // Stores the pair (s, y) when it has positive curvature, keeping the last lbfgs_memory.
+    void rememberPair(const Eigen::VectorXd& s, const Eigen::VectorXd& y);
+    // The stopping rules after a step from W = previousValue (Converged, or Running).
+    Status convergence(int iteration, double previousValue);
 
-    SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     SlmcOptions options_;
     std::unique_ptr<SlmcObjective> objective_;
     SlmcEvaluation current_;
     std::deque<Eigen::VectorXd> s_, y_;  // L-BFGS pairs, oldest first
-    double fullObjective_;
-    std::vector<int> fullSupportVectors_;
     long long evaluations_ = 0;
     double lastTestError_ = -1.0;
     std::unique_ptr<XvTrail> trail_;

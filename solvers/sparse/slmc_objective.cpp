@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/memory_budget.h"
 #include "core/number_text.h"
@@ -62,55 +63,87 @@ SlmcObjective::SlmcObjective(std::shared_ptr<const Dataset> train, const KernelS
     y_ = data.labels;
 }
 
-SlmcEvaluation SlmcObjective::evaluate(const Eigen::MatrixXd& Z, const Eigen::VectorXd* warmAlpha,
-                                       const CancelToken* cancel) const {
-    if (Z.cols() != X_.cols() || Z.rows() < 1) {
-        throw std::invalid_argument("SlmcObjective::evaluate: Z is " + std::to_string(Z.rows()) +
-                                    " x " + std::to_string(Z.cols()) + ", expected N_z x " +
-                                    std::to_string(X_.cols()) + " with N_z >= 1");
-    }
-    const Eigen::Index nz = Z.rows();
-    const Eigen::Index n = X_.rows();
-    SlmcEvaluation e;
-    e.Z = Z;
+namespace {
 
-    // K^z = VΛVᵀ, eigenvalues ascending; floor f = ρ λ_max.
-    const Eigen::MatrixXd Kz = kernel_.values(Z, Z);
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(Kz);
-    if (eig.info() != Eigen::Success)
+// K^z = VΛVᵀ (eigenvalues ascending) with the eigenvalues below f = ρ λ_max floored: Λ̃.
+struct FlooredSpectrum {
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig;
+    double floor = 0.0;          // f
+    Eigen::VectorXd clamped;     // the diagonal of Λ̃
+    std::vector<bool> floored;   // λ_i < f
+    int flooredEigenvalues = 0;  // how many are
+};
+
+FlooredSpectrum flooredSpectrum(const Eigen::MatrixXd& Kz, double eigenFloor) {
+    FlooredSpectrum s{Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Kz)};
+    if (s.eig.info() != Eigen::Success)
         throw std::runtime_error("the eigen-decomposition of K^z failed");
-    const Eigen::VectorXd& lambda = eig.eigenvalues();
-    const Eigen::MatrixXd& V = eig.eigenvectors();
+    const Eigen::VectorXd& lambda = s.eig.eigenvalues();
+    const Eigen::Index nz = lambda.size();
     const double lambdaMax = lambda[nz - 1];
     if (!(lambdaMax > 0) || !std::isfinite(lambdaMax)) {
         throw std::runtime_error("K^z has no positive eigenvalue (largest " +
                                  formatReal(lambdaMax) +
                                  "): the expansion vectors span nothing in feature space");
     }
-    const double floor = options_.eigenFloor * lambdaMax;
-    Eigen::VectorXd clamped(nz);
-    std::vector<bool> floored(static_cast<std::size_t>(nz));
+    s.floor = eigenFloor * lambdaMax;
+    s.clamped.resize(nz);
+    s.floored.resize(static_cast<std::size_t>(nz));
     for (Eigen::Index i = 0; i < nz; ++i) {
-        floored[static_cast<std::size_t>(i)] = lambda[i] < floor;
-        clamped[i] = floored[static_cast<std::size_t>(i)] ? floor : lambda[i];
-        e.flooredEigenvalues += floored[static_cast<std::size_t>(i)];
+        s.floored[static_cast<std::size_t>(i)] = lambda[i] < s.floor;
+        s.clamped[i] = s.floored[static_cast<std::size_t>(i)] ? s.floor : lambda[i];
+        s.flooredEigenvalues += s.floored[static_cast<std::size_t>(i)];
     }
+    return s;
+}
 
-    // Whitened features Φ = Ψᵀ V Λ̃^{-1/2} (n × N_z), as a dense Dataset for SMO's linear kernel.
-    const Eigen::MatrixXd Psi = kernel_.values(Z, X_);                              // N_z × n
-    const Eigen::MatrixXd T = V * clamped.cwiseSqrt().cwiseInverse().asDiagonal();  // N_z × N_z
-    auto features = std::make_shared<Dataset>();
-    features->name = "slmc whitened features";
-    features->source = "generator:slmc";
-    features->dense = Psi.transpose() * T;
-    features->labels = y_;
+// S of the gradient: −ββᵀ without floored eigenvalues, else the Daleckii–Krein form (see the
+// header), from ã = Vᵀa.
+Eigen::MatrixXd curvatureTerm(const FlooredSpectrum& s, const Eigen::VectorXd& beta,
+                              const Eigen::VectorXd& at, double eigenFloor) {
+    if (s.flooredEigenvalues == 0) return -beta * beta.transpose();
+    const Eigen::VectorXd& lambda = s.eig.eigenvalues();
+    const Eigen::MatrixXd& V = s.eig.eigenvectors();
+    const Eigen::Index nz = lambda.size();
+    Eigen::MatrixXd G(nz, nz);
+    double flooredMass = 0.0;
+    for (Eigen::Index i = 0; i < nz; ++i) {
+        const bool fi = s.floored[static_cast<std::size_t>(i)];
+        if (fi) flooredMass += at[i] * at[i];
+        for (Eigen::Index j = 0; j < nz; ++j) {
+            const bool fj = s.floored[static_cast<std::size_t>(j)];
+            if (fi && fj) {
+                G(i, j) = 0.0;
+            } else if (!fi && !fj) {
+                G(i, j) = -1.0 / (lambda[i] * lambda[j]);
+            } else {
+                // One floored, one not: λ_i ≠ λ_j since one is below f and one is not.
+                G(i, j) = (1.0 / s.clamped[i] - 1.0 / s.clamped[j]) / (lambda[i] - lambda[j]);
+            }
+        }
+    }
+    Eigen::MatrixXd S = V * G.cwiseProduct(at * at.transpose()) * V.transpose();
+    const Eigen::VectorXd vmax = V.col(nz - 1);
+    S -= (eigenFloor / (s.floor * s.floor)) * flooredMass * (vmax * vmax.transpose());
+    return S;
+}
+
+}  // namespace
+
+void SlmcObjective::solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorXd* warmAlpha,
+                                  const CancelToken* cancel, SlmcEvaluation& e) const {
+    auto data = std::make_shared<Dataset>();
+    data->name = "slmc whitened features";
+    data->source = "generator:slmc";
+    data->dense = std::move(features);
+    data->labels = y_;
     KernelSpec linear;
     linear.type = KernelType::Linear;
     const double half = std::max(1.0, 0.5 * options_.cacheMb);
-    KernelSet kernels(features, {linear}, KernelNormalization::None, half);
+    KernelSet kernels(data, {linear}, KernelNormalization::None, half);
     KernelQ q(kernels, y_, Eigen::VectorXd::Ones(1), half);
     Smo smo(q, SmoOptions{options_.C, options_.tolerance, true});
-    if (warmAlpha && warmAlpha->size() == n) {
+    if (warmAlpha && warmAlpha->size() == X_.rows()) {
         try {
             smo.setAlpha(*warmAlpha);
         } catch (const std::invalid_argument&) {
@@ -126,40 +159,35 @@ SlmcEvaluation SlmcObjective::evaluate(const Eigen::MatrixXd& Z, const Eigen::Ve
     e.value = smo.dualObjective();
     e.primal = smo.primalObjective();
     e.supportVectors = smo.supportVectors();
+}
+
+SlmcEvaluation SlmcObjective::evaluate(const Eigen::MatrixXd& Z, const Eigen::VectorXd* warmAlpha,
+                                       const CancelToken* cancel) const {
+    if (Z.cols() != X_.cols() || Z.rows() < 1) {
+        throw std::invalid_argument("SlmcObjective::evaluate: Z is " + std::to_string(Z.rows()) +
+                                    " x " + std::to_string(Z.cols()) + ", expected N_z x " +
+                                    std::to_string(X_.cols()) + " with N_z >= 1");
+    }
+    SlmcEvaluation e;
+    e.Z = Z;
+    const Eigen::MatrixXd Kz = kernel_.values(Z, Z);
+    const FlooredSpectrum spectrum = flooredSpectrum(Kz, options_.eigenFloor);
+    const Eigen::MatrixXd& V = spectrum.eig.eigenvectors();
+    e.flooredEigenvalues = spectrum.flooredEigenvalues;
+
+    // Whitened features Φ = Ψᵀ V Λ̃^{-1/2} (n × N_z), as a dense Dataset for SMO's linear kernel.
+    const Eigen::MatrixXd Psi = kernel_.values(Z, X_);  // N_z × n
+    const Eigen::MatrixXd T =
+        V * spectrum.clamped.cwiseSqrt().cwiseInverse().asDiagonal();  // N_z × N_z
+    solveInnerSvm(Psi.transpose() * T, warmAlpha, cancel, e);
 
     // a = Ψ Y α, ã = Vᵀa, β = V Λ̃⁻¹ ã = K̃⁻¹ a (eq. 45).
     const Eigen::VectorXd c = y_.cwiseProduct(e.alpha);
     const Eigen::VectorXd a = Psi * c;
     const Eigen::VectorXd at = V.transpose() * a;
-    e.beta = V * at.cwiseQuotient(clamped);
+    e.beta = V * at.cwiseQuotient(spectrum.clamped);
     e.trainScores = (Psi.transpose() * e.beta).array() + e.bias;
-
-    // S: −ββᵀ without floored eigenvalues, else the Daleckii–Krein form (see the header).
-    Eigen::MatrixXd S;
-    if (e.flooredEigenvalues == 0) {
-        S = -e.beta * e.beta.transpose();
-    } else {
-        Eigen::MatrixXd G(nz, nz);
-        double flooredMass = 0.0;
-        for (Eigen::Index i = 0; i < nz; ++i) {
-            const bool fi = floored[static_cast<std::size_t>(i)];
-            if (fi) flooredMass += at[i] * at[i];
-            for (Eigen::Index j = 0; j < nz; ++j) {
-                const bool fj = floored[static_cast<std::size_t>(j)];
-                if (fi && fj) {
-                    G(i, j) = 0.0;
-                } else if (!fi && !fj) {
-                    G(i, j) = -1.0 / (lambda[i] * lambda[j]);
-                } else {
-                    // One floored, one not: λ_i ≠ λ_j since one is below f and one is not.
-                    G(i, j) = (1.0 / clamped[i] - 1.0 / clamped[j]) / (lambda[i] - lambda[j]);
-                }
-            }
-        }
-        S = V * G.cwiseProduct(at * at.transpose()) * V.transpose();
-        const Eigen::VectorXd vmax = V.col(nz - 1);
-        S -= (options_.eigenFloor / (floor * floor)) * flooredMass * (vmax * vmax.transpose());
-    }
+    const Eigen::MatrixXd S = curvatureTerm(spectrum, e.beta, at, options_.eigenFloor);
 
     // ∇_{z_u} W = −β_u Σᵢ cᵢ ∇₁k(z_u, xᵢ) − Σⱼ S_uj ∇₁k(z_u, z_j).
     const Eigen::MatrixXd weightsX = e.beta * c.transpose();  // N_z × n

@@ -108,6 +108,11 @@ class SlmcObjective {
                             const CancelToken* cancel = nullptr) const;
 
   private:
+    // The linear SVM on the whitened `features` (n × N_z), warm-started from warmAlpha when it
+    // fits: its solution, dual, primal and convergence into e.
+    void solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorXd* warmAlpha,
+                       const CancelToken* cancel, SlmcEvaluation& e) const;
+
     std::shared_ptr<const Dataset> train_;
     Eigen::MatrixXd X_;
     Eigen::VectorXd y_;
