@@ -214,10 +214,9 @@ struct LiblinearRows {
     }
 };
 
-}  // namespace
-
-ReferenceSolution solveWithLiblinear(const LinearProblem& problem, const LinearSvmOptions& options,
-                                     double eps) {
+// What solveWithLiblinear refuses: no or an empty training set, invalid options, a bad eps.
+void checkReferenceInputs(const LinearProblem& problem, const LinearSvmOptions& options,
+                          double eps) {
     if (!problem.train) throw std::invalid_argument("solveWithLiblinear: no training set given");
     const Dataset& data = *problem.train;
     if (data.size() == 0)
@@ -228,7 +227,109 @@ ReferenceSolution solveWithLiblinear(const LinearProblem& problem, const LinearS
     if (!(std::isfinite(eps) && eps > 0))
         throw std::invalid_argument("solveWithLiblinear: eps = " + formatReal(eps) +
                                     ": must be a finite number > 0");
+}
 
+// LIBLINEAR's model, trained on the examples repeated `repeats` times.
+struct Trained {
+    std::unique_ptr<model, ModelDeleter> liblinear;
+    int repeats = 1;
+    bool converged = false;
+};
+
+// LIBLINEAR 2.30's dual coordinate-descent solvers (-s 1, 3, 7, 13) stop after 1000 outer
+// iterations whatever eps is, and say so in a warning (on heart_scale at C = 1, -s 3 then
+// leaves F 6e-5 above the optimum). Repeating every example r times with C/r is the same
+// problem (P is unchanged), while each outer iteration then does r times the coordinate
+// updates; so r grows fourfold until LIBLINEAR meets eps (or a size cap). `param` has all but
+// C, which is `C` / r.
+Trained trainRepeated(const Dataset& data, const LiblinearRows& rows, parameter param, double C,
+                      int features, bool bias) {
+    const int m = data.size();
+    Trained result;
+    for (;; result.repeats *= 4) {
+        const int repeats = result.repeats;
+        std::vector<double> y(static_cast<std::size_t>(m) * repeats);
+        std::vector<feature_node*> x(y.size());
+        for (int r = 0; r < repeats; ++r) {
+            for (int i = 0; i < m; ++i) {
+                const std::size_t at = static_cast<std::size_t>(r) * m + i;
+                y[at] = data.labels(i);
+                x[at] = rows.rows[static_cast<std::size_t>(i)];
+            }
+        }
+        ::problem prob{};
+        prob.l = m * repeats;
+        prob.n = features;
+        prob.y = y.data();
+        prob.x = x.data();
+        prob.bias = bias ? 1.0 : -1.0;
+        param.C = C / repeats;
+        if (const char* error = check_parameter(&prob, &param))
+            throw std::invalid_argument(
+                std::string("solveWithLiblinear: LIBLINEAR rejects its parameters: ") + error);
+        {
+            std::lock_guard<std::mutex> lock(gTrainMutex);
+            gPrinted.clear();
+            set_print_string_function(&capturePrint);
+            std::srand(1);
+            result.liblinear.reset(train(&prob, &param));
+            set_print_string_function(&silentPrint);
+            result.converged = gPrinted.find("reaching max") == std::string::npos;
+        }
+        if (!result.liblinear || !result.liblinear->w)
+            throw std::runtime_error("solveWithLiblinear: LIBLINEAR's train() returned no model");
+        const double entries = static_cast<double>(data.nonZeros()) + m;
+        if (result.converged || !cappedDualSolver(param.solver_type) ||
+            entries * repeats * 4 > kMaxRepeatedEntries)
+            return result;
+    }
+}
+
+// LIBLINEAR's w in our layout (risk.dimension() entries).
+Eigen::VectorXd ourWeights(const model& trained, const Risk& risk, const Dataset& data,
+                           int features) {
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(risk.dimension());
+    const double* lw = trained.w;
+    const LossKind kind = risk.options().loss;
+    if (kind == LossKind::EpsilonInsensitive) {
+        for (int j = 0; j < features; ++j)
+            w(j) = lw[j];
+    } else if (kind == LossKind::Multiclass) {
+        // LIBLINEAR orders the classes by first appearance and stores w row-major as
+        // features × nr_class; ours is one column block of `features` entries per class.
+        const int K = risk.outputs();
+        if (trained.nr_class != K)
+            throw std::invalid_argument("solveWithLiblinear: the training set has " +
+                                        std::to_string(trained.nr_class) + " of the " +
+                                        std::to_string(K) +
+                                        " classes; LIBLINEAR only learns the classes it sees");
+        const bool plusMinus = (data.labels.array() == 1.0 || data.labels.array() == -1.0).all();
+        for (int k = 0; k < K; ++k) {
+            const int c = classIndex(trained.label[k], plusMinus);
+            if (c < 0 || c >= K)
+                throw std::invalid_argument("solveWithLiblinear: unexpected class label " +
+                                            std::to_string(trained.label[k]));
+            for (int j = 0; j < features; ++j)
+                w(static_cast<Eigen::Index>(c) * features + j) = lw[j * K + k];
+        }
+    } else {
+        // Binary: LIBLINEAR's w scores its label[0] as the positive class.
+        if (trained.nr_class != 2)
+            throw std::invalid_argument(
+                "solveWithLiblinear: the training set needs both labels -1 and +1");
+        const double sign = trained.label[0] == 1 ? 1.0 : -1.0;
+        for (int j = 0; j < features; ++j)
+            w(j) = sign * lw[j];
+    }
+    return w;
+}
+
+}  // namespace
+
+ReferenceSolution solveWithLiblinear(const LinearProblem& problem, const LinearSvmOptions& options,
+                                     double eps) {
+    checkReferenceInputs(problem, options, eps);
+    const Dataset& data = *problem.train;
     // Checks the labels for the risk (throws std::invalid_argument) and evaluates F below.
     const Risk risk(problem.train, options.riskOptions());
     const LossKind kind = risk.options().loss;
@@ -249,93 +350,20 @@ ReferenceSolution solveWithLiblinear(const LinearProblem& problem, const LinearS
     param.weight = nullptr;
     param.p = kind == LossKind::EpsilonInsensitive ? options.tube : 0.1;
     param.init_sol = nullptr;
-
-    // LIBLINEAR 2.30's dual coordinate-descent solvers (-s 1, 3, 7, 13) stop after 1000
-    // outer iterations whatever eps is, and say so in a warning (on heart_scale at C = 1,
-    // -s 3 then leaves F 6e-5 above the optimum). Repeating every example r times with C/r
-    // is the same problem (P is unchanged), while each outer iteration then does r times the
-    // coordinate updates; so r grows fourfold until LIBLINEAR meets eps (or a size cap).
-    std::unique_ptr<model, ModelDeleter> trained;
-    int repeats = 1;
-    bool converged = false;
-    for (;; repeats *= 4) {
-        std::vector<double> y(static_cast<std::size_t>(m) * repeats);
-        std::vector<feature_node*> x(y.size());
-        for (int r = 0; r < repeats; ++r) {
-            for (int i = 0; i < m; ++i) {
-                const std::size_t at = static_cast<std::size_t>(r) * m + i;
-                y[at] = data.labels(i);
-                x[at] = rows.rows[static_cast<std::size_t>(i)];
-            }
-        }
-        ::problem prob{};
-        prob.l = m * repeats;
-        prob.n = features;
-        prob.y = y.data();
-        prob.x = x.data();
-        prob.bias = options.bias ? 1.0 : -1.0;
-        param.C = C / repeats;
-        if (const char* error = check_parameter(&prob, &param))
-            throw std::invalid_argument(
-                std::string("solveWithLiblinear: LIBLINEAR rejects its parameters: ") + error);
-        {
-            std::lock_guard<std::mutex> lock(gTrainMutex);
-            gPrinted.clear();
-            set_print_string_function(&capturePrint);
-            std::srand(1);
-            trained.reset(train(&prob, &param));
-            set_print_string_function(&silentPrint);
-            converged = gPrinted.find("reaching max") == std::string::npos;
-        }
-        if (!trained || !trained->w)
-            throw std::runtime_error("solveWithLiblinear: LIBLINEAR's train() returned no model");
-        const double entries = static_cast<double>(data.nonZeros()) + m;
-        if (converged || !cappedDualSolver(choice.type) ||
-            entries * repeats * 4 > kMaxRepeatedEntries)
-            break;
-    }
+    const Trained trained = trainRepeated(data, rows, param, C, features, options.bias);
 
     ReferenceSolution result;
-    result.w = Eigen::VectorXd::Zero(risk.dimension());
-    const double* lw = trained->w;
-    if (kind == LossKind::EpsilonInsensitive) {
-        for (int j = 0; j < features; ++j)
-            result.w(j) = lw[j];
-    } else if (kind == LossKind::Multiclass) {
-        // LIBLINEAR orders the classes by first appearance and stores w row-major as
-        // features × nr_class; ours is one column block of `features` entries per class.
-        const int K = risk.outputs();
-        if (trained->nr_class != K)
-            throw std::invalid_argument("solveWithLiblinear: the training set has " +
-                                        std::to_string(trained->nr_class) + " of the " +
-                                        std::to_string(K) +
-                                        " classes; LIBLINEAR only learns the classes it sees");
-        const bool plusMinus = (data.labels.array() == 1.0 || data.labels.array() == -1.0).all();
-        for (int k = 0; k < K; ++k) {
-            const int c = classIndex(trained->label[k], plusMinus);
-            if (c < 0 || c >= K)
-                throw std::invalid_argument("solveWithLiblinear: unexpected class label " +
-                                            std::to_string(trained->label[k]));
-            for (int j = 0; j < features; ++j)
-                result.w(static_cast<Eigen::Index>(c) * features + j) = lw[j * K + k];
-        }
-    } else {
-        // Binary: LIBLINEAR's w scores its label[0] as the positive class.
-        if (trained->nr_class != 2)
-            throw std::invalid_argument(
-                "solveWithLiblinear: the training set needs both labels -1 and +1");
-        const double sign = trained->label[0] == 1 ? 1.0 : -1.0;
-        for (int j = 0; j < features; ++j)
-            result.w(j) = sign * lw[j];
-    }
+    result.w = ourWeights(*trained.liblinear, risk, data, features);
     const bool polished = kind == LossKind::Hinge && polishHinge(data, options.bias, C, result.w);
     result.objective = 0.5 * lambda * result.w.squaredNorm() + risk.evaluate(result.w, nullptr);
     const int minor = liblinear_version % 100;
-    result.solver = "LIBLINEAR " + std::to_string(liblinear_version / 100) + "." +
-                    (minor < 10 ? "0" : "") + std::to_string(minor) + " " + choice.text +
-                    (repeats > 1 ? ", examples repeated " + std::to_string(repeats) + "x" : "") +
-                    (converged ? "" : ", iteration limit reached") +
-                    (polished ? " + certified active-set polish" : "");
+    result.solver =
+        "LIBLINEAR " + std::to_string(liblinear_version / 100) + "." + (minor < 10 ? "0" : "") +
+        std::to_string(minor) + " " + choice.text +
+        (trained.repeats > 1 ? ", examples repeated " + std::to_string(trained.repeats) + "x"
+                             : "") +
+        (trained.converged ? "" : ", iteration limit reached") +
+        (polished ? " + certified active-set polish" : "");
     return result;
 }
 

@@ -558,82 +558,69 @@ void LibocasSolver::stopRun(const std::string& reason) {
     run_.reset();
 }
 
-Status LibocasSolver::doStep(IterationRecord& record) {
-    const auto start = std::chrono::steady_clock::now();
-    long long seen = 0;
+Status LibocasSolver::startOrResume(long long* seen) {
     if (!run_) {
         if (state_.iterations > 0 || exitflag_ != 0) {
             return Status::make(StatusCode::NumericalFailure,
                                 "libocas has already returned (" + exitText_ + ")");
         }
-        const Status started = startRun();
-        if (started.finished()) return started;
-    } else {
-        std::lock_guard<std::mutex> lock(run_->mutex);
-        seen = run_->published;
-        run_->go = true;
-        run_->cv.notify_all();
+        return startRun();
     }
+    std::lock_guard<std::mutex> lock(run_->mutex);
+    *seen = run_->published;
+    run_->go = true;
+    run_->cv.notify_all();
+    return Status::running();
+}
 
+bool LibocasSolver::takeIteration(long long seen, IterationRecord& record, int* predictedExit) {
     Run& run = *run_;
     std::unique_lock<std::mutex> lock(run.mutex);
     run.cv.wait(lock, [&] { return run.published > seen || run.done; });
-    if (run.published == seen) {
-        // libocas returned without another iteration: cancelled while it computed (the
-        // callbacks saw the token), or a callback failed.
-        lock.unlock();
-        record.extra = lastRecord().extra;
-        const bool cancelled = cancelToken().cancelled();
-        stopRun(cancelled ? "cancelled" : "libocas returned");
-        if (cancelled) return Status::running();  // the base reports the cancellation
-        return Status::make(StatusCode::NumericalFailure,
-                            "libocas returned without a new iteration: " + exitText_);
-    }
-
-    // One libocas iteration: take its state.
+    if (run.published == seen) return false;
     state_ = run.state;
-    const int predictedExit = run.predictedExit;
+    *predictedExit = run.predictedExit;
     record.oracleCalls = run.publishedCalls;
     wCurrent_ = run.wPublished;
     wModel_ = run.wModelPublished;
-    lock.unlock();
+    return true;
+}
 
-    const double m = problem_.train->size();
-    const double upper = state_.qp * lambda_;
-    if (upper < record.upper) {
-        record.upper = upper;
-        wBest_ = wCurrent_;
-        bestTrainError_ = state_.trainErrors / m;
+Status LibocasSolver::returnedWithoutIteration(IterationRecord& record) {
+    // Cancelled while it computed (the callbacks saw the token), or a callback failed.
+    record.extra = lastRecord().extra;
+    const bool cancelled = cancelToken().cancelled();
+    stopRun(cancelled ? "cancelled" : "libocas returned");
+    if (cancelled) return Status::running();  // the base reports the cancellation
+    return Status::make(StatusCode::NumericalFailure,
+                        "libocas returned without a new iteration: " + exitText_);
+}
+
+Status LibocasSolver::finishedByLibocas() {
+    // libocas stops on its own criterion right after this callback: let it return.
+    {
+        std::lock_guard<std::mutex> guard(run_->mutex);
+        run_->go = true;
+        run_->cv.notify_all();
     }
-    // Each Q_D is certified; keep the best one (the inner QP is solved to TolRel/2 only).
-    record.lower = std::max(record.lower, state_.qd * lambda_);
-    record.extra = commonExtras(state_.planes, state_.activePlanes, bestTrainError_, wBest_);
-    record.extra.insert(record.extra.end(), {static_cast<double>(state_.iterations), state_.qp,
-                                             state_.qd, static_cast<double>(state_.qpExitflag)});
-
-    if (predictedExit != 0) {
-        // libocas stops on its own criterion right after this callback: let it return.
-        {
-            std::lock_guard<std::mutex> guard(run.mutex);
-            run.go = true;
-            run.cv.notify_all();
-        }
-        stopRun("libocas finished");
-        const std::string after = " after " + std::to_string(state_.iterations) + " iterations";
-        if (exitflag_ == 1 || exitflag_ == 2) {
-            return Status::make(StatusCode::Converged,
-                                "libocas converged: " + describeExitflag(exitflag_) +
-                                    " (exitflag " + std::to_string(exitflag_) + ")" + after);
-        }
-        if (exitflag_ == -1) {
-            return Status::make(
-                StatusCode::IterationLimit,
-                "libocas's buffer of buf_size = " + std::to_string(libocasOptions_.bufferSize()) +
-                    " cutting planes is full (exitflag -1)" + after);
-        }
-        return Status::make(StatusCode::NumericalFailure, "libocas stopped: " + exitText_ + after);
+    stopRun("libocas finished");
+    const std::string after = " after " + std::to_string(state_.iterations) + " iterations";
+    if (exitflag_ == 1 || exitflag_ == 2) {
+        return Status::make(StatusCode::Converged,
+                            "libocas converged: " + describeExitflag(exitflag_) + " (exitflag " +
+                                std::to_string(exitflag_) + ")" + after);
     }
+    if (exitflag_ == -1) {
+        return Status::make(
+            StatusCode::IterationLimit,
+            "libocas's buffer of buf_size = " + std::to_string(libocasOptions_.bufferSize()) +
+                " cutting planes is full (exitflag -1)" + after);
+    }
+    return Status::make(StatusCode::NumericalFailure, "libocas stopped: " + exitText_ + after);
+}
 
+Status LibocasSolver::stopRulesAfter(IterationRecord& record,
+                                     std::chrono::steady_clock::time_point start) {
     // When the stop rules end the run after this step, stop libocas now so that its thread
     // and buffers do not outlive the run. The gap and iteration rules use Solver::step's
     // expressions, so they agree with it exactly; the time limit is decided here (from the
@@ -675,6 +662,30 @@ Status LibocasSolver::doStep(IterationRecord& record) {
     const Status progress = progressStatus(record, kLibocasStallIterations);
     if (progress.finished()) stopRun("no progress");
     return progress;
+}
+
+Status LibocasSolver::doStep(IterationRecord& record) {
+    const auto start = std::chrono::steady_clock::now();
+    long long seen = 0;
+    if (const Status started = startOrResume(&seen); started.finished()) return started;
+    int predictedExit = 0;
+    if (!takeIteration(seen, record, &predictedExit)) return returnedWithoutIteration(record);
+
+    // One libocas iteration: its state is taken.
+    const double m = problem_.train->size();
+    const double upper = state_.qp * lambda_;
+    if (upper < record.upper) {
+        record.upper = upper;
+        wBest_ = wCurrent_;
+        bestTrainError_ = state_.trainErrors / m;
+    }
+    // Each Q_D is certified; keep the best one (the inner QP is solved to TolRel/2 only).
+    record.lower = std::max(record.lower, state_.qd * lambda_);
+    record.extra = commonExtras(state_.planes, state_.activePlanes, bestTrainError_, wBest_);
+    record.extra.insert(record.extra.end(), {static_cast<double>(state_.iterations), state_.qp,
+                                             state_.qd, static_cast<double>(state_.qpExitflag)});
+    if (predictedExit != 0) return finishedByLibocas();
+    return stopRulesAfter(record, start);
 }
 
 SnapshotPtr LibocasSolver::snapshot() const {

@@ -47,6 +47,7 @@
 // margins ≤ 0 at w^b (w_t for bmrm) over m.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -128,6 +129,16 @@ class LibocasSolver final : public LinearSvmSolver {
     struct Run;  // the libocas thread, its callbacks' data and the rendezvous
     Status startRun();
     void stopRun(const std::string& reason);
+    // doStep's phases: start libocas (the first step) or let it go on (*seen: the iterations
+    // it had published); wait for its next iteration and take its state (false: it returned
+    // without one); the status when it returned so, or when it ends on its own criterion
+    // after this iteration; else cplab's stop rules, decided here so that libocas is stopped
+    // with the run (`start`: when the step began).
+    Status startOrResume(long long* seen);
+    bool takeIteration(long long seen, IterationRecord& record, int* predictedExit);
+    Status returnedWithoutIteration(IterationRecord& record);
+    Status finishedByLibocas();
+    Status stopRulesAfter(IterationRecord& record, std::chrono::steady_clock::time_point start);
     // Whatever ended the run (a stop rule decided in Solver::step included), libocas's thread
     // stops and its buffers are freed.
     void onFinished() override { stopRun("the run ended"); }

@@ -160,152 +160,185 @@ LinearModel readLinearModel(const std::string& path) {
     return parseLinearModel(readInputFile(path), path);
 }
 
-LinearModel parseLinearModel(const std::string& text, const std::string& sourceName) {
-    LineReader reader(text, sourceName);
-    LinearModel model;
-    std::string_view line;
-    auto number = [&reader](std::string_view token, const char* what) {
-        return reader.number(token, what);
-    };
-    auto integer = [&reader](std::string_view token, const char* what, int low) {
-        return reader.integer(token, what, low);
-    };
-    bool seenWeights = false, seenRisk = false, seenFeatures = false, seenStored = false;
-    std::size_t idsToRead = 0;  // feature numbers still expected after stored_features
-    std::vector<double> weights;
-    while (reader.next(line)) {
-        if (line.empty() || line[0] == '#') continue;
-        if (seenWeights) {
-            const double w = number(line, "weight");
-            // Scores sum weight × feature over the features; with both within ±kMaxMagnitude
-            // they stay finite (a model of ±1e308 would score NaN and predict garbage).
-            if (std::abs(w) > kMaxMagnitude) {
-                reader.fail("weight " + formatReal(w) + " is beyond +-" +
-                            formatReal(kMaxMagnitude) + ", where scores stay finite");
+namespace {
+
+// One reading of a model file: the header keys, the feature numbers after stored_features, the
+// weights after `weights`, then the checks of the whole.
+class LinearModelParser {
+  public:
+    LinearModelParser(const std::string& text, const std::string& sourceName)
+        : reader_(text, sourceName), textSize_(text.size()) {}
+
+    LinearModel parse() {
+        std::string_view line;
+        while (reader_.next(line)) {
+            if (line.empty() || line[0] == '#') continue;
+            if (seenWeights_) {
+                weightLine(line);
+            } else if (idsToRead_ > 0) {
+                featureNumberLine(line);
+            } else {
+                keyLine(line);
             }
-            weights.push_back(w);
-            continue;
         }
-        if (idsToRead > 0) {
-            const int id = integer(line, "feature number", 1) - 1;
-            if (!model.featureIds.empty() && id <= model.featureIds.back()) {
-                reader.fail("feature numbers after stored_features must increase; " +
-                            std::to_string(id + 1) + " follows " +
-                            std::to_string(model.featureIds.back() + 1));
-            }
-            model.featureIds.push_back(id);
-            --idsToRead;
-            continue;
+        checkHeader();
+        checkOutputs();
+        model_.weights = Eigen::Map<const Eigen::VectorXd>(
+            weights_.data(), static_cast<Eigen::Index>(weights_.size()));
+        return std::move(model_);
+    }
+
+  private:
+    void weightLine(std::string_view line) {
+        const double w = reader_.number(line, "weight");
+        // Scores sum weight × feature over the features; with both within ±kMaxMagnitude
+        // they stay finite (a model of ±1e308 would score NaN and predict garbage).
+        if (std::abs(w) > kMaxMagnitude) {
+            reader_.fail("weight " + formatReal(w) + " is beyond +-" + formatReal(kMaxMagnitude) +
+                         ", where scores stay finite");
         }
+        weights_.push_back(w);
+    }
+
+    void featureNumberLine(std::string_view line) {
+        const int id = reader_.integer(line, "feature number", 1) - 1;
+        if (!model_.featureIds.empty() && id <= model_.featureIds.back()) {
+            reader_.fail("feature numbers after stored_features must increase; " +
+                         std::to_string(id + 1) + " follows " +
+                         std::to_string(model_.featureIds.back() + 1));
+        }
+        model_.featureIds.push_back(id);
+        --idsToRead_;
+    }
+
+    void keyLine(std::string_view line) {
         const std::size_t space = line.find(' ');
         const std::string_view key = line.substr(0, space);
         const std::string_view value =
             space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
         if (key == "risk") {
-            if (!parseLossKind(std::string(value), &model.risk)) {
-                reader.fail("unknown risk " + inQuotes(value) +
-                            "; expected hinge, logistic, squared_hinge, multiclass or "
-                            "epsilon_insensitive");
+            if (!parseLossKind(std::string(value), &model_.risk)) {
+                reader_.fail("unknown risk " + inQuotes(value) +
+                             "; expected hinge, logistic, squared_hinge, multiclass or "
+                             "epsilon_insensitive");
             }
-            seenRisk = true;
+            seenRisk_ = true;
         } else if (key == "bias") {
-            model.bias = integer(value, "bias", 0) != 0;
+            model_.bias = reader_.integer(value, "bias", 0) != 0;
         } else if (key == "features") {
-            model.features = integer(value, "features", 1);
-            seenFeatures = true;
+            model_.features = reader_.integer(value, "features", 1);
+            seenFeatures_ = true;
         } else if (key == "stored_features") {
-            if (seenStored) reader.fail("stored_features given twice");
-            seenStored = true;
-            idsToRead = static_cast<std::size_t>(integer(value, "stored_features", 1));
-            // The numbers follow one per line; a count beyond the file's lines fails below.
-            if (idsToRead > text.size() / 2 + 1) {
-                reader.fail("stored_features " + std::string(value) +
-                            " is more than the file can list");
-            }
-            model.featureIds.reserve(std::min<std::size_t>(idsToRead, 1 << 20));
+            storedFeatures(value);
         } else if (key == "outputs") {
-            model.outputs = integer(value, "outputs", 1);
+            model_.outputs = reader_.integer(value, "outputs", 1);
         } else if (key == "lambda") {
-            model.lambda = number(value, "lambda");
+            model_.lambda = reader_.number(value, "lambda");
         } else if (key == "classes") {
-            if (!model.classes.empty()) reader.fail("classes given twice");
-            std::istringstream tokens{std::string(value)};
-            std::string token;
-            while (tokens >> token) {
-                const double c = number(token, "class value");
-                // predict maps outputs to these values: two equal ones would name one class
-                // twice and the data's other class not at all.
-                if (std::find(model.classes.begin(), model.classes.end(), c) !=
-                    model.classes.end()) {
-                    reader.fail("classes: class value " + inQuotes(token) +
-                                " appears twice; expected distinct class values");
-                }
-                model.classes.push_back(c);
-            }
+            classes(value);
         } else if (key == "class_name") {
-            model.classNames.emplace_back(value);
+            model_.classNames.emplace_back(value);
         } else if (key == "weights") {
-            seenWeights = true;
+            seenWeights_ = true;
         } else {
-            reader.fail("unknown key " + inQuotes(key) +
-                        "; expected risk, bias, features, stored_features, outputs, lambda, "
-                        "classes, class_name or weights");
+            reader_.fail("unknown key " + inQuotes(key) +
+                         "; expected risk, bias, features, stored_features, outputs, lambda, "
+                         "classes, class_name or weights");
         }
     }
-    if (!seenRisk || !seenFeatures || !seenWeights) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "incomplete model: expected the keys risk, features and weights "
-                        "(is this a cplab model file?)");
+
+    void storedFeatures(std::string_view value) {
+        if (seenStored_) reader_.fail("stored_features given twice");
+        seenStored_ = true;
+        idsToRead_ = static_cast<std::size_t>(reader_.integer(value, "stored_features", 1));
+        // The numbers follow one per line; a count beyond the file's lines fails below.
+        if (idsToRead_ > textSize_ / 2 + 1)
+            reader_.fail("stored_features " + std::string(value) +
+                         " is more than the file can list");
+        model_.featureIds.reserve(std::min<std::size_t>(idsToRead_, 1 << 20));
     }
-    if (idsToRead > 0 || (seenStored && model.featureIds.empty())) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "expected " + std::to_string(idsToRead) +
-                            " more feature numbers after stored_features");
+
+    void classes(std::string_view value) {
+        if (!model_.classes.empty()) reader_.fail("classes given twice");
+        std::istringstream tokens{std::string(value)};
+        std::string token;
+        while (tokens >> token) {
+            const double c = reader_.number(token, "class value");
+            // predict maps outputs to these values: two equal ones would name one class
+            // twice and the data's other class not at all.
+            if (std::find(model_.classes.begin(), model_.classes.end(), c) !=
+                model_.classes.end()) {
+                reader_.fail("classes: class value " + inQuotes(token) +
+                             " appears twice; expected distinct class values");
+            }
+            model_.classes.push_back(c);
+        }
     }
-    if (!model.featureIds.empty() && model.featureIds.back() >= model.features) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "stored feature " + std::to_string(model.featureIds.back() + 1) +
-                            " is beyond features " + std::to_string(model.features));
+
+    // The keys a model needs, the feature numbers and the class names.
+    void checkHeader() const {
+        if (!seenRisk_ || !seenFeatures_ || !seenWeights_) {
+            reader_.fail(
+                "incomplete model: expected the keys risk, features and weights "
+                "(is this a cplab model file?)");
+        }
+        if (idsToRead_ > 0 || (seenStored_ && model_.featureIds.empty())) {
+            reader_.fail("expected " + std::to_string(idsToRead_) +
+                         " more feature numbers after stored_features");
+        }
+        if (!model_.featureIds.empty() && model_.featureIds.back() >= model_.features) {
+            reader_.fail("stored feature " + std::to_string(model_.featureIds.back() + 1) +
+                         " is beyond features " + std::to_string(model_.features));
+        }
+        if (!model_.classNames.empty() && model_.classNames.size() != model_.classes.size()) {
+            reader_.fail("expected one class_name line per class value (" +
+                         std::to_string(model_.classes.size()) + "), found " +
+                         std::to_string(model_.classNames.size()));
+        }
     }
-    if (!model.classNames.empty() && model.classNames.size() != model.classes.size()) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "expected one class_name line per class value (" +
-                            std::to_string(model.classes.size()) + "), found " +
-                            std::to_string(model.classNames.size()));
+
+    // The outputs, the class values and the weights' count agree with the risk.
+    void checkOutputs() const {
+        // The class list, when given, must match the outputs: predict maps output k to
+        // classes[k].
+        const bool multiclass = model_.risk == LossKind::Multiclass;
+        if (multiclass && !model_.classes.empty() &&
+            model_.classes.size() != static_cast<std::size_t>(model_.outputs)) {
+            reader_.fail("a multiclass model with outputs " + std::to_string(model_.outputs) +
+                         " needs as many class values, found " +
+                         std::to_string(model_.classes.size()));
+        }
+        if (!multiclass && model_.outputs != 1) {
+            reader_.fail("a " + std::string(toString(model_.risk)) +
+                         " model has one output, found outputs " + std::to_string(model_.outputs));
+        }
+        if (!multiclass && model_.risk != LossKind::EpsilonInsensitive &&
+            model_.classes.size() != 0 && model_.classes.size() != 2) {
+            reader_.fail("a binary model needs two class values, found " +
+                         std::to_string(model_.classes.size()));
+        }
+        const std::size_t expected =
+            (static_cast<std::size_t>(model_.storedFeatures()) + (model_.bias ? 1 : 0)) *
+            static_cast<std::size_t>(model_.outputs);
+        if (weights_.size() != expected) {
+            reader_.fail("expected " + std::to_string(expected) + " weights ((" +
+                         (model_.featureIds.empty() ? "features" : "stored_features") +
+                         " + bias) x " + "outputs), found " + std::to_string(weights_.size()));
+        }
     }
-    // The class list, when given, must match the outputs: predict maps output k to classes[k].
-    const bool multiclass = model.risk == LossKind::Multiclass;
-    if (multiclass && !model.classes.empty() &&
-        model.classes.size() != static_cast<std::size_t>(model.outputs)) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "a multiclass model with outputs " + std::to_string(model.outputs) +
-                            " needs as many class values, found " +
-                            std::to_string(model.classes.size()));
-    }
-    if (!multiclass && model.outputs != 1) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "a " + std::string(toString(model.risk)) +
-                            " model has one output, found outputs " +
-                            std::to_string(model.outputs));
-    }
-    if (!multiclass && model.risk != LossKind::EpsilonInsensitive && model.classes.size() != 0 &&
-        model.classes.size() != 2) {
-        throw DataError(
-            sourceName, reader.lineNumber(),
-            "a binary model needs two class values, found " + std::to_string(model.classes.size()));
-    }
-    const std::size_t expected =
-        (static_cast<std::size_t>(model.storedFeatures()) + (model.bias ? 1 : 0)) *
-        static_cast<std::size_t>(model.outputs);
-    if (weights.size() != expected) {
-        throw DataError(sourceName, reader.lineNumber(),
-                        "expected " + std::to_string(expected) + " weights ((" +
-                            (model.featureIds.empty() ? "features" : "stored_features") +
-                            " + bias) x " + "outputs), found " + std::to_string(weights.size()));
-    }
-    model.weights = Eigen::Map<const Eigen::VectorXd>(weights.data(),
-                                                      static_cast<Eigen::Index>(weights.size()));
-    return model;
+
+    LineReader reader_;
+    std::size_t textSize_;
+    LinearModel model_;
+    bool seenWeights_ = false, seenRisk_ = false, seenFeatures_ = false, seenStored_ = false;
+    std::size_t idsToRead_ = 0;  // feature numbers still expected after stored_features
+    std::vector<double> weights_;
+};
+
+}  // namespace
+
+LinearModel parseLinearModel(const std::string& text, const std::string& sourceName) {
+    return LinearModelParser(text, sourceName).parse();
 }
 
 }  // namespace cplab
