@@ -269,7 +269,8 @@ bool problemFrom(const QJsonObject& root, const QString& folder, Session& sessio
         SessionFile entry{s(file.value("role").toString()),
                           s(file.value("path").toString()),
                           {},
-                          s(file.value("sha256").toString())};
+                          // Hexadecimal digits in either case (sha256sum writes lower case).
+                          s(file.value("sha256").toString().toLower())};
         entry.resolved = s(resolved(folder, q(entry.path)));
         session.files.push_back(std::move(entry));
     }

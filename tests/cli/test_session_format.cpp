@@ -171,6 +171,21 @@ class TestSessionFormat : public QObject {
         QVERIFY(!unpackHistory(packHistory(swapped), &why));
     }
 
+    void hashesInEitherCase() {
+        // A SHA-256 written in upper case is the same hash (it was reported as "changed").
+        Session session = sampleSession("/p");
+        const std::string lower(64, 'a');
+        session.files.push_back(
+            {"data", "/p/data/heart_scale", "/p/data/heart_scale", std::string(64, 'A')});
+        SessionNotes notes;
+        std::string why;
+        const auto back =
+            parseSession(sessionJson(session, "/p"), "/p", "upper.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->files.size(), std::size_t{1});
+        QCOMPARE(back->files[0].sha256, lower);
+    }
+
     void historiesHaveOneBudget() {
         // Each run's history may declare up to kMaxHistoryBytes, but all of them together no
         // more: of three runs declaring 45 % of it each, the third is left out before it is
