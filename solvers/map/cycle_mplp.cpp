@@ -46,12 +46,7 @@ CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
                                  CycleMplpOptions options)
     : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions"),
       cycleOptions_(options) {
-    if (rejected()) return;
-    std::string why;
-    if (!cycleOptions_.isValid(&why)) {
-        reject(why);
-        return;
-    }
+    if (!acceptOptions(cycleOptions_)) return;
     SetupTimer timer(*this);
     extra_.resize(static_cast<std::size_t>(model_->edgeCount()));
     findCandidates();
@@ -294,38 +289,11 @@ void CycleMplpSolver::updateCluster(Cluster& cluster) {
 
 void CycleMplpSolver::sweep() {
     const PairwiseModel& m = *model_;
-    for (int v = 0; v < m.variables(); ++v)
-        recomputeBelief(v);
-    const std::size_t k = static_cast<std::size_t>(m.maxLabels());
-    double* a = scratch_.data();
-    double* b = a + k;
-    double* gu = b + k;
-    double* gv = gu + k;
     // The MPLP edge updates of mplp.cpp, on the edge tables augmented by the clusters.
-    for (int e = 0; e < m.edgeCount(); ++e) {
-        if ((e & 4095) == 4095 && cancelRequested()) return;
-        const auto& ed = m.edge(e);
-        const int ku = m.labels(ed.u);
-        const int kv = m.labels(ed.v);
-        double* mu = message(e, 0);
-        double* mv = message(e, 1);
-        double* bu = belief(ed.u);
-        double* bv = belief(ed.v);
-        for (int x = 0; x < ku; ++x)
-            a[x] = bu[x] - mu[x];
-        for (int y = 0; y < kv; ++y)
-            b[y] = bv[y] - mv[y];
-        edgeMaxMarginal(e, 0, b, gu);
-        edgeMaxMarginal(e, 1, a, gv);
-        for (int x = 0; x < ku; ++x) {
-            mu[x] = 0.5 * (gu[x] - a[x]);
-            bu[x] = a[x] + mu[x];
-        }
-        for (int y = 0; y < kv; ++y) {
-            mv[y] = 0.5 * (gv[y] - b[y]);
-            bv[y] = b[y] + mv[y];
-        }
-    }
+    const bool complete = mplpEdgeSweep([this](int e, int toward, const double* in, double* out) {
+        edgeMaxMarginal(e, toward, in, out);
+    });
+    if (!complete) return;
     for (std::size_t c = 0; c < clusters_.size(); ++c) {
         if ((c & 1023) == 1023 && cancelRequested()) return;
         updateCluster(clusters_[c]);

@@ -16,6 +16,30 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // What counts as a rounding error between the dual bound and an energy, relative to |U|.
 constexpr double kRoundingSlack = 1e-12;
 
+// Why the messages (k_u + k_v per edge, k_i per factor variable), their offsets and the
+// incidence lists (two of each per edge), the beliefs and the decoder's values of the same
+// size cannot be held ("" when they can): checked before any is allocated.
+std::string messageMemoryShortfall(const PairwiseModel& m) {
+    const int n = m.variables();
+    double entries = 0.0, beliefs = 0.0;
+    for (int e = 0; e < m.edgeCount(); ++e)
+        entries += m.labels(m.edge(e).u) + m.labels(m.edge(e).v);
+    for (int v = 0; v < n; ++v)
+        beliefs += m.labels(v);
+    for (int f = 0; f < m.factorCount(); ++f)
+        for (const int v : m.factorVariables(f))
+            entries += m.labels(v);
+    const double edges = m.edgeCount();
+    // Beliefs, and the decoder's values of the same size; message offsets, incidence.
+    const double bytes = 8.0 * (entries + 2.0 * beliefs) + 2.0 * sizeof(std::size_t) * edges +
+                         NodeIncidence::bytesFor(m) + 40.0 * n;
+    return memoryShortfall(
+        bytes,
+        sizeProduct({{edges, "edges"}, {2, "directions"}, {double(m.maxLabels()), "labels"}}) +
+            " of messages (8 B each), their indices and " +
+            sizeProduct({{double(n), "variables"}}) + "' beliefs");
+}
+
 }  // namespace
 
 bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
@@ -67,32 +91,26 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     const PairwiseModel& m = *model_;
     const int n = m.variables();
     floor_ = m.forbiddenFloor();
-
-    {
-        // Messages (k_u + k_v per edge), their offsets and the incidence lists (two of each
-        // per edge), beliefs: checked against the memory available before any is allocated.
-        double entries = 0.0, beliefs = 0.0;
-        for (int e = 0; e < m.edgeCount(); ++e)
-            entries += m.labels(m.edge(e).u) + m.labels(m.edge(e).v);
-        for (int v = 0; v < n; ++v)
-            beliefs += m.labels(v);
-        for (int f = 0; f < m.factorCount(); ++f)
-            for (const int v : m.factorVariables(f))
-                entries += m.labels(v);
-        const double edges = m.edgeCount();
-        // Beliefs, and the decoder's values of the same size; message offsets, incidence.
-        const double bytes = 8.0 * (entries + 2.0 * beliefs) + 2.0 * sizeof(std::size_t) * edges +
-                             NodeIncidence::bytesFor(m) + 40.0 * n;
-        why = memoryShortfall(
-            bytes,
-            sizeProduct({{edges, "edges"}, {2, "directions"}, {double(m.maxLabels()), "labels"}}) +
-                " of messages (8 B each), their indices and " +
-                sizeProduct({{double(n), "variables"}}) + "' beliefs");
-        if (!why.empty()) {
-            reject(std::string(owner) + ": " + why);
-            return;
-        }
+    if (why = messageMemoryShortfall(m); !why.empty()) {
+        reject(std::string(owner) + ": " + why);
+        return;
     }
+    layOutMessages();
+    incidence_ = NodeIncidence(m);
+    decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
+    beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (int v = 0; v < n; ++v)
+        beliefOffset_[static_cast<std::size_t>(v) + 1] =
+            beliefOffset_[static_cast<std::size_t>(v)] + static_cast<std::size_t>(m.labels(v));
+    beliefs_.assign(beliefOffset_.back(), 0.0);
+    scratch_.assign(4 * static_cast<std::size_t>(m.maxLabels()), 0.0);
+    labeling_.assign(static_cast<std::size_t>(n), 0);
+    disagreeing_.assign(static_cast<std::size_t>(n), 0);
+    resetInitialRecord();
+}
+
+void MessagePassingSolver::layOutMessages() {
+    const PairwiseModel& m = *model_;
     messageOffset_.resize(2 * static_cast<std::size_t>(m.edgeCount()));
     std::size_t total = 0;
     for (int e = 0; e < m.edgeCount(); ++e) {
@@ -117,18 +135,6 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     factorWork_.out.resize(arity);
     factorWork_.inMutable.resize(arity);
     messages_.assign(total, 0.0);
-    incidence_ = NodeIncidence(m);
-    decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
-
-    beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
-    for (int v = 0; v < n; ++v)
-        beliefOffset_[static_cast<std::size_t>(v) + 1] =
-            beliefOffset_[static_cast<std::size_t>(v)] + static_cast<std::size_t>(m.labels(v));
-    beliefs_.assign(beliefOffset_.back(), 0.0);
-    scratch_.assign(4 * static_cast<std::size_t>(m.maxLabels()), 0.0);
-    labeling_.assign(static_cast<std::size_t>(n), 0);
-    disagreeing_.assign(static_cast<std::size_t>(n), 0);
-    resetInitialRecord();
 }
 
 void MessagePassingSolver::resetInitialRecord() {

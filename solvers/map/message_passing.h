@@ -178,6 +178,50 @@ class MessagePassingSolver : public Solver {
     // Polled by sweeps: true once the run has been cancelled.
     bool cancelRequested() const { return cancelToken().cancelled(); }
 
+    // The edge half of an MPLP sweep (Globerson & Jaakkola 2007, the edge form): fresh
+    // beliefs, then for each edge e = uv in order, with a = θ̂_u − m_{e→u} and b = θ̂_v − m_{e→v}
+    // (the beliefs without e), m_{e→u} ← (max_{x_v} [θ_e + b] − a)/2 and m_{e→v} likewise, the
+    // beliefs following. `maxMarginal(e, toward, in, out)` computes max over the other end of
+    // e's table plus `in` (θ'_e for MPLP; cycle MPLP adds its clusters' terms): a template
+    // parameter, so that the sweep's inner loop stays a direct call. False when cancelled
+    // part-way (the messages stay a valid reparametrisation).
+    template <class MaxMarginal>
+    bool mplpEdgeSweep(MaxMarginal&& maxMarginal) {
+        const PairwiseModel& m = *model_;
+        for (int v = 0; v < m.variables(); ++v)
+            recomputeBelief(v);
+        const std::size_t k = static_cast<std::size_t>(m.maxLabels());
+        double* a = scratch_.data();
+        double* b = a + k;
+        double* gu = b + k;
+        double* gv = gu + k;
+        for (int e = 0; e < m.edgeCount(); ++e) {
+            if ((e & 4095) == 4095 && cancelRequested()) return false;
+            const auto& ed = m.edge(e);
+            const int ku = m.labels(ed.u);
+            const int kv = m.labels(ed.v);
+            double* mu = message(e, 0);
+            double* mv = message(e, 1);
+            double* bu = belief(ed.u);
+            double* bv = belief(ed.v);
+            for (int x = 0; x < ku; ++x)
+                a[x] = bu[x] - mu[x];
+            for (int y = 0; y < kv; ++y)
+                b[y] = bv[y] - mv[y];
+            maxMarginal(e, 0, b, gu);
+            maxMarginal(e, 1, a, gv);
+            for (int x = 0; x < ku; ++x) {
+                mu[x] = 0.5 * (gu[x] - a[x]);
+                bu[x] = a[x] + mu[x];
+            }
+            for (int y = 0; y < kv; ++y) {
+                mv[y] = 0.5 * (gv[y] - b[y]);
+                bv[y] = b[y] + mv[y];
+            }
+        }
+        return true;
+    }
+
     // The message δ_{f→i} of factor f to its variable at `position` (k_i values).
     double* factorMessage(int f, int position) {
         return messages_.data() + factorMessageOffset_[factorSlot_[static_cast<std::size_t>(f)] +
@@ -222,6 +266,9 @@ class MessagePassingSolver : public Solver {
     // the dual bound proves that none exists, or NumericalFailure when the run ends (stalled
     // or at max_iterations) without one — never a labeling of energy −∞ as an answer.
     Status withoutForbiddenAnswer(Status status, const IterationRecord& record) const;
+    // The layout of messages_: the offsets of the edges' and the factors' messages (all zero),
+    // and the factor work space.
+    void layOutMessages();
     // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests.
     void evaluate();
     // The record's upper bound: the best U, or E(x_best) where U falls below it by a rounding

@@ -46,37 +46,11 @@ std::vector<int> MplpSolver::stepLines() const {
 
 void MplpSolver::sweep() {
     const PairwiseModel& m = *model_;
-    for (int v = 0; v < m.variables(); ++v)
-        recomputeBelief(v);
-    const std::size_t k = static_cast<std::size_t>(m.maxLabels());
-    double* a = scratch_.data();
-    double* b = a + k;
-    double* gu = b + k;
-    double* gv = gu + k;
-    for (int e = 0; e < m.edgeCount(); ++e) {
-        if ((e & 4095) == 4095 && cancelRequested()) return;
-        const auto& ed = m.edge(e);
-        const int ku = m.labels(ed.u);
-        const int kv = m.labels(ed.v);
-        double* mu = message(e, 0);
-        double* mv = message(e, 1);
-        double* bu = belief(ed.u);
-        double* bv = belief(ed.v);
-        for (int x = 0; x < ku; ++x)
-            a[x] = bu[x] - mu[x];
-        for (int y = 0; y < kv; ++y)
-            b[y] = bv[y] - mv[y];
-        m.maxMarginal(e, 0, b, gu, floor_);
-        m.maxMarginal(e, 1, a, gv, floor_);
-        for (int x = 0; x < ku; ++x) {
-            mu[x] = 0.5 * (gu[x] - a[x]);
-            bu[x] = a[x] + mu[x];
-        }
-        for (int y = 0; y < kv; ++y) {
-            mv[y] = 0.5 * (gv[y] - b[y]);
-            bv[y] = b[y] + mv[y];
-        }
-    }
+    const bool complete =
+        mplpEdgeSweep([&m, floor = floor_](int e, int toward, const double* in, double* out) {
+            m.maxMarginal(e, toward, in, out, floor);
+        });
+    if (!complete) return;
     for (int f = 0; f < m.factorCount(); ++f) {
         if ((f & 1023) == 1023 && cancelRequested()) return;
         updateFactor(f);

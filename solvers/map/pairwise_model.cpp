@@ -253,29 +253,85 @@ std::string PairwiseModel::contractViolation() const {
     return {};
 }
 
-std::string PairwiseModel::noAllowedLabeling() const {
-    const int n = variables();
-    // Allowed labels per variable (unary > −∞); dense edges holding a −∞ entry.
-    std::vector<std::vector<char>> allowed(static_cast<std::size_t>(n));
-    std::vector<int> left(static_cast<std::size_t>(n), 0);
+namespace {
+
+// The labels a labeling of finite energy may give each variable, as AC-3 narrows them down.
+struct Domains {
+    std::vector<std::vector<char>> allowed;  // per variable and label
+    std::vector<int> left;                   // allowed labels per variable
+};
+
+// The labels each variable's unary allows (θ_v > −∞); "" or why no labeling is allowed.
+std::string unaryDomains(const PairwiseModel& m, Domains& d) {
+    const int n = m.variables();
+    d.allowed.assign(static_cast<std::size_t>(n), {});
+    d.left.assign(static_cast<std::size_t>(n), 0);
     for (int v = 0; v < n; ++v) {
-        const auto u = unary(v);
-        auto& a = allowed[static_cast<std::size_t>(v)];
+        const auto u = m.unary(v);
+        auto& a = d.allowed[static_cast<std::size_t>(v)];
         a.resize(u.size());
         for (std::size_t x = 0; x < u.size(); ++x) {
             a[x] = u[x] != -kInf;
-            left[static_cast<std::size_t>(v)] += a[x];
+            d.left[static_cast<std::size_t>(v)] += a[x];
         }
-        if (left[static_cast<std::size_t>(v)] == 0)
+        if (d.left[static_cast<std::size_t>(v)] == 0)
             return "variable " + std::to_string(v) + ": its unary table forbids every label";
     }
-    for (int f = 0; f < factorCount(); ++f) {
-        const auto t = factorTable(f);
+    for (int f = 0; f < m.factorCount(); ++f) {
+        const auto t = m.factorTable(f);
         if (std::all_of(t.begin(), t.end(), [](double x) { return x == -kInf; }))
             return "factor " + std::to_string(f) + " of " +
-                   std::to_string(factorVariables(f).size()) +
+                   std::to_string(m.factorVariables(f).size()) +
                    " variables: its table forbids every labeling of them";
     }
+    return {};
+}
+
+// AC-3's revision of edge e at its end `side` (0: u): removes the allowed labels of that end
+// that no allowed label of the other end may form a pair of θ_e > −∞ with; adds the pair
+// lookups to *checks. True when it removed any.
+bool revise(const PairwiseModel& m, int e, int side, Domains& d, long long* checks) {
+    const PairwiseModel::Edge& ed = m.edge(e);
+    const int x = side == 0 ? ed.u : ed.v, y = side == 0 ? ed.v : ed.u;
+    auto& ax = d.allowed[static_cast<std::size_t>(x)];
+    const auto& ay = d.allowed[static_cast<std::size_t>(y)];
+    bool pruned = false;
+    for (int a = 0; a < m.labels(x); ++a) {
+        if (!ax[static_cast<std::size_t>(a)]) continue;
+        bool supported = false;
+        for (int b = 0; b < m.labels(y) && !supported; ++b)
+            supported = ay[static_cast<std::size_t>(b)] &&
+                        (side == 0 ? m.pairwise(e, a, b) : m.pairwise(e, b, a)) != -kInf;
+        *checks += m.labels(y);
+        if (!supported) {
+            ax[static_cast<std::size_t>(a)] = 0;
+            --d.left[static_cast<std::size_t>(x)];
+            pruned = true;
+        }
+    }
+    return pruned;
+}
+
+// Why variable x has no label left: its unary and the hard edges `hardAtX` at it.
+std::string wipedOut(const PairwiseModel& m, int x, const std::vector<int>& hardAtX) {
+    std::string neighbours;
+    for (const int f : hardAtX) {
+        const int other = m.edge(f).u == x ? m.edge(f).v : m.edge(f).u;
+        neighbours += (neighbours.empty() ? "" : ", ") + std::to_string(other);
+    }
+    return "variable " + std::to_string(x) +
+           ": every label is forbidden by its unary table or by the pairs it may "
+           "form with its neighbours' remaining labels (neighbours " +
+           neighbours + ")";
+}
+
+}  // namespace
+
+std::string PairwiseModel::noAllowedLabeling() const {
+    const int n = variables();
+    Domains d;
+    if (std::string why = unaryDomains(*this, d); !why.empty()) return why;
+    // The dense edges holding a −∞ entry, and those at each variable.
     std::vector<int> hard;
     for (int e = 0; e < edgeCount(); ++e) {
         const auto t = table(e);
@@ -299,38 +355,13 @@ std::string PairwiseModel::noAllowedLabeling() const {
         const int e = queue.back();
         queue.pop_back();
         queued[static_cast<std::size_t>(e)] = 0;
-        const Edge& ed = edge(e);
         for (int side = 0; side < 2; ++side) {
-            const int x = side == 0 ? ed.u : ed.v, y = side == 0 ? ed.v : ed.u;
-            auto& ax = allowed[static_cast<std::size_t>(x)];
-            const auto& ay = allowed[static_cast<std::size_t>(y)];
-            bool pruned = false;
-            for (int a = 0; a < labels(x); ++a) {
-                if (!ax[static_cast<std::size_t>(a)]) continue;
-                bool supported = false;
-                for (int b = 0; b < labels(y) && !supported; ++b)
-                    supported = ay[static_cast<std::size_t>(b)] &&
-                                (side == 0 ? pairwise(e, a, b) : pairwise(e, b, a)) != -kInf;
-                checks += labels(y);
-                if (!supported) {
-                    ax[static_cast<std::size_t>(a)] = 0;
-                    --left[static_cast<std::size_t>(x)];
-                    pruned = true;
-                }
-            }
+            const int x = side == 0 ? edge(e).u : edge(e).v;
+            const bool pruned = revise(*this, e, side, d, &checks);
             if (checks > kMaxChecks) return {};
             if (!pruned) continue;
-            if (left[static_cast<std::size_t>(x)] == 0) {
-                std::string neighbours;
-                for (const int f : hardAt[static_cast<std::size_t>(x)]) {
-                    const int other = edge(f).u == x ? edge(f).v : edge(f).u;
-                    neighbours += (neighbours.empty() ? "" : ", ") + std::to_string(other);
-                }
-                return "variable " + std::to_string(x) +
-                       ": every label is forbidden by its unary table or by the pairs it may "
-                       "form with its neighbours' remaining labels (neighbours " +
-                       neighbours + ")";
-            }
+            if (d.left[static_cast<std::size_t>(x)] == 0)
+                return wipedOut(*this, x, hardAt[static_cast<std::size_t>(x)]);
             for (const int f : hardAt[static_cast<std::size_t>(x)]) {
                 if (f != e && !queued[static_cast<std::size_t>(f)]) {
                     queued[static_cast<std::size_t>(f)] = 1;

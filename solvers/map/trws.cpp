@@ -11,6 +11,36 @@ namespace {
 
 enum Line { kInput, kInit, kRepeat, kForward, kRound, kBackward, kDecode, kUntil };
 
+// The message of a Potts edge of weight `weight` from a node with belief bu (k labels, its
+// incoming message `mine`, weight γ) into out, normalised to max 0; `in` is scratch.
+// max_a [in(a) + w·[a = b]] = max(in(b) + w, the largest in(a) with a ≠ b), whose maximum over
+// b is known: first + max(w, 0) (k ≥ 2). O(k), and branch-free (random data mispredicts the
+// branches of a running top two).
+void pottsMessage(const double* bu, const double* mine, double gamma, double weight, int k,
+                  double* in, double* out) {
+    double first = -std::numeric_limits<double>::infinity();
+    for (int x = 0; x < k; ++x) {
+        in[x] = gamma * bu[x] - mine[x];
+        first = std::max(first, in[x]);
+    }
+    // The runner-up: the largest entry below `first`, or `first` itself when tied.
+    constexpr double kLow = -std::numeric_limits<double>::infinity();
+    double second = kLow;
+    int ties = 0;
+    int at = 0;
+    for (int x = 0; x < k; ++x) {
+        const bool isTop = in[x] == first;
+        second = std::max(second, isTop ? kLow : in[x]);
+        ties += isTop ? 1 : 0;
+        at = isTop ? x : at;
+    }
+    if (ties > 1) second = first;
+    const double top = k >= 2 ? first + std::max(weight, 0.0) : first + weight;
+    for (int y = 0; y < k; ++y)
+        out[y] = std::max(in[y] + weight, first) - top;
+    out[at] = std::max(first + weight, second) - top;
+}
+
 }  // namespace
 
 TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions options)
@@ -174,6 +204,30 @@ std::vector<int> TrwsSolver::stepLines() const {
     return {kRepeat, kForward, kRound, kBackward, kDecode, kUntil};
 }
 
+void TrwsSolver::roundLabel(int u, std::span<const double> theta, std::span<const Hop> hops,
+                            double* score) {
+    // Sequential rounding: earlier neighbours are labelled already.
+    const PairwiseModel& m = *model_;
+    const int ku = static_cast<int>(theta.size());
+    for (int x = 0; x < ku; ++x)
+        score[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
+    for (const Hop& hop : hops) {
+        const int w = hop.other;
+        if (w > u) {
+            for (int x = 0; x < ku; ++x)
+                score[x] += hop.toMe[x];
+        } else {
+            const bool first = m.edge(hop.edge).u == u;
+            const int xw = proposal_[static_cast<std::size_t>(w)];
+            for (int x = 0; x < ku; ++x)
+                score[x] += std::max(
+                    first ? m.pairwise(hop.edge, x, xw) : m.pairwise(hop.edge, xw, x), floor_);
+        }
+    }
+    proposal_[static_cast<std::size_t>(u)] =
+        static_cast<int>(std::max_element(score, score + ku) - score);
+}
+
 bool TrwsSolver::pass(bool forward) {
     const PairwiseModel& m = *model_;
     const int n = m.variables();
@@ -198,58 +252,14 @@ bool TrwsSolver::pass(bool forward) {
                 bu[x] += incoming[x];
         }
         const double gamma = gamma_[static_cast<std::size_t>(u)];
-        if (forward && lastSweepOfStep()) {
-            // Sequential rounding: earlier neighbours are labelled already.
-            for (int x = 0; x < ku; ++x)
-                score[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
-            for (const Hop& hop : hops) {
-                const int w = hop.other;
-                if (w > u) {
-                    for (int x = 0; x < ku; ++x)
-                        score[x] += hop.toMe[x];
-                } else {
-                    const bool first = m.edge(hop.edge).u == u;
-                    const int xw = proposal_[static_cast<std::size_t>(w)];
-                    for (int x = 0; x < ku; ++x)
-                        score[x] += std::max(
-                            first ? m.pairwise(hop.edge, x, xw) : m.pairwise(hop.edge, xw, x),
-                            floor_);
-                }
-            }
-            proposal_[static_cast<std::size_t>(u)] =
-                static_cast<int>(std::max_element(score, score + ku) - score);
-        }
+        if (forward && lastSweepOfStep()) roundLabel(u, theta, hops, score);
         for (const Hop& hop : hops) {
             const int w = hop.other;
             if (forward ? w < u : w > u) continue;
             const double* mine = hop.toMe;
             double* out = hop.toOther;
             if (!std::isnan(hop.pottsWeight)) {
-                // max_a [in(a) + w·[a = b]] = max(in(b) + w, the largest in(a) with a ≠ b),
-                // whose maximum over b is known: first + max(w, 0) (k ≥ 2). O(k), and
-                // branch-free (random data mispredicts the branches of a running top two).
-                double first = -std::numeric_limits<double>::infinity();
-                for (int x = 0; x < ku; ++x) {
-                    in[x] = gamma * bu[x] - mine[x];
-                    first = std::max(first, in[x]);
-                }
-                // The runner-up: the largest entry below `first`, or `first` itself when tied.
-                constexpr double kLow = -std::numeric_limits<double>::infinity();
-                double second = kLow;
-                int ties = 0;
-                int at = 0;
-                for (int x = 0; x < ku; ++x) {
-                    const bool isTop = in[x] == first;
-                    second = std::max(second, isTop ? kLow : in[x]);
-                    ties += isTop ? 1 : 0;
-                    at = isTop ? x : at;
-                }
-                if (ties > 1) second = first;
-                const double weight = hop.pottsWeight;
-                const double top = ku >= 2 ? first + std::max(weight, 0.0) : first + weight;
-                for (int y = 0; y < ku; ++y)
-                    out[y] = std::max(in[y] + weight, first) - top;
-                out[at] = std::max(first + weight, second) - top;
+                pottsMessage(bu, mine, gamma, hop.pottsWeight, ku, in, out);
                 continue;
             }
             for (int x = 0; x < ku; ++x)

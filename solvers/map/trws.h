@@ -65,6 +65,11 @@ class TrwsSolver final : public MessagePassingSolver {
         int edge;
         double pottsWeight;  // NaN for a dense edge
     };
+    // The forward pass's sequential rounding of node u (unary θ_u, its hops): proposal_[u]
+    // maximises θ'_u plus the pairwise terms to the labelled earlier neighbours and the
+    // messages from the later ones; `score` is scratch (k_u values).
+    void roundLabel(int u, std::span<const double> theta, std::span<const Hop> hops, double* score);
+
     std::vector<Hop> hops_;
     std::vector<std::size_t> hopStart_;
     std::vector<double> gamma_;            // γ_u
