@@ -162,7 +162,13 @@ void LiveTrace::append(const IterationRecord& record) {
 bool LiveTrace::finish(bool keep) {
     if (fd_ < 0) return false;
     keep = keep && failure_.empty();
-    if (!keep) ::unlink(running_.c_str());
+    // Removed only while the name is still this run's file: one moved onto it during the run
+    // (another's) is left alone.
+    struct stat ours {
+    }, named{};
+    if (!keep && ::fstat(fd_, &ours) == 0 && ::lstat(running_.c_str(), &named) == 0 &&
+        ours.st_dev == named.st_dev && ours.st_ino == named.st_ino)
+        ::unlink(running_.c_str());
     ::close(fd_);  // releases the lock
     fd_ = -1;
     return keep;

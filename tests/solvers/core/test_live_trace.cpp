@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -143,6 +144,23 @@ class TestLiveTrace : public QObject {
         const auto folder = live.start(other);
         QVERIFY(folder);
         QVERIFY2(folder->find("not a trace cplab wrote") != std::string::npos, folder->c_str());
+    }
+
+    void aFileMovedOntoItIsLeftAlone() {
+        // A file moved onto FILE.running during the run is not this run's: the run's end
+        // leaves it (it used to be unlinked by its name).
+        QTemporaryDir dir;
+        const std::string trace = dir.filePath("t.csv").toStdString();
+        const std::string running = runningTracePath(trace);
+        const std::string notes = dir.filePath("notes.txt").toStdString();
+        LiveTrace live;
+        QVERIFY(!live.start(trace));
+        live.columns({});
+        live.append(someRecords()[0]);
+        { std::ofstream(notes) << "my notes\n"; }
+        QCOMPARE(std::rename(notes.c_str(), running.c_str()), 0);
+        QVERIFY(!live.finish());
+        QCOMPARE(readAll(running), std::string("my notes\n"));
     }
 
     void aDeviceHasNoRunningFile() {
