@@ -174,6 +174,14 @@ struct SimpleMklSolver::State {
         return true;
     }
 
+    // L: the cutting-plane bound of every SVM solved so far (SILP's LP; at least
+    // min_k S_k(α_t), the bound of α_t's plane alone).
+    double lowerBound() {
+        double lower = current.S.minCoeff();
+        if (lp.solve()) lower = std::max(lower, lp.theta());
+        return lower;
+    }
+
     KernelQ q;
     Smo smo;
     MklMasterLp lp;       // every plane so far: its value is the lower bound L
@@ -245,6 +253,24 @@ bool moveToMaxStep(const EvaluateFn& evaluate, int mu, Eigen::VectorXd& directio
             return true;
         }
     }
+}
+
+// The descent from `best` along `direction`: the maximal steps while J decreases, then the
+// line search on [0, γ_max] that options.line_search names; `best` becomes the point reached.
+// False when an SVM call was cancelled.
+template <class EvaluateFn>
+bool descend(const EvaluateFn& evaluate, const SimpleMklOptions& options, int mu,
+             Eigen::VectorXd& direction, SimpleMklPoint& best, bool& lineSearchRan) {
+    MaxStep step{best, {}, 0.0, true};
+    if (!moveToMaxStep(evaluate, mu, direction, step)) return false;
+    best = step.base;
+    if (!step.lineSearch || !(step.gammaMax > 0)) return true;
+    lineSearchRan = true;
+    return options.line_search == "golden"
+               ? goldenSection(evaluate, step.base, step.gammaMax, direction,
+                               options.line_search_tol, best)
+               : armijoSearch(evaluate, step.base, step.far, step.gammaMax, direction,
+                              options.line_search_tol, best);
 }
 
 bool lineSearchValid(const std::string& lineSearch, std::string* why) {
@@ -348,19 +374,8 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     SimpleMklPoint best = start;
     s.maxStepRan = hasNegative(direction);
     s.lineSearchRan = false;
-    if (s.maxStepRan) {
-        MaxStep step{start, {}, 0.0, true};
-        if (!moveToMaxStep(evaluate, mu, direction, step)) return cancelled();
-        best = step.base;
-        if (step.lineSearch && step.gammaMax > 0) {
-            s.lineSearchRan = true;
-            const bool done = simpleOptions_.line_search == "golden"
-                                  ? goldenSection(evaluate, step.base, step.gammaMax, direction,
-                                                  simpleOptions_.line_search_tol, best)
-                                  : armijoSearch(evaluate, step.base, step.far, step.gammaMax,
-                                                 direction, simpleOptions_.line_search_tol, best);
-            if (!done) return cancelled();
-        }
+    if (s.maxStepRan && !descend(evaluate, simpleOptions_, mu, direction, best, s.lineSearchRan)) {
+        return cancelled();
     }
     const bool moved = best.J < start.J;
     s.current = std::move(best);
@@ -369,11 +384,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     const auto report = [&] {
         record.oracleCalls = svmCalls_;
         record.upper = s.current.J;
-        // L: the cutting-plane bound of every SVM solved so far (SILP's LP; at least
-        // min_k S_k(α_t), the bound of α_t's plane alone).
-        double lower = s.current.S.minCoeff();
-        if (s.lp.solve()) lower = std::max(lower, s.lp.theta());
-        record.lower = std::min(std::max(record.lower, lower), record.upper);
+        record.lower = std::min(std::max(record.lower, s.lowerBound()), record.upper);
         record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
     };
     report();
