@@ -18,9 +18,9 @@
 #include <optional>
 
 #include "animation_export.h"
-#include "core/output_file.h"
 #include "bounds_plot.h"
 #include "centre_area.h"
+#include "core/output_file.h"
 #include "family_view.h"
 #include "figure_export.h"
 #include "log_panel.h"
@@ -191,7 +191,7 @@ bool ExportActions::exportRunsTable(const QString& path, QString* why) {
 
 AnimationExport* ExportActions::exportAnimation(const AnimationSettings& settings, QString* why) {
     const Run* r = ctx_.setup->selectedRun();
-    if (!r || !r->ready() || r->history().empty()) {
+    if (!r || !r->ready() || r->history().snapshots().empty()) {
         if (why) *why = settings.path + ": " + tr("no run with snapshots is selected");
         return nullptr;
     }
@@ -206,7 +206,7 @@ AnimationExport* ExportActions::exportAnimation(const AnimationSettings& setting
             problem = first + ": " + QString::fromStdString(*refusal);
     }
     std::vector<int> iterations;
-    for (const SnapshotPtr& snapshot : r->history()) {
+    for (const SnapshotPtr& snapshot : r->history().snapshots()) {
         const int at = snapshot->record.iteration;
         if (at >= settings.first && (settings.last < 0 || at <= settings.last))
             iterations.push_back(at);

@@ -239,7 +239,7 @@ void Playback::logEvents(int id) {
     const Run* r = ctx_.controller->runById(id);
     if (!r) return;
     int& logged = eventsLogged_[id];
-    const auto& history = r->history();
+    const auto& history = r->history().snapshots();
     // Stepped or slowed down, every step's events are told; flat out they would flood the
     // log, so only the run's end is.
     const bool teaching = !r->playing() || ctx_.controller->delayMs() > 0;
@@ -311,11 +311,11 @@ void Playback::goLive() {
 
 const IterationRecord& Playback::recordAtKey(const Run& run, double key) const {
     const widgets::XAxisKind axis = ctx_.boundsPlot->xAxis();
-    if (axis == widgets::XAxisKind::Iteration) return run.recordAt(static_cast<int>(key));
+    if (axis == widgets::XAxisKind::Iteration) return run.history().recordAt(static_cast<int>(key));
     const auto& trace = run.trace();
     if (axis == widgets::XAxisKind::PathParameter || axis == widgets::XAxisKind::LogPathParameter) {
         // A path may run either way: the point nearest to the key.
-        const IterationRecord* best = &run.recordAt(0);
+        const IterationRecord* best = &run.history().recordAt(0);
         double distance = std::numeric_limits<double>::infinity();
         for (const auto& r : trace) {
             const double d = std::abs(widgets::axisKey(axis, r) - key);
@@ -331,16 +331,16 @@ const IterationRecord& Playback::recordAtKey(const Run& run, double key) const {
                                      [axis](double value, const IterationRecord& r) {
                                          return value < widgets::axisKey(axis, r);
                                      });
-    return it == trace.begin() ? run.recordAt(0) : *(it - 1);
+    return it == trace.begin() ? run.history().recordAt(0) : *(it - 1);
 }
 
 const IterationRecord& Playback::recordShown(const Run& run) const {
     // Live: the newest record; scrubbed back: the record at the timeline's position (the
     // selected run's iteration, or the same time, calls or passes for the others).
-    const IterationRecord* record = &run.lastRecord();
+    const IterationRecord* record = &run.history().lastRecord();
     if (!ctx_.timeline->isLive()) {
         if (Run* shown = ctx_.setup->selectedRun()) {
-            const IterationRecord& at = shown->recordAt(shownIteration());
+            const IterationRecord& at = shown->history().recordAt(shownIteration());
             record = run.id() == ctx_.setup->selectedId()
                          ? &at
                          : &recordAtKey(run, widgets::axisKey(ctx_.boundsPlot->xAxis(), at));
@@ -354,7 +354,7 @@ widgets::ViewFrame Playback::frameOf(const Run& r, int iteration) const {
     const bool live = ctx_.timeline->isLive();
     widgets::ViewFrame frame;
     frame.runId = r.id();
-    frame.snapshot = live ? r.snapshot() : r.snapshotAt(iteration);
+    frame.snapshot = live ? r.history().snapshot() : r.history().snapshotAt(iteration);
     frame.records =
         std::span<const IterationRecord>(r.trace().data(), static_cast<std::size_t>(iteration));
     frame.columns = r.extraColumns();
@@ -368,7 +368,7 @@ widgets::ViewFrame Playback::frameOf(const Run& r, int iteration) const {
         entry.label = other->label();
         entry.colour = other->color();
         entry.marker = other->id() - 1;
-        entry.snapshot = live ? other->snapshot() : other->snapshotAt(at);
+        entry.snapshot = live ? other->history().snapshot() : other->history().snapshotAt(at);
         entry.records =
             std::span<const IterationRecord>(other->trace().data(), static_cast<std::size_t>(at));
         entry.columns = other->extraColumns();
@@ -402,7 +402,7 @@ void Playback::showFrame() {
     const int iteration = shownIteration();
     const widgets::ViewFrame frame = frameOf(*r, iteration);
     drawFrame(*r, frame);
-    const IterationRecord& record = r->recordAt(iteration);
+    const IterationRecord& record = r->history().recordAt(iteration);
     updateProgress(*r, record, frame, iteration);
     updateStatusLine(record, frame);
     ctx_.presentation->updateCaption(frame, iteration);
@@ -430,7 +430,8 @@ void Playback::updateProgress(const Run& r, const IterationRecord& record,
     } else if (!(r.gapTolerance() > 0) && r.maxIterations() > 0) {
         progress_->setIterations(iteration, r.maxIterations());
     } else if (r.followsPath() && std::isfinite(r.pathEnd()) && record.hasPathParameter()) {
-        progress_->setPath(r.recordAt(0).pathParameter, record.pathParameter, r.pathEnd());
+        progress_->setPath(r.history().recordAt(0).pathParameter, record.pathParameter,
+                           r.pathEnd());
     } else {
         progress_->reset(r.gapTolerance());
         for (const auto& rec : frame.records) {

@@ -59,71 +59,17 @@ QString Run::label() const {
     return text;
 }
 
-const IterationRecord& Run::recordAt(int iteration) const {
-    if (iteration <= 0 || trace_.empty()) return initial_;
-    // Records are numbered 1, 2, … in order.
-    const auto index = static_cast<std::size_t>(std::min<int>(iteration, int(trace_.size())) - 1);
-    return trace_[index];
-}
-
-SnapshotPtr Run::snapshotAt(int iteration) const {
-    const auto it = std::upper_bound(
-        history_.begin(), history_.end(), iteration,
-        [](int value, const SnapshotPtr& s) { return value < s->record.iteration; });
-    if (it == history_.begin()) return history_.empty() ? nullptr : history_.front();
-    return *(it - 1);
-}
-
 int Run::thinHistory(std::size_t bytes) {
-    // Keeps the first, the last and the iterations divisible by k.
-    auto thin = [this](int k) {
-        std::vector<SnapshotPtr> kept;
-        std::size_t keptBytes = 0;
-        for (std::size_t i = 0; i < history_.size(); ++i) {
-            const bool keep =
-                i == 0 || i + 1 == history_.size() || history_[i]->record.iteration % k == 0;
-            if (!keep) continue;
-            keptBytes += history_[i]->bytes();
-            kept.push_back(std::move(history_[i]));
-        }
-        history_ = std::move(kept);
-        historyBytes_ = keptBytes;
-    };
-    // Snapshots that arrived since the last thinning first get the density of the rest.
-    if (historyBytes_ > bytes && thinFactor_ > 1) thin(thinFactor_);
-    while (historyBytes_ > bytes && history_.size() > 2 && thinFactor_ < (1 << 24)) {
-        thinFactor_ *= 2;
-        thin(thinFactor_);
-    }
-    return thinFactor_;
-}
-
-void Run::keep(SnapshotPtr snapshot) {
-    if (!snapshot) return;
-    // A snapshot of an iteration already kept (a final one after cancel) replaces it.
-    if (!history_.empty() && history_.back()->record.iteration >= snapshot->record.iteration) {
-        historyBytes_ -= history_.back()->bytes();
-        history_.pop_back();
-    }
-    historyBytes_ += snapshot->bytes();
-    history_.push_back(std::move(snapshot));
+    return history_.thin(bytes);
 }
 
 void Run::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
                   Status status) {
     if (records.empty()) return;
-    initial_ = records.front();
-    trace_.assign(records.begin() + 1, records.end());
-    last_ = trace_.empty() ? initial_ : trace_.back();
-    if (!snapshots.empty()) {
-        history_.clear();
-        historyBytes_ = 0;
-        for (auto& s : snapshots)
-            keep(std::move(s));
-    }
+    history_.restore(std::move(records), std::move(snapshots));
     status_ = std::move(status);
     replayUntil_ = iteration();
-    if (!trace_.empty()) emit recordsAppended(id_, trace_);
+    if (!history_.trace().empty()) emit recordsAppended(id_, history_.trace());
     emit snapshotChanged(id_);
     emit statusChanged(id_);
 }
@@ -212,11 +158,7 @@ void Run::begin(const RunStart& start) {
     ready_ = true;
     status_ = start.initial.status;
     gapTolerance_ = start.initial.gapTolerance;
-    if (!start.initial.snapshots.empty()) {
-        initial_ = start.initial.snapshots.front()->record;
-        last_ = initial_;
-        keep(start.initial.snapshots.front());
-    }
+    if (!start.initial.snapshots.empty()) history_.begin(start.initial.snapshots.front());
 }
 
 void Run::onStarted(RunStartPtr start) {
@@ -260,12 +202,7 @@ void Run::onRebased(RunStartPtr start, const QString& note) {
     // A restored history is gone with the data it was computed on: nothing to replay.
     replaying_ = false;
     replayUntil_ = 0;
-    trace_.clear();
     history_.clear();
-    historyBytes_ = 0;
-    thinFactor_ = 1;
-    initial_ = IterationRecord{};
-    last_ = initial_;
     error_.clear();
     if (start) {
         begin(*start);
@@ -302,14 +239,13 @@ void Run::onUpdated(RunUpdatePtr update) {
         update = std::make_shared<const RunUpdate>(std::move(rest));
     }
     if (!update->records.empty()) {
-        trace_.insert(trace_.end(), update->records.begin(), update->records.end());
-        last_ = trace_.back();
+        history_.append(update->records);
         emit recordsAppended(id_, update->records);
     }
     gapTolerance_ = update->gapTolerance;
     if (!update->snapshots.empty()) {
         for (const auto& s : update->snapshots)
-            keep(s);
+            history_.keep(s);
         emit snapshotChanged(id_);
     }
     const bool statusChangedNow = update->status.code != status_.code;
@@ -319,7 +255,7 @@ void Run::onUpdated(RunUpdatePtr update) {
 
 bool Run::exportTrace(const QString& path, QString* why) const {
     std::string message;
-    if (!writeTraceCsv(path.toStdString(), trace_, extraColumns_, &message)) {
+    if (!writeTraceCsv(path.toStdString(), history_.trace(), extraColumns_, &message)) {
         if (why) *why = QString::fromStdString(message);
         return false;
     }

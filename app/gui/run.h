@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/options.h"
+#include "run_history.h"
 #include "run_worker.h"
 
 class QThread;
@@ -49,22 +50,12 @@ class Run : public QObject {
     // k" (the timeline scrubbed back; `brief`: "earlier", for the runs table whose next column
     // has the iteration), or the finished status's name.
     QString stateText(int shown, bool brief = false) const;
-    const std::vector<IterationRecord>& trace() const { return trace_; }
-    int iteration() const { return trace_.empty() ? 0 : trace_.back().iteration; }
-    // The newest record (iteration 0 with the initial bounds before the first step).
-    const IterationRecord& lastRecord() const { return last_; }
-    // The record of `iteration` (0: the initial one), clamped to what exists.
-    const IterationRecord& recordAt(int iteration) const;
-    // The newest snapshot, and the newest one at or before `iteration` (history).
-    SnapshotPtr snapshot() const { return history_.empty() ? nullptr : history_.back(); }
-    SnapshotPtr snapshotAt(int iteration) const;
-    const std::vector<SnapshotPtr>& history() const { return history_; }
-    std::size_t historyBytes() const { return historyBytes_; }
-    // Drops snapshots until the history holds at most `bytes`, keeping the first, the last and
-    // every k-th (k doubling as needed, and kept for the snapshots still to come). Returns k
-    // (1: nothing was ever dropped).
+    // Every record and the snapshots kept (run_history.h).
+    const RunHistory& history() const { return history_; }
+    const std::vector<IterationRecord>& trace() const { return history_.trace(); }
+    int iteration() const { return history_.iteration(); }
+    // Thins the snapshots to at most `bytes` (RunHistory::thin); returns the factor k.
     int thinHistory(std::size_t bytes);
-    int thinFactor() const { return thinFactor_; }
 
     const std::vector<std::string>& pseudocode() const { return pseudocode_; }
     const std::vector<std::string>& extraColumns() const { return extraColumns_; }
@@ -120,7 +111,6 @@ class Run : public QObject {
     // Takes the solver's set-up and iteration 0 from `start`.
     void begin(const RunStart& start);
     void onUpdated(RunUpdatePtr update);
-    void keep(SnapshotPtr snapshot);
     // Replays a restored run up to its stored iteration, then does `then` (a count of steps,
     // or −1: run).
     bool replayFirst(int then);
@@ -138,12 +128,7 @@ class Run : public QObject {
     bool playing_ = false;
     QString error_;
     Status status_;
-    IterationRecord initial_;
-    IterationRecord last_;
-    std::vector<IterationRecord> trace_;
-    std::vector<SnapshotPtr> history_;  // ascending iterations, one per iteration at most
-    std::size_t historyBytes_ = 0;
-    int thinFactor_ = 1;
+    RunHistory history_;
     std::vector<std::string> pseudocode_, extraColumns_;
     double gapTolerance_ = 0.0;
     bool followsPath_ = false;

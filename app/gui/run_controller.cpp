@@ -212,7 +212,7 @@ void RunController::setHistoryBudget(std::size_t bytes) {
 std::size_t RunController::historyBytes() const {
     std::size_t total = 0;
     for (const auto& r : runs_)
-        total += r->historyBytes();
+        total += r->history().bytes();
     return total;
 }
 
@@ -221,8 +221,8 @@ void RunController::enforceBudget() {
     // Each run gets an equal share; the runs over their share are thinned.
     const std::size_t share = historyBudget_ / runs_.size();
     for (const auto& r : runs_) {
-        if (r->historyBytes() <= share) continue;
-        const int before = r->thinFactor();
+        if (r->history().bytes() <= share) continue;
+        const int before = r->history().thinFactor();
         const int k = r->thinHistory(share);
         if (k <= before) continue;  // said already; new snapshots follow the same density
         emit message(tr("history of %1 over its share of the %2 MB budget: keeping its first "

@@ -106,11 +106,11 @@ Session SessionActions::currentSession(bool withHistory) const {
         SessionRun saved{r->solver(), withExplicitSeed(r->solver(), r->options()), std::nullopt};
         if (withHistory && r->ready() && !r->failed()) {
             StoredHistory history;
-            history.records.push_back(r->recordAt(0));
+            history.records.push_back(r->history().recordAt(0));
             history.records.insert(history.records.end(), r->trace().begin(), r->trace().end());
             history.status = r->status();
             const Snapshot* previous = nullptr;
-            for (const SnapshotPtr& snapshot : r->history()) {
+            for (const SnapshotPtr& snapshot : r->history().snapshots()) {
                 if (auto bytes = encodeSnapshot(*snapshot, previous))
                     history.snapshots.push_back(std::move(*bytes));
                 previous = snapshot.get();
@@ -136,7 +136,7 @@ Session SessionActions::currentSession(bool withHistory) const {
 std::size_t SessionActions::historyBytes() const {
     std::size_t bytes = 0;
     for (int k = 0; k < ctx_.controller->runCount(); ++k)
-        bytes += ctx_.controller->run(k)->historyBytes() +
+        bytes += ctx_.controller->run(k)->history().bytes() +
                  ctx_.controller->run(k)->trace().size() * sizeof(IterationRecord);
     return bytes;
 }
@@ -233,7 +233,7 @@ void SessionActions::applySession(const Session& session, ProblemPtr problem) {
 std::vector<SnapshotPtr> SessionActions::decodeHistory(const Run& r,
                                                        const std::vector<std::string>& stored) {
     std::vector<SnapshotPtr> snapshots;
-    const SnapshotPtr base = r.snapshot();
+    const SnapshotPtr base = r.history().snapshot();
     if (!base) return snapshots;
     for (const std::string& bytes : stored) {
         std::string why;

@@ -143,7 +143,7 @@ class TestAnimationExport : public QObject {
 
     void gifMatchesPngFrames() {
         MainWindow& w = *window_;
-        const int kept = int(w.run(0)->history().size());
+        const int kept = int(w.run(0)->history().snapshots().size());
         QCOMPARE(kept, steps_ + 1);  // iterations 0 … 6, none thinned
         QTemporaryDir dir;
         AnimationSettings settings;

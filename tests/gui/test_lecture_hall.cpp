@@ -170,7 +170,7 @@ class TestLectureHall : public QObject {
         const QString beat = w.parts().caption->beatText();
         QVERIFY2(beat.startsWith("3/5") && beat.contains("null step"), qPrintable(beat));
         // What the shown step did, as the solver says it, in the caption and the log.
-        const auto& events = w.run(0)->snapshot()->events;
+        const auto& events = w.run(0)->history().snapshot()->events;
         QVERIFY(!events.empty());
         QVERIFY2(w.parts().caption->eventsText().startsWith(
                      QString("iteration %1: ").arg(w.run(0)->iteration())),

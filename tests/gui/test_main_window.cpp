@@ -69,7 +69,7 @@ int planesAt(const Run& run, int iteration) {
     const auto& columns = run.extraColumns();
     const auto column = static_cast<std::size_t>(
         std::find(columns.begin(), columns.end(), "planes") - columns.begin());
-    const cplab::IterationRecord& r = run.recordAt(iteration);
+    const cplab::IterationRecord& r = run.history().recordAt(iteration);
     return column < r.extra.size() ? static_cast<int>(r.extra[column]) : -1;
 }
 
@@ -132,12 +132,14 @@ void TestMainWindow::stepAdvancesExactlyOneIteration() {
         // Nothing more happens on its own: still exactly `expected` after a pause.
         QTest::qWait(150);
         QCOMPARE(run->iteration(), expected);
-        QVERIFY(waitFor(
-            [&] { return run->snapshot() && run->snapshot()->record.iteration == expected; }));
+        QVERIFY(waitFor([&] {
+            return run->history().snapshot() &&
+                   run->history().snapshot()->record.iteration == expected;
+        }));
         QCoreApplication::processEvents();
         // One line per plane: the initial plane plus one per iteration, as the trace says.
         const auto snap =
-            std::dynamic_pointer_cast<const cplab::CuttingPlaneSnapshot>(run->snapshot());
+            std::dynamic_pointer_cast<const cplab::CuttingPlaneSnapshot>(run->history().snapshot());
         QVERIFY(snap);
         QCOMPARE(static_cast<int>(snap->planes.size()), expected + 1);
         QCOMPARE(planesOf(*run), expected + 1);
@@ -346,11 +348,12 @@ void TestMainWindow::timelineScrubsBackThroughARun() {
     QTest::mouseClick(w.findChild<QPushButton*>("step10Button"), Qt::LeftButton);
     Run* run = w.run(0);
     QVERIFY(waitFor([&] {
-        return run->iteration() == 10 && run->snapshot() && run->snapshot()->record.iteration == 10;
+        return run->iteration() == 10 && run->history().snapshot() &&
+               run->history().snapshot()->record.iteration == 10;
     }));
     QCOMPARE(run->status().code, cplab::StatusCode::Running);  // 35 iterations to converge
     // Every step of Step x10 kept its snapshot.
-    QCOMPARE(static_cast<int>(run->history().size()), 11);
+    QCOMPARE(static_cast<int>(run->history().snapshots().size()), 11);
     QCOMPARE(w.parts().playback->shownIteration(), 10);
     QCOMPARE(cuttingPlanePlot(w)->planeCount(), planesAt(*run, 10));
 
@@ -372,7 +375,7 @@ void TestMainWindow::timelineScrubsBackThroughARun() {
     line->resize(200, line->height());
     QVERIFY2(line->text().endsWith(QChar(0x2026)), qPrintable(line->text()));
     QVERIFY(w.parts().playback->statusText().startsWith(line->text().chopped(1)));
-    const auto third = run->snapshotAt(3);
+    const auto third = run->history().snapshotAt(3);
     QCOMPARE(third->record.iteration, 3);
     QCOMPARE(w.parts().pseudocode->currentLine(), third->executedLines.back());
     QCOMPARE(w.parts().boundsPlot->marker(), 3.0);

@@ -108,7 +108,7 @@ class TestPointEditing : public QObject {
             const cplab::Status status = cplab::solve(*cold);
             QVERIFY2(status.usable(), status.message.c_str());
             const double tolerance = r->gapTolerance() + cold->gapTolerance();
-            const cplab::IterationRecord& warm = r->lastRecord();
+            const cplab::IterationRecord& warm = r->history().lastRecord();
             const cplab::IterationRecord& reference = cold->lastRecord();
             QVERIFY2(std::abs(warm.upper - reference.upper) <= tolerance,
                      qPrintable(QString("%1: U %2 vs %3")

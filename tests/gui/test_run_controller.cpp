@@ -213,7 +213,7 @@ void TestRunController::stepAdvancesEveryRunByExactlyOne() {
             const Run* run = c.run(k);
             QCOMPARE(run->iteration(), step);
             QVERIFY2(traceProblem(*run).isEmpty(), qPrintable(traceProblem(*run)));
-            QCOMPARE(run->snapshot()->record.iteration, step);
+            QCOMPARE(run->history().snapshot()->record.iteration, step);
             QCOMPARE(run->status().code, StatusCode::Running);
         }
         // Nothing more happens afterwards.
@@ -270,7 +270,7 @@ void TestRunController::runPauseResumeAndStepWhilePaused() {
     for (int k = 0; k < c.runCount(); ++k) {
         const Run* run = c.run(k);
         QVERIFY2(traceProblem(*run).isEmpty(), qPrintable(traceProblem(*run)));
-        QCOMPARE(run->snapshot()->record.iteration, run->iteration());
+        QCOMPARE(run->history().snapshot()->record.iteration, run->iteration());
     }
 }
 
@@ -299,7 +299,7 @@ void TestRunController::cancelWhileRunningFlatOut() {
         QVERIFY(run->iteration() > 10);
         QVERIFY2(traceProblem(*run).isEmpty(), qPrintable(traceProblem(*run)));
         // The final snapshot is of the last record.
-        QCOMPARE(run->snapshot()->record.iteration, run->iteration());
+        QCOMPARE(run->history().snapshot()->record.iteration, run->iteration());
     }
     // The log says so, once per run.
     int cancelledLines = 0;
@@ -485,8 +485,8 @@ void TestRunController::resetDuringARunReturnsToIterationZero() {
         const Run* run = c.run(k);
         QCOMPARE(run->iteration(), 0);
         QVERIFY(run->trace().empty());
-        QCOMPARE(run->history().size(), std::size_t(1));
-        QCOMPARE(run->snapshot()->record.iteration, 0);
+        QCOMPARE(run->history().snapshots().size(), std::size_t(1));
+        QCOMPARE(run->history().snapshot()->record.iteration, 0);
         QCOMPARE(run->status().code, StatusCode::Running);
     }
     // The new runs wait at iteration 0 (no record of the old ones leaks in) and can step.
@@ -500,7 +500,7 @@ void TestRunController::resetDuringARunReturnsToIterationZero() {
         const Run* run = c.run(k);
         QCOMPARE(run->trace().size(), std::size_t(1));
         QCOMPARE(run->trace().front().iteration, 1);
-        QCOMPARE(run->snapshot()->record.iteration, 1);
+        QCOMPARE(run->history().snapshot()->record.iteration, 1);
     }
 }
 
@@ -570,25 +570,25 @@ void TestRunController::thinHistoryKeepsFirstLastAndEveryKth() {
     c.setDelayMs(0);
     QTRY_VERIFY_WITH_TIMEOUT(controllerReady(c), kTimeout);
     Run* run = c.run(0);
-    QCOMPARE(run->history().size(), std::size_t(1));
+    QCOMPARE(run->history().snapshots().size(), std::size_t(1));
 
     // Stepping one at a time: one snapshot per iteration, 0 … n.
     const int n = 21;
     for (int i = 1; i <= n; ++i) {
         c.stepAll(1);
         QTRY_COMPARE_WITH_TIMEOUT(run->iteration(), i, kTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(run->history().size(), std::size_t(i + 1), kTimeout);
+        QTRY_COMPARE_WITH_TIMEOUT(run->history().snapshots().size(), std::size_t(i + 1), kTimeout);
     }
     QCOMPARE(run->status().code, StatusCode::Running);  // Kelley needs ~35 here
     std::size_t total = 0;
     for (int i = 0; i <= n; ++i) {
-        const auto& snapshot = run->history()[static_cast<std::size_t>(i)];
+        const auto& snapshot = run->history().snapshots()[static_cast<std::size_t>(i)];
         QCOMPARE(snapshot->record.iteration, i);
-        QCOMPARE(run->snapshotAt(i), snapshot);
-        QCOMPARE(run->recordAt(i).iteration, i);
+        QCOMPARE(run->history().snapshotAt(i), snapshot);
+        QCOMPARE(run->history().recordAt(i).iteration, i);
         total += snapshot->bytes();
     }
-    QCOMPARE(run->historyBytes(), total);
+    QCOMPARE(run->history().bytes(), total);
 
     // Thinning with every k-th kept, computed here from the snapshots' own sizes.
     const auto keptAt = [&](int k) {
@@ -601,7 +601,7 @@ void TestRunController::thinHistoryKeepsFirstLastAndEveryKth() {
     const auto bytesAt = [&](int k) {
         std::size_t bytes = 0;
         for (int i : keptAt(k))
-            bytes += run->history()[static_cast<std::size_t>(i)]->bytes();
+            bytes += run->history().snapshots()[static_cast<std::size_t>(i)]->bytes();
         return bytes;
     };
     const std::size_t budget = bytesAt(4);
@@ -609,32 +609,32 @@ void TestRunController::thinHistoryKeepsFirstLastAndEveryKth() {
 
     // Within the budget already: nothing is dropped.
     QCOMPARE(run->thinHistory(total), 1);
-    QCOMPARE(run->history().size(), std::size_t(n + 1));
+    QCOMPARE(run->history().snapshots().size(), std::size_t(n + 1));
 
     QCOMPARE(run->thinHistory(budget), 4);
     std::vector<int> kept;
-    for (const auto& snapshot : run->history())
+    for (const auto& snapshot : run->history().snapshots())
         kept.push_back(snapshot->record.iteration);
     QCOMPARE(kept, std::vector<int>({0, 4, 8, 12, 16, 20, 21}));
     QCOMPARE(kept, keptAt(4));
-    QCOMPARE(run->historyBytes(), budget);
+    QCOMPARE(run->history().bytes(), budget);
 
     // snapshotAt: the newest kept at or before the iteration.
     for (int i = 0; i <= n + 5; ++i) {
         const int expected = i >= n ? n : i - i % 4;
-        QVERIFY(run->snapshotAt(i));
-        QCOMPARE(run->snapshotAt(i)->record.iteration, expected);
+        QVERIFY(run->history().snapshotAt(i));
+        QCOMPARE(run->history().snapshotAt(i)->record.iteration, expected);
     }
     // The records are untouched.
     QVERIFY2(traceProblem(*run).isEmpty(), qPrintable(traceProblem(*run)));
-    QCOMPARE(run->recordAt(n + 10).iteration, n);
+    QCOMPARE(run->history().recordAt(n + 10).iteration, n);
 
     // New snapshots are kept after the thinned ones.
     c.stepAll(1);
-    QTRY_COMPARE_WITH_TIMEOUT(run->history().size(), std::size_t(8), kTimeout);
-    QCOMPARE(run->history().back()->record.iteration, n + 1);
-    QCOMPARE(run->snapshotAt(n + 1)->record.iteration, n + 1);
-    QCOMPARE(run->snapshotAt(n)->record.iteration, n);
+    QTRY_COMPARE_WITH_TIMEOUT(run->history().snapshots().size(), std::size_t(8), kTimeout);
+    QCOMPARE(run->history().snapshots().back()->record.iteration, n + 1);
+    QCOMPARE(run->history().snapshotAt(n + 1)->record.iteration, n + 1);
+    QCOMPARE(run->history().snapshotAt(n)->record.iteration, n);
 }
 
 void TestRunController::historyBudgetThinsAndSaysSo() {
@@ -646,20 +646,20 @@ void TestRunController::historyBudgetThinsAndSaysSo() {
     const int n = 12;
     for (int i = 1; i <= n; ++i) {
         c.stepAll(1);
-        QTRY_VERIFY_WITH_TIMEOUT(c.run(0)->history().size() == std::size_t(i + 1) &&
-                                     c.run(1)->history().size() == std::size_t(i + 1),
+        QTRY_VERIFY_WITH_TIMEOUT(c.run(0)->history().snapshots().size() == std::size_t(i + 1) &&
+                                     c.run(1)->history().snapshots().size() == std::size_t(i + 1),
                                  kTimeout);
     }
     std::size_t total = 0;
     for (int k = 0; k < c.runCount(); ++k)
-        total += c.run(k)->historyBytes();
+        total += c.run(k)->history().bytes();
     QCOMPARE(c.historyBytes(), total);
 
     // A budget as large as the history: nothing happens.
     QSignalSpy messages(&c, &RunController::message);
     c.setHistoryBudget(total);
     QCOMPARE(messages.count(), 0);
-    QCOMPARE(c.run(0)->history().size(), std::size_t(n + 1));
+    QCOMPARE(c.run(0)->history().snapshots().size(), std::size_t(n + 1));
 
     // A tiny one: each run keeps only its first and its last snapshot (k = 16 for 0 … 12),
     // and the log says so, once per run, naming the budget.
@@ -669,17 +669,17 @@ void TestRunController::historyBudgetThinsAndSaysSo() {
     QCOMPARE(messages.count(), 2);
     for (int k = 0; k < c.runCount(); ++k) {
         const Run* run = c.run(k);
-        QCOMPARE(run->history().size(), std::size_t(2));
-        QCOMPARE(run->history().front()->record.iteration, 0);
-        QCOMPARE(run->history().back()->record.iteration, n);
-        QCOMPARE(run->snapshotAt(n - 1)->record.iteration, 0);
+        QCOMPARE(run->history().snapshots().size(), std::size_t(2));
+        QCOMPARE(run->history().snapshots().front()->record.iteration, 0);
+        QCOMPARE(run->history().snapshots().back()->record.iteration, n);
+        QCOMPARE(run->history().snapshotAt(n - 1)->record.iteration, 0);
         const QString text = messages.at(k).at(0).toString();
         QCOMPARE(messages.at(k).at(1).toBool(), false);
         QVERIFY2(text.contains(run->label()), qPrintable(text));
         QVERIFY2(text.contains("MB budget"), qPrintable(text));
         QVERIFY2(text.contains("every 16"), qPrintable(text));
     }
-    QCOMPARE(c.historyBytes(), c.run(0)->historyBytes() + c.run(1)->historyBytes());
+    QCOMPARE(c.historyBytes(), c.run(0)->history().bytes() + c.run(1)->history().bytes());
     QVERIFY(c.historyBytes() < total);
 }
 

@@ -351,8 +351,11 @@ void TestStress::wideDataIsDrawnWithBoundedPoints() {
     QVERIFY(waitLong([&] { return run->ready() || run->failed(); }, 60000));
     QVERIFY2(!run->failed(), qPrintable(run->error()));
     w.stepAll(1);
-    QVERIFY(
-        waitLong([&] { return run->snapshot() && run->snapshot()->record.iteration >= 1; }, 60000));
+    QVERIFY(waitLong(
+        [&] {
+            return run->history().snapshot() && run->history().snapshot()->record.iteration >= 1;
+        },
+        60000));
     settleFor(200);  // the snapshot is shown and replotted
     const int points = drawnPoints(w.parts().centre->view("linear")->plot());
     QVERIFY2(points > 0 && points <= 2048,

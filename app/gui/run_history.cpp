@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_history.h"
+
+#include <algorithm>
+
+namespace cplab {
+
+const IterationRecord& RunHistory::recordAt(int iteration) const {
+    if (iteration <= 0 || trace_.empty()) return initial_;
+    // Records are numbered 1, 2, … in order.
+    const auto index = static_cast<std::size_t>(std::min<int>(iteration, int(trace_.size())) - 1);
+    return trace_[index];
+}
+
+SnapshotPtr RunHistory::snapshotAt(int iteration) const {
+    const auto it = std::upper_bound(
+        snapshots_.begin(), snapshots_.end(), iteration,
+        [](int value, const SnapshotPtr& s) { return value < s->record.iteration; });
+    if (it == snapshots_.begin()) return snapshots_.empty() ? nullptr : snapshots_.front();
+    return *(it - 1);
+}
+
+int RunHistory::thin(std::size_t bytes) {
+    // Keeps the first, the last and the iterations divisible by k.
+    auto thinTo = [this](int k) {
+        std::vector<SnapshotPtr> kept;
+        std::size_t keptBytes = 0;
+        for (std::size_t i = 0; i < snapshots_.size(); ++i) {
+            const bool keep =
+                i == 0 || i + 1 == snapshots_.size() || snapshots_[i]->record.iteration % k == 0;
+            if (!keep) continue;
+            keptBytes += snapshots_[i]->bytes();
+            kept.push_back(std::move(snapshots_[i]));
+        }
+        snapshots_ = std::move(kept);
+        bytes_ = keptBytes;
+    };
+    // Snapshots that arrived since the last thinning first get the density of the rest.
+    if (bytes_ > bytes && thinFactor_ > 1) thinTo(thinFactor_);
+    while (bytes_ > bytes && snapshots_.size() > 2 && thinFactor_ < (1 << 24)) {
+        thinFactor_ *= 2;
+        thinTo(thinFactor_);
+    }
+    return thinFactor_;
+}
+
+void RunHistory::clear() {
+    trace_.clear();
+    snapshots_.clear();
+    bytes_ = 0;
+    thinFactor_ = 1;
+    initial_ = IterationRecord{};
+    last_ = initial_;
+}
+
+void RunHistory::begin(SnapshotPtr first) {
+    initial_ = first->record;
+    last_ = initial_;
+    keep(std::move(first));
+}
+
+void RunHistory::append(const std::vector<IterationRecord>& records) {
+    trace_.insert(trace_.end(), records.begin(), records.end());
+    last_ = trace_.back();
+}
+
+void RunHistory::keep(SnapshotPtr snapshot) {
+    if (!snapshot) return;
+    if (!snapshots_.empty() && snapshots_.back()->record.iteration >= snapshot->record.iteration) {
+        bytes_ -= snapshots_.back()->bytes();
+        snapshots_.pop_back();
+    }
+    bytes_ += snapshot->bytes();
+    snapshots_.push_back(std::move(snapshot));
+}
+
+void RunHistory::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots) {
+    initial_ = records.front();
+    trace_.assign(records.begin() + 1, records.end());
+    last_ = trace_.empty() ? initial_ : trace_.back();
+    if (snapshots.empty()) return;
+    snapshots_.clear();
+    bytes_ = 0;
+    for (auto& s : snapshots)
+        keep(std::move(s));
+}
+
+}  // namespace cplab

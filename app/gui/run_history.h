@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The history of one run (run.h): every record from iteration 0, and the snapshots the run
+// received (ascending iterations, one per iteration at most), thinned only past the history
+// budget. The run writes it as its worker reports; the views, sessions and exports read it.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/snapshot.h"
+
+namespace cplab {
+
+class RunHistory {
+  public:
+    const std::vector<IterationRecord>& trace() const { return trace_; }
+    int iteration() const { return trace_.empty() ? 0 : trace_.back().iteration; }
+    // The newest record (iteration 0 with the initial bounds before the first step).
+    const IterationRecord& lastRecord() const { return last_; }
+    // The record of `iteration` (0: the initial one), clamped to what exists.
+    const IterationRecord& recordAt(int iteration) const;
+    // The newest snapshot, and the newest one at or before `iteration`.
+    SnapshotPtr snapshot() const { return snapshots_.empty() ? nullptr : snapshots_.back(); }
+    SnapshotPtr snapshotAt(int iteration) const;
+    const std::vector<SnapshotPtr>& snapshots() const { return snapshots_; }
+    std::size_t bytes() const { return bytes_; }
+    // Drops snapshots until the history holds at most `bytes`, keeping the first, the last and
+    // every k-th (k doubling as needed, and kept for the snapshots still to come). Returns k
+    // (1: nothing was ever dropped).
+    int thin(std::size_t bytes);
+    int thinFactor() const { return thinFactor_; }
+
+    // Starts again from nothing (a run re-solving edited data).
+    void clear();
+    // Iteration 0: its record and its snapshot.
+    void begin(SnapshotPtr first);
+    void append(const std::vector<IterationRecord>& records);
+    // A snapshot of an iteration already kept (a final one after cancel) replaces it.
+    void keep(SnapshotPtr snapshot);
+    // A stored history: `records` from iteration 0 (not empty), and its kept snapshots (none:
+    // the snapshots so far stay).
+    void restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots);
+
+  private:
+    IterationRecord initial_;
+    IterationRecord last_;
+    std::vector<IterationRecord> trace_;
+    std::vector<SnapshotPtr> snapshots_;  // ascending iterations, one per iteration at most
+    std::size_t bytes_ = 0;
+    int thinFactor_ = 1;
+};
+
+}  // namespace cplab
