@@ -8,11 +8,15 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "animation_export.h"
 #include "core/output_file.h"
@@ -24,6 +28,9 @@
 #include "version.h"
 
 namespace {
+
+// How long --steps may take before the script gives up (and exits 1, saying so).
+constexpr int kStepsSeconds = 60;
 
 // Waits (processing events) until every run has done `steps` iterations or stopped.
 bool waitForSteps(const cplab::MainWindow& window, int steps, int timeoutMs) {
@@ -200,7 +207,8 @@ struct CommandLine {
             !number(steps, 0, 10000000, &stepCount) ||
             !number(timeline, 0, 1000000000, &shownIteration) ||
             !number(history, 1, 65536, &historyMb) || !number(animationFps, 0.1, 50, &fps) ||
-            !number(animationHold, 0, 60, &holdSeconds) || !checkAnimation())
+            !number(animationHold, 0, 60, &holdSeconds) || !checkAnimation() ||
+            !checkOutputsDistinct())
             return false;
         if (!isSet(size)) return true;
         const QStringList parts = value(size).split('x');
@@ -218,7 +226,33 @@ struct CommandLine {
         return false;
     }
     bool checkAnimation();
+    bool checkOutputsDistinct() const;
 };
+
+// Two outputs that are one file (by any spelling, or a link to the same file) would lose one:
+// refused before anything opens, as cplab-cli refuses them.
+bool CommandLine::checkOutputsDistinct() const {
+    const QCommandLineOption* outputs[] = {&saveSession,    &exportView, &exportFigure,
+                                           &exportBounds,   &exportRuns, &screenshot,
+                                           &exportAnimation};
+    std::vector<std::pair<const QCommandLineOption*, QString>> named;
+    for (const QCommandLineOption* option : outputs) {
+        if (!isSet(*option)) continue;
+        const QString path = value(*option);
+        for (const auto& [other, otherPath] : named) {
+            const bool same =
+                QFileInfo(path).absoluteFilePath() == QFileInfo(otherPath).absoluteFilePath() ||
+                cplab::sameFile(path.toStdString(), otherPath.toStdString());
+            if (!same) continue;
+            std::fprintf(stderr, "cplab: --%s %s and --%s %s are one file; give each its own\n",
+                         qPrintable(other->names().first()), qPrintable(otherPath),
+                         qPrintable(option->names().first()), qPrintable(path));
+            return false;
+        }
+        named.emplace_back(option, path);
+    }
+    return true;
+}
 
 // --animation-range A:B and --animation-area.
 bool CommandLine::checkAnimation() {
@@ -355,7 +389,16 @@ int script(cplab::MainWindow& window, const CommandLine& cli, bool replaceRuns) 
         const int n = static_cast<int>(cli.stepCount);
         waitForSteps(window, 0, 10000);
         window.stepAll(n);
-        waitForSteps(window, n, 60000);
+        if (!waitForSteps(window, n, kStepsSeconds * 1000)) {
+            int reached = n;
+            for (int k = 0; k < window.runCount(); ++k)
+                reached = std::min(reached, window.run(k)->iteration());
+            std::fprintf(stderr,
+                         "cplab: --steps %d: stopped after %d s with a run at iteration %d "
+                         "(fewer steps, or --run, which ends when the runs do)\n",
+                         n, kStepsSeconds, reached);
+            return 1;
+        }
     }
     if (cli.isSet(cli.run)) {
         window.runAll();
