@@ -3,6 +3,7 @@
 
 #include "family_view.h"
 #include "kernel_view.h"
+#include "objective_grid_job.h"
 #include "run_controller.h"
 
 namespace cplab::widgets {
@@ -26,14 +27,14 @@ std::vector<std::pair<std::string, FamilyView*>> createFamilyViews(QWidget* pare
 }
 
 void connectObjectiveGrid(KernelView* view, RunController* controller) {
-    QObject::connect(view, &KernelView::objectiveGridRequested, controller,
-                     &RunController::evaluateObjectiveGrid);
-    QObject::connect(view, &KernelView::objectiveGridCancelRequested, controller,
-                     &RunController::cancelObjectiveGrid);
-    QObject::connect(controller, &RunController::objectiveGridProgress, view,
+    if (!controller) return;  // not wired: the requests go unanswered
+    ObjectiveGridJobs* jobs = controller->objectiveGrids();
+    QObject::connect(view, &KernelView::objectiveGridRequested, jobs, &ObjectiveGridJobs::evaluate);
+    QObject::connect(view, &KernelView::objectiveGridCancelRequested, jobs,
+                     &ObjectiveGridJobs::cancel);
+    QObject::connect(jobs, &ObjectiveGridJobs::progress, view,
                      &KernelView::setObjectiveGridProgress);
-    QObject::connect(controller, &RunController::objectiveGridFinished, view,
-                     &KernelView::finishObjectiveGrid);
+    QObject::connect(jobs, &ObjectiveGridJobs::finished, view, &KernelView::finishObjectiveGrid);
 }
 
 }  // namespace cplab::widgets

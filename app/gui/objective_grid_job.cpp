@@ -79,4 +79,25 @@ void ObjectiveGridJob::onFinished() {
     emit finished(result);
 }
 
+void ObjectiveGridJobs::evaluate(const widgets::ObjectiveGridRequest& request) {
+    auto* job = new ObjectiveGridJob(request, this);
+    connect(job, &ObjectiveGridJob::progress, this, &ObjectiveGridJobs::progress);
+    connect(job, &ObjectiveGridJob::finished, this,
+            [this, job](const widgets::ObjectiveGridResult& result) {
+                job->deleteLater();
+                emit finished(result);
+            });
+}
+
+void ObjectiveGridJobs::cancel(int runId) {
+    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly)) {
+        if (job->runId() == runId) job->cancel();
+    }
+}
+
+void ObjectiveGridJobs::cancelAll() {
+    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly))
+        job->cancel();
+}
+
 }  // namespace cplab

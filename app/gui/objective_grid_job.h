@@ -2,7 +2,7 @@
 // The evaluation of D(β) on a grid of kernel weights that the kernel view asks for
 // (widgets/objective_grid.h): one fresh SVM solve per point with the run's KernelSetup (never
 // the run's solver or its cache), on the global thread pool, reporting progress and
-// cancellable. The run controller owns the jobs (run_controller.h).
+// cancellable. The run controller owns the jobs through its ObjectiveGridJobs (run_controller.h).
 #pragma once
 
 #include <QElapsedTimer>
@@ -44,6 +44,24 @@ class ObjectiveGridJob final : public QObject {
     std::shared_ptr<Work> work_;
     QFutureWatcher<void>* watcher_;
     QElapsedTimer clock_;
+};
+
+// The jobs of every run: started on a view's request, cancelled by run (a run removed, replaced
+// or re-solving) or all at once (a new problem); each reports through the signals below.
+class ObjectiveGridJobs final : public QObject {
+    Q_OBJECT
+  public:
+    explicit ObjectiveGridJobs(QObject* parent = nullptr) : QObject(parent) {}
+
+    // D(β) at the request's points with its setup, on a worker thread, for run
+    // `request.runId`; progress and finished (also after a cancel) report it.
+    void evaluate(const widgets::ObjectiveGridRequest& request);
+    void cancel(int runId);
+    void cancelAll();
+
+  signals:
+    void progress(int runId, int done);
+    void finished(const cplab::widgets::ObjectiveGridResult& result);
 };
 
 }  // namespace cplab

@@ -12,7 +12,8 @@
 
 namespace cplab {
 
-RunController::RunController(QObject* parent) : QObject(parent) {
+RunController::RunController(QObject* parent)
+    : QObject(parent), objectiveGrids_(new ObjectiveGridJobs(this)) {
     registerRunMetaTypes();
 }
 
@@ -21,7 +22,7 @@ RunController::~RunController() {
 }
 
 void RunController::setProblem(ProblemPtr problem) {
-    cancelObjectiveGrids();
+    objectiveGrids_->cancelAll();
     removeAll();
     problem_ = std::move(problem);
     family_ = problem_ ? findFamily(problem_->info.family) : nullptr;
@@ -33,7 +34,7 @@ void RunController::rebase(ProblemPtr edited) {
     problem_ = std::move(edited);
     emit problemEdited();
     for (const auto& r : runs_) {
-        cancelObjectiveGrid(r->id());
+        objectiveGrids_->cancel(r->id());
         r->rebase(problem_);
     }
 }
@@ -71,7 +72,7 @@ std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
     });
     connect(raw, &Run::rebased, this, [this](int runId, const QString& note, bool ok) {
         finishedLogged_.erase(runId);
-        cancelObjectiveGrid(runId);
+        objectiveGrids_->cancel(runId);
         if (const Run* r = runById(runId))
             emit message(tr("%1 on the edited points: %2").arg(r->label(), note), !ok);
         emit runRebased(runId, ok);
@@ -95,7 +96,7 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
                                QString* why) {
     const int index = indexOf(id);
     if (index < 0 || !check(solver, options, why)) return nullptr;
-    cancelObjectiveGrid(id);
+    objectiveGrids_->cancel(id);
     auto& slot = runs_[static_cast<std::size_t>(index)];
     slot.reset();
     finishedLogged_.erase(id);
@@ -108,7 +109,7 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
 void RunController::removeRun(int id) {
     const int index = indexOf(id);
     if (index < 0) return;
-    cancelObjectiveGrid(id);
+    objectiveGrids_->cancel(id);
     runs_.erase(runs_.begin() + index);
     finishedLogged_.erase(id);
     emit runRemoved(id);
@@ -161,7 +162,7 @@ void RunController::cancelAll() {
 void RunController::resetAll() {
     for (auto& r : runs_) {
         const int id = r->id();
-        cancelObjectiveGrid(id);
+        objectiveGrids_->cancel(id);
         const std::string solver = r->solver();
         const OptionValues options = r->options();
         r.reset();
@@ -232,27 +233,6 @@ void RunController::enforceBudget() {
                          .arg(k),
                      false);
     }
-}
-
-void RunController::evaluateObjectiveGrid(const widgets::ObjectiveGridRequest& request) {
-    auto* job = new ObjectiveGridJob(request, this);
-    connect(job, &ObjectiveGridJob::progress, this, &RunController::objectiveGridProgress);
-    connect(job, &ObjectiveGridJob::finished, this,
-            [this, job](const widgets::ObjectiveGridResult& result) {
-                job->deleteLater();
-                emit objectiveGridFinished(result);
-            });
-}
-
-void RunController::cancelObjectiveGrid(int runId) {
-    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly)) {
-        if (job->runId() == runId) job->cancel();
-    }
-}
-
-void RunController::cancelObjectiveGrids() {
-    for (ObjectiveGridJob* job : findChildren<ObjectiveGridJob*>(Qt::FindDirectChildrenOnly))
-        job->cancel();
 }
 
 void RunController::onStatus(int id) {

@@ -22,7 +22,7 @@ namespace cplab {
 // ("violation 0.0009084991898979933" reads "violation 0.0009085"); the CLI keeps them whole.
 QString readableNumbers(const QString& text);
 
-class ObjectiveGridJob;
+class ObjectiveGridJobs;
 class Run;
 
 class RunController : public QObject {
@@ -73,12 +73,9 @@ class RunController : public QObject {
     std::size_t historyBudget() const { return historyBudget_; }
     std::size_t historyBytes() const;
 
-    // D(β) at the request's points with its setup, on a worker thread, for run
-    // `request.runId`: cancelled when that run is removed or replaced, the problem changes or
-    // the controller goes. objectiveGridProgress and objectiveGridFinished (also after a
-    // cancel) report it.
-    void evaluateObjectiveGrid(const widgets::ObjectiveGridRequest& request);
-    void cancelObjectiveGrid(int runId);
+    // The work views ask for on a run's behalf: D(β) on a grid for the kernel view, cancelled
+    // when that run is removed or replaced, the problem changes or the controller goes.
+    ObjectiveGridJobs* objectiveGrids() const { return objectiveGrids_; }
 
   signals:
     void problemChanged();
@@ -95,15 +92,12 @@ class RunController : public QObject {
     void statusChanged(int id);
     // A line for the log.
     void message(const QString& text, bool error);
-    void objectiveGridProgress(int runId, int done);
-    void objectiveGridFinished(const cplab::widgets::ObjectiveGridResult& result);
 
   private:
     std::unique_ptr<Run> createRun(int id, const std::string& solver, const OptionValues& options);
     bool check(const std::string& solver, const OptionValues& options, QString* why);
     void onStatus(int id);
     void enforceBudget();
-    void cancelObjectiveGrids();  // of every run
 
     ProblemPtr problem_;
     const Family* family_ = nullptr;
@@ -112,6 +106,7 @@ class RunController : public QObject {
     int delayMs_ = 100;
     std::size_t historyBudget_ = std::size_t(256) << 20;
     std::set<int> finishedLogged_;
+    ObjectiveGridJobs* objectiveGrids_;  // a child
 };
 
 }  // namespace cplab
