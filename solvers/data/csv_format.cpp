@@ -655,7 +655,7 @@ struct CsvReadForm {
         v.integer("label_column", label_column,
                   "label column, 0-based; negative counts from the end (-1: the last)");
         v.text("label_name", label_name,
-               "label column by its header name (wins over label_column; the first row is then "
+               "label column by its header name (not with label_column; the first row is then "
                "the header)");
         v.choice("header", header, {"auto", "yes", "no"},
                  "is the first row a header (auto: when its label is not a number and so on, "
@@ -686,6 +686,14 @@ struct CsvReadForm {
     }
 };
 
+// label_name and label_column both choose the label column: given together, one would be
+// ignored silently, so both are refused.
+bool oneLabelChoice(const OptionValues& options, std::string* why) {
+    if (!options.count("label_name") || !options.count("label_column")) return true;
+    *why = "CSV reader: label_name and label_column both choose the label column; give one";
+    return false;
+}
+
 }  // namespace
 
 std::vector<OptionInfo> csvReaderOptions() {
@@ -694,14 +702,15 @@ std::vector<OptionInfo> csvReaderOptions() {
 
 bool checkCsvReaderOptions(const OptionValues& options, std::string* why) {
     CsvReadForm form;
-    return assignOptions(form, options, why) && form.isValid(why);
+    return oneLabelChoice(options, why) && assignOptions(form, options, why) && form.isValid(why);
 }
 
 Dataset readCsvSource(const std::string& path, const LoadOptions& options,
                       const OptionValues& readerOptions) {
     CsvReadForm form;
     std::string why;
-    if (!assignOptions(form, readerOptions, &why) || !form.isValid(&why))
+    if (!oneLabelChoice(readerOptions, &why) || !assignOptions(form, readerOptions, &why) ||
+        !form.isValid(&why))
         throw std::invalid_argument(path + ": " + why);
     return loadCsv(path, form.csv(), options);
 }

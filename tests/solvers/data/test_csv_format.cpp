@@ -469,6 +469,18 @@ class TestCsvFormat : public QObject {
                      e.what());
         }
     }
+
+    void oneLabelChoice() {
+        // label_name and label_column together would silently ignore one: refused, each alone
+        // accepted.
+        std::string why;
+        QVERIFY(!checkCsvReaderOptions({{"label_name", "y"}, {"label_column", "0"}}, &why));
+        QVERIFY2(why.find("label_name and label_column both choose the label column") !=
+                     std::string::npos,
+                 why.c_str());
+        QVERIFY2(checkCsvReaderOptions({{"label_name", "y"}}, &why), why.c_str());
+        QVERIFY2(checkCsvReaderOptions({{"label_column", "0"}}, &why), why.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCsvFormat)
