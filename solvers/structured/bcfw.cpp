@@ -63,8 +63,7 @@ std::string blockMemoryLimit(const ChainModel& model) {
 
 void BcfwOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    v.real("lambda", lambda,
-           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    visitLambda(v, lambda);
     v.choice("sampling", sampling, {"permutation", "uniform", "gap"},
              "block order of a pass: a random permutation, n blocks drawn uniformly, or n "
              "blocks drawn in proportion to their gap estimates");
@@ -600,12 +599,10 @@ SummaryFields BcfwSolver::summary() const {
 }
 
 SnapshotPtr BcfwSolver::snapshot() const {
-    auto snap = std::make_shared<StructuredSnapshot>();
-    fillSnapshot(*snap);
+    auto snap = chainSnapshot(options_.lambda, averagedWeights(),
+                              {lastPrimal_, lastDual_, lastGap_, static_cast<double>(passes_),
+                               lastMeanStep_, lastErrors_});
     if (rejected()) return snap;
-    const StructuredProgress progress{
-        lastPrimal_, lastDual_, lastGap_, static_cast<double>(passes_), lastMeanStep_, lastErrors_};
-    fillStructuredSnapshot(problem_, options_.lambda, averagedWeights(), progress, *snap);
     snap->wordGaps = visitGaps_;
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};

@@ -34,11 +34,8 @@ enum Line {
 
 void FrankWolfeSsvmOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    v.real("lambda", lambda,
-           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
-    v.integer("eval_every", eval_every,
-              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
-    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+    visitLambda(v, lambda);
+    visitBatchEvaluation(v, eval_every, threads);
 }
 
 bool FrankWolfeSsvmOptions::isValid(std::string* why) const {
@@ -61,13 +58,7 @@ FrankWolfeSsvmSolver::FrankWolfeSsvmSolver(StructuredProblem problem, FrankWolfe
     }
     lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
-    IterationRecord initial;
-    initial.oracleCalls = model_->size();
-    initial.passes = 0.0;
-    initial.upper = primal_;
-    initial.lower = 0.0;  // D at the truth corners
-    initial.extra = structuredColumnValues(primal_, 0.0, gap_, 0.0, lastErrors_, true);
-    setInitialRecord(initial);
+    setInitialRecord(batchStartRecord(primal_, gap_, 0.0, lastErrors_));
 }
 
 FrankWolfeSsvmSolver::~FrankWolfeSsvmSolver() = default;
@@ -141,9 +132,6 @@ Status FrankWolfeSsvmSolver::doStep(IterationRecord& record) {
                                  " (the step of this iteration was taken, its P is unknown; the "
                                  "reported w is the best evaluated one, whose P is U)");
     }
-    ++passes_;
-    record.passes = passes_;
-    record.oracleCalls += model_->size();
     // D is certified by weak duality for every feasible α (see takePassPrimal).
     if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
         failed.finished())
@@ -171,18 +159,14 @@ std::string FrankWolfeSsvmSolver::finishRecord(IterationRecord& record, const St
 
 SummaryFields FrankWolfeSsvmSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = batchSummary(options_.lambda, primal_, dualValue(), gap_, passes_);
-    addErrorFields(problem_, wBest_, team_.get(), fields);
-    return fields;
+    return batchSummary(options_.lambda, primal_, dualValue(), gap_, passes_, {}, wBest_);
 }
 
 SnapshotPtr FrankWolfeSsvmSolver::snapshot() const {
-    auto snap = std::make_shared<StructuredSnapshot>();
-    fillSnapshot(*snap);
+    auto snap = chainSnapshot(
+        options_.lambda, w_,
+        {primal_, dualValue(), gap_, static_cast<double>(passes_), lastStep_, lastErrors_});
     if (rejected()) return snap;
-    const StructuredProgress progress{primal_,   dualValue(), gap_, static_cast<double>(passes_),
-                                      lastStep_, lastErrors_};
-    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

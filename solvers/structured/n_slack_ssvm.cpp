@@ -44,17 +44,14 @@ enum Line {
 
 void NSlackOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    v.real("lambda", lambda,
-           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    visitLambda(v, lambda);
     v.real("epsilon_constraint", epsilon_constraint,
            "add a labelling to its working set when it violates by more than xi_i + this, >= 0");
     v.real("qp_tolerance", qp_tolerance,
            "duality gap of the working-set QP at which its sweeps stop (times max(1, |D|)), "
            "in (0, 1)");
     v.integer("max_sweeps", max_sweeps, "sweeps over the blocks per QP solve, >= 1");
-    v.integer("eval_every", eval_every,
-              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
-    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+    visitBatchEvaluation(v, eval_every, threads);
 }
 
 bool NSlackOptions::isValid(std::string* why) const {
@@ -90,12 +87,7 @@ NSlackSolver::NSlackSolver(StructuredProblem problem, NSlackOptions options)
     lastAdded_ = addConstraints();
     lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
-    IterationRecord initial;
-    initial.oracleCalls = model_->size();
-    initial.passes = 0.0;
-    initial.upper = primal_;
-    initial.lower = 0.0;  // D at the truth corners
-    initial.extra = structuredColumnValues(primal_, 0.0, primal_, kNaN, lastErrors_, true);
+    IterationRecord initial = batchStartRecord(primal_, primal_, kNaN, lastErrors_);
     initial.extra.insert(initial.extra.end(),
                          {static_cast<double>(constraints_), static_cast<double>(lastAdded_), 0.0});
     setInitialRecord(initial);
@@ -348,9 +340,6 @@ Status NSlackSolver::doStep(IterationRecord& record) {
                                  "the oracle pass " + std::to_string(passes_ + 1),
                                  " (the reported w is the best evaluated one, whose P is U)");
     }
-    ++passes_;
-    record.passes = passes_;
-    record.oracleCalls += model_->size();
     primal_ = 0.5 * options_.lambda * w_.squaredNorm() + pass_.meanHinge;
     if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
         failed.finished())
@@ -397,19 +386,15 @@ std::string NSlackSolver::finishRecord(IterationRecord& record, const Status& st
 
 SummaryFields NSlackSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_);
-    fields.emplace_back("constraints", constraints_);
-    addErrorFields(problem_, wBest_, team_.get(), fields);
-    return fields;
+    return batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_,
+                        {{"constraints", constraints_}}, wBest_);
 }
 
 SnapshotPtr NSlackSolver::snapshot() const {
-    auto snap = std::make_shared<StructuredSnapshot>();
-    fillSnapshot(*snap);
+    auto snap = chainSnapshot(
+        options_.lambda, w_,
+        {primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_});
     if (rejected()) return snap;
-    const StructuredProgress progress{
-        primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_};
-    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

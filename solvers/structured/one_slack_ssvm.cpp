@@ -23,12 +23,9 @@ enum Line { kInput, kInit, kFirstPass, kRepeat, kQp, kOracle, kPlane, kBounds, k
 
 void OneSlackOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    v.real("lambda", lambda,
-           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    visitLambda(v, lambda);
     planes.visit(v);
-    v.integer("eval_every", eval_every,
-              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
-    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+    visitBatchEvaluation(v, eval_every, threads);
 }
 
 bool OneSlackOptions::isValid(std::string* why) const {
@@ -54,12 +51,7 @@ OneSlackSolver::OneSlackSolver(StructuredProblem problem, OneSlackOptions option
     }
     lastErrors_ = startErrors(problem_, team_.get(), &evalSeconds_);
     wBest_ = w_;
-    IterationRecord initial;
-    initial.oracleCalls = model_->size();
-    initial.passes = 0.0;
-    initial.upper = primal_;
-    initial.lower = 0.0;  // R ≥ 0
-    initial.extra = structuredColumnValues(primal_, 0.0, primal_, kNaN, lastErrors_, true);
+    IterationRecord initial = batchStartRecord(primal_, primal_, kNaN, lastErrors_);
     initial.extra.insert(initial.extra.end(), {static_cast<double>(planes_->size()), 0.0});
     setInitialRecord(initial);
 }
@@ -122,9 +114,6 @@ Status OneSlackSolver::doStep(IterationRecord& record) {
                                  "the oracle pass " + std::to_string(passes_ + 1),
                                  " (the reported w is the best evaluated one, whose P is U)");
     }
-    ++passes_;
-    record.passes = passes_;
-    record.oracleCalls += model_->size();
     if (const Status failed = takePassPrimal(primal_, passes_, w_, wBest_, record);
         failed.finished())
         return failed;
@@ -147,21 +136,18 @@ std::string OneSlackSolver::finishRecord(IterationRecord& record, const Status& 
 
 SummaryFields OneSlackSolver::summary() const {
     if (rejected()) return {};
-    SummaryFields fields = batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_);
-    fields.emplace_back("planes", static_cast<long long>(planes_->size()));
-    fields.emplace_back("active_planes", static_cast<long long>(planes_->active()));
-    fields.emplace_back("dropped_planes", static_cast<long long>(planes_->dropped()));
-    addErrorFields(problem_, wBest_, team_.get(), fields);
-    return fields;
+    return batchSummary(options_.lambda, primal_, dual_, primal_ - dual_, passes_,
+                        {{"planes", static_cast<long long>(planes_->size())},
+                         {"active_planes", static_cast<long long>(planes_->active())},
+                         {"dropped_planes", static_cast<long long>(planes_->dropped())}},
+                        wBest_);
 }
 
 SnapshotPtr OneSlackSolver::snapshot() const {
-    auto snap = std::make_shared<StructuredSnapshot>();
-    fillSnapshot(*snap);
+    auto snap = chainSnapshot(
+        options_.lambda, w_,
+        {primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_});
     if (rejected()) return snap;
-    const StructuredProgress progress{
-        primal_, dual_, primal_ - dual_, static_cast<double>(passes_), kNaN, lastErrors_};
-    fillStructuredSnapshot(problem_, options_.lambda, w_, progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit, kFirstPass};
         return snap;

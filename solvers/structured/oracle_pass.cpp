@@ -273,6 +273,17 @@ std::string startWeightsNote(const Eigen::VectorXd& reported, int passes) {
            "which predicts one label everywhere: run more passes";
 }
 
+void visitLambda(OptionVisitor& v, double& lambda) {
+    v.real("lambda", lambda,
+           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+}
+
+void visitBatchEvaluation(OptionVisitor& v, int& evalEvery, int& threads) {
+    v.integer("eval_every", evalEvery,
+              "passes between evaluations of the letter errors (one decoding pass each), >= 1");
+    v.integer("threads", threads, "threads of the decoding passes (0: all cores)");
+}
+
 bool validStructuredOptions(const char* owner, double lambda, int evalEvery, int threads,
                             std::string* why) {
     return require(std::isfinite(lambda) && lambda > 0, owner, "lambda", lambda,

@@ -34,6 +34,7 @@
 
 namespace cplab {
 
+class OptionVisitor;
 class WorkerTeam;
 
 // The training words and, optionally, test words whose errors the solvers report. The test
@@ -121,6 +122,12 @@ void addPsiSum(const ChainModel& model, const OraclePass& pass, double scale, Ei
 
 // A team for the `threads` option of the structured solvers (0: all cores; 1: none).
 std::unique_ptr<WorkerTeam> makeStructuredTeam(int threads);
+
+// The options of the structural SVMs as the option forms and `cplab-cli list` show them: λ of
+// λ/2‖w‖² + mean structured hinge; and, for the batch solvers (nslack, oneslack, fw), whose
+// evaluation is one decoding pass for the errors, eval_every and threads.
+void visitLambda(OptionVisitor& v, double& lambda);
+void visitBatchEvaluation(OptionVisitor& v, int& evalEvery, int& threads);
 
 // The checks of the options every structured solver has, reporting as `owner`: λ > 0 and
 // finite, eval_every ≥ 1, threads in [0, 256].

@@ -27,8 +27,7 @@ enum Line { kInput, kInit, kRepeat, kOrder, kOracle, kUpdate, kAverage, kBounds,
 
 void SsgOptions::visit(OptionVisitor& v) {
     stop.visit(v);
-    v.real("lambda", lambda,
-           "regularisation lambda of lambda/2 |w|^2 + mean structured hinge, > 0");
+    visitLambda(v, lambda);
     v.choice("sampling", sampling, {"permutation", "uniform"},
              "example order of a pass: a random permutation, or n examples drawn uniformly");
     v.choice("averaging", averaging, {"none", "uniform", "weighted"},
@@ -217,12 +216,10 @@ SummaryFields SsgSolver::summary() const {
 }
 
 SnapshotPtr SsgSolver::snapshot() const {
-    auto snap = std::make_shared<StructuredSnapshot>();
-    fillSnapshot(*snap);
+    auto snap = chainSnapshot(
+        options_.lambda, reportedWeights(),
+        {lastPrimal_, kNaN, kNaN, static_cast<double>(passes_), lastMeanStep_, lastErrors_});
     if (rejected()) return snap;
-    const StructuredProgress progress{lastPrimal_,   kNaN,       kNaN, static_cast<double>(passes_),
-                                      lastMeanStep_, lastErrors_};
-    fillStructuredSnapshot(problem_, options_.lambda, reportedWeights(), progress, *snap);
     if (iteration() == 0) {
         snap->executedLines = {kInput, kInit};
         return snap;

@@ -13,8 +13,11 @@ StructuredSolver::StructuredSolver(StructuredProblem&& problem, const StopOption
 
 StructuredSolver::~StructuredSolver() = default;
 
-Status StructuredSolver::takePassPrimal(double primal, int passes, const Eigen::VectorXd& w,
-                                        Eigen::VectorXd& wBest, IterationRecord& record) {
+Status StructuredSolver::takePassPrimal(double primal, int& passes, const Eigen::VectorXd& w,
+                                        Eigen::VectorXd& wBest, IterationRecord& record) const {
+    ++passes;
+    record.passes = passes;
+    record.oracleCalls += model_->size();
     if (!std::isfinite(primal)) {
         return Status::make(
             StatusCode::NumericalFailure,
@@ -47,13 +50,36 @@ std::string StructuredSolver::finishWithErrors(const Eigen::VectorXd& w,
     return skipped.empty() ? startWeightsNote(wBest, passes) : skipped;
 }
 
+IterationRecord StructuredSolver::batchStartRecord(double primal, double gap, double meanStep,
+                                                   const StructuredErrors& errors) const {
+    IterationRecord initial;
+    initial.oracleCalls = model_->size();
+    initial.passes = 0.0;
+    initial.upper = primal;
+    initial.lower = 0.0;
+    initial.extra = structuredColumnValues(primal, 0.0, gap, meanStep, errors, true);
+    return initial;
+}
+
+std::shared_ptr<StructuredSnapshot> StructuredSolver::chainSnapshot(
+    double lambda, const Eigen::VectorXd& w, const StructuredProgress& progress) const {
+    auto snap = std::make_shared<StructuredSnapshot>();
+    fillSnapshot(*snap);
+    if (!rejected()) fillStructuredSnapshot(problem_, lambda, w, progress, *snap);
+    return snap;
+}
+
 SummaryFields StructuredSolver::batchSummary(double lambda, double primal, double dual, double gap,
-                                             int passes) {
-    return {{"lambda", lambda},
-            {"primal", primal},
-            {"dual", dual},
-            {"duality_gap", gap},
-            {"passes", static_cast<long long>(passes)}};
+                                             int passes, const SummaryFields& own,
+                                             const Eigen::VectorXd& wBest) const {
+    SummaryFields fields = {{"lambda", lambda},
+                            {"primal", primal},
+                            {"dual", dual},
+                            {"duality_gap", gap},
+                            {"passes", static_cast<long long>(passes)}};
+    fields.insert(fields.end(), own.begin(), own.end());
+    addErrorFields(problem_, wBest, team_.get(), fields);
+    return fields;
 }
 
 void StructuredSolver::startTeam(int threads) {

@@ -11,6 +11,7 @@
 #include "core/solver.h"
 #include "structured/chain_model.h"
 #include "structured/oracle_pass.h"
+#include "structured/structured_snapshot.h"
 
 namespace cplab {
 
@@ -55,14 +56,15 @@ class StructuredSolver : public Solver {
 
     // The steps the batch solvers (nslack, oneslack, fw), which know P of every iterate from
     // its oracle pass, share after a complete pass at w with P(w) = primal:
-    //   takePassPrimal: NumericalFailure ("the primal objective is not finite after pass
+    //   takePassPrimal: counts the pass (++passes, the record's passes and n oracle calls);
+    //   NumericalFailure ("the primal objective is not finite after pass
     //   <passes>") when P is not finite; else U = min(U, P), wBest = w where U falls, and L
     //   capped at U (the dual bound is certified by weak duality, but at the optimum it may
     //   come out a few ulps above U: the cap keeps it valid and the gap >= 0); Running.
     //   evaluateIfDue: the errors of w into `errors` when evaluationDue says so (its time
     //   into evalSeconds); whether it evaluated.
-    static Status takePassPrimal(double primal, int passes, const Eigen::VectorXd& w,
-                                 Eigen::VectorXd& wBest, IterationRecord& record);
+    Status takePassPrimal(double primal, int& passes, const Eigen::VectorXd& w,
+                          Eigen::VectorXd& wBest, IterationRecord& record) const;
     bool evaluateIfDue(const Eigen::VectorXd& w, int passes, int evalEvery, const Interrupt& stop,
                        double& evalSeconds, StructuredErrors& errors) const;
     // finishRecord of the cutting-plane solvers: evaluateFinalErrors of w, then the note of
@@ -70,9 +72,19 @@ class StructuredSolver : public Solver {
     std::string finishWithErrors(const Eigen::VectorXd& w, const Eigen::VectorXd& wBest, int passes,
                                  const Status& status, double evalSeconds, StructuredErrors& errors,
                                  bool& evaluated, IterationRecord& record) const;
-    // The head of a batch solver's summary: lambda, primal, dual, duality_gap, passes.
-    static SummaryFields batchSummary(double lambda, double primal, double dual, double gap,
-                                      int passes);
+    // The iteration-0 record of a batch solver after its pass at w = 0 (n oracle calls):
+    // U = P(0) = primal, L = 0 (D at the truth corners, R >= 0), the columns of
+    // structuredColumnValues(primal, 0, gap, meanStep, errors) as evaluated.
+    IterationRecord batchStartRecord(double primal, double gap, double meanStep,
+                                     const StructuredErrors& errors) const;
+    // A snapshot with the base fields (fillSnapshot) and, unless the solver was rejected, the
+    // chain model at w with `progress` (fillStructuredSnapshot); the caller adds its lines.
+    std::shared_ptr<StructuredSnapshot> chainSnapshot(double lambda, const Eigen::VectorXd& w,
+                                                      const StructuredProgress& progress) const;
+    // A batch solver's summary: lambda, primal, dual, duality_gap, passes, then the solver's
+    // own fields, then the errors of wBest (addErrorFields).
+    SummaryFields batchSummary(double lambda, double primal, double dual, double gap, int passes,
+                               const SummaryFields& own, const Eigen::VectorXd& wBest) const;
 
     StructuredProblem problem_;
     std::shared_ptr<const ChainModel> model_;  // problem_.train
