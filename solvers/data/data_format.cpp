@@ -48,7 +48,7 @@ const std::vector<DataFormat>& dataFormats() {
         {"uai", "UAI MARKOV model", DataKind::Model, {".uai"}, &sniffUai, {.model = &loadUai}},
         {"fg", "libDAI factor graph", DataKind::Model, {".fg"}, &sniffFactorGraph, {.model = &readFactorGraph}},
         {"png", "PNG image", DataKind::Image, {".png"}, &sniffPng, {.image = &loadPng}},
-        {"netpbm", "PGM/PPM image", DataKind::Image, {".pgm", ".ppm", ".pnm"}, &sniffNetpbm, {.image = &loadNetpbm}},
+        {"netpbm", "PBM/PGM/PPM image", DataKind::Image, {".pbm", ".pgm", ".ppm", ".pnm"}, &sniffNetpbm, {.image = &loadNetpbm}},
     };
     // clang-format on
     return table;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes the PGM/PPM decoder (decodeNetpbm, data/netpbm_format.h). Expected: an Image or a
+// Fuzzes the PBM/PGM/PPM decoder (decodeNetpbm, data/netpbm_format.h). Expected: an Image or a
 // DataError. Findings: a crash or sanitizer report, any other exception, or a decoded image whose
 // pixel buffer disagrees with width × height × channels, exceeds kMaxImagePixels, or has a
 // channel count other than 1 (PGM) or 3 (PPM).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PGM and PPM images (data/netpbm_format.h): the same pixels written here in the four
-// encodings (plain and binary, 8 and 16 bits) decode to those pixels; a file named .pgm is
+// PBM, PGM and PPM images (data/netpbm_format.h): the same pixels written here in the four
+// encodings (plain and binary, 8 and 16 bits) decode to those pixels, bitmaps plain and packed
+// too; a file named .pgm is
 // known by the format table and read through it; every malformed header or raster is refused
 // with the file, the line and what was expected.
 #include <QtTest>
@@ -93,6 +94,44 @@ class TestNetpbm : public QObject {
         QCOMPARE(bits.pixels, (std::vector<std::uint8_t>{0, 255}));
     }
 
+    void bitmapsGiveThePixels() {
+        // A 10 × 2 bitmap (1: black → 0, 0: white → 255), plain with and without whitespace
+        // between the bits, and packed (rows of two bytes, most significant bit first, the
+        // last six bits of each row padding).
+        const std::string rows[] = {"1011001110", "0100000001"};
+        std::vector<std::uint8_t> expected;
+        for (const std::string& row : rows)
+            for (char bit : row)
+                expected.push_back(bit == '1' ? 0 : 255);
+        std::string spaced = "P1\n# a bitmap\n10 2\n", packed = "P4\n10 2\n";
+        for (const std::string& row : rows) {
+            for (char bit : row)
+                spaced += std::string(1, bit) + " ";
+            spaced += "\n";
+        }
+        const std::string tight = "P1 10 2\n" + rows[0] + rows[1] + "\n";
+        for (const std::string& row : rows) {
+            int first = 0, second = 0;
+            for (int c = 0; c < 8; ++c)
+                first |= (row[static_cast<std::size_t>(c)] - '0') << (7 - c);
+            for (int c = 8; c < 10; ++c)
+                second |= (row[static_cast<std::size_t>(c)] - '0') << (15 - c);
+            packed += static_cast<char>(first);
+            packed += static_cast<char>(second | 0x15);  // padding bits are ignored
+        }
+        for (const std::string& bytes : {spaced, tight, packed}) {
+            const Image image = decodeNetpbm(bytes, "x.pbm");
+            QCOMPARE(image.width, 10);
+            QCOMPARE(image.height, 2);
+            QCOMPARE(image.channels, 1);
+            QCOMPARE(image.pixels, expected);
+        }
+        // Known by its content, without a name that says so.
+        FilePrefix prefix;
+        prefix.head = packed;
+        QCOMPARE(sniffNetpbm(prefix), 5);
+    }
+
     void readThroughTheTable() {
         const std::string dir = QDir::tempPath().toStdString() + "/cplab_netpbm";
         std::filesystem::create_directories(dir);
@@ -111,6 +150,9 @@ class TestNetpbm : public QObject {
 
     void badFilesAreRefused() {
         refused("P7\n1 1\n255\n", "magic number");
+        refused("P4\n10 3\n@", "raster of 1 bytes; expected 6");
+        refused("P1\n3 1\n0 2 1\n", "expected a bit, 0 or 1, not '2'");
+        refused("P1\n3 1\n0 1\n", "ended before the next bit");
         refused("P6\n3\n", "ended before the height");
         refused("P6\n3 x\n255\n", "height as a decimal number");
         refused("P6\n0 2\n255\n", "has none");
