@@ -101,6 +101,12 @@ const std::vector<SnapshotCodec>& Family::snapshotCodecs() const {
     return codecs_;
 }
 
+std::optional<std::string> Family::modelTextOf(const Solver& solver) const {
+    const SolverEntry* entry = findEntry(solver.name());
+    if (!entry || !entry->declaration.modelText) return std::nullopt;
+    return entry->declaration.modelText(solver);
+}
+
 const SolverEntry* Family::findEntry(const std::string& solver) const {
     for (const auto& entry : solvers_) {
         if (entry.declaration.name == solver) return &entry;

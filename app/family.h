@@ -97,6 +97,10 @@ struct SolverDeclaration {
     OptionGroups groups{};  // the form's groups of its options (the rest: Method)
     WarmStart warmStart{};  // after an edit (empty: it restarts)
     Distributed distributed = Distributed::No;
+    // The text of its model file (`cplab-cli run --model`; the family's predict reads it
+    // back), for a family whose writeModel asks its solvers (Family::modelTextOf); nullopt for
+    // a run of another type (a one-vs-rest machine of it). Null: the family decides alone.
+    std::optional<std::string> (*modelText)(const Solver&) = nullptr;
 };
 
 // A solver in the catalogue: its declaration, its family and its options with defaults.
@@ -383,6 +387,10 @@ class Family {
     void addSolvers(const std::vector<SolverEntry>& solvers);
     void addSnapshotCodec(SnapshotCodec codec);
     void addDemos(const std::vector<DemoInfo>& demos);
+
+    // The model file's text of `solver`, a run of this family, by its declaration's modelText;
+    // nullopt when it declares none or the run is not of its type.
+    std::optional<std::string> modelTextOf(const Solver& solver) const;
 
   private:
     void addSolver(const SolverEntry& entry);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "families/sparse.h"
 
+#include <optional>
+#include <stdexcept>
+
 #include "builtin_datasets.h"
 #include "data/generators.h"
 #include "data/libsvm_format.h"
@@ -21,12 +24,22 @@ namespace {
 // Problem names are unique across families: the sparse family's are "sparse_<dataset>".
 const std::string kSparsePrefix = "sparse_";
 
+// The kernel family's model file of a run of S (nullopt for another type: a one-vs-rest
+// machine writes none).
+template <class S>
+std::optional<std::string> kernelModelText(const Solver& solver) {
+    const auto* s = dynamic_cast<const S*>(&solver);
+    if (!s) return std::nullopt;
+    return formatKernelModel(s->classifier());
+}
+
 // A solver entry that refuses a precomputed-kernel problem (expansion vectors are points of the
-// input space) and trains one machine per class against the rest on multi-class data
-// (one_vs_rest.h), each with the same options.
+// input space), trains one machine per class against the rest on multi-class data
+// (one_vs_rest.h), each with the same options, and writes the kernel family's model file.
 template <class Options, class SolverType>
 SolverEntry slmcSolver(SolverDeclaration declaration) {
     const std::string name = declaration.name;
+    declaration.modelText = &kernelModelText<SolverType>;
     return solverEntry<Options, KernelData>(
         std::move(declaration),
         [name](const KernelData& data, const Options& options) -> std::unique_ptr<Solver> {
@@ -190,19 +203,11 @@ class SparseFamily final : public DatasetFamily {
     bool writesModels() const override { return true; }
     bool writeModel(const Solver& solver, const std::string& path,
                     std::string* why) const override {
-        const auto* slmc = dynamic_cast<const SlmcSolver*>(&solver);
-        const auto* reduced = dynamic_cast<const ReducedSvmSolver*>(&solver);
-        const auto* reducedSet = dynamic_cast<const ReducedSetSolver*>(&solver);
-        const auto* dlibReduced2 = dynamic_cast<const DlibReduced2Solver*>(&solver);
-        if (!slmc && !reduced && !reducedSet && !dlibReduced2) {
-            if (why) *why = "solver '" + solver.name() + "' has no model to write";
-            return false;
-        }
         return refusingThrows(why, [&] {
-            writeOutputFile(path, formatKernelModel(slmc         ? slmc->classifier()
-                                                    : reduced    ? reduced->classifier()
-                                                    : reducedSet ? reducedSet->classifier()
-                                                                 : dlibReduced2->classifier()));
+            const std::optional<std::string> text = modelTextOf(solver);
+            if (!text)
+                throw std::invalid_argument("solver '" + solver.name() + "' has no model to write");
+            writeOutputFile(path, *text);
             return true;
         });
     }

@@ -128,26 +128,21 @@ StructuredProblem problemOf(const StructuredData& data) {
     return data.problem;
 }
 
-// The model file of `solver` when it is one of the structured solvers of type S or Rest:
-// its reported weights (those of the best P).
-template <class S, class... Rest>
-std::optional<ChainModelFile> chainModelOf(const Solver& solver) {
-    if (const auto* s = dynamic_cast<const S*>(&solver)) {
-        const ChainModel& model = s->model();
-        ChainModelFile file;
-        file.labelNames = model.data().labelNames;
-        file.features = model.featureDimension();
-        file.transitions = model.options().transitions;
-        file.normalizeLoss = model.options().normalizeLoss;
-        file.lambda = s->lambda();
-        file.weights = s->bestWeights();
-        return file;
-    }
-    if constexpr (sizeof...(Rest) > 0) {
-        return chainModelOf<Rest...>(solver);
-    } else {
-        return std::nullopt;
-    }
+// The chain model file of a run of S (nullopt for another type): its reported weights (those
+// of the best P).
+template <class S>
+std::optional<std::string> chainModelText(const Solver& solver) {
+    const auto* s = dynamic_cast<const S*>(&solver);
+    if (!s) return std::nullopt;
+    const ChainModel& model = s->model();
+    ChainModelFile file;
+    file.labelNames = model.data().labelNames;
+    file.features = model.featureDimension();
+    file.transitions = model.options().transitions;
+    file.normalizeLoss = model.options().normalizeLoss;
+    file.lambda = s->lambda();
+    file.weights = s->bestWeights();
+    return formatChainModel(file);
 }
 
 // What is solved (lambda; online MKL's kernels, regulariser and epochs) and, rarely touched,
@@ -167,7 +162,8 @@ const std::vector<SolverEntry> kStructuredSolvers = {
              "of its block, with an exact line search; one step is one pass over the words. "
              "Bounds: P(w) and D(alpha); their gap (the sum of the blocks' gaps) certifies "
              "P(w) - P*.",
-         .groups = kStructuredGroups},
+         .groups = kStructuredGroups,
+         .modelText = &chainModelText<BcfwSolver>},
         &problemOf),
     solverEntry<FrankWolfeSsvmOptions, FrankWolfeSsvmSolver>(
         {.name = "fw",
@@ -177,7 +173,8 @@ const std::vector<SolverEntry> kStructuredSolvers = {
              "2): one pass decodes every word at the same w, the corner of the whole product "
              "of simplices, and one exact line search moves all blocks together. Slower per "
              "pass than BCFW, which moves after every word. Bounds: P(w), D(alpha), their gap.",
-         .groups = kStructuredGroups},
+         .groups = kStructuredGroups,
+         .modelText = &chainModelText<FrankWolfeSsvmSolver>},
         &problemOf),
     solverEntry<SsgOptions, SsgSolver>(
         {.name = "ssg",
@@ -186,7 +183,8 @@ const std::vector<SolverEntry> kStructuredSolvers = {
              "Stochastic subgradient on the primal (Ratliff et al. 2007; Shalev-Shwartz et al.): "
              "per word one loss-augmented decoding and a step 1/(lambda t), with uniform or "
              "weighted averaging of the iterates. No dual: P(w) only, and no certificate.",
-         .groups = kStructuredGroups},
+         .groups = kStructuredGroups,
+         .modelText = &chainModelText<SsgSolver>},
         &problemOf),
     solverEntry<OneSlackOptions, OneSlackSolver>(
         {.name = "oneslack",
@@ -197,7 +195,8 @@ const std::vector<SolverEntry> kStructuredSolvers = {
              "plane set, whose small QP is re-solved warm; inactive planes are pruned. Bounds: "
              "P(w) and the QP's value (a lower bound).",
          .groups = kStructuredGroups,
-         .distributed = Distributed::WholeData},
+         .distributed = Distributed::WholeData,
+         .modelText = &chainModelText<OneSlackSolver>},
         &problemOf),
     solverEntry<NSlackOptions, NSlackSolver>(
         {.name = "nslack",
@@ -207,7 +206,8 @@ const std::vector<SolverEntry> kStructuredSolvers = {
              "violated by more than epsilon_constraint and re-solves the QP over all working "
              "sets by warm dual coordinate ascent. Bounds: P(w) and the working-set QP's dual.",
          .groups = kStructuredGroups,
-         .distributed = Distributed::WholeData},
+         .distributed = Distributed::WholeData,
+         .modelText = &chainModelText<NSlackSolver>},
         &problemOf),
     solverEntry<OnlineMklOptions, OnlineMklSolver>(
         {.name = "online_mkl",
@@ -346,17 +346,15 @@ class StructuredFamily final : public Family {
 
     bool writesModels() const override { return true; }
 
+    // The solvers that declare a chain model file (modelText): all but online_mkl.
     bool writeModel(const Solver& solver, const std::string& path,
                     std::string* why) const override {
-        const auto model =
-            chainModelOf<BcfwSolver, FrankWolfeSsvmSolver, SsgSolver, OneSlackSolver, NSlackSolver>(
-                solver);
-        if (!model) {
-            if (why) *why = "solver '" + solver.name() + "' has no chain model to write";
-            return false;
-        }
         return refusingThrows(why, [&] {
-            writeOutputFile(path, formatChainModel(*model));
+            const std::optional<std::string> text = modelTextOf(solver);
+            if (!text)
+                throw std::invalid_argument("solver '" + solver.name() +
+                                            "' has no chain model to write");
+            writeOutputFile(path, *text);
             return true;
         });
     }
