@@ -37,9 +37,11 @@ struct SilpSolver::State {
     Eigen::VectorXd lpBeta;       // the LP's last minimiser (β_t itself unless master=level)
     Eigen::VectorXd levelLambda;  // master=level: the projection's multipliers (warm start)
 
-    // The newest SVM solution (at the previous β).
+    // The newest SVM solution, and the β it was computed at (interleaved: β_t, before the LP
+    // moves β; its classifier is (alpha, bias, alphaBeta)).
     Eigen::VectorXd alpha;
     double bias = 0.0;
+    Eigen::VectorXd alphaBeta;
     double violation = 0.0;
     // The best βᵢ so far (min D) and its solution: the classifier.
     double bestD = kInf;
@@ -274,6 +276,7 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
     }
     s.alpha = s.smo.alpha();
     s.bias = s.smo.bias();
+    s.alphaBeta = s.beta;
     s.violation = progress.maxViolation;
     // 2. The plane of this feasible α: below D everywhere (silp.h); its height at β_t.
     const Eigen::VectorXd S = s.planeOf(*kernels_);
@@ -346,14 +349,19 @@ Eigen::VectorXd SilpSolver::nextBeta(const Eigen::VectorXd& lpBeta) {
 
 KernelClassifier SilpSolver::classifier() const {
     const State& s = *state_;
-    // Interleaved, before any SMO chunk converged: the current iterate.
-    if (chunkSteps_ > 0 && !s.hasBest()) return makeClassifier(s.alpha, s.bias, s.beta);
+    // Interleaved, before any SMO chunk converged: the newest SMO iterate with the β it was
+    // computed at (the LP has moved β since: that β and this α are no classifier, and the
+    // training error reported is this one's).
+    if (chunkSteps_ > 0 && !s.hasBest())
+        return makeClassifier(s.alpha, s.bias, s.alphaBeta.size() ? s.alphaBeta : s.beta);
     return makeClassifier(s.bestAlpha, s.bestBias, s.bestBeta);
 }
 
 Eigen::VectorXd SilpSolver::weights() const {
     if (!state_) return Eigen::VectorXd();
-    return chunkSteps_ > 0 && !state_->hasBest() ? state_->beta : state_->bestBeta;
+    const State& s = *state_;
+    if (chunkSteps_ > 0 && !s.hasBest()) return s.alphaBeta.size() ? s.alphaBeta : s.beta;
+    return s.bestBeta;
 }
 
 const std::vector<Eigen::VectorXd>& SilpSolver::planes() const {
