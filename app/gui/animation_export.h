@@ -4,7 +4,7 @@
 // moved to it) and the centre — or only the family view — is grabbed as a frame, one frame
 // per turn of the event loop (widgets are drawn on the GUI thread only); then a worker
 // (QtConcurrent) encodes the frames as an animated GIF or numbered PNG frames
-// (widgets/gif_writer.h, frame_sequence.h), written atomically: a cancel writes nothing.
+// (widgets/common/gif_writer.h, frame_sequence.h), written atomically: a cancel writes nothing.
 #pragma once
 
 #include <QFutureWatcher>

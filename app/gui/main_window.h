@@ -12,7 +12,7 @@
 // FileLoader and SessionActions (opening files; sessions and what is remembered),
 // ExportActions (figures, traces, tables, animations), TraceFollowing (traces written
 // elsewhere) and PointEditing (the drawn points). The calls below are the window's own API,
-// used by the command line (app/main.cpp) and scripts; the parts are reached by parts().
+// used by the command line (app/gui/main.cpp) and scripts; the parts are reached by parts().
 #pragma once
 
 #include <QMainWindow>
@@ -55,7 +55,7 @@ class MainWindow : public QMainWindow {
     // also go to the log.
     void openDataFile(const QString& path, const QString& testPath = {},
                       const QString& preferredFamily = {}, bool askForTest = false);
-    // Sessions (app/session.h, session_actions.h): saveSession writes the problem, the runs
+    // Sessions (app/session/session.h, session_actions.h): saveSession writes the problem, the runs
     // (with their records and snapshots when `withHistory`) and the view, atomically, with
     // the data files' hashes; openSession reads one off the GUI thread, opens what it can,
     // says what it could not and reports sessionOpened(). Nothing runs until Run or Step.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's parts, one header each (main_window.h, window_context.h), for code that
-// reaches them through MainWindow::parts(): the command line (app/main.cpp) and the tests.
+// reaches them through MainWindow::parts(): the command line (app/gui/main.cpp) and the tests.
 #pragma once
 
 #include "centre_area.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The evaluation of D(β) on a grid of kernel weights that the kernel view asks for
-// (widgets/objective_grid.h): one fresh SVM solve per point with the run's KernelSetup (never
-// the run's solver or its cache), on the global thread pool, reporting progress and
+// (widgets/common/objective_grid.h): one fresh SVM solve per point with the run's KernelSetup
+// (never the run's solver or its cache), on the global thread pool, reporting progress and
 // cancellable. The run controller owns the jobs through its ObjectiveGridJobs (run_controller.h).
 #pragma once
 

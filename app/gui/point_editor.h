@@ -7,7 +7,7 @@
 // the run controller re-solves every run (RunController::rebase; a drag's many moves are
 // coalesced there, the newest is solved).
 //
-// The plots are found by the object name of their axis rect (widgets/decision_map.h's
+// The plots are found by the object name of their axis rect (widgets/common/decision_map.h's
 // kTrainingPointsRect), so that no family is named here; the editor reads the mouse through
 // an event filter and maps pixels to data through that rect's axes.
 #pragma once

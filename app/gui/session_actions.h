@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sessions (app/session.h) and what the window remembers between launches (main_window.h):
+// Sessions (app/session/session.h) and what the window remembers between launches (main_window.h):
 // File › Open session, Save session, Open recent and Copy as command line, files dropped on
 // the window, the window's layout, delay, x axis and history budget of the last launch.
 // currentSession is the problem, the runs (with their records and snapshots when asked) and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A small bounded binary writer and reader (little endian, doubles bit-exact) for the bytes of
-// snapshots in session files (app/snapshot_codec.h). The reader never trusts a count: before
-// any allocation it checks the count against the bytes left, and its first failure sticks
+// snapshots in session files (app/registry/snapshot_codec.h). The reader never trusts a count:
+// before any allocation it checks the count against the bytes left, and its first failure sticks
 // ("truncated at byte 1234"), so a decoder reads on and checks ok() once.
 #pragma once
 

@@ -7,8 +7,8 @@
 //
 // Adding a format: its file pair in solvers/data (the reader and `int sniff<Format>(const
 // FilePrefix&)`) and one line in the table of data_format.cpp. Which families read a format is
-// said by the families (Family::dataKinds in app/family.h: the kinds of data they read), not
-// here.
+// said by the families (Family::dataKinds in app/registry/family.h: the kinds of data they read),
+// not here.
 #pragma once
 
 #include <string>

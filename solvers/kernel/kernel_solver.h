@@ -63,7 +63,7 @@ Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha,
                          const std::vector<char>* wanted = nullptr,
                          std::vector<Eigen::VectorXd>* products = nullptr);
 
-// α carried over to an edited training set (app/warm_start.h): example i takes
+// α carried over to an edited training set (app/registry/warm_start.h): example i takes
 // previousAlpha[previousIndex[i]] (0 for −1, a new example), clipped to [0, C]; then the
 // larger of the two classes' sums Σ_{y=±1} αᵢ is scaled down to the smaller, so that yᵀα = 0
 // holds again. The result is feasible for the new dual (labels y = ±1, box C), so SMO may

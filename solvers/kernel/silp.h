@@ -74,8 +74,8 @@ class SilpSolver : public KernelSvmSolver {
     // an α feasible for the smaller C is feasible for this one, so every plane stays a lower
     // bound on D). False, and nothing changed, when the runs do not fit (*why says why).
     bool warmStart(const SilpSolver& previous, std::string* why = nullptr);
-    // Warm start after the training set was edited (app/warm_start.h), before the first step:
-    // previousIndex[i] is the index in `previous`'s training set of example i, or −1. Every
+    // Warm start after the training set was edited (app/registry/warm_start.h), before the first
+    // step: previousIndex[i] is the index in `previous`'s training set of example i, or −1. Every
     // plane of `previous` came from an SVM solution αᵢ; carried over (carriedAlpha) it is a
     // feasible α of the new dual, and its plane S_k(α) on the new kernels is a row of the
     // master LP (a lower bound of the new D(β)); the first SVM is solved at `previous`'s best

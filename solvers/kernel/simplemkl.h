@@ -39,8 +39,8 @@ class SimpleMklSolver final : public KernelSvmSolver {
     KernelClassifier classifier() const override;
     Eigen::VectorXd weights() const override;
 
-    // Warm start after the training set was edited (app/warm_start.h), before the first step:
-    // β of `previous` is kept and the first SVM starts from its α carried over (carriedAlpha;
+    // Warm start after the training set was edited (app/registry/warm_start.h), before the first
+    // step: β of `previous` is kept and the first SVM starts from its α carried over (carriedAlpha;
     // previousIndex[i] is the index in `previous`'s training set of example i, or −1). False,
     // and nothing changed, when the runs do not fit (*why says why).
     bool warmStartFrom(const SimpleMklSolver& previous, const std::vector<int>& previousIndex,

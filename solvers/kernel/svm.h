@@ -32,9 +32,9 @@ class SvmSolver final : public KernelSvmSolver {
     Eigen::VectorXd weights() const override { return Eigen::VectorXd::Ones(1); }
     const Smo& smo() const { return *smo_; }
 
-    // Warm start after the training set was edited (app/warm_start.h), before the first step:
-    // SMO starts from α of `previous` carried over (carriedAlpha: survivors keep αᵢ clipped to
-    // [0, C], new examples 0, yᵀα = 0 restored; startFromBestMultiple: scaled by the t ∈ [0, 1]
+    // Warm start after the training set was edited (app/registry/warm_start.h), before the first
+    // step: SMO starts from α of `previous` carried over (carriedAlpha: survivors keep αᵢ clipped
+    // to [0, C], new examples 0, yᵀα = 0 restored; startFromBestMultiple: scaled by the t ∈ [0, 1]
     // that maximises D(tα)), its gradient recomputed; the first record
     // holds the primal and dual objectives there. previousIndex[i] is the index in
     // `previous`'s training set of example i, or −1. False, and nothing changed, when the runs

@@ -107,8 +107,8 @@ class SlmcSolver final : public SparseSolver {
 
     const SlmcOptions& options() const { return options_; }
 
-    // Warm start after the training set was edited (app/warm_start.h), before the first step:
-    // the expansion vectors Z of `previous` are kept (when they have this run's N_z rows and
+    // Warm start after the training set was edited (app/registry/warm_start.h), before the first
+    // step: the expansion vectors Z of `previous` are kept (when they have this run's N_z rows and
     // d columns), W is evaluated there with the inner SVM started from `previous`'s α carried
     // over (carriedAlpha; previousIndex[i] is the index in `previous`'s training set of example
     // i, or −1), and β and b follow from that solution; L-BFGS starts without history. False,

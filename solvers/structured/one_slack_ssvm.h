@@ -2,7 +2,7 @@
 // The 1-slack cutting-plane method for the structural SVM (Joachims, Finley & Yu 2009,
 // "Cutting-plane training of structural SVMs", Mach. Learn. 77: Alg. 3/4, the 1-slack
 // formulation; ALGORITHMS.md §6), run as BMRM (Teo et al. 2010, ALGORITHMS.md §3) on the
-// structured risk, with BMRM's PlaneSet (bmrm/plane_set.h) as the working set and its QP.
+// structured risk, with BMRM's PlaneSet (linear/plane_set.h) as the working set and its QP.
 //
 // Problem:    min_w P(w) = λ/2‖w‖² + R(w),  R(w) = (1/n) Σᵢ Hᵢ(w),
 //             Hᵢ(w) = max_y Δ(yᵢ, y) − ⟨w, ψᵢ(y)⟩,  ψᵢ(y) = Ψ(xᵢ, yᵢ) − Ψ(xᵢ, y).
@@ -42,9 +42,9 @@
 #include <string>
 #include <vector>
 
-#include "bmrm/plane_set.h"
 #include "core/options.h"
 #include "core/solver.h"
+#include "linear/plane_set.h"
 #include "structured/bcfw.h"
 #include "structured/oracle_pass.h"
 #include "structured/structured_solver.h"
@@ -56,7 +56,7 @@ class WorkerTeam;
 struct OneSlackOptions {
     StopOptions stop;
     double lambda = 0.01;  // regularisation λ > 0
-    PlaneOptions planes;   // inactive_limit, max_planes, qp_tolerance (bmrm/plane_set.h)
+    PlaneOptions planes;   // inactive_limit, max_planes, qp_tolerance (linear/plane_set.h)
     int eval_every = 1;    // passes between evaluations of the letter errors, ≥ 1
     int threads = 1;       // threads of the decoding passes, 0..256 (0: all cores)
 

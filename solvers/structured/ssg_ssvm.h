@@ -24,7 +24,7 @@
 // Bounds:     upper U = min over evaluations of P(reported w), every eval_every passes (one
 //             more pass of n oracle calls); lower L = −∞ always: a stochastic method
 //             certifies nothing, so gap = ∞ and neither epsilon nor tol_rel can stop it (the
-//             same as SgdSolver, bmrm/sgd.h); the run ends at max_iterations (passes; default
+//             same as SgdSolver, linear/sgd.h); the run ends at max_iterations (passes; default
 //             100 here), max_seconds or a cancel. Columns dual and duality_gap are NaN.
 // Oracle calls: loss-augmented decodings: n at construction (P(0)), n per pass, n per
 //             evaluation. IterationRecord::passes counts the update passes only.

@@ -49,11 +49,11 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "bmrm/bmrm.h"
-#include "bmrm/ocas.h"
 #include "core/worker_team.h"
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
+#include "linear/bmrm.h"
+#include "linear/ocas.h"
 #include "risk/risk.h"
 
 namespace {

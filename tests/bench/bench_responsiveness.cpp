@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmark (not a unit test): how promptly a libocas run stops, and that its records' seconds
 // leave out the time it waits for step(). These are the timings of the unit tests
-// tests/solvers/bmrm/test_peers.cpp destroyingMidRunFreesLibocas and
+// tests/solvers/linear/test_peers.cpp destroyingMidRunFreesLibocas and
 // cancellingFromAnotherThread, which assert only what must happen (unit tests never assert on
 // elapsed time); the targets are the bounds those tests used to assert.
 //
@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "bench_common.h"
-#include "bmrm/libocas_solver.h"
 #include "core/cancel_token.h"
 #include "core/solver.h"
 #include "data/libsvm_format.h"
+#include "linear/libocas_solver.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include "cli.h"
 #include "cli_process.h"
 #include "core/trace_csv.h"
-#include "nonsmooth/polytope_problem.h"
 #include "nonsmooth/test_functions.h"
+#include "polytope/polytope_problem.h"
 #include "registry.h"
 #include "test_printers.h"
 

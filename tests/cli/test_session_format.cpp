@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The session format (app/session.h) without a window: a session written and read back gives
-// the same problem, runs, view and stored history, bit for bit; paths are written relative to
+// The session format (app/session/session.h) without a window: a session written and read back
+// gives the same problem, runs, view and stored history, bit for bit; paths are written relative to
 // the session's folder and resolved against it; every truncation and a thousand random byte
 // changes of a real session either read or are refused with a message (never a crash); the
 // stored history refuses counts its bytes cannot hold and data that inflate beyond what they

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes the linear model file parser (parseLinearModel, bmrm/linear_model.h). Expected: a
+// Fuzzes the linear model file parser (parseLinearModel, linear/linear_model.h). Expected: a
 // LinearModel or a DataError. Findings: a crash or sanitizer report, any other exception, an
 // accepted model whose fields disagree with each other (weights of the wrong length, feature
 // numbers out of order or range, classes that do not match the outputs), formatLinearModel
@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "bmrm/linear_model.h"
 #include "data/data_error.h"
 #include "fuzz_common.h"
+#include "linear/linear_model.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;

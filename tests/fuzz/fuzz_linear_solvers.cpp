@@ -15,14 +15,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "bmrm/bmrm.h"
-#include "bmrm/dcd.h"
-#include "bmrm/libocas_solver.h"
-#include "bmrm/ocas.h"
-#include "bmrm/sgd.h"
 #include "data/data_error.h"
 #include "data/libsvm_format.h"
 #include "fuzz_common.h"
+#include "linear/bmrm.h"
+#include "linear/dcd.h"
+#include "linear/libocas_solver.h"
+#include "linear/ocas.h"
+#include "linear/sgd.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes the session reader (parseSession, app/session.h) from bytes: the JSON, the problem, the
-// runs with their options, the view and the stored histories (base64, zlib, the history blob).
-// Expected: a session (with notes) or a refusal with a message; no exception, no crash, no
-// allocation beyond what the bytes justify. Findings: a crash or sanitizer report, an
+// Fuzzes the session reader (parseSession, app/session/session.h) from bytes: the JSON, the
+// problem, the runs with their options, the view and the stored histories (base64, zlib, the
+// history blob). Expected: a session (with notes) or a refusal with a message; no exception, no
+// crash, no allocation beyond what the bytes justify. Findings: a crash or sanitizer report, an
 // exception, a refusal without a message, or an accepted session that breaks its own limits
 // (more runs than allowed, a selected run out of range, a view number out of its range).
 #include <cstddef>

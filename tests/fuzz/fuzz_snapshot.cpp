@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzzes the snapshot bytes of sessions (decodeSnapshot, app/snapshot_codec.h). The first byte
-// chooses one of eight small base snapshots, one per snapshot type (a sampled 1-D function, a
+// Fuzzes the snapshot bytes of sessions (decodeSnapshot, app/registry/snapshot_codec.h). The first
+// byte chooses one of eight small base snapshots, one per snapshot type (a sampled 1-D function, a
 // square, a 2-D dataset, two words, a three-variable model, ...), and with its high bit decodes
 // relative to a previous snapshot (the base itself); the rest are the bytes.
 // Expected: null with a message that starts "snapshot bytes: ", or a snapshot. Findings: a
@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "bmrm/linear_svm_snapshot.h"
 #include "fuzz_common.h"
 #include "kernel/kernel_snapshot.h"
 #include "kernel/mkl_path_snapshot.h"
+#include "linear/linear_svm_snapshot.h"
 #include "map/map_snapshot.h"
 #include "nonsmooth/cutting_plane_view.h"
-#include "nonsmooth/frank_wolfe_snapshot.h"
+#include "polytope/frank_wolfe_snapshot.h"
 #include "snapshot_codec.h"
 #include "sparse/sparse_model.h"
 #include "sparse/sparse_snapshot.h"

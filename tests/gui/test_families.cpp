@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Walks every registered family (app/families/family_list.h): each has problems, solvers and
-// demos; every demo runs headless to its stop rule; and the family's view, offscreen, draws
-// the snapshots of every one of its solvers (and refuses another family's).
+// Walks every registered family (app/registry/families/family_list.h): each has problems, solvers
+// and demos; every demo runs headless to its stop rule; and the family's view, offscreen, draws the
+// snapshots of every one of its solvers (and refuses another family's).
 #include <QImage>
 #include <QSet>
 #include <QtTest>

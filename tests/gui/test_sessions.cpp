@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sessions through the main window (app/session.h): a race of two solvers is saved and opened
-// in a fresh window, which shows the same problem, runs, records, view state and bounds plot
+// Sessions through the main window (app/session/session.h): a race of two solvers is saved and
+// opened in a fresh window, which shows the same problem, runs, records, view state and bounds plot
 // without running anything (with stored histories), or the same runs at iteration 0 that step
 // to the same numbers (without); a restored run goes on from its stored iteration with the
 // numbers a run never saved would have; `cplab-cli session` re-runs the file and finds the

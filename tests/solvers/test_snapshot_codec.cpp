@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Snapshot bytes (app/snapshot_codec.h) for every demo's runs: encode → decode against a
+// Snapshot bytes (app/registry/snapshot_codec.h) for every demo's runs: encode → decode against a
 // fresh solver's iteration-0 snapshot → encode gives the same bytes; the fields (the shared
 // and derived ones included) equal the original's; each family's view draws the decoded
 // snapshot to the same pixels; truncations, bit flips and absurd counts are refused with a
@@ -15,7 +15,6 @@
 #include <random>
 #include <typeindex>
 
-#include "bmrm/linear_svm_snapshot.h"
 #include "coalesced_replot.h"
 #include "core/byte_stream.h"
 #include "core/snapshot_fields_codec.h"
@@ -25,9 +24,10 @@
 #include "family_views.h"
 #include "kernel/kernel_snapshot.h"
 #include "kernel/mkl_path_snapshot.h"
+#include "linear/linear_svm_snapshot.h"
 #include "map/map_snapshot.h"
 #include "nonsmooth/cutting_plane_view.h"
-#include "nonsmooth/frank_wolfe_snapshot.h"
+#include "polytope/frank_wolfe_snapshot.h"
 #include "registry.h"
 #include "snapshot_codec.h"
 #include "sparse/sparse_snapshot.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Warm starts after an edited training set (app/warm_start.h): for each solver with a warm
+// Warm starts after an edited training set (app/registry/warm_start.h): for each solver with a warm
 // start, a run on set A, then the set edited (points added, deleted, moved), a warm run and a
 // cold run on the edited set B. The warm run must reach the optimum the peer (LIBLINEAR,
 // LIBSVM) or a tight cold run finds, its lower bounds must stay below that optimum from its
@@ -9,10 +9,6 @@
 #include <cmath>
 #include <random>
 
-#include "bmrm/bmrm.h"
-#include "bmrm/dcd.h"
-#include "bmrm/liblinear_reference.h"
-#include "bmrm/ocas.h"
 #include "core/solver.h"
 #include "data/generators.h"
 #include "families/dataset_family.h"
@@ -21,6 +17,10 @@
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/svm.h"
+#include "linear/bmrm.h"
+#include "linear/dcd.h"
+#include "linear/liblinear_reference.h"
+#include "linear/ocas.h"
 #include "registry.h"
 #include "sparse/slmc.h"
 #include "warm_start.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Figures and data that leave the app (widgets/figure_export.h, race_tables.h): a plot as SVG
-// (well-formed XML with the plot's paths and texts), a view's pages as one figure (every tab,
+// Figures and data that leave the app (widgets/common/figure_export.h, race_tables.h): a plot as
+// SVG (well-formed XML with the plot's paths and texts), a view's pages as one figure (every tab,
 // under its title, the tabs left as they were), the race as CSV on a common x axis and as a
 // pgfplots document whose \addplot tables hold exactly the records fed in (compiled where
 // pdflatex or lualatex is installed), and a table widget as CSV.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The status bar's progress (widgets/gap_progress.h): the gap's progress toward the tolerance
-// and a path run's progress along its parameter, both on a log scale, against hand-computed
-// fractions; the finished state; the text drawn beside the bar, never over it.
+// The status bar's progress (widgets/common/gap_progress.h): the gap's progress toward the
+// tolerance and a path run's progress along its parameter, both on a log scale, against
+// hand-computed fractions; the finished state; the text drawn beside the bar, never over it.
 #include <QImage>
 #include <QtTest>
 #include <cmath>

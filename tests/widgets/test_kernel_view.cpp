@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The kernel family's view (widgets/kernel_view.h) offscreen on real runs: support vectors
+// The kernel family's view (widgets/kernel/kernel_view.h) offscreen on real runs: support vectors
 // marked free / bound as the snapshot's α says, the f = 0 contour of a 2-D decision function,
 // the cutting planes of the model of D(β), the weights' legend with many kernels, and the
 // grid evaluation of D(β) on its worker thread — its values against LIBSVM's dual optimum

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The map family's view (widgets/map_view.h) offscreen on real message-passing runs over UAI
+// The map family's view (widgets/map/map_view.h) offscreen on real message-passing runs over UAI
 // 2014 and libDAI instances: on a grid model (Grids_26, a 20 × 20 torus; libDAI's testfast, a
 // 4 × 4 grid) every cell is drawn in the colour of the snapshot's label for its node; on a
 // superpixel graph (Segmentation_12, placed by hop distances) and on a large star (on a circle)

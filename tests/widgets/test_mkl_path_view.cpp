@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The view of the MKL regularisation path (widgets/mkl_path_view.h) offscreen on real runs:
+// The view of the MKL regularisation path (widgets/kernel/mkl_path_view.h) offscreen on real runs:
 // one named η curve per kernel whose points are the records' columns, the path drawn as it
 // advances (frames with more records append, another run starts over), every tab exported (the
 // predictor of a selected point too), snapshots of other solvers refused; the kernel family's view

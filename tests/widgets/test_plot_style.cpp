@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The shared plot style (widgets/plot_style.h): run colours apart from every named colour, a
+// The shared plot style (widgets/common/plot_style.h): run colours apart from every named colour, a
 // marker shape per run, the presentation scale (fonts, pens and markers scaled from their
 // base values, never compounded), ticks that fit the axis's length, and legend entries whose
 // underscores are drawn.

@@ -8,8 +8,6 @@
 #include <QtTest>
 #include <cmath>
 
-#include "bmrm/bmrm.h"
-#include "bmrm/ocas.h"
 #include "cutting_plane_plot.h"
 #include "data/generators.h"
 #include "iterate_labels.h"
@@ -19,6 +17,8 @@
 #include "kernel_progress_tab.h"
 #include "kernel_view.h"
 #include "kernel_weights_tab.h"
+#include "linear/bmrm.h"
+#include "linear/ocas.h"
 #include "linear_model_plot.h"
 #include "linear_view.h"
 #include "nonsmooth/bundle.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The sparse family's view (widgets/sparse_view.h) offscreen on real SLMC runs: on 2-D data
+// The sparse family's view (widgets/sparse/sparse_view.h) offscreen on real SLMC runs: on 2-D data
 // one marker per expansion vector at the snapshot's Z (by the sign of its β), one trail point
 // per XV and stored Z, the full SVM's support vectors and the decision map; on square-image
 // data every pixel of every drawn image equals the snapshot's Z, the mosaic spans the plot with

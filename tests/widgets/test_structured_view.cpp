@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The structured family's view (widgets/structured_view.h) offscreen on real runs over Taskar's
-// OCR words: every drawn emission pixel and transition equals the snapshot's weight in the chain
-// model's layout, each letter's tile is titled, the trace holds one primal point per evaluation
-// and one gap point per positive gap, BCFW's per-word gaps one cell each, the lattice's cells are
-// the emission scores computed here from the word's pixels and its paths the truth and our own
-// decodings of the word, the test errors (letters and words) are drawn only with test words,
-// the bottom panel holds n-slack's working-set sizes, 1-slack's planes or the mean step, data
-// that is not an image is drawn as the L × d matrix, and other snapshots are refused. A race
+// The structured family's view (widgets/structured/structured_view.h) offscreen on real runs over
+// Taskar's OCR words: every drawn emission pixel and transition equals the snapshot's weight in the
+// chain model's layout, each letter's tile is titled, the trace holds one primal point per
+// evaluation and one gap point per positive gap, BCFW's per-word gaps one cell each, the lattice's
+// cells are the emission scores computed here from the word's pixels and its paths the truth and
+// our own decodings of the word, the test errors (letters and words) are drawn only with test
+// words, the bottom panel holds n-slack's working-set sizes, 1-slack's planes or the mean step,
+// data that is not an image is drawn as the L × d matrix, and other snapshots are refused. A race
 // draws every run's curves in its colour; the "Kernel groups" tab shows only for a run with
 // kernel groups.
 #include <qcustomplot.h>

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions: what is on screen as a file that reopens it (docs/sessions.md has the format).
+//
+// A session is a JSON document ("format": "cplab-session", "version": 1) holding the problem
+// (a built-in's name, or data files with their format, reader options, problem options and a
+// SHA-256 of each file; points drawn in the GUI as LIBSVM text), every run with its solver and
+// options (the seed made explicit), the view (tab, x axis, zoom, timeline, presentation scale,
+// delay) and — optionally — each run's records and kept snapshots, compressed, so that it
+// reopens exactly without running anything.
+//
+// A session is data, never instructions: reading one runs nothing and writes nothing; its
+// paths are resolved relative to the session's folder; a file in a system folder, a number out
+// of range, an unknown option or an oversized blob is refused with a message naming the session
+// and what was expected. What cannot be opened (a missing or changed file, a solver or option
+// that no longer exists, a newer format) is reported in SessionNotes while the rest opens.
+//
+// Qt Core only (JSON, hashing): the CLI (`cplab-cli session`) and the GUI share it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/iteration_record.h"
+#include "core/options.h"
+#include "core/snapshot.h"
+#include "core/status.h"
+#include "family.h"
+
+namespace cplab {
+
+inline constexpr int kSessionVersion = 1;
+// The largest session file read, and the largest size the stored histories of all its runs
+// together may unpack to.
+inline constexpr std::int64_t kMaxSessionBytes = std::int64_t{512} << 20;
+inline constexpr std::int64_t kMaxHistoryBytes = std::int64_t{1} << 30;
+
+// A run's stored history: its records and its kept snapshots, encoded
+// (app/registry/snapshot_codec.h).
+struct StoredHistory {
+    std::vector<IterationRecord> records;  // iteration 0 (the initial record) first
+    std::vector<std::string> snapshots;    // encoded, ascending iterations
+    Status status;
+};
+
+struct SessionRun {
+    std::string solver;
+    OptionValues options;  // as given, with the seed made explicit where the solver has one
+    std::optional<StoredHistory> history;
+};
+
+// What the views showed.
+struct SessionView {
+    int selectedRun = 0;  // index into the runs
+    int tab = 0;          // page of the family view
+    std::string xAxis = "iteration";
+    int timeline = -1;  // the iteration shown, −1: live
+    // The family view's main plot and the bounds plot as zoomed: x and y ranges (empty: as
+    // drawn by default).
+    std::vector<double> viewRange, boundsRange;
+    double presentationScale = 1.4;
+    int delayMs = 0;
+};
+
+// One file the problem reads, as saved: the path as written in the session (relative to its
+// folder when it was saved there or below), where that resolves to, and its content hash.
+struct SessionFile {
+    std::string role;  // "data" or "test"
+    std::string path;
+    std::string resolved;
+    std::string sha256;
+};
+
+struct Session {
+    std::string family;
+    ProblemOrigin problem;           // data paths resolved (absolute) once read
+    std::vector<SessionFile> files;  // data and test files with their hashes
+    std::string demo;                // the demo it was, or empty
+    std::vector<SessionRun> runs;
+    SessionView view;
+    std::string cplabVersion;  // of the cplab that wrote it
+    // False when a run, a solver option or a problem option was left out (SessionNotes say
+    // which): re-running it would not give the numbers saved.
+    bool complete = true;
+};
+
+// What a session could not give, one line each, for a dialog or stderr.
+using SessionNotes = std::vector<std::string>;
+
+// Reads the session at `path`. Null and *why when the file cannot be read or is not a session
+// of a version this cplab reads at all; otherwise the session with what it could not give in
+// *notes (a run whose solver or option is unknown is left out and noted; a changed or missing
+// data file is noted and the problem left empty).
+std::optional<Session> readSession(const std::string& path, SessionNotes* notes, std::string* why);
+// The same from the document's bytes; `folder` resolves relative paths.
+std::optional<Session> parseSession(const std::string& bytes, const std::string& folder,
+                                    const std::string& name, SessionNotes* notes, std::string* why);
+
+// The session as JSON (paths relative to the folder of `path` where below it), written
+// atomically; false and *why on failure (an output that is an input is refused).
+bool writeSession(const std::string& path, const Session& session, std::string* why);
+std::string sessionJson(const Session& session, const std::string& folder);
+
+// The files of `origin` (data and test) with their SHA-256, for saving; false and *why when
+// one cannot be read. A file in `known` (absolute path → SHA-256, hashed when it was loaded:
+// the data the runs used) is not read again.
+bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
+                      std::string* why, const std::map<std::string, std::string>& known = {});
+std::string sha256OfFile(const std::string& path, std::string* why);
+
+// The problem of a session, made again: the built-in, or the data files (checked against
+// their hashes), with the drawn points when there are any. Null and *why otherwise.
+ProblemPtr makeSessionProblem(const Session& session, std::string* why);
+
+// A run's options with its solver's seed made explicit (a later default cannot change it).
+OptionValues withExplicitSeed(const std::string& solver, const OptionValues& options);
+
+// A re-run's records against the records stored in a session: how many iterations both have
+// (past iteration 0), and the largest relative difference of their bounds and gaps.
+struct StoredComparison {
+    int iterations = 0;
+    double largestDifference = 0.0;
+    bool same() const { return largestDifference <= 1e-9; }
+};
+StoredComparison compareWithStored(const std::vector<IterationRecord>& stored,
+                                   const std::vector<IterationRecord>& rerun);
+
+// The command lines that reproduce the problem and runs: `cplab …` and one `cplab-cli run …`
+// per run, quoted for a POSIX shell.
+std::string guiCommandLine(const Session& session);
+std::vector<std::string> cliCommandLines(const Session& session);
+
+}  // namespace cplab
