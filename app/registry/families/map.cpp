@@ -251,7 +251,8 @@ struct DiffusionOwner {
 };
 
 // MPLP's form: `tighten` turns on the cycle tightening of Sontag et al. (the solver
-// `mplp_cycles`, whose options the form carries; they are ignored without it).
+// `mplp_cycles`, whose options the form carries); without it, a tightening option set to
+// anything but its default would do nothing, and is refused.
 struct MplpForm {
     CycleMplpOptions cycles;
     bool tighten = false;
@@ -265,7 +266,29 @@ struct MplpForm {
                   "cycle_search and separators options)");
     }
     bool isValid(std::string* why) const {
-        return tighten ? cycles.isValid(why) : cycles.base.isValid("MplpOptions", why);
+        if (tighten) return cycles.isValid(why);
+        if (const char* given = tighteningOptionGiven()) {
+            *why = std::string("MplpOptions::") + given +
+                   " does nothing without tighten = true (set tighten=true, or leave it out)";
+            return false;
+        }
+        return cycles.base.isValid("MplpOptions", why);
+    }
+    // The first tightening option that differs from its default, or null.
+    const char* tighteningOptionGiven() const {
+        const CycleMplpOptions d;
+        const std::pair<bool, const char*> options[] = {
+            {cycles.tighten_sweeps != d.tighten_sweeps, "tighten_sweeps"},
+            {cycles.tighten_tolerance != d.tighten_tolerance, "tighten_tolerance"},
+            {cycles.clusters_per_round != d.clusters_per_round, "clusters_per_round"},
+            {cycles.min_decrease != d.min_decrease, "min_decrease"},
+            {cycles.max_cluster_states != d.max_cluster_states, "max_cluster_states"},
+            {cycles.squares != d.squares, "squares"},
+            {cycles.cycle_search != d.cycle_search, "cycle_search"},
+            {cycles.separators != d.separators, "separators"}};
+        for (const auto& [differs, name] : options)
+            if (differs) return name;
+        return nullptr;
     }
 };
 
