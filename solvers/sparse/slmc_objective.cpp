@@ -75,7 +75,8 @@ struct FlooredSpectrum {
 };
 
 FlooredSpectrum flooredSpectrum(const Eigen::MatrixXd& Kz, double eigenFloor) {
-    FlooredSpectrum s{Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Kz)};
+    FlooredSpectrum s;
+    s.eig.compute(Kz);
     if (s.eig.info() != Eigen::Success)
         throw std::runtime_error("the eigen-decomposition of K^z failed");
     const Eigen::VectorXd& lambda = s.eig.eigenvalues();
