@@ -87,6 +87,7 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
         switch (info.kind) {
             case OptionInfo::Kind::Real:
             case OptionInfo::Kind::Text:
+            case OptionInfo::Kind::Path:
             case OptionInfo::Kind::Seed: {
                 // Reals (1e-6), free text (kernel lists) and 64-bit seeds are typed; the
                 // owner's validation checks them when a run is added.
@@ -152,6 +153,7 @@ void OptionForm::setText(const OptionInfo& info, const std::string& value) {
     switch (info.kind) {
         case OptionInfo::Kind::Real:
         case OptionInfo::Kind::Text:
+        case OptionInfo::Kind::Path:
         case OptionInfo::Kind::Seed:
             static_cast<QLineEdit*>(w)->setText(text);
             break;
@@ -174,6 +176,7 @@ QString OptionForm::text(const OptionInfo& info) const {
         case OptionInfo::Kind::Seed:
             return static_cast<QLineEdit*>(w)->text().trimmed();
         case OptionInfo::Kind::Text:
+        case OptionInfo::Kind::Path:
             return static_cast<QLineEdit*>(w)->text();
         case OptionInfo::Kind::Integer:
             return QString::number(static_cast<QSpinBox*>(w)->value());

@@ -10,11 +10,13 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/output_file.h"
 #include "data/libsvm_format.h"
 #include "data/test_split.h"
 #include "families/dataset_family.h"
+#include "families/families.h"
 #include "registry.h"
 #include "session_history.h"
 #include "version.h"
@@ -44,6 +46,23 @@ bool inSystemFolder(const QString& canonical) {
 // A path of the session resolved against its folder.
 QString resolved(const QString& folder, const QString& path) {
     return QDir::cleanPath(QDir(folder).absoluteFilePath(path));
+}
+
+// The problem options that name files, which a session writes relative to its folder, resolves
+// against it, hashes and checks like the data file: the test split's file and every family's
+// problem options of kind Path (evidence, reference, image). "" and "none" name no file.
+bool isFileOption(const std::string& key) {
+    static const std::set<std::string> keys = [] {
+        std::set<std::string> names = {TestSplit::kFileKey};
+        for (const Family* family : families())
+            for (const OptionInfo& o : family->problemOptions())
+                if (o.kind == OptionInfo::Kind::Path) names.insert(o.name);
+        return names;
+    }();
+    return keys.count(key) > 0;
+}
+bool namesFile(const std::string& value) {
+    return !value.empty() && value != "none";
 }
 
 // How a file's path is written into a session saved in `folder`: relative when the file is in
@@ -262,8 +281,8 @@ bool problemFrom(const QJsonObject& root, const QString& folder, Session& sessio
         origin.data.format = s(data.value("format").toString());
         if (!optionsFrom(data.value("options"), "data", &origin.data.options, why)) return false;
     }
-    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
-        test->second = s(resolved(folder, q(test->second)));
+    for (auto& [key, value] : origin.options)
+        if (isFileOption(key) && namesFile(value)) value = s(resolved(folder, q(value)));
     for (const QJsonValue& f : root.value("files").toArray()) {
         const QJsonObject file = f.toObject();
         SessionFile entry{s(file.value("role").toString()),
@@ -358,8 +377,8 @@ std::string sessionJson(const Session& session, const std::string& folderPath) {
                                            {"options", optionsJson(session.problem.data.options)}});
     }
     OptionValues options = session.problem.options;
-    if (const auto test = options.find(TestSplit::kFileKey); test != options.end())
-        test->second = s(written(folder, test->second));
+    for (auto& [key, value] : options)
+        if (isFileOption(key) && namesFile(value)) value = s(written(folder, value));
     problem.insert("options", optionsJson(options));
     if (!session.problem.points.empty()) problem.insert("points", q(session.problem.points));
     QJsonArray files;
@@ -418,8 +437,10 @@ bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* fil
     files->clear();
     std::vector<std::pair<std::string, std::string>> named;
     if (!origin.data.path.empty()) named.emplace_back("data", origin.data.path);
-    if (const auto test = origin.options.find(TestSplit::kFileKey); test != origin.options.end())
-        named.emplace_back("test", test->second);
+    for (const auto& [key, value] : origin.options) {
+        if (!isFileOption(key) || !namesFile(value)) continue;
+        named.emplace_back(key == TestSplit::kFileKey ? std::string("test") : key, value);
+    }
     for (const auto& [role, path] : named) {
         const std::string absolute = s(QFileInfo(q(path)).absoluteFilePath());
         const auto cached = known.find(absolute);
@@ -470,9 +491,9 @@ ProblemPtr makeSessionProblem(const Session& session, std::string* why) {
         *why = "no family '" + session.family + "'";
         return nullptr;
     }
-    if (const auto test = origin.options.find(TestSplit::kFileKey);
-        test != origin.options.end() && !checkSessionFile(session, test->second, why))
-        return nullptr;
+    for (const auto& [key, value] : origin.options)
+        if (isFileOption(key) && namesFile(value) && !checkSessionFile(session, value, why))
+            return nullptr;
     ProblemPtr problem;
     if (!origin.data.path.empty()) {
         if (!checkSessionFile(session, origin.data.path, why)) return nullptr;

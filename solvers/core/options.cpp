@@ -24,6 +24,8 @@ const char* toString(OptionInfo::Kind kind) {
             return "text";
         case OptionInfo::Kind::Seed:
             return "seed";
+        case OptionInfo::Kind::Path:
+            return "path";
     }
     return "unknown";
 }
@@ -82,6 +84,9 @@ class Describer final : public OptionVisitor {
     }
     void text(const char* name, std::string& value, const char* help) override {
         infos.push_back({name, OptionInfo::Kind::Text, value, help, {}});
+    }
+    void path(const char* name, std::string& value, const char* help) override {
+        infos.push_back({name, OptionInfo::Kind::Path, value, help, {}});
     }
     void seed(const char* name, std::int64_t& value, const char* help) override {
         infos.push_back({name, OptionInfo::Kind::Seed, std::to_string(value), help, {}});

@@ -22,8 +22,10 @@ namespace cplab {
 
 struct OptionInfo {
     // Text: free text the owner validates (kernel lists such as "gaussian:0.1,1,10;poly:2",
-    // λ grids); Seed: a 64-bit integer (random seeds; the owner requires ≥ 0).
-    enum class Kind { Real, Integer, Boolean, Choice, Text, Seed };
+    // λ grids); Seed: a 64-bit integer (random seeds; the owner requires ≥ 0); Path: the name
+    // of a file the problem reads ("" and "none" name no file), which a session writes
+    // relative to its folder, resolves against it and hashes (app/session/session.h).
+    enum class Kind { Real, Integer, Boolean, Choice, Text, Seed, Path };
     std::string name;
     Kind kind = Kind::Real;
     std::string defaultValue;          // as text, as the CLI would accept it
@@ -43,6 +45,10 @@ class OptionVisitor {
                         const std::vector<std::string>& choices, const char* help) = 0;
     virtual void text(const char* name, std::string& value, const char* help) = 0;
     virtual void seed(const char* name, std::int64_t& value, const char* help) = 0;
+    // A file's name: text to every visitor but the one that describes the options.
+    virtual void path(const char* name, std::string& value, const char* help) {
+        text(name, value, help);
+    }
 };
 
 // Option values as text, keyed by option name, as typed on the command line

@@ -186,6 +186,46 @@ class TestSessionFormat : public QObject {
         QCOMPARE(back->files[0].sha256, lower);
     }
 
+    void fileOptionsFollowTheSession() {
+        // A problem option that names a file (the map family's evidence, kind Path) is written
+        // relative to the session's folder, resolved against the folder it is read from (not
+        // the working folder), hashed with the data, checked for changes, and refused without
+        // reading in a system folder.
+        QTemporaryDir a, b;
+        const QString source = QString(CPLAB_TEST_DATA_DIR) + "/map/uai2014/Grids_18.uai";
+        for (const QTemporaryDir* dir : {&a, &b}) {
+            QVERIFY(QFile::copy(source + ".gz", dir->filePath("model.uai.gz")));
+            QVERIFY(QFile::copy(source + ".evid", dir->filePath("clamp.evid")));
+        }
+        Session session;
+        session.family = "map";
+        session.problem.data = DataSource(a.filePath("model.uai.gz").toStdString(), "uai");
+        session.problem.options = {{"evidence", a.filePath("clamp.evid").toStdString()}};
+        std::string why;
+        QVERIFY2(hashProblemFiles(session.problem, &session.files, &why), why.c_str());
+        QCOMPARE(session.files.size(), std::size_t{2});
+        QCOMPARE(session.files[1].role, std::string("evidence"));
+        const std::string json = sessionJson(session, a.path().toStdString());
+        QVERIFY2(json.find("\"evidence\": \"clamp.evid\"") != std::string::npos, json.c_str());
+
+        SessionNotes notes;
+        auto back = parseSession(json, b.path().toStdString(), "copy.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->problem.options.at("evidence"), b.filePath("clamp.evid").toStdString());
+        QVERIFY2(makeSessionProblem(*back, &why), why.c_str());
+
+        QFile changed(b.filePath("clamp.evid"));
+        QVERIFY(changed.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        changed.write("1\n0 1\n");
+        changed.close();
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(why.find("changed since the session was saved") != std::string::npos, why.c_str());
+
+        back->problem.options["evidence"] = "/proc/sys/kernel/hostname";
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(why.find("in a system folder") != std::string::npos, why.c_str());
+    }
+
     void historiesHaveOneBudget() {
         // Each run's history may declare up to kMaxHistoryBytes, but all of them together no
         // more: of three runs declaring 45 % of it each, the third is left out before it is

@@ -107,10 +107,10 @@ struct MapProblemOptions {
     double data_truncation = 30.0;
 
     void visit(OptionVisitor& v) {
-        v.text("evidence", evidence,
+        v.path("evidence", evidence,
                "UAI evidence file (.evid: a count, then variable/label pairs) whose variables are "
                "clamped; empty: the model's <file>.evid when there is one; 'none': no evidence");
-        v.text("reference", reference,
+        v.path("reference", reference,
                "UAI result file (.MAP) with a reference labeling whose energy is reported; "
                "empty: the model's <file>.MAP (built-ins: the UAI 2014 one); 'none': no reference");
         v.seed("seed", seed,
@@ -132,7 +132,7 @@ struct MapProblemOptions {
         v.real("unary", unary,
                "random grid, complete graph: unary log-potentials uniform in [-unary, unary] "
                "(0 to 1e100)");
-        v.text("image", image,
+        v.path("image", image,
                "image problem: the image (PNG, PGM or PPM) to denoise or segment; empty: the "
                "built-in Tsukuba left "
                "view");
