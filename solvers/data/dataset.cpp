@@ -125,12 +125,22 @@ std::string Dataset::labelText(double label) const {
     return formatReal(label);
 }
 
+std::string Dataset::labelInMessage(double label) const {
+    constexpr std::size_t kMax = 40;
+    std::string text = labelText(label);
+    if (text.size() <= kMax) return text;
+    std::size_t cut = kMax - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;  // not inside a UTF-8 character
+    return text.substr(0, cut) + "...";
+}
+
 void Dataset::makeBinaryLabels() {
     const std::vector<double> values = classes();
     if (values.size() != 2) {
         std::string found;
         for (std::size_t k = 0; k < values.size() && k < 5; ++k) {
-            found += (k ? ", " : "") + labelText(values[k]);
+            found += (k ? ", " : "") + labelInMessage(values[k]);
         }
         if (values.size() > 5) found += ", ...";
         throw DataError(source, 0,
@@ -152,8 +162,9 @@ void Dataset::useClassesOf(const Dataset& train) {
     std::vector<std::string> known;  // the training classes as written
     for (double value : trainValues)
         known.push_back(train.labelText(value));
-    std::vector<std::string> shown(known.begin(),
-                                   known.begin() + std::min<std::size_t>(known.size(), 10));
+    std::vector<std::string> shown;
+    for (std::size_t k = 0; k < std::min<std::size_t>(trainValues.size(), 10); ++k)
+        shown.push_back(train.labelInMessage(trainValues[k]));
     if (known.size() > shown.size()) shown.push_back("...");
     Eigen::VectorXd mapped(labels.size());
     for (Eigen::Index i = 0; i < labels.size(); ++i) {
@@ -163,7 +174,8 @@ void Dataset::useClassesOf(const Dataset& train) {
             const auto line =
                 static_cast<std::size_t>(i) < lines.size() ? lines[static_cast<std::size_t>(i)] : 0;
             throw DataError(source, line,
-                            (line > 0 ? "" : where(static_cast<int>(i)) + ": ") + "label " + text +
+                            (line > 0 ? "" : where(static_cast<int>(i)) + ": ") + "label " +
+                                labelInMessage(labels[i]) +
                                 ", which the training set does not have (it has " +
                                 joined(shown, ", ") + ")");
         }

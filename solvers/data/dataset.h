@@ -93,6 +93,9 @@ struct Dataset {
     double classValue(int k) const;
     // classNames' text for `label` when it names one, else the shortest number text ("-1").
     std::string labelText(double label) const;
+    // labelText for messages: a text label longer than 40 characters is cut, with "..."
+    // (a 20 KB label must not make a 20 KB message).
+    std::string labelInMessage(double label) const;
 
     // Makes the labels binary: two distinct values a < b become −1 and +1, and classNames
     // records their old texts (labelText: e.g. ripley's "0","1", or the words of text labels).

@@ -38,7 +38,8 @@ void applyLoadOptions(Dataset& data, const LoadOptions& options, bool naturalSpa
         if (static_cast<int>(classes.size()) < options.minClasses) {
             std::string detail;
             if (classes.size() == 1) {
-                detail = "only one class found (every label is " + data.labelText(classes[0]) + ")";
+                detail =
+                    "only one class found (every label is " + data.labelInMessage(classes[0]) + ")";
             } else {
                 detail = "only " + std::to_string(classes.size()) + " classes found";
             }

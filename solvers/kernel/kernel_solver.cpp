@@ -71,9 +71,10 @@ std::shared_ptr<const Dataset> withPlusMinusLabels(const std::shared_ptr<const D
         } else if (label == classes[1]) {
             copy->labels(i) = 1.0;
         } else {
-            throw std::invalid_argument(
-                std::string(owner) + ": example " + std::to_string(i + 1) + " of '" + data->name +
-                "' has label " + data->labelText(label) + ", which the training set does not have");
+            throw std::invalid_argument(std::string(owner) + ": example " + std::to_string(i + 1) +
+                                        " of '" + data->name + "' has label " +
+                                        data->labelInMessage(label) +
+                                        ", which the training set does not have");
         }
     }
     return copy;
@@ -260,7 +261,7 @@ std::string classesError(const Dataset& train, const std::vector<double>& classe
                          const char* owner) {
     if (classes.size() < 2) {
         return std::string(owner) + ": the training set '" + train.name +
-               "' has only one class (label " + train.labelText(classes.front()) +
+               "' has only one class (label " + train.labelInMessage(classes.front()) +
                "); an SVM needs examples of two classes";
     }
     if (classes.size() > 2) {

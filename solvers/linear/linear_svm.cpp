@@ -28,7 +28,7 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
             // A file of three or more classes is not a binary problem, whatever its labels.
             std::string list;
             for (std::size_t k = 0; k < classes.size() && k < 10; ++k)
-                list += (k ? ", " : "") + data->labelText(classes[k]);
+                list += (k ? ", " : "") + data->labelInMessage(classes[k]);
             if (classes.size() > 10) list += ", ...";
             // Dual coordinate descent has no multi-class loss: name the solvers that do.
             const bool dcd = std::string(owner) == "DcdOptions";
@@ -49,7 +49,7 @@ std::shared_ptr<const Dataset> withRiskLabels(const std::shared_ptr<const Datase
     for (Eigen::Index i = 0; i < data->labels.size(); ++i) {
         if (classOf(data->labels(i)) < 0) {
             throw std::invalid_argument(data->where(static_cast<int>(i)) + ": label " +
-                                        data->labelText(data->labels(i)) +
+                                        data->labelInMessage(data->labels(i)) +
                                         ", which the training set does not have (" + owner + ")");
         }
     }
@@ -307,7 +307,7 @@ std::string LinearSvmSolver::checkedLabels(const char* owner) {
         if (loss != LossKind::EpsilonInsensitive && classes_.size() < 2) {
             throw std::invalid_argument(std::string(owner) + ": the training set '" +
                                         problem_.train->name + "' has only one class (label " +
-                                        problem_.train->labelText(classes_.front()) +
+                                        problem_.train->labelInMessage(classes_.front()) +
                                         "); a classifier needs at least 2");
         }
         problem_.train = withRiskLabels(problem_.train, loss, classes_, owner);

@@ -333,7 +333,7 @@ void Risk::checkShare() {
             if (labels[i] != 1.0 && labels[i] != -1.0) {
                 throw std::invalid_argument(data_->where(i) + ": " + lossPhrase(kind) +
                                             " needs labels -1/+1, found label " +
-                                            data_->labelText(labels[i]));
+                                            data_->labelInMessage(labels[i]));
             }
         }
     } else if (kind == LossKind::Multiclass) {
@@ -350,7 +350,7 @@ void Risk::checkShare() {
                         data_->where(i) +
                         ": the multi-class loss needs class labels 0, 1, ..., K-1 (or -1/+1), "
                         "found label " +
-                        data_->labelText(v) +
+                        data_->labelInMessage(v) +
                         (v >= kMaxClasses ? " (at most " + std::to_string(kMaxClasses) + " classes)"
                                           : ""));
                 }

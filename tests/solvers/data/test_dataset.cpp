@@ -403,6 +403,27 @@ class TestDataset : public QObject {
         const DataError noLine("a.csv", 0, "no such file");
         QCOMPARE(std::string(noLine.what()), std::string("a.csv: no such file"));
     }
+
+    void longLabelsAreCutInMessages() {
+        // Three classes, one named by 20,000 characters: the refusal of binary labels names it
+        // by its first 37 characters and "...", not by all of them (it made a 20 KB message).
+        const std::string name(20000, 'a');
+        const std::string text = "x,y,label\n1,2," + name + "\n3,4,b\n3,5,c\n";
+        Dataset data = parseCsv(text, "long.csv");
+        QCOMPARE(data.classNames.size(), std::size_t{3});
+        const double longLabel = data.labels[0];
+        QCOMPARE(data.labelText(longLabel), name);  // kept whole for models and views
+        QCOMPARE(data.labelInMessage(longLabel), std::string(37, 'a') + "...");
+        QCOMPARE(data.labelInMessage(data.labels[1]), std::string("b"));
+        try {
+            data.makeBinaryLabels();
+            QFAIL("three classes accepted as binary");
+        } catch (const DataError& e) {
+            QVERIFY2(std::string(e.what()).size() < 200, e.what());
+            QVERIFY2(std::string(e.what()).find(std::string(37, 'a') + "...") != std::string::npos,
+                     e.what());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestDataset)
