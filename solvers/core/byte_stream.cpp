@@ -33,13 +33,22 @@ void ByteWriter::ints(const std::vector<int>& values) {
         i32(value);
 }
 
+namespace {
+
+// The bytes per value of packed ints whose least and largest values (with 0) are low and high.
+int packedWidth(int low, int high) {
+    return low < 0 || high > 0xffff ? 4 : high > 0xff ? 2 : 1;
+}
+
+}  // namespace
+
 void ByteWriter::packedInts(const std::vector<int>& values) {
     int low = 0, high = 0;
     for (int value : values) {
         low = std::min(low, value);
         high = std::max(high, value);
     }
-    const int width = low < 0 || high > 0xffff ? 4 : high > 0xff ? 2 : 1;
+    const int width = packedWidth(low, high);
     u8(static_cast<std::uint8_t>(width));
     count(values.size());
     for (int value : values) {
@@ -191,12 +200,20 @@ std::vector<int> ByteReader::packedInts() {
                 "packed ints of width " + std::to_string(width)))
         return {};
     std::vector<int> values(count(width));
+    int low = 0, high = 0;
     for (int& value : values) {
         std::uint32_t bits = 0;
         for (int b = 0; b < width; ++b)
             bits |= static_cast<std::uint32_t>(u8()) << (8 * b);
         value = static_cast<std::int32_t>(bits);
+        low = std::min(low, value);
+        high = std::max(high, value);
     }
+    // One encoding per list: the writer's, the smallest width that holds the values.
+    const int smallest = packedWidth(low, high);
+    if (ok())
+        expect(width == smallest, "packed ints of width " + std::to_string(width) + " where " +
+                                      std::to_string(smallest) + " holds them");
     return ok() ? values : std::vector<int>();
 }
 
