@@ -159,8 +159,11 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     const Family& family = *findFamily(info->family);
     const auto test = a.problemOptions.find("test");
     const std::string testFile = test == a.problemOptions.end() ? std::string() : test->second;
-    noteInputFile(shareFileName(a.data, comm.rank()));
-    if (!testFile.empty()) noteInputFile(shareFileName(testFile, comm.rank()));
+    // Every rank's share is an input of the run, on every rank: no output may replace any.
+    for (int rank = 0; rank < comm.size(); ++rank) {
+        noteInputFile(shareFileName(a.data, rank));
+        if (!testFile.empty()) noteInputFile(shareFileName(testFile, rank));
+    }
     const std::vector<Output> outputs = {{"--model", a.model}, {"--trace", a.trace}};
     if (const std::string why = rootVerdict(comm, outputsProblem(outputs).value_or(""));
         !why.empty())

@@ -255,6 +255,26 @@ class MpiCliTest : public QObject {
             QCOMPARE(json[1][key].toDouble(), json[0][key].toDouble());
     }
 
+    // No output may be any rank's share: --model naming rank 1's file (part-1.svm) is refused
+    // before anything is read or written, and the share keeps its bytes (only rank 0's share
+    // was checked before).
+    void outputThatIsAnotherRanksShareIsRefused() {
+        QVERIFY(writeFile(path("share-0.svm"), "+1 1:1\n-1 1:-1\n"));
+        QVERIFY(writeFile(path("share-1.svm"), "+1 1:2\n-1 1:-2\n"));
+        for (const char* option : {"--model", "--trace"}) {
+            const QStringList args = {
+                "run",    "ocas", "--data", path("share-%r.svm"), option, path("share-1.svm"),
+                "--quiet"};
+            const CliResult r = runRanks(2, args, 60000);
+            QVERIFY2(r.exitCode == 1, qPrintable(describe(args, r)));
+            QVERIFY2(r.err.contains("share-1.svm") && r.err.contains("input"),
+                     qPrintable(describe(args, r)));
+            QFile share(path("share-1.svm"));
+            QVERIFY(share.open(QIODevice::ReadOnly));
+            QCOMPARE(share.readAll(), QByteArray("+1 1:2\n-1 1:-2\n"));
+        }
+    }
+
     void badShareFailsEveryRank() {
         QByteArray text = gunzip(kData + "/a9a.gz");
         // A bad value on line 30,000, in rank 1's half.
