@@ -196,4 +196,11 @@ ProblemPtr DatasetFamily::instance(ExampleSets sets, bool kernelRows, ProblemInf
     return made;
 }
 
+std::shared_ptr<const ProblemData> kernelData(ExampleSets sets, bool kernelRows) {
+    auto data = std::make_shared<KernelData>();
+    data->kernel = {std::move(sets.train), std::move(sets.test)};
+    data->precomputed = kernelRows;
+    return data;
+}
+
 }  // namespace cplab

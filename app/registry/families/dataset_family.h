@@ -33,6 +33,9 @@ struct KernelData final : ProblemData {
     SummaryFields summary() const override;  // `header` as the linear family's
 };
 
+// The sets as KernelData (the kernel and sparse families' datasetData).
+std::shared_ptr<const ProblemData> kernelData(ExampleSets sets, bool kernelRows);
+
 // The training set of a problem of a dataset family (linear, kernel, sparse), or null for other
 // problems.
 const Dataset* trainingSet(const ProblemInstance& problem);

@@ -283,10 +283,7 @@ class KernelFamily final : public DatasetFamily {
 
     std::shared_ptr<const ProblemData> datasetData(ExampleSets sets,
                                                    bool kernelRows) const override {
-        auto data = std::make_shared<KernelData>();
-        data->kernel = {std::move(sets.train), std::move(sets.test)};
-        data->precomputed = kernelRows;
-        return data;
+        return kernelData(std::move(sets), kernelRows);
     }
 
     bool writesModels() const override { return true; }
