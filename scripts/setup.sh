@@ -34,6 +34,10 @@ PACKAGES="
   man-db
   file
   lintian
+  xvfb
+  openbox
+  xdotool
+  x11-utils
 "
 
 missing=""
