@@ -344,6 +344,7 @@ std::vector<std::string> MessagePassingSolver::extraColumns() const {
 
 Status MessagePassingSolver::doStep(IterationRecord& record) {
     const int sweeps = options_.sweeps_per_step;
+    interrupt_ = stepInterrupt();
     for (int s = 0; s < sweeps; ++s) {
         lastSweepOfStep_ = s + 1 == sweeps || cancelRequested();
         sweep();
@@ -351,6 +352,7 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
         if (lastSweepOfStep_) break;
     }
     lastSweepOfStep_ = true;
+    interrupt_ = Interrupt();  // the evaluation completes whatever the time
     evaluate();
     record.upper = recordedUpper();
     record.lower = bestEnergy_;

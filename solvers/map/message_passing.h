@@ -175,8 +175,10 @@ class MessagePassingSolver : public Solver {
     // Evaluates the current messages from scratch and makes the iteration-0 record of them
     // (a derived constructor whose bound() differs from the default calls it again).
     void resetInitialRecord();
-    // Polled by sweeps: true once the run has been cancelled.
-    bool cancelRequested() const { return cancelToken().cancelled(); }
+    // Polled by sweeps: true once the run has been cancelled or, inside a step, once the
+    // run's time limit has passed (so that max_seconds holds within a part of one sweep
+    // whatever sweeps_per_step is).
+    bool cancelRequested() const { return cancelToken().cancelled() || interrupt_.timedOut(); }
 
     // The edge half of an MPLP sweep (Globerson & Jaakkola 2007, the edge form): fresh
     // beliefs, then for each edge e = uv in order, with a = θ̂_u − m_{e→u} and b = θ̂_v − m_{e→v}
@@ -307,6 +309,7 @@ class MessagePassingSolver : public Solver {
     std::vector<double> bestDualHistory_;    // best U after each step, for the stall rule
     std::vector<double> bestEnergyHistory_;  // best E after each step, for the stall rule
     bool lastSweepOfStep_ = true;
+    Interrupt interrupt_;  // the step in progress's deadline (none outside a step)
     std::shared_ptr<const GridPicture> picture_;
 };
 
