@@ -401,6 +401,33 @@ class TestChainModel : public QObject {
         }
     }
 
+    // At w = 0 decodingErrors takes a closed form (label 0 everywhere, without decoding): it
+    // must equal the errors of Viterbi's own decodings at w = 0, with and without transitions.
+    void errorsAtZeroWeightsAreViterbis() {
+        std::mt19937 rng(11);
+        const auto data = randomData({1, 2, 3, 4, 5, 3, 2, 1, 3, 4}, 3, 4, rng);
+        for (const bool transitions : {true, false}) {
+            ChainModelOptions options;
+            options.transitions = transitions;
+            const ChainModel model(data, options);
+            const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.dimension());
+            long long wrongTokens = 0, wrongWords = 0;
+            for (int i = 0; i < model.size(); ++i) {
+                std::vector<int> y;
+                model.decode(zero, i, y);
+                int wrong = 0;
+                for (std::size_t t = 0; t < y.size(); ++t)
+                    wrong += y[t] != model.truth(i)[t];
+                wrongTokens += wrong;
+                wrongWords += wrong > 0;
+            }
+            QVERIFY(wrongTokens > 0 && wrongTokens < data->tokenCount());
+            const DecodingErrors errors = decodingErrors(model, zero);
+            QCOMPARE(errors.tokens, double(wrongTokens) / data->tokenCount());
+            QCOMPARE(errors.sequences, double(wrongWords) / model.size());
+        }
+    }
+
     // A model file reads back bit for bit, and predicting a file with it gives the solver's
     // own decodings and errors — also when the file numbers its labels in another order.
     void modelFileRoundTripAndPredict() {
