@@ -38,6 +38,11 @@ PACKAGES="
   openbox
   xdotool
   x11-utils
+  libzip-dev
+  libmatio-dev
+  libhdf5-dev
+  libsvm-tools
+  liblinear-tools
 "
 
 missing=""
