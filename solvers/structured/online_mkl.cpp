@@ -133,8 +133,16 @@ OnlineMklSolver::OnlineMklSolver(StructuredProblem problem, OnlineMklOptions opt
     proxBefore_.assign(groups_.size(), 0.0);
     prox_.shrunk.assign(groups_.size(), 0.0);
     const auto start = std::chrono::steady_clock::now();
-    last_ = evaluate(reported());
-    evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (costlyDecoding(*model_)) {
+        // Not minutes of decoding before the first round and its time limit; an evaluation's
+        // time is then unknown and taken as long (finalEvaluationAffordable).
+        last_ = zeroEvaluation();
+        evalSeconds_ = kInf;
+    } else {
+        last_ = evaluate(reported());
+        evalSeconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     if (!std::isfinite(last_.objective)) {
         reject("OnlineMklSolver: the objective is not finite at w = 0 (data values too large?)");
         return;
@@ -303,10 +311,9 @@ std::pair<double, double> errorsOf(const SequenceData& data, const Eigen::Matrix
 
 }  // namespace
 
-OnlineMklSolver::Evaluation OnlineMklSolver::evaluate(const Weights& w) const {
-    Evaluation e;
-    const Eigen::MatrixXd unary = trainUnary(w);
-    std::vector<double> trans;
+std::vector<double> OnlineMklSolver::groupNorms(const Weights& w,
+                                                std::vector<double>* trans) const {
+    std::vector<double> norms;
     for (std::size_t g = 0; g < groups_.size(); ++g) {
         const Group& group = groups_[g];
         double norm = 0.0;
@@ -319,11 +326,37 @@ OnlineMklSolver::Evaluation OnlineMklSolver::evaluate(const Weights& w) const {
                 break;
             case Group::Kind::Transitions:
                 norm = w.coef[g].norm();
-                trans.assign(w.coef[g].data() + L_, w.coef[g].data() + L_ + L_ * L_);
+                if (trans) trans->assign(w.coef[g].data() + L_, w.coef[g].data() + L_ + L_ * L_);
                 break;
         }
-        e.norms.push_back(norm);
+        norms.push_back(norm);
     }
+    return norms;
+}
+
+OnlineMklSolver::Evaluation OnlineMklSolver::zeroEvaluation() const {
+    Evaluation e;
+    e.norms.assign(groups_.size(), 0.0);
+    OraclePass zero;
+    zeroWeightPass(*model_, zero);
+    e.objective = options_.lambda * regulariserValue(regulariser_, e.norms) + zero.meanHinge;
+    const Eigen::VectorXd none = Eigen::VectorXd::Zero(model_->dimension());
+    const DecodingErrors train = decodingErrors(*model_, none);
+    e.errors.trainLetter = train.tokens;
+    e.errors.trainWord = train.sequences;
+    if (problem_.test) {
+        const DecodingErrors test = decodingErrors(*problem_.test, none);
+        e.errors.testLetter = test.tokens;
+        e.errors.testWord = test.sequences;
+    }
+    return e;
+}
+
+OnlineMklSolver::Evaluation OnlineMklSolver::evaluate(const Weights& w) const {
+    Evaluation e;
+    const Eigen::MatrixXd unary = trainUnary(w);
+    std::vector<double> trans;
+    e.norms = groupNorms(w, &trans);
     const double* transitions = trans.empty() ? nullptr : trans.data();
     const SequenceData& data = model_->data();
     ChainWorkspace ws;
@@ -449,6 +482,7 @@ bool OnlineMklSolver::endEpoch(IterationRecord& record) {
     const auto start = std::chrono::steady_clock::now();
     last_ = evaluate(reported());
     evalSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    evaluatedRounds_ = rounds_;
     record.oracleCalls += model_->size();
     evaluatedLast_ = true;
     if (!std::isfinite(last_.objective)) return false;
@@ -460,13 +494,24 @@ bool OnlineMklSolver::endEpoch(IterationRecord& record) {
 
 std::string OnlineMklSolver::finishRecord(IterationRecord& record, const Status& status) {
     if (rejected() || evaluatedLast_) return {};
+    if (rounds_ == evaluatedRounds_) {
+        // The model has not moved since its last evaluation (a first chunk cut short).
+        evaluatedLast_ = true;
+        record.upper = last_.objective;
+        return {};
+    }
     if (!finalEvaluationAffordable(status, evalSeconds_, stopOptions())) {
+        finalSkipped_ = true;
         // U stays P of the model at the last evaluation, which the run no longer reports.
         record.upper = kInf;
-        return "the final model was not evaluated (an evaluation takes about " +
-               formatReal(evalSeconds_) + " s): U is unknown";
+        return std::string("the final model was not evaluated (") +
+               (std::isfinite(evalSeconds_)
+                    ? "an evaluation takes about " + formatReal(evalSeconds_) + " s"
+                    : std::string("its decoding passes are costly")) +
+               "): U is unknown";
     }
     last_ = evaluate(reported());
+    evaluatedRounds_ = rounds_;
     record.oracleCalls += model_->size();
     evaluatedLast_ = true;
     if (!std::isfinite(last_.objective)) {
@@ -486,8 +531,18 @@ std::string OnlineMklSolver::finishRecord(IterationRecord& record, const Status&
 
 SummaryFields OnlineMklSolver::summary() const {
     if (rejected()) return {};
-    // The last evaluation when the last step made one (the model has not moved since).
-    const Evaluation e = evaluatedLast_ ? last_ : evaluate(reported());
+    // The last evaluation when the model has not moved since; none (NaN, but the group norms)
+    // when the final one was skipped as too long after a time limit or a stop.
+    Evaluation e;
+    if (evaluatedLast_ || rounds_ == evaluatedRounds_) {
+        e = last_;
+    } else if (finalSkipped_) {
+        e.objective = kNaN;
+        e.errors.testLetter = e.errors.testWord = kNaN;
+        e.norms = groupNorms(reported(), nullptr);
+    } else {
+        e = evaluate(reported());
+    }
     SummaryFields fields = {{"lambda", options_.lambda},
                             {"regulariser", std::string(toString(regulariser_))},
                             {"epochs", static_cast<long long>(epochs_)},

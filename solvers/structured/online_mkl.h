@@ -202,6 +202,12 @@ class OnlineMklSolver final : public StructuredSolver {
         std::vector<double> norms;  // ‖w_g‖ of the model
     };
     Evaluation evaluate(const Weights& w) const;
+    // ‖w_g‖ of every group (cheap: no decoding); `trans` gets the L² transitions (may be null).
+    std::vector<double> groupNorms(const Weights& w, std::vector<double>* trans) const;
+    // The evaluation of w = 0 without decoding, for the set-up on data whose decoding passes
+    // are costly (costlyDecoding): P(0) = λ·Ω(0) + (1/n) Σᵢ max_y Δ(yᵢ, y) (zeroWeightPass)
+    // and the errors of label 0 at every token (Viterbi's ties at w = 0), both exact.
+    Evaluation zeroEvaluation() const;
     std::vector<double> betas(const std::vector<double>& norms) const;
     // The snapshot's model: `w` in the chain layout (emission templates of the linear groups,
     // biases, transitions; `trans` gets the L² transitions), and the lattices of the first
@@ -229,6 +235,8 @@ class OnlineMklSolver final : public StructuredSolver {
     GroupProx prox_;
     Evaluation last_;  // at the last evaluation
     bool evaluatedLast_ = true;
+    long long evaluatedRounds_ = 0;   // rounds_ at the last evaluation (last_ holds while equal)
+    bool finalSkipped_ = false;       // the final evaluation was skipped (finishRecord's note)
     std::vector<bool> activeGroups_;  // ‖w_g‖ > 0 after the last step (all false at w = 0)
     double evalSeconds_ = 0.0;        // the last evaluation's time
 };
