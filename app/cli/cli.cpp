@@ -35,9 +35,13 @@ namespace cli_detail {
 
 namespace {
 
-// SIGINT/SIGTERM (installCliSignalHandling): the signal received, and the token every run of
-// this process polls.
+// SIGINT/SIGTERM (installCliSignalHandling): the first signal received, and the token every run
+// of this process polls.
 std::atomic<int> gSignal{0};
+// Whether this process is one of several (setCliCommunicator): then only the same signal again
+// ends it at once, as a launcher may follow a user's signal by its own (mpirun's SIGTERM to the
+// ranks, then SIGKILL after odls_base_sigkill_timeout).
+std::atomic<bool> gOneOfSeveral{false};
 // True while a stop at the next iteration boundary is the right answer to a signal (a run and
 // the writing of its outputs); at other times a signal ends the process at once.
 std::atomic<bool> gStopsCleanly{false};
@@ -110,15 +114,21 @@ void installCliSignalHandling() {
         for (;;) {
             int signal = 0;
             if (sigwait(&set, &signal) != 0) continue;
-            const bool second = gSignal.exchange(signal) != 0;
-            if (second || !gStopsCleanly) std::_Exit(kExitSignalBase + signal);
+            int first = 0;
+            const bool second = !gSignal.compare_exchange_strong(first, signal);
+            // One of several processes: a launcher's SIGTERM after a user's SIGINT is no
+            // insistence (the launcher's SIGKILL follows anyway).
+            const bool insists = second && (!gOneOfSeveral || first == signal);
+            if (insists || !gStopsCleanly) std::_Exit(kExitSignalBase + signal);
             interruptToken().cancel();
         }
     }).detach();
 }
 
 void setCliCommunicator(std::shared_ptr<Communicator> communicator) {
-    if (communicator) cli_detail::communicatorSlot() = std::move(communicator);
+    if (!communicator) return;
+    gOneOfSeveral = communicator->size() > 1;
+    cli_detail::communicatorSlot() = std::move(communicator);
 }
 
 int exitStatusFor(const Status& status) {

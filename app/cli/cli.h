@@ -35,8 +35,10 @@ void setCliCommunicator(std::shared_ptr<Communicator> communicator);
 // For the command-line program's main(), before any thread starts: SIGINT and SIGTERM then
 // stop the current run cleanly at its next iteration boundary (its outputs are written with
 // status "cancelled" and runCli returns 128 + the signal's number); a second signal ends the
-// process at once. SIGPIPE and SIGXFSZ are ignored, so that a closed pipe or a file-size
-// limit makes a write fail with its reason instead of killing the process.
+// process at once (in one of several processes only the same signal again: a launcher may
+// follow a user's SIGINT by its own SIGTERM; Open MPI's threads block both, solvers/mpi).
+// SIGPIPE and SIGXFSZ are ignored, so that a closed pipe or a file-size limit makes a write
+// fail with its reason instead of killing the process.
 void installCliSignalHandling();
 
 // The exit status of a run that ended with `status`: 0 converged, stalled, stopped by a limit

@@ -5,14 +5,19 @@
 // (risk/risk.h, "Processes"). WholeData: every rank reads the whole file and does its share of
 // each oracle pass (structured/oracle_pass.h). Rank 0 alone prints progress and the summary and
 // writes the trace and the model. Whatever can stop a run is decided collectively at iteration
-// boundaries: a signal on any rank, max_seconds on rank 0's clock. A refusal (options, outputs,
-// a bad share) is one message, printed by rank 0, and the same exit status on every rank.
+// boundaries: a signal on any rank, max_seconds on rank 0's clock; then rank 0 writes what a
+// finished run writes and every rank exits with its status (130/143 after a signal), after it.
+// A refusal (options, outputs, a bad share) is one message, printed by rank 0, naming the rank
+// and its file, and the same exit status on every rank.
 #include <chrono>
+#include <csignal>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
 #include "cli.h"
 #include "cli_commands.h"
+#include "core/memory_budget.h"
 #include "core/number_text.h"
 #include "core/output_file.h"
 #include "core/stop_options.h"
@@ -103,12 +108,16 @@ double takeMaxSeconds(OptionValues& options) {
     return seconds;
 }
 
-// The collective stop of a distributed run: after every iteration the ranks sum whether a
-// signal reached one of them and whether rank 0's clock passed max_seconds, and all cancel
-// together.
+// The collective stop of a distributed run: after every iteration the ranks sum which of them a
+// signal reached (SIGINT and SIGTERM apart, with the sum of their ranks, which names the rank
+// when one alone got it) and whether rank 0's clock passed max_seconds, and all cancel at that
+// same iteration boundary with the same verdict.
 struct CollectiveStop {
     CancelToken token;
     bool timeUp = false;
+    int signal = 0;      // the agreed signal: SIGINT when any rank got it, else SIGTERM (or 0)
+    int signalled = 0;   // how many ranks received it
+    int rankOfOne = -1;  // the rank that received it when only one did
 
     RunHooks hooks(Communicator& comm, double maxSeconds) {
         const bool root = comm.rank() == 0;
@@ -118,35 +127,78 @@ struct CollectiveStop {
         h.afterIteration = [this, &comm, root, maxSeconds, start] {
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            double stop[2] = {signalReceived() != 0 ? 1.0 : 0.0,
+            const int mine = signalReceived();
+            const double rank = comm.rank();
+            double stop[5] = {mine == SIGINT ? 1.0 : 0.0, mine == SIGTERM ? 1.0 : 0.0,
+                              mine == SIGINT ? rank : 0.0, mine == SIGTERM ? rank : 0.0,
                               root && maxSeconds > 0 && seconds >= maxSeconds ? 1.0 : 0.0};
-            comm.sumInRankOrder(stop, 2);
-            timeUp = stop[1] > 0;
-            if (stop[0] + stop[1] > 0) token.cancel();
+            comm.sumInRankOrder(stop, 5);
+            agree(stop);
         };
         return h;
     }
+
+  private:
+    // The verdict of one check's sums, the same on every rank. SIGINT names the stop when any
+    // rank got one (a user's): mpirun passes every signal it gets on as SIGTERM.
+    void agree(const double (&stop)[5]) {
+        timeUp = stop[4] > 0;
+        const int k = stop[0] > 0 ? 0 : stop[1] > 0 ? 1 : -1;
+        if (k >= 0) {
+            signal = k == 0 ? SIGINT : SIGTERM;
+            signalled = static_cast<int>(stop[k]);
+            rankOfOne = signalled == 1 ? static_cast<int>(stop[k + 2]) : -1;
+        }
+        if (signal != 0 || timeUp) token.cancel();
+    }
 };
+
+// Which ranks the agreed signal reached, in words ("rank 1 of 2 received it").
+std::string whoWasSignalled(const CollectiveStop& stop, int ranks) {
+    if (stop.rankOfOne >= 0)
+        return "rank " + std::to_string(stop.rankOfOne) + " of " + std::to_string(ranks);
+    return std::to_string(stop.signalled) + " of " + std::to_string(ranks) + " ranks";
+}
 
 // What the distribution cost rank 0 (the bench's bytes per iteration and collective time), and
 // how a collective stop ended the run.
-void noteDistribution(RunResult& result, Communicator& comm, bool timeUp, double maxSeconds) {
+void noteDistribution(RunResult& result, Communicator& comm, const CollectiveStop& stop,
+                      double maxSeconds) {
     result.fields.emplace_back("ranks", static_cast<double>(comm.size()));
     result.fields.emplace_back("communicated_bytes", comm.bytesSent());
     result.fields.emplace_back("collective_seconds", comm.collectiveSeconds());
-    if (timeUp && result.status.code == StatusCode::Cancelled) {
+    if (result.status.code != StatusCode::Cancelled) return;
+    if (stop.signal != 0) {
+        result.status.message = std::string("stopped by ") + signalName(stop.signal) + " (" +
+                                whoWasSignalled(stop, comm.size()) + " received it) after " +
+                                std::to_string(result.last.iteration) + " iterations";
+    } else if (stop.timeUp) {
         result.status = Status::make(
             StatusCode::TimeLimit, "reached max_seconds = " + formatReal(maxSeconds) +
                                        " (rank 0's clock) with gap " + formatReal(result.last.gap));
-    } else if (result.status.code == StatusCode::Cancelled) {
-        result.status.message =
-            "stopped by a signal after " + std::to_string(result.last.iteration) + " iterations";
     }
 }
 
-}  // namespace
+// Rank 0's end of a run: its outputs, the summary and, after a signal, the one line that says
+// so. The exit status, from `code` (the run's or the signal's).
+int finishOnRoot(const RunArguments& a, const Family& family, const Solver& solver,
+                 const ProblemInstance& problem, const RunResult& result,
+                 const CollectiveStop& stop, LiveTrace& live, int code, std::ostream& out,
+                 std::ostream& err) {
+    const int written = writeRunOutputs(a, family, solver, result, live, err);
+    if (stop.signal == 0) code = std::max(code, written);
+    reportRun(result, problem, a.json, out, err);
+    out.flush();
+    if (stop.signal != 0) {
+        err << "cplab-cli: " << result.status.message
+            << (written == kExitOk ? "; outputs written as for a finished run\n"
+                                   : "; an output could not be written (above)\n")
+            << std::flush;
+    }
+    return code;
+}
 
-int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
+int runDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
     Communicator& comm = cliCommunicator();
     const bool root = comm.rank() == 0;
     const auto refuse = [&](const std::string& why) {
@@ -198,13 +250,31 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
     const CleanStopSpan cleanStop;
     RunResult result = runSolver(*solver, a.solver, a.quiet || !root, err, hooks);
     result.options = a.options;
-    noteDistribution(result, comm, stop.timeUp, maxSeconds);
-    int code = exitStatusFor(result.status);
-    if (!root) return code;
-    code = std::max(code, writeRunOutputs(a, family, *solver, result, live, err));
-    reportRun(result, *problem, a.json, out, err);
-    if (const int signal = signalReceived()) code = kExitSignalBase + signal;
-    return code;
+    noteDistribution(result, comm, stop, maxSeconds);
+    int code = stop.signal != 0 ? kExitSignalBase + stop.signal : exitStatusFor(result.status);
+    if (root) code = finishOnRoot(a, family, *solver, *problem, result, stop, live, code, out, err);
+    // Every rank waits for rank 0's outputs and exits with its status: mpirun ends the job (by
+    // SIGTERM, then SIGKILL) as soon as one rank exits non-zero, and passes that status on.
+    return static_cast<int>(maxOverRanks(comm, root ? code : 0));
+}
+
+}  // namespace
+
+int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
+    // What escapes the run on one rank (a failed allocation outside the oracle's collective
+    // checks) is said by that rank, naming it and its share, in words rather than the C++
+    // library's text; its exit ends the job (mpirun stops the others).
+    const int rank = cliCommunicator().rank();
+    const std::string about =
+        "cplab-cli: rank " + std::to_string(rank) + " (" + shareFileName(a.data, rank) + "): ";
+    try {
+        return runDistributed(a, out, err);
+    } catch (const std::bad_alloc&) {
+        err << about << outOfMemoryMessage() << '\n';
+    } catch (const std::exception&) {
+        err << about << "the run ended by an internal error (a C++ exception)\n";
+    }
+    return kExitInvalid;
 }
 
 }  // namespace cplab::cli_detail

@@ -70,4 +70,15 @@ std::vector<double> unionOverRanks(Communicator& comm, const std::vector<double>
     return sortedUnion(comm, mine);
 }
 
+std::vector<std::vector<double>> gatherOverRanks(Communicator& comm,
+                                                 const std::vector<double>& mine) {
+    if (comm.size() == 1) return {mine};
+    std::vector<std::vector<double>> all;
+    for (const std::string& block : comm.gatherAll(bytesOf(mine))) {
+        all.emplace_back(block.size() / sizeof(double));
+        if (!block.empty()) std::memcpy(all.back().data(), block.data(), block.size());
+    }
+    return all;
+}
+
 }  // namespace cplab

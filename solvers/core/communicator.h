@@ -66,5 +66,8 @@ std::string firstFailure(Communicator& comm, const std::string& mine);
 std::vector<int> unionOverRanks(Communicator& comm, const std::vector<int>& mine);
 // The sorted union of the ranks' sorted double lists (e.g. the label values).
 std::vector<double> unionOverRanks(Communicator& comm, const std::vector<double>& mine);
+// Every rank's double list, indexed by rank (e.g. each share's label values).
+std::vector<std::vector<double>> gatherOverRanks(Communicator& comm,
+                                                 const std::vector<double>& mine);
 
 }  // namespace cplab

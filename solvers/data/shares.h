@@ -28,8 +28,18 @@ bool namesFilePerRank(const std::string& pattern);
 
 // This rank's shares of the training file and of the test file (empty: none), made one
 // problem over `comm` as described above. Every rank must call it. Throws std::runtime_error
-// with the first failing rank's message on every rank.
+// with the first failing rank's message on every rank, naming the rank and its file, never a
+// C++ library's text (std::bad_alloc, basic_string::_M_create). One file that is not a regular
+// file (a FIFO, a device) cannot be cut into byte ranges and is refused so; one file per rank
+// may be a FIFO.
 ExampleSets loadSharedExamples(const std::string& trainPattern, const std::string& testPattern,
                                Communicator& comm);
+
+// Where the shares of one training set first hold more than `most` classes, reading the ranks
+// in order and each share in its line order: on the rank whose line brings class most + 1,
+// "p-1.svm:2: label 3 adds a third class to -1 and 1 (the shares read in rank order)"; empty on
+// every other rank (and on all when there are at most `most`). Every rank must call it (one
+// collective); pass its answer to firstFailure, which prefixes the rank.
+std::string firstClassBeyond(const Dataset& share, Communicator& comm, std::size_t most);
 
 }  // namespace cplab

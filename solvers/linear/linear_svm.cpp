@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/memory_budget.h"
+#include "data/shares.h"
 
 namespace cplab {
 
@@ -140,7 +141,7 @@ LinearSvmSolver::LinearSvmSolver(const LinearProblem& problem, const LinearSvmOp
         classes_ = problem_.train->classes();
     }
     std::string why = checkedLabels(owner);
-    if (comm) why = firstFailure(*comm, why);
+    if (comm) why = firstFailure(*comm, sharedLabelsFailure(why, owner));
     if (!why.empty()) {
         reject(why);
         return;
@@ -292,6 +293,20 @@ LinearModel LinearSvmSolver::model() const {
 
 double LinearSvmSolver::C() const {
     return 1.0 / (lambda_ * risk_->totalExamples());
+}
+
+std::string LinearSvmSolver::sharedLabelsFailure(const std::string& why, const char* owner) {
+    // More classes than a binary loss takes fail every rank alike: the fault is the share, and
+    // the line, where the third class first appears (data/shares.h).
+    std::string valid;
+    const LossKind loss = options_.riskOptions().loss;
+    if (classes_.size() <= 2 || loss == LossKind::Multiclass ||
+        loss == LossKind::EpsilonInsensitive || !options_.isValid(owner, &valid))
+        return why;
+    const std::string where = firstClassBeyond(*problem_.train, *problem_.communicator, 2);
+    return where.empty() ? where
+                         : where + "; the " + toString(loss) +
+                               " loss is binary: use risk=multiclass (" + owner + ")";
 }
 
 std::string LinearSvmSolver::checkedLabels(const char* owner) {

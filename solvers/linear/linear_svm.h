@@ -145,6 +145,9 @@ class LinearSvmSolver : public Solver {
     // The checks of the training and test sets before the risk is made, with their labels
     // mapped (classes_ set): empty, or why they are refused.
     std::string checkedLabels(const char* owner);
+    // Over several ranks (collective): `why` of checkedLabels, or, when the shares hold more
+    // classes than a binary loss takes, this rank's part of naming where the extra one appears.
+    std::string sharedLabelsFailure(const std::string& why, const char* owner);
     virtual int storedPlanes() const { return 0; }
     virtual int activeStoredPlanes() const { return 0; }
 

@@ -3,8 +3,10 @@
 #include "mpi/mpi_communicator.h"
 
 #include <mpi.h>
+#include <pthread.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <type_traits>
 #include <vector>
@@ -135,8 +137,19 @@ class MpiCommunicator final : public Communicator {
 }  // namespace
 
 MpiSession::MpiSession(int* argc, char*** argv) {
+    // MPI_Init starts Open MPI's own threads (PMIx, libevent progress); they inherit this
+    // thread's signal mask. With SIGINT and SIGTERM blocked in them, the SIGTERM that mpirun
+    // sends on a Ctrl-C reaches the thread that waits for it (installCliSignalHandling) instead
+    // of killing the process from a thread that does not: the ranks stop at an iteration
+    // boundary and write their outputs. The caller's mask is restored afterwards.
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    const bool masked = pthread_sigmask(SIG_BLOCK, &stops, &before) == 0;
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    if (masked) pthread_sigmask(SIG_SETMASK, &before, nullptr);
     world_ = std::make_shared<MpiCommunicator>();
 }
 

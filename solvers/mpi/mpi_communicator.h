@@ -17,7 +17,9 @@
 namespace cplab {
 
 // MPI_Init_thread on construction (MPI_THREAD_FUNNELED: the collectives run on the thread that
-// called it; a rank's worker threads only compute), MPI_Finalize on destruction.
+// called it; a rank's worker threads only compute), MPI_Finalize on destruction. Open MPI's own
+// threads start with SIGINT and SIGTERM blocked, so that those signals reach the thread of
+// cplab-cli that waits for them (cli.h, installCliSignalHandling) wherever they are sent.
 class MpiSession {
   public:
     MpiSession(int* argc, char*** argv);
