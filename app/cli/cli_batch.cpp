@@ -78,9 +78,12 @@ std::optional<Batch> runBatch(const std::string& what, const ProblemInstance& pr
             return std::nullopt;
         }
         const std::string label = runs[k].solver + "#" + std::to_string(k + 1);
+        // Iteration 0 first, as a session stores it: its bounds are compared too.
+        std::vector<IterationRecord> trace{solver->lastRecord()};
         batch.results.push_back(runSolver(*solver, label, quiet, err));
         batch.results.back().options = runs[k].options;
-        batch.traces.push_back(solver->trace());
+        trace.insert(trace.end(), solver->trace().begin(), solver->trace().end());
+        batch.traces.push_back(std::move(trace));
         batch.code = std::max(batch.code, exitStatusFor(batch.results.back().status));
         if (!prefix.empty() &&
             !writeTraceCsv(tracePath(k), solver->trace(), solver->extraColumns(), &why)) {
@@ -100,16 +103,22 @@ int signalled(const std::string& what, const Batch& batch, std::size_t total, st
     return kExitSignalBase + signal;
 }
 
-// The stored history's agreement with a re-run: the iterations both have, and the largest
-// relative difference of their bounds (0: the same numbers).
+// The stored history's agreement with a re-run: the iterations both have, the largest relative
+// difference of their bounds (0: the same numbers), and the first iteration where they differ.
 QJsonObject storedAgreement(const StoredHistory& stored, const std::vector<IterationRecord>& trace,
                             std::string* text) {
     const StoredComparison c = compareWithStored(stored.records, trace);
     *text = std::to_string(c.iterations) + " stored iterations, largest relative difference " +
             formatReal(c.largestDifference);
-    return {{"iterations", c.iterations},
-            {"largest_relative_difference", jsonNumber(c.largestDifference)},
-            {"same", c.same()}};
+    if (!c.same()) *text += "; " + c.differsText();
+    QJsonObject agreement{{"iterations", c.iterations},
+                          {"largest_relative_difference", jsonNumber(c.largestDifference)},
+                          {"same", c.same()}};
+    if (!c.same()) {
+        agreement.insert("differs_at", c.firstDiffering);
+        agreement.insert("difference_there", jsonNumber(c.firstDifference));
+    }
+    return agreement;
 }
 
 }  // namespace

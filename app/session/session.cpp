@@ -15,6 +15,7 @@
 #include "core/output_file.h"
 #include "data/libsvm_format.h"
 #include "data/test_split.h"
+#include "data/uai_format.h"
 #include "families/dataset_family.h"
 #include "families/families.h"
 #include "registry.h"
@@ -65,6 +66,24 @@ bool namesFile(const std::string& value) {
     return !value.empty() && value != "none";
 }
 
+// The problem options with the files a UAI model reads by default made explicit: an empty
+// `evidence` or `reference` reads the model's sibling <model>.evid or <model>.MAP when there is
+// one (the map family's convention). A session names the sibling (or "none" when there is
+// none), so that it is hashed like any input and the same file, or none, is read wherever the
+// session is opened.
+OptionValues withExplicitSiblings(const ProblemOrigin& origin) {
+    OptionValues options = origin.options;
+    if (origin.data.path.empty() || origin.data.format != "uai") return options;
+    for (const auto& [key, extension] : {std::pair{"evidence", ".evid"}, {"reference", ".MAP"}}) {
+        if (!isFileOption(key)) continue;
+        std::string& value = options[key];
+        if (!value.empty()) continue;
+        const std::string sibling = uaiSibling(origin.data.path, extension);
+        value = sibling.empty() ? std::string("none") : sibling;
+    }
+    return options;
+}
+
 // How a file's path is written into a session saved in `folder`: relative when the file is in
 // that folder or below, else absolute.
 QString written(const QString& folder, const std::string& path) {
@@ -103,6 +122,24 @@ bool optionsFrom(const QJsonValue& value, const std::string& where, OptionValues
         }
     }
     return true;
+}
+
+// The note for options that no longer exist: one line however many there are (a session of a
+// million made-up options makes no million notes), each name cut to 40 characters.
+std::string leftOut(const std::vector<std::string>& names) {
+    constexpr std::size_t kNamed = 5, kLength = 40;
+    std::string text = names.size() == 1 ? "option " : "options ";
+    for (std::size_t k = 0; k < names.size() && k < kNamed; ++k) {
+        const std::string& name = names[k];
+        std::size_t cut = std::min(name.size(), kLength);
+        while (cut < name.size() && cut > 0 &&
+               (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+            --cut;  // not inside a UTF-8 character
+        text += (k == 0 ? "'" : ", '") + name.substr(0, cut) + (cut < name.size() ? "...'" : "'");
+    }
+    if (names.size() > kNamed) text += " and " + std::to_string(names.size() - kNamed) + " more";
+    return text + (names.size() == 1 ? " no longer exists; it is left out"
+                                     : " no longer exist; they are left out");
 }
 
 // A number of the view in [low, high], or `fallback` (with a note) when it is not one.
@@ -195,11 +232,13 @@ std::optional<StoredHistory> historyFrom(const QJsonObject& history, const std::
     const QByteArray data = QByteArray::fromBase64(history.value("data").toString().toLatin1(),
                                                    QByteArray::AbortOnBase64DecodingErrors);
     std::string why;
-    const auto blob = inflateBytes(data.toStdString(), static_cast<std::int64_t>(bytes), &why);
-    if (!blob) return refuse(why);
-    auto unpacked = unpackHistory(*blob, &why);
+    // Inflated while it is unpacked; what the unpacked history takes in memory comes out of the
+    // same budget as what it declares (the larger of the two is taken).
+    std::int64_t memory = *budget;
+    auto unpacked =
+        inflateHistory(data.toStdString(), static_cast<std::int64_t>(bytes), &memory, &why);
     if (!unpacked) return refuse(why);
-    *budget -= static_cast<std::int64_t>(bytes);
+    *budget -= std::max(*budget - memory, static_cast<std::int64_t>(bytes));
     return unpacked;
 }
 
@@ -224,6 +263,7 @@ std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Fami
         notes->push_back(why + "; the run is left out");
         return std::nullopt;
     }
+    std::vector<std::string> unknown;
     for (const auto& [key, text] : given) {
         const std::string& name = key;  // clang 14 cannot capture a structured binding
         const bool known = std::any_of(info->options.begin(), info->options.end(),
@@ -231,11 +271,11 @@ std::optional<SessionRun> runFrom(const QJsonValue& value, int index, const Fami
         if (known) {
             run.options[key] = text;
         } else {
-            notes->push_back(where + " (" + run.solver + "): option '" + key +
-                             "' no longer exists; it is left out");
+            unknown.push_back(key);
             *complete = false;
         }
     }
+    if (!unknown.empty()) notes->push_back(where + " (" + run.solver + "): " + leftOut(unknown));
     if (!checkSolverOptions(run.solver, run.options, &why)) {
         notes->push_back(where + " (" + run.solver + "): " + why + "; the run is left out");
         return std::nullopt;
@@ -259,16 +299,19 @@ bool problemFrom(const QJsonObject& root, const QString& folder, Session& sessio
     origin.builtin = s(problem.value("builtin").toString());
     OptionValues options;
     if (!optionsFrom(problem.value("options"), "problem", &options, why)) return false;
+    const auto known = family->problemOptions();
+    std::vector<std::string> unknown;
     for (const auto& [key, text] : options) {
         const std::string& name = key;  // clang 14 cannot capture a structured binding
-        const auto known = family->problemOptions();
         if (std::any_of(known.begin(), known.end(),
                         [&](const OptionInfo& o) { return o.name == name; }))
             origin.options[key] = text;
-        else {
-            notes->push_back("problem: option '" + key + "' no longer exists; it is left out");
-            session.complete = false;
-        }
+        else
+            unknown.push_back(key);
+    }
+    if (!unknown.empty()) {
+        notes->push_back("problem: " + leftOut(unknown));
+        session.complete = false;
     }
     origin.points = s(problem.value("points").toString());
     const QJsonObject data = problem.value("data").toObject();
@@ -376,7 +419,7 @@ std::string sessionJson(const Session& session, const std::string& folderPath) {
                                            {"format", q(session.problem.data.format)},
                                            {"options", optionsJson(session.problem.data.options)}});
     }
-    OptionValues options = session.problem.options;
+    OptionValues options = withExplicitSiblings(session.problem);
     for (auto& [key, value] : options)
         if (isFileOption(key) && namesFile(value)) value = s(written(folder, value));
     problem.insert("options", optionsJson(options));
@@ -437,7 +480,7 @@ bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* fil
     files->clear();
     std::vector<std::pair<std::string, std::string>> named;
     if (!origin.data.path.empty()) named.emplace_back("data", origin.data.path);
-    for (const auto& [key, value] : origin.options) {
+    for (const auto& [key, value] : withExplicitSiblings(origin)) {
         if (!isFileOption(key) || !namesFile(value)) continue;
         named.emplace_back(key == TestSplit::kFileKey ? std::string("test") : key, value);
     }
@@ -531,22 +574,46 @@ ProblemPtr makeSessionProblem(const Session& session, std::string* why) {
 StoredComparison compareWithStored(const std::vector<IterationRecord>& stored,
                                    const std::vector<IterationRecord>& rerun) {
     StoredComparison c;
-    const auto difference = [](double a, double b) {
-        if (a == b || (std::isnan(a) && std::isnan(b))) return 0.0;
-        return std::abs(a - b) / std::max(1.0, std::max(std::abs(a), std::abs(b)));
-    };
-    for (const IterationRecord& r : stored) {
-        if (r.iteration < 1) continue;
-        const auto it = std::find_if(rerun.begin(), rerun.end(), [&](const IterationRecord& x) {
-            return x.iteration == r.iteration;
-        });
-        if (it == rerun.end()) continue;
-        ++c.iterations;
-        for (double d : {difference(r.upper, it->upper), difference(r.lower, it->lower),
-                         difference(r.gap, it->gap)})
-            c.largestDifference = std::isnan(d) ? INFINITY : std::max(c.largestDifference, d);
+    // Both are in ascending iterations (a stored history's record k is iteration k, a run's
+    // trace is in the order of its steps): one walk through both, nothing allocated.
+    auto s = stored.begin();
+    auto r = rerun.begin();
+    while (s != stored.end() && r != rerun.end()) {
+        if (s->iteration < r->iteration) {
+            ++s;
+        } else if (r->iteration < s->iteration) {
+            ++r;
+        } else {
+            c.add(*s, *r);
+            ++s;
+            ++r;
+        }
     }
     return c;
+}
+
+void StoredComparison::add(const IterationRecord& stored, const IterationRecord& rerun) {
+    const auto difference = [](double a, double b) {
+        if (a == b || (std::isnan(a) && std::isnan(b))) return 0.0;
+        const double d = std::abs(a - b) / std::max(1.0, std::max(std::abs(a), std::abs(b)));
+        return std::isnan(d) ? INFINITY : d;
+    };
+    if (stored.iteration >= 1) ++iterations;
+    double largest = 0.0;
+    for (double d : {difference(stored.upper, rerun.upper), difference(stored.lower, rerun.lower),
+                     difference(stored.gap, rerun.gap)})
+        largest = std::max(largest, d);
+    largestDifference = std::max(largestDifference, largest);
+    if (firstDiffering < 0 && largest > kTolerance) {
+        firstDiffering = stored.iteration;
+        firstDifference = largest;
+    }
+}
+
+std::string StoredComparison::differsText() const {
+    if (same()) return {};
+    return "differs from the stored history at iteration " + std::to_string(firstDiffering) +
+           " by " + s(QString::number(firstDifference, 'g', 3));
 }
 
 OptionValues withExplicitSeed(const std::string& solver, const OptionValues& options) {

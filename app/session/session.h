@@ -118,11 +118,21 @@ ProblemPtr makeSessionProblem(const Session& session, std::string* why);
 OptionValues withExplicitSeed(const std::string& solver, const OptionValues& options);
 
 // A re-run's records against the records stored in a session: how many iterations both have
-// (past iteration 0), and the largest relative difference of their bounds and gaps.
+// (past iteration 0), the largest relative difference of their bounds and gaps (iteration 0
+// included when both have it), and the first iteration where they differ beyond kTolerance.
+// Linear in the records (both are in ascending iterations); allocates nothing.
 struct StoredComparison {
+    // The relative difference, |a − b| / max(1, |a|, |b|), beyond which two numbers differ.
+    static constexpr double kTolerance = 1e-9;
     int iterations = 0;
     double largestDifference = 0.0;
-    bool same() const { return largestDifference <= 1e-9; }
+    int firstDiffering = -1;  // −1: none
+    double firstDifference = 0.0;
+    bool same() const { return firstDiffering < 0; }
+    // One more iteration that both have.
+    void add(const IterationRecord& stored, const IterationRecord& rerun);
+    // "differs from the stored history at iteration k by r" (empty when the same).
+    std::string differsText() const;
 };
 StoredComparison compareWithStored(const std::vector<IterationRecord>& stored,
                                    const std::vector<IterationRecord>& rerun);

@@ -2,13 +2,19 @@
 // A run's stored history in a session (session.h): its records and encoded snapshots as one
 // binary blob, deflated (zlib) and base64-encoded into the session's JSON. Reading is bounded:
 // the blob inflates to at most the size the session declares (itself at most
-// kMaxHistoryBytes), and every count is checked against the bytes left before anything is
-// allocated.
+// kMaxHistoryBytes), it is unpacked while it inflates (the inflated blob is never held whole),
+// every count is checked against the bytes left before anything is allocated, and what the
+// unpacked records and snapshots take in memory comes out of one budget for all the runs of a
+// session together.
+//
+// Every stored number the views use as an index is checked here: record k is iteration k, and
+// each snapshot's iteration (in its common fields) is one of the records', in ascending order.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "session.h"
 
@@ -16,8 +22,22 @@ namespace cplab {
 
 // The history as a blob: "CPLH", a version, the status, the records, the snapshots.
 std::string packHistory(const StoredHistory& history);
-// The blob back; nullopt and *why ("truncated at byte 120") when it is not one.
+// The blob back; nullopt and *why ("truncated at byte 120") when it is not one, or when its
+// records and snapshots would take more than kMaxHistoryBytes of memory.
 std::optional<StoredHistory> unpackHistory(const std::string& blob, std::string* why);
+// The same from the blob deflated, inflated while it is unpacked: at most `declared` bytes are
+// inflated, and the memory the unpacked history takes (historyMemory) comes out of
+// *memoryBudget; nullopt and *why (and *memoryBudget unchanged) beyond either.
+std::optional<StoredHistory> inflateHistory(const std::string& deflated, std::int64_t declared,
+                                            std::int64_t* memoryBudget, std::string* why);
+// What an unpacked history takes in memory: its records with their extra columns and its
+// snapshots' bytes.
+std::int64_t historyMemory(const StoredHistory& history);
+
+// The iteration of a snapshot's bytes (app/registry/snapshot_codec.h: the CPSN header, then the
+// common fields with the record), read without its run's solver; nullopt and *why when the
+// bytes do not start as a snapshot's.
+std::optional<int> snapshotIteration(std::string_view bytes, std::string* why);
 
 // zlib deflate, and inflate to at most `limit` bytes (nullopt and *why beyond it or on
 // corrupt data).

@@ -11,6 +11,9 @@
 #include <QtTest>
 #include <limits>
 
+#include "cli_process.h"
+#include "core/byte_stream.h"
+#include "core/snapshot_fields_codec.h"
 #include "registry.h"
 #include "session.h"
 #include "session_history.h"
@@ -18,6 +21,21 @@
 using namespace cplab;
 
 namespace {
+
+// Bytes that begin as a snapshot of `iteration` does (the CPSN header, version, a tag and the
+// common fields), then `tail`: what a session reads of every stored snapshot without its
+// run's solver.
+std::string snapshotBytes(int iteration, const std::string& tail) {
+    Snapshot fields;
+    fields.solver = "ocas";
+    fields.record.iteration = iteration;
+    ByteWriter out;
+    out.u32(0x4e535043);  // "CPSN"
+    out.u8(1);
+    out.u8(1);
+    encodeSnapshotFields(fields, out);
+    return out.take() + tail;
+}
 
 Session sampleSession(const QString& folder) {
     Session s;
@@ -35,7 +53,8 @@ Session sampleSession(const QString& folder) {
         r.events = 5u << k;
         history.records.push_back(r);
     }
-    history.snapshots = {std::string("\0\1\2binary", 9), "second"};
+    history.snapshots = {snapshotBytes(0, std::string("\0\1\2binary", 9)),
+                         snapshotBytes(2, "second")};
     history.status = Status::make(StatusCode::IterationLimit, "max_iterations = 3 reached");
     s.runs.push_back({"ocas", {{"C", "10"}}, history});
     s.runs.push_back({"bmrm", {{"C", "1"}, {"tol_rel", "1e-4"}}, std::nullopt});
@@ -47,6 +66,27 @@ Session sampleSession(const QString& folder) {
     s.view.presentationScale = 2;
     s.view.delayMs = 300;
     return s;
+}
+
+// A history's blob with its records and snapshots as given, for refusals by name.
+std::string refusal(const StoredHistory& history) {
+    std::string why;
+    return unpackHistory(packHistory(history), &why) ? std::string() : why;
+}
+
+// The comparison as it was (for each stored record, a search of the re-run): the independent
+// answer the linear walk must give.
+StoredComparison quadraticComparison(const std::vector<IterationRecord>& stored,
+                                     const std::vector<IterationRecord>& rerun) {
+    StoredComparison c;
+    for (const IterationRecord& r : stored) {
+        for (const IterationRecord& x : rerun) {
+            if (x.iteration != r.iteration) continue;
+            c.add(r, x);
+            break;
+        }
+    }
+    return c;
 }
 
 bool sameBits(double a, double b) {
@@ -253,6 +293,229 @@ class TestSessionFormat : public QObject {
         QVERIFY2(notes[0].find("run 3") != std::string::npos &&
                      notes[0].find("in total") != std::string::npos,
                  notes[0].c_str());
+    }
+
+    void snapshotsAreOfTheRecordsIterations() {
+        // The views take a run's records up to a snapshot's iteration: a stored snapshot of an
+        // iteration beyond the records (which crashed the views), a negative one, one not after
+        // the snapshot before it, or bytes that are no snapshot are refused by name.
+        const StoredHistory h = *sampleSession("/p").runs[0].history;  // records 0 to 3
+        QVERIFY(refusal(h).empty());
+        const struct {
+            std::vector<int> iterations;
+            std::string expected;
+        } cases[] = {
+            {{0, 100},
+             "snapshot 1 is iteration 100, beyond the history's records (iterations 0 "
+             "to 3)"},
+            {{0, 4}, "snapshot 1 is iteration 4, beyond"},
+            {{2147483647}, "snapshot 0 is iteration 2147483647, beyond"},
+            {{-1}, "snapshot 0: snapshot bytes: a negative iteration"},
+            {{2, 1}, "snapshot 1 is iteration 1, not after the snapshot before it (iteration 2)"},
+            {{0, 3, 3}, "snapshot 2 is iteration 3, not after"},
+        };
+        for (const auto& c : cases) {
+            StoredHistory changed = h;
+            changed.snapshots.clear();
+            for (int iteration : c.iterations)
+                changed.snapshots.push_back(snapshotBytes(iteration, "tail"));
+            const std::string why = refusal(changed);
+            QVERIFY2(why.find(c.expected) != std::string::npos, why.c_str());
+        }
+        StoredHistory garbage = h;
+        garbage.snapshots = {"second"};
+        QVERIFY2(refusal(garbage).find("snapshot 0: not a snapshot") != std::string::npos,
+                 refusal(garbage).c_str());
+        StoredHistory none = h;
+        none.records.clear();
+        QVERIFY2(refusal(none).find("the history has no records") != std::string::npos,
+                 refusal(none).c_str());
+        none.snapshots.clear();
+        QVERIFY(refusal(none).empty());
+
+        // In a session: that history is left out with a note naming the run and what is wrong,
+        // and the rest opens.
+        Session session = sampleSession("/p");
+        session.runs[0].history->snapshots.back() = snapshotBytes(100, "tail");
+        SessionNotes notes;
+        std::string why;
+        const auto back =
+            parseSession(sessionJson(session, "/p"), "/p", "beyond.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->runs.size(), std::size_t{2});
+        QVERIFY(!back->runs[0].history);
+        QCOMPARE(notes.size(), std::size_t{1});
+        QVERIFY2(notes[0].find("run 1: stored history: snapshot 1 is iteration 100, beyond") == 0,
+                 notes[0].c_str());
+    }
+
+    void cliRefusesASnapshotBeyondTheRecords() {
+        // `cplab-cli session` names the session, the run and the snapshot, re-runs the runs
+        // and reports no stored agreement for the history it left out.
+        QTemporaryDir dir;
+        Session session;
+        session.family = "linear";
+        session.problem.builtin = "ripley_train";
+        StoredHistory history;
+        for (int k = 0; k <= 2; ++k) {
+            IterationRecord r;
+            r.iteration = k;
+            history.records.push_back(r);
+        }
+        history.snapshots = {snapshotBytes(0, ""), snapshotBytes(100, "")};
+        session.runs.push_back({"ocas", {{"C", "10"}}, history});
+        std::string why;
+        const QString path = dir.filePath("beyond.cplab");
+        QVERIFY2(writeSession(path.toStdString(), session, &why), why.c_str());
+        const QStringList arguments{"session", path, "--json", "--quiet"};
+        const auto r = clitest::runCli(arguments);
+        QVERIFY2(r.exitCode == 0, qPrintable(clitest::describe(arguments, r)));
+        QVERIFY2(r.err.contains((path +
+                                 ": run 1: stored history: snapshot 1 is iteration 100, beyond the "
+                                 "history's records (iterations 0 to 2)")
+                                    .toUtf8()),
+                 qPrintable(clitest::describe(arguments, r)));
+        bool ok = false;
+        const QJsonObject json = clitest::parseObject(r.out, &ok);
+        QVERIFY(ok);
+        QVERIFY(!json.value("runs").toArray()[0].toObject().contains("stored"));
+    }
+
+    void comparisonWalksBothRecordLists() {
+        // The linear walk gives what a search of the re-run for every stored record gives, with
+        // iterations missing on either side, and finds the first iteration that differs.
+        std::vector<IterationRecord> stored, rerun;
+        for (int k = 0; k < 2000; ++k) {
+            IterationRecord r;
+            r.iteration = k;
+            r.upper = 1.0 / (k + 1);
+            r.lower = -r.upper;
+            r.gap = r.upper - r.lower;
+            if (k % 7 != 3) stored.push_back(r);
+            if (k % 11 == 5) r.lower -= 1e-3 * k;  // iterations 5, 16, 27, ... differ
+            if (k % 13 != 4 && k < 1500) rerun.push_back(r);
+        }
+        const StoredComparison walk = compareWithStored(stored, rerun);
+        const StoredComparison search = quadraticComparison(stored, rerun);
+        QCOMPARE(walk.iterations, search.iterations);
+        QCOMPARE(walk.largestDifference, search.largestDifference);
+        QCOMPARE(walk.firstDiffering, 5);  // both have iteration 5
+        QVERIFY(!walk.same());
+        QVERIFY2(walk.differsText().find("differs from the stored history at iteration 5 by ") == 0,
+                 walk.differsText().c_str());
+        QCOMPARE(compareWithStored(stored, stored).firstDiffering, -1);
+        QVERIFY(compareWithStored(stored, stored).same());
+        QCOMPARE(compareWithStored(stored, stored).iterations, int(stored.size()) - 1);
+    }
+
+    void historiesTakeMemoryFromOneBudget() {
+        // What an unpacked history takes in memory (records, their columns, the snapshots'
+        // bytes) comes out of the budget it is given, and a history that would take more is
+        // refused before it is all read, leaving the budget as it was; the history is inflated
+        // as it is read, never beyond what it declares.
+        const StoredHistory h = *sampleSession("/p").runs[0].history;
+        const std::string blob = packHistory(h);
+        const std::string deflated = deflateBytes(blob);
+        const std::int64_t declared = static_cast<std::int64_t>(blob.size());
+        const std::int64_t needs = historyMemory(h);
+        QVERIFY(needs > declared);  // in memory, a record takes more than its 76 packed bytes
+        std::string why;
+        std::int64_t budget = needs;
+        const auto whole = inflateHistory(deflated, declared, &budget, &why);
+        QVERIFY2(whole, why.c_str());
+        QCOMPARE(budget, std::int64_t{0});
+        QCOMPARE(historyMemory(*whole), needs);
+        QCOMPARE(whole->snapshots, h.snapshots);
+        budget = needs - 1;
+        QVERIFY(!inflateHistory(deflated, declared, &budget, &why));
+        QCOMPARE(budget, needs - 1);
+        QVERIFY2(why.find("bytes of memory in total") != std::string::npos, why.c_str());
+        budget = kMaxHistoryBytes;
+        QVERIFY(!inflateHistory(deflated, declared - 1, &budget, &why));
+        QVERIFY2(why.find("larger than the " + std::to_string(declared - 1) +
+                          " bytes the session declares") != std::string::npos,
+                 why.c_str());
+        for (std::size_t n = 0; n + 1 < deflated.size(); n += 3) {
+            QVERIFY(!inflateHistory(deflated.substr(0, n), declared, &budget, &why));
+            QVERIFY(!why.empty());
+        }
+        QCOMPARE(budget, kMaxHistoryBytes);
+        // A snapshot of 2^40 bytes declared in a blob of 100 is refused unallocated.
+        StoredHistory one = h;
+        one.snapshots = {snapshotBytes(0, "")};
+        std::string huge = packHistory(one);
+        const std::uint64_t length = std::uint64_t{1} << 40;
+        std::memcpy(huge.data() + huge.size() - one.snapshots[0].size() - 8, &length, 8);
+        QVERIFY(!inflateHistory(deflateBytes(huge), std::int64_t{1} << 41, &budget, &why));
+        QCOMPARE(budget, kMaxHistoryBytes);
+    }
+
+    void optionsLeftOutMakeOneNote() {
+        // A run (or a problem) of ten thousand options that do not exist makes one note, which
+        // names five of them, each cut to 40 characters.
+        Session session = sampleSession("/p");
+        session.runs.resize(1);
+        for (int k = 0; k < 10000; ++k)
+            session.runs[0]
+                .options["warp_" + std::string(k == 0 ? 100 : 1, 'x') + std::to_string(k)] = "1";
+        SessionNotes notes;
+        std::string why;
+        const auto back =
+            parseSession(sessionJson(session, "/p"), "/p", "many.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QVERIFY(!back->complete);
+        QCOMPARE(notes.size(), std::size_t{1});
+        QVERIFY2(notes[0].find("run 1 (ocas): options 'warp_") == 0 &&
+                     notes[0].find(" and 9995 more no longer exist; they are left out") !=
+                         std::string::npos &&
+                     notes[0].size() < 400,
+                 notes[0].c_str());
+    }
+
+    void uaiSiblingsAreNamedAndHashed() {
+        // A UAI model read with its sibling <model>.evid (no evidence option) is saved naming
+        // the sibling, hashed like any input: changed, the session says so and opens nothing.
+        // A model without a sibling is saved with evidence "none": a sibling that appears later
+        // is not read.
+        QTemporaryDir dir;
+        const QString source = QString(CPLAB_TEST_DATA_DIR) + "/map/uai2014/Grids_18.uai";
+        QVERIFY(QFile::copy(source + ".gz", dir.filePath("model.uai.gz")));
+        QVERIFY(QFile::copy(source + ".evid", dir.filePath("model.uai.evid")));
+        QVERIFY(QFile::copy(source + ".gz", dir.filePath("bare.uai.gz")));
+        Session session;
+        session.family = "map";
+        session.problem.data = DataSource(dir.filePath("model.uai.gz").toStdString(), "uai");
+        std::string why;
+        QVERIFY2(hashProblemFiles(session.problem, &session.files, &why), why.c_str());
+        QCOMPARE(session.files.size(), std::size_t{2});
+        QCOMPARE(session.files[1].role, std::string("evidence"));
+        QCOMPARE(session.files[1].resolved, dir.filePath("model.uai.evid").toStdString());
+        const std::string json = sessionJson(session, dir.path().toStdString());
+        QVERIFY2(json.find("\"evidence\": \"model.uai.evid\"") != std::string::npos, json.c_str());
+        QVERIFY2(json.find("\"reference\": \"none\"") != std::string::npos, json.c_str());
+        SessionNotes notes;
+        auto back = parseSession(json, dir.path().toStdString(), "sibling.cplab", &notes, &why);
+        QVERIFY2(back && notes.empty(), why.c_str());
+        QVERIFY2(makeSessionProblem(*back, &why), why.c_str());
+        QFile changed(dir.filePath("model.uai.evid"));
+        QVERIFY(changed.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        changed.write("1\n0 1\n");
+        changed.close();
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(
+            why.find("model.uai.evid: changed since the session was saved") != std::string::npos,
+            why.c_str());
+        QVERIFY(QFile::remove(dir.filePath("model.uai.evid")));
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(why.find("model.uai.evid: missing") != std::string::npos, why.c_str());
+
+        Session bare;
+        bare.family = "map";
+        bare.problem.data = DataSource(dir.filePath("bare.uai.gz").toStdString(), "uai");
+        QVERIFY2(hashProblemFiles(bare.problem, &bare.files, &why), why.c_str());
+        QCOMPARE(bare.files.size(), std::size_t{1});
+        const std::string bareJson = sessionJson(bare, dir.path().toStdString());
+        QVERIFY2(bareJson.find("\"evidence\": \"none\"") != std::string::npos, bareJson.c_str());
     }
 };
 
