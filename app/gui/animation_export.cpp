@@ -53,11 +53,11 @@ AnimationExport::AnimationExport(Playback* playback, widgets::BoundsPlot* bounds
       bounds_(bounds),
       area_(area),
       iterations_(std::move(iterations)),
-      settings_(std::move(settings)),
-      frames_(std::make_shared<widgets::FrameSequence>()) {}
+      settings_(std::move(settings)) {}
 
 AnimationExport::~AnimationExport() {
     cancel_ = true;
+    // The worker encodes into sink_: wait for it before the members go.
     if (worker_) worker_->waitForFinished();
 }
 
@@ -66,6 +66,19 @@ void AnimationExport::start() {
     running_ = true;
     wasLive_ = playback_->live();
     wasAt_ = playback_->shownIteration();
+    widgets::AnimationTarget target = widgets::AnimationTarget::Gif;
+    widgets::animationTarget(settings_.path, &target, nullptr);
+    if (target == widgets::AnimationTarget::Gif) {
+        widgets::GifTiming timing;
+        timing.delayCentiseconds = centiseconds(1.0 / settings_.framesPerSecond);
+        timing.lastDelayCentiseconds =
+            std::max(timing.delayCentiseconds, centiseconds(settings_.holdSeconds));
+        sink_ = std::make_unique<widgets::GifStream>(settings_.path, frameCount(), timing);
+    } else {
+        sink_ = std::make_unique<widgets::PngFrameWriter>(settings_.path, frameCount());
+    }
+    worker_ = new QFutureWatcher<QString>(this);
+    connect(worker_, &QFutureWatcher<QString>::finished, this, &AnimationExport::encoded);
     // Each frame shows the race up to its iteration, not its future.
     bounds_->setCutAtMarker(true);
     drawNext();
@@ -83,7 +96,7 @@ void AnimationExport::drawNext() {
     }
     if (drawn_ == frameCount()) {
         restoreTimeline();
-        return encode();
+        return finishOutput();
     }
     playback_->showIteration(iterations_[static_cast<std::size_t>(drawn_)]);
     QTimer::singleShot(kSettleMs, this, &AnimationExport::grabFrame);
@@ -95,25 +108,57 @@ void AnimationExport::grabFrame() {
         if (!area_) return finish(false, "the window closed");
         QImage frame = area_->grab().toImage();
         frame.setDevicePixelRatio(1.0);  // device pixels, whatever the screen
-        if (settings_.scale < 1)
+        if (settings_.scale < 1 && !frame.isNull())
             frame = frame.scaled(frame.size() * settings_.scale, Qt::IgnoreAspectRatio,
                                  Qt::SmoothTransformation);
+        if (frame.isNull()) {
+            restoreTimeline();
+            return finish(false, QString("%1: frame %2 could not be drawn (out of memory?)")
+                                     .arg(settings_.path)
+                                     .arg(drawn_ + 1));
+        }
         // The family view's height follows the caption's lines: every frame takes the first
         // one's size (the picture at its top left, white where it is smaller).
-        if (frames_->count() > 0 && frame.size() != frames_->size()) {
-            QImage fitted(frames_->size(), QImage::Format_RGB32);
-            fitted.fill(Qt::white);
-            QPainter(&fitted).drawImage(QPoint(0, 0), frame);
-            frame = fitted;
+        if (drawn_ == 0) frameSize_ = frame.size();
+        if (frame.size() != frameSize_) {
+            QImage fitted(frameSize_, QImage::Format_RGB32);
+            if (!fitted.isNull()) {
+                fitted.fill(Qt::white);
+                QPainter(&fitted).drawImage(QPoint(0, 0), frame);
+            }
+            frame = fitted;  // null on a failed allocation: the sink refuses it
         }
-        frames_->add(frame);
         ++drawn_;
         emit progressed(stepsDone(), 2 * frameCount());
-        drawNext();
+        encode(std::move(frame));
     } catch (const std::exception& e) {
         restoreTimeline();
         finish(false, settings_.path + ": " + e.what());
     }
+}
+
+void AnimationExport::encode(QImage frame) {
+    // The worker alone touches the sink until it returns; the frame is its own copy.
+    widgets::FrameSink* sink = sink_.get();
+    worker_->setFuture(QtConcurrent::run([sink, frame = std::move(frame)] {
+        try {
+            QString why;
+            return sink->add(frame, &why) ? QString() : why;
+        } catch (const std::exception& e) {
+            return QString("encoding a frame: ") + e.what();
+        }
+    }));
+}
+
+void AnimationExport::encoded() {
+    const QString failure = worker_->result();
+    if (!failure.isEmpty()) {
+        restoreTimeline();
+        return finish(false, failure);
+    }
+    ++encoded_;
+    emit progressed(stepsDone(), 2 * frameCount());
+    drawNext();
 }
 
 void AnimationExport::restoreTimeline() {
@@ -126,41 +171,15 @@ void AnimationExport::restoreTimeline() {
     }
 }
 
-void AnimationExport::encode() {
-    worker_ = new QFutureWatcher<QString>(this);
-    connect(worker_, &QFutureWatcher<QString>::finished, this, [this] {
-        const QString failure = worker_->result();
-        finish(failure.isEmpty(), failure.isEmpty() ? settings_.path : failure);
-    });
-    // The worker reads only the frames (shared, no longer written) and the settings' copy.
-    worker_->setFuture(QtConcurrent::run([this, frames = frames_, settings = settings_] {
-        try {
-            const auto progress = [this](int done) {
-                encoded_ = done;
-                emit progressed(stepsDone(), 2 * frameCount());
-            };
-            widgets::AnimationTarget target = widgets::AnimationTarget::Gif;
-            QString why;
-            widgets::animationTarget(settings.path, &target, &why);
-            bool ok = false;
-            if (target == widgets::AnimationTarget::Gif) {
-                widgets::GifTiming timing;
-                timing.delayCentiseconds = centiseconds(1.0 / settings.framesPerSecond);
-                timing.lastDelayCentiseconds =
-                    std::max(timing.delayCentiseconds, centiseconds(settings.holdSeconds));
-                ok = widgets::writeGif(*frames, settings.path, timing, &cancel_, progress, &why);
-            } else {
-                ok = widgets::writePngFrames(*frames, settings.path, &cancel_, progress, &why);
-            }
-            return ok ? QString() : why;
-        } catch (const std::exception& e) {
-            return settings.path + ": " + e.what();
-        }
-    }));
+void AnimationExport::finishOutput() {
+    QString why;
+    const bool ok = sink_ && sink_->finish(&why);
+    finish(ok, ok ? settings_.path : why);
 }
 
 void AnimationExport::finish(bool ok, const QString& message) {
     running_ = false;
+    sink_.reset();  // unfinished: removes what it wrote
     emit finished(ok, message);
 }
 

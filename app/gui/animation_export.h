@@ -2,9 +2,11 @@
 // The timeline as an animation (File › Export animation…, `cplab --export-animation`): every
 // kept snapshot of the selected run in a range is shown through the window (the timeline
 // moved to it) and the centre — or only the family view — is grabbed as a frame, one frame
-// per turn of the event loop (widgets are drawn on the GUI thread only); then a worker
-// (QtConcurrent) encodes the frames as an animated GIF or numbered PNG frames
-// (widgets/common/gif_writer.h, frame_sequence.h), written atomically: a cancel writes nothing.
+// per turn of the event loop (widgets are drawn on the GUI thread only); each frame is then
+// encoded by a worker (QtConcurrent) into an animated GIF or numbered PNG frames
+// (widgets/common/gif_writer.h, frame_sequence.h) and dropped before the next is drawn, so
+// that memory holds one frame whatever their number; the output is written atomically: a
+// cancel or a failure writes nothing.
 #pragma once
 
 #include <QFutureWatcher>
@@ -51,7 +53,7 @@ class AnimationExport : public QObject {
                     std::vector<int> iterations, AnimationSettings settings);
     ~AnimationExport() override;
 
-    // Draws the frames (one per event-loop turn), then encodes them in a worker.
+    // Draws the frames (one per event-loop turn), each encoded in a worker before the next.
     void start();
     // Stops drawing or encoding; finished(false, …) follows and nothing is written.
     void cancel();
@@ -69,7 +71,10 @@ class AnimationExport : public QObject {
     void drawNext();
     void grabFrame();
     void restoreTimeline();
-    void encode();
+    // Hands `frame` to the sink on a worker; drawNext() follows when it is encoded.
+    void encode(QImage frame);
+    void encoded();
+    void finishOutput();
     void finish(bool ok, const QString& message);
 
     QPointer<Playback> playback_;
@@ -77,7 +82,8 @@ class AnimationExport : public QObject {
     QPointer<QWidget> area_;
     std::vector<int> iterations_;
     AnimationSettings settings_;
-    std::shared_ptr<widgets::FrameSequence> frames_;
+    std::unique_ptr<widgets::FrameSink> sink_;  // null once finished
+    QSize frameSize_;                           // the first frame's
     int drawn_ = 0;
     std::atomic<int> encoded_{0};
     std::atomic<bool> cancel_{false};

@@ -189,6 +189,24 @@ bool ExportActions::exportRunsTable(const QString& path, QString* why) {
     return writeText(path, widgets::tableCsv(*ctx_.setup->runTable(), fullLabel), why);
 }
 
+namespace {
+
+// Why an animation of `frames` frames of `area` cannot be made, before any is drawn: a frame
+// too large for the target or for memory (the sizes named), or a folder holding frames of the
+// pattern that the export would not replace (widgets::foreignFrames). Empty when it can.
+QString animationRefusal(const QWidget& area, const AnimationSettings& settings,
+                         widgets::AnimationTarget target, int frames) {
+    const QSize grabbed = area.size() * area.devicePixelRatioF();
+    const QSize frame = settings.scale < 1 ? grabbed * settings.scale : grabbed;
+    if (const QString why = widgets::animationSizeProblem(target, grabbed, frame); !why.isEmpty())
+        return settings.path + ": " + why;
+    if (target == widgets::AnimationTarget::PngFrames)
+        return widgets::foreignFrames(settings.path, frames);
+    return {};
+}
+
+}  // namespace
+
 AnimationExport* ExportActions::exportAnimation(const AnimationSettings& settings, QString* why) {
     const Run* r = ctx_.setup->selectedRun();
     if (!r || !r->ready() || r->history().snapshots().empty()) {
@@ -197,7 +215,7 @@ AnimationExport* ExportActions::exportAnimation(const AnimationSettings& setting
     }
     QString problem = checkAnimationSettings(settings);
     // An output that is an input (or write-protected) is refused before anything is drawn.
-    widgets::AnimationTarget target;
+    widgets::AnimationTarget target = widgets::AnimationTarget::Gif;
     if (problem.isEmpty() && widgets::animationTarget(settings.path, &target, why)) {
         const QString first = target == widgets::AnimationTarget::Gif
                                   ? settings.path
@@ -217,12 +235,14 @@ AnimationExport* ExportActions::exportAnimation(const AnimationSettings& setting
                       .arg(r->label())
                       .arg(settings.first)
                       .arg(settings.last);
+    QWidget* area = settings.viewOnly ? static_cast<QWidget*>(ctx_.centre->current())
+                                      : ctx_.window->centralWidget();
+    if (problem.isEmpty())
+        problem = animationRefusal(*area, settings, target, static_cast<int>(iterations.size()));
     if (!problem.isEmpty()) {
         if (why) *why = problem;
         return nullptr;
     }
-    QWidget* area = settings.viewOnly ? static_cast<QWidget*>(ctx_.centre->current())
-                                      : ctx_.window->centralWidget();
     auto* job =
         new AnimationExport(ctx_.playback, ctx_.boundsPlot, area, std::move(iterations), settings);
     connect(job, &AnimationExport::finished, job, &QObject::deleteLater);

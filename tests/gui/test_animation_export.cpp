@@ -4,8 +4,13 @@
 // centre's size, frames that differ, each frame's pixels those of the PNG frame export up to
 // the palette), a range and frame rate, the whole view and the race as figures and data, a
 // cancelled export that leaves no file, and an output that is an input refused up front.
+// Frames are streamed (one in memory at a time): the GIF stream on drawn frames (a local
+// palette for a new colour, a failed frame that fails the export instead of freezing it, the
+// GIF's size limit), a frame beyond the memory budget refused with its sizes, and PNG frames
+// that never mix with an older sequence in their folder.
 #include <gif_lib.h>
 
+#include <QPainter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -13,8 +18,11 @@
 #include <cmath>
 
 #include "animation_export.h"
+#include "core/memory_budget.h"
 #include "core/output_file.h"
 #include "family_view.h"
+#include "frame_sequence.h"
+#include "gif_writer.h"
 #include "gui_wait.h"
 #include "main_window.h"
 #include "main_window_parts.h"
@@ -234,6 +242,164 @@ class TestAnimationExport : public QObject {
         QVERIFY(png.done && !png.ok);
         QCOMPARE(filesIn(dir.path()), QStringList());  // no file, no temporary left behind
         QVERIFY(w.parts().timeline->isLive());
+    }
+
+    // Frames written into a folder never mix with older ones: a folder holding a longer
+    // sequence of the pattern is refused before any frame is drawn, naming the files, and
+    // nothing in it changes; so is a pattern whose older frames are numbered otherwise. With
+    // only the frames the export replaces (and a user's own file) it is written, the user's
+    // file untouched.
+    void pngFramesNeverMix() {
+        MainWindow& w = *window_;
+        const int kept = int(w.run(0)->history().snapshots().size());
+        QTemporaryDir dir;
+        const auto put = [&](const QString& name) {
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("older");
+        };
+        const auto frame = [](int k) { return QString("frame%1.png").arg(k, 4, 10, QChar('0')); };
+        for (int k = 1; k <= kept + 3; ++k)
+            put(frame(k));
+        put("notes.txt");
+        AnimationSettings settings;
+        settings.path = dir.path() + '/';
+        QString why;
+        QVERIFY(!w.exportAnimation(settings, &why));
+        QVERIFY2(why.contains("3 frame file(s)") && why.contains(frame(kept + 1)) &&
+                     why.contains(frame(kept + 3)) && why.contains("would mix"),
+                 qPrintable(why));
+        QCOMPARE(filesIn(dir.path()).size(), kept + 4);  // nothing written, nothing removed
+        settings.path = dir.filePath("shot-%d.png");
+        put("shot-01.png");
+        QVERIFY(!w.exportAnimation(settings, &why));
+        QVERIFY2(why.contains("(shot-01.png)"), qPrintable(why));
+        QVERIFY(QFile::remove(dir.filePath("shot-01.png")));
+        // The user removes the older frames beyond the new sequence: the export replaces
+        // frames 1 to kept and nothing else.
+        for (int k = kept + 1; k <= kept + 3; ++k)
+            QVERIFY(QFile::remove(dir.filePath(frame(k))));
+        settings.path = dir.path() + '/';
+        const Outcome png = runExport(w, settings);
+        QVERIFY2(png.ok, qPrintable(png.message));
+        QStringList expected;
+        for (int k = 1; k <= kept; ++k)
+            expected << frame(k);
+        expected << "notes.txt";
+        QCOMPARE(filesIn(dir.path()), expected);
+        QVERIFY(!QImage(dir.filePath(frame(kept))).isNull());  // a PNG now
+        QFile notes(dir.filePath("notes.txt"));
+        QVERIFY(notes.open(QIODevice::ReadOnly));
+        QCOMPARE(notes.readAll(), QByteArray("older"));
+    }
+
+    // A frame that cannot fit the memory budget is refused before any is drawn, with its sizes.
+    void frameBeyondMemoryIsRefused() {
+        MainWindow& w = *window_;
+        QTemporaryDir dir;
+        AnimationSettings settings;
+        settings.path = dir.filePath("big.gif");
+        const QSize size = w.centralWidget()->size() * w.centralWidget()->devicePixelRatioF();
+        QString why;
+        cplab::setMemoryBudget(32u << 20);  // less than the palette caches alone
+        const bool started = w.exportAnimation(settings, &why) != nullptr;
+        cplab::setMemoryBudget(0);
+        QVERIFY(!started);
+        const QString sizes = QString::fromStdString(cplab::sizeProduct(
+            {{double(size.width()), ""}, {double(size.height()), "pixels x 21 B"}}));
+        QVERIFY2(why.startsWith(settings.path + ": one frame needs ") && why.contains(sizes) &&
+                     why.contains("32 MB available"),
+                 qPrintable(why));
+        QCOMPARE(filesIn(dir.path()), QStringList());
+    }
+
+    // The GIF stream on drawn frames, decoded by giflib: a colour the first frame lacks gets a
+    // local palette and every frame comes out exact (flat colours); an unchanged frame is one
+    // transparent pixel.
+    void gifStreamFrames() {
+        QImage a(160, 90, QImage::Format_RGB32);
+        a.fill(Qt::white);
+        QPainter(&a).fillRect(10, 10, 40, 30, QColor(30, 60, 200));
+        QImage b = a.copy();
+        QPainter(&b).fillRect(80, 40, 60, 20, QColor(0, 200, 40));  // a new colour
+        const QImage c = b.copy();
+        QImage d = c.copy();
+        {
+            QPainter painter(&d);
+            painter.fillRect(10, 10, 40, 30, Qt::white);
+            painter.fillRect(20, 50, 40, 30, QColor(30, 60, 200));
+        }
+        const QList<QImage> frames{a, b, c, d};
+        QTemporaryDir dir;
+        const QString path = dir.filePath("stream.gif");
+        cplab::widgets::GifStream gif(path, int(frames.size()), {});
+        QString why;
+        for (const QImage& frame : frames)
+            QVERIFY2(gif.add(frame, &why), qPrintable(why));
+        QVERIFY2(gif.finish(&why), qPrintable(why));
+        QCOMPARE(gif.localPalettes(), 1);
+        const DecodedGif decoded = decodeGif(path);
+        QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
+        QCOMPARE(decoded.frames.size(), frames.size());
+        for (int k = 0; k < frames.size(); ++k)
+            QVERIFY2(differingShare(decoded.frames[k], frames[k], 0) == 0,
+                     qPrintable(QString::number(k)));
+        QCOMPARE(decoded.rects[1], QRect(80, 40, 60, 20));
+        QCOMPARE(decoded.rects[2], QRect(0, 0, 1, 1));
+    }
+
+    // A frame that could not be drawn (a null image: a failed allocation, as at 16384² where
+    // frames 3 to 35 came out frozen with exit status 0) fails the export with a message and
+    // leaves no file; so does a frame of another size; a GIF side above 65,535 is refused up
+    // front, and a frame beyond the budget names its sizes.
+    void gifStreamFailures() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fail.gif");
+        QImage a(64, 48, QImage::Format_RGB32);
+        a.fill(Qt::white);
+        QString why;
+        {
+            cplab::widgets::GifStream gif(path, 3, {});
+            QVERIFY2(gif.add(a, &why), qPrintable(why));
+            QVERIFY(!gif.add(QImage(), &why));
+            QVERIFY2(why == path + ": frame 2 could not be drawn (out of memory?)",
+                     qPrintable(why));
+            QVERIFY(!gif.finish(&why));
+            QVERIFY2(why.contains("1 of 3 frames written"), qPrintable(why));
+        }
+        QCOMPARE(filesIn(dir.path()), QStringList());
+        {
+            cplab::widgets::GifStream gif(path, 2, {});
+            QVERIFY2(gif.add(a, &why), qPrintable(why));
+            QVERIFY(!gif.add(a.scaled(32, 24), &why));
+            QVERIFY2(why.contains("frame 2 is 32 x 24 pixels, not the first's 64 x 48"),
+                     qPrintable(why));
+        }
+        QCOMPARE(filesIn(dir.path()), QStringList());
+        using cplab::widgets::AnimationTarget;
+        const QSize wide(70000, 10);
+        why = cplab::widgets::animationSizeProblem(AnimationTarget::Gif, wide, wide);
+        QVERIFY2(why.contains("70,000 x 10 pixels") && why.contains("at most 65,535"),
+                 qPrintable(why));
+        {
+            cplab::widgets::GifStream gif(path, 1, {});
+            QImage strip(70000, 1, QImage::Format_RGB32);
+            strip.fill(Qt::white);
+            QVERIFY(!gif.add(strip, &why));
+            QVERIFY2(why.contains("at most 65535 pixels on a side"), qPrintable(why));
+        }
+        QCOMPARE(filesIn(dir.path()), QStringList());
+        const QSize huge(16384, 16384);
+        cplab::setMemoryBudget(std::size_t{2} << 30);
+        why = cplab::widgets::animationSizeProblem(AnimationTarget::Gif, huge, huge);
+        const QString png =
+            cplab::widgets::animationSizeProblem(AnimationTarget::PngFrames, huge / 2, huge / 4);
+        cplab::setMemoryBudget(0);
+        QVERIFY2(why ==
+                     "one frame needs 5.3 GB: 16,384 x 16,384 pixels x 21 B + 64 MB of palette "
+                     "caches; about 2 GB available",
+                 qPrintable(why));
+        QVERIFY2(png.isEmpty(), qPrintable(png));  // 8192² grabbed, 4096² framed: 0.8 GB
     }
 
     void inputIsRefused() {

@@ -1,20 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// An animation's frames as changed rectangles, and PNG frames (frame_sequence.h).
+// Animation targets, their size and folder rules, and PNG frames (frame_sequence.h).
 #include "frame_sequence.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <cstring>
-#include <memory>
 
+#include "core/memory_budget.h"
 #include "core/output_file.h"
 
 namespace cplab::widgets {
 
 namespace {
 
-// The bounding rectangle of the pixels in which `a` and `b` (same size, RGB32) differ.
+// The number pattern of a PNG frames path: "%d" or "%0Nd" (N a digit or two).
+const QRegularExpression& numberPattern() {
+    static const QRegularExpression pattern("%(0\\d{1,2})?d");
+    return pattern;
+}
+
+// Bytes per pixel an export holds: the grab and its image (4 + 4 per grabbed pixel); the
+// frame, its fitted copy, the previous frame and its palette indices (4 + 4 + 4 + 1 per
+// frame pixel); and the two palette caches (a 2-byte index per 24-bit colour each).
+constexpr double kGrabBytes = 8;
+constexpr double kFrameBytes = 13;
+constexpr double kPaletteCacheBytes = 2.0 * 2 * (1 << 24);
+
+}  // namespace
+
 QRect differingRect(const QImage& a, const QImage& b) {
     int top = -1, bottom = -1, left = a.width(), right = -1;
     for (int y = 0; y < a.height(); ++y) {
@@ -34,60 +48,6 @@ QRect differingRect(const QImage& a, const QImage& b) {
     }
     if (top < 0) return {};
     return QRect(QPoint(left, top), QPoint(right, bottom));
-}
-
-// The number pattern of a PNG frames path: "%d" or "%0Nd" (N a digit or two).
-const QRegularExpression& numberPattern() {
-    static const QRegularExpression pattern("%(0\\d{1,2})?d");
-    return pattern;
-}
-
-}  // namespace
-
-bool FrameSequence::add(const QImage& frame) {
-    QImage image = frame.convertToFormat(QImage::Format_RGB32);
-    image.setDevicePixelRatio(1.0);
-    if (pieces_.empty()) {
-        size_ = image.size();
-        pieces_.push_back({QPoint(0, 0), image});
-        last_ = image;
-        return true;
-    }
-    if (image.size() != size_) return false;
-    const QRect changed = differingRect(last_, image);
-    pieces_.push_back({changed.topLeft(), changed.isEmpty() ? QImage() : image.copy(changed)});
-    last_ = std::move(image);
-    return true;
-}
-
-QRect FrameSequence::changedRect(int k) const {
-    const Piece& piece = pieces_[static_cast<std::size_t>(k)];
-    return piece.image.isNull() ? QRect() : QRect(piece.at, piece.image.size());
-}
-
-bool FrameSequence::replay(const std::function<bool(int, const QImage&)>& visit) const {
-    QImage canvas;
-    for (std::size_t k = 0; k < pieces_.size(); ++k) {
-        const Piece& piece = pieces_[k];
-        if (k == 0) {
-            canvas = piece.image.copy();
-        } else if (!piece.image.isNull()) {
-            const auto rowBytes = static_cast<std::size_t>(piece.image.width()) * sizeof(QRgb);
-            for (int y = 0; y < piece.image.height(); ++y) {
-                auto* target = reinterpret_cast<QRgb*>(canvas.scanLine(piece.at.y() + y));
-                std::memcpy(target + piece.at.x(), piece.image.constScanLine(y), rowBytes);
-            }
-        }
-        if (!visit(static_cast<int>(k), canvas)) return false;
-    }
-    return true;
-}
-
-std::size_t FrameSequence::bytes() const {
-    std::size_t total = 0;
-    for (const Piece& piece : pieces_)
-        total += static_cast<std::size_t>(piece.image.sizeInBytes());
-    return total;
 }
 
 bool animationTarget(const QString& path, AnimationTarget* target, QString* why) {
@@ -123,36 +83,110 @@ QString framePath(const QString& path, int index) {
                           QString("%1").arg(index, width, 10, QChar('0')));
 }
 
-bool writePngFrames(const FrameSequence& frames, const QString& path,
-                    const std::atomic<bool>* cancel, const std::function<void(int)>& progress,
-                    QString* why) {
-    std::vector<std::unique_ptr<AtomicOutput>> outputs;
-    QString failure;
-    const bool written = frames.replay([&](int k, const QImage& frame) {
-        if (cancel && cancel->load()) return false;
-        const QString file = framePath(path, k + 1);
-        auto output = std::make_unique<AtomicOutput>(file.toStdString());
-        if (output->temporaryPath().empty()) {
-            failure = file + ": " + QString::fromStdString(output->error());
-            return false;
-        }
-        if (!frame.save(QString::fromStdString(output->temporaryPath()), "PNG")) {
-            failure = file + ": could not be written";
-            return false;
-        }
-        outputs.push_back(std::move(output));
-        if (progress) progress(k + 1);
-        return true;
-    });
-    if (!written) {
-        if (why) *why = failure.isEmpty() ? path + ": cancelled" : failure;
-        return false;  // the outputs' destructors remove every temporary file
+double animationBytes(QSize grabbed, QSize frame) {
+    return kGrabBytes * grabbed.width() * grabbed.height() +
+           kFrameBytes * frame.width() * frame.height() + kPaletteCacheBytes;
+}
+
+QString animationSizeProblem(AnimationTarget target, QSize grabbed, QSize frame) {
+    const auto pixels = [](QSize s, const char* what) {
+        return sizeProduct({{double(s.width()), ""}, {double(s.height()), what}});
+    };
+    if (frame.isEmpty())
+        return QString("frames of %1 x %2 pixels: nothing to draw")
+            .arg(frame.width())
+            .arg(frame.height());
+    if (target == AnimationTarget::Gif &&
+        (frame.width() > kGifMaxSide || frame.height() > kGifMaxSide))
+        return QString::fromStdString("frames of " + pixels(frame, "pixels") +
+                                      ": a GIF is at most 65,535 pixels on a side (PNG frames "
+                                      "or a smaller scale or window)");
+    std::string product = grabbed == frame ? pixels(frame, "pixels") + " x 21 B"
+                                           : pixels(grabbed, "pixels grabbed") + " x 8 B + " +
+                                                 pixels(frame, "pixels framed") + " x 13 B";
+    product += " + 64 MB of palette caches";
+    const std::string why = memoryShortfall(animationBytes(grabbed, frame), product);
+    return why.empty() ? QString() : QString::fromStdString("one frame " + why);
+}
+
+QString foreignFrames(const QString& path, int count) {
+    const bool folder = path.endsWith('/');
+    const QFileInfo info(path);
+    const QString dir = folder ? path : info.path();
+    const QString name = folder ? QString("frame%04d.png") : info.fileName();
+    const auto match = numberPattern().match(name);
+    if (!match.hasMatch()) return {};  // the number is in a folder's name: one file per folder
+    const QRegularExpression ours(
+        "^" + QRegularExpression::escape(name.left(match.capturedStart())) + "\\d+" +
+        QRegularExpression::escape(name.mid(match.capturedEnd())) + "$");
+    QStringList foreign;
+    const QStringList names = QDir(dir).entryList(
+        QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString& file : names) {
+        if (!ours.match(file).hasMatch()) continue;
+        bool replaced = false;
+        for (int k = 1; k <= count && !replaced; ++k)
+            replaced = QFileInfo(framePath(path, k)).fileName() == file;
+        if (!replaced) foreign << file;
     }
-    for (std::size_t k = 0; k < outputs.size(); ++k) {
-        if (const auto error = outputs[k]->commit()) {
-            if (why)
-                *why = framePath(path, static_cast<int>(k) + 1) + ": " +
-                       QString::fromStdString(*error);
+    if (foreign.isEmpty()) return {};
+    const QString shown =
+        foreign.size() <= 3 ? foreign.join(", ") : foreign.first() + " ... " + foreign.last();
+    return QString(
+               "%1: the folder holds %2 frame file(s) of this pattern that these %3 frames "
+               "would not replace (%4): the sequence would mix with them; remove them or "
+               "choose another folder")
+        .arg(path)
+        .arg(foreign.size())
+        .arg(count)
+        .arg(shown);
+}
+
+struct PngFrameWriter::Pending {
+    explicit Pending(const QString& file) : target(file), output(file.toStdString()) {}
+    QString target;
+    AtomicOutput output;
+};
+
+PngFrameWriter::PngFrameWriter(QString path, int count) : path_(std::move(path)), count_(count) {}
+
+// The pending outputs' destructors remove every temporary file not renamed into place.
+PngFrameWriter::~PngFrameWriter() = default;
+
+bool PngFrameWriter::add(const QImage& frame, QString* why) {
+    const QString file = framePath(path_, static_cast<int>(written_.size()) + 1);
+    if (frame.isNull()) {
+        if (why) *why = file + ": the frame could not be drawn (out of memory?)";
+        return false;
+    }
+    auto pending = std::make_unique<Pending>(file);
+    if (pending->output.temporaryPath().empty()) {
+        if (why) *why = file + ": " + QString::fromStdString(pending->output.error());
+        return false;
+    }
+    if (!frame.save(QString::fromStdString(pending->output.temporaryPath()), "PNG")) {
+        if (why) *why = file + ": could not be written";
+        return false;
+    }
+    written_.push_back(std::move(pending));
+    return true;
+}
+
+bool PngFrameWriter::finish(QString* why) {
+    if (static_cast<int>(written_.size()) != count_) {
+        if (why)
+            *why =
+                QString("%1: %2 of %3 frames written").arg(path_).arg(written_.size()).arg(count_);
+        return false;
+    }
+    // Files of the pattern may have appeared while the frames were drawn.
+    if (const QString foreign = foreignFrames(path_, count_); !foreign.isEmpty()) {
+        if (why) *why = foreign;
+        return false;
+    }
+    for (const auto& pending : written_) {
+        if (const auto error = pending->output.commit()) {
+            if (why) *why = pending->target + ": " + QString::fromStdString(*error);
             return false;
         }
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Animated GIFs: adaptive palette, frame differencing, giflib's encoder (gif_writer.h).
+// Animated GIFs streamed frame by frame: adaptive palettes, frame differencing, giflib's
+// encoder (gif_writer.h).
 #include "gif_writer.h"
 
 #include <gif_lib.h>
@@ -7,9 +8,7 @@
 #include <QImage>
 #include <algorithm>
 #include <array>
-#include <cstdint>
-#include <memory>
-#include <unordered_map>
+#include <new>
 
 #include "core/output_file.h"
 
@@ -17,26 +16,23 @@ namespace cplab::widgets {
 
 namespace {
 
-using Histogram = std::unordered_map<QRgb, std::uint64_t>;
 using Entry = std::pair<QRgb, std::uint64_t>;  // a colour and how many pixels have it
 
-constexpr int kTransparent = 255;  // the palette's last index: "unchanged" in later frames
+constexpr int kTransparent = 255;  // the palettes' last index: "unchanged" in later frames
+// A changed pixel whose nearest colour of the global palette is off by more than this in a
+// channel is poorly drawn by it; a frame with more than 1 in 1000 such pixels gets a local
+// palette (a curve of a colour the first frame did not have).
+constexpr int kPoorChannel = 32;
+constexpr std::uint64_t kPoorPerMille = 1;
 
 int channel(QRgb c, int k) {
     return k == 0 ? qRed(c) : k == 1 ? qGreen(c) : qBlue(c);
 }
 
-Histogram histogram(const FrameSequence& frames) {
-    Histogram counts;
-    for (int k = 0; k < frames.count(); ++k) {
-        const QImage& pixels = frames.changedPixels(k);
-        for (int y = 0; y < pixels.height(); ++y) {
-            const auto* row = reinterpret_cast<const QRgb*>(pixels.constScanLine(y));
-            for (int x = 0; x < pixels.width(); ++x)
-                ++counts[row[x] & RGB_MASK];
-        }
-    }
-    return counts;
+bool poorlyDrawn(QRgb colour, QRgb drawn) {
+    return std::abs(qRed(colour) - qRed(drawn)) > kPoorChannel ||
+           std::abs(qGreen(colour) - qGreen(drawn)) > kPoorChannel ||
+           std::abs(qBlue(colour) - qBlue(drawn)) > kPoorChannel;
 }
 
 // A box of median cut: entries [begin, end) of the colours being split.
@@ -115,21 +111,39 @@ std::vector<QRgb> medianCut(std::vector<Entry> entries, int count) {
     return colours;
 }
 
-// Colour → palette index: exact for the palette's colours, else the nearest (cached).
+// Colour → palette index: exact for the palette's colours, else the nearest (cached in a
+// table of every 24-bit colour; reset() forgets only the entries it filled).
 class PaletteMap {
   public:
-    explicit PaletteMap(const std::vector<QRgb>& palette)
-        : palette_(palette), cache_(std::size_t{1} << 24, -1) {
+    PaletteMap() : cache_(std::size_t{1} << 24, -1) {}
+    void reset(std::vector<QRgb> palette) {
+        if (touched_.size() > (std::size_t{1} << 20)) {
+            std::fill(cache_.begin(), cache_.end(), std::int16_t(-1));
+        } else {
+            for (const QRgb key : touched_)
+                cache_[key] = -1;
+        }
+        touched_.clear();
+        palette_ = std::move(palette);
         for (std::size_t k = 0; k < palette_.size(); ++k) {
             std::int16_t& slot = cache_[palette_[k] & RGB_MASK];
-            if (slot < 0) slot = static_cast<std::int16_t>(k);
+            if (slot < 0) {
+                slot = static_cast<std::int16_t>(k);
+                touched_.push_back(palette_[k] & RGB_MASK);
+            }
         }
     }
     GifPixelType operator()(QRgb colour) {
-        std::int16_t& slot = cache_[colour & RGB_MASK];
-        if (slot < 0) slot = static_cast<std::int16_t>(nearest(colour));
+        const QRgb key = colour & RGB_MASK;
+        std::int16_t& slot = cache_[key];
+        if (slot < 0) {
+            slot = static_cast<std::int16_t>(nearest(colour));
+            touched_.push_back(key);
+        }
         return static_cast<GifPixelType>(slot);
     }
+    QRgb colour(GifPixelType index) const { return palette_[index]; }
+    const std::vector<QRgb>& palette() const { return palette_; }
 
   private:
     int nearest(QRgb colour) const {
@@ -148,8 +162,9 @@ class PaletteMap {
         }
         return best;
     }
-    const std::vector<QRgb>& palette_;
+    std::vector<QRgb> palette_;
     std::vector<std::int16_t> cache_;
+    std::vector<QRgb> touched_;
 };
 
 // giflib's file, closed on every path out.
@@ -161,6 +176,25 @@ struct GifCloser {
 };
 using GifFile = std::unique_ptr<GifFileType, GifCloser>;
 
+struct GifColourMapFree {
+    void operator()(ColorMapObject* map) const { GifFreeMapObject(map); }
+};
+using GifColourMap = std::unique_ptr<ColorMapObject, GifColourMapFree>;
+
+// A 256-entry colour map of `palette` (white after its colours).
+GifColourMap colourMapOf(const std::vector<QRgb>& palette) {
+    GifColourMap map(GifMakeMapObject(256, nullptr));
+    if (!map) throw std::bad_alloc();
+    for (int k = 0; k < 256; ++k) {
+        const QRgb c = k < static_cast<int>(palette.size()) ? palette[static_cast<std::size_t>(k)]
+                                                            : qRgb(255, 255, 255);
+        map->Colors[k] =
+            GifColorType{static_cast<GifByteType>(qRed(c)), static_cast<GifByteType>(qGreen(c)),
+                         static_cast<GifByteType>(qBlue(c))};
+    }
+    return map;
+}
+
 bool putLoopExtension(GifFileType* gif) {
     static const GifByteType netscape[] = "NETSCAPE2.0";
     static const GifByteType loopForever[] = {1, 0, 0};
@@ -170,9 +204,10 @@ bool putLoopExtension(GifFileType* gif) {
            EGifPutExtensionTrailer(gif) == GIF_OK;
 }
 
-// One frame: its graphics control block (delay, transparency) and the indices in `rect`.
+// One frame: its graphics control block (delay, transparency), its descriptor (with a local
+// colour map, or null for the global one) and the indices in `rect`.
 bool putFrame(GifFileType* gif, const QRect& rect, const std::vector<GifPixelType>& indices,
-              int delay, bool transparent) {
+              int delay, bool transparent, const ColorMapObject* local) {
     GraphicsControlBlock control{};
     control.DisposalMode = DISPOSE_DO_NOT;
     control.UserInputFlag = false;
@@ -182,7 +217,7 @@ bool putFrame(GifFileType* gif, const QRect& rect, const std::vector<GifPixelTyp
     const auto length = EGifGCBToExtension(&control, extension);
     if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(length), extension) !=
             GIF_OK ||
-        EGifPutImageDesc(gif, rect.x(), rect.y(), rect.width(), rect.height(), false, nullptr) !=
+        EGifPutImageDesc(gif, rect.x(), rect.y(), rect.width(), rect.height(), false, local) !=
             GIF_OK)
         return false;
     for (int y = 0; y < rect.height(); ++y) {
@@ -193,81 +228,24 @@ bool putFrame(GifFileType* gif, const QRect& rect, const std::vector<GifPixelTyp
     return true;
 }
 
-// Frame differencing on palette indices: maps frame k's changed pixels, marks those equal to
-// what is on screen (`canvas`) transparent, and crops to the pixels that change. Returns the
-// rectangle (1×1 and transparent when nothing changes) and fills *indices.
-QRect differenceFrame(const FrameSequence& frames, int k, PaletteMap& map,
-                      std::vector<GifPixelType>& canvas, std::vector<GifPixelType>* indices) {
-    const int width = frames.size().width();
-    const QRect rect = frames.changedRect(k);
-    const QImage& pixels = frames.changedPixels(k);
-    std::vector<GifPixelType> mapped(static_cast<std::size_t>(rect.width()) * rect.height());
-    int left = rect.width(), right = -1, top = -1, bottom = -1;  // within rect
-    for (int y = 0; y < rect.height(); ++y) {
-        const auto* row = reinterpret_cast<const QRgb*>(pixels.constScanLine(y));
-        for (int x = 0; x < rect.width(); ++x) {
-            const GifPixelType index = map(row[x]);
-            auto& shown = canvas[static_cast<std::size_t>(rect.y() + y) * width + rect.x() + x];
-            const bool same = k > 0 && index == shown;
-            mapped[static_cast<std::size_t>(y) * rect.width() + x] =
-                same ? GifPixelType(kTransparent) : index;
-            shown = index;
-            if (same) continue;
-            left = std::min(left, x);
-            right = std::max(right, x);
-            if (top < 0) top = y;
-            bottom = y;
-        }
+// Counts the colours of the pixels of `image` in `rect` (all of them, or with `previous` only
+// those that differ from it).
+ColourCounts countColours(const QImage& image, const QImage* previous, const QRect& rect) {
+    ColourCounts counts;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        const auto* before =
+            previous ? reinterpret_cast<const QRgb*>(previous->constScanLine(y)) : nullptr;
+        for (int x = rect.left(); x <= rect.right(); ++x)
+            if (!before || row[x] != before[x]) ++counts[row[x] & RGB_MASK];
     }
-    if (top < 0) {
-        indices->assign(1, GifPixelType(kTransparent));
-        return QRect(0, 0, 1, 1);
-    }
-    indices->clear();
-    for (int y = top; y <= bottom; ++y) {
-        const auto* row = mapped.data() + static_cast<std::size_t>(y) * rect.width();
-        indices->insert(indices->end(), row + left, row + right + 1);
-    }
-    return QRect(QPoint(rect.x() + left, rect.y() + top),
-                 QPoint(rect.x() + right, rect.y() + bottom));
-}
-
-bool encode(const FrameSequence& frames, GifFileType* gif, const GifTiming& timing,
-            const std::atomic<bool>* cancel, const std::function<void(int)>& progress) {
-    const std::vector<QRgb> palette = adaptivePalette(frames, kTransparent);
-    ColorMapObject* colourMap = GifMakeMapObject(256, nullptr);
-    if (!colourMap) return false;
-    for (int k = 0; k < 256; ++k) {
-        const QRgb c = k < static_cast<int>(palette.size()) ? palette[k] : qRgb(255, 255, 255);
-        colourMap->Colors[k] =
-            GifColorType{static_cast<GifByteType>(qRed(c)), static_cast<GifByteType>(qGreen(c)),
-                         static_cast<GifByteType>(qBlue(c))};
-    }
-    EGifSetGifVersion(gif, true);
-    const bool screen = EGifPutScreenDesc(gif, frames.size().width(), frames.size().height(), 8, 0,
-                                          colourMap) == GIF_OK;
-    GifFreeMapObject(colourMap);
-    if (!screen || (timing.loop && !putLoopExtension(gif))) return false;
-    PaletteMap map(palette);
-    std::vector<GifPixelType> canvas(
-        static_cast<std::size_t>(frames.size().width()) * frames.size().height(), 0);
-    std::vector<GifPixelType> indices;
-    for (int k = 0; k < frames.count(); ++k) {
-        if (cancel && cancel->load()) return false;
-        const QRect rect = differenceFrame(frames, k, map, canvas, &indices);
-        const int delay =
-            k + 1 == frames.count() ? timing.lastDelayCentiseconds : timing.delayCentiseconds;
-        if (!putFrame(gif, rect, indices, delay, k > 0)) return false;
-        if (progress) progress(k + 1);
-    }
-    return true;
+    return counts;
 }
 
 }  // namespace
 
-std::vector<QRgb> adaptivePalette(const FrameSequence& frames, int colours) {
+std::vector<QRgb> adaptivePalette(const ColourCounts& counts, int colours) {
     colours = std::clamp(colours, 2, 256);
-    const Histogram counts = histogram(frames);
     std::vector<Entry> entries(counts.begin(), counts.end());
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
@@ -289,41 +267,140 @@ std::vector<QRgb> adaptivePalette(const FrameSequence& frames, int colours) {
     return palette;
 }
 
-bool writeGif(const FrameSequence& frames, const QString& path, const GifTiming& timing,
-              const std::atomic<bool>* cancel, const std::function<void(int)>& progress,
-              QString* why) {
-    if (frames.count() == 0) {
-        if (why) *why = path + ": no frames to write";
-        return false;
-    }
-    AtomicOutput output(path.toStdString());
-    if (output.temporaryPath().empty()) {
-        if (why) *why = path + ": " + QString::fromStdString(output.error());
-        return false;
-    }
+struct GifStream::State {
+    explicit State(const QString& path) : output(path.toStdString()) {}
+    AtomicOutput output;
+    GifFile gif;
+    QImage previous;  // the last frame added, in full
+    PaletteMap global, local;
+    std::vector<GifPixelType> indices;
+};
+
+GifStream::GifStream(QString path, int count, GifTiming timing)
+    : path_(std::move(path)), count_(count), timing_(timing) {}
+
+// The state's output removes the temporary file unless finish() committed it.
+GifStream::~GifStream() = default;
+
+bool GifStream::fail(const QString& detail, QString* why) const {
+    if (why) *why = path_ + ": " + detail;
+    return false;
+}
+
+bool GifStream::open(const QImage& first, QString* why) {
+    if (first.width() > kGifMaxSide || first.height() > kGifMaxSide)
+        return fail(QString("frames of %1 x %2 pixels: a GIF is at most %3 pixels on a side")
+                        .arg(first.width())
+                        .arg(first.height())
+                        .arg(kGifMaxSide),
+                    why);
+    state_ = std::make_unique<State>(path_);
+    if (state_->output.temporaryPath().empty())
+        return fail(QString::fromStdString(state_->output.error()), why);
     int error = 0;
-    GifFile gif(EGifOpenFileName(output.temporaryPath().c_str(), false, &error));
-    if (!gif) {
-        if (why) *why = path + ": " + GifErrorString(error);
-        return false;
+    state_->gif.reset(EGifOpenFileName(state_->output.temporaryPath().c_str(), false, &error));
+    if (!state_->gif) return fail(GifErrorString(error), why);
+    state_->global.reset(adaptivePalette(countColours(first, nullptr, first.rect()), kTransparent));
+    const GifColourMap map = colourMapOf(state_->global.palette());
+    EGifSetGifVersion(state_->gif.get(), true);
+    if (EGifPutScreenDesc(state_->gif.get(), first.width(), first.height(), 8, 0, map.get()) !=
+            GIF_OK ||
+        (timing_.loop && !putLoopExtension(state_->gif.get())))
+        return fail(QString("could not be written (%1)").arg(GifErrorString(state_->gif->Error)),
+                    why);
+    return true;
+}
+
+bool GifStream::add(const QImage& frame, QString* why) {
+    const int k = added_ + 1;
+    if (frame.isNull())
+        return fail(QString("frame %1 could not be drawn (out of memory?)").arg(k), why);
+    try {
+        const QImage image = frame.convertToFormat(QImage::Format_RGB32);
+        if (image.isNull())
+            return fail(QString("frame %1 could not be converted (out of memory?)").arg(k), why);
+        if (added_ == 0 && !open(image, why)) return false;
+        if (image.size() != state_->previous.size() && added_ > 0)
+            return fail(QString("frame %1 is %2 x %3 pixels, not the first's %4 x %5")
+                            .arg(k)
+                            .arg(image.width())
+                            .arg(image.height())
+                            .arg(state_->previous.width())
+                            .arg(state_->previous.height()),
+                        why);
+        if (!encodeFrame(image, why)) return false;
+        state_->previous = image;
+        ++added_;
+        return true;
+    } catch (const std::bad_alloc&) {
+        return fail(QString("frame %1: out of memory").arg(k), why);
     }
-    if (!encode(frames, gif.get(), timing, cancel, progress)) {
-        if (why)
-            *why = path + ": " +
-                   (cancel && cancel->load()
-                        ? QString("cancelled")
-                        : QString("could not be written (%1)").arg(GifErrorString(gif->Error)));
-        return false;  // the output's destructor removes the temporary file
+}
+
+namespace {
+
+// Whether the changed pixels of `image` in `rect` (those that differ from `previous`) are
+// drawn poorly by the global palette: more than kPoorPerMille in 1000 of them off by more
+// than kPoorChannel in a channel.
+bool needsLocalPalette(PaletteMap& global, const QImage& image, const QImage& previous,
+                       const QRect& rect) {
+    std::uint64_t changed = 0, poor = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        const auto* before = reinterpret_cast<const QRgb*>(previous.constScanLine(y));
+        for (int x = rect.left(); x <= rect.right(); ++x) {
+            if (row[x] == before[x]) continue;
+            ++changed;
+            poor += poorlyDrawn(row[x], global.colour(global(row[x])));
+        }
     }
-    const int closed = EGifCloseFile(gif.release(), &error);
-    if (closed != GIF_OK) {
-        if (why) *why = path + ": could not be written (" + GifErrorString(error) + ")";
-        return false;
+    return poor * 1000 > changed * kPoorPerMille;
+}
+
+}  // namespace
+
+bool GifStream::encodeFrame(const QImage& image, QString* why) {
+    State& s = *state_;
+    const int delay =
+        added_ + 1 == count_ ? timing_.lastDelayCentiseconds : timing_.delayCentiseconds;
+    const QImage* previous = added_ == 0 ? nullptr : &s.previous;
+    QRect rect = previous ? differingRect(*previous, image) : image.rect();
+    PaletteMap* map = &s.global;
+    GifColourMap local;
+    if (rect.isEmpty()) {
+        s.indices.assign(1, GifPixelType(kTransparent));
+        rect = QRect(0, 0, 1, 1);
+    } else {
+        if (previous && needsLocalPalette(s.global, image, *previous, rect)) {
+            s.local.reset(adaptivePalette(countColours(image, previous, rect), kTransparent));
+            local = colourMapOf(s.local.palette());
+            map = &s.local;
+            ++localPalettes_;
+        }
+        s.indices.resize(static_cast<std::size_t>(rect.width()) * rect.height());
+        GifPixelType* out = s.indices.data();
+        for (int y = rect.top(); y <= rect.bottom(); ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+            const auto* before =
+                previous ? reinterpret_cast<const QRgb*>(previous->constScanLine(y)) : nullptr;
+            for (int x = rect.left(); x <= rect.right(); ++x)
+                *out++ =
+                    before && row[x] == before[x] ? GifPixelType(kTransparent) : (*map)(row[x]);
+        }
     }
-    if (const auto failure = output.commit()) {
-        if (why) *why = path + ": " + QString::fromStdString(*failure);
-        return false;
-    }
+    if (!putFrame(s.gif.get(), rect, s.indices, delay, previous != nullptr, local.get()))
+        return fail(QString("could not be written (%1)").arg(GifErrorString(s.gif->Error)), why);
+    return true;
+}
+
+bool GifStream::finish(QString* why) {
+    if (!state_ || added_ != count_)
+        return fail(QString("%1 of %2 frames written").arg(added_).arg(count_), why);
+    int error = 0;
+    if (EGifCloseFile(state_->gif.release(), &error) != GIF_OK)
+        return fail(QString("could not be written (%1)").arg(GifErrorString(error)), why);
+    if (const auto failure = state_->output.commit())
+        return fail(QString::fromStdString(*failure), why);
     return true;
 }
 
