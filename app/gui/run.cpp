@@ -8,6 +8,7 @@
 
 #include "core/trace_csv.h"
 #include "registry.h"
+#include "session.h"
 #include "warm_start.h"
 
 namespace cplab {
@@ -63,15 +64,17 @@ int Run::thinHistory(std::size_t bytes) {
     return history_.thin(bytes);
 }
 
-void Run::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
+bool Run::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
                   Status status) {
-    if (records.empty()) return;
-    history_.restore(std::move(records), std::move(snapshots));
+    if (records.empty() || !history_.restore(std::move(records), std::move(snapshots)))
+        return false;
     status_ = std::move(status);
     replayUntil_ = iteration();
+    replayDifference_.clear();
     if (!history_.trace().empty()) emit recordsAppended(id_, history_.trace());
     emit snapshotChanged(id_);
     emit statusChanged(id_);
+    return true;
 }
 
 bool Run::replayFirst(int then) {
@@ -89,8 +92,9 @@ bool Run::replayFirst(int then) {
 
 void Run::finishReplay(const Status& status) {
     replaying_ = false;
-    replayUntil_ = 0;
     worker_->setDelayMs(delayMs_);
+    replaceStored();
+    replayUntil_ = 0;
     status_ = status;
     if (status_.finished()) {
         playing_ = false;
@@ -100,6 +104,66 @@ void Run::finishReplay(const Status& status) {
         worker_->requestSteps(afterReplay_);
     }
     emit statusChanged(id_);
+}
+
+RunUpdate Run::takeReplayed(const RunUpdate& update) {
+    RunUpdate rest;
+    for (const IterationRecord& r : update.records) {
+        if (r.iteration > replayUntil_) {
+            rest.records.push_back(r);
+        } else {
+            replayedRecords_.push_back(r);
+        }
+    }
+    for (const SnapshotPtr& s : update.snapshots) {
+        if (s->record.iteration > replayUntil_) {
+            rest.snapshots.push_back(s);
+        } else {
+            replayedSnapshots_.push_back(s);
+        }
+    }
+    rest.status = update.status;
+    rest.gapTolerance = update.gapTolerance;
+    return rest;
+}
+
+void Run::replaceStored() {
+    std::vector<IterationRecord> stored{history_.recordAt(0)};
+    stored.insert(stored.end(), history_.trace().begin(), history_.trace().end());
+    std::vector<IterationRecord> computed;
+    if (initialSnapshot_) computed.push_back(initialSnapshot_->record);
+    computed.insert(computed.end(), replayedRecords_.begin(), replayedRecords_.end());
+    const StoredComparison c = compareWithStored(stored, computed);
+    const int reached = computed.empty() ? 0 : computed.back().iteration;
+    if (!c.same()) {
+        replayDifference_ = tr("replayed: %1").arg(QString::fromStdString(c.differsText()));
+    } else if (reached < replayUntil_) {
+        replayDifference_ = tr("replayed: differs from the stored history at iteration %1 (the "
+                               "replay ends at iteration %2, the stored history at %3)")
+                                .arg(reached + 1)
+                                .arg(reached)
+                                .arg(replayUntil_);
+    } else {
+        replayDifference_.clear();
+    }
+    // The views start again from the solver's iteration 0 (historyReplaced), then draw the
+    // replay's records and snapshots: the stored ones are gone.
+    history_.clear();
+    if (initialSnapshot_) history_.begin(initialSnapshot_);
+    const bool same = replayDifference_.isEmpty();
+    emit historyReplaced(
+        id_,
+        same ? tr("replayed to iteration %1: the stored numbers").arg(reached) : replayDifference_,
+        same);
+    if (!replayedRecords_.empty()) {
+        history_.append(replayedRecords_);
+        emit recordsAppended(id_, history_.trace());
+    }
+    for (SnapshotPtr& s : replayedSnapshots_)
+        history_.keep(std::move(s));
+    replayedRecords_.clear();
+    replayedSnapshots_.clear();
+    emit snapshotChanged(id_);
 }
 
 void Run::start() {
@@ -140,10 +204,20 @@ QString Run::stateText(int shown, bool brief) const {
     if (failed()) return tr("failed");
     if (!ready_) return tr("starting");
     if (replaying_) return tr("replaying to %1").arg(replayUntil_);
-    if (shown < iteration()) return brief ? tr("earlier") : tr("at iteration %1").arg(shown);
-    if (status_.finished()) return QString(statusName(status_.code));
-    if (playing_) return tr("running");
-    return iteration() == 0 ? tr("idle") : tr("paused");
+    QString text;
+    if (shown < iteration()) {
+        text = brief ? tr("earlier") : tr("at iteration %1").arg(shown);
+    } else if (status_.finished()) {
+        text = QString(statusName(status_.code));
+    } else if (playing_) {
+        text = tr("running");
+    } else {
+        text = iteration() == 0 ? tr("idle") : tr("paused");
+    }
+    // A replay that did not give the stored numbers marks the run for as long as it lives.
+    if (!replayDifference_.isEmpty())
+        text += brief ? tr(", differs from stored") : " (" + replayDifference_ + ")";
+    return text;
 }
 
 bool Run::threadRunning() const {
@@ -158,7 +232,10 @@ void Run::begin(const RunStart& start) {
     ready_ = true;
     status_ = start.initial.status;
     gapTolerance_ = start.initial.gapTolerance;
-    if (!start.initial.snapshots.empty()) history_.begin(start.initial.snapshots.front());
+    if (!start.initial.snapshots.empty()) {
+        initialSnapshot_ = start.initial.snapshots.front();
+        history_.begin(initialSnapshot_);
+    }
 }
 
 void Run::onStarted(RunStartPtr start) {
@@ -202,6 +279,10 @@ void Run::onRebased(RunStartPtr start, const QString& note) {
     // A restored history is gone with the data it was computed on: nothing to replay.
     replaying_ = false;
     replayUntil_ = 0;
+    replayedRecords_.clear();
+    replayedSnapshots_.clear();
+    replayDifference_.clear();
+    initialSnapshot_.reset();
     history_.clear();
     error_.clear();
     if (start) {
@@ -221,21 +302,14 @@ void Run::onRebased(RunStartPtr start, const QString& note) {
 
 void Run::onUpdated(RunUpdatePtr update) {
     if (replaying_) {
-        // The replay's records and snapshots up to the stored iteration are those shown.
-        RunUpdate rest;
-        for (const IterationRecord& r : update->records) {
-            if (r.iteration > replayUntil_) rest.records.push_back(r);
-        }
-        for (const SnapshotPtr& s : update->snapshots) {
-            if (s->record.iteration > replayUntil_) rest.snapshots.push_back(s);
-        }
+        // The replay's records and snapshots up to the stored iteration replace the stored
+        // ones once it is reached (replaceStored); what comes after them is shown as usual.
+        RunUpdate rest = takeReplayed(*update);
         const bool reached =
             !update->records.empty() && update->records.back().iteration >= replayUntil_;
         if (!reached && !update->status.finished()) return;
         finishReplay(update->status);
         if (rest.records.empty() && rest.snapshots.empty()) return;
-        rest.status = update->status;
-        rest.gapTolerance = update->gapTolerance;
         update = std::make_shared<const RunUpdate>(std::move(rest));
     }
     if (!update->records.empty()) {

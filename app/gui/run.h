@@ -85,11 +85,19 @@ class Run : public QObject {
     // Shows a history stored in a session (records from iteration 0, kept snapshots, the
     // status) as this run's own, once the run is ready. Nothing runs: the solver stays at
     // iteration 0 until Run or Step, which first replay it silently to the stored iteration
-    // (the same numbers: the options and seed are the same) and then go on from there.
-    void restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
+    // and then go on from there. The replay's records and snapshots then replace the stored
+    // ones (historyReplaced), which were never shown as computed: when they differ (beyond
+    // StoredComparison::kTolerance, or the replay ends elsewhere) the run is marked as
+    // differing. False (nothing restored) when the records are not iterations 0, 1, 2, ... or
+    // a snapshot is not of one of their iterations in ascending order (readSession refuses
+    // both; the views index the trace by iteration).
+    bool restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots,
                  Status status);
     // The stored iteration a replay is still catching up to (0: none pending).
     int replayPending() const { return replaying_ || replayUntil_ > 0 ? replayUntil_ : 0; }
+    // After a replay: "replayed: differs from the stored history at iteration k by r" when
+    // the replay did not give the stored numbers, else empty.
+    const QString& replayDifference() const { return replayDifference_; }
 
     // Writes the trace as CSV (all record columns); false and *why on failure.
     bool exportTrace(const QString& path, QString* why) const;
@@ -103,6 +111,11 @@ class Run : public QObject {
     // The run restarted on an edited problem; `note` says how ("warm start: ...",
     // "restarted cold: ..."), or why no solver could be made (`ok` false: the run failed).
     void rebased(int id, QString note, bool ok);
+    // A replay reached a restored run's stored iteration: its history is now the replay's
+    // (the views draw it again from iteration 0). `note` says whether the numbers are the
+    // stored ones ("replayed to iteration 6: the stored numbers") or not ("replayed:
+    // differs from the stored history at iteration 3 by 1"; `same` false).
+    void historyReplaced(int id, QString note, bool same);
 
   private:
     void onStarted(RunStartPtr start);
@@ -115,6 +128,11 @@ class Run : public QObject {
     // or −1: run).
     bool replayFirst(int then);
     void finishReplay(const Status& status);
+    // Keeps the replay's records and snapshots up to the stored iteration; the rest of the
+    // update, past it, is returned.
+    RunUpdate takeReplayed(const RunUpdate& update);
+    // The replay's history in place of the stored one, compared with it.
+    void replaceStored();
 
     int id_;
     std::shared_ptr<const ProblemInstance> problem_;
@@ -138,6 +156,11 @@ class Run : public QObject {
     int replayUntil_ = 0;
     bool replaying_ = false;
     int afterReplay_ = 0;
+    // The solver's own iteration 0, and what the replay computed up to the stored iteration.
+    SnapshotPtr initialSnapshot_;
+    std::vector<IterationRecord> replayedRecords_;
+    std::vector<SnapshotPtr> replayedSnapshots_;
+    QString replayDifference_;
     int delayMs_ = 0;
     bool rebasing_ = false;  // a rebase is with the worker, not yet reported
     std::shared_ptr<const ProblemInstance> pendingProblem_;  // the newest edit not yet sent

@@ -78,6 +78,11 @@ std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
         emit runRebased(runId, ok);
         emit runReplaced(runId);
     });
+    // A restored run's replay replaced its stored history: drawn again from its records.
+    connect(raw, &Run::historyReplaced, this, [this](int runId, const QString& note, bool same) {
+        if (const Run* r = runById(runId)) emit message(r->label() + ": " + note, !same);
+        emit runReplaced(runId);
+    });
     raw->setDelayMs(delayMs_);
     return run;
 }

@@ -74,15 +74,26 @@ void RunHistory::keep(SnapshotPtr snapshot) {
     snapshots_.push_back(std::move(snapshot));
 }
 
-void RunHistory::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots) {
+bool RunHistory::restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots) {
+    if (records.empty()) return false;
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        if (records[k].iteration != static_cast<int>(k)) return false;
+    }
+    int previous = -1;
+    for (const SnapshotPtr& s : snapshots) {
+        if (!s || s->record.iteration <= previous || s->record.iteration >= int(records.size()))
+            return false;
+        previous = s->record.iteration;
+    }
     initial_ = records.front();
     trace_.assign(records.begin() + 1, records.end());
     last_ = trace_.empty() ? initial_ : trace_.back();
-    if (snapshots.empty()) return;
+    if (snapshots.empty()) return true;
     snapshots_.clear();
     bytes_ = 0;
     for (auto& s : snapshots)
         keep(std::move(s));
+    return true;
 }
 
 }  // namespace cplab

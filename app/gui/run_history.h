@@ -38,8 +38,10 @@ class RunHistory {
     // A snapshot of an iteration already kept (a final one after cancel) replaces it.
     void keep(SnapshotPtr snapshot);
     // A stored history: `records` from iteration 0 (not empty), and its kept snapshots (none:
-    // the snapshots so far stay).
-    void restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots);
+    // the snapshots so far stay). False, and nothing changed, unless record k is iteration k
+    // and each snapshot is of one of their iterations, each later than the one before (the
+    // views take the records up to a snapshot's iteration).
+    bool restore(std::vector<IterationRecord> records, std::vector<SnapshotPtr> snapshots);
 
   private:
     IterationRecord initial_;

@@ -30,6 +30,7 @@
 #include "run.h"
 #include "run_controller.h"
 #include "session.h"
+#include "session_history.h"
 #include "timeline_bar.h"
 
 using cplab::MainWindow;
@@ -62,6 +63,30 @@ bool openAndWait(MainWindow& w, const QString& path, bool* ok) {
     });
     w.openSession(path);
     return waitFor([&] { return done; }) && (!*ok || waitFor([&] { return allReady(w); }));
+}
+
+// Reads the session at `from`, changes it, and writes it to `to` as it is (nothing checked).
+template <class Change>
+bool rewriteSession(const QString& from, const QString& to, Change change) {
+    cplab::SessionNotes notes;
+    std::string why;
+    auto session = cplab::readSession(from.toStdString(), &notes, &why);
+    if (!session || !notes.empty()) return false;
+    change(*session);
+    return cplab::writeSession(to.toStdString(), *session, &why);
+}
+
+// Snapshot bytes with another iteration (its common fields follow the 6-byte header and the
+// solver's name, app/registry/snapshot_codec.h).
+std::string withIteration(std::string bytes, std::int32_t iteration) {
+    std::uint64_t nameLength = 0;
+    std::memcpy(&nameLength, bytes.data() + 6, 8);
+    std::memcpy(bytes.data() + 14 + nameLength, &iteration, 4);
+    return bytes;
+}
+
+QString logText(MainWindow& w) {
+    return w.findChild<cplab::widgets::LogPanel*>()->toPlainText();
 }
 
 }  // namespace
@@ -236,6 +261,116 @@ class TestSessions : public QObject {
             QCOMPARE(stored.value("largest_relative_difference").toDouble(-1), 0.0);
             QVERIFY(stored.value("same").toBool());
         }
+    }
+
+    void snapshotBeyondTheRecordsIsRefused() {
+        // A stored snapshot of iteration 100 in a history of 6 iterations (the views crashed on
+        // it, also for a run not selected): that run's history is left out when the session is
+        // read, with a note naming the file, the run and the snapshot; the other run opens with
+        // its history, and every view draws.
+        for (int run : {0, 1}) {
+            const QString edited = path(QString("beyond%1.cplab").arg(run));
+            QVERIFY(rewriteSession(path("with.cplab"), edited, [&](cplab::Session& session) {
+                auto& snapshots = session.runs[std::size_t(run)].history->snapshots;
+                snapshots.back() = withIteration(snapshots.back(), 100);
+            }));
+            MainWindow w;
+            w.setScripted(true);
+            w.resize(1280, 720);
+            w.show();
+            bool ok = false;
+            QVERIFY(openAndWait(w, edited, &ok));
+            QVERIFY(ok);
+            for (int k = 0; k < 2; ++k)
+                w.selectRun(k), cplab::testing::drawPending(w);
+            const QString expected =
+                edited + QString(
+                             ": run %1: stored history: snapshot %2 is iteration 100, "
+                             "beyond the history's records (iterations 0 to %3)")
+                             .arg(run + 1)
+                             .arg(kSteps)
+                             .arg(kSteps);
+            QVERIFY2(logText(w).contains(expected), qPrintable(logText(w)));
+            QCOMPARE(w.run(run)->iteration(), 0);
+            QCOMPARE(w.run(1 - run)->iteration(), kSteps);
+            QVERIFY(sameRecords(w.run(1 - run)->trace(), original_.run(1 - run)->trace(), kSteps));
+        }
+        // A run refuses such a history itself (the views take the records up to a snapshot's
+        // iteration), leaving what it shows as it was.
+        MainWindow w;
+        w.setScripted(true);
+        bool ok = false;
+        QVERIFY(openAndWait(w, path("with.cplab"), &ok));
+        QVERIFY(ok);
+        std::vector<cplab::IterationRecord> records{w.run(0)->history().recordAt(0)};
+        records.insert(records.end(), w.run(0)->trace().begin(), w.run(0)->trace().end());
+        std::vector<cplab::SnapshotPtr> snapshots = w.run(0)->history().snapshots();
+        auto beyond = std::make_shared<cplab::Snapshot>(*snapshots.back());
+        beyond->record.iteration = 100;
+        snapshots.back() = beyond;
+        QVERIFY(!w.run(0)->restore(records, snapshots, w.run(0)->status()));
+        records[3].iteration = 100;
+        QVERIFY(!w.run(0)->restore(records, w.run(0)->history().snapshots(), w.run(0)->status()));
+        QCOMPARE(w.run(0)->iteration(), kSteps);
+        QCOMPARE(w.run(0)->history().snapshots().back()->record.iteration, kSteps);
+    }
+
+    void replayReplacesTheStoredNumbers() {
+        // A session edited to U = -1e300 and gap 0 at run 1's iteration 3: shown as stored
+        // until Step replays the run; then the replay's records replace the stored ones
+        // everywhere (the run's trace, the bounds plot and its export, a session saved again),
+        // and the run is marked: the log and the runs table say where and by how much it
+        // differs. Run 2, unedited, replays to the stored numbers, unmarked.
+        const QString edited = path("edited.cplab");
+        QVERIFY(rewriteSession(path("with.cplab"), edited, [](cplab::Session& session) {
+            cplab::IterationRecord& r = session.runs[0].history->records[3];
+            r.upper = -1e300;
+            r.gap = 0;
+        }));
+        MainWindow w;
+        w.setScripted(true);
+        w.resize(1280, 720);
+        w.show();
+        bool ok = false;
+        QVERIFY(openAndWait(w, edited, &ok));
+        QVERIFY(ok);
+        QCOMPARE(w.run(0)->trace()[2].upper, -1e300);
+        w.stepAll(1);
+        QVERIFY(waitFor([&] {
+            return w.run(0)->iteration() >= kSteps + 1 && w.run(1)->iteration() >= kSteps + 1;
+        }));
+        cplab::testing::drawPending(w);
+        for (int k = 0; k < 2; ++k)
+            QVERIFY(sameRecords(w.run(k)->trace(), original_.run(k)->trace(), kSteps));
+        const QString differs = "replayed: differs from the stored history at iteration 3 by 1";
+        QVERIFY2(logText(w).contains(differs), qPrintable(logText(w)));
+        QVERIFY2(logText(w).contains("replayed to iteration 6: the stored numbers"),
+                 qPrintable(logText(w)));
+        QCOMPARE(w.run(0)->replayDifference(), differs);
+        QVERIFY(w.run(1)->replayDifference().isEmpty());
+        QVERIFY(w.run(0)->stateText(kSteps + 1, true).contains("differs from stored"));
+        QVERIFY(!w.run(1)->stateText(kSteps + 1, true).contains("differs"));
+
+        QString why;
+        QVERIFY2(w.exportBoundsPlot(path("edited_bounds.csv"), &why), qPrintable(why));
+        QFile csv(path("edited_bounds.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QByteArray bounds = csv.readAll();
+        QVERIFY2(!bounds.contains("e+300") && !bounds.contains("e300"), bounds.constData());
+        // The bounds plot drew the replay's records in place of the stored ones, not beside
+        // them: one point more than the original's 6 iterations for each run.
+        for (int k = 0; k < 2; ++k)
+            QCOMPARE(w.parts().boundsPlot->pointCount(w.run(k)->id()),
+                     original_.parts().boundsPlot->pointCount(original_.run(k)->id()) + 1);
+        QVERIFY2(w.saveSession(path("resaved.cplab"), true, &why), qPrintable(why));
+        cplab::SessionNotes notes;
+        std::string message;
+        const auto resaved =
+            cplab::readSession(path("resaved.cplab").toStdString(), &notes, &message);
+        QVERIFY2(resaved, message.c_str());
+        const auto& records = resaved->runs[0].history->records;
+        QCOMPARE(records[3].upper, original_.run(0)->trace()[2].upper);
+        QCOMPARE(records[3].gap, original_.run(0)->trace()[2].gap);
     }
 
     void changedDataFileIsReportedNotUsed() {
