@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "option_form.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,6 +12,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
+#include <string_view>
 
 #include "registry.h"
 
@@ -25,13 +28,59 @@ QFormLayout* formIn(QWidget* parent) {
     return form;
 }
 
+// A real whose default 0 means "not given" (the linear solvers' C and lambda: "0: unset, use
+// lambda; neither: C = 1"): its field is left empty, and says what the run then uses, instead
+// of showing 0 while the run uses C = 1.
+constexpr std::string_view kUnsetMark = "(0: unset, ";
+
+bool zeroMeansUnset(const OptionInfo& info) {
+    double value = 1.0;
+    return info.kind == OptionInfo::Kind::Real &&
+           parseReal(info.defaultValue, value, true) == NumberError::None && value == 0.0 &&
+           info.help.find(kUnsetMark) != std::string::npos;
+}
+
+// "use lambda; neither: C = 1" of C's help, "from C" of lambda's.
+QString unsetMeaning(const OptionInfo& info) {
+    const std::size_t from = info.help.find(kUnsetMark) + kUnsetMark.size();
+    const std::size_t to = info.help.find(')', from);
+    return QString::fromStdString(info.help.substr(from, to == std::string::npos ? to : to - from));
+}
+
 QLabel* sectionTitle(const QString& text, QWidget* parent) {
     auto* label = new QLabel("<b>" + text + "</b>", parent);
     label->setContentsMargins(0, 4, 0, 0);
     return label;
 }
 
+// Holds wheel events back from unfocused fields: ignored, they go on to the parents.
+class WheelGuard : public QObject {
+  public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::Wheel) return false;
+        const auto* field = qobject_cast<QWidget*>(watched);
+        if (!field || field->hasFocus()) return false;
+        event->ignore();
+        return true;
+    }
+};
+
 }  // namespace
+
+void wheelOnlyWhenFocused(QWidget* root) {
+    auto* guard = root->findChild<WheelGuard*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!guard) guard = new WheelGuard(root);
+    QList<QWidget*> fields;
+    for (auto* spin : root->findChildren<QAbstractSpinBox*>())
+        fields << spin;
+    for (auto* combo : root->findChildren<QComboBox*>())
+        fields << combo;
+    for (QWidget* field : fields) {
+        field->setFocusPolicy(Qt::StrongFocus);
+        field->installEventFilter(guard);  // once: installing it again only moves it first
+    }
+}
 
 OptionForm::OptionForm(QWidget* parent) : QWidget(parent) {
     auto* column = new QVBoxLayout(this);
@@ -92,6 +141,8 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
                 // Reals (1e-6), free text (kernel lists) and 64-bit seeds are typed; the
                 // owner's validation checks them when a run is added.
                 auto* edit = new QLineEdit(this);
+                if (zeroMeansUnset(info))
+                    edit->setPlaceholderText(tr("unset: %1").arg(unsetMeaning(info)));
                 connect(edit, &QLineEdit::textEdited, this, [this, name = info.name] {
                     typed_.insert(name);
                     emit edited();
@@ -132,6 +183,7 @@ void OptionForm::setOptions(const std::vector<OptionInfo>& options) {
     methodTitle_->setVisible(method_->rowCount() > 0);
     advancedToggle_->setVisible(advanced_->rowCount() > 0);
     advancedToggle_->setText(tr("Advanced (%1)").arg(advanced_->rowCount()));
+    wheelOnlyWhenFocused(this);
 }
 
 void OptionForm::setValues(const OptionValues& values) {
@@ -155,7 +207,8 @@ void OptionForm::setText(const OptionInfo& info, const std::string& value) {
         case OptionInfo::Kind::Text:
         case OptionInfo::Kind::Path:
         case OptionInfo::Kind::Seed:
-            static_cast<QLineEdit*>(w)->setText(text);
+            static_cast<QLineEdit*>(w)->setText(
+                zeroMeansUnset(info) && value == info.defaultValue ? QString() : text);
             break;
         case OptionInfo::Kind::Integer:
             static_cast<QSpinBox*>(w)->setValue(text.toInt());
@@ -173,8 +226,13 @@ QString OptionForm::text(const OptionInfo& info) const {
     QWidget* w = field(info.name);
     switch (info.kind) {
         case OptionInfo::Kind::Real:
-        case OptionInfo::Kind::Seed:
-            return static_cast<QLineEdit*>(w)->text().trimmed();
+        case OptionInfo::Kind::Seed: {
+            const QString typed = static_cast<QLineEdit*>(w)->text().trimmed();
+            // An empty "unset" field is its default, as the help says.
+            return typed.isEmpty() && zeroMeansUnset(info)
+                       ? QString::fromStdString(info.defaultValue)
+                       : typed;
+        }
         case OptionInfo::Kind::Text:
         case OptionInfo::Kind::Path:
             return static_cast<QLineEdit*>(w)->text();
@@ -201,7 +259,10 @@ OptionValues OptionForm::changedValues() const {
         const std::string value = text(info).toStdString();
         // A typed value counts even when it reads as the default: C = 0 typed is an error
         // to report, not the default "neither C nor lambda given".
-        const bool typed = typed_.count(info.name) > 0;
+        // An "unset" field typed empty again is unset, not a typed 0.
+        const bool typed = typed_.count(info.name) > 0 &&
+                           !(zeroMeansUnset(info) &&
+                             static_cast<QLineEdit*>(field(info.name))->text().trimmed().isEmpty());
         if (value == info.defaultValue && !typed) continue;
         // "1e-6" and "1e-06" are the same real: compare numerically.
         double given = 0.0, fallback = 0.0;

@@ -26,6 +26,12 @@ class QToolButton;
 
 namespace cplab {
 
+// The spin boxes and combo boxes under `root` take the mouse wheel only once they have the
+// focus (a click or Tab gives it: Qt::StrongFocus); before that the wheel scrolls what holds
+// them (the set-up panel), instead of silently changing a value the pointer passed over.
+// Call again after adding fields.
+void wheelOnlyWhenFocused(QWidget* root);
+
 class OptionForm : public QWidget {
     Q_OBJECT
   public:

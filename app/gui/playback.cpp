@@ -252,9 +252,8 @@ void Playback::logEvents(int id) {
         QStringList texts;
         for (const std::string& text : s.events)
             texts << QString::fromStdString(text);
-        ctx_.log->appendMessage(QString("#%1 %2, iteration %3: %4")
-                                    .arg(id)
-                                    .arg(QString::fromStdString(r->solver()))
+        ctx_.log->appendMessage(QString("%1, iteration %2: %3")
+                                    .arg(ctx_.controller->runName(id).brief())
                                     .arg(s.record.iteration)
                                     .arg(readableNumbers(texts.join("; "))));
     }
@@ -365,7 +364,7 @@ widgets::ViewFrame Playback::frameOf(const Run& r, int iteration) const {
         const int at = live ? other->iteration() : std::min(iteration, other->iteration());
         widgets::RaceEntry entry;
         entry.runId = other->id();
-        entry.label = other->label();
+        entry.label = ctx_.controller->runLegend(other->id());
         entry.colour = other->color();
         entry.marker = other->id() - 1;
         entry.snapshot = live ? other->history().snapshot() : other->history().snapshotAt(at);
@@ -388,7 +387,8 @@ void Playback::drawFrame(const Run& r, const widgets::ViewFrame& frame) {
     if (widgets::FamilyView* view = ctx_.centre->current(); view && !view->showFrame(frame)) {
         ctx_.log->appendError(
             tr("%1: the %2 view cannot draw this run's snapshots")
-                .arg(r.label(), QString::fromStdString(ctx_.controller->problem()->info.family)));
+                .arg(ctx_.controller->runLabel(r.id()),
+                     QString::fromStdString(ctx_.controller->problem()->info.family)));
     }
     ctx_.pseudocode->setExecuted(frame.snapshot->executedLines);
 }
@@ -449,7 +449,7 @@ void Playback::updateStatusLine(const IterationRecord& rec, const widgets::ViewF
     const Family* family = ctx_.controller->family();
     const BoundLabels labels = family ? family->boundLabels() : BoundLabels{};
     QString text = tr("%1   iteration %2   %3 %4   %5 %6   gap %7   oracles %8   %9 s   [%10]")
-                       .arg(QString("#%1 %2").arg(r->id()).arg(QString::fromStdString(r->solver())))
+                       .arg(ctx_.controller->runName(r->id()).brief())
                        .arg(rec.iteration)
                        .arg(boundHead(labels.upper), number(rec.upper), boundHead(labels.lower),
                             number(rec.lower))

@@ -23,7 +23,7 @@ RunController::~RunController() {
 
 void RunController::setProblem(ProblemPtr problem) {
     objectiveGrids_->cancelAll();
-    removeAll();
+    dropAll();  // the log tells the new problem; the old runs go with the old one
     problem_ = std::move(problem);
     family_ = problem_ ? findFamily(problem_->info.family) : nullptr;
     emit problemChanged();
@@ -68,13 +68,13 @@ std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
     });
     connect(raw, &Run::statusChanged, this, &RunController::onStatus);
     connect(raw, &Run::failedToStart, this, [this](int runId, const QString& text) {
-        emit message(tr("run #%1: %2").arg(runId).arg(text), true);
+        emit message(tr("%1: %2").arg(runLabel(runId), text), true);
     });
     connect(raw, &Run::rebased, this, [this](int runId, const QString& note, bool ok) {
         finishedLogged_.erase(runId);
         objectiveGrids_->cancel(runId);
-        if (const Run* r = runById(runId))
-            emit message(tr("%1 on the edited points: %2").arg(r->label(), note), !ok);
+        if (runById(runId))
+            emit message(tr("%1 on the edited points: %2").arg(runLabel(runId), note), !ok);
         emit runRebased(runId, ok);
         emit runReplaced(runId);
     });
@@ -92,7 +92,7 @@ Run* RunController::addRun(const std::string& solver, const OptionValues& option
     const int id = nextRunId_++;
     runs_.push_back(createRun(id, solver, options));
     Run* run = runs_.back().get();
-    emit message(tr("added %1").arg(run->label()), false);
+    emit message(tr("added %1").arg(runLabel(id)), false);
     emit runAdded(id);
     return run;
 }
@@ -106,12 +106,27 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
     slot.reset();
     finishedLogged_.erase(id);
     slot = createRun(id, solver, options);
-    emit message(tr("restarted %1").arg(slot->label()), false);
+    emit message(tr("restarted %1").arg(runLabel(id)), false);
     emit runReplaced(id);
     return slot.get();
 }
 
 void RunController::removeRun(int id) {
+    if (indexOf(id) < 0) return;
+    emit message(tr("removed %1").arg(runLabel(id)), false);
+    dropRun(id);
+}
+
+void RunController::removeAll() {
+    // One line for them all: a run added right after has the number of the first removed.
+    QStringList names;
+    for (const auto& r : runs_)
+        names << runLabel(r->id());
+    if (!names.isEmpty()) emit message(tr("removed %1").arg(names.join("; ")), false);
+    dropAll();
+}
+
+void RunController::dropRun(int id) {
     const int index = indexOf(id);
     if (index < 0) return;
     objectiveGrids_->cancel(id);
@@ -120,9 +135,9 @@ void RunController::removeRun(int id) {
     emit runRemoved(id);
 }
 
-void RunController::removeAll() {
+void RunController::dropAll() {
     while (!runs_.empty())
-        removeRun(runs_.back()->id());
+        dropRun(runs_.back()->id());
     nextRunId_ = 1;
     finishedLogged_.clear();
 }
@@ -135,6 +150,25 @@ Run* RunController::run(int index) const {
 Run* RunController::runById(int id) const {
     const int index = indexOf(id);
     return index < 0 ? nullptr : runs_[static_cast<std::size_t>(index)].get();
+}
+
+RunName RunController::runName(int id) const {
+    std::vector<RunSpec> specs;
+    specs.reserve(runs_.size());
+    for (const auto& r : runs_)
+        specs.push_back({r->id(), r->solver(), r->options()});
+    for (RunName& name : runNames(specs)) {
+        if (name.id == id) return name;
+    }
+    return {};
+}
+
+QString RunController::runLabel(int id) const {
+    return runById(id) ? runName(id).text() : QString();
+}
+
+QString RunController::runLegend(int id) const {
+    return runById(id) ? runName(id).legend() : QString();
 }
 
 int RunController::indexOf(int id) const {
@@ -233,7 +267,7 @@ void RunController::enforceBudget() {
         if (k <= before) continue;  // said already; new snapshots follow the same density
         emit message(tr("history of %1 over its share of the %2 MB budget: keeping its first "
                         "and last snapshots and one in every %3 iterations")
-                         .arg(r->label())
+                         .arg(runLabel(r->id()))
                          .arg(static_cast<double>(historyBudget_) / (1 << 20), 0, 'g', 3)
                          .arg(k),
                      false);
@@ -245,7 +279,7 @@ void RunController::onStatus(int id) {
     if (r && r->status().finished() && !finishedLogged_.count(id)) {
         finishedLogged_.insert(id);
         const QString text = tr("%1: %2 - %3")
-                                 .arg(r->label(), QString(statusName(r->status().code)),
+                                 .arg(runLabel(id), QString(statusName(r->status().code)),
                                       readableNumbers(QString::fromStdString(r->status().message)));
         emit message(text, !r->status().usable());
     }

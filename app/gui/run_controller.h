@@ -15,6 +15,7 @@
 #include "core/options.h"
 #include "family.h"
 #include "objective_grid.h"
+#include "run_names.h"
 
 namespace cplab {
 
@@ -47,6 +48,7 @@ class RunController : public QObject {
     Run* addRun(const std::string& solver, const OptionValues& options, QString* why);
     // Replaces run `id` by a fresh one (same id and colour) with `solver` and `options`.
     Run* restartRun(int id, const std::string& solver, const OptionValues& options, QString* why);
+    // Removes run `id` (all runs), and the log says which.
     void removeRun(int id);
     void removeAll();
 
@@ -54,6 +56,13 @@ class RunController : public QObject {
     Run* run(int index) const;
     Run* runById(int id) const;
     int indexOf(int id) const;
+    // Run `id`'s name among the runs of the race (run_names.h): what tells it apart from the
+    // others first. Names change as runs are added, removed or restarted with other options.
+    RunName runName(int id) const;
+    // Its whole text ("#2 frank_wolfe (variant=away)"); empty for an unknown id.
+    QString runLabel(int id) const;
+    // Its name in legends (RunName::legend); empty for an unknown id.
+    QString runLegend(int id) const;
 
     // What the run controls do, to every run.
     void runAll();
@@ -97,6 +106,9 @@ class RunController : public QObject {
     std::unique_ptr<Run> createRun(int id, const std::string& solver, const OptionValues& options);
     bool check(const std::string& solver, const OptionValues& options, QString* why);
     void onStatus(int id);
+    // removeRun and removeAll without a line in the log (a new problem replaces the runs).
+    void dropRun(int id);
+    void dropAll();
     void enforceBudget();
 
     ProblemPtr problem_;

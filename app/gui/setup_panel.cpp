@@ -142,6 +142,7 @@ QWidget* SetupPanel::buildSetupPanel(QWidget* parent) {
     solverLayout->addWidget(optionForm_);
     panelLayout->addWidget(solverBox);
     panelLayout->addStretch(1);
+    wheelOnlyWhenFocused(panel);  // the wheel scrolls the panel (the test fraction went to 0.10)
     connectSetup();
     return panel;
 }
@@ -254,6 +255,7 @@ void SetupPanel::showProblem() {
     problemCombo_->setCurrentIndex(shown);
     problemDescription_->setText(
         QString::fromStdString(p->info.title + "\n\n" + p->info.description));
+    wheelOnlyWhenFocused(problemCombo_->parentWidget());  // the family's controls too
 }
 
 void SetupPanel::populateSolvers() {
@@ -395,8 +397,8 @@ void SetupPanel::addRow(int id) {
     runTable_->insertRow(row);
     for (int c = 0; c < kColumnCount; ++c)
         runTable_->setItem(row, c, new QTableWidgetItem);
-    ctx_.boundsPlot->addRun(id, r->label(), r->color());
-    refreshRunRow(id);
+    ctx_.boundsPlot->addRun(id, ctx_.controller->runLegend(id), r->color());
+    refreshRunNames();
     if (selectedId_ < 0) selectRun(row);
 }
 
@@ -410,6 +412,7 @@ void SetupPanel::removeRow(int id) {
         ++row;
     }
     if (row < runTable_->rowCount()) runTable_->removeRow(row);
+    refreshRunNames();  // what told the others apart may have gone with it
     if (id == selectedId_) {
         selectedId_ = -1;
         if (runs.runCount() > 0) {
@@ -422,8 +425,8 @@ void SetupPanel::removeRow(int id) {
 
 void SetupPanel::replaceRow(int id) {
     Run* r = ctx_.controller->runById(id);
-    ctx_.boundsPlot->addRun(id, r->label(), r->color());
-    refreshRunRow(id);
+    ctx_.boundsPlot->addRun(id, ctx_.controller->runLegend(id), r->color());
+    refreshRunNames();
     if (id == selectedId_) {
         ctx_.timeline->setLive(true);
         refreshSelection();
@@ -433,6 +436,14 @@ void SetupPanel::replaceRow(int id) {
 void SetupPanel::clearRows() {
     selectedId_ = -1;
     runTable_->setRowCount(0);
+}
+
+void SetupPanel::refreshRunNames() {
+    for (int k = 0; k < ctx_.controller->runCount(); ++k) {
+        const int id = ctx_.controller->run(k)->id();
+        ctx_.boundsPlot->setRunLabel(id, ctx_.controller->runLegend(id));
+    }
+    refreshRunRows();
 }
 
 void SetupPanel::refreshRunRows() {
@@ -445,10 +456,12 @@ void SetupPanel::refreshRunRow(int id) {
     Run* r = ctx_.controller->runById(id);
     if (row < 0 || !r || row >= runTable_->rowCount()) return;
     auto* name = runTable_->item(row, kColRun);
-    // The solver always readable; the options elided to the column (in full on hover).
+    // What tells the run apart from the others always readable; the rest of its options
+    // elided to the column (in full on hover).
+    const RunName runName = ctx_.controller->runName(id);
     const int iconAndPadding = runTable_->iconSize().width() + 16;
-    name->setText(widgets::elideRunLabel(r->label(), runTable_->fontMetrics(),
-                                         runTable_->columnWidth(kColRun) - iconAndPadding));
+    name->setText(
+        runName.fitted(runTable_->fontMetrics(), runTable_->columnWidth(kColRun) - iconAndPadding));
     name->setData(Qt::UserRole, id);
     QPixmap swatch(12, 12);
     swatch.fill(r->color());
@@ -463,7 +476,7 @@ void SetupPanel::refreshRunRow(int id) {
         QString("%1 %2\n%3 %4")
             .arg(QString::fromStdString(labels.upper), QString::number(record->upper, 'g', 6),
                  QString::fromStdString(labels.lower), QString::number(record->lower, 'g', 6));
-    name->setToolTip(r->label() + "\n" + bounds);
+    name->setToolTip(runName.text() + "\n" + bounds);
     runTable_->item(row, kColGap)->setText(QString::number(record->gap, 'e', 2));
 }
 

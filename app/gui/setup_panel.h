@@ -63,6 +63,9 @@ class SetupPanel : public QObject {
     void clearRows();
     void refreshRunRow(int id);
     void refreshRunRows();
+    // Every run's name in the table and the bounds plot's legend (run_names.h: a name says
+    // what tells the run apart from the others, so one run added or removed renames others).
+    void refreshRunNames();
     const QTableWidget* runTable() const { return runTable_; }
 
     // The selected run (its id -1, or null: none).

@@ -675,7 +675,7 @@ void TestRunController::historyBudgetThinsAndSaysSo() {
         QCOMPARE(run->history().snapshotAt(n - 1)->record.iteration, 0);
         const QString text = messages.at(k).at(0).toString();
         QCOMPARE(messages.at(k).at(1).toBool(), false);
-        QVERIFY2(text.contains(run->label()), qPrintable(text));
+        QVERIFY2(text.contains(c.runLabel(run->id())), qPrintable(text));
         QVERIFY2(text.contains("MB budget"), qPrintable(text));
         QVERIFY2(text.contains("every 16"), qPrintable(text));
     }
