@@ -8,11 +8,13 @@
 #include <QMenu>
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 #include "centre_area.h"
 #include "data/data_format.h"
 #include "data/test_split.h"
 #include "log_panel.h"
+#include "open_data_dialog.h"
 #include "recent_files.h"
 #include "session_actions.h"
 #include "setup_panel.h"
@@ -78,11 +80,15 @@ FileLoader::FileLoader(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {}
 void FileLoader::addOpenAction(QMenu* file) {
     file->addAction(tr("&Open data file..."), QKeySequence::Open, this, [this] {
         if (!ctx_.setup->confirmDiscardRuns()) return;
-        const QString path = QFileDialog::getOpenFileName(ctx_.window, tr("Open data file"),
-                                                          lastFolder("data"), openFileFilter());
+        QFileDialog* dialog = dataFileDialog(ctx_.window, tr("Open data file"), lastFolder("data"));
+        dialog->setObjectName("openFileDialog");
+        const bool chosen =
+            dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty();
+        const QString path = chosen ? dialog->selectedFiles().front() : QString();
+        dialog->deleteLater();
         if (path.isEmpty()) return;
         setLastFolder("data", path);
-        // A test file is asked for once the format is known, and only when it can have one.
+        // The family and the test set are asked for once the format is known (OpenDataDialog).
         openDataFile(path, {}, {}, true);
     });
 }
@@ -101,7 +107,7 @@ void FileLoader::openDataFile(const QString& path, const QString& testPath,
     auto loaded = std::make_shared<LoadedFile>();
     loaded->path = path;
     loaded->testPath = testPath;
-    loaded->askForTest = askForTest && testPath.isEmpty();
+    loaded->ask = askForTest && testPath.isEmpty() && preferred.empty();
     start(tr("Opening %1 ...").arg(QFileInfo(path).fileName()), [loaded, preferred] {
         loaded->reader = chooseReader(loaded->path.toStdString(), preferred, &loaded->why);
         return loaded;
@@ -133,18 +139,41 @@ void FileLoader::keepHashes(HashedFiles& hashed) {
         hashedFiles_[path] = std::move(file);
 }
 
+// One question before reading, when there is one to ask: which of the families that read the
+// format (the one remembered for it first), and the test set. False: cancelled.
+bool FileLoader::askFamilyAndTest(LoadedFile& loaded) {
+    const std::string format = loaded.reader.source.format;
+    const std::vector<const Family*> readers = familiesReading(format);
+    const bool anyTest = std::any_of(readers.begin(), readers.end(),
+                                     [](const Family* f) { return OpenDataDialog::takesTest(*f); });
+    if (readers.size() < 2 && !anyTest) return true;
+    const Family* chosen = findFamily(rememberedFamily(format));
+    if (std::find(readers.begin(), readers.end(), chosen) == readers.end())
+        chosen = loaded.reader.family;
+    std::map<std::string, QString> fractions;
+    for (const Family* f : readers) {
+        const OptionValues values = ctx_.centre->problemOptions(f->name());
+        if (const auto it = values.find(TestSplit::kFractionKey); it != values.end())
+            fractions[f->name()] = QString::fromStdString(it->second);
+    }
+    OpenDataDialog dialog(loaded.path, format, readers, chosen, fractions, ctx_.window);
+    if (dialog.exec() != QDialog::Accepted || !dialog.family()) return false;
+    loaded.reader.family = dialog.family();
+    loaded.testPath = dialog.testPath();
+    if (readers.size() > 1) rememberFamily(format, dialog.family()->name());
+    return true;
+}
+
 // The chosen family reads the file with its problem controls (or the test file given).
 void FileLoader::readChosenFile(const std::shared_ptr<LoadedFile>& loaded) {
+    if (loaded->ask && !askFamilyAndTest(*loaded)) {
+        ctx_.log->appendMessage(tr("%1: not opened").arg(loaded->path));
+        emit dataFileLoaded(false, tr("cancelled"));
+        return;
+    }
     const Family* family = loaded->reader.family;
     OptionValues options = ctx_.centre->problemOptions(family->name());
-    bool takesTest = false;
-    for (const OptionInfo& o : family->problemOptions())
-        takesTest = takesTest || o.name == TestSplit::kFileKey;
-    if (takesTest && loaded->askForTest) {
-        loaded->testPath = QFileDialog::getOpenFileName(
-            ctx_.window, tr("Test file (cancel: use the test fraction)"),
-            QFileInfo(loaded->path).path(), openFileFilter());
-    }
+    const bool takesTest = OpenDataDialog::takesTest(*family);
     if (takesTest && !loaded->testPath.isEmpty()) {
         options.erase(TestSplit::kFractionKey);
         options[TestSplit::kFileKey] = loaded->testPath.toStdString();

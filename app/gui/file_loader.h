@@ -49,7 +49,7 @@ QString openFileFilter();
 struct LoadedFile {
     QString path;
     QString testPath;
-    bool askForTest = false;
+    bool ask = false;  // File › Open: ask for the family and the test set (OpenDataDialog)
     bool isSession = false;
     std::optional<Session> session;
     SessionNotes notes;
@@ -67,7 +67,10 @@ class FileLoader : public QObject {
 
     // File › Open data file...
     void addOpenAction(QMenu* file);
-    // See MainWindow::openDataFile; dataFileLoaded() reports the outcome.
+    // See MainWindow::openDataFile; dataFileLoaded() reports the outcome. `askForTest` (File ›
+    // Open, a recent file): once the format is known, one dialog asks which family the data
+    // are for when several read it, and for the test set (OpenDataDialog); not when a test file
+    // or a family is given.
     void openDataFile(const QString& path, const QString& testPath = {},
                       const QString& preferredFamily = {}, bool askForTest = false);
     bool loading() const { return loader_ != nullptr; }
@@ -83,6 +86,7 @@ class FileLoader : public QObject {
     void dataFileLoaded(bool ok, const QString& message);
 
   private:
+    bool askFamilyAndTest(LoadedFile& loaded);
     void readChosenFile(const std::shared_ptr<LoadedFile>& loaded);
     void onLoaded();
 

@@ -35,4 +35,13 @@ QStringList recentFiles(const QString& kind) {
     return QSettings().value("recent/" + kind).toStringList();
 }
 
+std::string rememberedFamily(const std::string& format) {
+    return QSettings().value("openAs/" + QString::fromStdString(format)).toString().toStdString();
+}
+
+void rememberFamily(const std::string& format, const std::string& family) {
+    QSettings().setValue("openAs/" + QString::fromStdString(format),
+                         QString::fromStdString(family));
+}
+
 }  // namespace cplab
