@@ -53,6 +53,7 @@ void MapDecoder::icm(std::vector<int>& x, int passes) {
     for (int pass = 0; pass < passes; ++pass) {
         bool moved = false;
         for (int v = 0; v < model_.variables(); ++v) {
+            if ((v & 65535) == 65535 && interrupted()) return;
             const int k = model_.labels(v);
             const std::span<const double> theta = model_.unary(v);
             for (int a = 0; a < k; ++a)

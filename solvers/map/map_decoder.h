@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "map/pairwise_model.h"
 
 namespace cplab {
@@ -61,7 +62,13 @@ class MapDecoder {
     // `model` and `incidence` must outlive the decoder; `floor` is the model's forbiddenFloor().
     MapDecoder(const PairwiseModel& model, const NodeIncidence& incidence, double floor);
 
-    // Up to `passes` passes of ICM on x, stopping after a pass that moves no node.
+    // What ICM polls (every 65,536 nodes) so that a time limit or a cancel ends it part-way,
+    // x then a valid labeling, no worse than before (null: never stopped). Must outlive its use.
+    void setInterrupt(const Interrupt* interrupt) { interrupt_ = interrupt; }
+    bool interrupted() const { return interrupt_ && interrupt_->requested(); }
+
+    // Up to `passes` passes of ICM on x, stopping after a pass that moves no node (or when
+    // interrupted()).
     void icm(std::vector<int>& x, int passes);
     // One forest move on x: B grown from `priority` (nodes in that order, repeats ignored),
     // then from the other nodes shuffled by `seed`. Returns how many labels changed.
@@ -73,6 +80,7 @@ class MapDecoder {
     void kick(std::vector<int>& x, int size, std::uint64_t seed, std::vector<int>& ball);
 
   private:
+    const Interrupt* interrupt_ = nullptr;
     // θ'_e(a, b) with the floor.
     double pairwise(int e, int a, int b) const;
     // θ'_v(a) + Σ over v's edges to nodes outside B of θ'_e at their labels, into value(v).

@@ -88,6 +88,7 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
         return;
     }
     SetupTimer timer(*this);
+    setupStart_ = Interrupt::Clock::now();
     const PairwiseModel& m = *model_;
     const int n = m.variables();
     floor_ = m.forbiddenFloor();
@@ -98,6 +99,7 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     layOutMessages();
     incidence_ = NodeIncidence(m);
     decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
+    decoder_->setInterrupt(&interrupt_);
     beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int v = 0; v < n; ++v)
         beliefOffset_[static_cast<std::size_t>(v) + 1] =
@@ -141,7 +143,15 @@ void MessagePassingSolver::resetInitialRecord() {
     bestDual_ = kInf;
     bestEnergy_ = -kInf;
     bestLabeling_.clear();
+    // The set-up's decoding counts against max_seconds too (ICM and forest moves on a 4096²
+    // grid took 30 s of a 3 s limit before the first sweep).
+    const double limit = stopOptions().max_seconds;
+    if (limit > 0)
+        interrupt_ = Interrupt(cancelToken(),
+                               setupStart_ + std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                                 std::chrono::duration<double>(limit)));
     evaluate();
+    interrupt_ = Interrupt();
     IterationRecord initial;
     initial.upper = recordedUpper();
     initial.lower = bestEnergy_;
@@ -274,7 +284,7 @@ void MessagePassingSolver::forestMoves() {
     std::vector<int> x = fromBest ? bestLabeling_ : improved_;
     double value = fromBest ? bestEnergy_ : energy_;
     std::vector<int> y;
-    for (int k = 0; k < options_.forest_moves; ++k) {
+    for (int k = 0; k < options_.forest_moves && !decoder_->interrupted(); ++k) {
         const std::uint64_t seed = evaluations_ * 101 + static_cast<unsigned>(k);
         y = x;
         if (fromBest) {
@@ -352,8 +362,10 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
         if (lastSweepOfStep_) break;
     }
     lastSweepOfStep_ = true;
-    interrupt_ = Interrupt();  // the evaluation completes whatever the time
+    // The evaluation's bound and energy are always made; its ICM passes and forest moves stop
+    // at the deadline (a valid labeling at every moment).
     evaluate();
+    interrupt_ = Interrupt();
     record.upper = recordedUpper();
     record.lower = bestEnergy_;
     record.extra = {dual_, energy_, static_cast<double>(disagreeingCount_)};

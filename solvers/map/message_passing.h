@@ -309,7 +309,8 @@ class MessagePassingSolver : public Solver {
     std::vector<double> bestDualHistory_;    // best U after each step, for the stall rule
     std::vector<double> bestEnergyHistory_;  // best E after each step, for the stall rule
     bool lastSweepOfStep_ = true;
-    Interrupt interrupt_;  // the step in progress's deadline (none outside a step)
+    Interrupt interrupt_;  // the deadline of the step or set-up in progress (none otherwise)
+    Interrupt::Clock::time_point setupStart_{};
     std::shared_ptr<const GridPicture> picture_;
 };
 
