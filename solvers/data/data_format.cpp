@@ -9,9 +9,13 @@
 #include "data/csv_format.h"
 #include "data/data_error.h"
 #include "data/dataset.h"
+#include "data/hdf5_format.h"
 #include "data/image_format.h"
 #include "data/libsvm_format.h"
+#include "data/mat_format.h"
 #include "data/netpbm_format.h"
+#include "data/npy_format.h"
+#include "data/npz_format.h"
 #include "data/precomputed_format.h"
 #include "data/sequence_format.h"
 #include "data/text_io.h"
@@ -42,6 +46,10 @@ const std::vector<DataFormat>& dataFormats() {
     static const std::vector<DataFormat> table = {
         {"libsvm", "LIBSVM/SVMlight", DataKind::Examples, {".libsvm", ".svm"}, &sniffLibsvm, {.examples = &readLibsvm}},
         {"csv", "CSV", DataKind::Examples, {".csv"}, &sniffCsv, {.examples = &readCsvSource}, &csvReaderOptions, &checkCsvReaderOptions},
+        {"npy", "NumPy .npy", DataKind::Examples, {".npy"}, &sniffNpy, {.examples = &loadNpy}, &npyReaderOptions, &checkNpyReaderOptions},
+        {"npz", "NumPy .npz", DataKind::Examples, {".npz"}, &sniffNpz, {.examples = &loadNpz}, &namedArrayOptions, &checkNamedArrayOptions},
+        {"mat", "MATLAB .mat", DataKind::Examples, {".mat"}, &sniffMat, {.examples = &loadMat}, &namedArrayOptions, &checkNamedArrayOptions},
+        {"hdf5", "HDF5", DataKind::Examples, {".h5", ".hdf5"}, &sniffHdf5, {.examples = &loadHdf5}, &namedArrayOptions, &checkNamedArrayOptions},
         {"precomputed", "LIBSVM precomputed kernel", DataKind::KernelRows, {}, &sniffPrecomputedKernel, {.examples = &readPrecomputedRows}},
         {"letter", "Taskar's letter.data", DataKind::Sequences, {}, &sniffLetterData, {.sequences = &loadLetterData}},
         {"seq", "labelled sequences", DataKind::Sequences, {".seq"}, &sniffSequences, {.sequences = &loadSequences}},

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "data/mat_format.h"
+
+#include <matio.h>
+
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "data/array_format.h"
+#include "data/data_error.h"
+#include "data/hdf5_format.h"
+
+namespace cplab {
+
+namespace {
+
+constexpr unsigned long long kMaxDeflateRatio = 1032;
+
+struct MatCloser {
+    void operator()(mat_t* mat) const { Mat_Close(mat); }
+};
+struct VarFree {
+    void operator()(matvar_t* var) const { Mat_VarFree(var); }
+};
+using MatFile = std::unique_ptr<mat_t, MatCloser>;
+using MatVar = std::unique_ptr<matvar_t, VarFree>;
+
+// matio reports through a log function: its last message goes into the DataError.
+thread_local std::string lastMatioMessage;
+
+void keepMatioMessage(int, char* message) {
+    lastMatioMessage = message ? message : "";
+}
+
+std::string matioSays() {
+    std::string said = lastMatioMessage.empty() ? "" : " (matio: " + lastMatioMessage + ")";
+    lastMatioMessage.clear();
+    return said;
+}
+
+// The element type of matio's storage type (what Mat_VarRead leaves in memory, native order).
+bool elementOfMatType(matio_types type, Element* element) {
+    const bool big = std::endian::native == std::endian::big;
+    switch (type) {
+        case MAT_T_DOUBLE:
+            return elementOf('f', 8, big, element);
+        case MAT_T_SINGLE:
+            return elementOf('f', 4, big, element);
+        case MAT_T_INT8:
+            return elementOf('i', 1, big, element);
+        case MAT_T_UINT8:
+            return elementOf('u', 1, big, element);
+        case MAT_T_INT16:
+            return elementOf('i', 2, big, element);
+        case MAT_T_UINT16:
+            return elementOf('u', 2, big, element);
+        case MAT_T_INT32:
+            return elementOf('i', 4, big, element);
+        case MAT_T_UINT32:
+            return elementOf('u', 4, big, element);
+        case MAT_T_INT64:
+            return elementOf('i', 8, big, element);
+        case MAT_T_UINT64:
+            return elementOf('u', 8, big, element);
+        default:
+            return false;
+    }
+}
+
+std::string variableNames(mat_t* mat) {
+    size_t count = 0;
+    char** names = Mat_GetDir(mat, &count);
+    std::string list;
+    for (size_t k = 0; names && k < count && k < 20; ++k)
+        list += (list.empty() ? "" : ", ") + std::string(names[k] ? names[k] : "?");
+    if (count > 20) list += ", ...";
+    return list.empty() ? "none" : list;
+}
+
+const char* className(matio_classes type) {
+    switch (type) {
+        case MAT_C_CELL:
+            return "a cell array";
+        case MAT_C_STRUCT:
+            return "a struct";
+        case MAT_C_OBJECT:
+            return "an object";
+        case MAT_C_CHAR:
+            return "text (char)";
+        case MAT_C_FUNCTION:
+            return "a function handle";
+        case MAT_C_OPAQUE:
+            return "an opaque object";
+        case MAT_C_EMPTY:
+            return "empty";
+        default:
+            return "not numeric";
+    }
+}
+
+// The variable `name`, read whole after its shape, class and size were checked.
+MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path,
+                    const char* option, unsigned long long fileBytes, bool vector) {
+    const std::string what = "variable '" + name + "'";
+    MatVar info(Mat_VarReadInfo(mat, name.c_str()));
+    if (!info)
+        throw DataError(path, 0,
+                        "no variable '" + name + "' (it holds: " + variableNames(mat) +
+                            "); choose with --data-set " + option + "=NAME" + matioSays());
+    if (info->class_type < MAT_C_SPARSE || info->class_type > MAT_C_UINT64)
+        throw DataError(
+            path, 0, what + " is " + className(info->class_type) + ": expected a numeric matrix");
+    if (info->isComplex) throw DataError(path, 0, what + " is complex: expected real numbers");
+    if (info->rank != 2)
+        throw DataError(
+            path, 0,
+            what + " has " + std::to_string(info->rank) + " dimensions: expected a matrix");
+    ArrayShape shape{static_cast<long long>(info->dims[0]), static_cast<long long>(info->dims[1]),
+                     true};
+    if (vector && shape.rows != 1 && shape.cols != 1)
+        throw DataError(path, 0,
+                        what + " is " + std::to_string(shape.rows) + " x " +
+                            std::to_string(shape.cols) +
+                            ": expected a vector of one label per example");
+    if (vector && info->class_type == MAT_C_SPARSE)
+        throw DataError(path, 0, what + " is sparse: expected a dense vector of labels");
+    if (info->class_type != MAT_C_SPARSE) {
+        const bool packed =
+            info->compression != MAT_COMPRESSION_NONE || Mat_GetVersion(mat) == MAT_FT_MAT73;
+        checkArrayFits(shape, info->data_size > 0 ? info->data_size : 1,
+                       packed ? fileBytes * kMaxDeflateRatio : fileBytes, path, what);
+    }
+    MatVar var(Mat_VarRead(mat, name.c_str()));
+    if (!var || !var->data)
+        throw DataError(path, 0, "cannot read " + what + ": truncated or corrupt" + matioSays());
+    return var;
+}
+
+// A dense numeric matrix into the sink (column-major).
+void putDense(const matvar_t& var, ArraySink& sink, const std::string& path) {
+    Element element;
+    if (!elementOfMatType(var.data_type, &element))
+        throw DataError(path, 0,
+                        std::string("variable '") + var.name + "': unexpected storage type");
+    const std::size_t count = var.dims[0] * var.dims[1];
+    if (var.nbytes < count * static_cast<std::size_t>(element.bytes()))
+        throw DataError(path, 0, std::string("variable '") + var.name + "' holds too few values");
+    sink.putRaw(static_cast<const char*>(var.data), count, element);
+    if (!sink.full())
+        throw DataError(path, 0, std::string("variable '") + var.name + "' holds too few values");
+}
+
+// A sparse matrix (compressed columns) as the Dataset's row-major sparse matrix: nonzeros only.
+void putSparse(const matvar_t& var, Dataset& data, const std::string& path) {
+    const std::string what = std::string("sparse variable '") + var.name + "'";
+    const auto* s = static_cast<const mat_sparse_t*>(var.data);
+    const long long rows = static_cast<long long>(var.dims[0]);
+    const long long cols = static_cast<long long>(var.dims[1]);
+    if (rows < 1 || cols < 1 || rows > INT_MAX || cols > INT_MAX)
+        throw DataError(path, 0,
+                        what + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                            ": expected at least one row and column, fewer than 2^31");
+    if (!s || !s->jc || s->njc != cols + 1 || s->jc[0] != 0 || s->jc[cols] > s->nir ||
+        s->jc[cols] > s->ndata || (s->nir && !s->ir) ||
+        (var.data_type != MAT_T_DOUBLE && var.data_type != MAT_T_UINT8))
+        throw DataError(path, 0, what + ": inconsistent column starts or values");
+    // MATLAB's sparse matrices are double or logical.
+    std::vector<double> values(s->jc[cols]);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        values[k] = var.data_type == MAT_T_DOUBLE ? static_cast<const double*>(s->data)[k]
+                                                  : static_cast<const mat_uint8_t*>(s->data)[k];
+        if (!std::isfinite(values[k]))
+            throw DataError(path, 0,
+                            what + ": value " + std::to_string(k + 1) +
+                                " is not finite: expected finite numbers");
+    }
+    std::vector<int> starts(rows + 1, 0);
+    for (long long j = 0; j < cols; ++j) {
+        if (s->jc[j + 1] < s->jc[j])
+            throw DataError(path, 0,
+                            what + ": column starts decrease at column " + std::to_string(j + 1));
+        for (auto k = s->jc[j]; k < s->jc[j + 1]; ++k) {
+            if (s->ir[k] >= rows || (k > s->jc[j] && s->ir[k] <= s->ir[k - 1]))
+                throw DataError(path, 0,
+                                what +
+                                    ": row indices out of range or not increasing in "
+                                    "column " +
+                                    std::to_string(j + 1));
+            if (values[k] != 0.0) ++starts[s->ir[k] + 1];
+        }
+    }
+    for (long long i = 0; i < rows; ++i)
+        starts[i + 1] += starts[i];
+    Dataset::SparseMatrix matrix(rows, cols);
+    matrix.resizeNonZeros(starts[rows]);
+    std::copy(starts.begin(), starts.end(), matrix.outerIndexPtr());
+    for (long long j = 0; j < cols; ++j)
+        for (auto k = s->jc[j]; k < s->jc[j + 1]; ++k) {
+            if (values[k] == 0.0) continue;
+            const int at = starts[s->ir[k]]++;
+            matrix.innerIndexPtr()[at] = static_cast<int>(j);
+            matrix.valuePtr()[at] = values[k];
+        }
+    data.sparseStorage = true;
+    data.sparse = std::move(matrix);
+    data.dense = Dataset::DenseMatrix();
+    data.labels = Eigen::VectorXd::Zero(rows);
+}
+
+Dataset readMat(mat_t* mat, const std::string& path, const NamedArrays& names,
+                unsigned long long fileBytes) {
+    Dataset data;
+    const MatVar x = readVariable(mat, names.x, path, "x", fileBytes, false);
+    const std::string where = path + " (variable '" + names.x + "')";
+    if (x->class_type == MAT_C_SPARSE) {
+        if (names.labelsInX())
+            throw DataError(path, 0,
+                            "the labels cannot be a column of the sparse variable '" + names.x +
+                                "': give them as y=NAME");
+        putSparse(*x, data, where);
+    } else {
+        const ArrayShape shape{static_cast<long long>(x->dims[0]),
+                               static_cast<long long>(x->dims[1]), true};
+        const int column =
+            names.labelsInX() ? resolveLabelColumn(names.labelColumn, shape.cols, where) : -1;
+        ArraySink sink(data, shape, column, where);
+        putDense(*x, sink, where);
+    }
+    if (!names.labelsInX()) {
+        const MatVar y = readVariable(mat, names.y, path, "y", fileBytes, true);
+        const long long count = static_cast<long long>(y->dims[0] * y->dims[1]);
+        checkLabelCount(count, data.sparseStorage ? data.sparse.rows() : data.dense.rows(), path,
+                        "variable '" + names.y + "'");
+        ArraySink sink(data.labels, {count, 1, true}, path + " (variable '" + names.y + "')");
+        putDense(*y, sink, path);
+    }
+    return data;
+}
+
+}  // namespace
+
+Dataset loadMat(const std::string& path, const LoadOptions& options,
+                const OptionValues& readerOptions) {
+    const NamedArrays names = namedArrays(readerOptions, path);
+    std::error_code error;
+    const unsigned long long fileBytes = std::filesystem::file_size(path, error);
+    if (error) throw DataError(path, 0, "cannot read: " + error.message());
+    Dataset data;
+    {
+        const std::lock_guard<std::mutex> lock(hdf5Mutex());
+        static const int logging = Mat_LogInitFunc("cplab", &keepMatioMessage);
+        (void)logging;
+        lastMatioMessage.clear();
+        MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
+        if (!mat)
+            throw DataError(
+                path, 0, "not a MATLAB .mat file matio can read (levels 5 and 7.3)" + matioSays());
+        data = readMat(mat.get(), path, names, fileBytes);
+    }
+    finishArrayDataset(data, path, options, data.sparseStorage);
+    return data;
+}
+
+int sniffMat(const FilePrefix& prefix) {
+    if (prefix.hasExtension(".mat")) return 5;
+    const std::string& head = prefix.head;
+    return head.rfind("MATLAB 5.0 MAT-file", 0) == 0 || head.rfind("MATLAB 7.3 MAT-file", 0) == 0
+               ? 5
+               : 0;
+}
+
+}  // namespace cplab

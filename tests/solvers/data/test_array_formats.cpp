@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NumPy .npy/.npz, MATLAB .mat and HDF5 (data/npy_format.h, npz_format.h, mat_format.h,
+// hdf5_format.h): heart_scale, read from its LIBSVM text, is written here in each format (by
+// hand for .npy, through libzip, matio and libhdf5 for the others) and read back through the
+// format table: the same features and labels bit for bit, in every byte order, memory order
+// and element type; a sparse .mat stays sparse. Every malformed file is refused with a message
+// naming the file and what was expected.
+#include <QtTest>
+#include <filesystem>
+#include <string>
+
+#include "array_files.h"
+#include "data/data_error.h"
+#include "data/data_format.h"
+#include "data/libsvm_format.h"
+
+using namespace cplab;
+using namespace cplab::testing;
+
+namespace {
+
+Dataset heartScale() {
+    LoadOptions options;
+    options.storage = Storage::Dense;
+    return loadLibsvm(std::string(CPLAB_TEST_DATA_DIR) + "/heart_scale", options);
+}
+
+// Reads `path` through the format table, as the CLI and the GUI do.
+Dataset readTable(const std::string& path, const OptionValues& readerOptions = {},
+                  const char* expectedFormat = nullptr) {
+    const std::vector<FormatMatch> matches = sniffFormats(readFilePrefix(path));
+    if (matches.empty()) throw std::runtime_error("no format");
+    if (expectedFormat && matches.front().format->name != expectedFormat)
+        throw std::runtime_error("sniffed as " + std::string(matches.front().format->name));
+    return readExamples({path, std::string(matches.front().format->name), readerOptions}, {});
+}
+
+// The same examples: dimensions, every feature and label equal as doubles.
+bool sameExamples(const Dataset& read, const Dataset& expected) {
+    if (read.size() != expected.size() || read.dimension() != expected.dimension()) return false;
+    for (int i = 0; i < read.size(); ++i)
+        if (read.row(i) != expected.row(i) || read.labels(i) != expected.labels(i)) return false;
+    return true;
+}
+
+// The message of what `read` throws (DataError or std::invalid_argument), or "" when it reads.
+template <class Read>
+std::string refusal(Read read) {
+    try {
+        read();
+    } catch (const DataError& e) {
+        return e.what();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+class TestArrayFormats : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    Dataset heart_ = heartScale();
+    std::string at(const std::string& name) const {
+        return (std::filesystem::path(dir_.path().toStdString()) / name).string();
+    }
+
+  private slots:
+    void npyEncodings_data();
+    void npyEncodings();
+    void npyIntegers();
+    void npyLabelsFile();
+    void npz();
+    void matFiles_data();
+    void matFiles();
+    void hdf5();
+    void malformedNpy_data();
+    void malformedNpy();
+    void malformedNpz();
+    void malformedMatAndHdf5();
+};
+
+void TestArrayFormats::npyEncodings_data() {
+    QTest::addColumn<QString>("descr");
+    QTest::addColumn<bool>("fortran");
+    QTest::newRow("float64 little C") << "<f8" << false;
+    QTest::newRow("float64 big C") << ">f8" << false;
+    QTest::newRow("float64 little Fortran") << "<f8" << true;
+    QTest::newRow("float64 big Fortran") << ">f8" << true;
+    QTest::newRow("float32 little C") << "<f4" << false;
+    QTest::newRow("float32 big Fortran") << ">f4" << true;
+}
+
+void TestArrayFormats::npyEncodings() {
+    QFETCH(QString, descr);
+    QFETCH(bool, fortran);
+    const std::string path = at("heart.npy");
+    writeBytes(path, npyOfExamples(heart_, descr.toStdString(), fortran, true));
+    const Dataset read = readTable(path, {}, "npy");
+    QVERIFY(!read.sparseStorage);
+    Dataset expected = heart_;
+    if (descr.endsWith("f4"))  // the float32 of each value, as NumPy stored it
+        expected.dense = heart_.dense.cast<float>().cast<double>();
+    QVERIFY(sameExamples(read, expected));
+    QCOMPARE(read.contractViolation(), std::string());
+}
+
+void TestArrayFormats::npyIntegers() {
+    // Integer features in every width and byte order (negative ones in the signed types),
+    // labels in the first column.
+    for (const char* descr : {"|i1", "|u1", "<i2", ">u2", "<i4", ">i4", "<u4", "<i8", ">u8"}) {
+        Dataset small;
+        small.dense.resize(5, 3);
+        small.labels.resize(5);
+        for (int i = 0; i < 5; ++i) {
+            small.labels(i) = i % 2 ? 1 : descr[1] == 'u' ? 0 : -1;
+            for (int j = 0; j < 3; ++j)
+                small.dense(i, j) = 3 * i + j + (descr[1] == 'i' ? -7 : 0);
+        }
+        std::vector<double> values;
+        for (int i = 0; i < 5; ++i)
+            values.insert(values.end(), {small.labels(i), small.dense(i, 0), small.dense(i, 1),
+                                         small.dense(i, 2)});
+        const std::string path = at("ints.npy");
+        writeBytes(path, npyBytes(values, 5, 4, "(5, 4)", descr));
+        const Dataset read = readTable(path, {{"label_column", "0"}});
+        QVERIFY2(sameExamples(read, small), descr);
+    }
+}
+
+void TestArrayFormats::npyLabelsFile() {
+    writeBytes(at("X.npy"), npyOfExamples(heart_));
+    writeBytes(at("y.npy"), npyOfLabels(heart_, ">i2"));
+    QVERIFY(sameExamples(readTable(at("X.npy"), {{"labels", at("y.npy")}}), heart_));
+    // Labels and label_column together are refused up front.
+    std::string why;
+    QVERIFY(!checkReaderOptions({at("X.npy"), "npy", {{"labels", "y.npy"}, {"label_column", "0"}}},
+                                &why));
+    QVERIFY2(why.find("give one") != std::string::npos, why.c_str());
+}
+
+void TestArrayFormats::npz() {
+    for (const bool compress : {true, false}) {
+        writeZip(at("heart.npz"),
+                 {{"X.npy", npyOfExamples(heart_, "<f8", true)}, {"y.npy", npyOfLabels(heart_)}},
+                 compress);
+        QVERIFY(sameExamples(readTable(at("heart.npz"), {}, "npz"), heart_));
+    }
+    writeZip(at("named.npz"), {{"data.npy", npyOfExamples(heart_, "<f4")},
+                               {"target.npy", npyOfLabels(heart_, "<i8")}});
+    Dataset expected = heart_;
+    expected.dense = heart_.dense.cast<float>().cast<double>();
+    QVERIFY(sameExamples(readTable(at("named.npz"), {{"x", "data"}, {"y", "target"}}), expected));
+    const std::string missing = refusal([&] { readTable(at("named.npz")); });
+    QVERIFY2(missing.find("no array 'X' (it holds: data, target)") != std::string::npos,
+             missing.c_str());
+    writeZip(at("column.npz"), {{"X.npy", npyOfExamples(heart_, "<f8", false, true)}});
+    QVERIFY(sameExamples(readTable(at("column.npz"), {{"y", "none"}}), heart_));
+}
+
+void TestArrayFormats::matFiles_data() {
+    QTest::addColumn<bool>("v73");
+    QTest::addColumn<bool>("sparse");
+    QTest::newRow("level 5 dense") << false << false;
+    QTest::newRow("level 5 sparse") << false << true;
+    QTest::newRow("7.3 dense") << true << false;
+    QTest::newRow("7.3 sparse") << true << true;
+}
+
+void TestArrayFormats::matFiles() {
+    QFETCH(bool, v73);
+    QFETCH(bool, sparse);
+    const std::string path = at("heart.mat");
+    std::filesystem::remove(path);
+    writeMat(path, heart_, v73, sparse);
+    const Dataset read = readTable(path, {}, "mat");
+    QVERIFY(sameExamples(read, heart_));
+    QCOMPARE(read.sparseStorage, sparse);
+    if (sparse) QCOMPARE(read.nonZeros(), heart_.nonZeros());
+    QCOMPARE(read.contractViolation(), std::string());
+}
+
+void TestArrayFormats::hdf5() {
+    writeHdf5(at("heart.h5"), heart_);
+    QVERIFY(sameExamples(readTable(at("heart.h5"), {}, "hdf5"), heart_));
+    writeHdf5(at("grouped.hdf5"), heart_, "/train/data", "/train/labels", true);
+    Dataset expected = heart_;
+    expected.dense = heart_.dense.cast<float>().cast<double>();
+    QVERIFY(sameExamples(
+        readTable(at("grouped.hdf5"), {{"x", "/train/data"}, {"y", "/train/labels"}}), expected));
+    const std::string missing = refusal([&] { readTable(at("grouped.hdf5")); });
+    QVERIFY2(missing.find("no dataset 'X' (the root group holds: train)") != std::string::npos,
+             missing.c_str());
+}
+
+void TestArrayFormats::malformedNpy_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    const auto npy = [](const std::vector<double>& v, long long r, long long c, const char* shape,
+                        const char* descr = "<f8") {
+        const std::string bytes = npyBytes(v, r, c, shape, descr);
+        return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    };
+    const std::vector<double> six = {1, 2, 3, 4, 5, 6};
+    QTest::newRow("1-D") << npy(six, 6, 1, "(6,)") << "expected a 2-D array";
+    QTest::newRow("3-D") << npy(six, 6, 1, "(1, 2, 3)") << "expected a 2-D array";
+    QTest::newRow("text dtype") << npy(six, 0, 1, "(3, 2)", "<U1") << "(text) is not a number";
+    QTest::newRow("object array") << npy({}, 0, 1, "(3, 2)", "|O8") << "an object array";
+    QTest::newRow("bool") << npy({}, 0, 1, "(3, 2)", "|b1") << "(bool) is not a number";
+    QTest::newRow("NaN label") << npy({1, 2, 3, std::nan(""), 5, 6}, 3, 2, "(3, 2)")
+                               << "label of example 2 (column 2) is NaN";
+    QTest::newRow("inf feature") << npy({1, 2, HUGE_VAL, 4}, 2, 2, "(2, 2)")
+                                 << "example 2, column 1 is +inf";
+    QByteArray cut = npy(six, 3, 2, "(3, 2)");
+    cut.chop(5);
+    QTest::newRow("truncated") << cut << "truncated or corrupt";
+    QTest::newRow("declared far beyond the file")
+        << npy(six, 3, 2, "(1000000, 1000)") << "declares 1000000 x 1000 values";
+    QTest::newRow("bytes after the data") << npy(six, 3, 2, "(2, 2)") << "bytes after the array";
+    QTest::newRow("no magic") << QByteArray("\x93NUMPX\x01\x00\x00\x00", 10) << "magic bytes";
+    QTest::newRow("structured")
+        << npy({}, 0, 1, "(3,)").replace("'descr': '<f8'", "'descr': [('a', '<f8')]")
+        << "a structured array";
+    QTest::newRow("one column, no labels") << npy(six, 6, 1, "(6, 1)") << "a single column";
+    QTest::newRow("header cut") << npy(six, 3, 2, "(3, 2)").left(40) << "ends inside its header";
+    QTest::newRow("huge dimension")
+        << npy(six, 3, 2, "(99999999999999999999, 2)") << "a dimension beyond";
+}
+
+void TestArrayFormats::malformedNpy() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const std::string path = at("bad.npy");
+    writeBytes(path, bytes.toStdString());
+    const std::string why = refusal([&] { readTable(path); });
+    QVERIFY2(why.rfind(path + ": ", 0) == 0, why.c_str());
+    QVERIFY2(why.find(expected.toStdString()) != std::string::npos, why.c_str());
+}
+
+void TestArrayFormats::malformedNpz() {
+    writeBytes(at("bad.npz"), "PK\x03\x04 not really a zip");
+    std::string why = refusal([&] { readTable(at("bad.npz")); });
+    QVERIFY2(why.find("not a readable .npz (zip) archive") != std::string::npos, why.c_str());
+    // A stored entry cut short: libzip's CRC and sizes catch it.
+    writeZip(at("cut.npz"), {{"X.npy", npyOfExamples(heart_, "<f8", false, true)}}, false);
+    std::string bytes;
+    {
+        std::ifstream in(at("cut.npz"), std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    writeBytes(at("cut.npz"), bytes.substr(0, bytes.size() / 2));
+    why = refusal([&] { readTable(at("cut.npz"), {{"y", "none"}}); });
+    QVERIFY2(why.rfind(at("cut.npz"), 0) == 0 && !why.empty(), why.c_str());
+    writeZip(at("labels.npz"),
+             {{"X.npy", npyOfExamples(heart_)}, {"y.npy", npyBytes({1, 2}, 2, 1, "(2,)")}});
+    why = refusal([&] { readTable(at("labels.npz")); });
+    QVERIFY2(why.find("holds 2 labels for 270 examples") != std::string::npos, why.c_str());
+}
+
+void TestArrayFormats::malformedMatAndHdf5() {
+    writeMat(at("names.mat"), heart_, false, false, "features", "classes");
+    std::string why = refusal([&] { readTable(at("names.mat")); });
+    QVERIFY2(why.find("no variable 'X' (it holds: features, classes)") != std::string::npos,
+             why.c_str());
+    QVERIFY(
+        sameExamples(readTable(at("names.mat"), {{"x", "features"}, {"y", "classes"}}), heart_));
+    why = refusal([&] { readTable(at("names.mat"), {{"x", "features"}, {"y", "features"}}); });
+    QVERIFY2(why.find("expected a vector of one label per example") != std::string::npos,
+             why.c_str());
+    writeMat(at("sparse.mat"), heart_, false, true);
+    why = refusal([&] { readTable(at("sparse.mat"), {{"y", "none"}}); });
+    QVERIFY2(why.find("sparse variable 'X': give them as y=NAME") != std::string::npos,
+             why.c_str());
+    writeBytes(at("garbage.mat"), "MATLAB 5.0 MAT-file, but then nothing");
+    why = refusal([&] { readTable(at("garbage.mat")); });
+    QVERIFY2(why.rfind(at("garbage.mat") + ": ", 0) == 0, why.c_str());
+    writeBytes(at("garbage.h5"), "\x89HDF\r\n\x1a\n and then nothing");
+    why = refusal([&] { readTable(at("garbage.h5")); });
+    QVERIFY2(why.find("truncated") != std::string::npos, why.c_str());
+    why = refusal([&] { readTable(at("names.mat"), {{"label_column", "0"}}); });
+    QVERIFY2(why.find("it needs y=none") != std::string::npos, why.c_str());
+}
+
+QTEST_APPLESS_MAIN(TestArrayFormats)
+#include "test_array_formats.moc"
