@@ -410,6 +410,44 @@ class TestStructuredView : public QObject {
         QCOMPARE(cplab::widgets::raceNames(race)[1], QString("no options"));
     }
 
+    // The 26 letters beside the transition matrix were drawn at 7 pt, one touching the next:
+    // they keep the plot's tick font and are thinned to every k-th letter until each has a
+    // line of its own; a larger view names more of them.
+    void letterAxesAreReadable() {
+        BcfwOptions options;
+        options.lambda = 0.01;
+        BcfwSolver solver(ocrProblem(10, 0), options);
+        solver.step();
+        StructuredView view;
+        const auto named = [&](QSize size, QCPAxis** out) {
+            view.resize(size);
+            view.show();
+            if (!view.showFrame(structuredFrame(solver))) return -1;
+            auto* plot = view.findChild<QCustomPlot*>("structuredModelPlot");
+            plot->replot();
+            plot->replot();  // the axis rects' sizes of this layout
+            QCPAxis* axis = plot->axisRects().at(1)->axis(QCPAxis::atLeft);
+            *out = axis;
+            return static_cast<int>(axis->tickVectorLabels().size());
+        };
+        QCPAxis* axis = nullptr;
+        const int small = named(QSize(560, 300), &axis);
+        QVERIFY(axis);
+        const QCPAxis* matrix =
+            axis->axisRect()->parentPlot()->axisRects().at(0)->axis(QCPAxis::atBottom);
+        QCOMPARE(axis->tickLabelFont().pointSizeF(), matrix->tickLabelFont().pointSizeF());
+        const int line = QFontMetrics(axis->tickLabelFont()).height();
+        QVERIFY2(small > 1 && small * line <= axis->axisRect()->height() + line,
+                 qPrintable(QString("%1 labels of %2 px in %3 px")
+                                .arg(small)
+                                .arg(line)
+                                .arg(axis->axisRect()->height())));
+        QCOMPARE(axis->tickVectorLabels().front(), QString("a"));
+        const int large = named(QSize(1600, 1200), &axis);
+        QVERIFY2(large > small, qPrintable(QString("%1 then %2").arg(small).arg(large)));
+        QVERIFY(large <= 26);
+    }
+
     void otherSnapshotsAreRefused() {
         StructuredView view;
         ViewFrame frame;

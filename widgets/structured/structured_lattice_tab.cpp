@@ -218,15 +218,7 @@ void StructuredLatticeTab::labelAxes(const WordLattice& word, const SequenceData
     for (int t = 0; t < T; ++t)
         ticker->addTick(t, QString::number(t + 1));
     bottom->setTicker(ticker);
-    if (L <= kNamedLabels) {
-        auto labels = QSharedPointer<QCPAxisTickerText>::create();
-        for (int y = 0; y < L; ++y)
-            labels->addTick(y, labelName(snapshot_->labelNames, y));
-        left->setTicker(labels);
-        QFont font = left->tickLabelFont();
-        font.setPointSize(L <= 30 ? 7 : 6);
-        left->setTickLabelFont(font);
-    }
+    if (L <= kNamedLabels) labelTicks(left, L, snapshot_->labelNames);
     QString truth, decoded;
     for (int t = 0; t < T; ++t) {
         truth += labelName(snapshot_->labelNames, word.truth[static_cast<std::size_t>(t)]);

@@ -53,18 +53,6 @@ void squarePixels(QCPAxisRect* rect, const QRectF& box) {
     rect->axis(QCPAxis::atLeft)->setRange(c.y() - halfHeight, c.y() + halfHeight);
 }
 
-// Ticks named after the labels (up to kNamedLabels of them), else numbers.
-void labelTicks(QCPAxis* axis, int labels, const std::vector<std::string>& names) {
-    if (labels > kNamedLabels) {
-        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        return;
-    }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int label = 0; label < labels; ++label)
-        ticker->addTick(label, labelName(names, label));
-    axis->setTicker(ticker);
-}
-
 }  // namespace
 
 StructuredModelTab::StructuredModelTab(QWidget* parent) : QCustomPlot(parent) {
@@ -247,14 +235,8 @@ void StructuredModelTab::setupTransitions() {
     from->setRangeReversed(true);
     to->setLabel(tr("next label\n(transition weights)"));
     from->setLabel(tr("label"));
-    for (QCPAxis* axis : {from, to}) {
+    for (QCPAxis* axis : {from, to})
         labelTicks(axis, labels_, labelNames_);
-        if (labels_ <= kNamedLabels) {
-            QFont font = axis->tickLabelFont();
-            font.setPointSize(labels_ <= 30 ? 7 : 6);
-            axis->setTickLabelFont(font);
-        }
-    }
 }
 
 QPoint StructuredModelTab::emissionPosition(int label, int feature) const {
