@@ -153,11 +153,12 @@ struct CollectiveStop {
     }
 };
 
-// Which ranks the agreed signal reached, in words ("rank 1 of 2 received it").
+// Which ranks had the agreed signal when they agreed, in words ("on rank 1 of 2"; a signal to
+// mpirun reaches its ranks one after the other).
 std::string whoWasSignalled(const CollectiveStop& stop, int ranks) {
     if (stop.rankOfOne >= 0)
-        return "rank " + std::to_string(stop.rankOfOne) + " of " + std::to_string(ranks);
-    return std::to_string(stop.signalled) + " of " + std::to_string(ranks) + " ranks";
+        return "on rank " + std::to_string(stop.rankOfOne) + " of " + std::to_string(ranks);
+    return "on " + std::to_string(stop.signalled) + " of " + std::to_string(ranks) + " ranks";
 }
 
 // What the distribution cost rank 0 (the bench's bytes per iteration and collective time), and
@@ -170,7 +171,7 @@ void noteDistribution(RunResult& result, Communicator& comm, const CollectiveSto
     if (result.status.code != StatusCode::Cancelled) return;
     if (stop.signal != 0) {
         result.status.message = std::string("stopped by ") + signalName(stop.signal) + " (" +
-                                whoWasSignalled(stop, comm.size()) + " received it) after " +
+                                whoWasSignalled(stop, comm.size()) + ") after " +
                                 std::to_string(result.last.iteration) + " iterations";
     } else if (stop.timeUp) {
         result.status = Status::make(

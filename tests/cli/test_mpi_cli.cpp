@@ -14,17 +14,26 @@
 //   * a bad line in rank 1's share fails every rank with one message naming the rank and the
 //     file:line, promptly (no rank left waiting);
 //     with a message saying what to do; a gzip file is shared by lines (streamed and skipped)
-//     with the same result as one process.
+//     with the same result as one process;
+//   * the hostile runs of tests/cli/mpi_cases.tsv (the catalogue of runs over several
+//     processes): outputs that are a rank's share, bad, missing, empty and FIFO shares, and
+//     SIGINT/SIGTERM to mpirun or to one rank, each with its exit status and message, no input
+//     changed and no FILE.running left.
 // Skipped, with a message, where mpirun is absent or cplab-cli was built without MPI.
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <csignal>
 
 #include "cli_process.h"
 
@@ -54,6 +63,134 @@ CliResult runRanks(int ranks, const QStringList& arguments, int timeoutMs = 3000
         process.kill();
         process.waitForFinished();
         result.err = "did not start or finish";
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+// One row of tests/cli/mpi_cases.tsv (its header says what the columns mean).
+struct MpiCase {
+    int line = 0;
+    QString id;
+    int ranks = 2;
+    QStringList command;
+    QString signal;  // "" or SIGNAL>TARGET
+    int exit = -1;
+    QString stderrText, what;
+    bool written = false;
+};
+
+// The rows of mpi_cases.tsv; false and *why for a malformed line.
+bool readMpiCases(std::vector<MpiCase>* cases, QString* why) {
+    const QString path = QStringLiteral(CPLAB_SOURCE_DIR) + "/tests/cli/mpi_cases.tsv";
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *why = path + ": cannot read";
+        return false;
+    }
+    const auto dash = [](const QString& text) { return text == "-" ? QString() : text; };
+    int number = 0;
+    bool header = false;
+    for (const QByteArray& raw : file.readAll().split('\n')) {
+        ++number;
+        const QString text = QString::fromUtf8(raw);
+        if (text.trimmed().isEmpty() || text.startsWith('#')) continue;
+        const QStringList c = text.split('\t');
+        bool ok = c.size() == 8;
+        if (ok && !header) {
+            header = c.first() == "id";
+            if (!header) break;
+            continue;
+        }
+        MpiCase row;
+        row.line = number;
+        if (ok) {
+            row.id = c[0];
+            row.ranks = c[1].toInt(&ok);
+        }
+        if (ok) row.exit = c[4].toInt(&ok);
+        ok = ok && (c[7] == "none" || c[7] == "written");
+        if (!ok) {
+            *why = QString(
+                       "%1:%2: expected 8 columns (id, ranks, command, signal, exit, stderr, "
+                       "what, outputs)")
+                       .arg(path)
+                       .arg(number);
+            return false;
+        }
+        row.command = c[2].split(' ', Qt::SkipEmptyParts);
+        row.signal = dash(c[3]);
+        row.stderrText = dash(c[5]);
+        row.what = dash(c[6]);
+        row.written = c[7] == "written";
+        cases->push_back(row);
+    }
+    if (!header) *why = path + ": no header line";
+    return header;
+}
+
+// The processes mpirun `parent` started whose environment names rank `rank`.
+qint64 rankProcess(qint64 parent, int rank) {
+    const QByteArray wanted = "OMPI_COMM_WORLD_RANK=" + QByteArray::number(rank);
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        if (!number) continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QByteArray text = stat.readAll();
+        // pid (comm) state ppid ...: the fields after the last ')'.
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields[1].toLongLong() != parent) continue;
+        QFile environ("/proc/" + entry + "/environ");
+        if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains(wanted))
+            return pid;
+    }
+    return -1;
+}
+
+// Lines of a text file (0 when it is absent).
+int lineCount(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return 0;
+    return static_cast<int>(file.readAll().count('\n'));
+}
+
+// mpirun -np `ranks` cplab-cli `arguments`; with `signal` (SIGNAL>TARGET), that signal is sent
+// to mpirun or to one rank once `trace`.running holds 10 rows (the run is iterating).
+CliResult runSignalled(int ranks, const QStringList& arguments, const QString& signal,
+                       const QString& trace) {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    process.setProcessEnvironment(env);
+    process.start(QStandardPaths::findExecutable("mpirun"),
+                  QStringList{"--oversubscribe", "-np", QString::number(ranks),
+                              QStringLiteral(CPLAB_CLI_PATH)} +
+                      arguments);
+    CliResult result;
+    if (!process.waitForStarted(10000)) return result;
+    const QStringList parts = signal.split('>');
+    bool sent = parts.size() != 2;
+    QElapsedTimer timer;
+    timer.start();
+    while (!sent && process.state() == QProcess::Running && timer.elapsed() < 120000) {
+        process.waitForFinished(50);
+        if (lineCount(trace + ".running") < 11) continue;
+        const qint64 pid = parts[1] == "mpirun"
+                               ? process.processId()
+                               : rankProcess(process.processId(), parts[1].mid(4).toInt());
+        sent =
+            pid > 0 && ::kill(static_cast<pid_t>(pid), parts[0] == "INT" ? SIGINT : SIGTERM) == 0;
+    }
+    if (!sent || !process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        result.err = sent ? "did not finish" : "the signal was not sent";
         return result;
     }
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -114,8 +251,81 @@ class MpiCliTest : public QObject {
   private:
     QTemporaryDir dir_;
     QString train_, test_;
+    std::vector<MpiCase> cases_;
+    QStringList hostileInputs_;  // the input files of mpi_cases.tsv, in dir_
 
     QString path(const QString& name) const { return dir_.filePath(name); }
+
+    // The input files mpi_cases.tsv names (a few lines each; big-%r.svm: a9a's halves, for
+    // runs long enough to be signalled), and its FIFOs.
+    bool makeHostileInputs() {
+        const QByteArray good = "+1 1:1 2:0.5\n-1 1:-1 2:-0.5\n+1 1:0.8\n-1 2:-1\n";
+        const QByteArray good1 = "+1 1:0.9 2:0.2\n-1 1:-0.7\n+1 2:1\n-1 1:-0.2 2:-0.9\n";
+        QFile a9a(train_);
+        if (!a9a.open(QIODevice::ReadOnly)) return false;
+        const QByteArray all = a9a.readAll();
+        const qsizetype half = all.indexOf('\n', all.size() / 2) + 1;
+        const QList<QPair<QString, QByteArray>> files = {
+            {"good-0.svm", good},
+            {"good-1.svm", good1},
+            {"test-0.svm", good1},
+            {"test-1.svm", good},
+            {"three-0.svm", good},
+            {"three-1.svm", good1},
+            {"three-2.svm", good},
+            {"missing-0.svm", good},
+            {"labels-0.svm", good},
+            {"labels-1.svm", "+1 1:2\n3 1:-2\n"},
+            {"tlabels-0.svm", good1},
+            {"tlabels-1.svm", "+1 1:2\n5 1:-2\n"},
+            {"fifo-0.svm", good},
+            {"empty-0.svm", good},
+            {"empty-1.svm", ""},
+            {"two-lines.svm", "+1 1:1\n-1 1:-1\n"},
+            {"dims-0.svm", good},
+            {"dims-1.svm", "+1 9:1\n-1 1:0.5 9:-1\n"},
+            {"big-0.svm", all.left(half)},
+            {"big-1.svm", all.mid(half)},
+            {"labels-whole.svm", "+1 1:1\n-1 1:-1\n+1 1:2\n7 1:-2\n"}};
+        for (const auto& [name, bytes] : files) {
+            if (!writeFile(path(name), bytes)) return false;
+            hostileInputs_ << path(name);
+        }
+        for (const char* fifo : {"fifo.svm", "fifo-1.svm"}) {
+            if (::mkfifo(QFile::encodeName(path(fifo)).constData(), 0600) != 0) return false;
+        }
+        return true;
+    }
+
+    // The bytes of every input file of mpi_cases.tsv.
+    QList<QByteArray> hostileInputBytes() const {
+        QList<QByteArray> bytes;
+        for (const QString& name : hostileInputs_) {
+            QFile file(name);
+            bytes << (file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(gone)"));
+        }
+        return bytes;
+    }
+
+    // The value of `flag` in `args` (empty when absent).
+    static QString valueOf(const QStringList& args, const QString& flag) {
+        const qsizetype at = args.indexOf(flag);
+        return at >= 0 && at + 1 < args.size() ? args[at + 1] : QString();
+    }
+
+    // A run that mpi_cases.tsv expects to write: a linear model, and a trace of one row per
+    // iteration of the summary (so a signal stopped it at an iteration boundary).
+    static void verifyWritten(const QString& model, const QString& trace, const CliResult& r,
+                              const QString& context) {
+        QFile file(model);
+        QVERIFY2(file.open(QIODevice::ReadOnly) && file.readLine().startsWith("# cplab linear"),
+                 qPrintable(context + "\nno model file " + model));
+        const QRegularExpressionMatch m =
+            QRegularExpression("^iterations\\s+(\\d+)$", QRegularExpression::MultilineOption)
+                .match(QString::fromUtf8(r.out));
+        QVERIFY2(m.hasMatch(), qPrintable(context + "\nno iteration count in the summary"));
+        QCOMPARE(lineCount(trace) - 1, m.captured(1).toInt());
+    }
 
     // `extra`: more arguments; the test set is a9a.t unless `extra` names one.
     Run run(int ranks, const QString& solver, const QString& data, const QString& tag,
@@ -164,6 +374,56 @@ class MpiCliTest : public QObject {
         test_ = path("a9a.t");
         QVERIFY(writeFile(train_, gunzip(kData + "/a9a.gz")));
         QVERIFY(writeFile(test_, gunzip(kData + "/a9a.t.gz")));
+        QString why;
+        QVERIFY2(readMpiCases(&cases_, &why), qPrintable(why));
+        QVERIFY(makeHostileInputs());
+    }
+
+    // The catalogue of hostile runs over several processes (mpi_cases.tsv).
+    void hostileCases_data() {
+        QTest::addColumn<int>("row");
+        QVERIFY(cases_.size() >= 19);
+        QStringList ids;
+        for (std::size_t k = 0; k < cases_.size(); ++k) {
+            QVERIFY2(!ids.contains(cases_[k].id), qPrintable("duplicate id " + cases_[k].id));
+            ids << cases_[k].id;
+            QTest::newRow(qPrintable(cases_[k].id)) << static_cast<int>(k);
+        }
+    }
+    void hostileCases() {
+        QFETCH(int, row);
+        const MpiCase& c = cases_[static_cast<std::size_t>(row)];
+        QStringList args;
+        for (const QString& word : c.command)
+            args << QString(word).replace("{tmp}", dir_.path());
+        const QString model = valueOf(args, "--model"), trace = valueOf(args, "--trace");
+        for (const QString& output : {model, trace}) {
+            if (!output.isEmpty() && !hostileInputs_.contains(output)) QFile::remove(output);
+        }
+        const QList<QByteArray> before = hostileInputBytes();
+        const CliResult r = runSignalled(c.ranks, args, c.signal, trace);
+        const QString context = QString("mpi_cases.tsv:%1: mpirun -np %2 %3 (%4)\n")
+                                    .arg(c.line)
+                                    .arg(c.ranks)
+                                    .arg(describe(args, r))
+                                    .arg(c.signal);
+        QVERIFY2(r.exitCode == c.exit, qPrintable(context));
+        QVERIFY2(r.err.contains(c.stderrText.toUtf8()) && r.err.contains(c.what.toUtf8()),
+                 qPrintable(context));
+        // A refusal writes no summary (mpirun's own 1 after a signal comes with one).
+        QVERIFY2(c.exit != 1 || c.written || r.out.isEmpty(),
+                 qPrintable(context + "\nstdout not empty"));
+        QVERIFY2(hostileInputBytes() == before, qPrintable(context + "\nan input changed"));
+        QVERIFY2(trace.isEmpty() || !QFile::exists(trace + ".running"),
+                 qPrintable(context + "\n" + trace + ".running left"));
+        if (c.written) {
+            verifyWritten(model, trace, r, context);
+            return;
+        }
+        for (const QString& output : {model, trace}) {
+            QVERIFY2(output.isEmpty() || hostileInputs_.contains(output) || !QFile::exists(output),
+                     qPrintable(context + "\n" + output + " written"));
+        }
     }
 
     void sameAsOneProcess_data() {
