@@ -6,6 +6,9 @@
 // stored history refuses counts its bytes cannot hold and data that inflate beyond what they
 // declare.
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -448,6 +451,66 @@ class TestSessionFormat : public QObject {
         std::memcpy(huge.data() + huge.size() - one.snapshots[0].size() - 8, &length, 8);
         QVERIFY(!inflateHistory(deflateBytes(huge), std::int64_t{1} << 41, &budget, &why));
         QCOMPARE(budget, kMaxHistoryBytes);
+    }
+
+    void sessionMemoryHasOneBudget() {
+        // The ways a session asks for memory through its histories, each within one budget of
+        // kMaxHistoryBytes for all runs, refused before anything large is allocated: records
+        // that declare less than the budget packed but take more in memory (14 M records:
+        // 1.07e9 bytes packed, 1.35e9 in memory), and a snapshot whose length, with what the
+        // runs before took, goes beyond it though its declared size does not. A 1.4 MB session with
+        // a 1 GB history took 2.1 GB.
+        const auto history = [](const std::string& blob, std::int64_t declared) {
+            const std::string deflated = deflateBytes(blob);
+            return QJsonObject{
+                {"encoding", "zlib+base64"},
+                {"bytes", static_cast<double>(declared)},
+                {"data", QString::fromLatin1(
+                             QByteArray(deflated.data(), qsizetype(deflated.size())).toBase64())}};
+        };
+        const StoredHistory sample = *sampleSession("/p").runs[0].history;
+        std::string manyRecords = packHistory(StoredHistory{{}, {}, sample.status});
+        const std::size_t countAt = 4 + 4 + 4 + 8 + sample.status.message.size();
+        const std::uint64_t records = kMaxHistoryBytes / 76 - 1;
+        std::memcpy(manyRecords.data() + countAt, &records, 8);
+        manyRecords.resize(countAt + 8);  // the records themselves are never read
+        StoredHistory small = sample;
+        const std::string smallBlob = packHistory(small);
+        StoredHistory big = sample;
+        big.snapshots = {snapshotBytes(0, "")};
+        std::string bigSnapshot = packHistory(big);
+        // Run 3 declares exactly what run 2 leaves of the budget, but takes more in memory.
+        const std::size_t around = bigSnapshot.size() - big.snapshots[0].size();
+        const std::uint64_t length =
+            std::uint64_t(kMaxHistoryBytes - historyMemory(small)) - around;
+        std::memcpy(bigSnapshot.data() + bigSnapshot.size() - big.snapshots[0].size() - 8, &length,
+                    8);
+        QJsonDocument document = QJsonDocument::fromJson(
+            QByteArray::fromStdString(sessionJson(sampleSession("/p"), "/p")));
+        QJsonObject root = document.object();
+        QJsonArray runs;
+        QJsonObject run = root["runs"].toArray()[0].toObject();
+        run["history"] = history(manyRecords, std::int64_t(countAt + 8 + records * 76 + 8));
+        runs.append(run);
+        run["history"] = history(smallBlob, std::int64_t(smallBlob.size()));
+        runs.append(run);
+        run["history"] = history(
+            bigSnapshot, std::int64_t(bigSnapshot.size() - big.snapshots[0].size() + length));
+        runs.append(run);
+        root["runs"] = runs;
+        SessionNotes notes;
+        std::string why;
+        const auto back = parseSession(QJsonDocument(root).toJson().toStdString(), "/p",
+                                       "memory.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->runs.size(), std::size_t{3});
+        QVERIFY(!back->runs[0].history && back->runs[1].history && !back->runs[2].history);
+        QCOMPARE(notes.size(), std::size_t{2});
+        for (const std::string& note : notes)
+            QVERIFY2(note.find("stored histories take more than 1073741824 bytes of memory in "
+                               "total") != std::string::npos,
+                     note.c_str());
+        QVERIFY(notes[0].find("run 1") == 0 && notes[1].find("run 3") == 0);
     }
 
     void optionsLeftOutMakeOneNote() {
