@@ -11,6 +11,7 @@
 // and its file, and the same exit status on every rank.
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -38,6 +39,32 @@ std::string distributedSolvers() {
     return names.empty() ? last : joined(names) + " and " + last;
 }
 
+// Why the files of a run whose every rank reads them whole cannot be read so (a FIFO or a
+// device is read once, by one process; '%r' names shares, which these solvers do not take), or
+// empty.
+std::string wholeFileProblem(const RunArguments& a, int ranks) {
+    const auto test = a.problemOptions.find("test");
+    for (const auto& [flag, path] :
+         {std::pair<std::string, std::string>{"--data", a.data},
+          {"--test", test == a.problemOptions.end() ? std::string() : test->second}}) {
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (path.empty()) continue;
+        if (!std::filesystem::exists(status) && namesFilePerRank(path)) {
+            return flag + " " + path + ": solver '" + a.solver +
+                   "' reads the whole file on every process: give one file ('%r', one file per "
+                   "process, is for the solvers that share examples)";
+        }
+        if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+            !std::filesystem::is_directory(status)) {
+            return flag + " " + path + ": not a regular file (a FIFO or a device is read once, " +
+                   "by one process); over " + std::to_string(ranks) +
+                   " processes every process reads the whole file: give a regular file";
+        }
+    }
+    return {};
+}
+
 // Why the arguments cannot run over several processes, or empty.
 std::string distributedProblem(const RunArguments& a, const SolverInfo* solver, int ranks) {
     const std::string n = std::to_string(ranks);
@@ -53,7 +80,7 @@ std::string distributedProblem(const RunArguments& a, const SolverInfo* solver, 
     if (!a.dataOptions.empty())
         return "--data-set: over " + n + " processes the data are LIBSVM files, read as such";
     if (!a.labeling.empty()) return "--labeling: no labelings are written over " + n + " processes";
-    if (solver->distributed == Distributed::WholeData) return {};  // every rank reads the file
+    if (solver->distributed == Distributed::WholeData) return wholeFileProblem(a, ranks);
     for (const auto& [name, value] : a.problemOptions) {
         if (name == "test") continue;
         if ((name == "test_fraction" && value == "0") || name == "seed") continue;
