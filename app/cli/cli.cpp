@@ -81,7 +81,8 @@ const char* const kUsage =
     "  cplab-cli run SOLVER (--problem NAME | --data FILE) [--test FILE | --test-fraction F\n"
     "                [--seed S]] [--data-set key=value ...] [--problem-set key=value ...]\n"
     "                [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
-    "                [--labeling out.MAP] [--json] [--quiet]\n"
+    "                [--model-format cplab|libsvm|liblinear] [--labeling out.MAP] [--json]\n"
+    "                [--quiet]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "  cplab-cli session FILE.cplab [--json] [--trace-prefix PREFIX] [--quiet]\n"
@@ -252,13 +253,15 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     const QCommandLineOption dataSet("data-set", "reader option of the data's format", "key=value");
     const QCommandLineOption trace("trace", "trace CSV", "FILE");
     const QCommandLineOption model("model", "model file", "FILE");
+    const QCommandLineOption modelFormat("model-format", "model file format", "FORMAT");
     const QCommandLineOption labeling("labeling", "labeling file", "FILE");
     const QCommandLineOption json("json", "JSON summary");
     const QCommandLineOption quiet("quiet", "no progress lines");
     parser.addOptions({problem, data, test, fraction, seed, set, problemSet, dataSet, trace, model,
-                       labeling, json, quiet});
+                       modelFormat, labeling, json, quiet});
     if (auto error = parse(parser, args, "run")) return error;
-    for (const auto& once : {problem, data, test, fraction, seed, trace, model, labeling}) {
+    for (const auto& once :
+         {problem, data, test, fraction, seed, trace, model, modelFormat, labeling}) {
         if (parser.values(once).size() > 1) {
             return "--" + once.names().first().toStdString() + " given more than once";
         }
@@ -274,6 +277,9 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     a.problem = parser.value(problem).toStdString();
     a.data = parser.value(data).toStdString();
     a.model = parser.value(model).toStdString();
+    a.modelFormat = parser.value(modelFormat).toStdString();
+    if (!a.modelFormat.empty() && a.model.empty())
+        return std::string("--model-format needs --model FILE");
     a.labeling = parser.value(labeling).toStdString();
     a.trace = parser.value(trace).toStdString();
     a.json = parser.isSet(json);
@@ -398,7 +404,11 @@ int cli_detail::writeRunOutputs(const RunArguments& a, const Family& family, con
             << " (an existing file is left as it was)\n";
     }
     if (!hasResult) return code;
-    if (!a.model.empty() && !family.writeModel(solver, a.model, &why)) failed();
+    const bool ownModel = a.modelFormat.empty() || a.modelFormat == "cplab";
+    if (!a.model.empty() &&
+        !(ownModel ? family.writeModel(solver, a.model, &why)
+                   : family.writePeerModel(solver, a.model, a.modelFormat, &why)))
+        failed();
     if (!a.labeling.empty() && !family.writeLabeling(solver, a.labeling, &why)) failed();
     return code;
 }
@@ -449,6 +459,14 @@ std::optional<std::string> runRequestProblem(const RunArguments& a, const Family
     }
     if (!a.model.empty() && !family.writesModels())
         return outputRefusal(family, "--model", "model files", &Family::writesModels);
+    if (const auto peers = family.peerModelFormats();
+        !a.modelFormat.empty() && a.modelFormat != "cplab" &&
+        std::find(peers.begin(), peers.end(), a.modelFormat) == peers.end()) {
+        std::vector<std::string> formats{"cplab"};
+        formats.insert(formats.end(), peers.begin(), peers.end());
+        return "--model-format '" + a.modelFormat + "': the " + family.name() +
+               " family writes models as " + joined(formats);
+    }
     if (!a.labeling.empty() && !family.writesLabelings())
         return outputRefusal(family, "--labeling", "labelings", &Family::writesLabelings);
     // Output paths are checked before any work, not found unwritable after a long solve; an

@@ -76,6 +76,7 @@ struct RunArguments {
     std::string problem;
     std::string data;
     std::string model;
+    std::string modelFormat;  // --model-format: cplab (also empty), libsvm, liblinear
     std::string labeling;
     std::string trace;
     OptionValues options;

@@ -365,6 +365,17 @@ class Family {
     // Model files for `cplab-cli run --model` and `predict`. The defaults write none.
     virtual bool writesModels() const { return false; }
     virtual bool writeModel(const Solver& solver, const std::string& path, std::string* why) const;
+    // Model files in a peer's own format (`cplab-cli run --model-format libsvm|liblinear`), for
+    // the peer's tools to read: the formats this family writes besides its own, and the writer
+    // (false and *why when this run's model cannot be expressed in `format`). The defaults
+    // write none.
+    virtual std::vector<std::string> peerModelFormats() const { return {}; }
+    virtual bool writePeerModel(const Solver& solver, const std::string& path,
+                                const std::string& format, std::string* why) const {
+        if (why) *why = "the " + name() + " family writes no " + format + " model";
+        (void)solver, (void)path;
+        return false;
+    }
     // 0 when `head` (the first bytes of a file) is not one of this family's models.
     virtual int modelAffinity(const std::string& head) const;
     virtual std::optional<Prediction> predict(const std::string& modelPath,

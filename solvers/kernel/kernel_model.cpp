@@ -311,6 +311,101 @@ std::string formatKernelModel(const KernelClassifier& model) {
 
 namespace {
 
+// A class value as LIBSVM's integer label; std::invalid_argument when it is not one.
+std::string libsvmLabel(double value) {
+    if (!(value == std::floor(value) && std::abs(value) < 2e9))
+        throw std::invalid_argument(
+            "LIBSVM's class labels are integers; this model has the class " + formatReal(value) +
+            ": write the cplab model");
+    return std::to_string(static_cast<long long>(value));
+}
+
+// The one kernel with β > 0, its index; std::invalid_argument when LIBSVM cannot express the
+// combination.
+std::size_t libsvmKernel(const KernelClassifier& model) {
+    std::vector<std::string> used;
+    std::size_t index = 0;
+    for (std::size_t k = 0; k < model.specs.size(); ++k) {
+        if (model.beta(static_cast<Eigen::Index>(k)) == 0.0) continue;
+        used.push_back(model.specs[k].label());
+        index = k;
+    }
+    if (used.size() != 1)
+        throw std::invalid_argument("LIBSVM's model holds one kernel; this one combines " +
+                                    std::to_string(used.size()) + " with weight beta > 0 (" +
+                                    joined(used, ", ") +
+                                    "): refit with a single kernel, or write the cplab model");
+    const KernelSpec& spec = model.specs[index];
+    if (!spec.features.empty())
+        throw std::invalid_argument("LIBSVM's kernels use every feature; '" + spec.label() +
+                                    "' uses a subset: write the cplab model");
+    if (model.normalization == KernelNormalization::Diagonal && spec.type != KernelType::Gaussian)
+        throw std::invalid_argument("LIBSVM has no diagonal normalisation of the kernel '" +
+                                    spec.label() + "': write the cplab model");
+    return index;
+}
+
+}  // namespace
+
+std::string formatLibsvmModel(const KernelClassifier& model) {
+    const int n = checkedSupportVectors(model);
+    if (model.classes.size() != 2)
+        throw std::invalid_argument("LIBSVM model: the model has " +
+                                    std::to_string(model.classes.size()) +
+                                    " classes; expected two");
+    const std::size_t k = libsvmKernel(model);
+    const KernelSpec& spec = model.specs[k];
+    const double factor =
+        model.beta(static_cast<Eigen::Index>(k)) *
+        (model.normalization == KernelNormalization::Trace ? model.scales[k] : 1.0);
+    std::string text = "svm_type c_svc\n";
+    switch (spec.type) {
+        case KernelType::Linear:
+            text += "kernel_type linear\n";
+            break;
+        case KernelType::Polynomial:
+            text += "kernel_type polynomial\ndegree " + std::to_string(spec.degree) +
+                    "\ngamma 1\ncoef0 " + formatReal(spec.offset) + "\n";
+            break;
+        case KernelType::Gaussian:
+            text += "kernel_type rbf\ngamma " + formatReal(spec.gamma) + "\n";
+            break;
+        case KernelType::Precomputed:
+            text += "kernel_type precomputed\n";
+            break;
+    }
+    // Support vectors of the first label (coefficient > 0, f > 0: classes[1]) first, as LIBSVM
+    // groups them; a zero coefficient adds nothing and is left out.
+    std::vector<int> order;
+    for (int sign : {1, -1})
+        for (int j = 0; j < n; ++j)
+            if (model.coefficients(j) * sign > 0) order.push_back(j);
+    const auto positives =
+        std::count_if(order.begin(), order.end(), [&](int j) { return model.coefficients(j) > 0; });
+    text += "nr_class 2\ntotal_sv " + std::to_string(order.size()) + "\nrho " +
+            formatReal(-model.bias) + "\nlabel " + libsvmLabel(model.classes[1]) + " " +
+            libsvmLabel(model.classes[0]) + "\nnr_sv " + std::to_string(positives) + " " +
+            std::to_string(order.size() - static_cast<std::size_t>(positives)) + "\nSV\n";
+    const Dataset& sv = model.supportVectors;
+    for (int j : order) {
+        appendReal(text, model.coefficients(j) * factor);
+        if (spec.type == KernelType::Precomputed) {
+            text += " 0:" + std::to_string(model.serials[static_cast<std::size_t>(j)] + 1);
+        } else {
+            const Eigen::VectorXd x = sv.row(j);
+            for (Eigen::Index c = 0; c < x.size(); ++c) {
+                if (x(c) == 0.0) continue;
+                text += " " + std::to_string(c + 1) + ":";
+                appendReal(text, x(c));
+            }
+        }
+        text += '\n';
+    }
+    return text;
+}
+
+namespace {
+
 // Blank-separated tokens of a key's value.
 std::vector<std::string> tokensOf(std::string_view value) {
     std::vector<std::string> out;

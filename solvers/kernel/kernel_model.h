@@ -60,6 +60,17 @@ struct DecisionGrid {
 DecisionGrid decisionGrid(const KernelClassifier& model, const Dataset& data, int n);
 
 std::string formatKernelModel(const KernelClassifier& model);
+// The model as LIBSVM's own model file (svm_save_model's format, read by `svm-predict` and
+// svm_load_model), with the same predictions: a C-SVC of two classes whose labels are the
+// training values (label classes[1] classes[0], so that LIBSVM's f > 0 ↔ ours), one kernel
+// (linear; poly:d,c as polynomial with gamma 1, coef0 c; gaussian:γ as rbf; precomputed), its
+// weight β and trace scale folded into the coefficients, rho = −b. Throws
+// std::invalid_argument saying why when LIBSVM cannot express the model: more than one kernel
+// with β > 0 (a learnt combination), kernels on a subset of the features, the diagonal
+// normalisation of a non-Gaussian kernel, class values that are not integers (LIBSVM's labels
+// are).
+std::string formatLibsvmModel(const KernelClassifier& model);
+
 // Throws DataError (sourceName, line, what was expected).
 KernelClassifier parseKernelModel(const std::string& text, const std::string& sourceName);
 

@@ -341,4 +341,80 @@ LinearModel parseLinearModel(const std::string& text, const std::string& sourceN
     return LinearModelParser(text, sourceName).parse();
 }
 
+namespace {
+
+const char* liblinearSolverType(LossKind risk) {
+    switch (risk) {
+        case LossKind::Hinge:
+            return "L2R_L1LOSS_SVC_DUAL";
+        case LossKind::SquaredHinge:
+            return "L2R_L2LOSS_SVC_DUAL";
+        case LossKind::Logistic:
+            return "L2R_LR";
+        case LossKind::Multiclass:
+            return "MCSVM_CS";
+        case LossKind::EpsilonInsensitive:
+            return "L2R_L1LOSS_SVR_DUAL";
+    }
+    return "L2R_L1LOSS_SVC_DUAL";
+}
+
+constexpr int kMaxLiblinearFeatures = 10'000'000;
+
+}  // namespace
+
+std::string formatLiblinearModel(const LinearModel& model) {
+    const bool regression = model.risk == LossKind::EpsilonInsensitive;
+    if (!model.classNames.empty())
+        throw std::invalid_argument(
+            "LIBLINEAR's class labels are integers; this model's classes are text ('" +
+            model.classNames.front() + "', ...): write the cplab model");
+    for (double c : model.classes)
+        if (!(c == std::floor(c) && std::abs(c) < 2e9))
+            throw std::invalid_argument(
+                "LIBLINEAR's class labels are integers; this model has "
+                "the class " +
+                formatReal(c) + ": write the cplab model");
+    if (model.features > kMaxLiblinearFeatures)
+        throw std::invalid_argument("LIBLINEAR's model lists a weight for every feature; " +
+                                    std::to_string(model.features) +
+                                    " features are too many: write the cplab model");
+    const bool binary = !regression && model.outputs == 1;
+    std::vector<double> labels = model.classes;
+    if (binary && labels.empty()) labels = {-1.0, 1.0};
+    const int classes = regression ? 2 : static_cast<int>(labels.size());
+    std::string text = std::string("solver_type ") + liblinearSolverType(model.risk) +
+                       "\nnr_class " + std::to_string(classes) + "\n";
+    if (!regression) {
+        text += "label";
+        for (double c : labels)
+            text += " " + std::to_string(static_cast<long long>(c));
+        text += "\n";
+    }
+    text += "nr_feature " + std::to_string(model.features) + "\nbias " + (model.bias ? "1" : "-1") +
+            "\nw\n";
+    const int stored = model.storedFeatures();
+    const int rows = stored + (model.bias ? 1 : 0);
+    // Feature f's row in a block of weights, or −1 when the model keeps no weight for it.
+    std::vector<int> rowOf(static_cast<std::size_t>(model.features), -1);
+    for (int r = 0; r < stored; ++r)
+        rowOf[static_cast<std::size_t>(model.featureIds.empty() ? r : model.featureIds[r])] = r;
+    const auto weight = [&](int row, int k) {
+        if (row < 0) return 0.0;
+        const double w = model.weights(static_cast<Eigen::Index>(k) * rows + row);
+        return binary ? -w : w;  // see the header: label[0] is classes[0]
+    };
+    const auto line = [&](int row) {
+        for (int k = 0; k < model.outputs; ++k) {
+            appendReal(text, weight(row, k));
+            text += ' ';
+        }
+        text += '\n';
+    };
+    for (int f = 0; f < model.features; ++f)
+        line(rowOf[static_cast<std::size_t>(f)]);
+    if (model.bias) line(stored);
+    return text;
+}
+
 }  // namespace cplab

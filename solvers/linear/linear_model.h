@@ -63,4 +63,15 @@ LinearModel readLinearModel(const std::string& path);
 LinearModel parseLinearModel(const std::string& text, const std::string& sourceName);
 std::string formatLinearModel(const LinearModel& model);
 
+// The model as LIBLINEAR's own model file (save_model's format, read by LIBLINEAR's `predict`
+// and load_model), with the same predictions: solver_type by the risk (hinge
+// L2R_L1LOSS_SVC_DUAL, squared hinge L2R_L2LOSS_SVC_DUAL, logistic L2R_LR, multiclass MCSVM_CS,
+// ε-insensitive L2R_L1LOSS_SVR_DUAL), the weights of all d features (stored_features expanded),
+// the bias as LIBLINEAR's "bias 1" feature. A binary model is written with its labels in the
+// order classes[0] classes[1] and its weights negated, so that LIBLINEAR's rule (label[0] where
+// w·x > 0) picks classes[1] exactly where ours does (score ≥ 0). Throws std::invalid_argument
+// when LIBLINEAR cannot express it: text class names or class values that are not integers
+// (LIBLINEAR's labels are), more than 10⁷ features.
+std::string formatLiblinearModel(const LinearModel& model);
+
 }  // namespace cplab

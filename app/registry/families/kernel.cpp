@@ -301,6 +301,18 @@ class KernelFamily final : public DatasetFamily {
         });
     }
 
+    // LIBSVM's model file (kernel_model.h: formatLibsvmModel), for its svm-predict.
+    std::vector<std::string> peerModelFormats() const override { return {"libsvm"}; }
+    bool writePeerModel(const Solver& solver, const std::string& path, const std::string& format,
+                        std::string* why) const override {
+        const auto* kernel = dynamic_cast<const KernelSvmSolver*>(&solver);
+        if (!kernel || format != "libsvm") return Family::writePeerModel(solver, path, format, why);
+        return refusingThrows(why, [&] {
+            writeOutputFile(path, formatLibsvmModel(kernel->classifier()));
+            return true;
+        });
+    }
+
     int modelAffinity(const std::string& head) const override {
         return head.rfind("# cplab kernel model", 0) == 0 ? 2 : 0;
     }

@@ -162,6 +162,19 @@ class LinearFamily final : public DatasetFamily {
         });
     }
 
+    // LIBLINEAR's model file (linear_model.h: formatLiblinearModel), for its predict.
+    std::vector<std::string> peerModelFormats() const override { return {"liblinear"}; }
+    bool writePeerModel(const Solver& solver, const std::string& path, const std::string& format,
+                        std::string* why) const override {
+        const auto* linear = dynamic_cast<const LinearSvmSolver*>(&solver);
+        if (!linear || format != "liblinear")
+            return Family::writePeerModel(solver, path, format, why);
+        return refusingThrows(why, [&] {
+            writeOutputFile(path, formatLiblinearModel(linear->model()));
+            return true;
+        });
+    }
+
     int modelAffinity(const std::string& head) const override {
         // Our model files start with "# cplab linear model" (or, hand-written, "risk <name>").
         return head.rfind("# cplab linear model", 0) == 0 || head.rfind("risk ", 0) == 0 ? 2 : 1;
