@@ -44,9 +44,12 @@ bool inSystemFolder(const QString& canonical) {
     return false;
 }
 
-// A path of the session resolved against its folder.
+// A path of the session resolved against its folder. Joined by hand: QDir and QFileInfo take a
+// path that starts with ':' for one of Qt's resources (":name" was not resolved at all).
 QString resolved(const QString& folder, const QString& path) {
-    return QDir::cleanPath(QDir(folder).absoluteFilePath(path));
+    if (path.startsWith('/')) return QDir::cleanPath(path);
+    const QString base = folder.startsWith('/') ? folder : QDir::current().filePath(folder);
+    return QDir::cleanPath(base + '/' + path);
 }
 
 // The problem options that name files, which a session writes relative to its folder, resolves

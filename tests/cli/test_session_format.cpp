@@ -269,6 +269,32 @@ class TestSessionFormat : public QObject {
         QVERIFY2(why.find("in a system folder") != std::string::npos, why.c_str());
     }
 
+    void pathsStartingWithAColonAreInTheFolder() {
+        // fuzz_session finding (tests/fuzz/findings/session-colon-path-is-a-resource): a path
+        // that starts with ':' is a file in the session's folder like any relative path (Qt
+        // takes it for one of its resources, which left it unresolved).
+        QFile finding(QString(CPLAB_TEST_DATA_DIR) +
+                      "/../fuzz/findings/session-colon-path-is-a-resource");
+        QVERIFY(finding.open(QIODevice::ReadOnly));
+        const QByteArray bytes = finding.readAll();
+        const QString found = QString::fromUtf8(bytes.mid(2, bytes.indexOf('\0') - 2));
+        QVERIFY2(found.startsWith(':'), qPrintable(found));
+        for (const QString& path : {found, QString(":data.svm"), QString(":/etc/passwd")}) {
+            Session session = sampleSession("/p");
+            session.problem.options = {{"test", path.toStdString()}};
+            session.problem.data.path = "/p/data/heart_scale";
+            std::string json = sessionJson(session, "/p");
+            // As a session written elsewhere names them: relative to its folder.
+            const std::string written = "\"test\": \"" + path.toStdString() + "\"";
+            QVERIFY2(json.find(written) != std::string::npos, json.c_str());
+            SessionNotes notes;
+            std::string why;
+            const auto back = parseSession(json, "/s", "colon.cplab", &notes, &why);
+            QVERIFY2(back, why.c_str());
+            QCOMPARE(back->problem.options.at("test"), QDir::cleanPath("/s/" + path).toStdString());
+        }
+    }
+
     void historiesHaveOneBudget() {
         // Each run's history may declare up to kMaxHistoryBytes, but all of them together no
         // more: of three runs declaring 45 % of it each, the third is left out before it is
