@@ -44,7 +44,8 @@ bool CycleMplpOptions::isValid(std::string* why) const {
 
 CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
                                  CycleMplpOptions options)
-    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions"),
+    : MessagePassingSolver(std::move(model), options.base, "CycleMplpOptions", nullptr,
+                           {.ownInitialRecord = true}),
       cycleOptions_(options) {
     if (!acceptOptions(cycleOptions_)) return;
     SetupTimer timer(*this);

@@ -106,6 +106,17 @@ struct MessagePassingOptions {
 std::string pairwiseOnlyRefusal(const PairwiseModel& model, const std::string& solver,
                                 const std::string& where);
 
+// What a derived message-passing solver adds to the base's set-up: its memory (its own
+// tables, and what its set-up holds at its peak), per edge and per node, checked with the
+// base's before anything is allocated so that the refusal gives the run's whole need; and
+// whether it makes the iteration-0 record itself (resetInitialRecord once its own state is
+// built, when its bound differs from the base's: one set-up evaluation instead of two).
+struct DerivedSetup {
+    double bytesPerEdge = 0.0;
+    double bytesPerNode = 0.0;
+    bool ownInitialRecord = false;
+};
+
 class MessagePassingSolver : public Solver {
   public:
     std::vector<std::string> extraColumns() const override;
@@ -137,7 +148,8 @@ class MessagePassingSolver : public Solver {
     // A solver that handles pairwise models only names itself in `pairwiseOnly`: a model with
     // higher-order factors is then refused (pairwiseOnlyRefusal).
     MessagePassingSolver(std::shared_ptr<const PairwiseModel> model, MessagePassingOptions options,
-                         const char* owner, const char* pairwiseOnly = nullptr);
+                         const char* owner, const char* pairwiseOnly = nullptr,
+                         DerivedSetup derived = {});
 
     // One sweep of the derived method's updates. It keeps the messages a valid
     // reparametrisation at every moment; beliefs need not be current when it returns. A sweep
@@ -178,7 +190,8 @@ class MessagePassingSolver : public Solver {
     // Polled by sweeps: true once the run has been cancelled or, inside a step, once the
     // run's time limit has passed (so that max_seconds holds within a part of one sweep
     // whatever sweeps_per_step is).
-    bool cancelRequested() const { return cancelToken().cancelled() || interrupt_.timedOut(); }
+    bool cancelRequested() const { return cancelRequestedByUser() || interrupt_.timedOut(); }
+    bool cancelRequestedByUser() const { return cancelToken().cancelled(); }
 
     // The edge half of an MPLP sweep (Globerson & Jaakkola 2007, the edge form): fresh
     // beliefs, then for each edge e = uv in order, with a = θ̂_u − m_{e→u} and b = θ̂_v − m_{e→v}
@@ -271,8 +284,10 @@ class MessagePassingSolver : public Solver {
     // The layout of messages_: the offsets of the edges' and the factors' messages (all zero),
     // and the factor work space.
     void layOutMessages();
-    // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests.
+    // Recomputes beliefs, decodes, evaluates U and the disagreement; updates the bests; and
+    // times it (evaluationSeconds_).
     void evaluate();
+    void evaluateNow();
     // The record's upper bound: the best U, or E(x_best) where U falls below it by a rounding
     // error only (never more than 1e-12·max(1, |U|)), so a closed gap reads 0, not −1e−14.
     double recordedUpper() const;
@@ -311,6 +326,7 @@ class MessagePassingSolver : public Solver {
     bool lastSweepOfStep_ = true;
     Interrupt interrupt_;  // the deadline of the step or set-up in progress (none otherwise)
     Interrupt::Clock::time_point setupStart_{};
+    double evaluationSeconds_ = 0.0;  // the last evaluation's time
     std::shared_ptr<const GridPicture> picture_;
 };
 

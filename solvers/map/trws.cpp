@@ -41,10 +41,21 @@ void pottsMessage(const double* bu, const double* mine, double gamma, double wei
     out[at] = std::max(first + weight, second) - top;
 }
 
+// What TRW-S holds besides the base's (message_passing.h, ExtraMemory): per edge, its two
+// hops (32 B each), its chain link (8 B) and, while the chains are built, the (chain, link)
+// made (12 B) and the arrival slots (2 × 4 B); per node, γ (8 B), the hop offsets (8 B), the
+// rounded labeling (4 B), a chain's first node and offset (4 + 8 B, at most one chain per
+// node) and, while building, the slot offsets (8 B) and arrival counts (4 B).
+constexpr double kTrwsBytesPerEdge = 2 * 32 + 8 + 12 + 2 * 4;
+constexpr double kTrwsBytesPerNode = 8 + 8 + 4 + 4 + 8 + 8 + 4;
+
 }  // namespace
 
 TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions options)
-    : MessagePassingSolver(std::move(model), options, "TrwsOptions", "trws") {
+    : MessagePassingSolver(std::move(model), options, "TrwsOptions", "trws",
+                           {.bytesPerEdge = kTrwsBytesPerEdge,
+                            .bytesPerNode = kTrwsBytesPerNode,
+                            .ownInitialRecord = true}) {
     if (rejected()) return;
     SetupTimer timer(*this);
     const PairwiseModel& m = *model_;
@@ -61,7 +72,9 @@ TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions o
         if (chains > 0) gamma_[static_cast<std::size_t>(u)] = 1.0 / chains;
     }
     proposal_.assign(static_cast<std::size_t>(m.variables()), 0);
+    hopStart_.reserve(static_cast<std::size_t>(m.variables()) + 1);
     hopStart_.assign(1, 0);
+    hops_.reserve(2 * static_cast<std::size_t>(m.edgeCount()));
     for (int u = 0; u < m.variables(); ++u) {
         for (const Incidence& inc : incident(u)) {
             const auto& ed = m.edge(inc.edge);
@@ -74,13 +87,36 @@ TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions o
         hopStart_.push_back(hops_.size());
     }
 
+    buildChains();
+    std::size_t longest = 0;
+    for (std::size_t t = 0; t + 1 < chainStart_.size(); ++t)
+        longest = std::max(longest, chainStart_[t + 1] - chainStart_[t]);
+    dp_.resize((longest + 1) * static_cast<std::size_t>(m.maxLabels()));
+    backtrack_.resize(longest + 1);
+    // The iteration-0 record with the chains' bound (the base made none).
+    resetInitialRecord();
+}
+
+void TrwsSolver::buildChains() {
     // Monotonic chains: at each node (in order) the chains arriving from earlier neighbours go
     // on along the edges to later ones; extra edges start new chains, extra arrivals end.
-    std::vector<std::vector<std::pair<int, Link>>> links;  // per chain, in order
-    std::vector<std::vector<int>> arriving(static_cast<std::size_t>(m.variables()));
+    // Flat arrays of known sizes (a vector per node and per chain took 1.5 GB more on a
+    // 4096 × 4096 grid): the chains arriving at w fill w's slots (one per incidence), and the
+    // links, made in node order, are grouped by chain by a stable counting sort.
+    const PairwiseModel& m = *model_;
+    const auto n = static_cast<std::size_t>(m.variables());
+    std::vector<std::size_t> slots(n + 1, 0);
+    for (std::size_t u = 0; u < n; ++u)
+        slots[u + 1] = slots[u] + incident(static_cast<int>(u)).size();
+    std::vector<int> arriving(slots[n]);
+    std::vector<int> arrived(n, 0);
+    std::vector<std::pair<int, Link>> made;  // (chain, link) in the order they are made
+    made.reserve(static_cast<std::size_t>(m.edgeCount()));
     for (int u = 0; u < m.variables(); ++u) {
-        const auto& in = arriving[static_cast<std::size_t>(u)];
-        std::size_t used = 0;
+        const auto at = static_cast<std::size_t>(u);
+        const int* in = arriving.data() + slots[at];
+        const int count = arrived[at];
+        int used = 0;
         bool any = false;
         for (const Incidence& inc : incident(u)) {
             const auto& ed = m.edge(inc.edge);
@@ -88,33 +124,27 @@ TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions o
             if (w < u) continue;
             any = true;
             int chain = 0;
-            if (used < in.size()) {
+            if (used < count) {
                 chain = in[used++];
             } else {
                 chain = static_cast<int>(chainFirst_.size());
                 chainFirst_.push_back(u);
-                links.emplace_back();
             }
-            links[static_cast<std::size_t>(chain)].push_back({w, {inc.edge, inc.side}});
-            arriving[static_cast<std::size_t>(w)].push_back(chain);
+            made.push_back({chain, {inc.edge, inc.side}});
+            const auto to = static_cast<std::size_t>(w);
+            arriving[slots[to] + static_cast<std::size_t>(arrived[to]++)] = chain;
         }
-        if (!any && in.empty()) {  // an isolated node is a chain of its own
-            chainFirst_.push_back(u);
-            links.emplace_back();
-        }
+        if (!any && count == 0) chainFirst_.push_back(u);  // an isolated node: a chain
     }
-    chainStart_.push_back(0);
-    std::size_t longest = 0;
-    for (const auto& chain : links) {
-        for (const auto& link : chain)
-            chainLinks_.push_back(link.second);
-        chainStart_.push_back(chainLinks_.size());
-        longest = std::max(longest, chain.size());
-    }
-    dp_.resize((longest + 1) * static_cast<std::size_t>(m.maxLabels()));
-    backtrack_.resize(longest + 1);
-    // The initial record was made with the default bound; redo it with the chains'.
-    resetInitialRecord();
+    chainStart_.assign(chainFirst_.size() + 1, 0);
+    for (const auto& entry : made)
+        ++chainStart_[static_cast<std::size_t>(entry.first) + 1];
+    for (std::size_t t = 0; t + 1 < chainStart_.size(); ++t)
+        chainStart_[t + 1] += chainStart_[t];
+    std::vector<std::size_t> next(chainStart_.begin(), chainStart_.end() - 1);
+    chainLinks_.resize(made.size());
+    for (const auto& [chain, link] : made)
+        chainLinks_[next[static_cast<std::size_t>(chain)]++] = link;
 }
 
 double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {

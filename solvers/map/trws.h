@@ -50,6 +50,9 @@ class TrwsSolver final : public MessagePassingSolver {
     // One pass in index order (forward) or against it; false when cancelled.
     bool pass(bool forward);
 
+    // Builds chainFirst_, chainStart_ and chainLinks_ (the monotonic chains of the set-up).
+    void buildChains();
+
     // A chain: its first node, then its links (edge, side of the node the link leaves).
     struct Link {
         int edge;
