@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -46,6 +50,35 @@ std::atomic<bool> gOneOfSeveral{false};
 // the writing of its outputs); at other times a signal ends the process at once.
 std::atomic<bool> gStopsCleanly{false};
 
+// A run loading its data (noteRunLoading), and the FILE.running it took then with its identity:
+// a signal that ends the process before the run begins says so, and removes that file if it is
+// still the run's.
+struct LoadingRun {
+    std::mutex mutex;
+    bool active = false;
+    std::string running;
+    dev_t device = 0;
+    ino_t inode = 0;
+};
+LoadingRun& loadingRun() {
+    static LoadingRun run;
+    return run;
+}
+
+// For the signal thread before it ends the process outside a clean stop.
+void abandonLoadingRun(int signal) {
+    LoadingRun& run = loadingRun();
+    const std::lock_guard lock(run.mutex);
+    if (!run.active) return;
+    struct stat now {};
+    if (!run.running.empty() && ::stat(run.running.c_str(), &now) == 0 &&
+        now.st_dev == run.device && now.st_ino == run.inode)
+        ::unlink(run.running.c_str());
+    const std::string line = std::string("cplab-cli: ended by ") + signalName(signal) +
+                             " before the run began (its data were loading): nothing written\n";
+    [[maybe_unused]] const auto n = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
 const CancelToken& interruptToken() {
     static const CancelToken token;
     return token;
@@ -67,7 +100,21 @@ const char* signalName(int signal) {
     return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
 }
 
+void noteRunLoading(bool loading, const std::string& tracePath) {
+    LoadingRun& run = loadingRun();
+    const std::lock_guard lock(run.mutex);
+    run.active = loading;
+    run.running.clear();
+    struct stat taken {};
+    const std::string running = runningTracePath(tracePath);
+    if (!loading || tracePath.empty() || ::stat(running.c_str(), &taken) != 0) return;
+    run.running = running;
+    run.device = taken.st_dev;
+    run.inode = taken.st_ino;
+}
+
 CleanStopSpan::CleanStopSpan() {
+    noteRunLoading(false);  // the run stops cleanly and removes its FILE.running from now on
     gStopsCleanly = true;
 }
 CleanStopSpan::~CleanStopSpan() {
@@ -120,6 +167,7 @@ void installCliSignalHandling() {
             // One of several processes: a launcher's SIGTERM after a user's SIGINT is no
             // insistence (the launcher's SIGKILL follows anyway).
             const bool insists = second && (!gOneOfSeveral || first == signal);
+            if (!gStopsCleanly) abandonLoadingRun(signal);
             if (insists || !gStopsCleanly) std::_Exit(kExitSignalBase + signal);
             interruptToken().cancel();
         }
@@ -526,6 +574,7 @@ int commandRun(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (!a.trace.empty()) {
         if (const auto error = live.start(a.trace)) return refuse("--trace " + *error);
     }
+    noteRunLoading(true, a.trace);
     const ProblemPtr problem = openRunProblem(a, *family, reader, &why);
     if (!problem) return refuse(why);
     // Loading may have read files beside the data (a UAI model's .evid): none is an output.
@@ -664,6 +713,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const InputFileScope inputs;  // no output of the command replaces a file it reads
+    // A refused run has removed the FILE.running it took: no run is loading after a command.
+    const struct ForgetLoadingRun {
+        ~ForgetLoadingRun() { noteRunLoading(false); }
+    } forget;
     if (command == "list") return commandList(rest, out, err);
     if (command == "run") return commandRun(rest, out, err);
     if (command == "demo") return commandDemo(rest, out, err);

@@ -32,6 +32,11 @@ extern const char* const kUsage;
 int signalReceived();
 const char* signalName(int signal);
 
+// Whether a run is loading its data, with the trace whose FILE.running it has taken (empty:
+// none): a signal before the run begins (CleanStopSpan) then ends the process at once with one
+// line saying so, and removes that FILE.running.
+void noteRunLoading(bool loading, const std::string& tracePath = {});
+
 // Marks the span in which a signal stops the run cleanly (at its next iteration boundary).
 struct CleanStopSpan {
     CleanStopSpan();

@@ -253,6 +253,7 @@ int runDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) 
     LiveTrace live;
     std::string traceRefusal;
     if (root && !a.trace.empty()) traceRefusal = live.start(a.trace).value_or("");
+    if (root && traceRefusal.empty()) noteRunLoading(true, a.trace);  // rank 0 says it
     if (const std::string why = rootVerdict(comm, traceRefusal); !why.empty())
         return refuse("--trace " + why);
     ProblemPtr problem;

@@ -160,7 +160,8 @@ int lineCount(const QString& path) {
 }
 
 // mpirun -np `ranks` cplab-cli `arguments`; with `signal` (SIGNAL>TARGET), that signal is sent
-// to mpirun or to one rank once `trace`.running holds 10 rows (the run is iterating).
+// to mpirun or to one rank once `trace`.running holds 10 rows (the run is iterating), or with
+// TARGET:loading once it exists (the data are loading).
 CliResult runSignalled(int ranks, const QStringList& arguments, const QString& signal,
                        const QString& trace) {
     QProcess process;
@@ -180,10 +181,14 @@ CliResult runSignalled(int ranks, const QStringList& arguments, const QString& s
     timer.start();
     while (!sent && process.state() == QProcess::Running && timer.elapsed() < 120000) {
         process.waitForFinished(50);
-        if (lineCount(trace + ".running") < 11) continue;
-        const qint64 pid = parts[1] == "mpirun"
+        // TARGET:loading: as soon as the run has taken FILE.running, while its data load.
+        const QStringList target = parts[1].split(':');
+        const bool loading = target.size() == 2 && target[1] == "loading";
+        if (loading ? !QFile::exists(trace + ".running") : lineCount(trace + ".running") < 11)
+            continue;
+        const qint64 pid = target[0] == "mpirun"
                                ? process.processId()
-                               : rankProcess(process.processId(), parts[1].mid(4).toInt());
+                               : rankProcess(process.processId(), target[0].mid(4).toInt());
         sent =
             pid > 0 && ::kill(static_cast<pid_t>(pid), parts[0] == "INT" ? SIGINT : SIGTERM) == 0;
     }
@@ -286,6 +291,8 @@ class MpiCliTest : public QObject {
             {"dims-1.svm", "+1 9:1\n-1 1:0.5 9:-1\n"},
             {"big-0.svm", all.left(half)},
             {"big-1.svm", all.mid(half)},
+            {"huge-0.svm", all.repeated(6)},
+            {"huge-1.svm", all.repeated(6)},
             {"labels-whole.svm", "+1 1:1\n-1 1:-1\n+1 1:2\n7 1:-2\n"},
             {"ocr.data",
              gunzip(kData + "/ocr_letter.data.gz").split('\n').mid(0, 6000).join('\n') + '\n'}};
@@ -384,7 +391,7 @@ class MpiCliTest : public QObject {
     // The catalogue of hostile runs over several processes (mpi_cases.tsv).
     void hostileCases_data() {
         QTest::addColumn<int>("row");
-        QVERIFY(cases_.size() >= 22);
+        QVERIFY(cases_.size() >= 23);
         QStringList ids;
         for (std::size_t k = 0; k < cases_.size(); ++k) {
             QVERIFY2(!ids.contains(cases_[k].id), qPrintable("duplicate id " + cases_[k].id));
