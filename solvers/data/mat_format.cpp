@@ -106,6 +106,8 @@ MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path
                     const char* option, unsigned long long fileBytes, bool vector) {
     const std::string what = "variable '" + name + "'";
     MatVar info(Mat_VarReadInfo(mat, name.c_str()));
+    if (!info && !lastMatioMessage.empty())
+        throw DataError(path, 0, "cannot read " + what + ": truncated or corrupt" + matioSays());
     if (!info)
         throw DataError(path, 0,
                         "no variable '" + name + "' (it holds: " + variableNames(mat) +
