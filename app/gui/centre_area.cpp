@@ -6,6 +6,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "bounds_plot.h"
@@ -17,8 +18,27 @@
 
 namespace cplab {
 
+namespace {
+
+// The views and the bounds may shrink to this on a small screen (1280×720 with 150 % fonts
+// leaves 853×480 logical pixels for the whole window): a plot's own minimum, set for a
+// roomier window, would push the window's bottom off the screen.
+constexpr int kSmallestPlotWidth = 240;
+constexpr int kSmallestPlotHeight = 110;
+
+void letShrink(QWidget* root) {
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        const QSize least = w->minimumSize();
+        const QSize capped = least.boundedTo(QSize(kSmallestPlotWidth, kSmallestPlotHeight));
+        if (capped != least) w->setMinimumSize(capped);
+    }
+}
+
+}  // namespace
+
 CentreArea::CentreArea(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
     auto* splitter = new QSplitter(Qt::Vertical, ctx.window);
+    splitter_ = splitter;
     QWidget* top = buildTop(splitter);
     ctx.boundsPlot = new widgets::BoundsPlot(splitter);
     splitter->addWidget(top);
@@ -28,6 +48,7 @@ CentreArea::CentreArea(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
     // The race view gets two fifths of the column (at least a third), whatever the window.
     splitter->setSizes({600, 400});
     splitter->setChildrenCollapsible(false);
+    letShrink(splitter);
     // A handle one can see and grab between the model view and the bounds.
     splitter->setObjectName("centreSplitter");
     splitter->setHandleWidth(7);
@@ -46,6 +67,72 @@ CentreArea::CentreArea(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
     forward->setContext(Qt::WidgetWithChildrenShortcut);
     connect(forward, &QShortcut::activated, ctx.timeline, &widgets::TimelineBar::stepForward);
     arrowKeys_ = {back, forward};
+    addPageKeys(splitter);
+}
+
+// Ctrl+Tab and Ctrl+PageDown turn to the view's next page, with Shift or PageUp back, from
+// anywhere in the window (presenting, the centre has no focus to give to a tab bar).
+void CentreArea::addPageKeys(QWidget* centre) {
+    const std::pair<QKeySequence, int> keys[] = {
+        {QKeySequence(Qt::CTRL | Qt::Key_Tab), 1},
+        {QKeySequence(Qt::CTRL | Qt::Key_PageDown), 1},
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), -1},
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), -1},
+        {QKeySequence(Qt::CTRL | Qt::Key_PageUp), -1}};
+    for (const auto& [key, direction] : keys) {
+        auto* shortcut = new QShortcut(key, centre);
+        shortcut->setContext(Qt::WindowShortcut);
+        connect(shortcut, &QShortcut::activated, this, [this, d = direction] { turnPage(d); });
+    }
+}
+
+QTabWidget* CentreArea::pages() const {
+    QWidget* view = current();
+    if (!view) return nullptr;
+    for (QTabWidget* tabs : view->findChildren<QTabWidget*>()) {
+        bool outermost = true;
+        for (QWidget* p = tabs->parentWidget(); p && p != view; p = p->parentWidget())
+            outermost = outermost && !qobject_cast<QTabWidget*>(p);
+        if (outermost) return tabs;
+    }
+    return nullptr;
+}
+
+void CentreArea::turnPage(int direction) {
+    QTabWidget* tabs = pages();
+    if (!tabs || tabs->count() < 2) return;
+    // Round the shown tabs (a kernel view hides the weights of a single kernel).
+    for (int k = 1; k <= tabs->count(); ++k) {
+        const int index = ((tabs->currentIndex() + direction * k) % tabs->count() + tabs->count()) %
+                          tabs->count();
+        if (tabs->isTabVisible(index) && tabs->isTabEnabled(index)) {
+            tabs->setCurrentIndex(index);
+            return;
+        }
+    }
+}
+
+bool CentreArea::showPageNamedIn(const QString& text) {
+    QTabWidget* tabs = pages();
+    for (int k = 0; tabs && k < tabs->count(); ++k) {
+        const QString title = tabs->tabText(k).remove('&');
+        if (!title.isEmpty() && text.contains(title, Qt::CaseInsensitive) &&
+            tabs->isTabVisible(k)) {
+            tabs->setCurrentIndex(k);
+            return true;
+        }
+    }
+    return false;
+}
+
+void CentreArea::setPresenting(bool on) {
+    if (on) {
+        normalSizes_ = splitter_->sizes();
+        const int total = normalSizes_.value(0) + normalSizes_.value(1);
+        splitter_->setSizes({total * 7 / 10, total - total * 7 / 10});
+    } else if (normalSizes_.size() == 2) {
+        splitter_->setSizes(normalSizes_);
+    }
 }
 
 // Above the handle: the caption, the family's view and the timeline.

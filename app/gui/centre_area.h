@@ -4,6 +4,7 @@
 // arrow keys move the timeline while the focus is anywhere in the centre.
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <map>
 #include <string>
@@ -13,7 +14,9 @@
 
 class QLabel;
 class QShortcut;
+class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QVBoxLayout;
 class QWidget;
 
@@ -48,11 +51,24 @@ class CentreArea : public QObject {
     void setTestSplit(double testFraction, int seed);
     // ← → within the centre (off while presenting: the window-wide keys take over).
     void setArrowKeysEnabled(bool on);
+    // Presenting: the model view takes two thirds of the column below the caption, the
+    // bounds the rest; back in the window, the column as it was.
+    void setPresenting(bool on);
+    // The tab widget of the shown view's pages (the outermost), or null.
+    QTabWidget* pages() const;
+    // The next (+1) or previous (−1) page of the shown view, round (Ctrl+Tab, Ctrl+PageDown).
+    void turnPage(int direction);
+    // Shows the page of the shown view whose title `text` names ("Gap and errors tab: every
+    // run's gap", case aside); false if it names none.
+    bool showPageNamedIn(const QString& text);
 
   private:
     QWidget* buildTop(QWidget* parent);
+    void addPageKeys(QWidget* centre);
 
     WindowContext& ctx_;
+    QSplitter* splitter_ = nullptr;
+    QList<int> normalSizes_;  // the column's split before presenting
     QStackedWidget* viewStack_ = nullptr;
     QLabel* emptyView_ = nullptr;
     std::map<std::string, widgets::FamilyView*> views_;

@@ -446,8 +446,9 @@ void configureWindow(cplab::MainWindow& window, const CommandLine& cli) {
         window.setTestSplit(cli.fraction, static_cast<int>(cli.splitSeed));
     if (cli.isSet(cli.history)) window.setHistoryBudgetMb(static_cast<int>(cli.historyMb));
     window.setScripted(cli.finishes());
-    if (!cli.finishes() && !cli.isSet(cli.size) && !cli.isSet(cli.presentation))
-        window.restoreLayout();
+    // The interactive app (presenting too) remembers; scripts and --size neither use nor change
+    // what it remembers.
+    if (!cli.finishes() && !cli.isSet(cli.size)) window.restoreLayout();
     for (const QString& trace : cli.parser.values(cli.follow))
         window.followTrace(trace);
 }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QGuiApplication>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
+#include <QWindow>
+#include <algorithm>
 
 #include "bounds_plot.h"
 #include "caption_bar.h"
@@ -15,6 +19,7 @@
 #include "export_actions.h"
 #include "family_view.h"
 #include "file_loader.h"
+#include "focus_ring.h"
 #include "log_panel.h"
 #include "playback.h"
 #include "point_editing.h"
@@ -94,13 +99,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     ctx_.setup->populateProblems();
     connect(ctx_.files, &FileLoader::dataFileLoaded, this, &MainWindow::dataFileLoaded);
     connect(ctx_.sessions, &SessionActions::sessionOpened, this, &MainWindow::sessionOpened);
+    connect(ctx_.sessions, &SessionActions::modifiedChanged, this, &MainWindow::updateTitle);
     connectController();
     setDelayMs(ctx_.controller->delayMs());
     updateButtons();
-    // 1440×900, or the screen's free area where it is smaller (a 1280×720 projector).
-    const QScreen* screen = QGuiApplication::primaryScreen();
-    resize(screen ? QSize(1440, 900).boundedTo(screen->availableGeometry().size())
-                  : QSize(1440, 900));
+    connect(ctx_.controller, &RunController::runAdded, this, &MainWindow::updateTitle);
+    connect(ctx_.controller, &RunController::problemChanged, this, &MainWindow::updateTitle);
+    updateTitle();
+    new widgets::FocusRing(this);
+    resize(firstSize(screen()));
+    fitToScreen();
 }
 
 MainWindow::~MainWindow() {
@@ -248,8 +256,95 @@ void MainWindow::updateButtons() {
     ctx_.setup->updateButtons();
 }
 
+QSize MainWindow::firstSize(const QScreen* screen) {
+    const QSize designed(1440, 900);
+    if (!screen) return designed;
+    const QSize free = screen->availableGeometry().size();
+    return designed.expandedTo(free * 3 / 4).boundedTo(free);
+}
+
+QSize MainWindow::roomOnScreen() const {
+    const QScreen* s = screen();
+    if (!s) return size();
+    QMargins frame = windowHandle() ? windowHandle()->frameMargins() : QMargins();
+    // Not framed yet: a title bar and thin borders, as window managers draw them.
+    if (frame.isNull() && QGuiApplication::platformName() != "offscreen")
+        frame = QMargins(2, 30, 2, 2);
+    return s->availableGeometry().size().shrunkBy(frame);
+}
+
+void MainWindow::arrangeDocks() {
+    auto* setup = findChild<QDockWidget*>("problemDock");
+    auto* pseudocode = findChild<QDockWidget*>("pseudocodeDock");
+    auto* log = findChild<QDockWidget*>("logDock");
+    if (!setup || !pseudocode || !log || minimumSizeHint().width() <= roomOnScreen().width())
+        return;
+    if (tabifiedDockWidgets(setup).contains(pseudocode)) return;
+    tabifyDockWidget(setup, pseudocode);
+    tabifyDockWidget(setup, log);
+    setup->raise();
+}
+
+void MainWindow::fitToScreen() {
+    // The offscreen platform's screen is a stand-in (800×600): scripted pictures and tests
+    // keep the size they ask for.
+    if (isMaximized() || isFullScreen() || QGuiApplication::platformName() == "offscreen") return;
+    const QScreen* s = screen();
+    if (!s) return;
+    arrangeDocks();
+    const QSize room = roomOnScreen();
+    if (!room.isValid()) return;
+    if (width() > room.width() || height() > room.height()) resize(size().boundedTo(room));
+    fittedSize_ = size();
+    // The frame's top left (pos() and move() place the frame) such that the frame is inside.
+    const QRect free = s->availableGeometry();
+    const QSize outer = free.size() - room + size();
+    const QPoint at(
+        std::clamp(pos().x(), free.left(), std::max(free.left(), free.right() + 1 - outer.width())),
+        std::clamp(pos().y(), free.top(),
+                   std::max(free.top(), free.bottom() + 1 - outer.height())));
+    if (at != pos()) move(at);
+}
+
+void MainWindow::fitWhenFramed(int triesLeft) {
+    QTimer::singleShot(50, this, [this, triesLeft] {
+        if (!isVisible() || !windowHandle()) return;
+        if (windowHandle()->frameMargins().isNull()) {
+            if (triesLeft > 0) fitWhenFramed(triesLeft - 1);
+            return;
+        }
+        if (size() == fittedSize_ || size() == fittedSize_.expandedTo(minimumSizeHint()))
+            fitToScreen();
+    });
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!ctx_.sessions->confirmClose()) {
+        event->ignore();
+        return;
+    }
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::updateTitle() {
+    const QString name = ctx_.sessions->sessionName();
+    const QString title =
+        name.isEmpty() ? tr("cplab - Cutting-Plane Lab[*]") : tr("%1[*] - cplab").arg(name);
+    if (windowTitle() != title) setWindowTitle(title);
+    setWindowModified(ctx_.sessions->unsavedWork());
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
+    if (!shownOnce_) {
+        shownOnce_ = true;
+        // Not resized since by the caller (--size, a test): fitted again as shown, and once
+        // more when the window manager has put its frame around it.
+        if (size() == fittedSize_ || size() == fittedSize_.expandedTo(minimumSizeHint())) {
+            fitToScreen();
+            fitWhenFramed(40);
+        }
+    }
     // The set-up dock takes a quarter of a wide window (run names stay readable), its minimum
     // on a narrow one; set once, so that the user's own splitter moves are kept.
     if (dockSized_) return;
@@ -294,6 +389,8 @@ void MainWindow::setScripted(bool scripted) {
 
 void MainWindow::restoreLayout() {
     ctx_.sessions->restoreLayout(&dockSized_);
+    ctx_.presentation->restoreScales();
+    fitToScreen();
 }
 
 bool MainWindow::addRun(const std::string& solver, const OptionValues& options, QString* why) {

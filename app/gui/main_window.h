@@ -22,6 +22,8 @@
 #include "core/output_file.h"
 #include "window_context.h"
 
+class QScreen;
+
 namespace cplab {
 
 class AnimationExport;
@@ -101,6 +103,14 @@ class MainWindow : public QMainWindow {
     // View › Presentation (presentation.h); `fullScreen` false: the window as it is.
     void setPresentation(bool on, bool fullScreen = true);
 
+    // The window's size on `screen` before anything is remembered: 1440×900 on an ordinary
+    // screen, three quarters of a large one (a 4K projector), never more than its free area.
+    static QSize firstSize(const QScreen* screen);
+    // Moves and shrinks the window so that it lies, frame and all, within its screen's free
+    // area (a remembered geometry from a larger screen; the title bar at 720p). Maximised and
+    // full-screen windows are left as they are.
+    void fitToScreen();
+
   signals:
     void runsChanged();
     void dataFileLoaded(bool ok, const QString& message);
@@ -108,8 +118,19 @@ class MainWindow : public QMainWindow {
 
   protected:
     void showEvent(QShowEvent* event) override;
+    // Quit and close ask before discarding runs with unsaved steps (Save / Discard / Cancel).
+    void closeEvent(QCloseEvent* event) override;
 
   private:
+    // The screen's free area less the window manager's frame (as known, else as expected).
+    QSize roomOnScreen() const;
+    // Three columns (set-up, centre, pseudocode and log) where they fit, else the pseudocode
+    // and the log as tabs beside the set-up panel.
+    void arrangeDocks();
+    // Until the window manager has framed the window: fit it again once the frame is known.
+    void fitWhenFramed(int triesLeft);
+    // "kelley[*] - cplab": the session's name and Qt's mark of unsaved steps.
+    void updateTitle();
     // The pseudocode and the log, on the right.
     void buildRightDocks();
     void buildMenus();
@@ -123,6 +144,9 @@ class MainWindow : public QMainWindow {
     InputFileScope inputFiles_;
     WindowContext ctx_;
     bool dockSized_ = false;  // the set-up dock's first width is set
+    bool shownOnce_ = false;
+    // The size fitToScreen gave; a size set since by the caller (--size, a test) is kept.
+    QSize fittedSize_;
 };
 
 }  // namespace cplab

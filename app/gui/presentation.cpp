@@ -6,6 +6,8 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -29,10 +31,8 @@ namespace cplab {
 namespace {
 
 constexpr double kMinScale = 0.75;
-constexpr double kMaxScale = 3.0;
+constexpr double kMaxScale = 6.0;
 constexpr double kScaleStep = 1.15;
-const char* kNormalScaleKey = "view/scale";
-const char* kPresentationScaleKey = "view/presentation_scale";
 
 // True when some run of the race has reported `event` by its position (a name of
 // core/events.h), or, for "finished", when every run has stopped there.
@@ -82,18 +82,45 @@ void Presentation::addViewActions(QMenu* view) {
     view->addAction(tr("&Smaller type and lines"), QKeySequence::ZoomOut, this,
                     [this] { setViewScale(viewScale() / kScaleStep); });
     view->addAction(tr("&Reset size"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
-                    [this] { setViewScale(presenting_ ? 1.4 : 1.0); });
+                    &Presentation::resetViewScale);
     addPresentationKeys();
-    // Remembered scales, within range whatever the settings file holds (text, nan, 1e300).
+    if (viewScale() != 1.0) applyViewScale();
+}
+
+double Presentation::defaultScale(const QScreen* screen, bool presenting) {
+    if (!screen) return presenting ? 1.4 : 1.0;
+    // Logical pixels: a screen of device pixel ratio 2 counts half its pixels.
+    const QSize size = screen->geometry().size();
+    if (presenting) {
+        return std::clamp(1.4 * std::max(1.0, size.height() / 720.0), kMinScale, kMaxScale);
+    }
+    return std::clamp(std::max(1.0, size.height() / 1440.0), kMinScale, kMaxScale);
+}
+
+QString Presentation::scaleKey(const QScreen* screen, bool presenting) {
+    QString name = screen ? screen->name() : QString();
+    name.replace(QRegularExpression("[^A-Za-z0-9_.-]"), "_");
+    const QSize size = screen ? screen->geometry().size() : QSize();
+    return QString("view/%1/%2_%3x%4")
+        .arg(presenting ? "presentation_scale" : "scale", name.isEmpty() ? "screen" : name)
+        .arg(size.width())
+        .arg(size.height());
+}
+
+void Presentation::restoreScales() {
+    rememberScales_ = true;
+    // Within range whatever the settings file holds (text, nan, 1e300); 0: the default.
     QSettings settings;
-    auto remembered = [&settings](const char* key, double fallback) {
+    auto remembered = [&settings, this](bool presenting) {
         bool ok = false;
-        const double value = settings.value(key, fallback).toDouble(&ok);
-        return ok && std::isfinite(value) ? std::clamp(value, kMinScale, kMaxScale) : fallback;
+        const double value =
+            settings.value(scaleKey(ctx_.window->screen(), presenting)).toDouble(&ok);
+        return ok && std::isfinite(value) && value > 0 ? std::clamp(value, kMinScale, kMaxScale)
+                                                       : 0.0;
     };
-    normalScale_ = remembered(kNormalScaleKey, 1.0);
-    presentationScale_ = remembered(kPresentationScaleKey, 1.4);
-    if (normalScale_ != 1.0) applyViewScale();
+    normalScale_ = remembered(false);
+    presentationScale_ = remembered(true);
+    applyViewScale();
 }
 
 // Single keys drive the demo while presenting (the set-up forms are hidden then, so they
@@ -157,23 +184,26 @@ void Presentation::setPresentation(bool on, bool fullScreen) {
     ctx_.centre->setArrowKeysEnabled(!presenting_);  // the window-wide ← → instead
     if (presentAction_->isChecked() != on) presentAction_->setChecked(on);
     applyViewScale();
+    ctx_.centre->setPresenting(presenting_);
     if (presenting_) window->centralWidget()->setFocus();
 }
 
 double Presentation::viewScale() const {
-    return presenting_ ? presentationScale_ : normalScale_;
+    const double set = presenting_ ? presentationScale_ : normalScale_;
+    return set > 0 ? set : defaultScale(ctx_.window->screen(), presenting_);
 }
 
 void Presentation::setViewScale(double scale) {
     scale = std::isfinite(scale) ? std::clamp(scale, kMinScale, kMaxScale) : 1.0;
     (presenting_ ? presentationScale_ : normalScale_) = scale;
-    QSettings().setValue(presenting_ ? kPresentationScaleKey : kNormalScaleKey, scale);
+    if (rememberScales_) QSettings().setValue(scaleKey(ctx_.window->screen(), presenting_), scale);
     applyViewScale();
 }
 
-void Presentation::setPresentationScale(double scale) {
-    presentationScale_ = scale;
-    if (presenting_) applyViewScale();
+void Presentation::resetViewScale() {
+    (presenting_ ? presentationScale_ : normalScale_) = 0;
+    if (rememberScales_) QSettings().remove(scaleKey(ctx_.window->screen(), presenting_));
+    applyViewScale();
 }
 
 void Presentation::applyViewScale() {
@@ -212,6 +242,7 @@ QString Presentation::shortcutsText() const {
 
 void Presentation::setDemo(const DemoInfo* demo) {
     demo_ = demo;
+    shownBeat_ = -1;
     if (demo) {
         ctx_.caption->setDemo(QString::fromStdString(demo->title),
                               QString::fromStdString(demo->description));
@@ -223,6 +254,11 @@ void Presentation::setDemo(const DemoInfo* demo) {
 void Presentation::updateCaption(const widgets::ViewFrame& frame, int iteration) {
     if (!demo_) return;
     const int beat = reachedBeat(*demo_, frame, iteration);
+    // A beat that names one of the view's tabs ("Gap and errors tab: ...") shows that tab
+    // when the story reaches it going forward (scrubbing back leaves the tab chosen).
+    if (beat > shownBeat_ && beat >= 0)
+        ctx_.centre->showPageNamedIn(QString::fromStdString(demo_->story[beat].text));
+    shownBeat_ = beat;
     ctx_.caption->setBeat(beat, static_cast<int>(demo_->story.size()),
                           beat < 0 ? QString() : QString::fromStdString(demo_->story[beat].text));
     QStringList done;

@@ -12,6 +12,7 @@
 
 class QAction;
 class QMenu;
+class QScreen;
 
 namespace cplab {
 
@@ -37,13 +38,22 @@ class Presentation : public QObject {
     // leaves.
     void setPresentation(bool on, bool fullScreen = true);
     bool presenting() const { return presenting_; }
-    // The size of type, lines and markers in the current mode (1: as designed; presenting
-    // starts at 1.4), remembered per mode between launches.
+    // The size of type, lines and markers in the current mode. By default it follows the
+    // window's screen (defaultScale); a size set here (Ctrl++, Ctrl+−) holds for that screen,
+    // and is remembered between launches for that screen (its name and geometry) once
+    // restoreScales() has run: the interactive app, never scripted windows or sessions.
     double viewScale() const;
     void setViewScale(double scale);
-    // The presentation mode's scale as a session stores it (applied at once when presenting).
-    double presentationScale() const { return presentationScale_; }
-    void setPresentationScale(double scale);
+    // Ctrl+0: the screen's default again (and nothing remembered for it).
+    void resetViewScale();
+    // The default on `screen`: in presentation mode type as large a share of the picture at
+    // 3840×2160 or 1920×1080 as 1.4 gives at 1280×720 (a projected picture is as large at any
+    // resolution); in the normal window 1 up to 1440 logical pixels high, larger beyond.
+    static double defaultScale(const QScreen* screen, bool presenting);
+    // Reads the sizes remembered for the window's screen and remembers new ones from here on.
+    void restoreScales();
+    // The settings key of `screen`'s scale in a mode ("view/presentation_scale/HDMI-1_1920x1080").
+    static QString scaleKey(const QScreen* screen, bool presenting);
     // Help › Keyboard shortcuts: every menu action with a shortcut, as an HTML table.
     QString shortcutsText() const;
 
@@ -58,11 +68,14 @@ class Presentation : public QObject {
 
     WindowContext& ctx_;
     const DemoInfo* demo_ = nullptr;
+    int shownBeat_ = -1;  // the caption's beat
     bool presenting_ = false;
     bool wasMaximized_ = false;
     QByteArray normalState_;  // docks and tool bars before presenting
-    double normalScale_ = 1.0;
-    double presentationScale_ = 1.4;
+    // The sizes set for the window's screen in each mode (0: its default).
+    double normalScale_ = 0;
+    double presentationScale_ = 0;
+    bool rememberScales_ = false;  // restoreScales() has run
     QFont baseFont_;
     QAction* presentAction_ = nullptr;
     std::vector<QAction*> presentationKeys_;  // enabled while presenting

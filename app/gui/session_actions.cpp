@@ -78,6 +78,58 @@ QTabWidget* pagesOf(QWidget* view) {
 
 SessionActions::SessionActions(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
     ctx.window->installEventFilter(this);
+    // A new problem is a new, unnamed session; any step is work a close would lose.
+    connect(ctx.controller, &RunController::problemChanged, this, [this] {
+        sessionPath_.clear();
+        setModified(false);
+        emit modifiedChanged();
+    });
+    connect(ctx.controller, &RunController::recordsAppended, this, [this] { setModified(true); });
+}
+
+void SessionActions::setModified(bool modified) {
+    if (modified_ == modified) return;
+    modified_ = modified;
+    emit modifiedChanged();
+}
+
+QString SessionActions::sessionName() const {
+    if (!sessionPath_.isEmpty()) return QFileInfo(sessionPath_).fileName();
+    if (const DemoInfo* demo = ctx_.presentation->demo()) return QString::fromStdString(demo->name);
+    const ProblemInstance* p = ctx_.controller->problem();
+    return p ? QString::fromStdString(p->info.name) : QString();
+}
+
+bool SessionActions::unsavedWork() const {
+    if (!modified_ || scripted_) return false;
+    for (int k = 0; k < ctx_.controller->runCount(); ++k) {
+        if (ctx_.controller->run(k)->iteration() > 0) return true;
+    }
+    return false;
+}
+
+bool SessionActions::confirmClose() {
+    if (!unsavedWork()) return true;
+    QMessageBox box(QMessageBox::Question, tr("Save the session?"),
+                    tr("The runs of %1 have made steps that are not saved. Save the session "
+                       "before closing?")
+                        .arg(sessionName()),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, ctx_.window);
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+        case QMessageBox::Discard:
+            return true;
+        case QMessageBox::Save:
+            break;
+        default:
+            return false;
+    }
+    if (sessionPath_.isEmpty()) return saveSessionDialog();
+    QString why;
+    if (saveSession(sessionPath_, true, &why)) return true;
+    ctx_.log->appendError(why);
+    QMessageBox::warning(ctx_.window, tr("Session not saved"), why);
+    return false;
 }
 
 void SessionActions::addRecentMenu(QMenu* file) {
@@ -128,7 +180,6 @@ Session SessionActions::currentSession(bool withHistory) const {
     view.timeline = ctx_.timeline->isLive() ? -1 : ctx_.playback->shownIteration();
     view.viewRange = plotRange(ctx_.centre->current() ? ctx_.centre->current()->plot() : nullptr);
     view.boundsRange = plotRange(ctx_.boundsPlot->plot());
-    view.presentationScale = ctx_.presentation->presentationScale();
     view.delayMs = ctx_.controller->delayMs();
     return session;
 }
@@ -170,6 +221,9 @@ bool SessionActions::saveSession(const QString& path, bool withHistory, QString*
     }
     rememberFile("sessions", path);
     ctx_.log->appendMessage(tr("session saved to %1").arg(path));
+    sessionPath_ = path;
+    modified_ = false;
+    emit modifiedChanged();
     return true;
 }
 
@@ -209,6 +263,8 @@ void SessionActions::onSessionLoaded(const std::shared_ptr<LoadedFile>& loaded) 
     ctx_.files->keepHashes(loaded->hashed);
     rememberFile("sessions", loaded->path);
     applySession(*loaded->session, loaded->problem);
+    sessionPath_ = loaded->path;
+    emit modifiedChanged();
     emit sessionOpened(true, loaded->path);
 }
 
@@ -224,7 +280,6 @@ void SessionActions::applySession(const Session& session, ProblemPtr problem) {
         if (!ctx_.controller->addRun(r.solver, r.options, &why)) ctx_.log->appendError(why);
     }
     ctx_.playback->setDelayMs(session.view.delayMs);
-    ctx_.presentation->setPresentationScale(session.view.presentationScale);
     restorePendingSession();
 }
 
@@ -275,10 +330,12 @@ void SessionActions::restorePendingSession() {
     ctx_.log->appendMessage(ctx_.controller->runCount() == 1
                                 ? tr("session opened: 1 run")
                                 : tr("session opened: %1 runs").arg(ctx_.controller->runCount()));
+    // The restored histories are the session as saved, not new work.
+    setModified(false);
 }
 
-void SessionActions::saveSessionDialog() {
-    if (!ctx_.controller->problem()) return;
+bool SessionActions::saveSessionDialog() {
+    if (!ctx_.controller->problem()) return false;
     QFileDialog dialog(ctx_.window, tr("Save session"), lastFolder("session"), tr(kSessionFilter));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix("cplab");
@@ -293,14 +350,14 @@ void SessionActions::saveSessionDialog() {
     store->setChecked(bytes < (std::size_t{64} << 20));
     if (auto* grid = qobject_cast<QGridLayout*>(dialog.layout()))
         grid->addWidget(store, grid->rowCount(), 0, 1, grid->columnCount());
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;
     const QString path = dialog.selectedFiles().front();
     setLastFolder("session", path);
     QString why;
-    if (!saveSession(path, store->isChecked(), &why)) {
-        ctx_.log->appendError(why);
-        QMessageBox::warning(ctx_.window, tr("Session not saved"), why);
-    }
+    if (saveSession(path, store->isChecked(), &why)) return true;
+    ctx_.log->appendError(why);
+    QMessageBox::warning(ctx_.window, tr("Session not saved"), why);
+    return false;
 }
 
 void SessionActions::openSessionDialog() {

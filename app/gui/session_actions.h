@@ -51,6 +51,14 @@ class SessionActions : public QObject {
     // launch, and saves them when the window closes (the interactive app; not scripts).
     // `dockSized`: the docks' sizes came back too.
     void restoreLayout(bool* dockSized);
+    // The session's name for the window's title: its file's name once saved or opened, else
+    // the demo's or the problem's name; empty without a problem.
+    QString sessionName() const;
+    // Runs that have made steps since the session was last saved or opened.
+    bool unsavedWork() const;
+    // Quit and close: with unsaved work, asks Save / Discard / Cancel (Save writes the session
+    // to its file, or asks for one); true when the window may close.
+    bool confirmClose();
     // FileLoader's session read: opened as far as it can be, what could not be is said.
     void onSessionLoaded(const std::shared_ptr<LoadedFile>& loaded);
     // Once every run is ready: their stored histories, the selection, the axes and the
@@ -59,6 +67,8 @@ class SessionActions : public QObject {
 
   signals:
     void sessionOpened(bool ok, const QString& message);
+    // sessionName() or unsavedWork() may have changed.
+    void modifiedChanged();
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -66,7 +76,9 @@ class SessionActions : public QObject {
   private:
     void applySession(const Session& session, ProblemPtr problem);
     std::vector<SnapshotPtr> decodeHistory(const Run& r, const std::vector<std::string>& stored);
-    void saveSessionDialog();
+    // Asks for a file and saves; true when saved.
+    bool saveSessionDialog();
+    void setModified(bool modified);
     void openSessionDialog();
     void copyCommandLine();
     std::size_t historyBytes() const;
@@ -76,6 +88,10 @@ class SessionActions : public QObject {
     WindowContext& ctx_;
     // A session being restored once its runs are ready.
     std::shared_ptr<Session> pendingSession_;
+    // The file the session was last saved to or opened from (empty: none yet).
+    QString sessionPath_;
+    // Records arrived since then (a step, or a run restarted).
+    bool modified_ = false;
     bool scripted_ = false;
     bool rememberLayout_ = false;
 };

@@ -6,9 +6,12 @@
 // and brings errors into view, and the teaching delay reaches seconds.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QTableWidget>
@@ -233,13 +236,20 @@ class TestLectureHall : public QObject {
         QVERIFY(w.parts().controller->anyPlaying());
         QTest::keyClick(&w, Qt::Key_R);
         QVERIFY(!w.parts().controller->anyPlaying());
-        // The scale goes up and down in steps, within bounds, and is remembered.
+        // The scale goes up and down in steps, within bounds, and is remembered for this
+        // screen once the window remembers anything (restoreLayout: the interactive app).
+        w.restoreLayout();
         const double scale = w.parts().presentation->viewScale();
         w.parts().presentation->setViewScale(scale * 1.5);
         QCOMPARE(w.parts().presentation->viewScale(), scale * 1.5);
-        QCOMPARE(QSettings().value("view/presentation_scale").toDouble(), scale * 1.5);
+        const QString screenKey = cplab::Presentation::scaleKey(w.screen(), true);
+        QVERIFY2(screenKey.contains(QString("%1x%2")
+                                  .arg(w.screen()->geometry().width())
+                                  .arg(w.screen()->geometry().height())),
+                 qPrintable(screenKey));
+        QCOMPARE(QSettings().value(screenKey).toDouble(), scale * 1.5);
         w.parts().presentation->setViewScale(100);
-        QCOMPARE(w.parts().presentation->viewScale(), 3.0);
+        QCOMPARE(w.parts().presentation->viewScale(), 6.0);
         // Esc leaves: the panels and the normal type come back; the keys are the forms' again.
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!w.parts().presentation->presenting());
@@ -255,6 +265,53 @@ class TestLectureHall : public QObject {
         for (const char* key : {"F11", "View › Presentation", "Space", "Presentation: Step",
                                 "Presentation: Run or pause", "Home", "Esc"})
             QVERIFY2(keys.contains(key), qPrintable(keys));
+    }
+
+    // The presentation size follows the screen: a size set on one screen is not used on
+    // another, never by a scripted window, and never travels in a session.
+    void scaleIsPerScreenNotScriptedNotInSessions() {
+        QSettings().clear();
+        QSettings().setValue("view/presentation_scale", 3.0);  // the old, global key
+        QSettings().setValue("view/presentation_scale/OTHER_3840x2160", 5.0);
+        const double designed =
+            cplab::Presentation::defaultScale(QGuiApplication::primaryScreen(), true);
+        QVERIFY(designed >= 1.4);
+        QString sessionPath;
+        QTemporaryDir dir;
+        {
+            MainWindow w;  // a scripted window: no restoreLayout
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(w.loadDemo("kelley"));
+            w.setPresentation(true, false);
+            QCOMPARE(w.parts().presentation->viewScale(), designed);
+            // Set for this screen, remembered by the interactive app only.
+            w.parts().presentation->setViewScale(2.5);
+            QVERIFY(!QSettings().contains(cplab::Presentation::scaleKey(w.screen(), true)));
+            QVERIFY(waitFor([&] { return allReady(w); }));
+            sessionPath = dir.filePath("scaled.cplab");
+            QString why;
+            QVERIFY2(w.saveSession(sessionPath, false, &why), qPrintable(why));
+        }
+        QFile file(sessionPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject view =
+            QJsonDocument::fromJson(file.readAll()).object()["view"].toObject();
+        QVERIFY2(
+            !view.contains("presentation_scale") || view["presentation_scale"].toDouble() == 1.4,
+            "the window's size went into the session");
+        MainWindow w;
+        w.restoreLayout();
+        w.resize(1280, 720);
+        w.show();
+        w.setPresentation(true, false);
+        QCOMPARE(w.parts().presentation->viewScale(), designed);
+        w.parts().presentation->setViewScale(2.0);
+        MainWindow again;
+        again.restoreLayout();
+        again.setPresentation(true, false);
+        QCOMPARE(again.parts().presentation->viewScale(), 2.0);
+        QSettings().clear();
     }
 
     void runNamesKeepTheirSolver() {

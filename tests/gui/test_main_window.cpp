@@ -8,16 +8,19 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include "bounds_plot.h"
 #include "cutting_plane_plot.h"
 #include "families/dataset_family.h"
 #include "families/linear.h"
+#include "focus_ring.h"
 #include "gui_wait.h"
 #include "kernel_view.h"
 #include "linear_model_plot.h"
@@ -31,6 +34,7 @@
 #include "pseudocode_panel.h"
 #include "registry.h"
 #include "run.h"
+#include "session.h"
 #include "test_printers.h"
 #include "timeline_bar.h"
 
@@ -104,6 +108,8 @@ class TestMainWindow : public QObject {
     void heldOutSplitAndViewTabsFromOutside();
     void testFileAskedForOnlyWhereOneCanBe();
     void viewMenuBringsPanelsBack();
+    void closeAsksBeforeDiscardingSteps();
+    void pageKeysAndFocusRing();
 };
 
 void TestMainWindow::opensOnADemo() {
@@ -555,6 +561,125 @@ void TestMainWindow::viewMenuBringsPanelsBack() {
     const QString keys = w.parts().presentation->shortcutsText();
     for (const char* key : {"F5", "F6", "F10", "Run › Run", "File › Open data file..."})
         QVERIFY2(keys.contains(key), qPrintable(keys));
+}
+
+// Quit and close ask before discarding runs with unsaved steps, Save / Discard / Cancel (the
+// question answered by a timer, as a user would); the title names the session and carries
+// Qt's modified mark ("kelley[*] - cplab" reads "kelley* - cplab" while modified).
+void TestMainWindow::closeAsksBeforeDiscardingSteps() {
+    QString asked;
+    auto answer = [&asked](QMessageBox::StandardButton button) {
+        asked.clear();
+        QTimer::singleShot(100, [button, &asked] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = box->text();
+                box->button(button)->click();
+            }
+        });
+    };
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lesson.cplab");
+    auto w = std::make_unique<MainWindow>();
+    w->show();
+    w->setDelayMs(0);
+    QVERIFY(w->loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(*w); }));
+    QCOMPARE(w->windowTitle(), QString("kelley[*] - cplab"));
+    QVERIFY(!w->isWindowModified());
+    w->stepAll(2);
+    QVERIFY(waitFor([&] { return w->run(0)->iteration() == 2; }));
+    QVERIFY(waitFor([&] { return w->isWindowModified(); }));
+    // Cancel: the window stays, with its runs.
+    answer(QMessageBox::Cancel);
+    QVERIFY(!w->close());
+    QVERIFY2(asked.contains("kelley"), qPrintable(asked));
+    QVERIFY(w->isVisible());
+    QCOMPARE(w->run(0)->iteration(), 2);
+    // Saved: the title names the file, nothing to ask.
+    QString why;
+    QVERIFY2(w->saveSession(path, true, &why), qPrintable(why));
+    QCOMPARE(w->windowTitle(), QString("lesson.cplab[*] - cplab"));
+    QVERIFY(!w->isWindowModified());
+    // One more step, then Save writes it to the session's file and the window closes.
+    w->stepAll(1);
+    QVERIFY(waitFor([&] { return w->run(0)->iteration() == 3 && w->isWindowModified(); }));
+    answer(QMessageBox::Save);
+    QVERIFY(w->close());
+    QVERIFY(!asked.isEmpty());
+    cplab::SessionNotes notes;
+    std::string readWhy;
+    const auto saved = cplab::readSession(path.toStdString(), &notes, &readWhy);
+    QVERIFY2(saved, readWhy.c_str());
+    QVERIFY(saved->runs.size() == 1 && saved->runs[0].history);
+    QCOMPARE(saved->runs[0].history->records.back().iteration, 3);
+    // Discard closes without saving; a window without steps closes without a question.
+    w = std::make_unique<MainWindow>();
+    w->show();
+    QVERIFY(w->loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(*w); }));
+    asked.clear();
+    QVERIFY(w->close());
+    QTest::qWait(150);
+    QVERIFY(asked.isEmpty());
+    w = std::make_unique<MainWindow>();
+    w->show();
+    QVERIFY(w->loadDemo("kelley"));
+    QVERIFY(waitFor([&] { return allReady(*w); }));
+    w->stepAll(1);
+    QVERIFY(waitFor([&] { return w->run(0)->iteration() == 1; }));
+    answer(QMessageBox::Discard);
+    QVERIFY(w->close());
+    QVERIFY(!asked.isEmpty());
+}
+
+// Ctrl+Tab and Ctrl+PageDown turn the model view's pages from anywhere in the window (Shift
+// or PageUp back); a demo's story beat that names a page shows it; the focus that the
+// keyboard moves is ringed.
+void TestMainWindow::pageKeysAndFocusRing() {
+    MainWindow w;
+    w.resize(1280, 720);
+    w.show();
+    w.setDelayMs(0);
+    QVERIFY(w.loadDemo("ocr_race"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    QTabWidget* tabs = w.parts().centre->pages();
+    QVERIFY(tabs && tabs->count() >= 2);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const int first = tabs->currentIndex();
+    QTest::keyClick(&w, Qt::Key_Tab, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), (first + 1) % tabs->count());
+    QTest::keyClick(&w, Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), first);
+    QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), (first + 1) % tabs->count());
+    QTest::keyClick(&w, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(tabs->currentIndex(), first);
+    // The ocr_race story's beat at iteration 8 sends the room to "Gap and errors".
+    int gapPage = -1;
+    for (int k = 0; k < tabs->count(); ++k)
+        if (tabs->tabText(k).remove('&') == "Gap and errors") gapPage = k;
+    QVERIFY(gapPage >= 0 && gapPage != first);
+    w.stepAll(8);
+    QVERIFY(waitFor(
+        [&] {
+            for (int k = 0; k < w.runCount(); ++k)
+                if (w.run(k)->iteration() < 8 && !w.run(k)->status().finished()) return false;
+            return true;
+        },
+        60000));
+    QVERIFY(waitFor([&] { return tabs->currentIndex() == gapPage; }, 3000));
+    // Tab into the set-up panel: a ring around the focus; a click's focus has none.
+    const auto* ring = w.findChild<cplab::widgets::FocusRing*>("focusRing");
+    QVERIFY(ring && !ring->target());
+    auto* combo = w.findChild<QComboBox*>("demoCombo");
+    combo->setFocus(Qt::TabFocusReason);
+    QVERIFY(waitFor([&] { return ring->target() == combo; }, 2000));
+    const QRect around(ring->mapTo(&w, QPoint(0, 0)), ring->size());
+    const QRect inside(combo->mapTo(&w, QPoint(0, 0)), combo->size());
+    QVERIFY(around.contains(inside) && around.width() >= inside.width() + 4);
+    combo->setFocus(Qt::MouseFocusReason);
+    w.findChild<QPushButton*>("stepButton")->setFocus(Qt::MouseFocusReason);
+    QVERIFY(waitFor([&] { return !ring->target(); }, 2000));
 }
 
 QTEST_MAIN(TestMainWindow)
