@@ -15,6 +15,7 @@
 #include <new>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "cli.h"
 #include "cli_commands.h"
@@ -180,6 +181,34 @@ struct CollectiveStop {
     }
 };
 
+// `message` in words for the user: when it is the C++ library's own text (the what() of a
+// std::length_error or std::bad_cast that reached a refusal or a status: "basic_string::
+// _M_create", "vector::reserve"), perhaps after "rank R: ", a sentence naming the rank and its
+// file instead (`rank`: the one that says it, when the message names none).
+std::string inPlainWords(const std::string& message, const std::string& data, int rank) {
+    static const char* const kLibraryTexts[] = {
+        "std::",       "basic_string", "vector::",  "cannot create std::", "deque::",
+        "bitset::",    "map::at",      "array::at", "bad_function_call",   "bad optional access",
+        "bad_weak_ptr"};
+    std::string_view text = message;
+    if (text.rfind("rank ", 0) == 0) {
+        const std::size_t colon = text.find(": ");
+        const std::string digits(text.substr(5, colon == std::string_view::npos ? 0 : colon - 5));
+        if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
+            digits.size() < 9) {
+            rank = std::stoi(digits);
+            text.remove_prefix(colon + 2);
+        }
+    }
+    for (const char* library : kLibraryTexts) {
+        if (text.rfind(library, 0) == 0) {
+            return "rank " + std::to_string(rank) + ": " + shareFileName(data, rank) +
+                   ": the run failed by an internal error (a C++ library exception)";
+        }
+    }
+    return message;
+}
+
 // Which ranks had the agreed signal when they agreed, in words ("on rank 1 of 2"; a signal to
 // mpirun reaches its ranks one after the other).
 std::string whoWasSignalled(const CollectiveStop& stop, int ranks) {
@@ -230,7 +259,7 @@ int runDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) 
     Communicator& comm = cliCommunicator();
     const bool root = comm.rank() == 0;
     const auto refuse = [&](const std::string& why) {
-        if (root) err << "cplab-cli: " << why << '\n';
+        if (root) err << "cplab-cli: " << inPlainWords(why, a.data, comm.rank()) << '\n';
         return kExitInvalid;
     };
     const SolverInfo* info = findSolver(a.solver);
@@ -280,6 +309,7 @@ int runDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) 
     RunResult result = runSolver(*solver, a.solver, a.quiet || !root, err, hooks);
     result.options = a.options;
     noteDistribution(result, comm, stop, maxSeconds);
+    result.status.message = inPlainWords(result.status.message, a.data, comm.rank());
     int code = stop.signal != 0 ? kExitSignalBase + stop.signal : exitStatusFor(result.status);
     if (root) code = finishOnRoot(a, family, *solver, *problem, result, stop, live, code, out, err);
     // Every rank waits for rank 0's outputs and exits with its status: mpirun ends the job (by
