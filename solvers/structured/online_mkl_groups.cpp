@@ -69,6 +69,12 @@ OnlineMklSolver::Scorer::Scorer(const OnlineMklSolver& solver, const Weights& w)
 
 void OnlineMklSolver::Scorer::score(const SequenceData& data, int begin, int end,
                                     Eigen::MatrixXd& out) const {
+    for (int first = begin; first < end; first += kScoreBlock)
+        scoreBlock(data, first, std::min(end, first + kScoreBlock), out);
+}
+
+void OnlineMklSolver::Scorer::scoreBlock(const SequenceData& data, int begin, int end,
+                                         Eigen::MatrixXd& out) const {
     const OnlineMklSolver& s = solver_;
     const int m = end - begin, d = s.d_, L = s.L_;
     Eigen::MatrixXd X(m, d);
