@@ -91,6 +91,26 @@ std::string distributedProblem(const RunArguments& a, const SolverInfo* solver, 
     return {};
 }
 
+// Which rank's share an output is, for the refusal that says it is an input: " (rank 1's share
+// of --data)", or empty.
+std::string whoseShare(const std::vector<Output>& outputs, const std::string& data,
+                       const std::string& test, int ranks) {
+    for (const Output& o : outputs) {
+        for (int rank = 0; rank < ranks && !o.path.empty(); ++rank) {
+            for (const auto& [flag, pattern] :
+                 {std::pair<const char*, const std::string&>{"--data", data}, {"--test", test}}) {
+                std::error_code ec;
+                const std::string share = shareFileName(pattern, rank);
+                if (!pattern.empty() &&
+                    (share == o.path || std::filesystem::equivalent(share, o.path, ec))) {
+                    return " (rank " + std::to_string(rank) + "'s share of " + flag + ")";
+                }
+            }
+        }
+    }
+    return {};
+}
+
 // Rank 0's verdict, on every rank.
 std::string rootVerdict(Communicator& comm, const std::string& mine) {
     return comm.gatherAll(comm.rank() == 0 ? mine : std::string()).front();
@@ -276,7 +296,7 @@ int runDistributed(const RunArguments& a, std::ostream& out, std::ostream& err) 
     const std::vector<Output> outputs = {{"--model", a.model}, {"--trace", a.trace}};
     if (const std::string why = rootVerdict(comm, outputsProblem(outputs).value_or(""));
         !why.empty())
-        return refuse(why);
+        return refuse(why + whoseShare(outputs, a.data, testFile, comm.size()));
     // Rank 0 grows the live trace FILE.running (core/live_trace.h), taken before the data are
     // loaded; a refusal is every rank's.
     LiveTrace live;
