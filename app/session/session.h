@@ -67,7 +67,7 @@ struct SessionView {
 // One file the problem reads, as saved: the path as written in the session (relative to its
 // folder when it was saved there or below), where that resolves to, and its content hash.
 struct SessionFile {
-    std::string role;  // "data" or "test"
+    std::string role;  // "data", "test", or the problem option naming it ("evidence", ...)
     std::string path;
     std::string resolved;
     std::string sha256;
@@ -103,9 +103,11 @@ std::optional<Session> parseSession(const std::string& bytes, const std::string&
 bool writeSession(const std::string& path, const Session& session, std::string* why);
 std::string sessionJson(const Session& session, const std::string& folder);
 
-// The files of `origin` (data and test) with their SHA-256, for saving; false and *why when
-// one cannot be read. A file in `known` (absolute path → SHA-256, hashed when it was loaded:
-// the data the runs used) is not read again.
+// The files of `origin` (the data, the test file and the files its problem options name, a UAI
+// model's sibling <model>.evid and <model>.MAP included when those options are empty: sessions
+// name them) with their SHA-256, for saving; false and *why when one cannot be read. A file in
+// `known` (absolute path → SHA-256, hashed when it was loaded: the data the runs used) is not read
+// again.
 bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
                       std::string* why, const std::map<std::string, std::string>& known = {});
 std::string sha256OfFile(const std::string& path, std::string* why);
