@@ -69,8 +69,14 @@ class WheelGuard : public QObject {
 }  // namespace
 
 void wheelOnlyWhenFocused(QWidget* root) {
-    auto* guard = root->findChild<WheelGuard*>(QString(), Qt::FindDirectChildrenOnly);
-    if (!guard) guard = new WheelGuard(root);
+    // One guard per root (WheelGuard has no meta-object of its own: found by name).
+    const QString name = "wheelOnlyWhenFocused";
+    auto* guard =
+        dynamic_cast<WheelGuard*>(root->findChild<QObject*>(name, Qt::FindDirectChildrenOnly));
+    if (!guard) {
+        guard = new WheelGuard(root);
+        guard->setObjectName(name);
+    }
     QList<QWidget*> fields;
     for (auto* spin : root->findChildren<QAbstractSpinBox*>())
         fields << spin;

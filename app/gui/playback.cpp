@@ -261,6 +261,7 @@ void Playback::logEvents(int id) {
 }
 
 void Playback::clearProblem() {
+    ctx_.boundsPlot->resetAxes();  // not the previous problem's ranges until the first step
     ctx_.pseudocode->clear();
     statusLine_->setFullText({});
     ctx_.timeline->setLast(0);

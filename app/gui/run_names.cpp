@@ -95,7 +95,14 @@ QString RunName::fitted(const QFontMetrics& metrics, int width) const {
     for (const QString& t : tries) {
         if (metrics.horizontalAdvance(t) <= width) return t;
     }
-    // Nothing fits whole: the most telling form, cut at the end.
+    // Nothing fits whole: the solver's name is cut before what tells the run apart
+    // ("#1 frank_w… (plain)"), and that too if it must.
+    if (!distinguishing.isEmpty()) {
+        const QString apart = " (" + distinguishingValues.join(", ") + ")";
+        const int room = width - metrics.horizontalAdvance(apart);
+        const QString cutHead = metrics.elidedText(head, Qt::ElideRight, room);
+        if (cutHead.size() > QString("#%1 ").arg(id).size() + 1) return cutHead + apart;
+    }
     return metrics.elidedText(tries.back(), Qt::ElideRight, width);
 }
 

@@ -40,8 +40,8 @@ struct RunName {
     QString legend() const;
     // The name fitted to `width` px: whole if it fits, else the distinguishing options alone
     // ("#2 bcfw (averaging=true, …)"), then their values alone ("#2 bcfw (averaging,
-    // permutation)"), then elided at the end; never less than what tells the run apart while
-    // anything of it fits.
+    // permutation)"), then with the solver's name cut ("#2 bc… (averaging, permutation)"),
+    // and only then elided at the end.
     QString fitted(const QFontMetrics& metrics, int width) const;
 };
 

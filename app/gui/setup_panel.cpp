@@ -14,6 +14,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -255,7 +256,6 @@ void SetupPanel::showProblem() {
     problemCombo_->setCurrentIndex(shown);
     problemDescription_->setText(
         QString::fromStdString(p->info.title + "\n\n" + p->info.description));
-    wheelOnlyWhenFocused(problemCombo_->parentWidget());  // the family's controls too
 }
 
 void SetupPanel::populateSolvers() {
@@ -266,6 +266,8 @@ void SetupPanel::populateSolvers() {
     widenList(solverCombo_);
     solverCombo_->setCurrentIndex(0);
     onSolverChosen(0);
+    // The family's problem controls are made when its first problem is shown.
+    wheelOnlyWhenFocused(problemCombo_->parentWidget());
 }
 
 void SetupPanel::onSolverChosen(int index) {
@@ -459,7 +461,12 @@ void SetupPanel::refreshRunRow(int id) {
     // What tells the run apart from the others always readable; the rest of its options
     // elided to the column (in full on hover).
     const RunName runName = ctx_.controller->runName(id);
-    const int iconAndPadding = runTable_->iconSize().width() + 16;
+    // The text's room: the column less the swatch and the style's margins around it and the
+    // text (the view's iconSize() is unset: the style's small icon).
+    const QStyle* style = runTable_->style();
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, runTable_) + 1;
+    const int iconAndPadding =
+        style->pixelMetric(QStyle::PM_SmallIconSize, nullptr, runTable_) + 4 * margin + 4;
     name->setText(
         runName.fitted(runTable_->fontMetrics(), runTable_->columnWidth(kColRun) - iconAndPadding));
     name->setData(Qt::UserRole, id);

@@ -9,6 +9,8 @@
 #include "log_panel.h"
 #include "plot_style.h"
 #include "recent_files.h"
+#include "registry.h"
+#include "run_controller.h"
 #include "trace_follower.h"
 #include "window_context.h"
 
@@ -33,6 +35,13 @@ void TraceFollowing::addFileActions(QMenu* file) {
 }
 
 TraceFollower* TraceFollowing::followTrace(const QString& path) {
+    if (!watchingProblems_) {
+        // Connected after the window's own handler, so that this runs after it named the
+        // bounds and drew the optimum of the new problem.
+        watchingProblems_ = true;
+        connect(ctx_.controller, &RunController::problemChanged, this,
+                &TraceFollowing::fitPlotToTraces);
+    }
     auto* follower = new TraceFollower(path, ctx_.window);
     const std::size_t k = followers_.size();
     followers_.push_back(follower);
@@ -55,7 +64,30 @@ TraceFollower* TraceFollowing::followTrace(const QString& path) {
             ctx_.log->appendMessage(QString("%1: %2").arg(f.name(), f.stateText()));
     });
     follower->poll();  // what the trace holds now, at once
+    fitPlotToTraces();
     return follower;
+}
+
+void TraceFollowing::fitPlotToTraces() {
+    const ProblemInstance* problem = ctx_.controller->problem();
+    const Family* family = ctx_.controller->family();
+    const BoundLabels local = family ? family->boundLabels() : BoundLabels{};
+    widgets::BoundsPlot& plot = *ctx_.boundsPlot;
+    if (followers_.empty()) {
+        plot.setBoundLabels(QString::fromStdString(local.upper),
+                            QString::fromStdString(local.lower));
+        const auto optimum =
+            problem && problem->data ? problem->data->knownOptimum() : std::nullopt;
+        if (optimum) plot.setReference(*optimum, tr("known optimum"));
+        return;
+    }
+    const BoundLabels traces;  // the names of a trace's columns upper and lower
+    const auto name = [](const std::string& trace, const std::string& own) {
+        return QString::fromStdString(own == trace ? trace : trace + " (local runs: " + own + ")");
+    };
+    plot.setBoundLabels(name(traces.upper, local.upper), name(traces.lower, local.lower));
+    plot.clearReference();
+    plot.replotNow();
 }
 
 void TraceFollowing::addAllToPlot() {
@@ -69,6 +101,7 @@ void TraceFollowing::stopFollowing() {
         delete followers_[k];
     }
     followers_.clear();
+    fitPlotToTraces();
 }
 
 // (Re)adds the k-th followed trace's curves with every record read so far: when it starts,

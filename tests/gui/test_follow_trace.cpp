@@ -5,6 +5,7 @@
 // between two polls are read from FILE); a writer that died, a row that is not a trace's and a
 // new run over the followed one are told apart; and a real `cplab-cli run --trace` is followed
 // to its end with the very numbers of its finished trace.
+#include <qcustomplot.h>
 #include <sys/stat.h>
 
 #include <QFile>
@@ -119,6 +120,80 @@ class TestFollowTrace : public QObject {
         w.parts().following->stopFollowing();
         QCOMPARE(w.parts().boundsPlot->pointCount(-1), 0);
         QVERIFY(w.parts().following->followedTraces().empty());
+    }
+
+    // cplab --follow drew an a9a trace with the Kelley demo's "known optimum", and a linear
+    // trace beside a MAP problem was labelled with the MAP bounds' names: while a trace is
+    // followed the plot names the bounds as the trace's columns are (the local family's names
+    // in parentheses) and draws no optimum; both come back when following stops.
+    void aTraceIsNotNamedOrScaledByTheLocalProblem() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("linear.csv");
+        std::vector<std::string> extra;
+        std::string why;
+        QVERIFY(cplab::writeTraceCsv(trace.toStdString(), solverRecords(5, &extra), extra, &why));
+        MainWindow w;
+        w.setScripted(true);
+        cplab::widgets::BoundsPlot& plot = *w.parts().boundsPlot;
+        const auto optimumDrawn = [&] {
+            for (int k = 0; k < plot.plot()->graphCount(); ++k) {
+                if (plot.plot()->graph(k)->name().startsWith("known optimum")) return true;
+            }
+            return false;
+        };
+        QVERIFY(w.loadDemo("kelley"));
+        QVERIFY(optimumDrawn());  // abs_quad's, while only its runs are drawn
+        w.followTrace(trace);
+        QVERIFY(!optimumDrawn());
+        QCOMPARE(plot.upperLabel(), QString("upper bound U"));
+        // A MAP problem opened while following: its names only for its own runs.
+        QVERIFY(w.loadDemo("map_segmentation"));
+        QCOMPARE(plot.upperLabel(), QString("upper bound U (local runs: dual bound U)"));
+        QCOMPARE(plot.lowerLabel(), QString("lower bound L (local runs: E(best labeling))"));
+        QVERIFY(w.loadDemo("kelley"));
+        QVERIFY(!optimumDrawn());
+        QCOMPARE(w.parts().boundsPlot->pointCount(-1), 5);
+        w.parts().following->stopFollowing();
+        QVERIFY(optimumDrawn());
+        QVERIFY(w.loadDemo("map_segmentation"));
+        QCOMPARE(plot.upperLabel(), QString("dual bound U"));
+    }
+
+    // After a demo is loaded the bounds plot shows nothing of the previous problem's ranges
+    // (they stayed until the first step): its axes are a fresh window's for that demo.
+    void theBoundsPlotIsClearedOnLoad() {
+        const auto ranges = [](const MainWindow& w) {
+            QStringList out;
+            for (QCPAxisRect* rect : w.parts().boundsPlot->plot()->axisRects()) {
+                for (QCPAxis* axis : rect->axes()) {
+                    out << QString("%1..%2").arg(axis->range().lower).arg(axis->range().upper);
+                }
+            }
+            return out;
+        };
+        MainWindow fresh;
+        fresh.setScripted(true);
+        fresh.resize(1280, 720);
+        QVERIFY(fresh.loadDemo("ocr_bcfw"));
+        cplab::testing::drawPending(fresh);
+
+        MainWindow w;
+        w.setScripted(true);
+        w.resize(1280, 720);
+        w.setDelayMs(0);
+        QVERIFY(w.loadDemo("bundle_cb3"));
+        QVERIFY(waitFor([&] { return cplab::testing::allReady(w); }));
+        w.stepAll(10);
+        QVERIFY(waitFor([&] { return w.run(0)->iteration() >= 10; }));
+        cplab::testing::drawPending(w);
+        const QStringList stepped = ranges(w);
+        // A zoom too: the new problem's plot follows its data again.
+        w.parts().boundsPlot->plot()->axisRects().front()->axis(QCPAxis::atLeft)->scaleRange(3.0);
+        QVERIFY(w.loadDemo("ocr_bcfw"));
+        cplab::testing::drawPending(w);
+        QVERIFY(ranges(w) != stepped);
+        QCOMPARE(ranges(w), ranges(fresh));
+        QVERIFY(w.parts().boundsPlot->autoScaling());
     }
 
     void tellsAKilledWriterABadRowAndANewRunApart() {

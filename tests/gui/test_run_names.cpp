@@ -101,6 +101,9 @@ class TestRunNames : public QObject {
         QCOMPARE(fit(bcfws[1], "#2 bcfw (averaging)"), QString("#2 bcfw (averaging)"));
         QCOMPARE(fit(bcfws[0], "#1 bcfw (no averaging)"), QString("#1 bcfw (no averaging)"));
         QCOMPARE(fit(names[2], "#3 kelley"), QString("#3 kelley"));
+        // Narrower still: the solver's name is cut, not what tells the runs apart.
+        const QString cut = names[1].fitted(metrics, metrics.horizontalAdvance("#2 frank… (away)"));
+        QVERIFY2(cut.startsWith("#2 fra") && cut.endsWith(" (away)"), qPrintable(cut));
         QCOMPARE(bcfws[1].fitted(metrics, 10000), bcfws[1].text());
     }
 

@@ -386,6 +386,14 @@ void BoundsPlot::clear() {
     replotNow();
 }
 
+void BoundsPlot::resetAxes() {
+    autoScale_ = true;
+    boundsRect_->axis(QCPAxis::atBottom)->setRange(0.0, 1.0);
+    boundsRect_->axis(QCPAxis::atLeft)->setRange(0.0, 1.0);
+    gapRect_->axis(QCPAxis::atLeft)->setRange(1e-3, 1.0);
+    replotNow();
+}
+
 void BoundsPlot::setReference(double value, const QString& label) {
     if (!reference_) {
         reference_ = plot_->addGraph(boundsRect_->axis(QCPAxis::atBottom),

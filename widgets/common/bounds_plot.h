@@ -57,6 +57,9 @@ class BoundsPlot : public QWidget {
     // Run `id`'s label in full (the legend may show it elided); empty when there is none.
     QString runLabel(int id) const;
     void clear();
+    // The axes as before any run (x and bounds 0 to 1, gap 1e-3 to 1), following the data
+    // again after a zoom: a new problem's plot keeps nothing of the previous one's ranges.
+    void resetAxes();
     void appendRecords(int id, const std::vector<IterationRecord>& records);
     // A horizontal reference line in the bounds panel (the known optimum), or none.
     void setReference(double value, const QString& label);
