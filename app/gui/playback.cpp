@@ -457,7 +457,7 @@ void Playback::updateStatusLine(const IterationRecord& rec, const widgets::ViewF
                        .arg(rec.gap, 0, 'e', 3)
                        .arg(rec.oracleCalls)
                        .arg(rec.seconds, 0, 'f', 3)
-                       .arg(r->stateText(rec.iteration));
+                       .arg(r->stateText(rec.iteration, true));  // the runs table's word
     if (rec.hasPathParameter()) text += tr("   path parameter %1").arg(number(rec.pathParameter));
     if (widgets::FamilyView* view = ctx_.centre->current(); view && frame.snapshot) {
         const QString extra = view->statusText(frame);

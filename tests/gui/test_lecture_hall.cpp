@@ -88,7 +88,7 @@ class TestLectureHall : public QObject {
         // Scrubbed back: the state at that iteration, not the run's final one.
         w.showIteration(2);
         QCOMPARE(stateOfRow(w, 0), QString("earlier"));
-        QVERIFY2(w.parts().playback->statusText().contains("[at iteration 2]"),
+        QVERIFY2(w.parts().playback->statusText().contains("[earlier]"),
                  qPrintable(w.parts().playback->statusText()));
         w.parts().playback->goLive();
         w.setDelayMs(0);
