@@ -3,11 +3,13 @@
 
 #include <matio.h>
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "data/array_format.h"
 #include "data/data_error.h"
@@ -101,8 +103,8 @@ const char* className(matio_classes type) {
     }
 }
 
-// The variable `name`, read whole after its shape, class and size were checked.
-MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path,
+// The header of the variable `name`, its shape, class and size checked.
+MatVar variableInfo(mat_t* mat, const std::string& name, const std::string& path,
                     const char* option, unsigned long long fileBytes, bool vector) {
     const std::string what = "variable '" + name + "'";
     MatVar info(Mat_VarReadInfo(mat, name.c_str()));
@@ -135,10 +137,73 @@ MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path
         checkArrayFits(shape, info->data_size > 0 ? info->data_size : 1,
                        packed ? fileBytes * kMaxDeflateRatio : fileBytes, path, what);
     }
+    return info;
+}
+
+// The variable `name` read whole (matio's copy of its data).
+MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path) {
     MatVar var(Mat_VarRead(mat, name.c_str()));
     if (!var || !var->data)
-        throw DataError(path, 0, "cannot read " + what + ": truncated or corrupt" + matioSays());
+        throw DataError(path, 0,
+                        "cannot read variable '" + name + "': truncated or corrupt" + matioSays());
     return var;
+}
+
+// The element type matio hands out for a dense variable of class `type`.
+bool elementOfClass(matio_classes type, Element* element) {
+    const bool big = std::endian::native == std::endian::big;
+    switch (type) {
+        case MAT_C_DOUBLE:
+            return elementOf('f', 8, big, element);
+        case MAT_C_SINGLE:
+            return elementOf('f', 4, big, element);
+        case MAT_C_INT8:
+            return elementOf('i', 1, big, element);
+        case MAT_C_UINT8:
+            return elementOf('u', 1, big, element);
+        case MAT_C_INT16:
+            return elementOf('i', 2, big, element);
+        case MAT_C_UINT16:
+            return elementOf('u', 2, big, element);
+        case MAT_C_INT32:
+            return elementOf('i', 4, big, element);
+        case MAT_C_UINT32:
+            return elementOf('u', 4, big, element);
+        case MAT_C_INT64:
+            return elementOf('i', 8, big, element);
+        case MAT_C_UINT64:
+            return elementOf('u', 8, big, element);
+        default:
+            return false;
+    }
+}
+
+// A dense variable of a level 7.3 file (HDF5 inside: matio reads a block of columns as a
+// hyperslab) is streamed a block of columns at a time into the sink: no copy of the whole matrix
+// is made. False for level 5, which matio reads whole (a compressed variable would be inflated
+// from its start for every block, and matio 1.5.23 reads the blocks of an uncompressed one from
+// the wrong place).
+bool streamDense(mat_t* mat, matvar_t* info, ArraySink& sink, const std::string& path) {
+    Element element;
+    if (info->class_type == MAT_C_SPARSE || !elementOfClass(info->class_type, &element) ||
+        Mat_GetVersion(mat) != MAT_FT_MAT73)
+        return false;
+    const std::size_t rows = info->dims[0], cols = info->dims[1];
+    const std::size_t columnBytes = rows * static_cast<std::size_t>(element.bytes());
+    const std::size_t perBlock = std::max<std::size_t>(1, (std::size_t{1} << 20) / columnBytes);
+    std::vector<char> block(std::min(cols, perBlock) * columnBytes);
+    for (std::size_t first = 0; first < cols; first += perBlock) {
+        const std::size_t count = std::min(perBlock, cols - first);
+        int start[2] = {0, static_cast<int>(first)};
+        int stride[2] = {1, 1};
+        int edge[2] = {static_cast<int>(rows), static_cast<int>(count)};
+        if (Mat_VarReadData(mat, info, block.data(), start, stride, edge) != 0)
+            throw DataError(path, 0,
+                            std::string("cannot read variable '") + info->name +
+                                "': truncated or corrupt" + matioSays());
+        sink.putRaw(block.data(), rows * count, element);
+    }
+    return true;
 }
 
 // A dense numeric matrix into the sink (column-major).
@@ -215,24 +280,26 @@ void putSparse(const matvar_t& var, Dataset& data, const std::string& path) {
 Dataset readMat(mat_t* mat, const std::string& path, const NamedArrays& names,
                 unsigned long long fileBytes) {
     Dataset data;
-    const MatVar x = readVariable(mat, names.x, path, "x", fileBytes, false);
+    const MatVar x = variableInfo(mat, names.x, path, "x", fileBytes, false);
     const std::string where = path + " (variable '" + names.x + "')";
     if (x->class_type == MAT_C_SPARSE) {
         if (names.labelsInX())
             throw DataError(path, 0,
                             "the labels cannot be a column of the sparse variable '" + names.x +
                                 "': give them as y=NAME");
-        putSparse(*x, data, where);
+        putSparse(*readVariable(mat, names.x, path), data, where);
     } else {
         const ArrayShape shape{static_cast<long long>(x->dims[0]),
                                static_cast<long long>(x->dims[1]), true};
         const int column =
             names.labelsInX() ? resolveLabelColumn(names.labelColumn, shape.cols, where) : -1;
         ArraySink sink(data, shape, column, where);
-        putDense(*x, sink, where);
+        if (!streamDense(mat, x.get(), sink, where))
+            putDense(*readVariable(mat, names.x, path), sink, where);
     }
     if (!names.labelsInX()) {
-        const MatVar y = readVariable(mat, names.y, path, "y", fileBytes, true);
+        variableInfo(mat, names.y, path, "y", fileBytes, true);
+        const MatVar y = readVariable(mat, names.y, path);
         const long long count = static_cast<long long>(y->dims[0] * y->dims[1]);
         checkLabelCount(count, data.sparseStorage ? data.sparse.rows() : data.dense.rows(), path,
                         "variable '" + names.y + "'");

@@ -9,7 +9,9 @@
 // natural storage is sparse, a dense x's dense). Refused, as a DataError naming the file and the
 // variable: a missing variable (with the names the file holds), a cell, struct, char or complex
 // variable, another shape, a NaN or infinite value, a dense matrix larger than the file can
-// hold (checked before matio reads it), and whatever matio cannot read (a truncated file).
+// hold (checked before matio reads it), and whatever matio cannot read (a truncated file). A
+// dense variable of a 7.3 file is streamed into the Dataset a block of columns at a time;
+// matio reads a level 5 variable whole first (a second copy while loading).
 #pragma once
 
 #include <string>

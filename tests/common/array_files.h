@@ -111,9 +111,11 @@ inline void writeZip(const std::string& path,
 }
 
 // A MATLAB file with the examples as `xName` (dense, or sparse when `sparse`) and the labels as
-// the column vector `yName`; level 7.3 when `v73`, else level 5 compressed (MATLAB's -v7).
+// the column vector `yName`; level 7.3 when `v73`, else level 5, compressed (MATLAB's -v7) unless
+// not `compressed` (-v6).
 inline void writeMat(const std::string& path, const Dataset& data, bool v73, bool sparse,
-                     const std::string& xName = "X", const std::string& yName = "y") {
+                     const std::string& xName = "X", const std::string& yName = "y",
+                     bool compressed = true) {
     mat_t* mat = Mat_CreateVer(path.c_str(), nullptr, v73 ? MAT_FT_MAT73 : MAT_FT_MAT5);
     if (!mat) throw std::runtime_error("Mat_CreateVer failed");
     const int m = data.size(), d = data.dimension();
@@ -145,7 +147,8 @@ inline void writeMat(const std::string& path, const Dataset& data, bool v73, boo
     std::size_t ydims[2] = {static_cast<std::size_t>(m), 1};
     matvar_t* y = Mat_VarCreate(yName.c_str(), MAT_C_DOUBLE, MAT_T_DOUBLE, 2, ydims, labels.data(),
                                 MAT_F_DONT_COPY_DATA);
-    const matio_compression compression = v73 ? MAT_COMPRESSION_NONE : MAT_COMPRESSION_ZLIB;
+    const matio_compression compression =
+        v73 || !compressed ? MAT_COMPRESSION_NONE : MAT_COMPRESSION_ZLIB;
     Mat_VarWrite(mat, x, compression);
     Mat_VarWrite(mat, y, compression);
     Mat_VarFree(x);

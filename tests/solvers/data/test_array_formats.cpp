@@ -75,6 +75,7 @@ class TestArrayFormats : public QObject {
     void npz();
     void matFiles_data();
     void matFiles();
+    void matBlocks();
     void hdf5();
     void malformedNpy_data();
     void malformedNpy();
@@ -163,23 +164,43 @@ void TestArrayFormats::npz() {
 void TestArrayFormats::matFiles_data() {
     QTest::addColumn<bool>("v73");
     QTest::addColumn<bool>("sparse");
-    QTest::newRow("level 5 dense") << false << false;
-    QTest::newRow("level 5 sparse") << false << true;
-    QTest::newRow("7.3 dense") << true << false;
-    QTest::newRow("7.3 sparse") << true << true;
+    QTest::addColumn<bool>("compressed");  // level 5
+    QTest::newRow("level 5 dense") << false << false << true;
+    QTest::newRow("level 5 dense uncompressed") << false << false << false;
+    QTest::newRow("level 5 sparse") << false << true << true;
+    QTest::newRow("7.3 dense") << true << false << false;
+    QTest::newRow("7.3 sparse") << true << true << false;
 }
 
 void TestArrayFormats::matFiles() {
     QFETCH(bool, v73);
     QFETCH(bool, sparse);
+    QFETCH(bool, compressed);
     const std::string path = at("heart.mat");
     std::filesystem::remove(path);
-    writeMat(path, heart_, v73, sparse);
+    writeMat(path, heart_, v73, sparse, "X", "y", compressed);
     const Dataset read = readTable(path, {}, "mat");
     QVERIFY(sameExamples(read, heart_));
     QCOMPARE(read.sparseStorage, sparse);
     if (sparse) QCOMPARE(read.nonZeros(), heart_.nonZeros());
     QCOMPARE(read.contractViolation(), std::string());
+}
+
+// A matrix of 2.4 MB: read by several blocks of columns (7.3) or whole (level 5).
+void TestArrayFormats::matBlocks() {
+    Dataset wide;
+    wide.dense.resize(1000, 300);
+    wide.labels.resize(1000);
+    for (int i = 0; i < 1000; ++i) {
+        wide.labels(i) = i % 3 ? 1 : -1;
+        for (int j = 0; j < 300; ++j)
+            wide.dense(i, j) = i + j / 1000.0;
+    }
+    for (const bool v73 : {true, false}) {
+        const std::string path = at(v73 ? "wide73.mat" : "wide5.mat");
+        writeMat(path, wide, v73, false, "X", "y", false);
+        QVERIFY(sameExamples(readTable(path), wide));
+    }
 }
 
 void TestArrayFormats::hdf5() {
