@@ -297,6 +297,20 @@ void TestArrayFormats::malformedMatAndHdf5() {
     writeBytes(at("garbage.mat"), "MATLAB 5.0 MAT-file, but then nothing");
     why = refusal([&] { readTable(at("garbage.mat")); });
     QVERIFY2(why.rfind(at("garbage.mat") + ": ", 0) == 0, why.c_str());
+    {  // a chunked dataset of 10^6 x 1000 doubles of which nothing was ever written
+        const hid_t file =
+            H5Fcreate(at("empty.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        const hsize_t dims[2] = {1000000, 1000}, chunk[2] = {1000, 100};
+        const hid_t space = H5Screate_simple(2, dims, nullptr);
+        const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(create, 2, chunk);
+        H5Dclose(H5Dcreate2(file, "X", H5T_IEEE_F64LE, space, H5P_DEFAULT, create, H5P_DEFAULT));
+        H5Pclose(create);
+        H5Sclose(space);
+        H5Fclose(file);
+    }
+    why = refusal([&] { readTable(at("empty.h5"), {{"y", "none"}}); });
+    QVERIFY2(why.find("declares 1000000 x 1000 values") != std::string::npos, why.c_str());
     writeBytes(at("garbage.h5"), "\x89HDF\r\n\x1a\n and then nothing");
     why = refusal([&] { readTable(at("garbage.h5")); });
     QVERIFY2(why.find("truncated") != std::string::npos, why.c_str());
