@@ -60,8 +60,10 @@ bool looksLikeDataFile(const QString& fileName) {
     QString name = fileName.toLower();
     if (name.endsWith(".gz")) name.chop(3);
     if (!name.contains('.')) return true;
-    // LIBSVM's test sets are named FILE.t (a9a.t).
-    if (name.endsWith(".t")) return true;
+    // LIBSVM's test sets are named FILE.t (a9a.t); UCI's and Taskar's files FILE.data
+    // (sonar.all-data, letter.data): the content tells their format.
+    const QString last = name.section('.', -1);
+    if (last == "t" || last.endsWith("data")) return true;
     for (const DataFormat& format : dataFormats()) {
         for (const auto extension : format.extensions) {
             if (name.endsWith(QString::fromLatin1(extension.data(), extension.size()))) return true;
@@ -174,12 +176,11 @@ void OpenDataDialog::updateTest() {
         w->setEnabled(test);
     const auto fraction = f ? fractions_.find(f->name()) : fractions_.end();
     const QString value = fraction == fractions_.end() ? QString("0") : fraction->second;
-    fractionChoice_->setText(value.toDouble() > 0
-                                 ? tr("Hold out a fraction %1 of the examples (the Problem "
-                                      "panel's test fraction)")
-                                       .arg(value)
-                                 : tr("None (or hold out the Problem panel's test fraction, "
-                                      "now 0)"));
+    fractionChoice_->setText(
+        value.toDouble() > 0
+            ? tr("No test file: hold out %1 of the examples (the Problem panel's test fraction)")
+                  .arg(value)
+            : tr("No test file (the Problem panel's test fraction, now 0, holds out none)"));
 }
 
 const Family* OpenDataDialog::family() const {

@@ -25,7 +25,7 @@ class QRadioButton;
 namespace cplab {
 
 // A file the first filter of the open dialog shows: a data file of a known format (with .gz),
-// or a file without an extension.
+// a file without an extension, LIBSVM's FILE.t and UCI's FILE.data.
 bool looksLikeDataFile(const QString& fileName);
 
 // The dialog for choosing a data file or a test file: Qt's widget dialog, never the native one,

@@ -86,6 +86,8 @@ class TestOpenData : public QObject {
         QVERIFY(cplab::looksLikeDataFile("a9a.t.gz"));  // LIBSVM's test-file names
         QVERIFY(cplab::looksLikeDataFile("ripley.CSV"));
         QVERIFY(cplab::looksLikeDataFile("grid.uai.gz"));
+        QVERIFY(cplab::looksLikeDataFile("sonar.all-data"));
+        QVERIFY(cplab::looksLikeDataFile("ocr_letter.data.gz"));
         QVERIFY(!cplab::looksLikeDataFile("README.md"));
         QVERIFY(!cplab::looksLikeDataFile("race.cplab"));
 
