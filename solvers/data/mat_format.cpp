@@ -37,10 +37,17 @@ void keepMatioMessage(int, char* message) {
     lastMatioMessage = message ? message : "";
 }
 
+// matio's last message for a DataError: one line (an HDF5 error stack of a 7.3 file becomes its
+// last "minor:" reason, "File has been truncated").
 std::string matioSays() {
-    std::string said = lastMatioMessage.empty() ? "" : " (matio: " + lastMatioMessage + ")";
+    std::string message = std::move(lastMatioMessage);
     lastMatioMessage.clear();
-    return said;
+    if (const auto minor = message.rfind("minor:"); minor != std::string::npos)
+        message = message.substr(minor + 6);
+    message = message.substr(0, message.find('\n'));
+    const auto first = message.find_first_not_of(' ');
+    if (first == std::string::npos) return "";
+    return " (matio: " + message.substr(first) + ")";
 }
 
 // The element type of matio's storage type (what Mat_VarRead leaves in memory, native order).
@@ -110,9 +117,14 @@ MatVar variableInfo(mat_t* mat, const std::string& name, const std::string& path
     MatVar info(Mat_VarReadInfo(mat, name.c_str()));
     if (!info && !lastMatioMessage.empty())
         throw DataError(path, 0, "cannot read " + what + ": truncated or corrupt" + matioSays());
-    if (!info)
+    if (const std::string names = info ? "" : variableNames(mat); names == "none")
         throw DataError(path, 0,
-                        "no variable '" + name + "' (it holds: " + variableNames(mat) +
+                        "no variable '" + name +
+                            "': the file holds none (empty, or truncated or corrupt)" +
+                            matioSays());
+    else if (!info)
+        throw DataError(path, 0,
+                        "no variable '" + name + "' (it holds: " + names +
                             "); choose with --data-set " + option + "=NAME" + matioSays());
     if (info->class_type < MAT_C_SPARSE || info->class_type > MAT_C_UINT64)
         throw DataError(
