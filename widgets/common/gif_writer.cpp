@@ -14,6 +14,80 @@
 
 namespace cplab::widgets {
 
+// The encoder state's types (GifStream::State holds them: a named namespace, not an anonymous
+// one, since that state has external linkage).
+namespace gif_detail {
+
+// Colour → palette index: exact for the palette's colours, else the nearest (cached in a
+// table of every 24-bit colour; reset() forgets only the entries it filled).
+class PaletteMap {
+  public:
+    PaletteMap() : cache_(std::size_t{1} << 24, -1) {}
+    void reset(std::vector<QRgb> palette) {
+        if (touched_.size() > (std::size_t{1} << 20)) {
+            std::fill(cache_.begin(), cache_.end(), std::int16_t(-1));
+        } else {
+            for (const QRgb key : touched_)
+                cache_[key] = -1;
+        }
+        touched_.clear();
+        palette_ = std::move(palette);
+        for (std::size_t k = 0; k < palette_.size(); ++k) {
+            std::int16_t& slot = cache_[palette_[k] & RGB_MASK];
+            if (slot < 0) {
+                slot = static_cast<std::int16_t>(k);
+                touched_.push_back(palette_[k] & RGB_MASK);
+            }
+        }
+    }
+    GifPixelType operator()(QRgb colour) {
+        const QRgb key = colour & RGB_MASK;
+        std::int16_t& slot = cache_[key];
+        if (slot < 0) {
+            slot = static_cast<std::int16_t>(nearest(colour));
+            touched_.push_back(key);
+        }
+        return static_cast<GifPixelType>(slot);
+    }
+    QRgb colour(GifPixelType index) const { return palette_[index]; }
+    const std::vector<QRgb>& palette() const { return palette_; }
+
+  private:
+    int nearest(QRgb colour) const {
+        int best = 0;
+        long bestDistance = -1;
+        for (std::size_t k = 0; k < palette_.size(); ++k) {
+            const long dr = qRed(colour) - qRed(palette_[k]);
+            const long dg = qGreen(colour) - qGreen(palette_[k]);
+            const long db = qBlue(colour) - qBlue(palette_[k]);
+            // Weighted as the eye weighs the channels (green most, blue least).
+            const long distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
+            if (bestDistance < 0 || distance < bestDistance) {
+                bestDistance = distance;
+                best = static_cast<int>(k);
+            }
+        }
+        return best;
+    }
+    std::vector<QRgb> palette_;
+    std::vector<std::int16_t> cache_;
+    std::vector<QRgb> touched_;
+};
+
+// giflib's file, closed on every path out.
+struct GifCloser {
+    void operator()(GifFileType* gif) const {
+        int error = 0;
+        EGifCloseFile(gif, &error);
+    }
+};
+using GifFile = std::unique_ptr<GifFileType, GifCloser>;
+
+}  // namespace gif_detail
+
+using gif_detail::GifFile;
+using gif_detail::PaletteMap;
+
 namespace {
 
 using Entry = std::pair<QRgb, std::uint64_t>;  // a colour and how many pixels have it
@@ -110,71 +184,6 @@ std::vector<QRgb> medianCut(std::vector<Entry> entries, int count) {
     }
     return colours;
 }
-
-// Colour → palette index: exact for the palette's colours, else the nearest (cached in a
-// table of every 24-bit colour; reset() forgets only the entries it filled).
-class PaletteMap {
-  public:
-    PaletteMap() : cache_(std::size_t{1} << 24, -1) {}
-    void reset(std::vector<QRgb> palette) {
-        if (touched_.size() > (std::size_t{1} << 20)) {
-            std::fill(cache_.begin(), cache_.end(), std::int16_t(-1));
-        } else {
-            for (const QRgb key : touched_)
-                cache_[key] = -1;
-        }
-        touched_.clear();
-        palette_ = std::move(palette);
-        for (std::size_t k = 0; k < palette_.size(); ++k) {
-            std::int16_t& slot = cache_[palette_[k] & RGB_MASK];
-            if (slot < 0) {
-                slot = static_cast<std::int16_t>(k);
-                touched_.push_back(palette_[k] & RGB_MASK);
-            }
-        }
-    }
-    GifPixelType operator()(QRgb colour) {
-        const QRgb key = colour & RGB_MASK;
-        std::int16_t& slot = cache_[key];
-        if (slot < 0) {
-            slot = static_cast<std::int16_t>(nearest(colour));
-            touched_.push_back(key);
-        }
-        return static_cast<GifPixelType>(slot);
-    }
-    QRgb colour(GifPixelType index) const { return palette_[index]; }
-    const std::vector<QRgb>& palette() const { return palette_; }
-
-  private:
-    int nearest(QRgb colour) const {
-        int best = 0;
-        long bestDistance = -1;
-        for (std::size_t k = 0; k < palette_.size(); ++k) {
-            const long dr = qRed(colour) - qRed(palette_[k]);
-            const long dg = qGreen(colour) - qGreen(palette_[k]);
-            const long db = qBlue(colour) - qBlue(palette_[k]);
-            // Weighted as the eye weighs the channels (green most, blue least).
-            const long distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
-            if (bestDistance < 0 || distance < bestDistance) {
-                bestDistance = distance;
-                best = static_cast<int>(k);
-            }
-        }
-        return best;
-    }
-    std::vector<QRgb> palette_;
-    std::vector<std::int16_t> cache_;
-    std::vector<QRgb> touched_;
-};
-
-// giflib's file, closed on every path out.
-struct GifCloser {
-    void operator()(GifFileType* gif) const {
-        int error = 0;
-        EGifCloseFile(gif, &error);
-    }
-};
-using GifFile = std::unique_ptr<GifFileType, GifCloser>;
 
 struct GifColourMapFree {
     void operator()(ColorMapObject* map) const { GifFreeMapObject(map); }
