@@ -365,7 +365,7 @@ widgets::ViewFrame Playback::frameOf(const Run& r, int iteration) const {
         const int at = live ? other->iteration() : std::min(iteration, other->iteration());
         widgets::RaceEntry entry;
         entry.runId = other->id();
-        entry.label = ctx_.controller->runLegend(other->id());
+        entry.label = ctx_.controller->runName(other->id()).viewLegend();
         entry.colour = other->color();
         entry.marker = other->id() - 1;
         entry.snapshot = live ? other->history().snapshot() : other->history().snapshotAt(at);

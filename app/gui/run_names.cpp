@@ -79,6 +79,11 @@ QString RunName::legend() const {
     return withOptions(QString("#%1 %2").arg(id).arg(solver), distinguishingValues);
 }
 
+QString RunName::viewLegend() const {
+    if (distinguishing.isEmpty()) return text();
+    return QString("#%1 %2: %3").arg(id).arg(solver, distinguishingValues.join(", "));
+}
+
 QString RunName::fitted(const QFontMetrics& metrics, int width) const {
     const QString head = QString("#%1 %2").arg(id).arg(solver);
     const QString ellipsis(QChar(0x2026));

@@ -38,6 +38,10 @@ struct RunName {
     // a run whose solver is alone in the race, else the number, the solver and the compact
     // distinguishing values ("#2 frank_wolfe (away)", "#1 bcfw (no averaging, gap)").
     QString legend() const;
+    // For the family views' race legends, which show a name's head (the text before " (",
+    // race_graphs.h's legendLabel): the compact distinguishing values after a colon
+    // ("#2 frank_wolfe: away"), else the whole name.
+    QString viewLegend() const;
     // The name fitted to `width` px: whole if it fits, else the distinguishing options alone
     // ("#2 bcfw (averaging=true, …)"), then their values alone ("#2 bcfw (averaging,
     // permutation)"), then with the solver's name cut ("#2 bc… (averaging, permutation)"),

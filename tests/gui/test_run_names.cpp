@@ -88,6 +88,9 @@ class TestRunNames : public QObject {
         QCOMPARE(bcfws[1].text(), QString("#2 bcfw (averaging=true, cache=0, lambda=0.01)"));
         QCOMPARE(bcfws[0].brief(), QString("#1 bcfw (averaging=false)"));
         QCOMPARE(bcfws[0].distinguishingValues, QStringList{"no averaging"});
+        // The views' legends show a name's head: the values come before any " (".
+        QCOMPARE(names[1].viewLegend(), QString("#2 frank_wolfe: away"));
+        QCOMPARE(names[2].viewLegend(), names[2].text());
 
         // Fitted to a narrow column: the options alike go first, what differs stays.
         const QFontMetrics metrics(QFont("DejaVu Sans", 10));
