@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/output_file.h"
+#include "data/data_format.h"
 #include "data/libsvm_format.h"
 #include "data/test_split.h"
 #include "data/uai_format.h"
@@ -67,6 +68,17 @@ bool isFileOption(const std::string& key) {
 }
 bool namesFile(const std::string& value) {
     return !value.empty() && value != "none";
+}
+
+// The data file's reader options that name files (options of kind Path: the .npy reader's
+// `labels`), which a session treats as the problem's file options.
+bool isReaderFileOption(const DataSource& data, const std::string& key) {
+    const DataFormat* format = findDataFormat(data.format);
+    if (!format || !format->readerOptions) return false;
+    const auto infos = format->readerOptions();
+    return std::any_of(infos.begin(), infos.end(), [&](const OptionInfo& o) {
+        return o.name == key && o.kind == OptionInfo::Kind::Path;
+    });
 }
 
 // The problem options with the files a UAI model reads by default made explicit: an empty
@@ -326,6 +338,9 @@ bool problemFrom(const QJsonObject& root, const QString& folder, Session& sessio
         origin.data.path = s(resolved(folder, data.value("path").toString()));
         origin.data.format = s(data.value("format").toString());
         if (!optionsFrom(data.value("options"), "data", &origin.data.options, why)) return false;
+        for (auto& [key, value] : origin.data.options)
+            if (isReaderFileOption(origin.data, key) && namesFile(value))
+                value = s(resolved(folder, q(value)));
     }
     for (auto& [key, value] : origin.options)
         if (isFileOption(key) && namesFile(value)) value = s(resolved(folder, q(value)));
@@ -418,9 +433,14 @@ std::string sessionJson(const Session& session, const std::string& folderPath) {
     QJsonObject problem;
     if (!session.problem.builtin.empty()) problem.insert("builtin", q(session.problem.builtin));
     if (!session.problem.data.path.empty()) {
-        problem.insert("data", QJsonObject{{"path", written(folder, session.problem.data.path)},
-                                           {"format", q(session.problem.data.format)},
-                                           {"options", optionsJson(session.problem.data.options)}});
+        const DataSource& data = session.problem.data;
+        OptionValues readerOptions = data.options;
+        for (auto& [key, value] : readerOptions)
+            if (isReaderFileOption(data, key) && namesFile(value))
+                value = s(written(folder, value));
+        problem.insert("data", QJsonObject{{"path", written(folder, data.path)},
+                                           {"format", q(data.format)},
+                                           {"options", optionsJson(readerOptions)}});
     }
     OptionValues options = withExplicitSiblings(session.problem);
     for (auto& [key, value] : options)
@@ -483,6 +503,9 @@ bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* fil
     files->clear();
     std::vector<std::pair<std::string, std::string>> named;
     if (!origin.data.path.empty()) named.emplace_back("data", origin.data.path);
+    for (const auto& [key, value] : origin.data.options)
+        if (isReaderFileOption(origin.data, key) && namesFile(value))
+            named.emplace_back(key, value);
     for (const auto& [key, value] : withExplicitSiblings(origin)) {
         if (!isFileOption(key) || !namesFile(value)) continue;
         named.emplace_back(key == TestSplit::kFileKey ? std::string("test") : key, value);
@@ -539,6 +562,10 @@ ProblemPtr makeSessionProblem(const Session& session, std::string* why) {
     }
     for (const auto& [key, value] : origin.options)
         if (isFileOption(key) && namesFile(value) && !checkSessionFile(session, value, why))
+            return nullptr;
+    for (const auto& [key, value] : origin.data.options)
+        if (isReaderFileOption(origin.data, key) && namesFile(value) &&
+            !checkSessionFile(session, value, why))
             return nullptr;
     ProblemPtr problem;
     if (!origin.data.path.empty()) {

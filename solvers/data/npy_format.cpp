@@ -263,7 +263,7 @@ struct NpyReadForm {
     int label_column = -1;
 
     void visit(OptionVisitor& v) {
-        v.text("labels", labels,
+        v.path("labels", labels,
                "a second .npy holding one label per example (shape (m,)); empty: the labels are "
                "the column label_column of the data");
         v.integer("label_column", label_column,

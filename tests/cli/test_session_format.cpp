@@ -295,6 +295,57 @@ class TestSessionFormat : public QObject {
         }
     }
 
+    void readerFileOptionsFollowTheSession() {
+        // A data reader's option that names a file (the .npy reader's labels, kind Path) is
+        // treated like the problem's file options: relative to the session's folder, resolved
+        // against the folder it is read from, hashed, and refused in a system folder.
+        QTemporaryDir a, b;
+        const auto npy = [](const QString& path, const QByteArray& shape,
+                            const std::vector<double>& values) {
+            QByteArray header =
+                "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
+            while ((10 + header.size() + 1) % 64 != 0)
+                header += ' ';
+            header += '\n';
+            QByteArray bytes("\x93NUMPY\x01\x00", 8);
+            bytes += char(header.size() & 0xff);
+            bytes += char(header.size() >> 8);
+            bytes += header;
+            bytes += QByteArray(reinterpret_cast<const char*>(values.data()),
+                                static_cast<int>(values.size() * sizeof(double)));
+            QFile file(path);
+            return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+        };
+        for (const QTemporaryDir* dir : {&a, &b}) {
+            QVERIFY(npy(dir->filePath("x.npy"), "(4, 2)", {0, 0, 1, 0, 3, 3, 4, 3}));
+            QVERIFY(npy(dir->filePath("y.npy"), "(4,)", {-1, -1, 1, 1}));
+        }
+        Session session;
+        session.family = "linear";
+        session.problem.data = DataSource(a.filePath("x.npy").toStdString(), "npy",
+                                          {{"labels", a.filePath("y.npy").toStdString()}});
+        std::string why;
+        QVERIFY2(hashProblemFiles(session.problem, &session.files, &why), why.c_str());
+        QCOMPARE(session.files.size(), std::size_t{2});
+        QCOMPARE(session.files[1].role, std::string("labels"));
+        const std::string json = sessionJson(session, a.path().toStdString());
+        QVERIFY2(json.find("\"labels\": \"y.npy\"") != std::string::npos, json.c_str());
+
+        SessionNotes notes;
+        auto back = parseSession(json, b.path().toStdString(), "copy.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->problem.data.options.at("labels"), b.filePath("y.npy").toStdString());
+        QVERIFY2(makeSessionProblem(*back, &why), why.c_str());
+
+        QVERIFY(npy(b.filePath("y.npy"), "(4,)", {1, -1, 1, 1}));
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(why.find("changed since the session was saved") != std::string::npos, why.c_str());
+
+        back->problem.data.options["labels"] = "/proc/sys/kernel/hostname";
+        QVERIFY(!makeSessionProblem(*back, &why));
+        QVERIFY2(why.find("in a system folder") != std::string::npos, why.c_str());
+    }
+
     void historiesHaveOneBudget() {
         // Each run's history may declare up to kMaxHistoryBytes, but all of them together no
         // more: of three runs declaring 45 % of it each, the third is left out before it is
