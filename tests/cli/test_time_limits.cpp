@@ -113,8 +113,8 @@ class TestTimeLimits : public QObject {
         const QStringList linear{"--data", dir_.filePath("linear.svm")};
         const QStringList kernel{"--data", dir_.filePath("kernel.svm")};
         const QStringList sequences{"--data", dir_.filePath("labels3000.seq")};
-        const QStringList grid{"--problem",  "map_random_grid", "--problem-set",
-                               "width=1024", "--problem-set",   "height=1024"};
+        const QStringList grid{"--problem", "map_random_grid", "--problem-set",
+                               "width=512", "--problem-set",   "height=512"};
         for (const char* solver : {"bmrm", "dcd", "sgd"})
             QTest::newRow(solver) << solver << linear << 0;
         for (const char* solver : {"silp", "silp_interleaved", "rs", "mrs"})
