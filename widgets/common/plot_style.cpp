@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "figure_export.h"
 
@@ -104,7 +105,10 @@ void applyPlotStyle(QCustomPlot* plot) {
     // Live runs replot several times a second on the GUI thread, next to the solver's: draw
     // polylines the fast way (the joins of 2-pixel lines are the only visible difference).
     plot->setPlottingHint(QCP::phFastPolylines, true);
-    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { padLegendItems(plot); });
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
+        padLegendItems(plot);
+        moveInsetLegendsOffData(plot);
+    });
     for (QCPAxisRect* rect : plot->axisRects())
         styleAxisRect(rect);
     QFont legendFont;
@@ -442,6 +446,117 @@ void applyPlotScale(QWidget* root) {
         }
         scalePlot(plot);
         plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+namespace {
+
+// A point of what a plot draws and the ink it stands for (pixels).
+struct Ink {
+    QPointF at;
+    double pixels;
+};
+
+// What `rect`'s graphs and curves draw: points every 4 pixels along their lines (a plane
+// drawn as one segment across the plot), each standing for 4 pixels times the pen's width,
+// and their markers, each standing for half its size squared.
+std::vector<Ink> drawnInk(QCPAxisRect* rect) {
+    std::vector<Ink> ink;
+    const QRectF area = rect->rect();
+    double lineInk = 0, markerInk = 0;
+    // The previous point of the line being read (none at its start and after a gap).
+    QPointF previous;
+    bool hasPrevious = false;
+    auto add = [&](const QCPAbstractPlottable* plottable, double key, double value, bool lines) {
+        if (!std::isfinite(key) || !std::isfinite(value)) {
+            hasPrevious = false;  // a gap in the line
+            return;
+        }
+        const QPointF at = plottable->coordsToPixels(key, value);
+        if (lines && hasPrevious) {
+            const QPointF step = at - previous;
+            const int pieces = std::min(400, static_cast<int>(std::hypot(step.x(), step.y()) / 4));
+            for (int k = 1; k < pieces; ++k) {
+                const QPointF between = previous + step * (double(k) / pieces);
+                if (area.contains(between)) ink.push_back({between, lineInk});
+            }
+        }
+        if (markerInk > 0 && area.contains(at)) ink.push_back({at, markerInk});
+        previous = at;
+        hasPrevious = true;
+    };
+    auto style = [&](const QPen& pen, const QCPScatterStyle& marker) {
+        lineInk = 4 * std::max(1.0, pen.widthF());
+        markerInk = marker.isNone() ? 0 : 0.5 * marker.size() * marker.size();
+        hasPrevious = false;
+    };
+    for (QCPAbstractPlottable* plottable : rect->plottables()) {
+        if (!plottable->realVisibility()) continue;
+        if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
+            style(graph->pen(), graph->scatterStyle());
+            const bool lines = graph->lineStyle() != QCPGraph::lsNone;
+            for (const QCPGraphData& d : *graph->data())
+                add(graph, d.key, d.value, lines);
+        } else if (auto* curve = qobject_cast<QCPCurve*>(plottable)) {
+            style(curve->pen(), curve->scatterStyle());
+            const bool lines = curve->lineStyle() != QCPCurve::lsNone;
+            for (const QCPCurveData& d : *curve->data())
+                add(curve, d.key, d.value, lines);
+        }
+    }
+    return ink;
+}
+
+// Where an element of `size` sits in `area` at `alignment` (as QCPLayoutInset places it).
+QRectF placed(const QRectF& area, QSizeF size, Qt::Alignment alignment) {
+    double x = area.left(), y = area.top();
+    if (alignment & Qt::AlignRight) x = area.right() - size.width();
+    if (alignment & Qt::AlignHCenter) x = area.center().x() - size.width() / 2;
+    if (alignment & Qt::AlignBottom) y = area.bottom() - size.height();
+    if (alignment & Qt::AlignVCenter) y = area.center().y() - size.height() / 2;
+    return {QPointF(x, y), size};
+}
+
+}  // namespace
+
+void moveInsetLegendsOffData(QCustomPlot* plot) {
+    // Every panel's ink: a legend taller than its short panel reaches into the next one.
+    std::vector<Ink> ink;
+    bool inkRead = false;
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        QCPLayoutInset* inset = rect->insetLayout();
+        for (int i = 0; i < inset->elementCount(); ++i) {
+            auto* legend = qobject_cast<QCPLegend*>(inset->elementAt(i));
+            if (!legend || !legend->realVisibility() || legend->itemCount() == 0 ||
+                inset->insetPlacement(i) != QCPLayoutInset::ipBorderAligned)
+                continue;
+            if (!inkRead) {
+                for (QCPAxisRect* panel : plot->axisRects()) {
+                    const std::vector<Ink> more = drawnInk(panel);
+                    ink.insert(ink.end(), more.begin(), more.end());
+                }
+            }
+            inkRead = true;
+            const QSizeF size = legend->minimumOuterSizeHint();
+            auto covered = [&](Qt::Alignment alignment) {
+                const QRectF area = placed(rect->rect(), size, alignment);
+                double sum = 0;
+                for (const Ink& piece : ink)
+                    sum += area.contains(piece.at) ? piece.pixels : 0;
+                return sum;
+            };
+            Qt::Alignment best = inset->insetAlignment(i);
+            auto fewest = covered(best);
+            for (const Qt::Alignment place : kLegendPlaces) {
+                if (fewest == 0) break;
+                const auto count = covered(place);
+                if (count < fewest) {
+                    fewest = count;
+                    best = place;
+                }
+            }
+            if (best != inset->insetAlignment(i)) inset->setInsetAlignment(i, best);
+        }
     }
 }
 

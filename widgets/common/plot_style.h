@@ -116,6 +116,17 @@ QCPColorGradient inkGradient();
 QCPLegend* addLegendRow(QCustomPlot* plot, int row, int wrap);
 // A small legend (8 pt, the legend colours) inside `rect` at `alignment`.
 QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
+// Legends never sit on data where they need not: every visible legend inside an axis rect
+// (an inset at a border, as addInsetLegend places them) goes to the corner or edge centre of
+// the rect where it covers the fewest drawn points of the rect's graphs and curves (their
+// data points and their lines between them, sampled along the line), keeping its place on a
+// tie. Every plot styled by applyPlotStyle does this before each replot.
+void moveInsetLegendsOffData(QCustomPlot* plot);
+// The places moveInsetLegendsOffData chooses from, in its order of preference.
+inline constexpr Qt::Alignment kLegendPlaces[] = {
+    Qt::AlignTop | Qt::AlignRight,    Qt::AlignTop | Qt::AlignLeft,
+    Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft,
+    Qt::AlignTop | Qt::AlignHCenter,  Qt::AlignBottom | Qt::AlignHCenter};
 // A note centred in `rect` ("no model yet", why a panel is empty), in the note colour, not
 // clipped; the caller sets its text and visibility.
 QCPItemText* addNote(QCustomPlot* plot, QCPAxisRect* rect);

@@ -146,10 +146,41 @@ void CuttingPlanePlot::setupFunction(const FunctionView& view) {
     center_ = pointsGraph(plot_, "prox-centre",
                           markerStyle(QCPScatterStyle::ssSquare, colors::kProx, colors::kProx, 8));
     plot_->plotLayout()->simplify();
-    // A convex f leaves the top centre of a 1-D plot empty; 2-D plots keep the corner.
-    plot_->axisRect()->insetLayout()->setInsetAlignment(
-        0, Qt::AlignTop | (view.dimension == 1 ? Qt::AlignHCenter : Qt::AlignRight));
+    placeLegend(true);
     styleAxisRect(plot_->axisRect());
+}
+
+// The legend in a column of its own beside the plot (`beside`), since f, the planes and the
+// iterates (1-D) or the heat map, its contours and the paths (2-D) reach every corner of the
+// box, and the plot is short rather than narrow in the window; else over the plot, in the
+// corner where it covers least (plot_style.h's moveInsetLegendsOffData).
+void CuttingPlanePlot::placeLegend(bool beside) {
+    QCPLegend* legend = plot_->legend;
+    QCPLayoutInset* inset = plot_->axisRect()->insetLayout();
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    const bool isBeside = legend->layout() != inset;
+    if (beside && !isBeside) {
+        inset->take(legend);
+        inset->simplify();
+        auto* side = new QCPLayoutGrid;
+        layout->addElement(0, 1, side);
+        layout->setColumnStretchFactor(0, 1.0);
+        layout->setColumnStretchFactor(1, 0.001);
+        side->addElement(0, 0, legend);
+        side->addElement(1, 0, new QCPLayoutElement(plot_));  // the room below the legend
+        side->setRowStretchFactor(0, 0.001);
+        side->setRowStretchFactor(1, 1.0);
+        legend->setBrush(Qt::NoBrush);
+        legend->setBorderPen(Qt::NoPen);
+    } else if (!beside && isBeside) {
+        QCPLayoutElement* side = layout->element(0, 1);
+        qobject_cast<QCPLayoutGrid*>(side)->take(legend);
+        layout->remove(side);
+        layout->simplify();
+        inset->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+        legend->setBrush(colors::kLegendFillLight);
+        legend->setBorderPen(pen(colors::kLegendBorder));
+    }
 }
 
 void CuttingPlanePlot::setup1d(const FunctionView& view) {

@@ -51,6 +51,7 @@ class CuttingPlanePlot : public QWidget {
     const IterateLabels& iterateLabels() const { return *labels_; }
 
   private:
+    void placeLegend(bool beside);
     void setupFunction(const FunctionView& view);
     void setup1d(const FunctionView& view);
     void setup2d(const FunctionView& view);
