@@ -3,15 +3,18 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -32,11 +35,40 @@ std::string modeText(mode_t mode) {
     return text;
 }
 
+// A file read as an input, by its identity: device and inode, and its birth time where the file
+// system keeps one, so that a file created later on the inode of a deleted input (the inode is
+// reused) is not taken for that input, while a moved or renamed input still is.
 struct Noted {
     dev_t device;
     ino_t inode;
+    std::optional<std::pair<std::int64_t, std::uint32_t>> born;
     std::string path;
 };
+
+struct Identity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    std::optional<std::pair<std::int64_t, std::uint32_t>> born;
+};
+
+std::optional<Identity> identityOf(const std::string& path) {
+    struct statx info {};
+    if (path.empty() || ::statx(AT_FDCWD, path.c_str(), 0, STATX_INO | STATX_BTIME, &info) != 0)
+        return std::nullopt;
+    Identity id;
+    id.device = makedev(info.stx_dev_major, info.stx_dev_minor);
+    id.inode = info.stx_ino;
+    if (info.stx_mask & STATX_BTIME)
+        id.born = std::pair{info.stx_btime.tv_sec, info.stx_btime.tv_nsec};
+    return id;
+}
+
+// The same file: the same device and inode, and not born at another time (where both times are
+// known).
+bool sameIdentity(const Noted& n, const Identity& id) {
+    return n.device == id.device && n.inode == id.inode &&
+           (!n.born || !id.born || *n.born == *id.born);
+}
 
 std::mutex gMutex;
 int gScopes = 0;                    // live InputFileScopes; guarded by gMutex
@@ -163,22 +195,27 @@ InputFileScope::~InputFileScope() {
 }
 
 void noteInputFile(const std::string& path) {
-    struct stat info {};
-    if (path.empty() || ::stat(path.c_str(), &info) != 0) return;
+    const auto id = identityOf(path);
+    if (!id) return;
     std::lock_guard lock(gMutex);
     if (gScopes == 0) return;
-    for (const Noted& n : gInputs) {
-        if (n.device == info.st_dev && n.inode == info.st_ino) return;
+    for (Noted& n : gInputs) {
+        if (n.device != id->device || n.inode != id->inode) continue;
+        if (sameIdentity(n, *id)) return;
+        // The inode of a deleted input, reused by a new file: this one replaces it.
+        n.born = id->born;
+        n.path = path;
+        return;
     }
-    gInputs.push_back({info.st_dev, info.st_ino, path});
+    gInputs.push_back({id->device, id->inode, id->born, path});
 }
 
 std::optional<std::string> notedInputSameAs(const std::string& path) {
-    struct stat info {};
-    if (path.empty() || ::stat(path.c_str(), &info) != 0) return std::nullopt;
+    const auto id = identityOf(path);
+    if (!id) return std::nullopt;
     std::lock_guard lock(gMutex);
     for (const Noted& n : gInputs) {
-        if (n.device == info.st_dev && n.inode == info.st_ino) return n.path;
+        if (sameIdentity(n, *id)) return n.path;
     }
     return std::nullopt;
 }

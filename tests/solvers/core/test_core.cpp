@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The solver framework: option parsing and validation, stop rules, traces, the step contract,
 // and the worker team the data passes run on.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <QTemporaryDir>
 #include <QtTest>
 #include <atomic>
 #include <cmath>
@@ -15,6 +19,7 @@
 #include "core/events.h"
 #include "core/number_text.h"
 #include "core/options.h"
+#include "core/output_file.h"
 #include "core/solver.h"
 #include "core/stop_options.h"
 #include "core/trace_csv.h"
@@ -658,6 +663,48 @@ class TestCore : public QObject {
             });
         }
         QVERIFY(helped.load());
+    }
+
+    void aDeletedInputsInodeIsNotAnInput() {
+        // A file read as an input is refused as an output, also moved; a new file that the file
+        // system puts on the inode of a deleted input is not that input (where the file system
+        // keeps birth times, as ext4, xfs, btrfs and tmpfs do).
+        QTemporaryDir dir;
+        const std::string input = dir.filePath("input.svm").toStdString();
+        const std::string moved = dir.filePath("moved.svm").toStdString();
+        const auto create = [](const std::string& path) {
+            std::FILE* f = std::fopen(path.c_str(), "w");
+            const bool ok = f && std::fputs("1 1:1\n", f) >= 0;
+            return f && std::fclose(f) == 0 && ok;
+        };
+        QVERIFY(create(input));
+        struct statx born {};
+        if (::statx(AT_FDCWD, input.c_str(), 0, STATX_BTIME, &born) != 0 ||
+            !(born.stx_mask & STATX_BTIME))
+            QSKIP("the file system keeps no birth times");
+        InputFileScope scope;
+        noteInputFile(input);
+        QVERIFY(outputProblem(input).has_value());
+        QVERIFY(std::rename(input.c_str(), moved.c_str()) == 0);
+        QCOMPARE(notedInputSameAs(moved).value_or(""), input);
+        QVERIFY(outputProblem(moved).has_value());
+
+        struct stat old {};
+        QVERIFY(::stat(moved.c_str(), &old) == 0);
+        QVERIFY(std::remove(moved.c_str()) == 0);
+        // Files are created until one lands on the freed inode (most file systems reuse it at
+        // once); none may be taken for the input.
+        std::string reused;
+        for (int k = 0; k < 64 && reused.empty(); ++k) {
+            const std::string path = dir.filePath(QString("new%1.png").arg(k)).toStdString();
+            QVERIFY(create(path));
+            struct stat info {};
+            QVERIFY(::stat(path.c_str(), &info) == 0);
+            if (info.st_ino == old.st_ino && info.st_dev == old.st_dev) reused = path;
+            QVERIFY2(!notedInputSameAs(path), path.c_str());
+        }
+        if (reused.empty()) QSKIP("the file system did not reuse the deleted input's inode");
+        QVERIFY(!outputProblem(reused).has_value());
     }
 };
 
