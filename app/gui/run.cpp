@@ -93,7 +93,7 @@ bool Run::replayFirst(int then) {
 void Run::finishReplay(const Status& status) {
     replaying_ = false;
     worker_->setDelayMs(delayMs_);
-    replaceStored();
+    replaceStored(status);
     replayUntil_ = 0;
     status_ = status;
     if (status_.finished()) {
@@ -127,7 +127,7 @@ RunUpdate Run::takeReplayed(const RunUpdate& update) {
     return rest;
 }
 
-void Run::replaceStored() {
+void Run::replaceStored(const Status& status) {
     std::vector<IterationRecord> stored{history_.recordAt(0)};
     stored.insert(stored.end(), history_.trace().begin(), history_.trace().end());
     std::vector<IterationRecord> computed;
@@ -135,8 +135,17 @@ void Run::replaceStored() {
     computed.insert(computed.end(), replayedRecords_.begin(), replayedRecords_.end());
     const StoredComparison c = compareWithStored(stored, computed);
     const int reached = computed.empty() ? 0 : computed.back().iteration;
+    // A replay the user stopped is not a difference: the numbers it reached are the stored ones.
+    const bool stoppedByUser = status.code == StatusCode::Cancelled && reached < replayUntil_;
+    QString note;
     if (!c.same()) {
         replayDifference_ = tr("replayed: %1").arg(QString::fromStdString(c.differsText()));
+    } else if (stoppedByUser) {
+        replayDifference_.clear();
+        note = tr("replay stopped by the user at iteration %1: the stored numbers up to there "
+                  "(the stored history went on to iteration %2)")
+                   .arg(reached)
+                   .arg(replayUntil_);
     } else if (reached < replayUntil_) {
         replayDifference_ = tr("replayed: differs from the stored history at iteration %1 (the "
                                "replay ends at iteration %2, the stored history at %3)")
@@ -151,10 +160,10 @@ void Run::replaceStored() {
     history_.clear();
     if (initialSnapshot_) history_.begin(initialSnapshot_);
     const bool same = replayDifference_.isEmpty();
-    emit historyReplaced(
-        id_,
-        same ? tr("replayed to iteration %1: the stored numbers").arg(reached) : replayDifference_,
-        same);
+    if (note.isEmpty())
+        note = same ? tr("replayed to iteration %1: the stored numbers").arg(reached)
+                    : replayDifference_;
+    emit historyReplaced(id_, note, same);
     if (!replayedRecords_.empty()) {
         history_.append(replayedRecords_);
         emit recordsAppended(id_, history_.trace());

@@ -132,7 +132,7 @@ class Run : public QObject {
     // update, past it, is returned.
     RunUpdate takeReplayed(const RunUpdate& update);
     // The replay's history in place of the stored one, compared with it.
-    void replaceStored();
+    void replaceStored(const Status& status);
 
     int id_;
     std::shared_ptr<const ProblemInstance> problem_;
