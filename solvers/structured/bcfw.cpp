@@ -594,7 +594,7 @@ SummaryFields BcfwSolver::summary() const {
                             {"averaging", std::string(averaging() ? "on" : "off")},
                             {"sampling", options_.sampling}};
     if (options_.cache > 0) fields.emplace_back("cache_hits", cacheHits_);
-    addErrorFields(problem_, wBest_, team_.get(), fields);
+    addErrorFields(problem_, wBest_, team_.get(), fields, status(), stopOptions());
     return fields;
 }
 

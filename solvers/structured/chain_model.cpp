@@ -2,6 +2,7 @@
 #include "structured/chain_model.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <limits>
 #include <numeric>
@@ -246,8 +247,10 @@ double meanHinge(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* 
     return std::accumulate(hinge.begin(), hinge.end(), 0.0) / model.size();
 }
 
-DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team) {
+DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team,
+                              const Interrupt* stop) {
     std::vector<int> wrong(static_cast<std::size_t>(model.size()));
+    std::atomic<bool> cut{false};
     // At w = 0 every cell of the lattice is 0 and Viterbi's ties (strict '>', the smallest
     // maximiser) decode label 0 at every token: the same answer in O(T) instead of T·L² — a
     // summary of a run stopped at w = 0 on thousands of labels took 13 s after its limit.
@@ -259,6 +262,11 @@ DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
         }
     } else {
         forEachSequence(model, team, [&](int i, ChainWorkspace& ws, std::vector<int>& y) {
+            if (cut.load(std::memory_order_relaxed)) return;
+            if (stop && stop->requested()) {
+                cut.store(true, std::memory_order_relaxed);
+                return;
+            }
             model.decode(w, i, y, ws);
             const std::span<const int> truth = model.truth(i);
             int mistakes = 0;
@@ -266,6 +274,10 @@ DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
                 mistakes += y[t] != truth[t];
             wrong[static_cast<std::size_t>(i)] = mistakes;
         });
+    }
+    if (cut.load()) {
+        constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+        return {kNaN, kNaN, false};
     }
     const long long total = std::accumulate(wrong.begin(), wrong.end(), 0LL);
     const auto words = std::count_if(wrong.begin(), wrong.end(), [](int m) { return m > 0; });

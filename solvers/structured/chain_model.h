@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "data/sequence_format.h"
 
 namespace cplab {
@@ -154,9 +155,12 @@ double meanHinge(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* 
 struct DecodingErrors {
     double tokens = 0.0;     // wrong tokens / all tokens
     double sequences = 0.0;  // sequences with a wrong token / all sequences
+    bool complete = true;    // false: `stop` ended the pass early (both rates NaN)
 };
+// With `stop`, it is polled before every word: once it is requested the remaining words are
+// not decoded and the result is incomplete (NaN rates).
 DecodingErrors decodingErrors(const ChainModel& model, const Eigen::VectorXd& w,
-                              WorkerTeam* team = nullptr);
+                              WorkerTeam* team = nullptr, const Interrupt* stop = nullptr);
 // decodingErrors(...).tokens.
 double tokenError(const ChainModel& model, const Eigen::VectorXd& w, WorkerTeam* team = nullptr);
 

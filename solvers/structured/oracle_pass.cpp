@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -202,17 +203,41 @@ std::vector<double> structuredColumnValues(double primal, double dual, double ga
 }
 
 void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
-                    SummaryFields& fields) {
-    const StructuredErrors errors = evaluateErrors(problem, w, team);
-    fields.emplace_back("train_error", errors.trainLetter);
-    fields.emplace_back("train_word_error", errors.trainWord);
+                    SummaryFields& fields, const Interrupt& stop, double budget) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    const DecodingErrors train = decodingErrors(*problem.train, w, team, &stop);
+    DecodingErrors test{kNaN, kNaN, train.complete};
+    if (problem.test && train.complete) test = decodingErrors(*problem.test, w, team, &stop);
+    const bool complete = train.complete && test.complete;
+    fields.emplace_back("train_error", complete ? train.tokens : kNaN);
+    fields.emplace_back("train_word_error", complete ? train.sequences : kNaN);
     if (problem.test) {
-        fields.emplace_back("test_error", errors.testLetter);
-        fields.emplace_back("test_char_error", errors.testLetter);
-        fields.emplace_back("test_word_error", errors.testWord);
+        fields.emplace_back("test_error", complete ? test.tokens : kNaN);
+        fields.emplace_back("test_char_error", complete ? test.tokens : kNaN);
+        fields.emplace_back("test_word_error", complete ? test.sequences : kNaN);
+    }
+    if (!complete) {
+        fields.emplace_back("errors_not_evaluated",
+                            "the decodings of the reported w did not finish within " +
+                                formatReal(budget) +
+                                " s after the run's time limit or stop: the errors are NaN");
     }
     fields.emplace_back("labels", static_cast<long long>(problem.train->labelCount()));
     fields.emplace_back("weights", static_cast<long long>(problem.train->dimension()));
+}
+
+void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
+                    SummaryFields& fields, const Status& status, const StopOptions& limits) {
+    if (status.code != StatusCode::TimeLimit && status.code != StatusCode::Cancelled) {
+        addErrorFields(problem, w, team, fields, Interrupt(),
+                       std::numeric_limits<double>::infinity());
+        return;
+    }
+    const double budget = std::max(1.0, 0.1 * limits.max_seconds);
+    const Interrupt stop(CancelToken(), Interrupt::Clock::now() +
+                                            std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                                std::chrono::duration<double>(budget)));
+    addErrorFields(problem, w, team, fields, stop, budget);
 }
 
 Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,

@@ -72,8 +72,15 @@ std::vector<double> structuredColumnValues(double primal, double dual, double ga
 // train_error and train_word_error; with test words test_error, test_char_error (the same
 // value: test_error is the name every family uses) and test_word_error; then labels and
 // weights (the model's dimension).
+// After a run that ended by its time limit or a stop (`status`), the decodings get at most
+// max(1 s, max_seconds / 10) of `limits` (finalEvaluationAffordable's budget), polled per word:
+// when they do not finish within it, every error field is NaN and `errors_not_evaluated` says
+// why (a summary of a non-zero w on costly words decoded every word after the limit).
 void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
-                    SummaryFields& fields);
+                    SummaryFields& fields, const Status& status, const StopOptions& limits);
+// The same within `stop` (polled per word; `budget` is the seconds named in the note).
+void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, WorkerTeam* team,
+                    SummaryFields& fields, const Interrupt& stop, double budget);
 
 struct OraclePass {
     std::vector<int> labels;    // ŷᵢ of every word, concatenated in token order (as the

@@ -211,7 +211,7 @@ SummaryFields SsgSolver::summary() const {
                             {"passes", static_cast<long long>(passes_)},
                             {"updates", static_cast<long long>(t_)},
                             {"averaging", options_.averaging}};
-    addErrorFields(problem_, wBest_, team_.get(), fields);
+    addErrorFields(problem_, wBest_, team_.get(), fields, status(), stopOptions());
     return fields;
 }
 

@@ -78,7 +78,7 @@ SummaryFields StructuredSolver::batchSummary(double lambda, double primal, doubl
                             {"duality_gap", gap},
                             {"passes", static_cast<long long>(passes)}};
     fields.insert(fields.end(), own.begin(), own.end());
-    addErrorFields(problem_, wBest, team_.get(), fields);
+    addErrorFields(problem_, wBest, team_.get(), fields, status(), stopOptions());
     return fields;
 }
 

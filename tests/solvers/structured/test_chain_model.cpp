@@ -14,6 +14,7 @@
 #include "structured/bcfw.h"
 #include "structured/chain_model.h"
 #include "structured/chain_model_file.h"
+#include "structured/oracle_pass.h"
 
 using namespace cplab;
 
@@ -426,6 +427,61 @@ class TestChainModel : public QObject {
             QCOMPARE(errors.tokens, double(wrongTokens) / data->tokenCount());
             QCOMPARE(errors.sequences, double(wrongWords) / model.size());
         }
+    }
+
+    // The summary's errors of a non-zero w (issue #47: after a time limit they decoded every
+    // word): within an interrupt that allows them they are Viterbi's own (counted here word by
+    // word); within one already past its deadline no word is decoded, every error is NaN and
+    // errors_not_evaluated says why; a run that converged is never bounded.
+    void summaryErrorsStopAtTheirBudget() {
+        std::mt19937 rng(5);
+        const auto data = randomData({2, 5, 3, 4, 6, 1}, 4, 3, rng);
+        auto model = std::make_shared<const ChainModel>(data);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        Eigen::VectorXd w(model->dimension());
+        for (Eigen::Index k = 0; k < w.size(); ++k)
+            w[k] = normal(rng);
+        long long wrongTokens = 0, wrongWords = 0;
+        for (int i = 0; i < model->size(); ++i) {
+            std::vector<int> y;
+            model->decode(w, i, y);
+            int wrong = 0;
+            for (std::size_t t = 0; t < y.size(); ++t)
+                wrong += y[t] != model->truth(i)[t];
+            wrongTokens += wrong;
+            wrongWords += wrong > 0;
+        }
+        QVERIFY(wrongTokens > 0 && wrongTokens < data->tokenCount());
+        const auto field = [](const SummaryFields& fields, const std::string& name) {
+            for (const auto& [key, value] : fields)
+                if (key == name) return std::get<double>(value);
+            return -2.0;
+        };
+        const auto has = [](const SummaryFields& fields, const std::string& name) {
+            return std::any_of(fields.begin(), fields.end(),
+                               [&](const auto& f) { return f.first == name; });
+        };
+        const StructuredProblem problem{model, model, nullptr};
+        StopOptions limits;
+        limits.max_seconds = 1.0;
+        SummaryFields full;
+        addErrorFields(problem, w, nullptr, full, Status::make(StatusCode::Converged, "done"),
+                       limits);
+        QCOMPARE(field(full, "train_error"), double(wrongTokens) / data->tokenCount());
+        QCOMPARE(field(full, "train_word_error"), double(wrongWords) / model->size());
+        QCOMPARE(field(full, "test_error"), double(wrongTokens) / data->tokenCount());
+        QCOMPARE(field(full, "test_word_error"), double(wrongWords) / model->size());
+        QVERIFY(!has(full, "errors_not_evaluated"));
+
+        const Interrupt past(CancelToken(), Interrupt::Clock::now());
+        QVERIFY(!decodingErrors(*model, w, nullptr, &past).complete);
+        SummaryFields cut;
+        addErrorFields(problem, w, nullptr, cut, past, 1.0);
+        for (const char* name : {"train_error", "train_word_error", "test_error", "test_char_error",
+                                 "test_word_error"})
+            QVERIFY2(std::isnan(field(cut, name)), name);
+        QVERIFY(has(cut, "errors_not_evaluated"));
+        QVERIFY(has(cut, "labels") && has(cut, "weights"));
     }
 
     // A model file reads back bit for bit, and predicting a file with it gives the solver's
