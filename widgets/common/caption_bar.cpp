@@ -65,29 +65,41 @@ void CaptionBar::changeEvent(QEvent* event) {
     if (event->type() == QEvent::FontChange) elideWatch();
 }
 
+namespace {
+
+// The first `lines` lines of `text` wrapped at `width` in `font`, the last one cut with "…"
+// where the rest does not fit.
+QString firstLines(const QString& text, const QFont& font, int width, int lines) {
+    QTextLayout layout(text, font);
+    layout.beginLayout();
+    int shownEnd = static_cast<int>(text.size());
+    for (int line = 0;; ++line) {
+        QTextLine wrapped = layout.createLine();
+        if (!wrapped.isValid()) break;
+        wrapped.setLineWidth(width);
+        if (line == lines - 1 && wrapped.textStart() + wrapped.textLength() < text.size()) {
+            const QString last = text.mid(wrapped.textStart());
+            const QString cut = QFontMetrics(font).elidedText(last, Qt::ElideRight, width);
+            layout.endLayout();
+            return text.left(wrapped.textStart()) + cut;
+        }
+        shownEnd = wrapped.textStart() + wrapped.textLength();
+    }
+    layout.endLayout();
+    return text.left(shownEnd);
+}
+
+}  // namespace
+
+// What to watch and what the step did: two lines each at most (whole in their tooltips), so
+// that a long text never takes the view's height (1280×720 with 150 % fonts).
 void CaptionBar::elideWatch() {
     constexpr int kLines = 2;
     const int width = std::max(50, contentsRect().width() - 16);
-    QTextLayout layout(watchFull_, watch_->font());
-    layout.beginLayout();
-    int shownEnd = static_cast<int>(watchFull_.size());
-    for (int line = 0;; ++line) {
-        QTextLine text = layout.createLine();
-        if (!text.isValid()) break;
-        text.setLineWidth(width);
-        if (line == kLines - 1 && text.textStart() + text.textLength() < watchFull_.size()) {
-            // The last line shown ends in "…" where the rest is cut.
-            const QString last = watchFull_.mid(text.textStart());
-            const QString cut =
-                QFontMetrics(watch_->font()).elidedText(last, Qt::ElideRight, width);
-            watch_->setText(watchFull_.left(text.textStart()) + cut);
-            layout.endLayout();
-            return;
-        }
-        shownEnd = text.textStart() + text.textLength();
-    }
-    layout.endLayout();
-    watch_->setText(watchFull_.left(shownEnd));
+    watch_->setText(firstLines(watchFull_, watch_->font(), width, kLines));
+    // The step's text has two fifths of the row beside the beat.
+    events_->setText(
+        firstLines(eventsFull_, events_->font(), std::max(50, width * 2 / 5 - 8), kLines));
 }
 
 void CaptionBar::setBeat(int index, int count, const QString& text) {
@@ -97,9 +109,10 @@ void CaptionBar::setBeat(int index, int count, const QString& text) {
 }
 
 void CaptionBar::setEvents(const QString& text) {
-    events_->setText(text);
+    eventsFull_ = text;
     events_->setToolTip(text);
     events_->setVisible(!text.isEmpty());
+    elideWatch();
 }
 
 void CaptionBar::clear() {
@@ -114,7 +127,7 @@ QString CaptionBar::beatText() const {
     return beat_->text();
 }
 QString CaptionBar::eventsText() const {
-    return events_->text();
+    return eventsFull_;
 }
 QString CaptionBar::watchText() const {
     return watch_->toolTip();

@@ -26,7 +26,7 @@ class CaptionBar : public QFrame {
     void clear();
 
     QString beatText() const;
-    QString eventsText() const;
+    QString eventsText() const;  // whole (the bar shows its first two lines)
     QString watchText() const;
 
   protected:
@@ -37,6 +37,7 @@ class CaptionBar : public QFrame {
     void elideWatch();
 
     QString watchFull_;
+    QString eventsFull_;
     QLabel* beat_;
     QLabel* events_;
     QLabel* watch_;

@@ -105,9 +105,11 @@ void applyPlotStyle(QCustomPlot* plot) {
     // Live runs replot several times a second on the GUI thread, next to the solver's: draw
     // polylines the fast way (the joins of 2-pixel lines are the only visible difference).
     plot->setPlottingHint(QCP::phFastPolylines, true);
-    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
-        padLegendItems(plot);
-        moveInsetLegendsOffData(plot);
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { padLegendItems(plot); });
+    // Judged on the layout just drawn (a replot lays out anew: margins follow the tick labels);
+    // a legend moved is drawn at its new place by one more replot.
+    QObject::connect(plot, &QCustomPlot::afterReplot, plot, [plot] {
+        if (moveInsetLegendsOffData(plot)) plot->replot(QCustomPlot::rpQueuedReplot);
     });
     for (QCPAxisRect* rect : plot->axisRects())
         styleAxisRect(rect);
@@ -519,7 +521,8 @@ QRectF placed(const QRectF& area, QSizeF size, Qt::Alignment alignment) {
 
 }  // namespace
 
-void moveInsetLegendsOffData(QCustomPlot* plot) {
+bool moveInsetLegendsOffData(QCustomPlot* plot) {
+    bool moved = false;
     // Every panel's ink: a legend taller than its short panel reaches into the next one.
     std::vector<Ink> ink;
     bool inkRead = false;
@@ -545,7 +548,13 @@ void moveInsetLegendsOffData(QCustomPlot* plot) {
                     sum += area.contains(piece.at) ? piece.pixels : 0;
                 return sum;
             };
-            Qt::Alignment best = inset->insetAlignment(i);
+            // From the place the view gave it, whatever moves came before (a reopened session
+            // draws the same picture as the window that saved it).
+            const QVariant designed = legend->property("cplabDesignedPlace");
+            if (!designed.isValid())
+                legend->setProperty("cplabDesignedPlace", int(inset->insetAlignment(i)));
+            Qt::Alignment best =
+                designed.isValid() ? Qt::Alignment(designed.toInt()) : inset->insetAlignment(i);
             auto fewest = covered(best);
             for (const Qt::Alignment place : kLegendPlaces) {
                 if (fewest == 0) break;
@@ -555,9 +564,13 @@ void moveInsetLegendsOffData(QCustomPlot* plot) {
                     best = place;
                 }
             }
-            if (best != inset->insetAlignment(i)) inset->setInsetAlignment(i, best);
+            if (best != inset->insetAlignment(i)) {
+                inset->setInsetAlignment(i, best);
+                moved = true;
+            }
         }
     }
+    return moved;
 }
 
 }  // namespace cplab::widgets

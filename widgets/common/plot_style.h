@@ -119,9 +119,10 @@ QCPLegend* addInsetLegend(QCPAxisRect* rect, Qt::Alignment alignment);
 // Legends never sit on data where they need not: every visible legend inside an axis rect
 // (an inset at a border, as addInsetLegend places them) goes to the corner or edge centre of
 // the rect where it covers the fewest drawn points of the rect's graphs and curves (their
-// data points and their lines between them, sampled along the line), keeping its place on a
-// tie. Every plot styled by applyPlotStyle does this before each replot.
-void moveInsetLegendsOffData(QCustomPlot* plot);
+// data points and their lines between them, sampled along the line), the place its view gave
+// it on a tie (so the picture depends on the data only); true when one moved. Every plot
+// styled by applyPlotStyle does this after each replot, and replots once more if one moved.
+bool moveInsetLegendsOffData(QCustomPlot* plot);
 // The places moveInsetLegendsOffData chooses from, in its order of preference.
 inline constexpr Qt::Alignment kLegendPlaces[] = {
     Qt::AlignTop | Qt::AlignRight,    Qt::AlignTop | Qt::AlignLeft,

@@ -6,6 +6,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <algorithm>
 
 namespace cplab::widgets {
 
@@ -26,8 +27,7 @@ TimelineBar::TimelineBar(QWidget* parent)
     liveButton_->setToolTip(tr("Follow the newest iteration"));
     slider_->setToolTip(tr("Scrub back through the selected run's iterations"));
     liveButton_->setCheckable(true);
-    for (QPushButton* b : {back_, forward_})
-        b->setFixedWidth(32);
+    sizeArrows();
     slider_->setRange(0, 0);
     slider_->setPageStep(10);
     caption_->setMinimumWidth(130);
@@ -99,6 +99,17 @@ void TimelineBar::stepForward() {
 void TimelineBar::updateLiveButton() {
     const QSignalBlocker block(liveButton_);
     liveButton_->setChecked(live_);
+}
+
+void TimelineBar::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) sizeArrows();
+}
+
+void TimelineBar::sizeArrows() {
+    const int width = std::max(32, 2 * fontMetrics().height());
+    for (QPushButton* b : {back_, forward_})
+        b->setFixedWidth(width);
 }
 
 }  // namespace cplab::widgets

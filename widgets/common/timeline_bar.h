@@ -39,8 +39,13 @@ class TimelineBar : public QWidget {
     void positionChosen(int iteration);
     void liveChosen();
 
+  protected:
+    void changeEvent(QEvent* event) override;  // a new font (the window's scale)
+
   private:
     void updateLiveButton();
+    // The arrow buttons as wide as two lines of the font are high (32 px at the designed size).
+    void sizeArrows();
 
     QPushButton* back_;
     QSlider* slider_;
