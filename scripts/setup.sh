@@ -40,6 +40,7 @@ PACKAGES="
   x11-utils
   libzip-dev
   libmatio-dev
+  libginac-dev
   libhdf5-dev
   libsvm-tools
   liblinear-tools

@@ -57,9 +57,11 @@ BundleSolver::BundleSolver(std::shared_ptr<const ConvexFunction> function, Bundl
     model_ = std::make_unique<CuttingPlaneModel>(box);
     center_ = function_->start().cwiseMax(box.lower).cwiseMin(box.upper);
     Eigen::VectorXd g;
-    centerValue_ = function_->evaluate(center_, &g);
+    std::string error;
+    centerValue_ = function_->evaluateChecked(center_, &g, &error);
     if (!std::isfinite(centerValue_) || !g.allFinite()) {
-        reject("BundleSolver: f or its subgradient is not finite at the start point");
+        reject("BundleSolver: " +
+               (error.empty() ? "f or its subgradient is not finite at the start point" : error));
         return;
     }
     model_->addPlane({center_, centerValue_, g});
@@ -129,11 +131,13 @@ Status BundleSolver::doStep(IterationRecord& record) {
     predicted_ = std::max(0.0, centerValue_ - prox.primal);
 
     Eigen::VectorXd g;
-    const double f = function_->evaluate(candidate_, &g);
+    std::string error;
+    const double f = function_->evaluateChecked(candidate_, &g, &error);
     ++record.oracleCalls;
     if (!std::isfinite(f) || !g.allFinite()) {
-        return Status::make(StatusCode::NumericalFailure,
-                            "f or its subgradient is not finite at the prox point");
+        return Status::make(
+            StatusCode::NumericalFailure,
+            error.empty() ? "f or its subgradient is not finite at the prox point" : error);
     }
     if (f < record.upper) {
         record.upper = f;
@@ -147,6 +151,13 @@ Status BundleSolver::doStep(IterationRecord& record) {
     model_->addPlane({candidate_, f, g});
     iterates_.push_back(candidate_);
     serious_.push_back(lastSerious_);
+    // The bound L is only valid for a convex f: stop at the first plane that shows it is not.
+    if (const auto above = lastPlaneAboveF(model_->planes())) {
+        planeAboveF_ = above;
+        noteEvent(PlaneAdded, planeAddedText(model_->planes().size(), candidate_, f));
+        return Status::make(StatusCode::NumericalFailure,
+                            planeAboveFText(model_->planes(), *above));
+    }
 
     const CuttingPlaneModel::Minimum minimum = model_->minimize();
     if (!minimum.ok) return Status::make(StatusCode::NumericalFailure, minimum.message);
@@ -196,6 +207,7 @@ SnapshotPtr BundleSolver::snapshot() const {
     snap->modelMinimum = lastRecord().lower;
     snap->best = best_;
     snap->bestValue = lastRecord().upper;
+    snap->planeAboveF = planeAboveF_;
     snap->bundle = true;
     snap->proxCenter = center_;
     snap->nu = nu_;

@@ -63,6 +63,8 @@ class BundleSolver final : public Solver {
     const Eigen::VectorXd& bestPoint() const { return best_; }
     double nu() const { return nu_; }
     int seriousSteps() const { return seriousCount_; }
+    // The plane that showed f is not convex, when the run stopped on one.
+    const std::optional<PlaneAboveF>& planeAboveF() const { return planeAboveF_; }
 
   protected:
     Status doStep(IterationRecord& record) override;
@@ -89,6 +91,7 @@ class BundleSolver final : public Solver {
     std::vector<bool> serious_;
     int seriousCount_ = 0;
     bool lastSerious_ = true;
+    std::optional<PlaneAboveF> planeAboveF_;
 };
 
 }  // namespace cplab

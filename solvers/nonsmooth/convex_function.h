@@ -32,8 +32,16 @@ class ConvexFunction {
 
     // f(x); when `subgradient` is not null, writes some g ∈ ∂f(x) into it.
     virtual double evaluate(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient) const = 0;
+    // evaluate(), and when f or its subgradient cannot be computed at x (a typed function's
+    // log of a negative number), NaN and why in *error (when not null; cleared otherwise).
+    virtual double evaluateChecked(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient,
+                                   std::string* error) const {
+        if (error) error->clear();
+        return evaluate(x, subgradient);
+    }
 
-    // The minimum over the box and a minimiser: a closed form or an exact literature value.
+    // The minimum over the box and a minimiser: a closed form or an exact literature value;
+    // NaN when none is known (a typed function, typed_function.h).
     virtual double minimumValue() const = 0;
     virtual Eigen::VectorXd minimizer() const = 0;
 };

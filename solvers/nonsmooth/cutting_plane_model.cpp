@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 namespace {
@@ -77,6 +79,34 @@ CuttingPlaneModel::Minimum CuttingPlaneModel::minimize() {
     }
     result.lowerBound = minimumOverBox(slope, bound);
     return result;
+}
+
+std::optional<PlaneAboveF> lastPlaneAboveF(const std::vector<CuttingPlane>& planes) {
+    if (planes.size() < 2) return std::nullopt;
+    const std::size_t last = planes.size() - 1;
+    // A plane above f at `point` by more than rounding can explain.
+    auto above = [&](std::size_t plane, std::size_t point) -> std::optional<PlaneAboveF> {
+        const CuttingPlane& p = planes[plane];
+        const CuttingPlane& q = planes[point];
+        const double value = p.at(q.point);
+        const double slack = 1e-9 * (1 + std::abs(q.value) + std::abs(p.value) +
+                                     p.gradient.norm() * (q.point - p.point).norm());
+        if (value > q.value + slack) return PlaneAboveF{plane, point, q.value, value};
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < last; ++i) {
+        if (auto v = above(last, i)) return v;
+        if (auto v = above(i, last)) return v;
+    }
+    return std::nullopt;
+}
+
+std::string planeAboveFText(const std::vector<CuttingPlane>& planes, const PlaneAboveF& v) {
+    const bool oneD = planes[v.plane].point.size() == 1;
+    const std::string at = oneD ? "x = " : "(x, y) = ";
+    return "f is not convex: the plane from " + at + pointText(planes[v.plane].point) +
+           " lies above f at " + at + pointText(planes[v.point].point) +
+           " (f = " + formatShort(v.f, 6) + ", plane = " + formatShort(v.planeValue, 6) + ")";
 }
 
 std::string cuttingPlaneProblemError(const ConvexFunction* function, const std::string& owner) {

@@ -12,6 +12,7 @@
 // the bound stays valid whatever tolerances the LP solver used.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ class CuttingPlaneModel {
     std::vector<CuttingPlane> planes_;
     LpMaster lp_;
 };
+
+// Checks the last of `planes` against the others both ways (its plane at their points, their
+// planes at its point), with a relative slack for rounding; the first violation found.
+std::optional<PlaneAboveF> lastPlaneAboveF(const std::vector<CuttingPlane>& planes);
+// "f is not convex: the plane from x = 0.5 lies above f at x = -1 (f = 1, plane = 2.5)".
+std::string planeAboveFText(const std::vector<CuttingPlane>& planes, const PlaneAboveF& v);
 
 // Why `function` cannot be minimised by a cutting-plane method over its box (no function,
 // wrong box dimension, an infinite or empty box), prefixed with `owner`; empty when it can.

@@ -2,6 +2,8 @@
 // The bytes of a CuttingPlaneSnapshot (cutting_plane_snapshot_codec.h).
 #include "cutting_plane_snapshot_codec.h"
 
+#include "cutting_plane_model.h"
+
 namespace cplab {
 
 namespace {
@@ -80,6 +82,9 @@ void decodeCuttingPlaneSnapshot(ByteReader& in, const CuttingPlaneSnapshot& base
     for (std::vector<Eigen::Vector2d>& cell : s.modelCells)
         cell = in.points();
     if (in.ok() && s.function) checkDimensions(in, s);
+    // Not in the bytes: a run stops at the first plane above f, so it is the last plane's,
+    // found again from the planes (the format stays the same).
+    if (in.ok()) s.planeAboveF = lastPlaneAboveF(s.planes);
 }
 
 }  // namespace cplab

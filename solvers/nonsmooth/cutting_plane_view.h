@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,15 @@ struct CuttingPlane {
     double offset() const { return value - gradient.dot(point); }
 };
 
+// A plane that lies above f at a point where f was evaluated: impossible for a convex f (the
+// subgradient inequality), so Kelley and bundle stop there (cutting_plane_model.h, lastPlaneAboveF)
+// (issue 49: a typed function that is not convex is a teaching moment, not a silent wrong bound).
+struct PlaneAboveF {
+    std::size_t plane = 0;  // index of the plane, taken at planes[plane].point
+    std::size_t point = 0;  // index of the plane whose point is where it lies above f
+    double f = 0.0;         // f there
+    double planeValue = 0.0;
+};
 // A point as short text: "0.3125" in 1-D, "(0.3125, -1.5)" otherwise (4 digits each).
 std::string pointText(const Eigen::VectorXd& x);
 // The PlaneAdded text of plane number `count` taken at x where f(x) = f.
@@ -88,6 +98,9 @@ struct CuttingPlaneSnapshot final : Snapshot {
     std::vector<double> modelCurve;  // 1-D, at function->xs
     std::vector<double> proxCurve;   // 1-D bundle: f_t(x) + ν/2 (x − x̂)² at function->xs
     std::vector<std::vector<Eigen::Vector2d>> modelCells;  // 2-D
+
+    // The plane (of `planes`) that showed f is not convex, and where: the run stopped there.
+    std::optional<PlaneAboveF> planeAboveF;
 
     std::size_t bytes() const override;
 };

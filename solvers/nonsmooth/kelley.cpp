@@ -24,9 +24,11 @@ KelleySolver::KelleySolver(std::shared_ptr<const ConvexFunction> function, Kelle
     model_ = std::make_unique<CuttingPlaneModel>(box);
     const Eigen::VectorXd x0 = function_->start().cwiseMax(box.lower).cwiseMin(box.upper);
     Eigen::VectorXd g;
-    const double f0 = function_->evaluate(x0, &g);
+    std::string error;
+    const double f0 = function_->evaluateChecked(x0, &g, &error);
     if (!std::isfinite(f0) || !g.allFinite()) {
-        reject("KelleySolver: f or its subgradient is not finite at the start point");
+        reject("KelleySolver: " +
+               (error.empty() ? "f or its subgradient is not finite at the start point" : error));
         return;
     }
     model_->addPlane({x0, f0, g});
@@ -67,11 +69,13 @@ Status KelleySolver::doStep(IterationRecord& record) {
     candidateModel_ = minimum.lpValue;
 
     Eigen::VectorXd g;
-    const double f = function_->evaluate(candidate_, &g);
+    std::string error;
+    const double f = function_->evaluateChecked(candidate_, &g, &error);
     ++record.oracleCalls;
     if (!std::isfinite(f) || !g.allFinite()) {
-        return Status::make(StatusCode::NumericalFailure,
-                            "f or its subgradient is not finite at the master's solution");
+        return Status::make(
+            StatusCode::NumericalFailure,
+            error.empty() ? "f or its subgradient is not finite at the master's solution" : error);
     }
     if (f < record.upper) {
         record.upper = f;
@@ -85,6 +89,12 @@ Status KelleySolver::doStep(IterationRecord& record) {
     iterates_.push_back(candidate_);
     noteEvent(PlaneAdded, planeAddedText(model_->planes().size(), candidate_, f));
     record.extra = {static_cast<double>(model_->planes().size()), f};
+    // The bound L is only valid for a convex f: stop at the first plane that shows it is not.
+    if (const auto above = lastPlaneAboveF(model_->planes())) {
+        planeAboveF_ = above;
+        return Status::make(StatusCode::NumericalFailure,
+                            planeAboveFText(model_->planes(), *above));
+    }
     return Status::running();
 }
 
@@ -102,6 +112,7 @@ SnapshotPtr KelleySolver::snapshot() const {
     snap->modelMinimum = lastRecord().lower;
     snap->best = best_;
     snap->bestValue = lastRecord().upper;
+    snap->planeAboveF = planeAboveF_;
     if (view_->dimension == 1) snap->modelCurve = modelCurve(snap->planes, view_->xs);
     if (view_->dimension == 2) snap->modelCells = modelCells(snap->planes, view_->box);
     if (iteration() == 0) {

@@ -36,6 +36,8 @@ class KelleySolver final : public Solver {
 
     const Eigen::VectorXd& bestPoint() const { return best_; }
     const std::vector<CuttingPlane>& planes() const { return model_->planes(); }
+    // The plane that showed f is not convex, when the run stopped on one.
+    const std::optional<PlaneAboveF>& planeAboveF() const { return planeAboveF_; }
 
   protected:
     Status doStep(IterationRecord& record) override;
@@ -50,6 +52,7 @@ class KelleySolver final : public Solver {
     Eigen::VectorXd best_;
     Eigen::VectorXd candidate_;  // x_t of the last master LP
     double candidateModel_ = 0.0;
+    std::optional<PlaneAboveF> planeAboveF_;
 };
 
 }  // namespace cplab

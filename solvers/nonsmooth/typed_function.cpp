@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "typed_function.h"
+
+#include <ginac/ginac.h>
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "core/number_text.h"
+#include "cutting_plane_view.h"
+
+namespace cplab {
+
+// Our own GiNaC functions for abs, sqrt, exp, log, max and min: held unevaluated (GiNaC's own
+// would fold exp(log(x)) into x and so lose log's domain, or sqrt(x) into x^(1/2)), printed
+// under the names the user typed. max and min are binary; more arguments nest.
+namespace typed_ginac {
+
+DECLARE_FUNCTION_1P(cplab_abs)
+DECLARE_FUNCTION_1P(cplab_sqrt)
+DECLARE_FUNCTION_1P(cplab_exp)
+DECLARE_FUNCTION_1P(cplab_log)
+DECLARE_FUNCTION_2P(cplab_max)
+DECLARE_FUNCTION_2P(cplab_min)
+
+template <const char* kName>
+void printUnary(const GiNaC::ex& u, const GiNaC::print_context& c) {
+    c.s << kName << '(';
+    u.print(c);
+    c.s << ')';
+}
+template <const char* kName>
+void printBinary(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
+    c.s << kName << '(';
+    a.print(c);
+    c.s << ", ";
+    b.print(c);
+    c.s << ')';
+}
+
+constexpr char kAbs[] = "abs", kSqrt[] = "sqrt", kExp[] = "exp", kLog[] = "log", kMax[] = "max",
+               kMin[] = "min";
+
+#define CPLAB_TYPED_UNARY(NAME, TEXT)                               \
+    unsigned NAME##_SERIAL::serial = GiNaC::function::register_new( \
+        GiNaC::function_options(#NAME, 1).print_func<GiNaC::print_context>(printUnary<TEXT>));
+#define CPLAB_TYPED_BINARY(NAME, TEXT)                              \
+    unsigned NAME##_SERIAL::serial = GiNaC::function::register_new( \
+        GiNaC::function_options(#NAME, 2).print_func<GiNaC::print_context>(printBinary<TEXT>));
+CPLAB_TYPED_UNARY(cplab_abs, kAbs)
+CPLAB_TYPED_UNARY(cplab_sqrt, kSqrt)
+CPLAB_TYPED_UNARY(cplab_exp, kExp)
+CPLAB_TYPED_UNARY(cplab_log, kLog)
+CPLAB_TYPED_BINARY(cplab_max, kMax)
+CPLAB_TYPED_BINARY(cplab_min, kMin)
+#undef CPLAB_TYPED_UNARY
+#undef CPLAB_TYPED_BINARY
+
+// The parser's prototype table holds reader functions, or a GiNaC function's serial number
+// encoded as an odd "pointer" (ginac/parse_context.h): our readers are aligned so that they
+// always read as pointers.
+#define CPLAB_TYPED_READER __attribute__((aligned(16)))
+CPLAB_TYPED_READER GiNaC::ex readAbs(const GiNaC::exvector& a) {
+    return cplab_abs(a[0]);
+}
+CPLAB_TYPED_READER GiNaC::ex readSqrt(const GiNaC::exvector& a) {
+    return cplab_sqrt(a[0]);
+}
+CPLAB_TYPED_READER GiNaC::ex readExp(const GiNaC::exvector& a) {
+    return cplab_exp(a[0]);
+}
+CPLAB_TYPED_READER GiNaC::ex readLog(const GiNaC::exvector& a) {
+    return cplab_log(a[0]);
+}
+CPLAB_TYPED_READER GiNaC::ex readMax(const GiNaC::exvector& a) {
+    GiNaC::ex result = a[0];
+    for (std::size_t i = 1; i < a.size(); ++i)
+        result = cplab_max(result, a[i]);
+    return result;
+}
+CPLAB_TYPED_READER GiNaC::ex readMin(const GiNaC::exvector& a) {
+    GiNaC::ex result = a[0];
+    for (std::size_t i = 1; i < a.size(); ++i)
+        result = cplab_min(result, a[i]);
+    return result;
+}
+#undef CPLAB_TYPED_READER
+
+constexpr std::size_t kMaxArguments = 16;
+
+const GiNaC::prototype_table& prototypes() {
+    static const GiNaC::prototype_table table = [] {
+        GiNaC::prototype_table t;
+        t[{"abs", 1}] = &readAbs;
+        t[{"sqrt", 1}] = &readSqrt;
+        t[{"exp", 1}] = &readExp;
+        t[{"log", 1}] = &readLog;
+        for (std::size_t n = 2; n <= kMaxArguments; ++n) {
+            t[{"max", n}] = &readMax;
+            t[{"min", n}] = &readMin;
+        }
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace typed_ginac
+
+struct TypedFunction::Node {
+    enum class Op { Constant, Variable, Add, Mul, Power, Abs, Sqrt, Exp, Log, Max, Min };
+    Op op = Op::Constant;
+    double constant = 0.0;  // Op::Constant
+    int variable = 0;       // Op::Variable: 0 for x, 1 for y
+    std::vector<Node> children;
+    std::string text;  // the sub-expression, for messages
+};
+
+namespace {
+
+using Node = TypedFunction::Node;
+using Op = Node::Op;
+
+// A domain error at evaluation; caught in evaluateChecked, which adds the point.
+struct EvaluationError {
+    std::string message;
+};
+// An expression that parses but that we cannot evaluate (I, a list); caught in parse().
+struct ReadError {
+    std::string message;
+};
+
+std::string textOf(const GiNaC::ex& e) {
+    std::ostringstream out;
+    out << e;
+    return out.str();
+}
+
+// --- Reading: GiNaC's expression into our tree ------------------------------------------
+
+Node compile(const GiNaC::ex& e, const GiNaC::symbol& x, const GiNaC::symbol& y);
+
+Node compileFunction(const GiNaC::function& f, const GiNaC::symbol& x, const GiNaC::symbol& y) {
+    using namespace typed_ginac;
+    const unsigned serial = f.get_serial();
+    Node node;
+    if (serial == cplab_abs_SERIAL::serial)
+        node.op = Op::Abs;
+    else if (serial == cplab_sqrt_SERIAL::serial)
+        node.op = Op::Sqrt;
+    else if (serial == cplab_exp_SERIAL::serial)
+        node.op = Op::Exp;
+    else if (serial == cplab_log_SERIAL::serial)
+        node.op = Op::Log;
+    else if (serial == cplab_max_SERIAL::serial)
+        node.op = Op::Max;
+    else if (serial == cplab_min_SERIAL::serial)
+        node.op = Op::Min;
+    else
+        throw ReadError{"unsupported function in " + textOf(f)};
+    for (std::size_t i = 0; i < f.nops(); ++i)
+        node.children.push_back(compile(f.op(i), x, y));
+    return node;
+}
+
+Node compile(const GiNaC::ex& e, const GiNaC::symbol& x, const GiNaC::symbol& y) {
+    Node node;
+    if (GiNaC::is_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::constant>(e)) {
+        const GiNaC::ex value = e.evalf();
+        if (!GiNaC::is_a<GiNaC::numeric>(value) || !GiNaC::ex_to<GiNaC::numeric>(value).is_real())
+            throw ReadError{"not a real number: " + textOf(e)};
+        node.op = Op::Constant;
+        node.constant = GiNaC::ex_to<GiNaC::numeric>(value).to_double();
+    } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
+        if (!e.is_equal(x) && !e.is_equal(y)) throw ReadError{"unknown name '" + textOf(e) + "'"};
+        node.op = Op::Variable;
+        node.variable = e.is_equal(x) ? 0 : 1;
+    } else if (GiNaC::is_a<GiNaC::function>(e)) {
+        node = compileFunction(GiNaC::ex_to<GiNaC::function>(e), x, y);
+    } else if (GiNaC::is_a<GiNaC::add>(e) || GiNaC::is_a<GiNaC::mul>(e) ||
+               GiNaC::is_a<GiNaC::power>(e)) {
+        node.op = GiNaC::is_a<GiNaC::add>(e)   ? Op::Add
+                  : GiNaC::is_a<GiNaC::mul>(e) ? Op::Mul
+                                               : Op::Power;
+        for (std::size_t i = 0; i < e.nops(); ++i)
+            node.children.push_back(compile(e.op(i), x, y));
+    } else {
+        throw ReadError{"unsupported expression " + textOf(e) +
+                        " (numbers, x, y, + - * / ^, abs, sqrt, exp, log, max, min)"};
+    }
+    node.text = textOf(e);
+    return node;
+}
+
+bool usesY(const Node& node) {
+    if (node.op == Op::Variable) return node.variable == 1;
+    for (const auto& child : node.children)
+        if (usesY(child)) return true;
+    return false;
+}
+
+// --- Messages of GiNaC's parser, with the column it does not give ------------------------
+
+bool isNameChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// 1-based column of the first whole-word occurrence of `name` in `text` (0: none).
+std::size_t columnOfName(const std::string& text, const std::string& name) {
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        const bool before = at > 0 && isNameChar(text[at - 1]);
+        const bool after = at + name.size() < text.size() && isNameChar(text[at + name.size()]);
+        if (!before && !after) return at + 1;
+    }
+    return 0;
+}
+
+// The text between the first pair of double quotes in `message` ("" when none).
+std::string quotedText(const std::string& message) {
+    const auto open = message.find('"');
+    if (open == std::string::npos) return {};
+    const auto close = message.find('"', open + 1);
+    return close == std::string::npos ? std::string() : message.substr(open + 1, close - open - 1);
+}
+
+std::string atColumn(std::size_t column, const std::string& text) {
+    if (column == 0 || column > text.size()) return "at the end of the expression";
+    return "at column " + std::to_string(column);
+}
+
+// GiNaC's parse_error ("GiNaC: parse error at line 0, column 0: expected EOF, got: "x"\n[...]")
+// as one line with the column, which we find from how far the parser read (`consumed`).
+std::string parseErrorText(const std::string& what, const std::string& text, std::size_t consumed) {
+    std::string core = what.substr(0, what.find('\n'));
+    if (const auto colon = core.find(": ", core.find("column")); colon != std::string::npos)
+        core = core.substr(colon + 2);
+    const std::string token = quotedText(core);
+    if (core.rfind("no function", 0) == 0) {
+        const std::string where = atColumn(columnOfName(text, token), text);
+        if (token == "max" || token == "min")
+            return token + " " + where + " takes 2 to " +
+                   std::to_string(typed_ginac::kMaxArguments) + " arguments";
+        if (token == "abs" || token == "sqrt" || token == "exp" || token == "log")
+            return token + " " + where + " takes one argument";
+        return "unknown function '" + token + "' " + where +
+               " (known: abs, sqrt, exp, log, max, min)";
+    }
+    std::size_t column = 0;
+    if (!token.empty()) {
+        const std::size_t end = std::min(consumed, text.size());
+        const auto at = text.rfind(token, end == 0 ? 0 : end - 1);
+        if (at != std::string::npos) column = at + 1;
+        return "syntax error " + atColumn(column, text) + ": unexpected '" + token + "'";
+    }
+    std::string expected = core;
+    if (const auto comma = expected.find(", got"); comma != std::string::npos)
+        expected = expected.substr(0, comma);
+    return "syntax error " + atColumn(column, text) + ": " + expected;
+}
+
+// --- Evaluation in forward mode -----------------------------------------------------------
+
+struct Dual {
+    double v = 0.0;
+    Eigen::Vector2d g = Eigen::Vector2d::Zero();
+};
+
+Dual evaluateNode(const Node& node, const Eigen::Vector2d& x);
+
+Dual evaluatePower(const Node& node, const Eigen::Vector2d& x) {
+    const Dual b = evaluateNode(node.children[0], x);
+    const Node& exponent = node.children[1];
+    Dual r;
+    if (exponent.op != Op::Constant) {
+        // b^e = exp(e log b): needs b > 0.
+        const Dual e = evaluateNode(exponent, x);
+        if (!(b.v > 0))
+            throw EvaluationError{"a power with a variable exponent needs a positive base: " +
+                                  node.text + " with base " + formatShort(b.v)};
+        r.v = std::pow(b.v, e.v);
+        r.g = r.v * (e.g * std::log(b.v) + e.v * b.g / b.v);
+        return r;
+    }
+    const double p = exponent.constant;
+    if (b.v == 0 && p < 0) throw EvaluationError{"division by zero in " + node.text};
+    if (b.v < 0 && p != std::floor(p))
+        throw EvaluationError{"a negative number to a non-integer power in " + node.text + " (" +
+                              formatShort(b.v) + "^" + formatShort(p) + ")"};
+    r.v = std::pow(b.v, p);
+    if (p == 0 || b.g.isZero()) return r;
+    if (b.v == 0 && p < 1)
+        throw EvaluationError{"no finite subgradient of " + node.text + " where its base is 0"};
+    r.g = p * std::pow(b.v, p - 1) * b.g;
+    return r;
+}
+
+Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x) {
+    const Dual u = evaluateNode(node.children[0], x);
+    Dual r;
+    switch (node.op) {
+        case Op::Abs:
+            r.v = std::abs(u.v);
+            r.g = (u.v > 0 ? 1.0 : (u.v < 0 ? -1.0 : 0.0)) * u.g;
+            break;
+        case Op::Sqrt:
+            if (u.v < 0)
+                throw EvaluationError{"sqrt of a negative number: " + node.text + " = sqrt(" +
+                                      formatShort(u.v) + ")"};
+            r.v = std::sqrt(u.v);
+            if (r.v > 0)
+                r.g = 0.5 / r.v * u.g;
+            else if (!u.g.isZero())
+                throw EvaluationError{"no finite subgradient of " + node.text + " where it is 0"};
+            break;
+        case Op::Exp:
+            r.v = std::exp(u.v);
+            r.g = r.v * u.g;
+            break;
+        default:  // Op::Log
+            if (!(u.v > 0))
+                throw EvaluationError{"log of a non-positive number: " + node.text + " = log(" +
+                                      formatShort(u.v) + ")"};
+            r.v = std::log(u.v);
+            r.g = u.g / u.v;
+            break;
+    }
+    return r;
+}
+
+Dual evaluateCombination(const Node& node, const Eigen::Vector2d& x) {
+    std::vector<Dual> parts;
+    parts.reserve(node.children.size());
+    for (const auto& child : node.children)
+        parts.push_back(evaluateNode(child, x));
+    Dual r;
+    if (node.op == Op::Add) {
+        for (const auto& p : parts) {
+            r.v += p.v;
+            r.g += p.g;
+        }
+    } else if (node.op == Op::Mul) {
+        r.v = 1.0;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            r.v *= parts[i].v;
+            Eigen::Vector2d term = parts[i].g;
+            for (std::size_t j = 0; j < parts.size(); ++j)
+                if (j != i) term *= parts[j].v;
+            r.g += term;
+        }
+    } else {  // max or min: the active piece (the first on ties)
+        std::size_t active = 0;
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            const bool better =
+                node.op == Op::Max ? parts[i].v > parts[active].v : parts[i].v < parts[active].v;
+            if (better) active = i;
+        }
+        r = parts[active];
+    }
+    return r;
+}
+
+Dual evaluateNode(const Node& node, const Eigen::Vector2d& x) {
+    Dual r;
+    switch (node.op) {
+        case Op::Constant:
+            r.v = node.constant;
+            break;
+        case Op::Variable:
+            r.v = x(node.variable);
+            r.g(node.variable) = 1.0;
+            break;
+        case Op::Power:
+            r = evaluatePower(node, x);
+            break;
+        case Op::Abs:
+        case Op::Sqrt:
+        case Op::Exp:
+        case Op::Log:
+            r = evaluateUnary(node, x);
+            break;
+        default:
+            r = evaluateCombination(node, x);
+            break;
+    }
+    if (!(std::abs(r.v) <= TypedFunction::kValueLimit))
+        throw EvaluationError{"the value of " + node.text + " is beyond 1e100 (" +
+                              formatShort(r.v) + ")"};
+    if (!(r.g.cwiseAbs().maxCoeff() <= TypedFunction::kValueLimit))
+        throw EvaluationError{"the gradient of " + node.text + " is beyond 1e100"};
+    return r;
+}
+
+}  // namespace
+
+bool parseDomain(const std::string& text, Box* box, std::string* why) {
+    auto fail = [&](const std::string& message) {
+        if (why) *why = "domain '" + text + "': " + message;
+        return false;
+    };
+    std::vector<std::pair<double, double>> ranges;
+    std::stringstream parts(text);
+    for (std::string part; std::getline(parts, part, ',');) {
+        const auto colon = part.find(':');
+        if (colon == std::string::npos) return fail("expected lo:hi, e.g. -3:3 or -3:3,-3:3");
+        double bounds[2];
+        const std::string sides[2] = {part.substr(0, colon), part.substr(colon + 1)};
+        for (int k = 0; k < 2; ++k) {
+            std::size_t used = 0;
+            try {
+                bounds[k] = std::stod(sides[k], &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            while (used < sides[k].size() &&
+                   std::isspace(static_cast<unsigned char>(sides[k][used])))
+                ++used;
+            if (used == 0 || used != sides[k].size() || !std::isfinite(bounds[k]))
+                return fail("'" + sides[k] + "' is not a number");
+        }
+        if (!(bounds[0] < bounds[1])) return fail("needs lo < hi in '" + part + "'");
+        if (std::max(std::abs(bounds[0]), std::abs(bounds[1])) > 1e6)
+            return fail("bounds must lie within [-1e6, 1e6]");
+        ranges.emplace_back(bounds[0], bounds[1]);
+    }
+    if (ranges.empty() || ranges.size() > 2)
+        return fail("one range (lo:hi) for x, or two (lo:hi,lo:hi) for x and y");
+    box->lower.resize(static_cast<Eigen::Index>(ranges.size()));
+    box->upper.resize(static_cast<Eigen::Index>(ranges.size()));
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        box->lower(static_cast<Eigen::Index>(i)) = ranges[i].first;
+        box->upper(static_cast<Eigen::Index>(i)) = ranges[i].second;
+    }
+    return true;
+}
+
+std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& expression,
+                                                          const std::string& domain,
+                                                          std::string* why) {
+    auto fail = [&](const std::string& message) {
+        if (why) *why = "function '" + expression + "': " + message;
+        return nullptr;
+    };
+    Box box;
+    if (!parseDomain(domain, &box, why)) return nullptr;
+    if (expression.find_first_not_of(" \t") == std::string::npos) return fail("empty");
+    const GiNaC::symbol x("x"), y("y");
+    GiNaC::symtab symbols{
+        {"x", x}, {"y", y}, {"pi", GiNaC::Pi}, {"e", GiNaC::numeric(std::exp(1.0))}};
+    std::istringstream input(expression);
+    GiNaC::ex parsed;
+    try {
+        GiNaC::parser reader(symbols, true, typed_ginac::prototypes());
+        parsed = reader(input);
+    } catch (const GiNaC::parse_error& e) {
+        input.clear();
+        const auto consumed = input.tellg();
+        return fail(
+            parseErrorText(e.what(), expression,
+                           consumed < 0 ? expression.size() : static_cast<std::size_t>(consumed)));
+    } catch (const GiNaC::pole_error&) {
+        return fail("division by zero (a constant divided by 0)");
+    } catch (const std::invalid_argument& e) {
+        // find_or_insert_symbol: symbol "z" not found
+        const std::string name = quotedText(e.what());
+        if (name.empty()) return fail(e.what());
+        return fail("unknown name '" + name + "' " +
+                    atColumn(columnOfName(expression, name), expression) +
+                    " (the variables are x and y, the constants pi and e)");
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    auto f = std::shared_ptr<TypedFunction>(new TypedFunction());
+    try {
+        f->root_ = std::make_shared<const Node>(compile(parsed, x, y));
+    } catch (const ReadError& e) {
+        return fail(e.message);
+    }
+    if (usesY(*f->root_) && box.dimension() == 1)
+        return fail("uses y, but the domain '" + domain + "' is 1-D (give two ranges: -3:3,-3:3)");
+    f->expression_ = expression;
+    f->canonical_ = f->root_->text;
+    f->box_ = box;
+    return f;
+}
+
+std::string TypedFunction::description() const {
+    return "Your own function over the box [" + formatShort(box_.lower(0)) + ", " +
+           formatShort(box_.upper(0)) + "]" +
+           (dimension() == 2
+                ? " x [" + formatShort(box_.lower(1)) + ", " + formatShort(box_.upper(1)) + "]"
+                : std::string()) +
+           ": exact subgradients through max, min and abs; its minimum is not known in advance.";
+}
+
+double TypedFunction::evaluateChecked(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient,
+                                      std::string* error) const {
+    if (error) error->clear();
+    Eigen::Vector2d point = Eigen::Vector2d::Zero();
+    for (Eigen::Index i = 0; i < std::min<Eigen::Index>(x.size(), 2); ++i)
+        point(i) = x(i);
+    try {
+        const Dual r = evaluateNode(*root_, point);
+        if (subgradient) *subgradient = r.g.head(dimension());
+        return r.v;
+    } catch (const EvaluationError& e) {
+        if (error)
+            *error = e.message + " at " + (dimension() == 1 ? "x = " : "(x, y) = ") + pointText(x);
+        if (subgradient) *subgradient = Eigen::VectorXd::Constant(dimension(), std::nan(""));
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+double TypedFunction::minimumValue() const {
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+Eigen::VectorXd TypedFunction::minimizer() const {
+    return Eigen::VectorXd::Constant(dimension(), std::numeric_limits<double>::quiet_NaN());
+}
+
+}  // namespace cplab
