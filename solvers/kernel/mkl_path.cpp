@@ -2,6 +2,7 @@
 #include "mkl_path.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -232,7 +233,15 @@ MklPathSolver::MklPathSolver(const KernelProblem& problem, MklPathOptions option
     SetupTimer timer(*this);
     try {
         auto s = std::make_unique<State>();
-        const std::string why = s->setUp(problem, options_);
+        // max_seconds counts the set-up: the first point's Newton steps stop at it.
+        Interrupt stop;
+        if (options_.stop.max_seconds > 0) {
+            stop = Interrupt(cancelToken(),
+                             Interrupt::Clock::now() +
+                                 std::chrono::duration_cast<Interrupt::Clock::duration>(
+                                     std::chrono::duration<double>(options_.stop.max_seconds)));
+        }
+        const std::string why = s->setUp(problem, options_, stop);
         if (!why.empty()) {
             reject(why);
             return;
@@ -291,18 +300,35 @@ Status MklPathSolver::doStep(IterationRecord& record) {
                             "lambda_0 = " + formatReal(s.lambda0) +
                                 " is already <= lambda_min = " + formatReal(s.lambdaMin));
     }
+    if (s.startCut) {
+        record.extra = lastRecord().extra;
+        return Status::make(StatusCode::TimeLimit,
+                            "reached max_seconds = " + formatReal(options_.stop.max_seconds) +
+                                " during the set-up: the first point at lambda_0 is the last of " +
+                                std::to_string(s.startSteps) +
+                                " Newton steps, not corrected (kkt_residual " +
+                                formatReal(s.kktMeasure(s.alpha, s.lambda0)) + ")");
+    }
     const double lambda = std::exp(s.sigma);
     Eigen::VectorXd v, curvature;
-    if (!s.tangent(s.alpha, lambda, options_.order, &v, &curvature)) {
+    const Interrupt stop = stepInterrupt();
+    if (!s.tangent(s.alpha, lambda, options_.order, &v, &curvature, &stop)) {
         record.extra = lastRecord().extra;
+        if (stop.requested()) {
+            if (stop.cancelled() || !stop.timedOut())
+                return Status::make(StatusCode::Cancelled, "stopped by the user");
+            return Status::make(StatusCode::TimeLimit,
+                                "reached max_seconds = " + formatReal(options_.stop.max_seconds) +
+                                    " during the tangent at lambda = " + formatReal(lambda) +
+                                    " (the last corrected point stays)");
+        }
         return Status::make(
             StatusCode::NumericalFailure,
             "the Hessian of the barrier dual is singular at lambda = " + formatReal(lambda));
     }
     State::Trial trial;
     trial.h = std::min(s.step, s.sigma - sigmaMin);
-    if (const Status failed =
-            s.predictCorrect(v, curvature, lambda, options_, cancelToken(), trial);
+    if (const Status failed = s.predictCorrect(v, curvature, lambda, options_, stop, trial);
         failed.code != StatusCode::Running) {
         record.extra = lastRecord().extra;
         return failed;

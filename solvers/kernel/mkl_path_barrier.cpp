@@ -119,12 +119,59 @@ Eigen::MatrixXd MklPathBarrier::negativeHessian(const Eigen::VectorXd& a, const 
     return M;
 }
 
-MklPathBarrier::Factor MklPathBarrier::factor(const Eigen::MatrixXd& M) {
+namespace {
+
+// Eigen 3.4's llt_inplace<double, Lower>::blocked (LLT::compute's in-place step) with `stop`
+// polled before every block: -1 when m now holds L (lower triangle), else the failing pivot's
+// index, or -2 when `stop` ended it.
+Eigen::Index blockedCholesky(Eigen::MatrixXd& m, const Interrupt* stop) {
+    using Eigen::Dynamic;
+    using Eigen::Index;
+    using Lower = Eigen::internal::llt_inplace<double, Eigen::Lower>;
+    const Index size = m.rows();
+    if (size < 32) return Lower::unblocked(m);
+    Index blockSize = size / 8;
+    blockSize = (blockSize / 16) * 16;
+    blockSize = std::min(std::max(blockSize, Index(8)), Index(128));
+    for (Index k = 0; k < size; k += blockSize) {
+        if (stop && stop->requested()) return -2;
+        const Index bs = std::min(blockSize, size - k);
+        const Index rs = size - k - bs;
+        Eigen::Block<Eigen::MatrixXd, Dynamic, Dynamic> A11(m, k, k, bs, bs);
+        Eigen::Block<Eigen::MatrixXd, Dynamic, Dynamic> A21(m, k + bs, k, rs, bs);
+        Eigen::Block<Eigen::MatrixXd, Dynamic, Dynamic> A22(m, k + bs, k + bs, rs, rs);
+        if (const Index ret = Lower::unblocked(A11); ret >= 0) return k + ret;
+        if (rs > 0) {
+            A11.adjoint().triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(A21);
+            A22.selfadjointView<Eigen::Lower>().rankUpdate(A21, -1.0);
+        }
+    }
+    return -1;
+}
+
+}  // namespace
+
+Eigen::VectorXd MklPathBarrier::Factor::solve(const Eigen::VectorXd& b) const {
+    if (useLdlt) return ldlt.solve(b);
+    // LLT::solve's two triangular solves.
+    Eigen::VectorXd x = b;
+    L.triangularView<Eigen::Lower>().solveInPlace(x);
+    L.adjoint().triangularView<Eigen::Upper>().solveInPlace(x);
+    return x;
+}
+
+MklPathBarrier::Factor MklPathBarrier::factor(const Eigen::MatrixXd& M, const Interrupt* stop) {
     ++factorizations;
     Factor f;
-    f.llt.compute(M);
-    if (f.llt.info() == Eigen::Success) {
+    f.L = M;
+    const Eigen::Index result = blockedCholesky(f.L, stop);
+    if (result == -1) {
         f.ok = true;
+        return f;
+    }
+    f.L.resize(0, 0);
+    if (result == -2) {
+        f.interrupted = true;
         return f;
     }
     f.useLdlt = true;
@@ -134,15 +181,15 @@ MklPathBarrier::Factor MklPathBarrier::factor(const Eigen::MatrixXd& M) {
 }
 
 bool MklPathBarrier::correct(Eigen::VectorXd& a, double lambda, int maxSteps, double tolerance,
-                             int* steps, const CancelToken* cancel) {
+                             int* steps, const Interrupt* stop) {
     *steps = 0;
     Point p = at(a, lambda);
     if (!p.feasible) return false;
     Eigen::VectorXd r = residual(a, p, lambda);
     double rNorm = r.lpNorm<Eigen::Infinity>();
     while (kktMeasure(a, p, lambda, r) > tolerance) {
-        if (*steps >= maxSteps || (cancel && cancel->cancelled())) return false;
-        const Factor f = factor(negativeHessian(a, p, lambda));
+        if (*steps >= maxSteps || (stop && stop->requested())) return false;
+        const Factor f = factor(negativeHessian(a, p, lambda), stop);
         if (!f.ok) return false;
         // Ascent direction Δ = M⁻¹ ∇G, ∇G = −λR.
         const Eigen::VectorXd delta = f.solve(-lambda * r);
@@ -173,9 +220,9 @@ bool MklPathBarrier::correct(Eigen::VectorXd& a, double lambda, int maxSteps, do
 }
 
 bool MklPathBarrier::tangent(const Eigen::VectorXd& a, double lambda, int order, Eigen::VectorXd* v,
-                             Eigen::VectorXd* curvature) {
+                             Eigen::VectorXd* curvature, const Interrupt* stop) {
     const Point p = at(a, lambda);
-    const Factor f = factor(negativeHessian(a, p, lambda));
+    const Factor f = factor(negativeHessian(a, p, lambda), stop);
     if (!f.ok) return false;
     // F_σ = −λ(ψ'(u) + u ψ''(u)), u = λα;  α' = M⁻¹ F_σ.
     Eigen::VectorXd Fs(n);
@@ -268,13 +315,14 @@ double MklPathBarrier::primalLoss(const Eigen::VectorXd& f) const {
 }
 
 bool MklPathBarrier::interiorPoint(Eigen::VectorXd& a, double lambda, double mu0,
-                                   int maxStepsPerStage, double tolerance, int* steps) {
+                                   int maxStepsPerStage, double tolerance, int* steps,
+                                   const Interrupt* stop) {
     *steps = 0;
     bool ok = true;
     for (int k = kStartMuDecades; k >= 0 && ok; --k) {
         mu = mu0 * std::pow(10.0, k);
         int stageSteps = 0;
-        ok = correct(a, lambda, maxStepsPerStage, tolerance, &stageSteps, nullptr);
+        ok = correct(a, lambda, maxStepsPerStage, tolerance, &stageSteps, stop);
         *steps += stageSteps;
     }
     mu = mu0;

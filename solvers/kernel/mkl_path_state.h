@@ -33,6 +33,9 @@ struct MklPathSolver::State : MklPathBarrier {
     double targetVariance = 1.0;
     double lambda0 = 0.0, lambdaMin = 0.0;
     int startSteps = 0;  // Newton steps of the first point
+    // The time limit ended the set-up's Newton steps: the first point is the last feasible
+    // iterate, not corrected (the first step then ends the run with the time-limit status).
+    bool startCut = false;
 
     // The current corrected point.
     double sigma = 0.0;
@@ -51,7 +54,10 @@ struct MklPathSolver::State : MklPathBarrier {
     double lastTrainError = 0.0, lastTestError = std::numeric_limits<double>::quiet_NaN();
 
     // The set-up, in steps: each returns "" or why the problem is refused.
-    std::string setUp(const KernelProblem& problem, const MklPathOptions& options);
+    // `stop` (the set-up's deadline: max_seconds from the constructor's start) is polled by the
+    // first point's Newton steps.
+    std::string setUp(const KernelProblem& problem, const MklPathOptions& options,
+                      const Interrupt& stop);
     std::string parseKernels(const Dataset& given, int nTest, const MklPathOptions& options);
     std::string prepareData(const KernelProblem& problem, const MklPathOptions& options,
                             std::shared_ptr<const Dataset>& train,
@@ -60,7 +66,8 @@ struct MklPathSolver::State : MklPathBarrier {
                              const MklPathOptions& options, const std::string& dataName);
     void setTargets(const Dataset& train, const Dataset* test, bool standardize);
     void setPenaltyWeights(double gamma);
-    std::string start(const MklPathOptions& options, const std::string& dataName);
+    std::string start(const MklPathOptions& options, const std::string& dataName,
+                      const Interrupt& stop);
 
     // One trial loop of a path step from the current point at λ along (v, curvature): the
     // predictor at t = −h, corrected; h halves until the correction succeeds.
@@ -70,9 +77,10 @@ struct MklPathSolver::State : MklPathBarrier {
         int trials = 0;
         int newtonSteps = 0;
     };
-    // Status running on success, else why the step failed (cancelled, h too small).
+    // Status running on success, else why the step failed (cancelled or the time limit, polled
+    // inside the corrector's Newton steps; h too small).
     Status predictCorrect(const Eigen::VectorXd& v, const Eigen::VectorXd& curvature, double lambda,
-                          const MklPathOptions& options, const CancelToken& cancel, Trial& trial);
+                          const MklPathOptions& options, const Interrupt& stop, Trial& trial);
     // Appends the corrected point (alpha, λ) to the path and fills `record` with its bounds and
     // columns (the step h in σ, its Newton steps and trials).
     void acceptPoint(double lambda, double h, int newtonSteps, int trials, double activeThreshold,

@@ -232,14 +232,21 @@ Status SilpSolver::exactStep(IterationRecord& record) {
     // 1. The SVM at β_t, warm-started from the previous α.
     s.refresh(*kernels_);
     s.productsValid = false;  // α moves
-    const SmoProgress progress = s.smo.run(0, &cancelToken());
+    // SMO polls the user's cancel and the run's deadline.
+    const Interrupt stop = stepInterrupt();
+    const SmoProgress progress = s.smo.run(0, stop);
     ++svmCalls_;
     smoIterations_ += progress.steps;
     record.oracleCalls = svmCalls_;
     if (!progress.converged) {
         record.extra = previousExtrasWithCounts();  // nothing changed but the counts
-        return Status::make(StatusCode::Cancelled,
-                            "stopped by the user during SVM call " + std::to_string(svmCalls_));
+        const std::string call = " during SVM call " + std::to_string(svmCalls_);
+        if (stop.timedOut() && !stop.cancelled()) {
+            return Status::make(StatusCode::TimeLimit,
+                                "reached max_seconds = " + formatReal(stopOptions().max_seconds) +
+                                    call + " (the last plane's bounds stay)");
+        }
+        return Status::make(StatusCode::Cancelled, "stopped by the user" + call);
     }
     const double D = s.smo.dualObjective();
     s.alpha = s.smo.alpha();

@@ -150,15 +150,16 @@ struct SimpleMklSolver::State {
         : q(kernels, y, beta0, cacheMb), smo(q, smoOptions), lp(static_cast<int>(beta0.size())) {}
 
     // J(β) by the persistent SMO, warm-started from its last α; records the plane. False when
-    // cancelled.
-    bool evaluate(const Eigen::VectorXd& beta, KernelSet& kernels, const CancelToken& cancel,
+    // `stop` (the user's cancel, the run's deadline) ended it: before the SVM or inside SMO.
+    bool evaluate(const Eigen::VectorXd& beta, KernelSet& kernels, const Interrupt& stop,
                   long long& svmCalls, long long& smoIterations, SimpleMklPoint* point) {
+        if (stop.requested()) return false;
         q.setWeights(beta);
         smo.refreshGradient();
-        const SmoProgress progress = smo.run(0, &cancel);
+        const SmoProgress progress = smo.run(0, stop);
         ++svmCalls;
         smoIterations += progress.steps;
-        if (!progress.converged) return false;
+        if (!progress.converged || stop.requested()) return false;
         point->beta = beta;
         point->alpha = smo.alpha();
         point->J = smo.dualObjective();
@@ -354,14 +355,21 @@ std::vector<std::string> SimpleMklSolver::pseudocode() const {
 
 Status SimpleMklSolver::doStep(IterationRecord& record) {
     State& s = *state_;
+    const Interrupt stop = stepInterrupt();
     const auto evaluate = [&](const Eigen::VectorXd& beta, SimpleMklPoint* point) {
-        return s.evaluate(beta, *kernels_, cancelToken(), svmCalls_, smoIterations_, point);
+        return s.evaluate(beta, *kernels_, stop, svmCalls_, smoIterations_, point);
     };
+    // Cut short by the user or the time limit (polled inside SMO and before every SVM): β_t
+    // and its solution stay, with the bounds of the last complete step.
     const auto cancelled = [&] {
         record.oracleCalls = svmCalls_;
-        record.extra = previousExtrasWithCounts();  // β_t and its solution stay
-        return Status::make(StatusCode::Cancelled,
-                            "stopped by the user during SVM call " + std::to_string(svmCalls_));
+        record.extra = previousExtrasWithCounts();
+        const std::string call = " during SVM call " + std::to_string(svmCalls_);
+        if (stop.cancelled() || !stop.timedOut())
+            return Status::make(StatusCode::Cancelled, "stopped by the user" + call);
+        return Status::make(StatusCode::TimeLimit,
+                            "reached max_seconds = " + formatReal(stopOptions().max_seconds) +
+                                call + " (the last complete step's beta and SVM are kept)");
     };
     if (!s.solved) {
         if (!evaluate(s.current.beta, &s.current)) return cancelled();

@@ -512,12 +512,13 @@ void Smo::refreshGradient(const Eigen::VectorXd& Qalpha) {
     d.initialise(a, &Qalpha, /*lazyGbar=*/true);
 }
 
-SmoProgress Smo::run(long long maxSteps, const CancelToken* cancel) {
+template <class Stop>
+SmoProgress Smo::runPolling(long long maxSteps, const Stop& stopNow) {
     Impl& d = *impl_;
     SmoProgress progress;
     const long long limit = maxSteps > 0 ? maxSteps : std::max<long long>(10000000LL, 100LL * d.l);
     while (progress.steps < limit) {
-        if (cancel && progress.steps % 1000 == 0 && cancel->cancelled()) break;
+        if (stopNow(progress.steps)) break;
         if (--d.counter == 0) {
             d.counter = std::min(d.l, 1000);
             if (d.options.shrinking) d.doShrinking();
@@ -542,6 +543,17 @@ SmoProgress Smo::run(long long maxSteps, const CancelToken* cancel) {
     progress.maxViolation = d.violation();
     if (!progress.converged) progress.converged = progress.maxViolation < d.options.tolerance;
     return progress;
+}
+
+SmoProgress Smo::run(long long maxSteps, const CancelToken* cancel) {
+    return runPolling(maxSteps, [cancel](long long steps) {
+        return cancel && steps % 1000 == 0 && cancel->cancelled();
+    });
+}
+
+SmoProgress Smo::run(long long maxSteps, const Interrupt& stop) {
+    return runPolling(maxSteps,
+                      [&stop](long long steps) { return steps % 100 == 0 && stop.requested(); });
 }
 
 const Eigen::VectorXd& Smo::alpha() const {

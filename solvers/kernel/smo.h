@@ -51,6 +51,8 @@ class Smo {
     // At most maxSteps pair updates (≤ 0: until converged); returns early at convergence or
     // when `cancel` is set (checked every 1000 steps).
     SmoProgress run(long long maxSteps, const CancelToken* cancel = nullptr);
+    // The same, polling `stop` (the user's cancel and the run's deadline) every 100 steps.
+    SmoProgress run(long long maxSteps, const Interrupt& stop);
 
     const Eigen::VectorXd& alpha() const;
     const Eigen::VectorXd& gradient() const;  // ∇f = Qα − e, over all variables
@@ -71,6 +73,9 @@ class Smo {
     void setTolerance(double tolerance);
 
   private:
+    template <class Stop>
+    SmoProgress runPolling(long long maxSteps, const Stop& stopNow);
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
 
