@@ -68,9 +68,9 @@ struct AnimationChoice {
     AnimationSettings settings;
 };
 
-std::optional<AnimationChoice> askAnimation(QWidget* parent, const Run* r) {
+std::optional<AnimationChoice> askAnimation(QWidget* parent, const Run* r, const QString& name) {
     QDialog dialog(parent);
-    dialog.setWindowTitle(QObject::tr("Export animation of %1").arg(r->label()));
+    dialog.setWindowTitle(QObject::tr("Export animation of %1").arg(name));
     auto* form = new QFormLayout(&dialog);
     auto* format = new QComboBox;
     format->addItems({QObject::tr("Animated GIF"), QObject::tr("PNG frames (into a folder)")});
@@ -163,7 +163,8 @@ bool ExportActions::exportBoundsPlot(const QString& path, QString* why) {
     std::vector<widgets::RaceSeries> runs;
     for (int k = 0; k < ctx_.controller->runCount(); ++k) {
         const Run* r = ctx_.controller->run(k);
-        if (r->ready()) runs.push_back({r->label(), r->color(), r->trace()});
+        if (r->ready())
+            runs.push_back({ctx_.controller->runLegend(r->id()), r->color(), r->trace()});
     }
     const widgets::RaceAxes axes{ctx_.boundsPlot->xAxis(), ctx_.boundsPlot->upperLabel(),
                                  ctx_.boundsPlot->lowerLabel()};
@@ -183,7 +184,7 @@ bool ExportActions::exportRunsTable(const QString& path, QString* why) {
     // The runs' labels in full (the table elides their options); rows are the runs in order.
     const auto fullLabel = [this](int row, int column) {
         return column == kColRun && row < ctx_.controller->runCount()
-                   ? ctx_.controller->run(row)->label()
+                   ? ctx_.controller->runLabel(ctx_.controller->run(row)->id())
                    : QString();
     };
     return writeText(path, widgets::tableCsv(*ctx_.setup->runTable(), fullLabel), why);
@@ -232,7 +233,7 @@ AnimationExport* ExportActions::exportAnimation(const AnimationSettings& setting
     if (problem.isEmpty() && iterations.empty())
         problem = settings.path + ": " +
                   tr("no kept snapshot of %1 in iterations %2 to %3")
-                      .arg(r->label())
+                      .arg(ctx_.controller->runLabel(r->id()))
                       .arg(settings.first)
                       .arg(settings.last);
     QWidget* area = settings.viewOnly ? static_cast<QWidget*>(ctx_.centre->current())
@@ -295,7 +296,8 @@ void ExportActions::exportAnimationDialog() {
         QMessageBox::information(ctx_.window, tr("Export animation"), tr("Select a run first."));
         return;
     }
-    const std::optional<AnimationChoice> choice = askAnimation(ctx_.window, r);
+    const std::optional<AnimationChoice> choice =
+        askAnimation(ctx_.window, r, ctx_.controller->runLabel(r->id()));
     if (!choice) return;
     AnimationSettings settings = choice->settings;
     const QString name = problemName("cplab");

@@ -80,7 +80,7 @@ std::unique_ptr<Run> RunController::createRun(int id, const std::string& solver,
     });
     // A restored run's replay replaced its stored history: drawn again from its records.
     connect(raw, &Run::historyReplaced, this, [this](int runId, const QString& note, bool same) {
-        if (const Run* r = runById(runId)) emit message(r->label() + ": " + note, !same);
+        if (runById(runId)) emit message(runLabel(runId) + ": " + note, !same);
         emit runReplaced(runId);
     });
     raw->setDelayMs(delayMs_);

@@ -262,24 +262,27 @@ void SessionActions::onSessionLoaded(const std::shared_ptr<LoadedFile>& loaded) 
     }
     ctx_.files->keepHashes(loaded->hashed);
     rememberFile("sessions", loaded->path);
-    applySession(*loaded->session, loaded->problem);
+    // The loaded session is moved, not copied: its stored histories may take up to the 1 GB
+    // budget, which a copy would double.
+    applySession(std::move(*loaded->session), loaded->problem);
     sessionPath_ = loaded->path;
     emit modifiedChanged();
     emit sessionOpened(true, loaded->path);
 }
 
-void SessionActions::applySession(const Session& session, ProblemPtr problem) {
+void SessionActions::applySession(Session session, ProblemPtr problem) {
     ctx_.controller->setProblem(std::move(problem));
     if (const DemoInfo* demo = findDemo(session.demo)) {
         ctx_.presentation->setDemo(demo);
         ctx_.setup->showDemo(QString::fromStdString(demo->name));
     }
-    pendingSession_ = std::make_shared<Session>(session);
-    for (const SessionRun& r : session.runs) {
+    const auto pending = std::make_shared<Session>(std::move(session));
+    pendingSession_ = pending;
+    for (const SessionRun& r : pending->runs) {
         QString why;
         if (!ctx_.controller->addRun(r.solver, r.options, &why)) ctx_.log->appendError(why);
     }
-    ctx_.playback->setDelayMs(session.view.delayMs);
+    ctx_.playback->setDelayMs(pending->view.delayMs);
     restorePendingSession();
 }
 
@@ -295,8 +298,9 @@ std::vector<SnapshotPtr> SessionActions::decodeHistory(const Run& r,
         const Snapshot* previous = snapshots.empty() ? nullptr : snapshots.back().get();
         SnapshotPtr decoded = decodeSnapshot(bytes, *base, previous, &why);
         if (!decoded) {
-            ctx_.log->appendError(tr("%1: a stored snapshot is left out: %2")
-                                      .arg(r.label(), QString::fromStdString(why)));
+            ctx_.log->appendError(
+                tr("%1: a stored snapshot is left out: %2")
+                    .arg(ctx_.controller->runLabel(r.id()), QString::fromStdString(why)));
             continue;
         }
         snapshots.push_back(std::move(decoded));

@@ -74,7 +74,7 @@ class SessionActions : public QObject {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
-    void applySession(const Session& session, ProblemPtr problem);
+    void applySession(Session session, ProblemPtr problem);
     std::vector<SnapshotPtr> decodeHistory(const Run& r, const std::vector<std::string>& stored);
     // Asks for a file and saves; true when saved.
     bool saveSessionDialog();

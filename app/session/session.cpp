@@ -188,7 +188,8 @@ SessionView viewFrom(const QJsonObject& view, SessionNotes* notes) {
         static_cast<int>(viewNumber(view, "selected_run", 0, kMaxSessionRuns, 0, notes));
     v.tab = static_cast<int>(viewNumber(view, "tab", 0, 100, 0, notes));
     v.timeline = static_cast<int>(viewNumber(view, "timeline", -1, 1e9, -1, notes));
-    v.presentationScale = viewNumber(view, "presentation_scale", 0.75, 3, 1.4, notes);
+    // "presentation_scale", written by older versions, is the lecturer's size for one screen
+    // (kept per screen in the settings), not the session's: ignored.
     v.delayMs = static_cast<int>(viewNumber(view, "delay_ms", 0, 60000, 0, notes));
     if (view.value("x_axis").isString()) v.xAxis = s(view.value("x_axis").toString());
     v.viewRange = rangeFrom(view.value("view_range"));
@@ -207,7 +208,6 @@ QJsonObject viewJson(const SessionView& v) {
     QJsonObject view{{"selected_run", v.selectedRun},
                      {"tab", v.tab},
                      {"x_axis", q(v.xAxis)},
-                     {"presentation_scale", v.presentationScale},
                      {"delay_ms", v.delayMs}};
     view.insert("timeline", v.timeline < 0 ? QJsonValue() : QJsonValue(v.timeline));
     if (!v.viewRange.empty()) view.insert("view_range", rangeJson(v.viewRange));

@@ -60,7 +60,6 @@ struct SessionView {
     // The family view's main plot and the bounds plot as zoomed: x and y ranges (empty: as
     // drawn by default).
     std::vector<double> viewRange, boundsRange;
-    double presentationScale = 1.4;
     int delayMs = 0;
 };
 

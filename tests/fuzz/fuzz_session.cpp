@@ -90,8 +90,6 @@ void requireLimits(const Session& session) {
                 (session.runs.empty() || session.view.selectedRun < int(session.runs.size())),
             "selected run out of range");
     require(session.view.tab >= 0 && session.view.tab <= 100, "tab out of range");
-    require(session.view.presentationScale >= 0.75 && session.view.presentationScale <= 3,
-            "presentation scale out of range");
     std::int64_t memory = 0;
     for (const SessionRun& run : session.runs) {
         if (!run.history) continue;
