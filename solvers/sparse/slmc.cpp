@@ -196,7 +196,11 @@ SlmcSolver::SearchResult SlmcSolver::lineSearch(const Eigen::VectorXd& xp,
     std::vector<Trial> trials;
     Eigen::VectorXd warm = current_.alpha;
     Eigen::VectorXd drt;
+    // The user's cancel and the run's deadline, checked before every trial (an inner SVM
+    // warm-started on 20,000 examples takes seconds: the step ran 19 s past max_seconds = 1).
+    const Interrupt stop = stepInterrupt();
     const auto evaluate = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
+        if (stop.requested()) throw CancelledInSearch{};
         SlmcEvaluation e = objective_->evaluate(unflatten(x, rows, cols), &warm, &cancelToken());
         ++evaluations_;
         if (!e.converged && cancelToken().cancelled()) throw CancelledInSearch{};
@@ -300,7 +304,8 @@ Status SlmcSolver::doStep(IterationRecord& record) {
     }
     SearchResult found = lineSearch(xp, gp, fp);
     if (found.end == SearchEnd::Cancelled) {
-        // Stay at the current Z; the base class ends the run as cancelled.
+        // Stay at the current Z; the base class ends the run as cancelled, or by its time
+        // limit (the step's seconds are past it).
         fillRecord(record, 0.0);
         lastLines_ = {kRepeat, kDirection, kLineSearch};
         return Status::running();
