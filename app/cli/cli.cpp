@@ -129,7 +129,7 @@ const char* const kUsage =
     "                [--seed S]] [--data-set key=value ...] [--problem-set key=value ...]\n"
     "                [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
     "                [--model-format cplab|libsvm|liblinear] [--labeling out.MAP] [--json]\n"
-    "                [--quiet]\n"
+    "                [--quiet] [--function F --domain D]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "  cplab-cli session FILE.cplab [--json] [--trace-prefix PREFIX] [--quiet]\n"
@@ -288,6 +288,65 @@ std::optional<std::string> addAssignments(const QStringList& items, const char* 
     return std::nullopt;
 }
 
+// --test, --test-fraction and --seed into the problem options of `a`.
+std::optional<std::string> parseTestSplit(const QCommandLineParser& parser,
+                                          const QCommandLineOption& test,
+                                          const QCommandLineOption& fraction,
+                                          const QCommandLineOption& seed, RunArguments& a) {
+    // The test split flags are the problem options test, test_fraction and seed of a family
+    // that reads datasets; the family checks them again. As there, a fraction of 0 (or -0)
+    // holds nothing out.
+    double f = 0.0;
+    if (parser.isSet(fraction)) {
+        const std::string text = parser.value(fraction).toStdString();
+        if (parseReal(text, f) != NumberError::None || !(f >= 0 && f < 1)) {
+            return "--test-fraction expects a number in [0, 1) (0: no held-out set), got '" + text +
+                   "'";
+        }
+        a.problemOptions["test_fraction"] = f == 0 ? "0" : text;
+    }
+    if (parser.isSet(seed)) {
+        const std::string text = parser.value(seed).toStdString();
+        double s = 0.0;
+        if (parseReal(text, s) != NumberError::None || s < 0 || s != std::floor(s) || s > 9e15) {
+            return "--seed expects a non-negative integer, got '" + text + "'";
+        }
+        a.problemOptions["seed"] = text;
+    }
+    if (parser.isSet(test)) a.problemOptions["test"] = parser.value(test).toStdString();
+    if (parser.isSet(test) && parser.isSet(fraction) && f != 0) {
+        return std::string("give either --test FILE or --test-fraction F, not both");
+    }
+    return std::nullopt;
+}
+
+// --function F and --domain D: shorthands for --problem typed --problem-set function=F
+// --problem-set domain=D (the nonsmooth family's typed function, docs/nonsmooth.md).
+std::optional<std::string> typedFunctionShorthands(const QCommandLineParser& parser,
+                                                   const QCommandLineOption& function,
+                                                   const QCommandLineOption& domain,
+                                                   RunArguments& a) {
+    for (const auto& [option, key] : {std::pair{&function, "function"}, {&domain, "domain"}}) {
+        if (!parser.isSet(*option)) continue;
+        if (parser.values(*option).size() > 1)
+            return "--" + std::string(key) + " given more than once";
+        if (a.problemOptions.count(key))
+            return "give either --" + std::string(key) + " or --problem-set " + key +
+                   "=..., not both";
+        a.problemOptions[key] = parser.value(*option).toStdString();
+    }
+    if (!parser.isSet(function)) {
+        if (parser.isSet(domain) && a.problem.empty())
+            return std::string("--domain needs --function F (a typed function of x and y)");
+        return std::nullopt;
+    }
+    if (a.problem.empty() && a.data.empty()) a.problem = "typed";
+    if (a.problem != "typed")
+        return "--function types its own problem: give it without --problem " + a.problem +
+               (a.data.empty() ? "" : " or --data");
+    return std::nullopt;
+}
+
 std::optional<std::string> parseRunArguments(const std::vector<std::string>& args,
                                              RunArguments& a) {
     QCommandLineParser parser;
@@ -305,8 +364,10 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     const QCommandLineOption labeling("labeling", "labeling file", "FILE");
     const QCommandLineOption json("json", "JSON summary");
     const QCommandLineOption quiet("quiet", "no progress lines");
+    const QCommandLineOption function("function", "typed function of x (and y)", "F");
+    const QCommandLineOption domain("domain", "its box, lo:hi or lo:hi,lo:hi", "D");
     parser.addOptions({problem, data, test, fraction, seed, set, problemSet, dataSet, trace, model,
-                       modelFormat, labeling, json, quiet});
+                       modelFormat, labeling, json, quiet, function, domain});
     if (auto error = parse(parser, args, "run")) return error;
     for (const auto& once :
          {problem, data, test, fraction, seed, trace, model, modelFormat, labeling}) {
@@ -339,31 +400,8 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
         return error;
     if (!a.dataOptions.empty() && !parser.isSet(data))
         return std::string("--data-set: the options of a data file's reader need --data FILE");
-    // The test split flags are the problem options test, test_fraction and seed of a family
-    // that reads datasets; the family checks them again. As there, a fraction of 0 (or -0)
-    // holds nothing out.
-    double f = 0.0;
-    if (parser.isSet(fraction)) {
-        const std::string text = parser.value(fraction).toStdString();
-        if (parseReal(text, f) != NumberError::None || !(f >= 0 && f < 1)) {
-            return "--test-fraction expects a number in [0, 1) (0: no held-out set), got '" + text +
-                   "'";
-        }
-        a.problemOptions["test_fraction"] = f == 0 ? "0" : text;
-    }
-    if (parser.isSet(seed)) {
-        const std::string text = parser.value(seed).toStdString();
-        double s = 0.0;
-        if (parseReal(text, s) != NumberError::None || s < 0 || s != std::floor(s) || s > 9e15) {
-            return "--seed expects a non-negative integer, got '" + text + "'";
-        }
-        a.problemOptions["seed"] = text;
-    }
-    if (parser.isSet(test)) a.problemOptions["test"] = parser.value(test).toStdString();
-    if (parser.isSet(test) && parser.isSet(fraction) && f != 0) {
-        return std::string("give either --test FILE or --test-fraction F, not both");
-    }
-    return std::nullopt;
+    if (auto error = parseTestSplit(parser, test, fraction, seed, a)) return error;
+    return typedFunctionShorthands(parser, function, domain, a);
 }
 
 }  // namespace

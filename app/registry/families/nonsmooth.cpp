@@ -1,24 +1,47 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "families/nonsmooth.h"
 
+#include <cmath>
+
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/cutting_plane_snapshot_codec.h"
 #include "nonsmooth/kelley.h"
 #include "nonsmooth/test_functions.h"
+#include "nonsmooth/typed_function.h"
 
 namespace cplab {
 
 SummaryFields NonsmoothProblem::summary() const {
+    const double fStar = function->minimumValue();
+    if (std::isnan(fStar)) return {};  // a typed function: no known minimum
     const Eigen::VectorXd x = function->minimizer();
-    return {{"f_star", function->minimumValue()},
-            {"x_star", std::vector<double>(x.data(), x.data() + x.size())}};
+    return {{"f_star", fStar}, {"x_star", std::vector<double>(x.data(), x.data() + x.size())}};
 }
 
 std::optional<double> NonsmoothProblem::knownOptimum() const {
-    return function->minimumValue();
+    const double fStar = function->minimumValue();
+    if (std::isnan(fStar)) return std::nullopt;
+    return fStar;
 }
 
 namespace {
+
+// The problem 'typed' (issue 49): the user's own function of x (and y) over a box. Its minimum
+// is not known in advance, so the family reports none (no f*, no known optimum line).
+constexpr const char* kTypedProblem = "typed";
+
+struct NonsmoothProblemOptions {
+    std::string function = "max(x^2, 1 - x)";
+    std::string domain = "-3:3";
+
+    void visit(OptionVisitor& v) {
+        v.text("function", function,
+               "the problem 'typed' only: f of x (and y) with numbers, + - * / ^, abs, sqrt, "
+               "exp, log, max, min, pi, e; e.g. max(x^2, 1 - x)");
+        v.text("domain", domain,
+               "the problem 'typed' only: the box, lo:hi for x or lo:hi,lo:hi for x and y");
+    }
+};
 
 std::shared_ptr<const ConvexFunction> functionOf(const NonsmoothProblem& problem) {
     return problem.function;
@@ -122,13 +145,26 @@ class NonsmoothFamily final : public Family {
         addSnapshotCodec(snapshotCodec<CuttingPlaneSnapshot, encodeCuttingPlaneSnapshot,
                                        decodeCuttingPlaneSnapshot>(1, "cutting-plane"));
         addDemos(kNonsmoothDemos);
+        addProblem({kTypedProblem,
+                    {},
+                    "Your own function",
+                    "A function of x (and y) you type, over a box you give (problem options "
+                    "function and domain); its minimum is not known in advance.",
+                    1});
     }
 
     std::string name() const override { return "nonsmooth"; }
     std::string title() const override { return "Nonsmooth convex minimisation"; }
 
-    ProblemPtr makeProblem(const std::string& name, const OptionValues& /*problemOptions*/,
+    std::vector<OptionInfo> problemOptions() const override {
+        return describeOptions<NonsmoothProblemOptions>();
+    }
+
+    ProblemPtr makeProblem(const std::string& name, const OptionValues& problemOptions,
                            std::string* why) const override {
+        NonsmoothProblemOptions o;
+        if (!assignOptions(o, problemOptions, why)) return nullptr;
+        if (name == kTypedProblem) return typedProblem(o, why);
         for (const auto& info : problems()) {
             if (info.name != name) continue;
             auto data = std::make_shared<NonsmoothProblem>();
@@ -137,6 +173,20 @@ class NonsmoothFamily final : public Family {
         }
         if (why) *why = "unknown nonsmooth problem '" + name + "'";
         return nullptr;
+    }
+
+  private:
+    ProblemPtr typedProblem(const NonsmoothProblemOptions& o, std::string* why) const {
+        auto function = TypedFunction::parse(o.function, o.domain, why);
+        if (!function) return nullptr;
+        ProblemInfo info;
+        for (const auto& p : problems())
+            if (p.name == kTypedProblem) info = p;
+        info.dimension = function->dimension();
+        info.description = function->description();
+        auto data = std::make_shared<NonsmoothProblem>();
+        data->function = std::move(function);
+        return std::make_shared<ProblemInstance>(ProblemInstance{info, std::move(data)});
     }
 };
 
