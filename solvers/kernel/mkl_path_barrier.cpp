@@ -183,6 +183,7 @@ MklPathBarrier::Factor MklPathBarrier::factor(const Eigen::MatrixXd& M, const In
 bool MklPathBarrier::correct(Eigen::VectorXd& a, double lambda, int maxSteps, double tolerance,
                              int* steps, const Interrupt* stop) {
     *steps = 0;
+    if (stop && stop->requested()) return false;  // before the residual's n × n products
     Point p = at(a, lambda);
     if (!p.feasible) return false;
     Eigen::VectorXd r = residual(a, p, lambda);
