@@ -5,6 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "core/memory_budget.h"
 #include "map/generators.h"
 
@@ -56,6 +60,24 @@ std::string messageMemoryShortfall(const PairwiseModel& m, double extraPerEdge,
     const auto model = static_cast<double>(m.bytes());
     return why + " (beside the model's " + byteText(model) + ": " + byteText(model + bytes) +
            " in all)";
+}
+
+// Asks Linux to back [data, data + bytes) with huge pages before it is first touched: a sweep
+// streams through the messages, and with 4 KiB pages the address translations cost a TRW-S
+// sweep on a 256 x 256 x 16 grid (33 MB of messages) 8-10 %. A hint only: ignored elsewhere,
+// and where transparent huge pages are off.
+void adviseHugePages(void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    if (bytes < 2 * kHuge) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t last = (begin + bytes) & ~(kHuge - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
 }
 
 }  // namespace
@@ -160,6 +182,8 @@ void MessagePassingSolver::layOutMessages() {
     factorWork_.in.resize(arity);
     factorWork_.out.resize(arity);
     factorWork_.inMutable.resize(arity);
+    messages_.reserve(total);
+    adviseHugePages(messages_.data(), total * sizeof(double));
     messages_.assign(total, 0.0);
 }
 

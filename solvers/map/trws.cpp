@@ -2,8 +2,11 @@
 #include "map/trws.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+
+#include "map/trws_kernels.h"
 
 namespace cplab {
 
@@ -11,18 +14,12 @@ namespace {
 
 enum Line { kInput, kInit, kRepeat, kForward, kRound, kBackward, kDecode, kUntil };
 
-// The message of a Potts edge of weight `weight` from a node with belief bu (k labels, its
-// incoming message `mine`, weight γ) into out, normalised to max 0; `in` is scratch.
+// The message of a Potts edge of weight w < 0 into out, normalised to max 0, given
+// in(a) = γ θ̂_u(a) − m_{e→u}(a) and first = max in:
 // max_a [in(a) + w·[a = b]] = max(in(b) + w, the largest in(a) with a ≠ b), whose maximum over
-// b is known: first + max(w, 0) (k ≥ 2). O(k), and branch-free (random data mispredicts the
-// branches of a running top two).
-void pottsMessage(const double* bu, const double* mine, double gamma, double weight, int k,
-                  double* in, double* out) {
-    double first = -std::numeric_limits<double>::infinity();
-    for (int x = 0; x < k; ++x) {
-        in[x] = gamma * bu[x] - mine[x];
-        first = std::max(first, in[x]);
-    }
+// b is first (k ≥ 2). O(k), and branch-free (random data mispredicts the branches of a
+// running top two). (w ≥ 0 needs no runner-up: the pass's pottsOut.)
+void pottsMessageRepulsive(const double* in, double first, double weight, int k, double* out) {
     // The runner-up: the largest entry below `first`, or `first` itself when tied.
     constexpr double kLow = -std::numeric_limits<double>::infinity();
     double second = kLow;
@@ -35,7 +32,7 @@ void pottsMessage(const double* bu, const double* mine, double gamma, double wei
         at = isTop ? x : at;
     }
     if (ties > 1) second = first;
-    const double top = k >= 2 ? first + std::max(weight, 0.0) : first + weight;
+    const double top = k >= 2 ? first : first + weight;
     for (int y = 0; y < k; ++y)
         out[y] = std::max(in[y] + weight, first) - top;
     out[at] = std::max(first + weight, second) - top;
@@ -49,7 +46,13 @@ void pottsMessage(const double* bu, const double* mine, double gamma, double wei
 constexpr double kTrwsBytesPerEdge = 2 * 32 + 8 + 12 + 2 * 4;
 constexpr double kTrwsBytesPerNode = 8 + 8 + 4 + 4 + 8 + 8 + 4;
 
+std::atomic<bool> gVectorKernelsAllowed{true};
+
 }  // namespace
+
+void TrwsSolver::allowVectorKernels(bool allow) {
+    gVectorKernelsAllowed.store(allow);
+}
 
 TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions options)
     : MessagePassingSolver(std::move(model), options, "TrwsOptions", "trws",
@@ -57,6 +60,9 @@ TrwsSolver::TrwsSolver(std::shared_ptr<const PairwiseModel> model, TrwsOptions o
                             .bytesPerNode = kTrwsBytesPerNode,
                             .ownInitialRecord = true}) {
     if (rejected()) return;
+#ifdef CPLAB_TRWS_X86
+    avx2_ = gVectorKernelsAllowed.load() && __builtin_cpu_supports("avx2");
+#endif
     SetupTimer timer(*this);
     const PairwiseModel& m = *model_;
     gamma_.assign(static_cast<std::size_t>(m.variables()), 1.0);
@@ -168,21 +174,9 @@ double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
         for (std::size_t i = 0; i < length; ++i) {
             const Link& link = chainLinks_[chainStart_[t] + i];
             const auto& ed = m.edge(link.edge);
-            const int next = link.side == 0 ? ed.v : ed.u;
-            const double* f = dp_.data() + i * k;
-            const double* mine = message(link.edge, link.side);
-            const double* theirs = message(link.edge, 1 - link.side);
-            for (int a = 0; a < kNode; ++a)
-                in[a] = f[a] - mine[a];
-            double* out = dp_.data() + (i + 1) * k;
-            m.maxMarginal(link.edge, 1 - link.side, in, out, floor_);
-            const std::span<const double> b = beliefs(next);
-            const double g = gamma_[static_cast<std::size_t>(next)];
-            const int kNext = m.labels(next);
-            for (int y = 0; y < kNext; ++y)
-                out[y] += g * b[static_cast<std::size_t>(y)] - theirs[y];
-            node = next;
-            kNode = kNext;
+            node = link.side == 0 ? ed.v : ed.u;
+            chainStep(link, kNode, dp_.data() + i * k, dp_.data() + (i + 1) * k, in);
+            kNode = m.labels(node);
         }
         const double* last = dp_.data() + length * k;
         const auto top = std::max_element(last, last + kNode);
@@ -195,25 +189,61 @@ double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
             const Link& link = chainLinks_[chainStart_[t] + i];
             const auto& ed = m.edge(link.edge);
             const int from = link.side == 0 ? ed.u : ed.v;
-            const double* f = dp_.data() + i * k;
-            const double* mine = message(link.edge, link.side);
-            int best = 0;
-            double bestValue = -std::numeric_limits<double>::infinity();
-            for (int a = 0; a < m.labels(from); ++a) {
-                const double pair = link.side == 0 ? m.pairwise(link.edge, a, label)
-                                                   : m.pairwise(link.edge, label, a);
-                const double value = f[a] - mine[a] + std::max(pair, floor_);
-                if (value > bestValue) {
-                    bestValue = value;
-                    best = a;
-                }
-            }
-            label = best;
+            label = chainArgmax(link, m.labels(from), dp_.data() + i * k, label);
             if (label != x[static_cast<std::size_t>(from)])
                 disagreeing[static_cast<std::size_t>(from)] = 1;
         }
     }
     return total;
+}
+
+void TrwsSolver::chainStep(const Link& link, int kNode, const double* f, double* out,
+                           double* in) const {
+    const PairwiseModel& m = *model_;
+    const auto& ed = m.edge(link.edge);
+    const int next = link.side == 0 ? ed.v : ed.u;
+    const double* mine = message(link.edge, link.side);
+    const double* theirs = message(link.edge, 1 - link.side);
+    const std::span<const double> b = beliefs(next);
+    const double g = gamma_[static_cast<std::size_t>(next)];
+    const int kNext = m.labels(next);
+    if (ed.kind == PairwiseModel::EdgeKind::Potts && ed.weight >= 0.0) {
+        // maxMarginal's Potts value without the runner-up, as in the passes (w ≥ 0).
+        double first = in[0] = f[0] - mine[0];
+        for (int a = 1; a < kNode; ++a) {
+            in[a] = f[a] - mine[a];
+            first = std::max(first, in[a]);
+        }
+        for (int y = 0; y < kNext; ++y)
+            out[y] = std::max(in[y] + ed.weight, first) +
+                     (g * b[static_cast<std::size_t>(y)] - theirs[y]);
+        return;
+    }
+    for (int a = 0; a < kNode; ++a)
+        in[a] = f[a] - mine[a];
+    m.maxMarginal(link.edge, 1 - link.side, in, out, floor_);
+    for (int y = 0; y < kNext; ++y)
+        out[y] += g * b[static_cast<std::size_t>(y)] - theirs[y];
+}
+
+int TrwsSolver::chainArgmax(const Link& link, int kFrom, const double* f, int label) const {
+    const PairwiseModel& m = *model_;
+    const auto& ed = m.edge(link.edge);
+    const double* mine = message(link.edge, link.side);
+    const bool potts = ed.kind == PairwiseModel::EdgeKind::Potts;
+    int best = 0;
+    double bestValue = -std::numeric_limits<double>::infinity();
+    for (int a = 0; a < kFrom; ++a) {
+        const double pair = potts            ? (a == label ? ed.weight : 0.0)
+                            : link.side == 0 ? m.pairwise(link.edge, a, label)
+                                             : m.pairwise(link.edge, label, a);
+        const double value = f[a] - mine[a] + std::max(pair, floor_);
+        if (value > bestValue) {
+            bestValue = value;
+            best = a;
+        }
+    }
+    return best;
 }
 
 std::vector<std::string> TrwsSolver::pseudocode() const {
@@ -258,13 +288,15 @@ void TrwsSolver::roundLabel(int u, std::span<const double> theta, std::span<cons
         static_cast<int>(std::max_element(score, score + ku) - score);
 }
 
-bool TrwsSolver::pass(bool forward) {
+template <class K>
+bool TrwsSolver::passWith(bool forward) {
     const PairwiseModel& m = *model_;
     const int n = m.variables();
     const std::size_t k = static_cast<std::size_t>(m.maxLabels());
     double* in = scratch_.data();
     double* score = in + k;
     double* bu = score + k;
+    const bool rounding = forward && lastSweepOfStep();
     for (int step = 0; step < n; ++step) {
         if ((step & 4095) == 4095 && cancelRequested()) return false;
         const int u = forward ? step : n - 1 - step;
@@ -272,37 +304,49 @@ bool TrwsSolver::pass(bool forward) {
         // them), and not writing them saves memory traffic on large grids.
         const std::span<const double> theta = m.unary(u);
         const int ku = static_cast<int>(theta.size());
-        for (int x = 0; x < ku; ++x)
-            bu[x] = std::max(theta[static_cast<std::size_t>(x)], floor_);
         const std::span<const Hop> hops(hops_.data() + hopStart_[static_cast<std::size_t>(u)],
                                         hops_.data() + hopStart_[static_cast<std::size_t>(u) + 1]);
-        for (const Hop& hop : hops) {
-            const double* incoming = hop.toMe;
-            for (int x = 0; x < ku; ++x)
-                bu[x] += incoming[x];
-        }
+        K::belief(bu, theta.data(), floor_, ku, hops.data(), hops.size());
         const double gamma = gamma_[static_cast<std::size_t>(u)];
-        if (forward && lastSweepOfStep()) roundLabel(u, theta, hops, score);
+        if (rounding) roundLabel(u, theta, hops, score);
         for (const Hop& hop : hops) {
             const int w = hop.other;
             if (forward ? w < u : w > u) continue;
             const double* mine = hop.toMe;
             double* out = hop.toOther;
-            if (!std::isnan(hop.pottsWeight)) {
-                pottsMessage(bu, mine, gamma, hop.pottsWeight, ku, in, out);
-                continue;
+            const double first = K::lambdaMax(bu, mine, gamma, ku, in);
+            const double weight = hop.pottsWeight;
+            if (weight >= 0.0) {
+                // max_a [in(a) + w·[a = y]] = max(in(y) + w, first), whose maximum over y is
+                // first + w: O(k), no runner-up needed.
+                K::pottsOut(in, weight, first, first + weight, ku, out);
+            } else if (weight < 0.0) {
+                pottsMessageRepulsive(in, first, weight, ku, out);
+            } else {  // NaN: a dense edge
+                const PairwiseModel::Edge& ed = m.edge(hop.edge);
+                const double* table = m.table(hop.edge).data();
+                if (ed.u == u)
+                    K::denseAlongRows(table, ku, m.labels(w), in, floor_, out);
+                else
+                    K::denseAcrossRows(table, m.labels(w), ku, in, floor_, out);
+                K::normalise(out, m.labels(w));
             }
-            for (int x = 0; x < ku; ++x)
-                in[x] = gamma * bu[x] - mine[x];
-            const int side = m.edge(hop.edge).u == u ? 0 : 1;
-            m.maxMarginal(hop.edge, 1 - side, in, out, floor_);
-            const int kw = m.labels(w);
-            const double top = *std::max_element(out, out + kw);
-            for (int y = 0; y < kw; ++y)
-                out[y] -= top;
         }
     }
     return true;
+}
+
+#ifdef CPLAB_TRWS_X86
+[[gnu::target("avx2"), gnu::flatten]] bool TrwsSolver::passAvx2(bool forward) {
+    return passWith<trws_kernels::Avx2>(forward);
+}
+#endif
+
+bool TrwsSolver::pass(bool forward) {
+#ifdef CPLAB_TRWS_X86
+    if (avx2_) return passAvx2(forward);
+#endif
+    return passWith<trws_kernels::Portable>(forward);
 }
 
 void TrwsSolver::sweep() {

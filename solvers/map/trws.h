@@ -40,6 +40,14 @@ class TrwsSolver final : public MessagePassingSolver {
     std::string name() const override { return "trws"; }
     std::vector<std::string> pseudocode() const override;
 
+    // Whether the passes use the AVX2 build of their inner loops (trws_kernels.h): on a CPU
+    // that has AVX2, unless turned off; otherwise the portable one. The same numbers either
+    // way.
+    bool vectorised() const { return avx2_; }
+    // Lets solvers made from now on use AVX2 where the CPU has it (the default), or not: for
+    // the tests that compare both builds. Thread-safe.
+    static void allowVectorKernels(bool allow);
+
   protected:
     void sweep() override;
     std::vector<int> stepLines() const override;
@@ -47,8 +55,12 @@ class TrwsSolver final : public MessagePassingSolver {
     double bound(std::vector<std::uint8_t>& disagreeing) const override;
 
   private:
-    // One pass in index order (forward) or against it; false when cancelled.
+    // One pass in index order (forward) or against it; false when cancelled. passWith<K> is
+    // the pass with the inner loops of K (trws_kernels.h), built once per target.
     bool pass(bool forward);
+    template <class K>
+    bool passWith(bool forward);
+    bool passAvx2(bool forward);
 
     // Builds chainFirst_, chainStart_ and chainLinks_ (the monotonic chains of the set-up).
     void buildChains();
@@ -73,6 +85,12 @@ class TrwsSolver final : public MessagePassingSolver {
     // messages from the later ones; `score` is scratch (k_u values).
     void roundLabel(int u, std::span<const double> theta, std::span<const Hop> hops, double* score);
 
+    // One link of a chain's dynamic programme (bound()): out(y) = max_x [f(x) − m_mine(x) +
+    // θ'_e(x, y)] + γ θ̂(y) − m_theirs(y) for the node the link enters; `in` is scratch.
+    void chainStep(const Link& link, int kNode, const double* f, double* out, double* in) const;
+    // The backtracking step: the first x maximising f(x) − m_mine(x) + θ'_e(x, label).
+    int chainArgmax(const Link& link, int kFrom, const double* f, int label) const;
+
     std::vector<Hop> hops_;
     std::vector<std::size_t> hopStart_;
     std::vector<double> gamma_;            // γ_u
@@ -81,6 +99,7 @@ class TrwsSolver final : public MessagePassingSolver {
     std::vector<Link> chainLinks_;
     mutable std::vector<double> dp_;  // DP values along the longest chain
     mutable std::vector<int> backtrack_;
+    bool avx2_ = false;
 };
 
 }  // namespace cplab

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The inner loops of a TRW-S pass (trws.h), in two builds of the same arithmetic: Portable
+// (plain loops, which GCC vectorises for the baseline x86-64, SSE2) and, on x86, Avx2 (four
+// doubles per instruction; 16 labels are four registers). TrwsSolver picks Avx2 when the CPU
+// has it (__builtin_cpu_supports), so the program itself is built for any x86-64.
+//
+// Both compute every entry exactly as the scalar formulas below, in the same order of
+// operations per label: the results are the same bits, but for the sign of a zero (a max of
+// +0 and −0 may keep either), which no later comparison or sum can tell apart. No fused
+// multiply-add: the Avx2 functions are compiled for "avx2" alone.
+// Internal to trws.cpp; the functions are always inlined into a pass built for their target.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPLAB_TRWS_X86 1
+#endif
+
+namespace cplab::trws_kernels {
+
+#define CPLAB_INLINE [[gnu::always_inline]] inline
+
+struct Portable {
+    // b[x] = max(θ[x], F).
+    CPLAB_INLINE static void floorCopy(double* b, const double* theta, double floor, int k) {
+        for (int x = 0; x < k; ++x)
+            b[x] = std::max(theta[x], floor);
+    }
+    // b[x] = max(θ[x], F) + Σ_h hops[h].toMe[x], summed in the order of the hops.
+    template <class Hop>
+    CPLAB_INLINE static void belief(double* b, const double* theta, double floor, int k,
+                                    const Hop* hops, std::size_t count) {
+        floorCopy(b, theta, floor, k);
+        for (std::size_t h = 0; h < count; ++h) {
+            const double* m = hops[h].toMe;
+            for (int x = 0; x < k; ++x)
+                b[x] += m[x];
+        }
+    }
+    // in[x] = γ·b[x] − mine[x]; returns max_x in[x].
+    CPLAB_INLINE static double lambdaMax(const double* b, const double* mine, double gamma, int k,
+                                         double* in) {
+        double first = in[0] = gamma * b[0] - mine[0];
+        for (int x = 1; x < k; ++x) {
+            in[x] = gamma * b[x] - mine[x];
+            first = std::max(first, in[x]);
+        }
+        return first;
+    }
+    // out[y] = max(in[y] + w, first) − top.
+    CPLAB_INLINE static void pottsOut(const double* in, double w, double first, double top, int k,
+                                      double* out) {
+        for (int y = 0; y < k; ++y)
+            out[y] = std::max(in[y] + w, first) - top;
+    }
+    // out[b] = max_a max(row_a[b], F) + in[a] over the ka rows of kb entries.
+    CPLAB_INLINE static void denseAlongRows(const double* table, int ka, int kb, const double* in,
+                                            double floor, double* out) {
+        std::fill(out, out + kb, -__builtin_inf());
+        for (int a = 0; a < ka; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kb);
+            const double add = in[a];
+            for (int b = 0; b < kb; ++b)
+                out[b] = std::max(out[b], std::max(row[b], floor) + add);
+        }
+    }
+    // out[a] = max_b max(row_a[b], F) + in[b].
+    CPLAB_INLINE static void denseAcrossRows(const double* table, int ka, int kb, const double* in,
+                                             double floor, double* out) {
+        for (int a = 0; a < ka; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kb);
+            double best = -__builtin_inf();
+            for (int b = 0; b < kb; ++b)
+                best = std::max(best, std::max(row[b], floor) + in[b]);
+            out[a] = best;
+        }
+    }
+    // out[y] −= max_y out[y].
+    CPLAB_INLINE static void normalise(double* out, int k) {
+        const double top = *std::max_element(out, out + k);
+        for (int y = 0; y < k; ++y)
+            out[y] -= top;
+    }
+};
+
+#ifdef CPLAB_TRWS_X86
+#define CPLAB_AVX2 [[gnu::target("avx2")]] inline
+
+struct Avx2 {
+    CPLAB_AVX2 static double horizontalMax(__m256d v) {
+        const __m128d pair = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+        return _mm_cvtsd_f64(_mm_max_sd(pair, _mm_unpackhi_pd(pair, pair)));
+    }
+    CPLAB_AVX2 static void floorCopy(double* b, const double* theta, double floor, int k) {
+        const __m256d f = _mm256_set1_pd(floor);
+        int x = 0;
+        for (; x + 4 <= k; x += 4)
+            _mm256_storeu_pd(b + x, _mm256_max_pd(_mm256_loadu_pd(theta + x), f));
+        for (; x < k; ++x)
+            b[x] = std::max(theta[x], floor);
+    }
+    // Four labels at a time with the sum in a register (a store and reload per hop chained
+    // the hops' additions through memory).
+    template <class Hop>
+    CPLAB_AVX2 static void belief(double* b, const double* theta, double floor, int k,
+                                  const Hop* hops, std::size_t count) {
+        const __m256d f = _mm256_set1_pd(floor);
+        int x = 0;
+        for (; x + 4 <= k; x += 4) {
+            __m256d v = _mm256_max_pd(_mm256_loadu_pd(theta + x), f);
+            for (std::size_t h = 0; h < count; ++h)
+                v = _mm256_add_pd(v, _mm256_loadu_pd(hops[h].toMe + x));
+            _mm256_storeu_pd(b + x, v);
+        }
+        for (; x < k; ++x) {
+            double v = std::max(theta[x], floor);
+            for (std::size_t h = 0; h < count; ++h)
+                v += hops[h].toMe[x];
+            b[x] = v;
+        }
+    }
+    CPLAB_AVX2 static double lambdaMax(const double* b, const double* mine, double gamma, int k,
+                                       double* in) {
+        if (k < 4) return Portable::lambdaMax(b, mine, gamma, k, in);
+        const __m256d g = _mm256_set1_pd(gamma);
+        __m256d top = _mm256_set1_pd(-__builtin_inf());
+        int x = 0;
+        for (; x + 4 <= k; x += 4) {
+            const __m256d v =
+                _mm256_sub_pd(_mm256_mul_pd(g, _mm256_loadu_pd(b + x)), _mm256_loadu_pd(mine + x));
+            _mm256_storeu_pd(in + x, v);
+            top = _mm256_max_pd(top, v);
+        }
+        double first = horizontalMax(top);
+        for (; x < k; ++x) {
+            in[x] = gamma * b[x] - mine[x];
+            first = std::max(first, in[x]);
+        }
+        return first;
+    }
+    CPLAB_AVX2 static void pottsOut(const double* in, double w, double first, double top, int k,
+                                    double* out) {
+        const __m256d vw = _mm256_set1_pd(w);
+        const __m256d vf = _mm256_set1_pd(first);
+        const __m256d vt = _mm256_set1_pd(top);
+        int y = 0;
+        for (; y + 4 <= k; y += 4) {
+            const __m256d v = _mm256_add_pd(_mm256_loadu_pd(in + y), vw);
+            _mm256_storeu_pd(out + y, _mm256_sub_pd(_mm256_max_pd(v, vf), vt));
+        }
+        for (; y < k; ++y)
+            out[y] = std::max(in[y] + w, first) - top;
+    }
+    CPLAB_AVX2 static void denseAlongRows(const double* table, int ka, int kb, const double* in,
+                                          double floor, double* out) {
+        const __m256d f = _mm256_set1_pd(floor);
+        std::fill(out, out + kb, -__builtin_inf());
+        for (int a = 0; a < ka; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kb);
+            const double add = in[a];
+            const __m256d va = _mm256_set1_pd(add);
+            int b = 0;
+            for (; b + 4 <= kb; b += 4) {
+                const __m256d v = _mm256_add_pd(_mm256_max_pd(_mm256_loadu_pd(row + b), f), va);
+                _mm256_storeu_pd(out + b, _mm256_max_pd(_mm256_loadu_pd(out + b), v));
+            }
+            for (; b < kb; ++b)
+                out[b] = std::max(out[b], std::max(row[b], floor) + add);
+        }
+    }
+    CPLAB_AVX2 static void denseAcrossRows(const double* table, int ka, int kb, const double* in,
+                                           double floor, double* out) {
+        if (kb < 4) return Portable::denseAcrossRows(table, ka, kb, in, floor, out);
+        const __m256d f = _mm256_set1_pd(floor);
+        for (int a = 0; a < ka; ++a) {
+            const double* row = table + static_cast<std::size_t>(a) * static_cast<std::size_t>(kb);
+            __m256d best = _mm256_set1_pd(-__builtin_inf());
+            int b = 0;
+            for (; b + 4 <= kb; b += 4) {
+                const __m256d v = _mm256_add_pd(_mm256_max_pd(_mm256_loadu_pd(row + b), f),
+                                                _mm256_loadu_pd(in + b));
+                best = _mm256_max_pd(best, v);
+            }
+            double value = horizontalMax(best);
+            for (; b < kb; ++b)
+                value = std::max(value, std::max(row[b], floor) + in[b]);
+            out[a] = value;
+        }
+    }
+    CPLAB_AVX2 static void normalise(double* out, int k) {
+        if (k < 4) return Portable::normalise(out, k);
+        __m256d top = _mm256_loadu_pd(out);
+        int y = 4;
+        for (; y + 4 <= k; y += 4)
+            top = _mm256_max_pd(top, _mm256_loadu_pd(out + y));
+        double value = horizontalMax(top);
+        for (; y < k; ++y)
+            value = std::max(value, out[y]);
+        const __m256d vt = _mm256_set1_pd(value);
+        y = 0;
+        for (; y + 4 <= k; y += 4)
+            _mm256_storeu_pd(out + y, _mm256_sub_pd(_mm256_loadu_pd(out + y), vt));
+        for (; y < k; ++y)
+            out[y] -= value;
+    }
+};
+
+#undef CPLAB_AVX2
+#endif
+
+#undef CPLAB_INLINE
+
+}  // namespace cplab::trws_kernels
