@@ -4,10 +4,12 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
@@ -123,6 +125,7 @@ QWidget* SetupPanel::buildSetupPanel(QWidget* parent) {
     problemDescription_->setWordWrap(true);
     setTextColour(problemDescription_, widgets::colors::kText);
     problemLayout_->addWidget(problemCombo_);
+    problemLayout_->addWidget(buildTypedFunction(problemBox));
     problemLayout_->addWidget(problemDescription_);
     // Each family's own problem controls (a dataset's test split), shown for its problems.
     ctx_.centre->addProblemControls(problemBox, problemLayout_);
@@ -148,6 +151,64 @@ QWidget* SetupPanel::buildSetupPanel(QWidget* parent) {
     return panel;
 }
 
+namespace {
+
+constexpr const char* kTypedProblem = "typed";
+
+// The default of the nonsmooth family's problem option `name` (function, domain).
+QString typedDefault(const char* name) {
+    if (const Family* family = findFamily("nonsmooth")) {
+        for (const auto& o : family->problemOptions())
+            if (o.name == name) return QString::fromStdString(o.defaultValue);
+    }
+    return {};
+}
+
+}  // namespace
+
+// The nonsmooth family's typed function (problem 'typed', docs/nonsmooth.md): its problem
+// options function and domain as two fields, shown while that problem is chosen; Enter or
+// "Use this function" loads it (a message in the log when it cannot be read).
+QWidget* SetupPanel::buildTypedFunction(QWidget* parent) {
+    typedBox_ = new QWidget(parent);
+    typedBox_->setObjectName("typedFunctionBox");
+    auto* form = new QFormLayout(typedBox_);
+    form->setContentsMargins(0, 0, 0, 0);
+    typedFunction_ = new QLineEdit(typedDefault("function"), typedBox_);
+    typedFunction_->setObjectName("typedFunctionEdit");
+    typedFunction_->setToolTip(
+        tr("f of x (and y): numbers, + - * / ^, abs, sqrt, exp, log, max, min, pi, e"));
+    typedDomain_ = new QLineEdit(typedDefault("domain"), typedBox_);
+    typedDomain_->setObjectName("typedDomainEdit");
+    typedDomain_->setToolTip(tr("the box: lo:hi for x, or lo:hi,lo:hi for x and y"));
+    auto* use = controlButton(tr("Use this function"), "typedFunctionButton",
+                              tr("Load the typed function over its domain"), typedBox_);
+    form->addRow(tr("f ="), typedFunction_);
+    form->addRow(tr("domain"), typedDomain_);
+    form->addRow(use);
+    const auto load = [this] {
+        if (confirmDiscardRuns()) loadProblem(kTypedProblem);
+    };
+    connect(use, &QPushButton::clicked, this, load);
+    connect(typedFunction_, &QLineEdit::returnPressed, this, load);
+    connect(typedDomain_, &QLineEdit::returnPressed, this, load);
+    typedBox_->setVisible(false);
+    return typedBox_;
+}
+
+// Shows the fields while the typed problem is chosen, holding the loaded problem's function
+// (a session's or a demo's) when it is the typed one.
+void SetupPanel::showTypedFunction(const ProblemInstance* problem) {
+    const bool typed = problemCombo_->currentData().toString() == kTypedProblem;
+    typedBox_->setVisible(typed);
+    if (!problem || problem->info.name != kTypedProblem) return;
+    const OptionValues& o = problem->origin.options;
+    if (const auto f = o.find("function"); f != o.end())
+        typedFunction_->setText(QString::fromStdString(f->second));
+    if (const auto d = o.find("domain"); d != o.end())
+        typedDomain_->setText(QString::fromStdString(d->second));
+}
+
 void SetupPanel::connectSetup() {
     connect(demoCombo_, &QComboBox::activated, this, [this](int index) {
         const QString name = demoCombo_->itemData(index).toString();
@@ -155,6 +216,7 @@ void SetupPanel::connectSetup() {
     });
     connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
         const QString name = problemCombo_->itemData(index).toString();
+        showTypedFunction(nullptr);
         if (!name.isEmpty() && confirmDiscardRuns()) loadProblem(name);
     });
     connect(solverCombo_, &QComboBox::currentIndexChanged, this, &SetupPanel::onSolverChosen);
@@ -237,7 +299,12 @@ OptionValues SetupPanel::problemOptions() const {
         problemCombo_->currentIndex() >= 0
             ? findProblem(problemCombo_->currentData().toString().toStdString())
             : nullptr;
-    return ctx_.centre->problemOptions(info ? info->family : std::string());
+    OptionValues values = ctx_.centre->problemOptions(info ? info->family : std::string());
+    if (info && info->name == kTypedProblem) {
+        values["function"] = typedFunction_->text().toStdString();
+        values["domain"] = typedDomain_->text().toStdString();
+    }
+    return values;
 }
 
 void SetupPanel::showProblem() {
@@ -254,6 +321,7 @@ void SetupPanel::showProblem() {
             .arg(QString::fromStdString(p->info.name), QString::fromStdString(p->info.family))
             .arg(p->info.dimension));
     problemCombo_->setCurrentIndex(shown);
+    showTypedFunction(p);
     problemDescription_->setText(
         QString::fromStdString(p->info.title + "\n\n" + p->info.description));
 }

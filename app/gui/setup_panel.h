@@ -14,12 +14,15 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTableWidget;
 class QVBoxLayout;
 class QWidget;
 
 namespace cplab {
+
+struct ProblemInstance;
 
 class OptionForm;
 class Run;
@@ -79,6 +82,8 @@ class SetupPanel : public QObject {
 
   private:
     QWidget* buildSetupPanel(QWidget* parent);
+    QWidget* buildTypedFunction(QWidget* parent);
+    void showTypedFunction(const ProblemInstance* problem);
     QWidget* buildRunsPanel(QWidget* parent);
     void connectSetup();
     void connectRuns();
@@ -93,6 +98,10 @@ class SetupPanel : public QObject {
     QComboBox* problemCombo_ = nullptr;
     QLabel* problemDescription_ = nullptr;
     QVBoxLayout* problemLayout_ = nullptr;
+    // The nonsmooth family's typed function (its problem options function and domain).
+    QWidget* typedBox_ = nullptr;
+    QLineEdit* typedFunction_ = nullptr;
+    QLineEdit* typedDomain_ = nullptr;
     QComboBox* solverCombo_ = nullptr;
     QLabel* solverDescription_ = nullptr;
     OptionForm* optionForm_ = nullptr;
