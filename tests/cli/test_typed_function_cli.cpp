@@ -2,8 +2,11 @@
 // A typed function through the real cplab-cli (issue 49): `run kelley|bundle --function F
 // --domain D` in 1-D and 2-D against closed-form minima, the same through --problem typed
 // --problem-set, and the messages of what cannot be read, evaluated or is not convex.
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
@@ -12,14 +15,14 @@
 using namespace cplab::clitest;
 
 class TestTypedFunctionCli : public QObject {
-    Q_OBJECT
-  private slots:
-    // The issue's 1-D case: min over [-3, 3] of max(x^2, 1 - x) is (3 - sqrt 5)/2 at
-    // (sqrt 5 - 1)/2. The 2-D case abs(x - 1) + max(y, -y/2) + (x + y)^2/4 is minimised at
-    // (1, 0), f* = 1/4: there 0 = (a + 1/2, b + 1/2) with a = -1/2 in the subdifferential
-    // [-1, 1] of abs and b = -1/2 in [-1/2, 1], that of the max (the square's gradient is
-    // (1/2, 1/2)). Kelley's tail on the 2-D square is slow, so the 2-D runs stop at 1e-6.
-    void runs_data() {
+    Q_OBJECT private slots :
+        // The issue's 1-D case: min over [-3, 3] of max(x^2, 1 - x) is (3 - sqrt 5)/2 at
+        // (sqrt 5 - 1)/2. The 2-D case abs(x - 1) + max(y, -y/2) + (x + y)^2/4 is minimised at
+        // (1, 0), f* = 1/4: there 0 = (a + 1/2, b + 1/2) with a = -1/2 in the subdifferential
+        // [-1, 1] of abs and b = -1/2 in [-1/2, 1], that of the max (the square's gradient is
+        // (1/2, 1/2)). Kelley's tail on the 2-D square is slow, so the 2-D runs stop at 1e-6.
+        void
+        runs_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<double>("fStar");
         QTest::addColumn<QList<double>>("xStar");
@@ -105,6 +108,41 @@ class TestTypedFunctionCli : public QObject {
         QVERIFY2(r.exitCode == exitCode, qPrintable(describe(arguments, r)));
         QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message),
                  qPrintable(describe(arguments, r)));
+    }
+
+    // A session (docs/sessions.md) of the typed problem carries the function and domain as
+    // problem options: `cplab-cli session` re-runs its race of Kelley and bundle on it.
+    void sessionCarriesTheFunction() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("typed.cplab");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QJsonObject options{{"function", "max(x^2, 1 - x)"}, {"domain", "-3:3"}};
+        const QJsonObject epsilon{{"epsilon", "1e-8"}};
+        const QJsonObject session{
+            {"format", "cplab-session"},
+            {"version", 1},
+            {"family", "nonsmooth"},
+            {"problem", QJsonObject{{"builtin", "typed"}, {"options", options}}},
+            {"runs", QJsonArray{QJsonObject{{"solver", "kelley"}, {"options", epsilon}},
+                                QJsonObject{{"solver", "bundle"}, {"options", epsilon}}}}};
+        file.write(QJsonDocument(session).toJson());
+        file.close();
+        const QStringList arguments{"session", path, "--json", "--quiet"};
+        const CliResult r = runCli(arguments);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(arguments, r)));
+        bool ok = false;
+        const QJsonObject json = parseObject(r.out, &ok);
+        QVERIFY2(ok, qPrintable(describe(arguments, r)));
+        QCOMPARE(json["problem"].toString(), QString("typed"));
+        const QJsonArray runs = json["runs"].toArray();
+        QVERIFY2(runs.size() == 2, qPrintable(describe(arguments, r)));
+        const double fStar = (3 - std::sqrt(5.0)) / 2;
+        for (const auto& run : runs) {
+            QVERIFY2(std::abs(run.toObject()["upper"].toDouble() - fStar) <= 1e-6,
+                     qPrintable(describe(arguments, r)));
+        }
     }
 };
 
