@@ -88,6 +88,9 @@ std::optional<PlaneAboveF> lastPlaneAboveF(const std::vector<CuttingPlane>& plan
     auto above = [&](std::size_t plane, std::size_t point) -> std::optional<PlaneAboveF> {
         const CuttingPlane& p = planes[plane];
         const CuttingPlane& q = planes[point];
+        // Planes of a decoded snapshot are checked here before their sizes are (codec).
+        if (p.gradient.size() != p.point.size() || q.point.size() != p.point.size())
+            return std::nullopt;
         const double value = p.at(q.point);
         const double slack = 1e-9 * (1 + std::abs(q.value) + std::abs(p.value) +
                                      p.gradient.norm() * (q.point - p.point).norm());

@@ -7,8 +7,10 @@
 #include <QtTest>
 #include <random>
 
+#include "core/byte_stream.h"
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/cutting_plane_model.h"
+#include "nonsmooth/cutting_plane_snapshot_codec.h"
 #include "nonsmooth/kelley.h"
 #include "nonsmooth/typed_function.h"
 
@@ -299,6 +301,27 @@ class TestTypedFunction : public QObject {
         QVERIFY(plane.value + plane.gradient.dot(at - plane.point) > v.f + 1e-9);
         QCOMPARE(QString::fromStdString(status.message),
                  QString::fromStdString(planeAboveFText(snap->planes, v)));
+    }
+
+    // A session's stored snapshot finds the plane above f again from its planes.
+    void planeAboveFSurvivesTheCodec() {
+        const auto f = typed("-x^2", "-3:3");
+        QVERIFY(f);
+        KelleySolver s(f);
+        QCOMPARE(solve(s).code, StatusCode::NumericalFailure);
+        const auto snap = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(s.snapshot());
+        QVERIFY(snap && snap->planeAboveF);
+        ByteWriter out;
+        encodeCuttingPlaneSnapshot(*snap, out);
+        ByteReader in(out.data());
+        CuttingPlaneSnapshot back;
+        decodeCuttingPlaneSnapshot(in, *snap, back);
+        QVERIFY(in.ok() && back.planeAboveF);
+        QCOMPARE(back.planeAboveF->plane, snap->planeAboveF->plane);
+        QCOMPARE(back.planeAboveF->point, snap->planeAboveF->point);
+        // An earlier snapshot's planes (the first only) show nothing.
+        back.planes.resize(1);
+        QVERIFY(!lastPlaneAboveF(back.planes));
     }
 
     // A convex typed function never trips the check, nor do the built-ins (their own tests).
