@@ -186,6 +186,56 @@ class TestTypedFunction : public QObject {
         QVERIFY2(std::abs(best(0) - xStar) <= 1e-6, qPrintable(QString::number(best(0), 'g', 17)));
     }
 
+    // Five more convex functions whose minima are known in closed form, by both solvers.
+    void minimaAgainstClosedForms_data() {
+        QTest::addColumn<QString>("solver");
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<QString>("domain");
+        QTest::addColumn<double>("fStar");
+        QTest::addColumn<Eigen::VectorXd>("xStar");  // empty: the minimiser is not unique
+        for (const char* solver : {"kelley", "bundle"}) {
+            // f' = x + 1 > 0 right of 1, x - 1 < 0 left of it: x* = 1, f* = 1/2.
+            QTest::addRow("%s abs_quad", solver) << solver << "abs(x - 1) + x^2/2"
+                                                 << "-3:3" << 0.5 << point({1});
+            // f' = exp(x) - 2 = 0 at ln 2.
+            QTest::addRow("%s exp", solver)
+                << solver << "exp(x) - 2*x"
+                << "-3:3" << 2 - 2 * std::log(2.0) << point({std::log(2.0)});
+            // See cli.typed_function_cli: 0 is a subgradient at (1, 0).
+            QTest::addRow("%s issue 2-D", solver)
+                << solver << "abs(x - 1) + max(y, -y/2) + (x + y)^2/4"
+                << "-3:3,-3:3" << 0.25 << point({1, 0});
+            // max(x + |y|, -2x) >= max(x, -2x) >= 0, and 0 at the origin.
+            QTest::addRow("%s polyhedral", solver) << solver << "max(x + y, x - y, -2*x)"
+                                                   << "-2:3,-2:2" << 0.0 << point({0, 0});
+            // |p - (1, -1/2)| + |x| >= |1 - x| + |x| >= 1, equal on the segment from (0, -1/2)
+            // to (1, -1/2).
+            QTest::addRow("%s distance", solver)
+                << solver << "sqrt((x - 1)^2 + (y + 0.5)^2) + abs(x)"
+                << "-2:2,-2:2" << 1.0 << Eigen::VectorXd();
+        }
+    }
+    void minimaAgainstClosedForms() {
+        QFETCH(QString, solver);
+        QFETCH(QString, expression);
+        QFETCH(QString, domain);
+        QFETCH(double, fStar);
+        QFETCH(Eigen::VectorXd, xStar);
+        const auto f = typed(expression, domain);
+        QVERIFY(f);
+        auto s = makeSolver(solver, f, 1e-7);
+        QCOMPARE(solve(*s).code, StatusCode::Converged);
+        const IterationRecord& last = s->lastRecord();
+        QVERIFY2(std::abs(last.upper - fStar) <= 1e-6,
+                 qPrintable(QString::number(last.upper, 'g', 17)));
+        QVERIFY(last.lower <= fStar + 1e-9);
+        if (xStar.size() == 0) return;
+        const Eigen::VectorXd best = solver == "kelley"
+                                         ? static_cast<KelleySolver&>(*s).bestPoint()
+                                         : static_cast<BundleSolver&>(*s).bestPoint();
+        QVERIFY2((best - xStar).norm() <= 2e-3, qPrintable(QString::number(best(0), 'g', 17)));
+    }
+
     void readErrors_data() {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("domain");
