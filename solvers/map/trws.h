@@ -88,6 +88,9 @@ class TrwsSolver final : public MessagePassingSolver {
     // One link of a chain's dynamic programme (bound()): out(y) = max_x [f(x) − m_mine(x) +
     // θ'_e(x, y)] + γ θ̂(y) − m_theirs(y) for the node the link enters; `in` is scratch.
     void chainStep(const Link& link, int kNode, const double* f, double* out, double* in) const;
+    // Asks the memory for what chainStep of `link` reads, kChainPrefetch links ahead.
+    void prefetchLink(const Link& link) const;
+    static constexpr std::size_t kChainPrefetch = 8;
     // The backtracking step: the first x maximising f(x) − m_mine(x) + θ'_e(x, label).
     int chainArgmax(const Link& link, int kFrom, const double* f, int label) const;
 
