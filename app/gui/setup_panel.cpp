@@ -202,6 +202,13 @@ void SetupPanel::showTypedFunction(const ProblemInstance* problem) {
     const bool typed = problemCombo_->currentData().toString() == kTypedProblem;
     typedBox_->setVisible(typed);
     if (!problem || problem->info.name != kTypedProblem) return;
+    // The list's entry names the loaded function's dimension (the catalogue says 1-D).
+    if (const int index = problemCombo_->findData(QString(kTypedProblem)); index >= 0) {
+        problemCombo_->setItemText(
+            index, QString("%1  [%2, %3-D]")
+                       .arg(kTypedProblem, QString::fromStdString(problem->info.family))
+                       .arg(problem->info.dimension));
+    }
     const OptionValues& o = problem->origin.options;
     if (const auto f = o.find("function"); f != o.end())
         typedFunction_->setText(QString::fromStdString(f->second));
