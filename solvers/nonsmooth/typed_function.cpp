@@ -172,6 +172,8 @@ Node compile(const GiNaC::ex& e, const GiNaC::symbol& x, const GiNaC::symbol& y)
             throw ReadError{"not a real number: " + textOf(e)};
         node.op = Op::Constant;
         node.constant = GiNaC::ex_to<GiNaC::numeric>(value).to_double();
+        if (!(std::abs(node.constant) <= TypedFunction::kValueLimit))
+            throw ReadError{"a number beyond 1e100: " + textOf(e)};
     } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
         if (!e.is_equal(x) && !e.is_equal(y)) throw ReadError{"unknown name '" + textOf(e) + "'"};
         node.op = Op::Variable;
@@ -257,6 +259,47 @@ std::string parseErrorText(const std::string& what, const std::string& text, std
     if (const auto comma = expected.find(", got"); comma != std::string::npos)
         expected = expected.substr(0, comma);
     return "syntax error " + atColumn(column, text) + ": " + expected;
+}
+
+// GiNaC computes a power of exact numbers exactly: 9^(9^9) would take minutes and gigabytes
+// while being read. So every number literal is read as a floating-point one (12 as 12.0):
+// such powers are then floating-point too, and beyond 1e100 (refused when compiled).
+// (*origin)[i] is the index in `text` of the result's character i.
+std::string floatLiterals(const std::string& text, std::vector<std::size_t>* origin) {
+    std::string out;
+    const auto digit = [&](std::size_t i) {
+        return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+    };
+    const auto copy = [&](std::size_t i) {
+        out.push_back(text[i]);
+        origin->push_back(i);
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        const bool starts = digit(i) || (text[i] == '.' && digit(i + 1));
+        if (!starts || (i > 0 && isNameChar(text[i - 1]))) {
+            copy(i++);
+            continue;
+        }
+        bool isFloat = false;
+        while (digit(i) || text[i] == '.') {
+            isFloat = isFloat || text[i] == '.';
+            copy(i++);
+        }
+        if (i < text.size() && (text[i] == 'e' || text[i] == 'E') &&
+            (digit(i + 1) || ((text[i + 1] == '+' || text[i + 1] == '-') && digit(i + 2)))) {
+            isFloat = true;
+            copy(i++);
+            copy(i++);
+            while (digit(i))
+                copy(i++);
+        }
+        if (!isFloat) {
+            out += ".0";
+            origin->push_back(i);
+            origin->push_back(i);
+        }
+    }
+    return out;
 }
 
 // --- Evaluation in forward mode -----------------------------------------------------------
@@ -447,7 +490,11 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     const GiNaC::symbol x("x"), y("y");
     GiNaC::symtab symbols{
         {"x", x}, {"y", y}, {"pi", GiNaC::Pi}, {"e", GiNaC::numeric(std::exp(1.0))}};
-    std::istringstream input(expression);
+    if (expression.size() > kMaxLength)
+        return fail("longer than " + std::to_string(kMaxLength) + " characters");
+    std::vector<std::size_t> origin;
+    const std::string floats = floatLiterals(expression, &origin);
+    std::istringstream input(floats);
     GiNaC::ex parsed;
     try {
         GiNaC::parser reader(symbols, true, typed_ginac::prototypes());
@@ -455,9 +502,10 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     } catch (const GiNaC::parse_error& e) {
         input.clear();
         const auto consumed = input.tellg();
-        return fail(
-            parseErrorText(e.what(), expression,
-                           consumed < 0 ? expression.size() : static_cast<std::size_t>(consumed)));
+        const std::size_t at = consumed <= 0 || static_cast<std::size_t>(consumed) > origin.size()
+                                   ? expression.size()
+                                   : origin[static_cast<std::size_t>(consumed) - 1] + 1;
+        return fail(parseErrorText(e.what(), expression, at));
     } catch (const GiNaC::pole_error&) {
         return fail("division by zero (a constant divided by 0)");
     } catch (const std::invalid_argument& e) {
@@ -475,6 +523,8 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
         f->root_ = std::make_shared<const Node>(compile(parsed, x, y));
     } catch (const ReadError& e) {
         return fail(e.message);
+    } catch (const std::exception& e) {
+        return fail(e.what());
     }
     if (usesY(*f->root_) && box.dimension() == 1)
         return fail("uses y, but the domain '" + domain + "' is 1-D (give two ranges: -3:3,-3:3)");

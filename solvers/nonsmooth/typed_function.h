@@ -29,7 +29,8 @@ namespace cplab {
 
 class TypedFunction final : public ConvexFunction {
   public:
-    static constexpr double kValueLimit = 1e100;  // |value| of any sub-expression
+    static constexpr double kValueLimit = 1e100;     // |value| of any sub-expression
+    static constexpr std::size_t kMaxLength = 2000;  // characters of an expression
 
     // Parses `expression` over `domain` ("lo:hi" in 1-D, "lo:hi,lo:hi" in 2-D); null and *why
     // when either cannot be read (the message names the column where it can).

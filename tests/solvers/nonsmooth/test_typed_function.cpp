@@ -261,6 +261,13 @@ class TestTypedFunction : public QObject {
                                          << "function 'x + 1/0': division by zero (a constant "
                                             "divided by 0)";
         QTest::newRow("empty") << " " << d1 << "function ' ': empty";
+        // Read as floating point: an exact 9^387420489 would take minutes and gigabytes.
+        QTest::newRow("tower") << "9^(9^9)" << d1
+                               << "function '9^(9^9)': a number beyond 1e100: "
+                                  "4.2812477268959876356E369693099";
+        QTest::newRow("too long") << QString(2001, 'x') << d1
+                                  << "function '" + QString(2001, 'x') +
+                                         "': longer than 2000 characters";
         QTest::newRow("y in 1-D") << "x + y" << d1
                                   << "function 'x + y': uses y, but the domain '-3:3' is 1-D (give "
                                      "two ranges: -3:3,-3:3)";
@@ -289,11 +296,11 @@ class TestTypedFunction : public QObject {
         QTest::addColumn<Eigen::VectorXd>("x");
         QTest::addColumn<QString>("message");
         QTest::newRow("division") << "1/(x - 1)" << point({1})
-                                  << "division by zero in (-1+x)^(-1) at x = 1";
+                                  << "division by zero in (-1.0+x)^(-1) at x = 1";
         QTest::newRow("log") << "log(x)" << point({-1})
                              << "log of a non-positive number: log(x) = log(-1) at x = -1";
         QTest::newRow("sqrt") << "sqrt(x - 1)" << point({0.5})
-                              << "sqrt of a negative number: sqrt(-1+x) = sqrt(-0.5) at x = 0.5";
+                              << "sqrt of a negative number: sqrt(-1.0+x) = sqrt(-0.5) at x = 0.5";
         QTest::newRow("huge") << "exp(exp(x))" << point({6})
                               << "the value of exp(exp(x)) is beyond 1e100 (1.61e+175) at x = 6";
     }
