@@ -294,6 +294,11 @@ void TrwsSolver::roundLabel(int u, std::span<const double> theta, std::span<cons
         if (w > u) {
             for (int x = 0; x < ku; ++x)
                 score[x] += hop.toMe[x];
+        } else if (hop.pottsWeight == hop.pottsWeight) {
+            // Potts: θ'_e(x, x_w) is max(w, F) at x = x_w and 0 elsewhere (F < 0), and adding
+            // 0 changes no score.
+            const int xw = proposal_[static_cast<std::size_t>(w)];
+            score[xw] += std::max(hop.pottsWeight, floor_);
         } else {
             const bool first = m.edge(hop.edge).u == u;
             const int xw = proposal_[static_cast<std::size_t>(w)];
