@@ -89,11 +89,13 @@ void Presentation::addViewActions(QMenu* view) {
 
 double Presentation::defaultScale(const QScreen* screen, bool presenting) {
     if (!screen) return presenting ? 1.4 : 1.0;
-    // Logical pixels: a screen of device pixel ratio 2 counts half its pixels.
+    // Logical pixels: a screen of device pixel ratio 2 counts half its pixels. Presenting, the
+    // text is as large on the wall as at 1.4 on a 720-line projector: a screen of fewer
+    // logical lines (large fonts, QT_FONT_DPI=144 makes 1280x720 count 853x480) already shows
+    // it larger, and needs less on top (but never less than the normal window's type).
     const QSize size = screen->geometry().size();
-    if (presenting) {
-        return std::clamp(1.4 * std::max(1.0, size.height() / 720.0), kMinScale, kMaxScale);
-    }
+    if (presenting)
+        return std::clamp(std::max(1.0, 1.4 * size.height() / 720.0), kMinScale, kMaxScale);
     return std::clamp(std::max(1.0, size.height() / 1440.0), kMinScale, kMaxScale);
 }
 

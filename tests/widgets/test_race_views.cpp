@@ -7,6 +7,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <set>
 
 #include "cutting_plane_plot.h"
 #include "data/generators.h"
@@ -188,6 +189,40 @@ class TestRaceViews : public QObject {
         view.clear();
         QCOMPARE(plottablesWithData(view.plot()), 0);
         QVERIFY(axesAtUnit(view.plot()));
+    }
+
+    // A short, wide view (presenting on a 720p screen) shows the four panels side by side, each
+    // as high as the view; a view about as high as wide keeps two rows of two, and goes back.
+    void linearPanelsInOneRowWhenShortAndWide() {
+        LinearModelPlot plot;
+        const auto rects = [&] { return plot.plot()->axisRects(); };
+        const auto tops = [&] {
+            std::set<int> seen;
+            for (QCPAxisRect* r : rects())
+                seen.insert(r->outerRect().top());
+            return seen.size();
+        };
+        plot.resize(900, 600);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.plot()->replot();
+        QVERIFY(!plot.panelsInOneRow());
+        QCOMPARE(rects().size(), 4);
+        QCOMPARE(tops(), std::size_t(2));
+        plot.resize(1280, 320);
+        QTest::qWait(50);
+        plot.plot()->replot();
+        QVERIFY(plot.panelsInOneRow());
+        QCOMPARE(rects().size(), 4);
+        QCOMPARE(tops(), std::size_t(1));
+        for (QCPAxisRect* r : rects())
+            QVERIFY2(r->outerRect().width() >= 200,
+                     qPrintable(QString::number(r->outerRect().width())));
+        plot.resize(700, 320);  // too narrow for four panels
+        QTest::qWait(50);
+        plot.plot()->replot();
+        QVERIFY(!plot.panelsInOneRow());
+        QCOMPARE(tops(), std::size_t(2));
     }
 
     // One kernel: no kernel weights' tab; two or more: the tab, and in a race the runs' dual

@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QResizeEvent>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -116,6 +117,33 @@ LinearModelPlot::LinearModelPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 }
 
 LinearModelPlot::~LinearModelPlot() = default;
+
+void LinearModelPlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Two rows of two panels suit a view about as high as it is wide; a view more than three
+    // times as wide as high (presenting: the caption above, the bounds below) with room for
+    // four panels of 200 px shows them side by side, each as high as the view.
+    arrangePanels(width() >= 4 * 200 && width() > 3 * height());
+}
+
+void LinearModelPlot::arrangePanels(bool oneRow) {
+    if (oneRow == oneRow_) return;
+    oneRow_ = oneRow;
+    QCPLayoutGrid* grid = plot_->plotLayout();
+    grid->take(progressRect_);
+    grid->take(planesRect_);
+    grid->simplify();
+    // Row 0: the data and the slice; row 1: their legends; the error and planes panels beside
+    // them in row 0 or below in row 2.
+    const int row = oneRow ? 0 : 2;
+    const int column = oneRow ? 2 : 0;
+    grid->addElement(row, column, progressRect_);
+    grid->addElement(row, column + 1, planesRect_);
+    grid->simplify();
+    grid->setRowStretchFactors(oneRow ? QList<double>{1.0, 0.001} : QList<double>{1.0, 0.001, 1.0});
+    grid->setColumnStretchFactors(QList<double>(grid->columnCount(), 1.0));
+    scheduleReplot();
+}
 
 void LinearModelPlot::fitLegendRows() {
     // As many entries side by side as the panel's width holds (3 in a wide window, one a line

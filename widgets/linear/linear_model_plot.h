@@ -53,8 +53,15 @@ class LinearModelPlot : public QWidget {
     const RaceGraphs& racePlanes() const { return *racePlanes_; }
     // Number of separating lines drawn (0 when the data are not 2-D).
     int separatingLineCount() const;
+    // The four panels side by side (a short, wide view: presenting on a 720p screen with large
+    // fonts) instead of two rows of two.
+    bool panelsInOneRow() const { return oneRow_; }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
+    void arrangePanels(bool oneRow);
     void createSlicePanel();
     void createTracePanels();
     void rescaleTrace();
@@ -70,6 +77,7 @@ class LinearModelPlot : public QWidget {
     QCPAxisRect* sliceRect_ = nullptr;
     QCPAxisRect* progressRect_ = nullptr;
     QCPAxisRect* planesRect_ = nullptr;
+    bool oneRow_ = false;
     QCPLegend* errorLegend_ = nullptr;
     QCPLegend* sliceLegend_ = nullptr;
     QCPLegend* planesLegend_ = nullptr;
