@@ -109,7 +109,9 @@ std::string planeAboveFText(const std::vector<CuttingPlane>& planes, const Plane
     const std::string at = oneD ? "x = " : "(x, y) = ";
     return "f is not convex: the plane from " + at + pointText(planes[v.plane].point) +
            " lies above f at " + at + pointText(planes[v.point].point) +
-           " (f = " + formatShort(v.f, 6) + ", plane = " + formatShort(v.planeValue, 6) + ")";
+           // + 0.0: -0 (f = -x^2 at 0) is written 0.
+           " (f = " + formatShort(v.f + 0.0, 6) +
+           ", plane = " + formatShort(v.planeValue + 0.0, 6) + ")";
 }
 
 std::string cuttingPlaneProblemError(const ConvexFunction* function, const std::string& owner) {
