@@ -25,6 +25,7 @@
 #include "nonsmooth/bundle.h"
 #include "nonsmooth/kelley.h"
 #include "nonsmooth/test_functions.h"
+#include "nonsmooth/typed_function.h"
 #include "nonsmooth_view.h"
 #include "race_graphs.h"
 
@@ -189,6 +190,45 @@ class TestRaceViews : public QObject {
         view.clear();
         QCOMPARE(plottablesWithData(view.plot()), 0);
         QVERIFY(axesAtUnit(view.plot()));
+    }
+
+    // A typed function that is not convex: the plane that lies above f where f was evaluated
+    // is drawn over the box and down to f there, with a cross at that point (x, f(x)).
+    void planeAboveFIsDrawn() {
+        std::string why;
+        const auto f = TypedFunction::parse("-x^2", "-3:3", &why);
+        QVERIFY2(f, why.c_str());
+        KelleySolver kelley(f);
+        for (int k = 0; k < 20 && !kelley.status().finished(); ++k)
+            kelley.step();
+        QCOMPARE(kelley.status().code, StatusCode::NumericalFailure);
+        const auto snap = std::dynamic_pointer_cast<const CuttingPlaneSnapshot>(kelley.snapshot());
+        QVERIFY(snap && snap->planeAboveF);
+        CuttingPlanePlot plot;
+        plot.resize(800, 600);
+        plot.setSnapshot(snap, {}, 0);
+        QCPCurve* point = nullptr;
+        QCPCurve* line = nullptr;
+        for (int i = 0; i < plot.plot()->plottableCount(); ++i) {
+            auto* c = qobject_cast<QCPCurve*>(plot.plot()->plottable(i));
+            if (!c || !c->visible() || c->pen().color() != QColor(176, 0, 0)) continue;
+            (c->dataCount() == 1 ? point : line) = c;
+        }
+        QVERIFY(point && line);
+        QCOMPARE(point->name(), QString("plane above f: not convex"));
+        const double x = point->data()->at(0)->key;
+        QCOMPARE(point->data()->at(0)->value, -x * x);
+        QCOMPARE(line->dataCount(), 4);
+        const auto top = line->data()->at(2);
+        const auto bottom = line->data()->at(3);
+        QCOMPARE(top->key, x);
+        QCOMPARE(bottom->value, -x * x);
+        QVERIFY(top->value > bottom->value);  // the plane lies above f there
+        // The plane's ends over the box lie on one line through (x, plane(x)).
+        const auto lo = line->data()->at(0);
+        const auto hi = line->data()->at(1);
+        const double slope = (hi->value - lo->value) / (hi->key - lo->key);
+        QVERIFY(std::abs(lo->value + slope * (x - lo->key) - top->value) < 1e-9);
     }
 
     // A short, wide view (presenting on a 720p screen) shows the four panels side by side, each

@@ -87,6 +87,7 @@ void CuttingPlanePlot::clear() {
     model_ = prox_ = iterates_ = candidate_ = best_ = center_ = nullptr;
     path_ = gapSegment_ = nullptr;
     ball_ = nullptr;
+    aboveF_ = aboveFPoint_ = nullptr;
     activePlaneCurves_ = 0;
     function_.reset();
     snapshot_.reset();
@@ -305,7 +306,42 @@ void CuttingPlanePlot::setSnapshot(std::shared_ptr<const CuttingPlaneSnapshot> s
         }
     }
     drawRace(race, selectedRunId);
+    drawPlaneAboveF(s);
     replot_->schedule();
+}
+
+void CuttingPlanePlot::drawPlaneAboveF(const CuttingPlaneSnapshot& s) {
+    const auto& v = s.planeAboveF;
+    const bool shown = v && v->plane < s.planes.size() && v->point < s.planes.size();
+    if (!aboveF_) {
+        aboveF_ = newCurve(plot_, pen(colors::kErrorText, 2.4));
+        aboveF_->removeFromLegend();
+        aboveFPoint_ = newCurve(plot_, pen(colors::kErrorText, 2.4));
+        aboveFPoint_->setLineStyle(QCPCurve::lsNone);
+        aboveFPoint_->setScatterStyle(
+            markerStyle(QCPScatterStyle::ssCross, colors::kErrorText, colors::kErrorText, 14));
+        aboveFPoint_->setName(QStringLiteral("plane above f: not convex"));
+    }
+    aboveF_->setVisible(shown && s.function->dimension == 1);
+    aboveFPoint_->setVisible(shown);
+    if (!shown) {
+        aboveFPoint_->removeFromLegend();
+        return;
+    }
+    const CuttingPlane& plane = s.planes[v->plane];
+    const Eigen::VectorXd& at = s.planes[v->point].point;
+    if (s.function->dimension == 1) {
+        // The plane over the box, then down from it to f where it lies above f.
+        Eigen::VectorXd lo(1), hi(1);
+        lo << s.function->box.lower(0);
+        hi << s.function->box.upper(0);
+        aboveF_->setData({0, 1, 2, 3}, {lo(0), hi(0), at(0), at(0)},
+                         {plane.at(lo), plane.at(hi), v->planeValue, v->f});
+        aboveFPoint_->setData({0}, {at(0)}, {v->f});
+    } else {
+        aboveFPoint_->setData({0}, {at(0)}, {at(1)});
+    }
+    aboveFPoint_->addToLegend();
 }
 
 void CuttingPlanePlot::drawRace(std::span<const RaceEntry> race, int selectedRunId) {

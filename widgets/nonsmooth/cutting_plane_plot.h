@@ -66,6 +66,9 @@ class CuttingPlanePlot : public QWidget {
     void drawRaceRun(const RaceEntry& entry, const CuttingPlaneSnapshot& s, std::size_t slot);
     void styleSelected(const RaceEntry* entry);
     void numberIterates(const CuttingPlaneSnapshot& s, const QColor& colour);
+    // A plane that lies above f where f was evaluated (f is not convex): that plane and the
+    // point, marked in the error colour.
+    void drawPlaneAboveF(const CuttingPlaneSnapshot& s);
 
     QCustomPlot* plot_;
     class CoalescedReplot* replot_ = nullptr;
@@ -88,6 +91,8 @@ class CuttingPlanePlot : public QWidget {
     QCPGraph* best_ = nullptr;
     QCPGraph* center_ = nullptr;
     QCPItemEllipse* ball_ = nullptr;
+    QCPCurve* aboveF_ = nullptr;       // 1-D: the plane that lies above f, down to f
+    QCPCurve* aboveFPoint_ = nullptr;  // where it lies above f
     int activePlaneCurves_ = 0;
     // The race's other runs: 2-D their paths; 1-D their models and oracle points.
     std::vector<QCPCurve*> racePaths_;
