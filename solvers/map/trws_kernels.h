@@ -8,7 +8,9 @@
 // operations per label: the results are the same bits, but for the sign of a zero (a max of
 // +0 and −0 may keep either), which no later comparison or sum can tell apart. No fused
 // multiply-add: the Avx2 functions are compiled for "avx2" alone.
-// Internal to trws.cpp; the functions are always inlined into a pass built for their target.
+// Internal to trws.cpp. Portable's functions are always inlined; Avx2's carry the "avx2"
+// target, which a function built for the baseline may not inline, so the AVX2 pass is one
+// flattened function (TrwsSolver::passAvx2: target avx2, everything inlined into it).
 #pragma once
 
 #include <algorithm>
