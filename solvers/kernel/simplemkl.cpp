@@ -359,11 +359,24 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     const auto evaluate = [&](const Eigen::VectorXd& beta, SimpleMklPoint* point) {
         return s.evaluate(beta, *kernels_, stop, svmCalls_, smoIterations_, point);
     };
-    // Cut short by the user or the time limit (polled inside SMO and before every SVM): β_t
-    // and its solution stay, with the bounds of the last complete step.
-    const auto cancelled = [&] {
+    const auto report = [&] {
         record.oracleCalls = svmCalls_;
-        record.extra = previousExtrasWithCounts();
+        record.upper = s.current.J;
+        record.lower = std::min(std::max(record.lower, s.lowerBound()), record.upper);
+        record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
+    };
+    // β_t's SVM solved in this step (the first): what a step cut short reports and keeps.
+    bool solvedNow = false;
+    // Cut short by the user or the time limit (polled inside SMO and before every SVM): β_t
+    // and its solution stay, with the bounds of the last complete step (of β_t's SVM when it
+    // was solved in this step: the model kept is that SVM's, and so must be the numbers).
+    const auto cancelled = [&] {
+        if (solvedNow) {
+            report();
+        } else {
+            record.oracleCalls = svmCalls_;
+            record.extra = previousExtrasWithCounts();
+        }
         const std::string call = " during SVM call " + std::to_string(svmCalls_);
         if (stop.cancelled() || !stop.timedOut())
             return Status::make(StatusCode::Cancelled, "stopped by the user" + call);
@@ -374,6 +387,7 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     if (!s.solved) {
         if (!evaluate(s.current.beta, &s.current)) return cancelled();
         s.solved = true;
+        solvedNow = true;
     }
     const SimpleMklPoint start = s.current;
     int mu = 0;
@@ -389,12 +403,6 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
     s.current = std::move(best);
     noteKernelChanges(start.beta, s.current.beta);
 
-    const auto report = [&] {
-        record.oracleCalls = svmCalls_;
-        record.upper = s.current.J;
-        record.lower = std::min(std::max(record.lower, s.lowerBound()), record.upper);
-        record.extra = commonExtras(s.current.J, s.current.violation, &s.current.scores);
-    };
     report();
     if (!moved && !stopOptions().gapReached(record.upper - record.lower, record.upper)) {
         // No descent: J is known to the inner SVM's accuracy only. Before calling it a stall,
