@@ -2,13 +2,18 @@
 #include "data/mat_format.h"
 
 #include <matio.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "data/array_format.h"
@@ -321,6 +326,141 @@ Dataset readMat(mat_t* mat, const std::string& path, const NamedArrays& names,
     return data;
 }
 
+// A level 5 file's layout, checked before matio reads it: matio allocates what a variable's
+// tags declare (a dimensions subelement of 2^32 bytes in a 286-byte file made it ask for 8 GB,
+// a fuzz_array_files finding). Every top-level element must fit in the file, and each
+// variable's (inflated first, for a compressed one) array flags, dimensions (at most 32) and
+// name must fit in the variable. A level 7.3 file (HDF5) is left to libhdf5.
+class Level5Layout {
+  public:
+    Level5Layout(const std::string& path, std::uint64_t fileBytes)
+        : in_(path, std::ios::binary), path_(path), fileBytes_(fileBytes) {}
+
+    void check() {
+        header_ = read(0, 128);
+        if (header_.size() < 128 || version() != 0x0100) return;
+        std::uint64_t at = 128;
+        while (at + 8 <= fileBytes_) {
+            const auto [type, size, small] = tag(read(at, 8), 0);
+            if (small) {
+                at += 8;
+                continue;
+            }
+            if (size > fileBytes_ - at - 8)
+                refuse("a variable at byte " + std::to_string(at) + " declares " +
+                       std::to_string(size) +
+                       " bytes, beyond the file's end (truncated or corrupt)");
+            if (type == kMatrix) {
+                checkMatrix(read(at, std::min<std::uint64_t>(8 + size, kHead)), at);
+                checkParts(at, size);
+            }
+            if (type == kCompressed)
+                checkMatrix(inflatedHead(read(at + 8, std::min<std::uint64_t>(size, 1u << 16))),
+                            at);
+            at += 8 + size;
+            if (type != kCompressed) at = (at + 7) / 8 * 8;
+        }
+    }
+
+  private:
+    static constexpr std::uint32_t kInt32 = 5, kMatrix = 14, kCompressed = 15;
+    static constexpr std::uint32_t kMaxDimensions = 32;
+    // A matrix's tag, array flags, dimensions and a name of up to 64 bytes.
+    static constexpr std::uint64_t kHead = 8 + 16 + 8 + 4 * kMaxDimensions + 8 + 64;
+
+    struct Tag {
+        std::uint32_t type;
+        std::uint64_t size;
+        bool small;  // type and size in the first 4 bytes, data in the next 4
+    };
+
+    std::string read(std::uint64_t at, std::uint64_t n) {
+        std::string out(n, '\0');
+        in_.clear();
+        in_.seekg(static_cast<std::streamoff>(at));
+        in_.read(out.data(), static_cast<std::streamsize>(n));
+        out.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in_.gcount())));
+        return out;
+    }
+    std::uint16_t version() const {
+        std::uint16_t v;
+        std::memcpy(&v, header_.data() + 124, 2);
+        return swapped() ? static_cast<std::uint16_t>((v >> 8) | (v << 8)) : v;
+    }
+    bool swapped() const { return header_[126] == 'M' && header_[127] == 'I'; }
+    std::uint32_t word(const std::string& b, std::uint64_t at) const {
+        std::uint32_t w = 0;
+        if (at + 4 <= b.size()) std::memcpy(&w, b.data() + at, 4);
+        return swapped() ? __builtin_bswap32(w) : w;
+    }
+    Tag tag(const std::string& b, std::uint64_t at) const {
+        const std::uint32_t first = word(b, at);
+        if (first >> 16) return {first & 0xffff, first >> 16, true};
+        return {first, word(b, at + 4), false};
+    }
+    // The first bytes of a compressed variable, inflated: its matrix tag, flags, dimensions and
+    // name.
+    static std::string inflatedHead(std::string compressed) {
+        std::string out(kHead, '\0');
+        z_stream z{};
+        if (inflateInit(&z) != Z_OK) return {};
+        z.next_in = reinterpret_cast<Bytef*>(compressed.data());
+        z.avail_in = static_cast<uInt>(compressed.size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = static_cast<uInt>(out.size());
+        const int status = inflate(&z, Z_SYNC_FLUSH);
+        out.resize(out.size() - z.avail_out);
+        inflateEnd(&z);
+        if (status != Z_OK && status != Z_STREAM_END) return {};  // matio says what is wrong
+        return out;
+    }
+    // Every part of the (uncompressed) matrix element at `at` of `size` bytes within it: matio
+    // allocates what a part declares (its data, a sparse matrix's row and column indices).
+    void checkParts(std::uint64_t at, std::uint64_t size) {
+        const std::uint64_t end = at + 8 + size;
+        for (std::uint64_t part = at + 8; part + 8 <= end;) {
+            const auto [type, bytes, small] = tag(read(part, 8), 0);
+            if (small) {
+                part += 8;
+                continue;
+            }
+            if (bytes > end - part - 8)
+                refuse("a part of the variable at byte " + std::to_string(at) + " declares " +
+                       std::to_string(bytes) + " bytes, beyond the variable's " +
+                       std::to_string(size) + " (truncated or corrupt)");
+            part += 8 + (bytes + 7) / 8 * 8;
+        }
+    }
+    // A matrix element's head (tag included): flags, then dimensions and name within its size.
+    void checkMatrix(const std::string& m, std::uint64_t at) const {
+        if (m.size() < 8 + 16 + 8) return;  // too short to hold them: matio refuses it
+        const auto [type, size, small] = tag(m, 0);
+        if (type != kMatrix || small) return;
+        const std::uint64_t dims = 8 + 16;
+        const auto [dimsType, dimsSize, dimsSmall] = tag(m, dims);
+        if (dimsSmall) return;
+        const std::string where = "the variable at byte " + std::to_string(at);
+        if (dimsType != kInt32 || dimsSize > 4 * kMaxDimensions || dimsSize > size)
+            refuse(where + " declares " + std::to_string(dimsSize) +
+                   " bytes of dimensions (at most " + std::to_string(kMaxDimensions) +
+                   " 32-bit dimensions within its " + std::to_string(size) + " bytes)");
+        const std::uint64_t name = dims + 8 + (dimsSize + 7) / 8 * 8;
+        if (name + 8 > m.size()) return;
+        const auto [nameType, nameSize, nameSmall] = tag(m, name);
+        if (!nameSmall && nameSize > size)
+            refuse(where + " declares a name of " + std::to_string(nameSize) +
+                   " bytes, beyond its " + std::to_string(size) + " bytes");
+    }
+    [[noreturn]] void refuse(const std::string& what) const {
+        throw DataError(path_, 0, "not a readable MATLAB level 5 file: " + what);
+    }
+
+    std::ifstream in_;
+    std::string path_;
+    std::uint64_t fileBytes_;
+    std::string header_;
+};
+
 }  // namespace
 
 Dataset loadMat(const std::string& path, const LoadOptions& options,
@@ -335,6 +475,7 @@ Dataset loadMat(const std::string& path, const LoadOptions& options,
         static const int logging = Mat_LogInitFunc("cplab", &keepMatioMessage);
         (void)logging;
         lastMatioMessage.clear();
+        Level5Layout(path, fileBytes).check();
         MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
         if (!mat)
             throw DataError(
