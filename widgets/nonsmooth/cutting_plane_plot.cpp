@@ -332,11 +332,12 @@ void CuttingPlanePlot::drawPlaneAboveF(const CuttingPlaneSnapshot& s) {
     const Eigen::VectorXd& at = s.planes[v->point].point;
     if (s.function->dimension == 1) {
         // The plane over the box, then down from it to f where it lies above f.
-        Eigen::VectorXd lo(1), hi(1);
-        lo << s.function->box.lower(0);
-        hi << s.function->box.upper(0);
-        aboveF_->setData({0, 1, 2, 3}, {lo(0), hi(0), at(0), at(0)},
-                         {plane.at(lo), plane.at(hi), v->planeValue, v->f});
+        const double lo = s.function->box.lower(0), hi = s.function->box.upper(0);
+        const auto planeAt = [&](double x) {
+            return plane.value + plane.gradient(0) * (x - plane.point(0));
+        };
+        aboveF_->setData({0, 1, 2, 3}, {lo, hi, at(0), at(0)},
+                         {planeAt(lo), planeAt(hi), v->planeValue, v->f});
         aboveFPoint_->setData({0}, {at(0)}, {v->f});
     } else {
         aboveFPoint_->setData({0}, {at(0)}, {at(1)});
