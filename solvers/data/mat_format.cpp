@@ -338,7 +338,15 @@ class Level5Layout {
 
     void check() {
         header_ = read(0, 128);
-        if (header_.size() < 128 || version() != 0x0100) return;
+        // matio also reads level 4 files, which have no header: a 28-byte file read as one
+        // asked for 1.9 GB. Only levels 5 and 7.3 are read.
+        const bool marked =
+            header_.size() == 128 && ((header_[126] == 'I' && header_[127] == 'M') || swapped());
+        if (!marked || (version() != 0x0100 && version() != 0x0200))
+            throw DataError(path_, 0,
+                            "not a MATLAB level 5 or 7.3 .mat file (no 128-byte header ending "
+                            "in version 0x0100 or 0x0200 and IM; save with -v7 or -v7.3)");
+        if (version() != 0x0100) return;
         std::uint64_t at = 128;
         while (at + 8 <= fileBytes_) {
             const auto [type, size, small] = tag(read(at, 8), 0);
