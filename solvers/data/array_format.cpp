@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/output_file.h"
 #include "data/data_error.h"
 
 namespace cplab {
@@ -208,6 +209,14 @@ int resolveLabelColumn(int labelColumn, long long cols, const std::string& where
                         "a single column cannot hold both features and labels; give the labels "
                         "in a second array");
     return static_cast<int>(column);
+}
+
+unsigned long long arrayFileBytes(const std::string& path) {
+    std::error_code error;
+    const unsigned long long bytes = std::filesystem::file_size(path, error);
+    if (error) throw DataError(path, 0, "cannot read: " + error.message());
+    noteInputFile(path);  // no output of the run may replace it (a .npy's labels= file too)
+    return bytes;
 }
 
 void checkLabelCount(long long count, long long rows, const std::string& where,

@@ -98,6 +98,11 @@ class ArraySink {
 // index in [0, cols); DataError when it lies outside or the array has no feature left.
 int resolveLabelColumn(int labelColumn, long long cols, const std::string& where);
 
+// The size of the array file at `path` in bytes, which every array reader checks declared sizes
+// against before allocating, noted as an input of the run (core/output_file.h); DataError
+// naming the file when it cannot be read.
+unsigned long long arrayFileBytes(const std::string& path);
+
 // Checks that a label array of `count` values matches `rows` examples (DataError naming both).
 void checkLabelCount(long long count, long long rows, const std::string& where,
                      const std::string& labelsWhat);

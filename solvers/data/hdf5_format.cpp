@@ -93,11 +93,12 @@ void readBlocks(hid_t dataset, const ArrayShape& shape, int rank, ArraySink& sin
                 const std::string& path, const std::string& what) {
     const Handle fileSpace(H5Dget_space(dataset), &H5Sclose);
     const long long total = shape.rows * shape.cols;
-    const long long perRow = rank == 2 ? shape.cols : 1;
-    const long long blockRows = std::max<long long>(1, kBlockValues / perRow);
-    std::vector<double> block(static_cast<std::size_t>(std::min(total, blockRows * perRow)));
+    // Rows as stored (a (1, m) vector of labels is one row of m, though `shape` is m x 1).
     hsize_t dims[2] = {0, 0};
     H5Sget_simple_extent_dims(fileSpace.get(), dims, nullptr);
+    const long long perRow = rank == 2 ? static_cast<long long>(std::max<hsize_t>(dims[1], 1)) : 1;
+    const long long blockRows = std::max<long long>(1, kBlockValues / perRow);
+    std::vector<double> block(static_cast<std::size_t>(std::min(total, blockRows * perRow)));
     for (hsize_t row = 0; row < dims[0]; row += blockRows) {
         const hsize_t count[2] = {std::min<hsize_t>(blockRows, dims[0] - row), dims[1]};
         const hsize_t start[2] = {row, 0};
@@ -161,9 +162,7 @@ std::mutex& hdf5Mutex() {
 Dataset loadHdf5(const std::string& path, const LoadOptions& options,
                  const OptionValues& readerOptions) {
     const NamedArrays names = namedArrays(readerOptions, path);
-    std::error_code error;
-    const unsigned long long fileBytes = std::filesystem::file_size(path, error);
-    if (error) throw DataError(path, 0, "cannot read: " + error.message());
+    const unsigned long long fileBytes = arrayFileBytes(path);
     Dataset data;
     {
         const std::lock_guard<std::mutex> lock(hdf5Mutex());

@@ -498,9 +498,7 @@ class Level5Layout {
 Dataset loadMat(const std::string& path, const LoadOptions& options,
                 const OptionValues& readerOptions) {
     const NamedArrays names = namedArrays(readerOptions, path);
-    std::error_code error;
-    const unsigned long long fileBytes = std::filesystem::file_size(path, error);
-    if (error) throw DataError(path, 0, "cannot read: " + error.message());
+    const unsigned long long fileBytes = arrayFileBytes(path);
     Dataset data;
     {
         const std::lock_guard<std::mutex> lock(hdf5Mutex());

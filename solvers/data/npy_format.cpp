@@ -21,7 +21,7 @@ constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
 // Reads exactly `count` bytes or throws "ended inside its header".
-std::string readExactly(ByteReader& in, std::size_t count, const std::string& where,
+std::string readExactly(ArrayByteSource& in, std::size_t count, const std::string& where,
                         const char* what) {
     std::string bytes(count, '\0');
     if (in.read(bytes.data(), count) != count)
@@ -154,7 +154,7 @@ Element elementOfDescr(const std::string& descr, const std::string& where) {
     return element;
 }
 
-class FileReader : public ByteReader {
+class FileReader : public ArrayByteSource {
   public:
     FileReader(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "rb")) {
         if (!file_) throw DataError(path, 0, "cannot open: " + std::string(std::strerror(errno)));
@@ -175,7 +175,7 @@ class FileReader : public ByteReader {
     std::FILE* file_;
 };
 
-class MemoryReader : public ByteReader {
+class MemoryReader : public ArrayByteSource {
   public:
     explicit MemoryReader(std::string_view bytes) : bytes_(bytes) {}
     std::size_t read(char* out, std::size_t count) override {
@@ -192,7 +192,7 @@ class MemoryReader : public ByteReader {
 
 }  // namespace
 
-NpyHeader readNpyHeader(ByteReader& in, const std::string& where) {
+NpyHeader readNpyHeader(ArrayByteSource& in, const std::string& where) {
     const std::string start = readExactly(in, 8, where, "magic and version");
     if (start.compare(0, 2, "\x1f\x8b") == 0)
         throw DataError(where, 0,
@@ -243,7 +243,7 @@ ArrayShape NpyHeader::matrixShape(const std::string& where, const std::string& w
     return {shape[0], shape[1], fortranOrder};
 }
 
-void readNpyValues(ByteReader& in, const NpyHeader& header, ArraySink& sink,
+void readNpyValues(ArrayByteSource& in, const NpyHeader& header, ArraySink& sink,
                    const std::string& where) {
     const std::size_t size = static_cast<std::size_t>(header.element.bytes());
     std::vector<char> chunk(kChunkBytes - kChunkBytes % size);
@@ -284,11 +284,21 @@ bool oneLabelSource(const OptionValues& options, std::string* why) {
     return false;
 }
 
+// An .npz entry may declare fewer bytes than the header it holds (the sizes below subtract).
+void checkHeaderWithin(const NpyHeader& header, unsigned long long available,
+                       const std::string& where) {
+    if (available < header.dataOffset)
+        throw DataError(where, 0,
+                        "the array's " + std::to_string(available) + " bytes end inside its " +
+                            std::to_string(header.dataOffset) + "-byte header");
+}
+
 }  // namespace
 
-void readNpyExamples(ByteReader& in, unsigned long long available, const std::string& where,
+void readNpyExamples(ArrayByteSource& in, unsigned long long available, const std::string& where,
                      int labelColumn, bool labelsInData, Dataset& data) {
     const NpyHeader header = readNpyHeader(in, where);
+    checkHeaderWithin(header, available, where);
     const ArrayShape shape = header.matrixShape(where, "the array", false);
     checkArrayFits(shape, header.element.bytes(), available - header.dataOffset, where,
                    "the array");
@@ -303,9 +313,10 @@ void readNpyExamples(ByteReader& in, unsigned long long available, const std::st
     readNpyValues(in, header, sink, where);
 }
 
-void readNpyLabels(ByteReader& in, unsigned long long available, const std::string& path,
+void readNpyLabels(ArrayByteSource& in, unsigned long long available, const std::string& path,
                    long long rows, Eigen::VectorXd& labels) {
     const NpyHeader header = readNpyHeader(in, path);
+    checkHeaderWithin(header, available, path);
     const ArrayShape shape = header.matrixShape(path, "the labels' array", true);
     checkLabelCount(shape.rows, rows, path, "the labels' array");
     checkArrayFits(shape, header.element.bytes(), available - header.dataOffset, path,
@@ -329,18 +340,17 @@ Dataset loadNpy(const std::string& path, const LoadOptions& options,
     std::string why;
     if (!checkNpyReaderOptions(readerOptions, &why) || !assignOptions(form, readerOptions, &why))
         throw std::invalid_argument(path + ": " + why);
-    std::error_code error;
-    const unsigned long long available = std::filesystem::file_size(path, error);
-    if (error) throw DataError(path, 0, "cannot read: " + error.message());
+    const unsigned long long available = arrayFileBytes(path);
     FileReader in(path);
     Dataset data;
     readNpyExamples(in, available, path, form.label_column, form.labels.empty(), data);
     if (!form.labels.empty()) {
+        std::error_code error;
         if (!std::filesystem::is_regular_file(form.labels, error))
             throw DataError(form.labels, 0, "the labels' file (reader option labels) is missing");
         FileReader labels(form.labels);
-        readNpyLabels(labels, std::filesystem::file_size(form.labels), form.labels,
-                      data.dense.rows(), data.labels);
+        readNpyLabels(labels, arrayFileBytes(form.labels), form.labels, data.dense.rows(),
+                      data.labels);
     }
     finishArrayDataset(data, path, options, false);
     return data;

@@ -30,9 +30,9 @@
 namespace cplab {
 
 // A stream of bytes an array is read from (a file, a zip entry, memory).
-class ByteReader {
+class ArrayByteSource {
   public:
-    virtual ~ByteReader() = default;
+    virtual ~ArrayByteSource() = default;
     // Up to `count` bytes into `out`; fewer only at the end. Throws DataError on a read error.
     virtual std::size_t read(char* out, std::size_t count) = 0;
 };
@@ -48,18 +48,18 @@ struct NpyHeader {
 };
 
 // Reads and checks the header (DataError naming `where` when it is not a numeric .npy).
-NpyHeader readNpyHeader(ByteReader& in, const std::string& where);
+NpyHeader readNpyHeader(ArrayByteSource& in, const std::string& where);
 // Reads the rows·cols values of the array after its header into `sink`; DataError when the data
 // end early.
-void readNpyValues(ByteReader& in, const NpyHeader& header, ArraySink& sink,
+void readNpyValues(ArrayByteSource& in, const NpyHeader& header, ArraySink& sink,
                    const std::string& where);
 
 // The examples' array of a .npy stream of `available` bytes (all of it) into `data`: labels from
 // its column `labelColumn` when `labelsInData`, else none yet. DataError for bytes after the data.
-void readNpyExamples(ByteReader& in, unsigned long long available, const std::string& where,
+void readNpyExamples(ArrayByteSource& in, unsigned long long available, const std::string& where,
                      int labelColumn, bool labelsInData, Dataset& data);
 // A label array of `rows` values (shape (m,), (m, 1) or (1, m)) into `labels`.
-void readNpyLabels(ByteReader& in, unsigned long long available, const std::string& where,
+void readNpyLabels(ArrayByteSource& in, unsigned long long available, const std::string& where,
                    long long rows, Eigen::VectorXd& labels);
 
 // Loads the .npy file at `path` (reader options: labels, label_column).

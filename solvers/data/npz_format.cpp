@@ -23,7 +23,7 @@ struct ArchiveCloser {
 };
 using Archive = std::unique_ptr<zip_t, ArchiveCloser>;
 
-class EntryReader : public ByteReader {
+class EntryReader : public ArrayByteSource {
   public:
     EntryReader(zip_t* archive, zip_uint64_t index, std::string where)
         : file_(zip_fopen_index(archive, index, 0)), where_(std::move(where)) {

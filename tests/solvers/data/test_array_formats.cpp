@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "array_files.h"
 #include "data/data_error.h"
@@ -77,6 +78,7 @@ class TestArrayFormats : public QObject {
     void matFiles();
     void matBlocks();
     void hdf5();
+    void hdf5RowOfLabels();
     void malformedNpy_data();
     void malformedNpy();
     void malformedNpz();
@@ -214,6 +216,37 @@ void TestArrayFormats::hdf5() {
     const std::string missing = refusal([&] { readTable(at("grouped.hdf5")); });
     QVERIFY2(missing.find("no dataset 'X' (the root group holds: train)") != std::string::npos,
              missing.c_str());
+}
+
+// Labels stored as one row (1 x m) longer than a read block (131,072 values): read into a
+// block as long as that row (its values were written past a block of 131,072 before).
+void TestArrayFormats::hdf5RowOfLabels() {
+    const hsize_t m = 200000;
+    std::vector<double> x(m), y(m);
+    for (hsize_t i = 0; i < m; ++i) {
+        x[i] = static_cast<double>(i % 7) - 3;
+        y[i] = i % 2 ? 1 : -1;
+    }
+    const std::string path = at("row_labels.h5");
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hsize_t xDims[2] = {m, 1}, yDims[2] = {1, m};
+    for (const auto& [name, dims, values] :
+         {std::tuple{"X", xDims, &x}, std::tuple{"y", yDims, &y}}) {
+        const hid_t space = H5Screate_simple(2, dims, nullptr);
+        const hid_t set =
+            H5Dcreate2(file, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values->data());
+        H5Dclose(set);
+        H5Sclose(space);
+    }
+    H5Fclose(file);
+    const Dataset read = readTable(path, {}, "hdf5");
+    QCOMPARE(read.size(), static_cast<int>(m));
+    for (hsize_t i = 0; i < m; i += 9973) {
+        QCOMPARE(read.labels(static_cast<Eigen::Index>(i)), y[i]);
+        QCOMPARE(read.row(static_cast<int>(i))(0), x[i]);
+    }
+    QCOMPARE(read.labels(static_cast<Eigen::Index>(m - 1)), y[m - 1]);
 }
 
 void TestArrayFormats::malformedNpy_data() {
