@@ -116,7 +116,9 @@ bool CentreArea::showPageNamedIn(const QString& text) {
     QTabWidget* tabs = pages();
     for (int k = 0; tabs && k < tabs->count(); ++k) {
         const QString title = tabs->tabText(k).remove('&');
-        if (!title.isEmpty() && text.contains(title, Qt::CaseInsensitive) &&
+        // "<title> tab": a beat that says which tab to look at (not any word of a title, as
+        // "compare the bounds" or "the labeling" in a beat about another tab).
+        if (!title.isEmpty() && text.contains(title + " tab", Qt::CaseInsensitive) &&
             tabs->isTabVisible(k)) {
             tabs->setCurrentIndex(k);
             return true;

@@ -58,8 +58,8 @@ class CentreArea : public QObject {
     QTabWidget* pages() const;
     // The next (+1) or previous (−1) page of the shown view, round (Ctrl+Tab, Ctrl+PageDown).
     void turnPage(int direction);
-    // Shows the page of the shown view whose title `text` names ("Gap and errors tab: every
-    // run's gap", case aside); false if it names none.
+    // Shows the page of the shown view that `text` names as "<title> tab" ("Gap and errors
+    // tab: every run's gap", case aside); false if it names none.
     bool showPageNamedIn(const QString& text);
 
   private:

@@ -12,6 +12,7 @@
 #include <QShortcut>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QWindow>
 #include <algorithm>
 #include <cmath>
 
@@ -110,6 +111,12 @@ QString Presentation::scaleKey(const QScreen* screen, bool presenting) {
 }
 
 void Presentation::restoreScales() {
+    if (!rememberScales_) {
+        // Moved to another screen (the laptop's to the projector): that screen's sizes.
+        ctx_.window->createWinId();
+        if (QWindow* window = ctx_.window->windowHandle())
+            connect(window, &QWindow::screenChanged, this, &Presentation::restoreScales);
+    }
     rememberScales_ = true;
     // Within range whatever the settings file holds (text, nan, 1e300); 0: the default.
     QSettings settings;

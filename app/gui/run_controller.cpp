@@ -91,6 +91,7 @@ Run* RunController::addRun(const std::string& solver, const OptionValues& option
     if (!check(solver, options, why)) return nullptr;
     const int id = nextRunId_++;
     runs_.push_back(createRun(id, solver, options));
+    namesStale_ = true;
     Run* run = runs_.back().get();
     emit message(tr("added %1").arg(runLabel(id)), false);
     emit runAdded(id);
@@ -106,6 +107,7 @@ Run* RunController::restartRun(int id, const std::string& solver, const OptionVa
     slot.reset();
     finishedLogged_.erase(id);
     slot = createRun(id, solver, options);
+    namesStale_ = true;
     emit message(tr("restarted %1").arg(runLabel(id)), false);
     emit runReplaced(id);
     return slot.get();
@@ -131,6 +133,7 @@ void RunController::dropRun(int id) {
     if (index < 0) return;
     objectiveGrids_->cancel(id);
     runs_.erase(runs_.begin() + index);
+    namesStale_ = true;
     finishedLogged_.erase(id);
     emit runRemoved(id);
 }
@@ -153,11 +156,17 @@ Run* RunController::runById(int id) const {
 }
 
 RunName RunController::runName(int id) const {
-    std::vector<RunSpec> specs;
-    specs.reserve(runs_.size());
-    for (const auto& r : runs_)
-        specs.push_back({r->id(), r->solver(), r->options()});
-    for (RunName& name : runNames(specs)) {
+    // Names depend on the runs' solvers and options only, which change when a run is added,
+    // restarted or removed: worked out then, not on each frame that asks for them.
+    if (namesStale_) {
+        std::vector<RunSpec> specs;
+        specs.reserve(runs_.size());
+        for (const auto& r : runs_)
+            specs.push_back({r->id(), r->solver(), r->options()});
+        names_ = runNames(specs);
+        namesStale_ = false;
+    }
+    for (const RunName& name : names_) {
         if (name.id == id) return name;
     }
     return {};

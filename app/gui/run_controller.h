@@ -114,6 +114,9 @@ class RunController : public QObject {
     ProblemPtr problem_;
     const Family* family_ = nullptr;
     std::vector<std::unique_ptr<Run>> runs_;
+    // The runs' names (runName), worked out again after runs_ changes.
+    mutable std::vector<RunName> names_;
+    mutable bool namesStale_ = true;
     int nextRunId_ = 1;
     int delayMs_ = 100;
     std::size_t historyBudget_ = std::size_t(256) << 20;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <sstream>
 
 #include "core/number_text.h"
@@ -487,6 +488,10 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     Box box;
     if (!parseDomain(domain, &box, why)) return nullptr;
     if (expression.find_first_not_of(" \t") == std::string::npos) return fail("empty");
+    // GiNaC's reference counts and globals are not thread-safe: one parse at a time (two runs
+    // of a race open their problems on their own threads). Declared first, released last.
+    static std::mutex ginac;
+    const std::lock_guard<std::mutex> lock(ginac);
     const GiNaC::symbol x("x"), y("y");
     GiNaC::symtab symbols{
         {"x", x}, {"y", y}, {"pi", GiNaC::Pi}, {"e", GiNaC::numeric(std::exp(1.0))}};

@@ -12,7 +12,7 @@
 // sign(u)·∇u (0 at the kink); the chain rule elsewhere. No finite differences: a difference
 // quotient at a kink is not a subgradient, and Kelley's lower bound would be wrong.
 // For a convex f every such gradient is a subgradient; a non-convex f is caught by the
-// solvers (cutting_plane_model.h, firstPlaneAboveF).
+// solvers (cutting_plane_model.h, lastPlaneAboveF).
 //
 // Errors name what they can: a syntax error or an unknown name its position (column) in the
 // expression; a domain error (division by zero, log of a non-positive number, sqrt of a

@@ -668,6 +668,11 @@ void TestMainWindow::pageKeysAndFocusRing() {
         },
         60000));
     QVERIFY(waitFor([&] { return tabs->currentIndex() == gapPage; }, 3000));
+    // A beat that only uses a tab's title as a word ("the model ...") names no tab.
+    QVERIFY(!w.parts().centre->showPageNamedIn("Watch the model sharpen as the gap closes."));
+    QCOMPARE(tabs->currentIndex(), gapPage);
+    QVERIFY(w.parts().centre->showPageNamedIn("Back to the Model tab."));
+    QVERIFY(tabs->currentIndex() != gapPage);
     // Tab into the set-up panel: a ring around the focus; a click's focus has none.
     const auto* ring = w.findChild<cplab::widgets::FocusRing*>("focusRing");
     QVERIFY(ring && !ring->target());
