@@ -62,34 +62,43 @@ CPLAB_TYPED_BINARY(cplab_min, kMin)
 // The parser's prototype table holds reader functions, or a GiNaC function's serial number
 // encoded as an odd "pointer" (ginac/parse_context.h): our readers are aligned so that they
 // always read as pointers.
+constexpr std::size_t kMaxArguments = 16;
+
 #define CPLAB_TYPED_READER __attribute__((aligned(16)))
+// GiNaC's parser hands a call without arguments ("abs()", "max()") to the first reader of that
+// name whatever its arity: each reader checks its count, as the parser would have.
+const GiNaC::exvector& counted(const GiNaC::exvector& a, const char* name, std::size_t least,
+                               std::size_t most) {
+    if (a.size() < least || a.size() > most)
+        throw GiNaC::parse_error(std::string("no function \"") + name + "\" with " +
+                                 std::to_string(a.size()) + " arguments");
+    return a;
+}
 CPLAB_TYPED_READER GiNaC::ex readAbs(const GiNaC::exvector& a) {
-    return cplab_abs(a[0]);
+    return cplab_abs(counted(a, "abs", 1, 1)[0]);
 }
 CPLAB_TYPED_READER GiNaC::ex readSqrt(const GiNaC::exvector& a) {
-    return cplab_sqrt(a[0]);
+    return cplab_sqrt(counted(a, "sqrt", 1, 1)[0]);
 }
 CPLAB_TYPED_READER GiNaC::ex readExp(const GiNaC::exvector& a) {
-    return cplab_exp(a[0]);
+    return cplab_exp(counted(a, "exp", 1, 1)[0]);
 }
 CPLAB_TYPED_READER GiNaC::ex readLog(const GiNaC::exvector& a) {
-    return cplab_log(a[0]);
+    return cplab_log(counted(a, "log", 1, 1)[0]);
 }
 CPLAB_TYPED_READER GiNaC::ex readMax(const GiNaC::exvector& a) {
-    GiNaC::ex result = a[0];
+    GiNaC::ex result = counted(a, "max", 2, kMaxArguments)[0];
     for (std::size_t i = 1; i < a.size(); ++i)
         result = cplab_max(result, a[i]);
     return result;
 }
 CPLAB_TYPED_READER GiNaC::ex readMin(const GiNaC::exvector& a) {
-    GiNaC::ex result = a[0];
+    GiNaC::ex result = counted(a, "min", 2, kMaxArguments)[0];
     for (std::size_t i = 1; i < a.size(); ++i)
         result = cplab_min(result, a[i]);
     return result;
 }
 #undef CPLAB_TYPED_READER
-
-constexpr std::size_t kMaxArguments = 16;
 
 const GiNaC::prototype_table& prototypes() {
     static const GiNaC::prototype_table table = [] {
@@ -482,7 +491,10 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
                                                           const std::string& domain,
                                                           std::string* why) {
     auto fail = [&](const std::string& message) {
-        if (why) *why = "function '" + expression + "': " + message;
+        // A long expression is named by its first 60 characters (messages stay one line).
+        const std::string named =
+            expression.size() <= 60 ? expression : expression.substr(0, 57) + "...";
+        if (why) *why = "function '" + named + "': " + message;
         return nullptr;
     };
     Box box;
