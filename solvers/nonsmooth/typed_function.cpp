@@ -5,6 +5,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 #include <sstream>
@@ -275,39 +277,50 @@ std::string parseErrorText(const std::string& what, const std::string& text, std
 // while being read. So every number literal is read as a floating-point one (12 as 12.0):
 // such powers are then floating-point too, and beyond 1e100 (refused when compiled).
 // (*origin)[i] is the index in `text` of the result's character i.
-std::string floatLiterals(const std::string& text, std::vector<std::size_t>* origin) {
+std::string floatLiterals(const std::string& text, std::vector<std::size_t>* origin,
+                          std::string* error) {
     std::string out;
     const auto digit = [&](std::size_t i) {
         return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
     };
-    const auto copy = [&](std::size_t i) {
-        out.push_back(text[i]);
-        origin->push_back(i);
-    };
     for (std::size_t i = 0; i < text.size();) {
         const bool starts = digit(i) || (text[i] == '.' && digit(i + 1));
         if (!starts || (i > 0 && isNameChar(text[i - 1]))) {
-            copy(i++);
+            out.push_back(text[i]);
+            origin->push_back(i++);
             continue;
         }
-        bool isFloat = false;
-        while (digit(i) || text[i] == '.') {
-            isFloat = isFloat || text[i] == '.';
-            copy(i++);
-        }
+        const std::size_t start = i;
+        while (digit(i) || text[i] == '.')
+            ++i;
         if (i < text.size() && (text[i] == 'e' || text[i] == 'E') &&
             (digit(i + 1) || ((text[i + 1] == '+' || text[i + 1] == '-') && digit(i + 2)))) {
-            isFloat = true;
-            copy(i++);
-            copy(i++);
+            i += 2;
             while (digit(i))
-                copy(i++);
+                ++i;
         }
-        if (!isFloat) {
-            out += ".0";
-            origin->push_back(i);
-            origin->push_back(i);
+        // The literal as the double it denotes, written back shortest-exact: GiNaC never sees
+        // an exponent of ten digits (CLN expanded 0e11191111111 for minutes and gigabytes).
+        const std::string typed = text.substr(start, i - start);
+        char* end = nullptr;
+        const double value = std::strtod(typed.c_str(), &end);
+        if (end != typed.c_str() + typed.size()) {
+            *error =
+                "syntax error " + atColumn(start + 1, text) + ": '" + typed + "' is not a number";
+            return out;
         }
+        if (!(std::abs(value) <= TypedFunction::kValueLimit)) {
+            *error = "a number beyond 1e100 " + atColumn(start + 1, text);
+            return out;
+        }
+        char written[40];
+        std::snprintf(written, sizeof written, "%.17g", value);
+        std::string literal = written;
+        if (literal.find_first_of(".e") == std::string::npos) literal += ".0";
+        // and a space after it, so that two literals never run together ("0e5.5" is two).
+        out += literal + ' ';
+        origin->insert(origin->end(), literal.size(), start);
+        origin->push_back(i);
     }
     return out;
 }
@@ -510,7 +523,9 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     if (expression.size() > kMaxLength)
         return fail("longer than " + std::to_string(kMaxLength) + " characters");
     std::vector<std::size_t> origin;
-    const std::string floats = floatLiterals(expression, &origin);
+    std::string literalError;
+    const std::string floats = floatLiterals(expression, &origin, &literalError);
+    if (!literalError.empty()) return fail(literalError);
     std::istringstream input(floats);
     GiNaC::ex parsed;
     try {

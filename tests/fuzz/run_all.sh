@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 build=${2:-$source_dir/build/fuzz}
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/cplab-fuzz.XXXXXX")}
-targets=${FUZZ_TARGETS:-"libsvm csv gzip linear_model kernel_model precomputed linear_solvers sequences uai chain_model png netpbm npy array_files snapshot session trace"}
+targets=${FUZZ_TARGETS:-"libsvm csv gzip linear_model kernel_model precomputed linear_solvers sequences uai chain_model png netpbm npy array_files typed_function snapshot session trace"}
 
 echo "fuzzing each target for ${seconds}s; scratch corpus and findings under $work"
 status=0

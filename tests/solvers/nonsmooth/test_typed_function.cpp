@@ -236,6 +236,25 @@ class TestTypedFunction : public QObject {
         QVERIFY2((best - xStar).norm() <= 2e-3, qPrintable(QString::number(best(0), 'g', 17)));
     }
 
+    // Literals reach GiNaC as the doubles they denote: an exponent of ten digits made CLN
+    // expand the number for minutes and gigabytes (a fuzz_typed_function finding).
+    void hugeExponentsAreDoubles() {
+        std::string why;
+        QVERIFY(!TypedFunction::parse("0e11191111111.5", "-3:3", &why));
+        QVERIFY2(why.find("syntax error") != std::string::npos, why.c_str());
+        QVERIFY(!TypedFunction::parse("x + 1e99999999999", "-3:3", &why));
+        QCOMPARE(QString::fromStdString(why),
+                 QString("function 'x + 1e99999999999': a number beyond 1e100 at column 5"));
+        const auto tiny = TypedFunction::parse("1e-99999999999 + x^2", "-3:3", &why);
+        QVERIFY2(tiny, why.c_str());
+        Eigen::VectorXd at(1);
+        at << 2;
+        QCOMPARE(tiny->evaluate(at, nullptr), 4.0);
+        QVERIFY(!TypedFunction::parse("1.2.3*x", "-3:3", &why));
+        QCOMPARE(QString::fromStdString(why),
+                 QString("function '1.2.3*x': syntax error at column 1: '1.2.3' is not a number"));
+    }
+
     void readErrors_data() {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("domain");
