@@ -33,6 +33,13 @@ Dataset loadHdf5(const std::string& path, const LoadOptions& options = {},
 // The one lock around libhdf5 (and matio, which calls it for 7.3 files).
 std::mutex& hdf5Mutex();
 
+// Checks, with hdf5Mutex() held, that the dataset `name` of the HDF5 file at `path` (a level
+// 7.3 .mat file's variable) stores its contiguous or compact data within the file: libhdf5
+// copied from a null pointer reading a corrupt one (a segmentation fault). DataError naming
+// `what` if not; nothing for chunked data, or a dataset it cannot open (its reader says why).
+void checkHdf5Storage(const std::string& path, const std::string& name, const std::string& what,
+                      unsigned long long fileBytes);
+
 // The format table's sniff: 5 when the name ends in .h5 or .hdf5 or the HDF5 signature starts
 // the file; 4 when it follows a user block of 512, 1024 or 2048 bytes (a MATLAB 7.3 file is one,
 // and says so in its first bytes: sniffMat's 5 wins).

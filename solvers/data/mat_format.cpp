@@ -207,6 +207,15 @@ bool streamDense(mat_t* mat, matvar_t* info, ArraySink& sink, const std::string&
         Mat_GetVersion(mat) != MAT_FT_MAT73)
         return false;
     const std::size_t rows = info->dims[0], cols = info->dims[1];
+    // An empty variable has no block to read into (matio then passed libhdf5 a null buffer:
+    // a segmentation fault), and matio counts in int.
+    if (rows == 0 || cols == 0 || rows > INT_MAX || cols > INT_MAX)
+        throw DataError(path, 0,
+                        std::string("variable '") + info->name + "' is " + std::to_string(rows) +
+                            " x " + std::to_string(cols) + ": expected examples as rows");
+    const std::string file = Mat_GetFilename(mat);  // `path` names the variable too
+    checkHdf5Storage(file, info->name, std::string("variable '") + info->name + "'",
+                     arrayFileBytes(file));
     const std::size_t columnBytes = rows * static_cast<std::size_t>(element.bytes());
     const std::size_t perBlock = std::max<std::size_t>(1, (std::size_t{1} << 20) / columnBytes);
     std::vector<char> block(std::min(cols, perBlock) * columnBytes);

@@ -35,9 +35,14 @@ for target in $targets; do
     # in a release build (findings/README.md).
     timeout=10
     [ "$target" = linear_solvers ] && timeout=30
+    # libhdf5 asks malloc for impossible sizes on some corrupt files and reports the failure
+    # (release builds refuse such a file in milliseconds): for fuzz_array_files a single
+    # allocation is no finding, memory actually used (-rss_limit_mb) still is.
+    extra=""
+    [ "$target" = array_files ] && extra="-malloc_limit_mb=1000000"
     "$binary" "$dir/corpus" "$here/corpus/$target" \
         -dict="$here/text_formats.dict" -max_len=4096 -timeout=$timeout -rss_limit_mb=2048 \
-        -max_total_time="$seconds" -print_final_stats=1 \
+        -max_total_time="$seconds" -print_final_stats=1 $extra \
         -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1
     code=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -n 1)

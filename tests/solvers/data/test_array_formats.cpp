@@ -314,6 +314,15 @@ void TestArrayFormats::malformedNpz() {
 }
 
 void TestArrayFormats::malformedMatAndHdf5() {
+    // A 7.3 file whose variable is a compact dataset of 12 values with none stored: libhdf5
+    // copied them from a null pointer (a fuzz_array_files finding).
+    const std::string compact =
+        std::string(CPLAB_TEST_DATA_DIR) + "/../fuzz/findings/array_files-mat73-compact-null";
+    std::filesystem::copy_file(compact, at("compact.mat"));
+    std::string stored = refusal([&] { readTable(at("compact.mat")); });
+    QVERIFY2(stored.find("variable 'X' declares 96 bytes of data that the file does not hold") !=
+                 std::string::npos,
+             stored.c_str());
     writeMat(at("names.mat"), heart_, false, false, "features", "classes");
     std::string why = refusal([&] { readTable(at("names.mat")); });
     QVERIFY2(why.find("no variable 'X' (it holds: features, classes)") != std::string::npos,
