@@ -332,15 +332,15 @@ struct Dual {
     Eigen::Vector2d g = Eigen::Vector2d::Zero();
 };
 
-Dual evaluateNode(const Node& node, const Eigen::Vector2d& x);
+Dual evaluateNode(const Node& node, const Eigen::Vector2d& x, bool smooth);
 
-Dual evaluatePower(const Node& node, const Eigen::Vector2d& x) {
-    const Dual b = evaluateNode(node.children[0], x);
+Dual evaluatePower(const Node& node, const Eigen::Vector2d& x, bool smooth) {
+    const Dual b = evaluateNode(node.children[0], x, smooth);
     const Node& exponent = node.children[1];
     Dual r;
     if (exponent.op != Op::Constant) {
         // b^e = exp(e log b): needs b > 0.
-        const Dual e = evaluateNode(exponent, x);
+        const Dual e = evaluateNode(exponent, x, smooth);
         if (!(b.v > 0))
             throw EvaluationError{"a power with a variable exponent needs a positive base: " +
                                   node.text + " with base " + formatShort(b.v)};
@@ -361,11 +361,20 @@ Dual evaluatePower(const Node& node, const Eigen::Vector2d& x) {
     return r;
 }
 
-Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x) {
-    const Dual u = evaluateNode(node.children[0], x);
+// A point where a differentiable f is asked for (smooth mode, Frank-Wolfe) and `node` has a
+// kink: its message (evaluateChecked adds the point).
+[[noreturn]] void kink(const Node& node, const std::string& what) {
+    throw EvaluationError{"f is not differentiable there: " + node.text + " " + what +
+                          " (Frank-Wolfe needs a differentiable f)"};
+}
+
+Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x, bool smooth) {
+    const Dual u = evaluateNode(node.children[0], x, smooth);
     Dual r;
     switch (node.op) {
         case Op::Abs:
+            if (smooth && std::abs(u.v) <= 1e-12 && !u.g.isZero())
+                kink(node, "has its kink (its argument is 0)");
             r.v = std::abs(u.v);
             r.g = (u.v > 0 ? 1.0 : (u.v < 0 ? -1.0 : 0.0)) * u.g;
             break;
@@ -394,11 +403,24 @@ Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x) {
     return r;
 }
 
-Dual evaluateCombination(const Node& node, const Eigen::Vector2d& x) {
+// In smooth mode, a max or min whose active piece ties with another of another gradient.
+void checkTie(const Node& node, const std::vector<Dual>& parts, std::size_t active) {
+    const Dual& a = parts[active];
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i == active) continue;
+        const double scale = 1.0 + std::abs(a.v) + std::abs(parts[i].v);
+        const double gscale = 1.0 + a.g.norm() + parts[i].g.norm();
+        if (std::abs(parts[i].v - a.v) <= 1e-12 * scale &&
+            (parts[i].g - a.g).norm() > 1e-12 * gscale)
+            kink(node, "has a kink (two of its arguments are equal with different gradients)");
+    }
+}
+
+Dual evaluateCombination(const Node& node, const Eigen::Vector2d& x, bool smooth) {
     std::vector<Dual> parts;
     parts.reserve(node.children.size());
     for (const auto& child : node.children)
-        parts.push_back(evaluateNode(child, x));
+        parts.push_back(evaluateNode(child, x, smooth));
     Dual r;
     if (node.op == Op::Add) {
         for (const auto& p : parts) {
@@ -421,12 +443,13 @@ Dual evaluateCombination(const Node& node, const Eigen::Vector2d& x) {
                 node.op == Op::Max ? parts[i].v > parts[active].v : parts[i].v < parts[active].v;
             if (better) active = i;
         }
+        if (smooth) checkTie(node, parts, active);
         r = parts[active];
     }
     return r;
 }
 
-Dual evaluateNode(const Node& node, const Eigen::Vector2d& x) {
+Dual evaluateNode(const Node& node, const Eigen::Vector2d& x, bool smooth) {
     Dual r;
     switch (node.op) {
         case Op::Constant:
@@ -437,16 +460,16 @@ Dual evaluateNode(const Node& node, const Eigen::Vector2d& x) {
             r.g(node.variable) = 1.0;
             break;
         case Op::Power:
-            r = evaluatePower(node, x);
+            r = evaluatePower(node, x, smooth);
             break;
         case Op::Abs:
         case Op::Sqrt:
         case Op::Exp:
         case Op::Log:
-            r = evaluateUnary(node, x);
+            r = evaluateUnary(node, x, smooth);
             break;
         default:
-            r = evaluateCombination(node, x);
+            r = evaluateCombination(node, x, smooth);
             break;
     }
     if (!(std::abs(r.v) <= TypedFunction::kValueLimit))
@@ -503,6 +526,24 @@ bool parseDomain(const std::string& text, Box* box, std::string* why) {
 std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& expression,
                                                           const std::string& domain,
                                                           std::string* why) {
+    Box box;
+    if (!parseDomain(domain, &box, why)) return nullptr;
+    return parseOver(expression, box, "the domain '" + domain + "'", why);
+}
+
+std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& expression,
+                                                          const Box& box, std::string* why) {
+    if (box.dimension() != 2 || !box.lower.allFinite() || !box.upper.allFinite()) {
+        if (why) *why = "function '" + expression + "': needs a finite 2-D box";
+        return nullptr;
+    }
+    return parseOver(expression, box, "the box", why);
+}
+
+std::shared_ptr<const TypedFunction> TypedFunction::parseOver(const std::string& expression,
+                                                              const Box& box,
+                                                              const std::string& domainText,
+                                                              std::string* why) {
     auto fail = [&](const std::string& message) {
         // A long expression is named by its first 60 characters (messages stay one line).
         const std::string named =
@@ -510,8 +551,6 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
         if (why) *why = "function '" + named + "': " + message;
         return nullptr;
     };
-    Box box;
-    if (!parseDomain(domain, &box, why)) return nullptr;
     if (expression.find_first_not_of(" \t") == std::string::npos) return fail("empty");
     // GiNaC's reference counts and globals are not thread-safe: one parse at a time (two runs
     // of a race open their problems on their own threads). Declared first, released last.
@@ -559,7 +598,7 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
         return fail(e.what());
     }
     if (usesY(*f->root_) && box.dimension() == 1)
-        return fail("uses y, but the domain '" + domain + "' is 1-D (give two ranges: -3:3,-3:3)");
+        return fail("uses y, but " + domainText + " is 1-D (give two ranges: -3:3,-3:3)");
     f->expression_ = expression;
     f->canonical_ = f->root_->text;
     f->box_ = box;
@@ -577,12 +616,22 @@ std::string TypedFunction::description() const {
 
 double TypedFunction::evaluateChecked(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient,
                                       std::string* error) const {
+    return evaluateAt(x, subgradient, error, false);
+}
+
+double TypedFunction::evaluateSmooth(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
+                                     std::string* error) const {
+    return evaluateAt(x, gradient, error, true);
+}
+
+double TypedFunction::evaluateAt(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient,
+                                 std::string* error, bool smooth) const {
     if (error) error->clear();
     Eigen::Vector2d point = Eigen::Vector2d::Zero();
     for (Eigen::Index i = 0; i < std::min<Eigen::Index>(x.size(), 2); ++i)
         point(i) = x(i);
     try {
-        const Dual r = evaluateNode(*root_, point);
+        const Dual r = evaluateNode(*root_, point, smooth);
         if (subgradient) *subgradient = r.g.head(dimension());
         return r.v;
     } catch (const EvaluationError& e) {

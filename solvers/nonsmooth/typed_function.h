@@ -36,6 +36,9 @@ class TypedFunction final : public ConvexFunction {
     // when either cannot be read (the message names the column where it can).
     static std::shared_ptr<const TypedFunction> parse(const std::string& expression,
                                                       const std::string& domain, std::string* why);
+    // The same over a 2-D box given as numbers (Frank-Wolfe's polygon's bounding box).
+    static std::shared_ptr<const TypedFunction> parse(const std::string& expression, const Box& box,
+                                                      std::string* why);
 
     std::string name() const override { return "typed"; }
     std::string title() const override { return expression_; }
@@ -52,6 +55,14 @@ class TypedFunction final : public ConvexFunction {
     double evaluateChecked(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient,
                            std::string* error) const override;
 
+    // evaluateChecked() for a method that needs a differentiable f (Frank-Wolfe): also NaN
+    // and *error at a kink, where abs's argument is 0 or a max or min has two active arguments
+    // of different gradients ("f is not differentiable there: abs(x) has its kink ... at
+    // (x, y) = (0, 1)"); sqrt and log at 0 and x^p (p < 1) at 0 are refused as in
+    // evaluateChecked.
+    double evaluateSmooth(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
+                          std::string* error) const;
+
     // Not known in closed form: NaN (the family reports no known optimum for it).
     double minimumValue() const override;
     Eigen::VectorXd minimizer() const override;
@@ -63,6 +74,13 @@ class TypedFunction final : public ConvexFunction {
 
   private:
     TypedFunction() = default;
+    // `domainText` names the box in messages ("the domain '-3:3'").
+    static std::shared_ptr<const TypedFunction> parseOver(const std::string& expression,
+                                                          const Box& box,
+                                                          const std::string& domainText,
+                                                          std::string* why);
+    double evaluateAt(const Eigen::VectorXd& x, Eigen::VectorXd* subgradient, std::string* error,
+                      bool smooth) const;
 
     std::string expression_;
     std::string canonical_;

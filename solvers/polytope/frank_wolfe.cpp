@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/number_text.h"
+#include "nonsmooth/cutting_plane_model.h"
 
 namespace cplab {
 
@@ -16,6 +17,10 @@ constexpr double kActiveWeight = 1e-15;
 
 std::string vertexText(const Eigen::Vector2d& v) {
     return "vertex (" + formatShort(v.x()) + ", " + formatShort(v.y()) + ")";
+}
+
+std::string at(const Eigen::Vector2d& x) {
+    return "(x, y) = " + pointText(x);
 }
 
 }  // namespace
@@ -49,13 +54,20 @@ FrankWolfeSolver::FrankWolfeSolver(std::shared_ptr<const PolytopeProblem> proble
     weights_.assign(vertices.size(), 0.0);
     weights_[static_cast<std::size_t>(problem_->startVertex)] = 1.0;
     iterates_.push_back(x_);
-    lastGradient_ = problem_->gradient(x_);
+    std::string error;
+    const double f0 = problem_->evaluate(x_, &lastGradient_, &error);
+    if (!std::isfinite(f0) || !lastGradient_.allFinite()) {
+        reject("FrankWolfeSolver: at the start vertex: " +
+               (error.empty() ? "f or its gradient is not finite at " + at(x_) : error));
+        return;
+    }
+    if (!problem_->isQuadratic()) planes_.push_back({x_, f0, lastGradient_});
     const int s = linearOracle(lastGradient_);
     fwGap_ = (x_ - vertices[static_cast<std::size_t>(s)]).dot(lastGradient_);
 
     IterationRecord initial;
     initial.oracleCalls = 1;
-    initial.upper = problem_->value(x_);
+    initial.upper = f0;
     initial.lower = initial.upper - fwGap_;
     initial.extra = {fwGap_, 0.0, 0.0, 1.0};
     setInitialRecord(initial);
@@ -93,15 +105,91 @@ std::vector<std::string> FrankWolfeSolver::pseudocode() const {
     };
 }
 
+// The away direction x_t − a_t and its largest step λ_a/(1 − λ_a) when it beats the
+// Frank-Wolfe direction (awayStep_, awayVertex_ set); false otherwise.
+bool FrankWolfeSolver::chooseAway(const Eigen::Vector2d& gradient, Eigen::Vector2d* direction,
+                                  double* maxStep) {
+    const auto& vertices = problem_->vertices;
+    int a = -1;
+    for (int v = 0; v < static_cast<int>(vertices.size()); ++v) {
+        if (weights_[static_cast<std::size_t>(v)] <= 0) continue;
+        if (a < 0 || vertices[static_cast<std::size_t>(v)].dot(gradient) >
+                         vertices[static_cast<std::size_t>(a)].dot(gradient)) {
+            a = v;
+        }
+    }
+    const Eigen::Vector2d awayDirection = x_ - vertices[static_cast<std::size_t>(a)];
+    const double awayGap = -awayDirection.dot(gradient);
+    const double lambda = weights_[static_cast<std::size_t>(a)];
+    if (!(awayGap > fwGap_ && lambda < 1.0)) return false;
+    awayStep_ = true;
+    awayVertex_ = a;
+    *direction = awayDirection;
+    *maxStep = lambda / (1.0 - lambda);
+    return true;
+}
+
+// γ in [0, maxStep] minimising φ(γ) = f(x_t + γ d) for a typed f: bisection on the slope
+// φ'(γ) = ⟨∇f(x_t + γ d), d⟩, which a convex f makes non-decreasing, to the last bit of γ; a
+// slope that falls is negative curvature along the step, and f is not convex. An error or
+// nullopt with *gamma.
+std::optional<std::string> FrankWolfeSolver::searchLine(const Eigen::Vector2d& d, double slope,
+                                                        double maxStep, double* gamma) const {
+    *gamma = 0.0;
+    if (!(slope < 0)) return std::nullopt;
+    std::string error;
+    const auto slopeAt = [&](double t, double* value) {
+        Eigen::Vector2d g;
+        const double f = problem_->evaluate(x_ + t * d, &g, &error);
+        *value = g.dot(d);
+        return std::isfinite(f) && std::isfinite(*value);
+    };
+    double lo = 0.0, hi = maxStep, slopeLo = slope, slopeHi = 0.0;
+    if (!slopeAt(hi, &slopeHi)) return error;
+    const double slack = 1e-9 * (std::abs(slope) + std::abs(slopeHi));
+    const auto falls = [&](double a, double sa, double b, double sb) -> std::optional<std::string> {
+        if (sb >= sa - slack) return std::nullopt;
+        return "f is not convex: along the step from " + at(x_) + " its slope falls from " +
+               formatShort(sa, 6) + " at " + at(x_ + a * d) + " to " + formatShort(sb, 6) + " at " +
+               at(x_ + b * d) + " (negative curvature)";
+    };
+    if (auto e = falls(0.0, slope, hi, slopeHi)) return e;
+    if (slopeHi <= 0) {
+        *gamma = hi;
+        return std::nullopt;
+    }
+    for (int k = 0; k < 200; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        double slopeMid = 0.0;
+        if (!slopeAt(mid, &slopeMid)) return error;
+        if (auto e = falls(lo, slopeLo, mid, slopeMid)) return e;
+        if (auto e = falls(mid, slopeMid, hi, slopeHi)) return e;
+        if (slopeMid < 0) {
+            lo = mid;
+            slopeLo = slopeMid;
+        } else {
+            hi = mid;
+            slopeHi = slopeMid;
+        }
+    }
+    *gamma = 0.5 * (lo + hi);
+    return std::nullopt;
+}
+
 Status FrankWolfeSolver::doStep(IterationRecord& record) {
     const auto& vertices = problem_->vertices;
-    const Eigen::Vector2d gradient = problem_->gradient(x_);
+    Eigen::Vector2d gradient;
+    std::string error;
+    const double fx = problem_->evaluate(x_, &gradient, &error);
     lastGradient_ = gradient;
     ++record.oracleCalls;
+    if (!std::isfinite(fx) || !gradient.allFinite())
+        return Status::make(StatusCode::NumericalFailure,
+                            error.empty() ? "f or its gradient is not finite at " + at(x_) : error);
     const int s = linearOracle(gradient);
     const Eigen::Vector2d& vs = vertices[static_cast<std::size_t>(s)];
     fwGap_ = (x_ - vs).dot(gradient);
-    const double fx = problem_->value(x_);
     record.lower = std::max(record.lower, fx - fwGap_);
     fwVertex_ = s;
     awayVertex_ = -1;
@@ -109,38 +197,41 @@ Status FrankWolfeSolver::doStep(IterationRecord& record) {
 
     Eigen::Vector2d direction = vs - x_;
     double maxStep = 1.0;
-    if (options_.variant == "away") {
-        int a = -1;
-        for (int v = 0; v < static_cast<int>(vertices.size()); ++v) {
-            if (weights_[static_cast<std::size_t>(v)] <= 0) continue;
-            if (a < 0 || vertices[static_cast<std::size_t>(v)].dot(gradient) >
-                             vertices[static_cast<std::size_t>(a)].dot(gradient)) {
-                a = v;
-            }
-        }
-        const Eigen::Vector2d awayDirection = x_ - vertices[static_cast<std::size_t>(a)];
-        const double awayGap = -awayDirection.dot(gradient);
-        const double lambda = weights_[static_cast<std::size_t>(a)];
-        if (awayGap > fwGap_ && lambda < 1.0) {
-            awayStep_ = true;
-            awayVertex_ = a;
-            direction = awayDirection;
-            maxStep = lambda / (1.0 - lambda);
-        }
-    }
+    if (options_.variant == "away") chooseAway(gradient, &direction, &maxStep);
 
     double gamma = 0.0;
     if (options_.step == "standard") {
         gamma = 2.0 / (record.iteration - 1 + 2.0);  // t = iteration − 1 starts at 0
-    } else {
+    } else if (problem_->isQuadratic()) {
         const double curvature = direction.dot(problem_->Q * direction);
         const double slope = direction.dot(gradient);
         gamma = curvature > 0 ? std::clamp(-slope / curvature, 0.0, maxStep)
                               : (slope < 0 ? maxStep : 0.0);
+    } else if (auto failed = searchLine(direction, direction.dot(gradient), maxStep, &gamma)) {
+        return Status::make(StatusCode::NumericalFailure, *failed);
     }
     stepSize_ = gamma;
     x_ += gamma * direction;
+    updateWeights(s, gamma, maxStep);
+    iterates_.push_back(x_);
+    Eigen::Vector2d next;
+    const double fNext = problem_->evaluate(x_, &next, &error);
+    if (!std::isfinite(fNext) || !next.allFinite())
+        return Status::make(StatusCode::NumericalFailure,
+                            error.empty() ? "f or its gradient is not finite at " + at(x_) : error);
+    record.upper = std::min(record.upper, fNext);
 
+    int active = 0;
+    for (double w : weights_)
+        active += w > kActiveWeight ? 1 : 0;
+    if (options_.variant != "away") active = 0;
+    record.extra = {fwGap_, gamma, awayStep_ ? 1.0 : 0.0, static_cast<double>(active)};
+    return checkConvex(next, fNext);
+}
+
+// The active-set weights after the step of size gamma (toward s, or away from awayVertex_),
+// and the step's events.
+void FrankWolfeSolver::updateWeights(int s, double gamma, double maxStep) {
     // The weights are kept for both variants (the plain one's tell when a vertex is first used).
     const bool wasActive = weights_[static_cast<std::size_t>(s)] > kActiveWeight;
     if (awayStep_) {
@@ -158,14 +249,16 @@ Status FrankWolfeSolver::doStep(IterationRecord& record) {
         weights_[static_cast<std::size_t>(s)] += gamma;
     }
     noteStepEvents(wasActive);
-    iterates_.push_back(x_);
-    record.upper = std::min(record.upper, problem_->value(x_));
+}
 
-    int active = 0;
-    for (double w : weights_)
-        active += w > kActiveWeight ? 1 : 0;
-    if (options_.variant != "away") active = 0;
-    record.extra = {fwGap_, gamma, awayStep_ ? 1.0 : 0.0, static_cast<double>(active)};
+// A typed f: the plane at the new iterate against f at the earlier ones and theirs against f
+// there (nonsmooth/cutting_plane_model.h); a plane above f stops the run, as Kelley's does,
+// since the lower bound f(x_t) − g_t then certifies nothing.
+Status FrankWolfeSolver::checkConvex(const Eigen::Vector2d& gradient, double f) {
+    if (problem_->isQuadratic()) return Status::running();
+    planes_.push_back({x_, f, gradient});
+    if (const auto above = lastPlaneAboveF(planes_))
+        return Status::make(StatusCode::NumericalFailure, planeAboveFText(planes_, *above));
     return Status::running();
 }
 

@@ -4,21 +4,21 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.h"
+#include "nonsmooth/cutting_plane_model.h"
+#include "nonsmooth/typed_function.h"
+#include "polygon.h"
+
 namespace cplab {
 
 namespace {
 
 double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-    return a.x() * b.y() - a.y() * b.x();
+    return cross2(a, b);
 }
 
 bool inside(const std::vector<Eigen::Vector2d>& polygon, const Eigen::Vector2d& x) {
-    for (std::size_t k = 0; k < polygon.size(); ++k) {
-        const Eigen::Vector2d& a = polygon[k];
-        const Eigen::Vector2d& b = polygon[(k + 1) % polygon.size()];
-        if (cross(b - a, x - a) < 0) return false;
-    }
-    return true;
+    return insidePolygon(polygon, x);
 }
 
 PolytopeProblem triangleEdge() {
@@ -95,7 +95,36 @@ bool PolytopeProblem::isValid(std::string* why) const {
     return true;
 }
 
+double PolytopeProblem::typedValue(const Eigen::Vector2d& x) const {
+    return typed->evaluateChecked(x, nullptr, nullptr);
+}
+
+Eigen::Vector2d PolytopeProblem::typedGradient(const Eigen::Vector2d& x) const {
+    Eigen::VectorXd g;
+    typed->evaluateChecked(x, &g, nullptr);
+    return g.size() == 2 ? Eigen::Vector2d(g) : Eigen::Vector2d::Constant(std::nan(""));
+}
+
+double PolytopeProblem::evaluate(const Eigen::Vector2d& x, Eigen::Vector2d* gradient,
+                                 std::string* error) const {
+    if (!typed) {
+        if (error) error->clear();
+        if (gradient) *gradient = this->gradient(x);
+        return value(x);
+    }
+    Eigen::VectorXd g;
+    const double f = typed->evaluateSmooth(x, &g, error);
+    if (gradient) *gradient = g.size() == 2 ? Eigen::Vector2d(g) : Eigen::Vector2d::Constant(f);
+    return f;
+}
+
+double PolytopeProblem::minimumValue() const {
+    const Eigen::Vector2d x = minimizer();
+    return x.allFinite() ? value(x) : std::nan("");
+}
+
 Eigen::Vector2d PolytopeProblem::minimizer() const {
+    if (typed) return computedMinimizer;
     if (inside(vertices, c)) return c;
     // On the boundary: minimise the 1-D quadratic f(a + s(b − a)), s ∈ [0, 1], per edge.
     Eigen::Vector2d best = vertices.front();
@@ -114,6 +143,110 @@ Eigen::Vector2d PolytopeProblem::minimizer() const {
     return best;
 }
 
+namespace {
+
+// Whether a plane of f at one of 13×13 points of the polygon (convex combinations of its
+// centroid and boundary) lies above f at another: f is then not convex. Points where f cannot
+// be evaluated count as "not convex" (no reference is computed either way).
+bool seenNotConvex(const PolytopeProblem& p, const Eigen::Vector2d& centroid) {
+    std::vector<CuttingPlane> planes;
+    const int n = static_cast<int>(p.vertices.size());
+    for (int i = 0; i < 13; ++i) {
+        // Along the boundary, at a fraction of the way around.
+        const double around = n * (i / 13.0);
+        const int k = static_cast<int>(around);
+        const Eigen::Vector2d& a = p.vertices[static_cast<std::size_t>(k % n)];
+        const Eigen::Vector2d& b = p.vertices[static_cast<std::size_t>((k + 1) % n)];
+        const Eigen::Vector2d edge = a + (around - k) * (b - a);
+        for (int j = 0; j < 13; ++j) {
+            const Eigen::Vector2d x = centroid + (j / 12.0) * (edge - centroid);
+            Eigen::VectorXd g;
+            std::string error;
+            const double f = p.typed->evaluateChecked(x, &g, &error);
+            if (!std::isfinite(f)) return true;
+            planes.push_back({x, f, g});
+            if (lastPlaneAboveF(planes)) return true;
+        }
+    }
+    return false;
+}
+
+// The Frank–Wolfe gap max_v ⟨x − v, g⟩ over the vertices.
+double fwGapAt(const PolytopeProblem& p, const Eigen::Vector2d& x, const Eigen::Vector2d& g) {
+    double gap = 0.0;
+    for (const auto& v : p.vertices)
+        gap = std::max(gap, (x - v).dot(g));
+    return gap;
+}
+
+}  // namespace
+
+Eigen::Vector2d computeTypedMinimizer(const PolytopeProblem& p) {
+    const Eigen::Vector2d none = Eigen::Vector2d::Constant(std::nan(""));
+    if (!p.typed || p.vertices.size() < 3) return none;
+    Eigen::Vector2d x = Eigen::Vector2d::Zero();
+    double diameter = 0.0;
+    for (const auto& v : p.vertices) {
+        x += v / static_cast<double>(p.vertices.size());
+        for (const auto& w : p.vertices)
+            diameter = std::max(diameter, (v - w).norm());
+    }
+    if (seenNotConvex(p, x)) return none;
+    Eigen::Vector2d g = p.gradient(x);
+    double f = p.value(x);
+    double step = diameter / std::max(g.norm(), 1e-300);
+    for (int k = 0; k < 50000 && std::isfinite(f) && g.allFinite(); ++k) {
+        if (fwGapAt(p, x, g) <= 1e-11 * (1 + std::abs(f))) return x;
+        // Backtracking: the step is accepted when f lies below its quadratic model there.
+        Eigen::Vector2d y = x;
+        double fy = f;
+        for (int halvings = 0; halvings < 80; ++halvings, step *= 0.5) {
+            y = projectOntoPolygon(p.vertices, x - step * g);
+            fy = p.value(y);
+            if (fy <= f + g.dot(y - x) + (y - x).squaredNorm() / (2 * step)) break;
+        }
+        if (!std::isfinite(fy) || (y - x).norm() <= 1e-15 * (1 + x.norm())) break;
+        x = y;
+        f = fy;
+        g = p.gradient(x);
+        step *= 2;  // a longer step next time, found too long by backtracking
+    }
+    const bool close =
+        std::isfinite(f) && g.allFinite() && fwGapAt(p, x, g) <= 1e-8 * (1 + std::abs(f));
+    return close ? x : none;
+}
+
+std::shared_ptr<const PolytopeProblem> makeTypedPolytopeProblem(const std::string& expression,
+                                                                const std::string& polygon,
+                                                                std::string* why) {
+    auto p = std::make_shared<PolytopeProblem>();
+    if (!parsePolygon(polygon, &p->vertices, why)) return nullptr;
+    Box box;
+    box.lower = box.upper = p->vertices.front();
+    for (const auto& v : p->vertices) {
+        box.lower = box.lower.cwiseMin(v);
+        box.upper = box.upper.cwiseMax(v);
+    }
+    p->typed = TypedFunction::parse(expression, box, why);
+    if (!p->typed) return nullptr;
+    for (std::size_t k = 0; k < p->vertices.size(); ++k) {
+        std::string error;
+        if (std::isnan(p->typed->evaluateChecked(p->vertices[k], nullptr, &error))) {
+            const std::string named =
+                expression.size() <= 60 ? expression : expression.substr(0, 57) + "...";
+            if (why) *why = "function '" + named + "': " + error + ", a vertex of the polygon";
+            return nullptr;
+        }
+    }
+    p->name = "typed_polygon";
+    p->title = expression;
+    p->description = "Your own function over your polygon (" + std::to_string(p->vertices.size()) +
+                     " vertices): exact gradients, no closed-form minimum (x* is computed).";
+    p->startVertex = 0;
+    p->computedMinimizer = computeTypedMinimizer(*p);
+    return p;
+}
+
 std::vector<std::string> polytopeProblemNames() {
     return {"triangle_edge", "square_interior", "hexagon_vertex"};
 }
@@ -130,14 +263,17 @@ std::shared_ptr<const PolytopeView> makePolytopeView(std::shared_ptr<const Polyt
     auto view = std::make_shared<PolytopeView>();
     view->problem = problem;
     view->minimizer = problem->minimizer();
-    view->minimum = problem->value(view->minimizer);
+    view->minimizerComputed = !problem->isQuadratic();
+    view->minimum = view->minimizer.allFinite() ? problem->value(view->minimizer) : std::nan("");
     Eigen::Vector2d lo = problem->vertices.front(), hi = lo;
     for (const auto& v : problem->vertices) {
         lo = lo.cwiseMin(v);
         hi = hi.cwiseMax(v);
     }
-    lo = lo.cwiseMin(problem->c);
-    hi = hi.cwiseMax(problem->c);
+    if (problem->isQuadratic()) {  // c in view: where the contours centre
+        lo = lo.cwiseMin(problem->c);
+        hi = hi.cwiseMax(problem->c);
+    }
     const Eigen::Vector2d margin = 0.15 * (hi - lo);
     lo -= margin;
     hi += margin;
