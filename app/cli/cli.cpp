@@ -129,7 +129,7 @@ const char* const kUsage =
     "                [--seed S]] [--data-set key=value ...] [--problem-set key=value ...]\n"
     "                [--set key=value ...] [--trace out.csv] [--model out.txt]\n"
     "                [--model-format cplab|libsvm|liblinear] [--labeling out.MAP] [--json]\n"
-    "                [--quiet] [--function F --domain D]\n"
+    "                [--quiet] [--function F (--domain D | --polygon P)]\n"
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "  cplab-cli session FILE.cplab [--json] [--trace-prefix PREFIX] [--quiet]\n"
@@ -320,13 +320,55 @@ std::optional<std::string> parseTestSplit(const QCommandLineParser& parser,
     return std::nullopt;
 }
 
-// --function F and --domain D: shorthands for --problem typed --problem-set function=F
-// --problem-set domain=D (the nonsmooth family's typed function, docs/nonsmooth.md).
+// Whether the family of `solver` has the problem option `name` (true when the solver is
+// unknown: its own error comes later).
+bool takesProblemOption(const std::string& solver, const std::string& name) {
+    const Family* family = familyOfSolver(solver);
+    if (!family) return true;
+    for (const auto& o : family->problemOptions())
+        if (o.name == name) return true;
+    return false;
+}
+
+// The family's problem that the shorthands type: its problem named "typed..." ("typed" of the
+// nonsmooth family, "typed_polygon" of the polytope family); "typed" when the solver is unknown.
+std::string typedProblemOf(const std::string& solver) {
+    const Family* family = familyOfSolver(solver);
+    if (!family) return "typed";
+    for (const auto& p : family->problems())
+        if (p.name.rfind("typed", 0) == 0) return p.name;
+    return {};
+}
+
+// Why --domain or --polygon does not fit the solver's family (the other one's place named).
+std::optional<std::string> shapeMismatch(const QCommandLineParser& parser,
+                                         const QCommandLineOption& domain,
+                                         const QCommandLineOption& polygon,
+                                         const std::string& solver) {
+    const bool box = takesProblemOption(solver, "domain");
+    const bool corners = takesProblemOption(solver, "polygon");
+    if (parser.isSet(domain) && !box)
+        return corners ? "--domain is the box of kelley and bundle: " + solver +
+                             " takes its polygon as --polygon 'x,y x,y x,y ...'"
+                       : "--domain: " + solver + " takes no typed function";
+    if (parser.isSet(polygon) && !corners)
+        return box ? "--polygon is Frank-Wolfe's: " + solver +
+                         " takes a box, --domain lo:hi or lo:hi,lo:hi"
+                   : "--polygon: " + solver + " takes no typed function";
+    return std::nullopt;
+}
+
+// --function F with --domain D (kelley, bundle) or --polygon P (frank_wolfe): shorthands for
+// --problem typed|typed_polygon --problem-set function=F --problem-set domain=D|polygon=P (the
+// typed functions, docs/nonsmooth.md and docs/structured.md). --polygon alone: the polygon
+// with the family's default function.
 std::optional<std::string> typedFunctionShorthands(const QCommandLineParser& parser,
                                                    const QCommandLineOption& function,
                                                    const QCommandLineOption& domain,
+                                                   const QCommandLineOption& polygon,
                                                    RunArguments& a) {
-    for (const auto& [option, key] : {std::pair{&function, "function"}, {&domain, "domain"}}) {
+    for (const auto& [option, key] :
+         {std::pair{&function, "function"}, {&domain, "domain"}, {&polygon, "polygon"}}) {
         if (!parser.isSet(*option)) continue;
         if (parser.values(*option).size() > 1)
             return "--" + std::string(key) + " given more than once";
@@ -335,15 +377,19 @@ std::optional<std::string> typedFunctionShorthands(const QCommandLineParser& par
                    "=..., not both";
         a.problemOptions[key] = parser.value(*option).toStdString();
     }
-    if (!parser.isSet(function)) {
+    if (auto error = shapeMismatch(parser, domain, polygon, a.solver)) return error;
+    const char* types = parser.isSet(function) ? "--function" : "--polygon";
+    if (!parser.isSet(function) && !parser.isSet(polygon)) {
         if (parser.isSet(domain) && a.problem.empty())
             return std::string("--domain needs --function F (a typed function of x and y)");
         return std::nullopt;
     }
-    if (a.problem.empty() && a.data.empty()) a.problem = "typed";
-    if (a.problem != "typed")
-        return "--function types its own problem: give it without --problem " + a.problem +
-               (a.data.empty() ? "" : " or --data");
+    const std::string typed = typedProblemOf(a.solver);
+    if (typed.empty()) return std::string(types) + ": " + a.solver + " takes no typed function";
+    if (a.problem.empty() && a.data.empty()) a.problem = typed;
+    if (a.problem != typed)
+        return std::string(types) + " types its own problem: give it without --problem " +
+               a.problem + (a.data.empty() ? "" : " or --data");
     return std::nullopt;
 }
 
@@ -366,8 +412,9 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     const QCommandLineOption quiet("quiet", "no progress lines");
     const QCommandLineOption function("function", "typed function of x (and y)", "F");
     const QCommandLineOption domain("domain", "its box, lo:hi or lo:hi,lo:hi", "D");
+    const QCommandLineOption polygon("polygon", "frank_wolfe's polygon, x,y x,y x,y ...", "P");
     parser.addOptions({problem, data, test, fraction, seed, set, problemSet, dataSet, trace, model,
-                       modelFormat, labeling, json, quiet, function, domain});
+                       modelFormat, labeling, json, quiet, function, domain, polygon});
     if (auto error = parse(parser, args, "run")) return error;
     for (const auto& once :
          {problem, data, test, fraction, seed, trace, model, modelFormat, labeling}) {
@@ -401,7 +448,7 @@ std::optional<std::string> parseRunArguments(const std::vector<std::string>& arg
     if (!a.dataOptions.empty() && !parser.isSet(data))
         return std::string("--data-set: the options of a data file's reader need --data FILE");
     if (auto error = parseTestSplit(parser, test, fraction, seed, a)) return error;
-    return typedFunctionShorthands(parser, function, domain, a);
+    return typedFunctionShorthands(parser, function, domain, polygon, a);
 }
 
 }  // namespace

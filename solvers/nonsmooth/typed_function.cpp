@@ -334,6 +334,13 @@ struct Dual {
 
 Dual evaluateNode(const Node& node, const Eigen::Vector2d& x, bool smooth);
 
+// A point where a differentiable f is asked for (smooth mode, Frank-Wolfe) and `node` has a
+// kink: its message (evaluateChecked adds the point).
+[[noreturn]] void kink(const Node& node, const std::string& what) {
+    throw EvaluationError{"f is not differentiable there: " + node.text + " " + what +
+                          " (Frank-Wolfe needs a differentiable f)"};
+}
+
 Dual evaluatePower(const Node& node, const Eigen::Vector2d& x, bool smooth) {
     const Dual b = evaluateNode(node.children[0], x, smooth);
     const Node& exponent = node.children[1];
@@ -354,18 +361,13 @@ Dual evaluatePower(const Node& node, const Eigen::Vector2d& x, bool smooth) {
         throw EvaluationError{"a negative number to a non-integer power in " + node.text + " (" +
                               formatShort(b.v) + "^" + formatShort(p) + ")"};
     r.v = std::pow(b.v, p);
+    if (smooth && b.v == 0 && p > 0 && p < 1)
+        kink(node, "is not differentiable where its base is 0");
     if (p == 0 || b.g.isZero()) return r;
     if (b.v == 0 && p < 1)
         throw EvaluationError{"no finite subgradient of " + node.text + " where its base is 0"};
     r.g = p * std::pow(b.v, p - 1) * b.g;
     return r;
-}
-
-// A point where a differentiable f is asked for (smooth mode, Frank-Wolfe) and `node` has a
-// kink: its message (evaluateChecked adds the point).
-[[noreturn]] void kink(const Node& node, const std::string& what) {
-    throw EvaluationError{"f is not differentiable there: " + node.text + " " + what +
-                          " (Frank-Wolfe needs a differentiable f)"};
 }
 
 Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x, bool smooth) {
@@ -383,6 +385,7 @@ Dual evaluateUnary(const Node& node, const Eigen::Vector2d& x, bool smooth) {
                 throw EvaluationError{"sqrt of a negative number: " + node.text + " = sqrt(" +
                                       formatShort(u.v) + ")"};
             r.v = std::sqrt(u.v);
+            if (smooth && r.v == 0) kink(node, "is not differentiable where it is 0");
             if (r.v > 0)
                 r.g = 0.5 / r.v * u.g;
             else if (!u.g.isZero())

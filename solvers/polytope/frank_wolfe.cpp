@@ -178,6 +178,9 @@ std::optional<std::string> FrankWolfeSolver::searchLine(const Eigen::Vector2d& d
 }
 
 Status FrankWolfeSolver::doStep(IterationRecord& record) {
+    // f was seen not to be convex before the run: no bound it would give certifies anything.
+    if (!problem_->notConvex.empty())
+        return Status::make(StatusCode::NumericalFailure, problem_->notConvex);
     const auto& vertices = problem_->vertices;
     Eigen::Vector2d gradient;
     std::string error;

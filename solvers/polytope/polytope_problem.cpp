@@ -145,11 +145,14 @@ Eigen::Vector2d PolytopeProblem::minimizer() const {
 
 namespace {
 
-// Whether a plane of f at one of 13×13 points of the polygon (convex combinations of its
-// centroid and boundary) lies above f at another: f is then not convex. Points where f cannot
-// be evaluated count as "not convex" (no reference is computed either way).
-bool seenNotConvex(const PolytopeProblem& p, const Eigen::Vector2d& centroid) {
+// Planes of f at 157 points of the polygon (convex combinations of its centroid and points
+// around its boundary), each checked against f at the others (nonsmooth/cutting_plane_model.h):
+// the first plane found above f, as text, or empty. *evaluable is false when f cannot be
+// evaluated at one of them (then no minimiser is computed either).
+std::string sampledNonConvexity(const PolytopeProblem& p, const Eigen::Vector2d& centroid,
+                                bool* evaluable) {
     std::vector<CuttingPlane> planes;
+    *evaluable = true;
     const int n = static_cast<int>(p.vertices.size());
     for (int i = 0; i < 13; ++i) {
         // Along the boundary, at a fraction of the way around.
@@ -158,17 +161,21 @@ bool seenNotConvex(const PolytopeProblem& p, const Eigen::Vector2d& centroid) {
         const Eigen::Vector2d& a = p.vertices[static_cast<std::size_t>(k % n)];
         const Eigen::Vector2d& b = p.vertices[static_cast<std::size_t>((k + 1) % n)];
         const Eigen::Vector2d edge = a + (around - k) * (b - a);
-        for (int j = 0; j < 13; ++j) {
+        for (int j = i == 0 ? 0 : 1; j < 13; ++j) {
             const Eigen::Vector2d x = centroid + (j / 12.0) * (edge - centroid);
             Eigen::VectorXd g;
             std::string error;
             const double f = p.typed->evaluateChecked(x, &g, &error);
-            if (!std::isfinite(f)) return true;
+            if (!std::isfinite(f)) {
+                *evaluable = false;
+                return {};
+            }
             planes.push_back({x, f, g});
-            if (lastPlaneAboveF(planes)) return true;
+            if (const auto above = lastPlaneAboveF(planes))
+                return planeAboveFText(planes, *above) + " (points sampled in the polygon)";
         }
     }
-    return false;
+    return {};
 }
 
 // The Frank–Wolfe gap max_v ⟨x − v, g⟩ over the vertices.
@@ -191,7 +198,8 @@ Eigen::Vector2d computeTypedMinimizer(const PolytopeProblem& p) {
         for (const auto& w : p.vertices)
             diameter = std::max(diameter, (v - w).norm());
     }
-    if (seenNotConvex(p, x)) return none;
+    bool evaluable = true;
+    if (!sampledNonConvexity(p, x, &evaluable).empty() || !evaluable) return none;
     Eigen::Vector2d g = p.gradient(x);
     double f = p.value(x);
     double step = diameter / std::max(g.norm(), 1e-300);
@@ -243,6 +251,11 @@ std::shared_ptr<const PolytopeProblem> makeTypedPolytopeProblem(const std::strin
     p->description = "Your own function over your polygon (" + std::to_string(p->vertices.size()) +
                      " vertices): exact gradients, no closed-form minimum (x* is computed).";
     p->startVertex = 0;
+    Eigen::Vector2d centroid = Eigen::Vector2d::Zero();
+    for (const auto& v : p->vertices)
+        centroid += v / static_cast<double>(p->vertices.size());
+    bool evaluable = true;
+    p->notConvex = sampledNonConvexity(*p, centroid, &evaluable);
     p->computedMinimizer = computeTypedMinimizer(*p);
     return p;
 }

@@ -36,6 +36,10 @@ struct PolytopeProblem {
     // A typed f's minimiser over the polygon as computed (computeTypedMinimizer); NaN when it
     // could not be computed to 1e-10 (f is not convex, or not evaluable everywhere).
     Eigen::Vector2d computedMinimizer = Eigen::Vector2d::Constant(std::nan(""));
+    // A typed f seen not to be convex on points sampled in the polygon before any run: the
+    // plane above f, as text ("f is not convex: the plane from (x, y) = ..."); Frank–Wolfe stops
+    // there at its first step. Empty otherwise.
+    std::string notConvex;
 
     bool isQuadratic() const { return !typed; }
     // f(x) (a typed f: NaN where it cannot be evaluated; kinks allowed: for drawing).
@@ -75,7 +79,7 @@ std::shared_ptr<const PolytopeProblem> makeTypedPolytopeProblem(const std::strin
 // A reference minimiser of a typed f over the problem's polygon: projected gradient with a
 // backtracking (Armijo) step from the polygon's centroid until the Frank–Wolfe gap, which
 // bounds f(x) − f* for a convex f, is below 1e-11·(1 + |f(x)|). NaN when f cannot be evaluated
-// on the way, when f is seen not to be convex (a plane at one of 13×13 sampled points of the
+// on the way, when f is seen not to be convex (a plane at one of 157 sampled points of the
 // polygon above f at another), or when the gap stays above 1e-8·(1 + |f(x)|).
 Eigen::Vector2d computeTypedMinimizer(const PolytopeProblem& problem);
 
