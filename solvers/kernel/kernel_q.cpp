@@ -81,6 +81,7 @@ struct KernelQ::Impl {
         combineClasses();
         lru.clear();
     }
+    const double* row(int i);  // KernelQ::row
 };
 
 KernelQ::KernelQ(KernelSet& kernels, Eigen::VectorXd y, Eigen::VectorXd beta, double cacheMb)
@@ -134,7 +135,11 @@ void KernelQ::setWeights(const Eigen::VectorXd& beta) {
 }
 
 const double* KernelQ::row(int i) {
-    Impl& d = *impl_;
+    return impl_->row(i);
+}
+
+const double* KernelQ::Impl::row(int i) {
+    Impl& d = *this;
     const int m = d.m;
     const double yi = d.y[i];
     if (d.direct) {
@@ -156,8 +161,7 @@ const double* KernelQ::row(int i) {
         for (int j = 0; j < m; ++j)
             out[j] += column[classOf[static_cast<std::size_t>(j)]];
     }
-    for (const int k : d.perExample)
-        d.kernels->addRow(k, i, d.beta[k], out);
+    if (!d.perExample.empty()) d.kernels->addWeightedRow(i, d.beta, out);
     q *= yi * d.y.array();
     ++d.rowsComputed;
     return out;
@@ -165,6 +169,14 @@ const double* KernelQ::row(int i) {
 
 Eigen::VectorXd KernelQ::multiply(const Eigen::VectorXd& x) const {
     const Impl& d = *impl_;
+    if (d.kernels->pairMajor()) {
+        // Q x = Σᵢ xᵢ Q(i, ·) from the rows of Q (cached: SMO then reads the support's rows,
+        // which a pair-major KernelSet forms in one pass over pairs, from the cache).
+        Eigen::VectorXd out = Eigen::VectorXd::Zero(d.m);
+        for (int i = 0; i < d.m; ++i)
+            if (x[i] != 0.0) out += x[i] * Eigen::Map<const Eigen::VectorXd>(impl_->row(i), d.m);
+        return out;
+    }
     const Eigen::VectorXd v = d.y.cwiseProduct(x);
     std::vector<int> support;
     for (int i = 0; i < d.m; ++i)

@@ -84,6 +84,18 @@ struct KernelSet::Impl {
     int nextWidened = 0;
     Eigen::ArrayXd expScratch;
     long long rowsComputed = 0;
+    // Pair-major whole storage (kernel_set.h, pairMajor()): entry (i, j) of the kernel in whole
+    // slot s at (i·m + j)·kernelsWhole + s of `doubles` or `floats`. Row i of every kernel is
+    // computed at once into pairScratch (slot by slot, m each: a Gaussian's powerOf row is
+    // there when its own is computed), then stored pair by pair.
+    bool pairMajor = false;
+    std::vector<char> pairRowDone;
+    std::size_t pairRowsHeld = 0;
+    std::vector<double> pairScratch;
+    int scratchRow = -1;             // the row pairScratch is being filled for, else −1
+    std::vector<char> scratchHas;    // kernel k's row scratchRow is in pairScratch
+    std::vector<double> slotWeight;  // addWeightedRow: β by whole slot
+    std::vector<int> slotNonzero;    // the slots with a weight ≠ 0
 
     bool compressed(int k) const {
         return kernels[k].group >= 0 && !groups[kernels[k].group].classOf.empty();
@@ -123,6 +135,28 @@ struct KernelSet::Impl {
     }
     const double* doubleRowOnly(int k, int i);
     const float* floatRowOnly(int k, int i);
+    // Pair-major: row i of every kernel held per example, computed and stored on first use.
+    void fillPairRow(int i);
+    template <class T>
+    void storePairRow(std::optional<RowMemory<T>>& block, int i);
+    // Pair-major: the m · kernelsWhole values of row i (filled).
+    template <class T>
+    const T* pairRow(const std::optional<RowMemory<T>>& block, int i) const {
+        const auto n = static_cast<std::size_t>(m);
+        return block->data() + static_cast<std::size_t>(i) * n * kernelsWhole;
+    }
+    // Calls f(row i of the pair-major block) with the block's value type (float or double).
+    template <class F>
+    void withPairRow(int i, const F& f) {
+        fillPairRow(i);
+        if (storage == KernelStorage::WholeFloat)
+            f(pairRow(floats, i));
+        else
+            f(pairRow(doubles, i));
+    }
+    void pairQuadratics(const Eigen::VectorXd& v, const std::vector<int>& support,
+                        Eigen::VectorXd& out);
+    void pairWeightedRow(int i, const Eigen::VectorXd& beta, double* out);
     // Construction steps (KernelSet's constructor).
     void addKernel(const KernelSpec& spec);
     void finishGroups();
@@ -172,7 +206,14 @@ struct KernelSet::Impl {
     // The computed row i of kernel k's powerOf kernel, or null.
     const double* poweredBase(int k, int i) const {
         const Kernel& kernel = kernels[k];
-        if (kernel.powerOf < 0 || storage != KernelStorage::WholeDouble || !doubles) return nullptr;
+        if (kernel.powerOf < 0 || storage != KernelStorage::WholeDouble) return nullptr;
+        if (pairMajor) {
+            if (scratchRow != i || !scratchHas[static_cast<std::size_t>(kernel.powerOf)])
+                return nullptr;
+            return pairScratch.data() +
+                   kernels[kernel.powerOf].wholeSlot * static_cast<std::size_t>(m);
+        }
+        if (!doubles) return nullptr;
         const Kernel& base = kernels[kernel.powerOf];
         if (base.computed.empty() || !base.computed[static_cast<std::size_t>(i)]) return nullptr;
         const auto n = static_cast<std::size_t>(m);
@@ -429,6 +470,8 @@ void KernelSet::Impl::chooseStorage(double cacheMb, KernelPrecision precision) {
         lru.configure(static_cast<int>(room / rowBytes), m);
     }
     fillGroup = precision == KernelPrecision::Compact && storage != KernelStorage::Rows;
+    pairMajor = fillGroup && full >= 2;
+    if (pairMajor) pairRowDone.assign(static_cast<std::size_t>(m), 0);
     groupKernels.resize(groups.size());
     for (int k = 0; k < static_cast<int>(kernels.size()); ++k)
         if (kernels[k].group >= 0 && !compressed(k)) groupKernels[kernels[k].group].push_back(k);
@@ -506,8 +549,206 @@ const float* KernelSet::Impl::floatRowOnly(int k, int i) {
                            });
 }
 
+void KernelSet::Impl::fillPairRow(int i) {
+    if (pairRowDone[static_cast<std::size_t>(i)]) return;
+    const auto n = static_cast<std::size_t>(m);
+    if (pairScratch.empty()) pairScratch.resize(kernelsWhole * n);
+    scratchHas.assign(kernels.size(), 0);
+    scratchRow = i;
+    // In order (orderGroups): a Gaussian's powerOf row is in the scratch before its own.
+    for (const std::vector<int>& members : groupKernels) {
+        for (const int k : members) {
+            computeRow(k, i, pairScratch.data() + kernels[k].wholeSlot * n);
+            scratchHas[static_cast<std::size_t>(k)] = 1;
+            ++kernels[k].rowsHeld;
+        }
+    }
+    scratchRow = -1;
+    if (storage == KernelStorage::WholeFloat)
+        storePairRow(floats, i);
+    else
+        storePairRow(doubles, i);
+    pairRowDone[static_cast<std::size_t>(i)] = 1;
+    ++pairRowsHeld;
+}
+
+template <class T>
+void KernelSet::Impl::storePairRow(std::optional<RowMemory<T>>& block, int i) {
+    const auto n = static_cast<std::size_t>(m);
+    const std::size_t stride = kernelsWhole;
+    if (!block) block.emplace(n * n * stride);
+    T* out = block->data() + static_cast<std::size_t>(i) * n * stride;
+    // A transpose in blocks of 64 columns: the scratch's rows are read in runs.
+    constexpr std::size_t kBlock = 64;
+    for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
+        const std::size_t j1 = std::min(n, j0 + kBlock);
+        for (std::size_t slot = 0; slot < stride; ++slot) {
+            const double* from = pairScratch.data() + slot * n;
+            for (std::size_t j = j0; j < j1; ++j)
+                out[j * stride + slot] = static_cast<T>(from[j]);
+        }
+    }
+}
+
+namespace {
+
+// The pair-major loops (kernel_set.h, pairMajor()). Each is compiled twice, portable (SSE2)
+// and for AVX2 with FMA (four doubles, or four floats widened, per instruction: the plane's
+// sums over 200 kernels ran at the SSE2 code's arithmetic bound, not memory's), and chosen
+// once by the CPU, as TRW-S's passes are (solvers/map/trws.cpp).
+bool useAvx2() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }();
+    return yes;
+}
+
+// acc[s] += Σᵢ vᵢ (vᵢ K_s(i, i) + 2 Σ_{j in support after i} vⱼ K_s(i, j)) for every slot s,
+// over the support's rows of `block` (m pairs of `stride` values per row); `inner` has
+// stride values.
+template <class T>
+[[gnu::always_inline]] inline void quadraticPass(const T* block, std::size_t m, std::size_t stride,
+                                                 const double* v, const int* support,
+                                                 std::size_t count, double* inner, double* acc) {
+    for (std::size_t a = 0; a < count; ++a) {
+        const auto i = static_cast<std::size_t>(support[a]);
+        const T* row = block + i * m * stride;
+        const double vi = v[i];
+        const T* diagonal = row + i * stride;
+        for (std::size_t s = 0; s < stride; ++s)
+            inner[s] = vi * static_cast<double>(diagonal[s]);
+        for (std::size_t b = a + 1; b < count; ++b) {
+            const auto j = static_cast<std::size_t>(support[b]);
+            const double w = 2.0 * v[j];
+            const T* pair = row + j * stride;
+            for (std::size_t s = 0; s < stride; ++s)
+                inner[s] += w * static_cast<double>(pair[s]);
+        }
+        for (std::size_t s = 0; s < stride; ++s)
+            acc[s] += vi * inner[s];
+    }
+}
+
+// out[j] += Σ_s weight[s] K_s(i, j) over row i's pairs (`row`): over the listed nonzero slots
+// when they are few, else a dot product of all `stride` slots (four sums, vectorised).
+template <class T>
+[[gnu::always_inline]] inline void weightedPass(const T* row, std::size_t stride, std::size_t m,
+                                                const double* weight, const int* nonzero,
+                                                std::size_t count, double* out) {
+    if (count * 4 <= stride) {
+        for (std::size_t j = 0; j < m; ++j) {
+            const T* pair = row + j * stride;
+            double sum = 0.0;
+            for (std::size_t t = 0; t < count; ++t)
+                sum += weight[nonzero[t]] * static_cast<double>(pair[nonzero[t]]);
+            out[j] += sum;
+        }
+        return;
+    }
+    const std::size_t whole = stride / 4 * 4;
+    for (std::size_t j = 0; j < m; ++j) {
+        const T* pair = row + j * stride;
+        double sum[4] = {0.0, 0.0, 0.0, 0.0};
+        for (std::size_t s = 0; s < whole; s += 4)
+            for (std::size_t t = 0; t < 4; ++t)
+                sum[t] += weight[s + t] * static_cast<double>(pair[s + t]);
+        for (std::size_t s = whole; s < stride; ++s)
+            sum[0] += weight[s] * static_cast<double>(pair[s]);
+        out[j] += (sum[0] + sum[1]) + (sum[2] + sum[3]);
+    }
+}
+
+template <class T>
+void quadraticPassPortable(const T* block, std::size_t m, std::size_t stride, const double* v,
+                           const int* support, std::size_t count, double* inner, double* acc) {
+    quadraticPass(block, m, stride, v, support, count, inner, acc);
+}
+
+template <class T>
+[[gnu::target("avx2,fma")]] void quadraticPassAvx2(const T* block, std::size_t m,
+                                                   std::size_t stride, const double* v,
+                                                   const int* support, std::size_t count,
+                                                   double* inner, double* acc) {
+    quadraticPass(block, m, stride, v, support, count, inner, acc);
+}
+
+template <class T>
+void weightedPassPortable(const T* row, std::size_t stride, std::size_t m, const double* weight,
+                          const int* nonzero, std::size_t count, double* out) {
+    weightedPass(row, stride, m, weight, nonzero, count, out);
+}
+
+template <class T>
+[[gnu::target("avx2,fma")]] void weightedPassAvx2(const T* row, std::size_t stride, std::size_t m,
+                                                  const double* weight, const int* nonzero,
+                                                  std::size_t count, double* out) {
+    weightedPass(row, stride, m, weight, nonzero, count, out);
+}
+
+template <class T>
+void quadraticSums(const T* block, std::size_t m, std::size_t stride, const double* v,
+                   const std::vector<int>& support, double* inner, double* acc) {
+    if (useAvx2())
+        quadraticPassAvx2(block, m, stride, v, support.data(), support.size(), inner, acc);
+    else
+        quadraticPassPortable(block, m, stride, v, support.data(), support.size(), inner, acc);
+}
+
+template <class T>
+void weightedSums(const T* row, std::size_t stride, std::size_t m,
+                  const std::vector<double>& weight, const std::vector<int>& nonzero, double* out) {
+    if (useAvx2())
+        weightedPassAvx2(row, stride, m, weight.data(), nonzero.data(), nonzero.size(), out);
+    else
+        weightedPassPortable(row, stride, m, weight.data(), nonzero.data(), nonzero.size(), out);
+}
+
+}  // namespace
+
+void KernelSet::Impl::pairQuadratics(const Eigen::VectorXd& v, const std::vector<int>& support,
+                                     Eigen::VectorXd& out) {
+    const std::size_t stride = kernelsWhole;
+    std::vector<double> acc(stride, 0.0), inner(stride);
+    for (const int i : support)
+        fillPairRow(i);
+    const auto n = static_cast<std::size_t>(m);
+    if (!support.empty()) {
+        if (storage == KernelStorage::WholeFloat)
+            quadraticSums(floats->data(), n, stride, v.data(), support, inner.data(), acc.data());
+        else
+            quadraticSums(doubles->data(), n, stride, v.data(), support, inner.data(), acc.data());
+    }
+    for (int k = 0; k < static_cast<int>(kernels.size()); ++k)
+        if (!compressed(k)) out[k] = acc[kernels[k].wholeSlot];
+}
+
+void KernelSet::Impl::pairWeightedRow(int i, const Eigen::VectorXd& beta, double* out) {
+    slotWeight.assign(kernelsWhole, 0.0);
+    slotNonzero.clear();
+    for (int k = 0; k < static_cast<int>(kernels.size()); ++k) {
+        if (beta[k] == 0.0 || compressed(k)) continue;
+        slotWeight[kernels[k].wholeSlot] = beta[k];
+        slotNonzero.push_back(static_cast<int>(kernels[k].wholeSlot));
+    }
+    if (slotNonzero.empty()) return;
+    withPairRow(i, [&](const auto* row) {
+        weightedSums(row, kernelsWhole, static_cast<std::size_t>(m), slotWeight, slotNonzero, out);
+    });
+}
+
 const double* KernelSet::row(int k, int i) {
     Impl& d = *impl_;
+    if (d.pairMajor && !d.compressed(k)) {
+        double* out = d.widened[d.nextWidened].data();
+        d.nextWidened ^= 1;
+        const std::size_t slot = d.kernels[k].wholeSlot, stride = d.kernelsWhole;
+        d.withPairRow(i, [&](const auto* row) {
+            for (int j = 0; j < d.m; ++j)
+                out[j] = static_cast<double>(row[static_cast<std::size_t>(j) * stride + slot]);
+        });
+        return out;
+    }
     if (d.compressed(k)) {
         const Eigen::MatrixXd& compact = d.compactOf(k);
         const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
@@ -548,6 +789,13 @@ void KernelSet::addRow(int k, int i, double weight, double* out) {
         const int a = classOf[static_cast<std::size_t>(i)];
         for (int j = 0; j < d.m; ++j)
             out[j] += weight * compact(a, classOf[static_cast<std::size_t>(j)]);
+    } else if (d.pairMajor) {
+        const std::size_t slot = d.kernels[k].wholeSlot, stride = d.kernelsWhole;
+        d.withPairRow(i, [&](const auto* row) {
+            for (int j = 0; j < d.m; ++j)
+                out[j] +=
+                    weight * static_cast<double>(row[static_cast<std::size_t>(j) * stride + slot]);
+        });
     } else if (d.storage == KernelStorage::WholeFloat) {
         target += weight * Eigen::Map<const Eigen::ArrayXf>(d.floatRow(k, i), d.m).cast<double>();
     } else {
@@ -586,6 +834,23 @@ double KernelSet::quadratic(int k, const Eigen::VectorXd& v, const std::vector<i
             w[classOf[static_cast<std::size_t>(i)]] += v[i];
         return w.dot(compact * w);
     }
+    if (d.pairMajor) {
+        const std::size_t slot = d.kernels[k].wholeSlot, stride = d.kernelsWhole;
+        double total = 0.0;
+        for (std::size_t a = 0; a < support.size(); ++a) {
+            const int i = support[a];
+            d.withPairRow(i, [&](const auto* row) {
+                const auto at = [&](int j) {
+                    return static_cast<double>(row[static_cast<std::size_t>(j) * stride + slot]);
+                };
+                double inner = at(i) * v[i];
+                for (std::size_t b = a + 1; b < support.size(); ++b)
+                    inner += 2.0 * at(support[b]) * v[support[b]];
+                total += v[i] * inner;
+            });
+        }
+        return total;
+    }
     double sum = 0.0;
     for (const int i : support) {
         const int tail = m - i - 1;
@@ -609,6 +874,46 @@ double KernelSet::quadratic(int k, const Eigen::VectorXd& v, const std::vector<i
         sum += v[i] * inner;
     }
     return sum;
+}
+
+Eigen::VectorXd KernelSet::quadratics(const Eigen::VectorXd& v, const std::vector<int>& support) {
+    Impl& d = *impl_;
+    const int K = kernels();
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(K);
+    // Over value classes vᵀ K_k v = wᵀ K_classes w, w the sums of v over each class: one w per
+    // group (kernels over the same features share it).
+    std::vector<Eigen::VectorXd> classSums(d.groups.size());
+    for (int k = 0; k < K; ++k) {
+        if (!d.compressed(k)) {
+            if (!d.pairMajor) out[k] = quadratic(k, v, support);
+            continue;
+        }
+        const Eigen::MatrixXd& matrix = d.compactOf(k);
+        Eigen::VectorXd& w = classSums[static_cast<std::size_t>(d.kernels[k].group)];
+        if (w.size() == 0) {
+            const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+            w = Eigen::VectorXd::Zero(matrix.rows());
+            for (const int i : support)
+                w[classOf[static_cast<std::size_t>(i)]] += v[i];
+        }
+        out[k] = w.dot(matrix * w);
+    }
+    if (d.pairMajor) d.pairQuadratics(v, support, out);
+    return out;
+}
+
+void KernelSet::addWeightedRow(int i, const Eigen::VectorXd& beta, double* out) {
+    Impl& d = *impl_;
+    if (d.pairMajor) {
+        d.pairWeightedRow(i, beta, out);
+        return;
+    }
+    for (int k = 0; k < kernels(); ++k)
+        if (beta[k] != 0.0 && !d.compressed(k)) addRow(k, i, beta[k], out);
+}
+
+bool KernelSet::pairMajor() const {
+    return impl_->pairMajor;
 }
 
 int KernelSet::classGroup(int k) const {
@@ -653,7 +958,7 @@ bool KernelSet::fullyCached() const {
     const Impl& d = *impl_;
     for (int k = 0; k < static_cast<int>(d.kernels.size()); ++k)
         if (d.compressed(k)) return false;  // its rows are widened into two buffers
-    return d.storage == KernelStorage::WholeDouble;
+    return d.storage == KernelStorage::WholeDouble && !d.pairMajor;
 }
 
 KernelStorage KernelSet::storage() const {
@@ -667,8 +972,12 @@ std::size_t KernelSet::bytes() const {
     std::size_t total = d.storage == KernelStorage::Rows ? d.lru.bytes() : 0;
     for (const Impl::Kernel& kernel : d.kernels) {
         total += static_cast<std::size_t>(kernel.compact.size()) * sizeof(double);
-        if (d.storage != KernelStorage::Rows)
+        if (d.storage != KernelStorage::Rows && !d.pairMajor)
             total += kernel.rowsHeld * static_cast<std::size_t>(d.m) * value;
+    }
+    if (d.pairMajor) {
+        total += d.pairRowsHeld * static_cast<std::size_t>(d.m) * d.kernelsWhole * value +
+                 d.pairScratch.capacity() * sizeof(double);
     }
     return total;
 }

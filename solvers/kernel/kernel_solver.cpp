@@ -194,6 +194,10 @@ Eigen::VectorXd mklPlane(KernelSet& kernels, const Eigen::VectorXd& alpha,
         if (alpha[i] > 0) sv.push_back(static_cast<int>(i));
     const double sum = alpha.sum();
     Eigen::VectorXd S(kernels.kernels());
+    if (kernels.pairMajor() && !products) {
+        // All kernels in one pass over the support's pairs.
+        return (sum - 0.5 * kernels.quadratics(v, sv).array()).matrix();
+    }
     // Over value classes vᵀ K_k v = wᵀ K_classes w, w the sums of v over each class: one w per
     // class group (kernels over the same feature share it).
     std::vector<Eigen::VectorXd> classSums;

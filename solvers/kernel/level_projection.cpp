@@ -10,10 +10,14 @@ namespace cplab {
 
 namespace {
 
-// ‖S‖₂² = the largest eigenvalue of S Sᵀ, by power iteration (an over-estimate by a few per
-// cent is harmless: it only shortens the ascent's steps).
-double squaredNorm2(const Eigen::MatrixXd& S) {
-    const Eigen::MatrixXd G = S * S.transpose();
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// ‖S‖₂² = the largest eigenvalue of S Sᵀ (or of Sᵀ S, the same, whichever is smaller: hundreds
+// of planes over 200 kernels), by power iteration (an over-estimate by a few per cent is
+// harmless: it only shortens the ascent's steps).
+double squaredNorm2(const RowMatrix& S) {
+    const Eigen::MatrixXd G = S.rows() <= S.cols() ? Eigen::MatrixXd(S * S.transpose())
+                                                   : Eigen::MatrixXd(S.transpose() * S);
     Eigen::VectorXd v = Eigen::VectorXd::Ones(G.rows());
     double estimate = 0.0;
     for (int i = 0; i < 50; ++i) {
@@ -76,7 +80,7 @@ LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
     if (t == 0 || inside.size() != K || maxIterations < 1)
         throw std::invalid_argument("projectOntoLevelSet: no planes or mismatched lengths");
     // Centred rows: (Sᵢ − sᵢ1)ᵀβ ≤ ℓ − sᵢ on Δ.
-    Eigen::MatrixXd S(t, K);
+    RowMatrix S(t, K);
     Eigen::VectorXd bound(t);
     for (Eigen::Index i = 0; i < t; ++i) {
         if (planes[i].size() != K)
@@ -92,11 +96,14 @@ LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
     const Eigen::VectorXd insideExcess = S * inside - bound;  // ≤ 0: inside the level set
     const double room = std::max(-insideExcess.maxCoeff(), 0.0);
     const double lipschitz = squaredNorm2(S);
-    // β(λ) = Π_Δ(c − Sᵀλ), into vectors reused across the ascent's steps.
+    // β(λ) = Π_Δ(c − Sᵀλ), into vectors reused across the ascent's steps; Sᵀλ over the planes
+    // with λᵢ ≠ 0 (a few of hundreds: those that hold β at the level).
     std::vector<double> scratch;
     Eigen::VectorXd shifted(K), projected(K);
     const auto betaAt = [&](const Eigen::VectorXd& lambda) -> const Eigen::VectorXd& {
-        shifted.noalias() = center - S.transpose() * lambda;
+        shifted = center;
+        for (Eigen::Index i = 0; i < t; ++i)
+            if (lambda[i] != 0.0) shifted.noalias() -= lambda[i] * S.row(i).transpose();
         projectInto(shifted, scratch, projected);
         return projected;
     };

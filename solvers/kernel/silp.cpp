@@ -68,6 +68,12 @@ struct SilpSolver::State {
     bool hasBest() const { return bestD < kInf; }
     // The plane of α (at β_t): with the products of β_t's kernels kept for the next refresh.
     Eigen::VectorXd planeOf(KernelSet& kernels) {
+        if (kernels.pairMajor()) {
+            // Pair by pair, the products cost as much as the rows of Q they would save: SMO's
+            // gradient comes from those rows (KernelQ::multiply), which it then reads again.
+            productsValid = false;
+            return mklPlane(kernels, alpha);
+        }
         std::vector<char> wanted(static_cast<std::size_t>(beta.size()));
         for (Eigen::Index k = 0; k < beta.size(); ++k)
             wanted[static_cast<std::size_t>(k)] = beta[k] > 0.0;

@@ -46,7 +46,7 @@ inline constexpr int kLevelProjectionSteps = 200;
 
 struct SilpOptions {
     StopOptions stop{0.0, 1e-3, 200, 0.0};
-    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace", kMklCacheMb};
     std::string master = "lp";  // lp: Kelley's method (the LP's minimiser); level: level method
 
     void visit(OptionVisitor& v);
@@ -109,7 +109,7 @@ class SilpSolver : public KernelSvmSolver {
 
 struct InterleavedSilpOptions {
     StopOptions stop{0.0, 1e-3, 100000, 0.0};
-    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace", kMklCacheMb};
     int chunk_steps = 0;  // SMO pair updates per step, ≥ 0; 0: automatic (m / 2, at least 50)
     // As SilpOptions::master, but level by default: interleaved, it takes fewer planes and less
     // time than lp on ionosphere (17 kernels), sonar (19) and german (200; 4×) (bench_mkl).

@@ -20,7 +20,7 @@ struct SimpleMklOptions {
     // Up to 1,000 descent steps: with hundreds of kernels the reduced gradient zeroes β's one
     // SVM at a time (german with 200 kernels: about 200 steps to tol_rel = 1e-3).
     StopOptions stop{0.0, 1e-3, 1000, 0.0};
-    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace"};
+    KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace", kMklCacheMb};
     double line_search_tol = 0.1;  // golden section stops at this fraction of the step, (0, 1)
     std::string line_search = "armijo";  // armijo (quadratic first trial) or golden
 

@@ -12,6 +12,9 @@
 //   * MKL's whole storage (rows filled per feature group, Gaussians as powers of narrower
 //     ones) gives the rows of plain per-row exp to 1e-12; Q's rows and products with kernels
 //     over value classes combined per group match Σₖ βₖ K_k from each kernel's rows;
+//   * pair-major whole storage (many kernels held per example: kernel_set.h, pairMajor()) gives
+//     plain rows to 1e-12 in double (1e-6 in float), every kernel's vᵀKₖv, Σₖ βₖ Kₖ(i, ·) and
+//     Q's rows and products as sums over plain rows, with a kernel over value classes beside;
 //   * the plane's products Kₖ Yα (which the solvers turn into SMO's gradient at the next β)
 //     match Σᵢ (Yα)ᵢ Kₖ(i, ·) from each kernel's rows, and their coefficients the triangle's;
 //   * chunk_steps < 0 is refused with a message naming the field;
@@ -33,6 +36,7 @@
 #include "data/libsvm_format.h"
 #include "kernel/kernel_set.h"
 #include "kernel/level_projection.h"
+#include "kernel/row_cache.h"
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/smo.h"
@@ -123,6 +127,7 @@ class TestMklInterleaved : public QObject {
     void compactRowsMatchPlainRows();
     void classSumRowsMatchKernelSums();
     void planeProductsMatchRows();
+    void pairMajorMatchesPlainRows();
     void badChunkIsRefused();
     void levelSameObjectiveAsSilp_data();
     void levelSameObjectiveAsSilp();
@@ -395,6 +400,113 @@ void TestMklInterleaved::classSumRowsMatchKernelSums() {
                      1e-11 * std::max(1.0, expectedProduct.cwiseAbs().maxCoeff()),
                  "Q x");
     }
+}
+
+namespace {
+
+// vᵀ K_k v and Σₖ βₖ K_k(i, ·) from a plain KernelSet's rows (double, one kernel at a time).
+double plainQuadratic(KernelSet& plain, int k, const Eigen::VectorXd& v) {
+    double sum = 0.0;
+    for (int i = 0; i < plain.examples(); ++i)
+        sum += v[i] * Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), plain.examples()).dot(v);
+    return sum;
+}
+
+}  // namespace
+
+void TestMklInterleaved::pairMajorMatchesPlainRows() {
+    // Sonar (every value distinct) with feature 1 rounded to three values (its kernels are held
+    // over value classes) and the others held per example, three of them powers of a narrower
+    // Gaussian: pair-major whole storage against rows computed one by one in double, and in
+    // float.
+    auto edited = std::make_shared<Dataset>(*dataset("sonar"));
+    for (int i = 0; i < edited->size(); ++i)
+        edited->dense(i, 0) = std::round(2.0 * edited->dense(i, 0));
+    const std::shared_ptr<const Dataset> data = edited;
+    std::vector<KernelSpec> specs;
+    std::string why;
+    QVERIFY(
+        parseKernelList("gaussian:1@1;gaussian:0.1,0.2,0.5,3@2;gaussian:0.5,2@3-9;poly:2@10-12;"
+                        "linear@13;gaussian:0.04,0.4,4,40@each_feature",
+                        data->dimension(), &specs, &why));
+    specs.resize(14);  // the first 13 of the last item's kernels are enough
+    const int m = data->size();
+    const int K = static_cast<int>(specs.size());
+    KernelSet pair(data, specs, KernelNormalization::Trace, 64, KernelPrecision::Compact);
+    int perExample = 0;
+    for (int k = 0; k < K; ++k)
+        perExample += pair.classGroup(k) < 0 ? 1 : 0;
+    // A budget that holds them in float, not in double.
+    const std::size_t values = static_cast<std::size_t>(perExample) * m * m;
+    const double floatMb = RowMemory<float>::footprint(values) / 1048576.0 + 0.01;
+    QVERIFY(RowMemory<double>::footprint(values) / 1048576.0 > floatMb);
+    KernelSet narrow(data, specs, KernelNormalization::Trace, std::max(1.0, floatMb),
+                     KernelPrecision::Compact);
+    KernelSet plain(data, specs, KernelNormalization::Trace, 64);
+    QVERIFY(pair.pairMajor() && !plain.pairMajor() && narrow.pairMajor());
+    QCOMPARE(pair.storage(), KernelStorage::WholeDouble);
+    QCOMPARE(narrow.storage(), KernelStorage::WholeFloat);
+    QVERIFY(pair.classGroup(0) >= 0 && pair.classGroup(1) < 0);
+    double worstFloat = 0.0;
+    for (int t = 0; t < m; ++t) {
+        const int i = (t * 67) % m;  // 67 and 208 are coprime: every row once, scattered
+        const int k = (t * 5) % K;
+        const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), m);
+        const Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(pair.row(k, i), m);
+        const Eigen::VectorXd f = Eigen::Map<const Eigen::VectorXd>(narrow.row(k, i), m);
+        const double scale = std::max(1.0, b.cwiseAbs().maxCoeff());
+        QVERIFY2((a - b).cwiseAbs().maxCoeff() <= 1e-12 * scale, qPrintable(QString::number(k)));
+        worstFloat = std::max(worstFloat, (f - b).cwiseAbs().maxCoeff() / scale);
+    }
+    QVERIFY2(worstFloat <= 1e-6, qPrintable(QString::number(worstFloat)));
+
+    // v = Yα on a support of every third example; β on the simplex with some zeros.
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(m);
+    std::vector<int> support;
+    for (int i = 0; i < m; i += 3) {
+        v[i] = data->labels[i] * (0.1 + 0.9 * ((i * 37) % 11) / 10.0);
+        support.push_back(i);
+    }
+    const Eigen::VectorXd quadratics = pair.quadratics(v, support);
+    for (int k = 0; k < K; ++k) {
+        const double expected = plainQuadratic(plain, k, v);
+        QVERIFY2(std::abs(quadratics[k] - expected) <= 1e-12 * std::abs(expected),
+                 qPrintable(numbers(quadratics[k], expected)));
+        QVERIFY(std::abs(pair.quadratic(k, v, support) - expected) <= 1e-12 * std::abs(expected));
+    }
+    Eigen::VectorXd beta = simplexPoints(K, 1).front();
+    beta[3] = beta[7] = 0.0;
+    beta /= beta.sum();
+    KernelQ q(pair, data->labels, beta, 8);
+    const Eigen::VectorXd& y = data->labels;
+    Eigen::VectorXd expectedQx = Eigen::VectorXd::Zero(m);
+    for (const int i : {0, 5, 100, m - 1}) {
+        Eigen::VectorXd held = Eigen::VectorXd::Zero(m), all = Eigen::VectorXd::Zero(m);
+        for (int k = 0; k < K; ++k) {
+            const Eigen::VectorXd row =
+                beta[k] * Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), m);
+            all += row;
+            if (pair.classGroup(k) < 0) held += row;
+        }
+        Eigen::VectorXd got = Eigen::VectorXd::Zero(m);
+        pair.addWeightedRow(i, beta, got.data());
+        QVERIFY((got - held).cwiseAbs().maxCoeff() <= 1e-12);
+        const Eigen::VectorXd qRow = Eigen::Map<const Eigen::VectorXd>(q.row(i), m);
+        QVERIFY((qRow - y[i] * y.cwiseProduct(all)).cwiseAbs().maxCoeff() <= 1e-12);
+    }
+    // Q x from Q's rows against Σᵢ xᵢ Q(i, ·) from the plain rows.
+    const Eigen::VectorXd x = v.cwiseAbs();
+    for (int i = 0; i < m; ++i) {
+        if (x[i] == 0.0) continue;
+        Eigen::VectorXd all = Eigen::VectorXd::Zero(m);
+        for (int k = 0; k < K; ++k)
+            all += beta[k] * Eigen::Map<const Eigen::VectorXd>(plain.row(k, i), m);
+        expectedQx += x[i] * y[i] * y.cwiseProduct(all);
+    }
+    QVERIFY((q.multiply(x) - expectedQx).cwiseAbs().maxCoeff() <=
+            1e-12 * expectedQx.cwiseAbs().maxCoeff());
+    qInfo("pair-major: %d kernels (%d over value classes), rows to 1e-12 in double, %.2g in float",
+          K, K - perExample, worstFloat);
 }
 
 void TestMklInterleaved::planeProductsMatchRows() {
