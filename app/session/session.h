@@ -72,6 +72,41 @@ struct SessionFile {
     std::string sha256;
 };
 
+// A story told in the caption bar (app/gui/story.h): a demo's, copied from it when it loads
+// (storyOfDemo), or a session's as a lecturer wrote it. Beat k is reached at iteration
+// `iteration` of the shown position and, with `event`, once a run of the race has reported
+// that event by then (DemoBeat's rules: a name of core/events.h, or "finished"); the caption
+// shows the last beat reached, in the order of the list. A beat's `watch`, when not empty,
+// replaces the story's "what to watch" while it is the beat shown.
+struct StoryBeat {
+    int iteration = 0;
+    std::string event;
+    std::string caption;
+    std::string watch;
+    bool operator==(const StoryBeat&) const = default;
+};
+struct Story {
+    std::string title;
+    std::string watch;  // what to watch, under the beat
+    std::vector<StoryBeat> beats;
+    bool operator==(const Story&) const = default;
+};
+// A session's story and student view are bounded: more beats, longer texts, a later iteration
+// or more hidden controls refuse the session (a 10 MB caption is no lecture).
+inline constexpr int kMaxStoryBeats = 200;
+inline constexpr int kMaxStoryTextChars = 2000;  // a title, caption or what to watch
+inline constexpr int kMaxStoryIteration = 1000000000;
+inline constexpr int kMaxHiddenControls = 200;
+inline constexpr int kMaxControlNameChars = 200;
+// The kinds of control a student view hides, as the prefix of its names ("panel:logDock",
+// "tab:nonsmooth/Model", "button:stepButton", "group:Solver"; app/gui/student_view.h).
+inline constexpr const char* kControlKinds[] = {"panel", "tab", "button", "group"};
+
+// The story a demo tells (its beats as captions, its description as what to watch).
+Story storyOfDemo(const DemoInfo& demo);
+// Why `story` breaks the bounds above or names an unknown event ("beat 3: ..."), or empty.
+std::string storyProblem(const Story& story);
+
 struct Session {
     std::string family;
     ProblemOrigin problem;           // data paths resolved (absolute) once read
@@ -80,6 +115,11 @@ struct Session {
     std::vector<SessionRun> runs;
     SessionView view;
     std::string cplabVersion;  // of the cplab that wrote it
+    // The story told, when it is not the demo's own (none: the demo's built-in story).
+    std::optional<Story> story;
+    // The student view: the controls hidden (names "<kind>:<name>", kControlKinds); empty:
+    // everything shows.
+    std::vector<std::string> hiddenControls;
     // False when a run, a solver option or a problem option was left out (SessionNotes say
     // which): re-running it would not give the numbers saved.
     bool complete = true;
@@ -110,6 +150,9 @@ std::string sessionJson(const Session& session, const std::string& folder);
 bool hashProblemFiles(const ProblemOrigin& origin, std::vector<SessionFile>* files,
                       std::string* why, const std::map<std::string, std::string>& known = {});
 std::string sha256OfFile(const std::string& path, std::string* why);
+// True when `canonicalPath` (symbolic links resolved) lies in one of the system's own folders
+// (/etc, /proc, /sys, /dev, /boot, /run), which a session or a lecture may not name.
+bool isInSystemFolder(const std::string& canonicalPath);
 
 // The problem of a session, made again: the built-in, or the data files (checked against
 // their hashes), with the drawn points when there are any. Null and *why otherwise.
