@@ -311,6 +311,33 @@ void TrwsSolver::roundLabel(int u, std::span<const double> theta, std::span<cons
         static_cast<int>(std::max_element(score, score + ku) - score);
 }
 
+namespace {
+
+// Asks the memory for the cache lines of k doubles from p (for writing when `write`).
+[[gnu::always_inline]] inline void prefetchValues(const double* p, std::size_t k, bool write) {
+    for (std::size_t x = 0; x < k; x += 8)
+        write ? __builtin_prefetch(p + x, 1) : __builtin_prefetch(p + x);
+    write ? __builtin_prefetch(p + k - 1, 1) : __builtin_prefetch(p + k - 1);
+}
+
+}  // namespace
+
+[[gnu::always_inline]] inline void TrwsSolver::prefetchNode(int u, bool forward) const {
+    // A pass is a stream of nodes whose loads the hardware's prefetcher starts too late: 60 %
+    // of a Potts pass on a 256 x 256 x 16 grid waited for the messages from the nodes after u
+    // (written by the previous pass, out of cache). The messages from the nodes before u were
+    // written a moment ago and are still in cache.
+    const std::span<const double> theta = model_->unary(u);
+    prefetchValues(theta.data(), theta.size(), false);
+    const auto at = static_cast<std::size_t>(u);
+    for (std::size_t h = hopStart_[at]; h < hopStart_[at + 1]; ++h) {
+        const Hop& hop = hops_[h];
+        if (forward ? hop.other < u : hop.other > u) continue;
+        prefetchValues(hop.toMe, theta.size(), false);
+        prefetchValues(hop.toOther, static_cast<std::size_t>(model_->labels(hop.other)), true);
+    }
+}
+
 template <class K>
 bool TrwsSolver::passWith(bool forward) {
     const PairwiseModel& m = *model_;
@@ -323,6 +350,8 @@ bool TrwsSolver::passWith(bool forward) {
     for (int step = 0; step < n; ++step) {
         if ((step & 4095) == 4095 && cancelRequested()) return false;
         const int u = forward ? step : n - 1 - step;
+        if (step + kPassPrefetch < n)
+            prefetchNode(forward ? u + kPassPrefetch : u - kPassPrefetch, forward);
         // θ̂_u into scratch: the pass never needs the stored beliefs (evaluate() recomputes
         // them), and not writing them saves memory traffic on large grids.
         const std::span<const double> theta = m.unary(u);

@@ -64,6 +64,10 @@ class TrwsSolver final : public MessagePassingSolver {
     template <class K>
     bool passWith(bool forward);
     bool passAvx2(bool forward);
+    // Asks the memory for what the pass reads and writes at node u (its unary, the messages of
+    // its edges toward the nodes after it in the pass), kPassPrefetch nodes ahead.
+    void prefetchNode(int u, bool forward) const;
+    static constexpr int kPassPrefetch = 10;
 
     // Builds chainFirst_, chainStart_ and chainLinks_ (the monotonic chains of the set-up).
     void buildChains();
