@@ -135,6 +135,50 @@ GeneratedModel randomGrid(const RandomGridOptions& o) {
     return {std::move(model), std::move(picture)};
 }
 
+// ---- frustrated grid (UAI 2014 Grids style) ------------------------------------------------
+
+bool FrustratedGridOptions::isValid(std::string* why) const {
+    const char* owner = "FrustratedGridOptions";
+    const int least = torus ? 3 : 2;
+    return require(width >= least && width <= 4096, owner, "width", width,
+                   torus ? "must be between 3 and 4096 on a torus" : "must be between 2 and 4096",
+                   why) &&
+           require(height >= least && height <= 4096, owner, "height", height,
+                   torus ? "must be between 3 and 4096 on a torus" : "must be between 2 and 4096",
+                   why) &&
+           require(usableWeight(field), owner, "field", field, kWeightRange, why) &&
+           require(usableWeight(coupling), owner, "coupling", coupling, kWeightRange, why) &&
+           require(seed >= 0, owner, "seed", static_cast<double>(seed), "must be >= 0", why);
+}
+
+GeneratedModel frustratedGrid(const FrustratedGridOptions& o) {
+    validate(o);
+    const long long n = static_cast<long long>(o.width) * o.height;
+    checkSize("frustratedGrid", n, 2, 8 * n, 2 * n);
+    auto model = std::make_shared<PairwiseModel>(std::vector<int>(static_cast<std::size_t>(n), 2));
+    std::mt19937_64 g(static_cast<std::uint64_t>(o.seed));
+    for (int v = 0; v < model->variables(); ++v) {
+        const double h = symmetric(g, o.field);
+        model->unary(v)[0] = -h;
+        model->unary(v)[1] = h;
+    }
+    const auto ising = [&](int u, int v) {
+        const double j = symmetric(g, o.coupling);
+        model->addEdge(u, v, {j, -j, -j, j});
+    };
+    gridEdges(o.width, o.height, ising);
+    if (o.torus) {
+        for (int y = 0; y < o.height; ++y)
+            ising(y * o.width + o.width - 1, y * o.width);
+        for (int x = 0; x < o.width; ++x)
+            ising((o.height - 1) * o.width + x, x);
+    }
+    auto picture = std::make_shared<GridPicture>();
+    picture->width = o.width;
+    picture->height = o.height;
+    return {std::move(model), std::move(picture)};
+}
+
 // ---- factor grid ---------------------------------------------------------------------------
 
 bool FactorGridOptions::isValid(std::string* why) const {

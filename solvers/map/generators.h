@@ -86,6 +86,25 @@ struct RandomGridOptions {
 };
 GeneratedModel randomGrid(const RandomGridOptions& options);
 
+// A frustrated binary grid with fields, in the style of the UAI 2014 "Grids" (Ising spin
+// glasses): W × H nodes of 2 labels, θ_v = (−h_v, h_v) with the field h_v = field·(2u − 1),
+// and on every 4-neighbour edge θ_e(a, b) = J_e·(a = b ? 1 : −1) with the coupling
+// J_e = coupling·(2u − 1) of either sign, so that about half of the plaquettes are frustrated.
+// With `torus` the rows and columns wrap around (edges (v, v + 1 − W) and (v, v + W − n)
+// after the others, as the competition's 40 × 40 Grids); without, 2·W·H − W − H edges (the
+// 80 × 80 Grids: 12,640). The competition's instances have field 1 and coupling 2, 10 or 15;
+// draws as the header's (unaries, then edges in edge order, one u each).
+struct FrustratedGridOptions {
+    int width = 80;         // nodes per row, 2 … 4096
+    int height = 80;        // rows, 2 … 4096
+    double field = 1.0;     // h_v uniform in [−field, field]; in [0, 1e100]
+    double coupling = 2.0;  // J_e uniform in [−coupling, coupling]; in [0, 1e100]
+    bool torus = false;     // wrap the rows and columns around (needs width, height ≥ 3)
+    std::int64_t seed = 1;  // ≥ 0
+    bool isValid(std::string* why) const;
+};
+GeneratedModel frustratedGrid(const FrustratedGridOptions& options);
+
 // A grid of higher-order factors: width × height nodes with random unaries, and on every
 // 2 × 2 cell a factor of `arity` of its corners — 3: the top-left, top-right and bottom-left
 // nodes; 4: all four (top-left, top-right, bottom-left, bottom-right) — whose L^arity table

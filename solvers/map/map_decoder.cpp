@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "data/portable_random.h"
+#include "map/local_search.h"
 
 namespace cplab {
 
@@ -243,7 +244,17 @@ void MapDecoder::kick(std::vector<int>& x, int size, std::uint64_t seed, std::ve
             static_cast<int>(random.below(static_cast<std::uint64_t>(model_.labels(v))));
 }
 
+MapDecoder::~MapDecoder() = default;
+
+void MapDecoder::setBalancedBlocks(bool on) {
+    if (on && BalancedBlockMove::applies(model_))
+        balanced_ = std::make_unique<BalancedBlockMove>(model_, incidence_, floor_);
+    else
+        balanced_.reset();
+}
+
 int MapDecoder::forestMove(std::vector<int>& x, std::span<const int> priority, std::uint64_t seed) {
+    if (balanced_) return balanced_->move(x, priority, seed);
     growForest(priority, seed);
     return solveForest(x);
 }

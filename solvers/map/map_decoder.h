@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,8 @@
 #include "map/pairwise_model.h"
 
 namespace cplab {
+
+class BalancedBlockMove;
 
 // One end of an edge at a node: the edge and the node's side in it (0: u, 1: v).
 struct MapIncidence {
@@ -71,16 +74,24 @@ class MapDecoder {
     // interrupted()).
     void icm(std::vector<int>& x, int passes);
     // One forest move on x: B grown from `priority` (nodes in that order, repeats ignored),
-    // then from the other nodes shuffled by `seed`. Returns how many labels changed.
+    // then from the other nodes shuffled by `seed`. Returns how many labels changed. With
+    // balanced blocks on and a binary pairwise model, B is instead the balanced block of
+    // local_search.h (a superset of what a forest can hold), maximised exactly by a min-cut.
     int forestMove(std::vector<int>& x, std::span<const int> priority, std::uint64_t seed);
+    // Whether forestMove grows balanced blocks where the model allows it (binary, pairwise).
+    void setBalancedBlocks(bool on);
+    bool balancedBlocks() const { return balanced_ != nullptr; }
 
     // Large-neighbourhood kick: a ball of up to `size` nodes around a random node (breadth
     // first) gets random labels; the ball's nodes are left in `ball`. A forest move from the
     // ball then re-optimises it (the caller keeps the result only if E rose).
     void kick(std::vector<int>& x, int size, std::uint64_t seed, std::vector<int>& ball);
 
+    ~MapDecoder();
+
   private:
     const Interrupt* interrupt_ = nullptr;
+    std::unique_ptr<BalancedBlockMove> balanced_;  // null: forest moves
     // θ'_e(a, b) with the floor.
     double pairwise(int e, int a, int b) const;
     // θ'_v(a) + Σ over v's edges to nodes outside B of θ'_e at their labels, into value(v).

@@ -140,6 +140,7 @@ MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> 
     incidence_ = NodeIncidence(m);
     decoder_ = std::make_unique<MapDecoder>(m, incidence_, floor_);
     decoder_->setInterrupt(&interrupt_);
+    decoder_->setBalancedBlocks(options_.balanced_blocks);
     beliefOffset_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int v = 0; v < n; ++v)
         beliefOffset_[static_cast<std::size_t>(v) + 1] =

@@ -75,6 +75,10 @@ struct MessagePassingOptions {
     // Moves of the anytime decoder (map_decoder.h) per step, each an exact maximisation over
     // an induced forest of the graph; 0: off. One costs about as much as a sweep of MPLP.
     int forest_moves = 1;
+    // Whether those moves grow, on a model of binary variables without factors of 3+
+    // variables, a block with no frustrated cycle and maximise over it exactly by a min-cut
+    // (local_search.h; a forest elsewhere): balanced blocks hold far more of a frustrated grid.
+    bool balanced_blocks = true;
     // Sweeps per step: the bound, the decoding and the record are made after the last one
     // (as reference TRW-S code evaluates its bound every few iterations); 1..1000.
     int sweeps_per_step = 1;
@@ -92,6 +96,9 @@ struct MessagePassingOptions {
         v.integer("forest_moves", forest_moves,
                   "moves of the anytime decoder per step: exact maximisation over a forest of "
                   "nodes grown from the undecided ones (0: off, 0..100)");
+        v.boolean("balanced_blocks", balanced_blocks,
+                  "binary models: the decoder's moves maximise over blocks with no frustrated "
+                  "cycle by a min-cut, not over forests");
         v.integer("sweeps_per_step", sweeps_per_step,
                   "sweeps of message passing per step; the bound and the labeling are "
                   "evaluated after the last (1..1000)");

@@ -44,6 +44,7 @@ TrwsOptions steps(int iterations, int sweeps) {
     o.stop.max_iterations = iterations;
     o.stop.max_seconds = 0.0;
     o.sweeps_per_step = sweeps;
+    o.balanced_blocks = false;  // the decoder's forest moves, as the reference numbers had
     return o;
 }
 
