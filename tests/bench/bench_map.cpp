@@ -23,9 +23,19 @@
 // the seconds Clp's dual simplex needs to solve the same local-polytope LP beside the seconds
 // TRW-S needs to reach its optimum, the reason message passing is used.
 //
+// Part 3, frustrated binary grids (issue 50): generated 80 × 80 Ising grids with fields
+// (map/generators.h frustratedGrid, UAI 2014 Grids style, seeds 1–5) and the shared 40 × 40
+// Grids_18 and Grids_19: `mplp --set tighten=true` with its defaults (balanced block moves)
+// and with balanced_blocks=false (the forest moves before them), and toulbar2, each for the
+// same limit (30 s), E and the ratio E / E_toulbar2, and E − E_ref where a reference is known.
+//
 // Usage: bench_map [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]
+//                  [--frustrated ROWS] [--frustrated-seconds T] [--skip-frustrated]
 //   --seconds T   time limit per solver and instance (default 10)
 //   --dir DIR     folder of <name>.uai.gz, <name>.uai.MAP, <name>.uai.evid
+//   --frustrated ROWS  comma-separated rows of part 3: 80x80:SEED or a UAI name (default
+//                 80x80:1,…,80x80:5,Grids_18,Grids_19)
+//   --frustrated-seconds T  the limit of part 3 (default 30)
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -46,6 +56,7 @@
 #include "data/uai_format.h"
 #include "map/cycle_mplp.h"
 #include "map/diffusion.h"
+#include "map/generators.h"
 #include "map/mplp.h"
 #include "map/pairwise_model.h"
 #include "map/trws.h"
@@ -62,6 +73,9 @@ struct Settings {
     bool uai = true;
     bool throughput = true;
     std::string only;  // one instance, or all
+    bool frustrated = true;
+    std::string frustratedRows = "80x80:1,80x80:2,80x80:3,80x80:4,80x80:5,Grids_18,Grids_19";
+    double frustratedSeconds = 30.0;
 };
 
 bool parseArguments(int argc, char** argv, Settings* s) {
@@ -78,10 +92,18 @@ bool parseArguments(int argc, char** argv, Settings* s) {
             s->throughput = false;
         } else if (a == "--only" && k + 1 < argc) {
             s->only = argv[++k];
+        } else if (a == "--frustrated" && k + 1 < argc) {
+            s->frustratedRows = argv[++k];
+        } else if (a == "--frustrated-seconds" && k + 1 < argc) {
+            s->frustratedSeconds = std::atof(argv[++k]);
+            if (!(s->frustratedSeconds > 0)) return false;
+        } else if (a == "--skip-frustrated") {
+            s->frustrated = false;
         } else {
             std::cerr << "usage: " << argv[0]
                       << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput] "
-                         "[--only INSTANCE]\n";
+                         "[--only INSTANCE] [--frustrated ROWS] [--frustrated-seconds T] "
+                         "[--skip-frustrated]\n";
             return false;
         }
     }
@@ -275,6 +297,88 @@ void uaiTable(const Settings& s) {
         }
         std::cout.flush();
         fs::remove(plain);
+    }
+    std::cout << '\n';
+}
+
+// --- part 3: frustrated binary grids -----------------------------------------------------------
+
+// One row of part 3: "80x80:SEED" (frustratedGrid, field 1, coupling 2) or a UAI instance of
+// s.dir with its reference labeling's energy.
+struct FrustratedRow {
+    std::string name;
+    std::shared_ptr<PairwiseModel> model;
+    double reference = NAN;
+};
+
+FrustratedRow frustratedRow(const Settings& s, const std::string& row) {
+    FrustratedRow r{row, nullptr, NAN};
+    if (row.rfind("80x80:", 0) == 0) {
+        cplab::FrustratedGridOptions o;
+        o.seed = std::atoll(row.c_str() + 6);
+        r.model = cplab::frustratedGrid(o).model;
+        return r;
+    }
+    const std::string base = (fs::path(s.dir) / row).string() + ".uai";
+    cplab::UaiTables tables = cplab::loadUai(base + ".gz");
+    if (fs::exists(base + ".evid"))
+        cplab::applyEvidence(tables, cplab::loadUaiEvidence(base + ".evid", tables.cardinalities));
+    r.model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
+    if (fs::exists(base + ".MAP"))
+        r.reference = r.model->energy(cplab::loadUaiResult(base + ".MAP", r.model->labelCounts()));
+    return r;
+}
+
+void frustratedTable(const Settings& s) {
+    std::cout << "## Frustrated binary grids, " << fmt("%g", s.frustratedSeconds)
+              << " s per solver and instance\n\n"
+              << "mplp + tighten = `mplp --set tighten=true` with its defaults (balanced block "
+                 "moves); forest = the same with balanced_blocks=false; E / tb2 = E over "
+                 "toulbar2's E in the same run (>= 1: at least as good).\n\n"
+              << "| instance | solver | U | E | E / tb2 | E − E_ref | s |\n"
+                 "|---|---|---|---|---|---|---|\n";
+    const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
+    fs::create_directories(tmp);
+    std::string rows = s.frustratedRows + ",";
+    for (std::size_t at = 0, comma; (comma = rows.find(',', at)) != std::string::npos;
+         at = comma + 1) {
+        const std::string row = rows.substr(at, comma - at);
+        if (row.empty()) continue;
+        FrustratedRow r;
+        try {
+            r = frustratedRow(s, row);
+        } catch (const std::exception& e) {
+            std::cout << "| " << row << " | refused: " << e.what() << " | | | | | |\n";
+            continue;
+        }
+        const std::string plain = (tmp / "frustrated.uai").string();
+        cplab::writeUai(plain, r.model->toTables());
+        const PeerRun peer = runToulbar2(plain, s.frustratedSeconds, r.reference);
+        fs::remove(plain);
+        auto report = [&](const std::string& label, double upper, double energy, double seconds) {
+            std::cout << "| " << row << " | " << label << " | " << num(upper) << " | "
+                      << num(energy) << " | " << num(energy / peer.energy, "%.4f") << " | "
+                      << num(energy - r.reference) << " ("
+                      << num(100.0 * (energy - r.reference) / std::abs(r.reference), "%+.2f")
+                      << " %) | " << num(seconds, "%.2f") << " |\n";
+            std::cout.flush();
+        };
+        for (const bool balanced : {true, false}) {
+            cplab::CycleMplpOptions c;
+            c.base.stop.max_seconds = s.frustratedSeconds;
+            c.base.balanced_blocks = balanced;
+            cplab::CycleMplpSolver ours(r.model, c);
+            const OurRun a = runOurs(ours, r.reference);
+            report(balanced ? "mplp + tighten" : "mplp + tighten, forest", a.upper, a.energy,
+                   a.seconds);
+        }
+        if (peer.ran)
+            report(std::string("toulbar2") + (peer.proved ? " (optimum)" : ""), peer.bound,
+                   peer.energy, peer.seconds);
+        else
+            std::cout << "| " << row
+                      << " | toulbar2: " << (peer.note.empty() ? "did not run" : peer.note)
+                      << " | | | | | |\n";
     }
     std::cout << '\n';
 }
@@ -537,6 +641,7 @@ int main(int argc, char** argv) {
     }
     std::cout << bench::header("bench_map") << "\n";
     if (settings.uai) uaiTable(settings);
+    if (settings.frustrated) frustratedTable(settings);
     if (settings.throughput) throughput();
     return 0;
 }
