@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "data/array_format.h"
+#include "data/child_read.h"
 #include "data/data_error.h"
 
 namespace cplab {
@@ -204,13 +205,17 @@ Dataset loadHdf5(const std::string& path, const LoadOptions& options,
     const unsigned long long fileBytes = arrayFileBytes(path);
     Dataset data;
     {
+        // libhdf5 is not hardened against corrupt files: it reads them in a child process.
         const std::lock_guard<std::mutex> lock(hdf5Mutex());
-        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are ours to report
-        if (H5Fis_hdf5(path.c_str()) <= 0)
-            throw DataError(path, 0, "not an HDF5 file (no HDF5 signature, or truncated)");
-        const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), &H5Fclose);
-        if (!file.valid()) throw DataError(path, 0, "HDF5 cannot open it: truncated or corrupt");
-        data = readHdf5(file.get(), path, names, fileBytes);
+        data = readInChildProcess(path, fileBytes, "the HDF5 library", [&] {
+            H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are ours to report
+            if (H5Fis_hdf5(path.c_str()) <= 0)
+                throw DataError(path, 0, "not an HDF5 file (no HDF5 signature, or truncated)");
+            const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), &H5Fclose);
+            if (!file.valid())
+                throw DataError(path, 0, "HDF5 cannot open it: truncated or corrupt");
+            return readHdf5(file.get(), path, names, fileBytes);
+        });
     }
     finishArrayDataset(data, path, options, false);
     return data;

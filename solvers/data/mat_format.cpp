@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "data/array_format.h"
+#include "data/child_read.h"
 #include "data/data_error.h"
 #include "data/hdf5_format.h"
 
@@ -511,15 +512,20 @@ Dataset loadMat(const std::string& path, const LoadOptions& options,
     Dataset data;
     {
         const std::lock_guard<std::mutex> lock(hdf5Mutex());
-        static const int logging = Mat_LogInitFunc("cplab", &keepMatioMessage);
-        (void)logging;
-        lastMatioMessage.clear();
         Level5Layout(path, fileBytes).check();
-        MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
-        if (!mat)
-            throw DataError(
-                path, 0, "not a MATLAB .mat file matio can read (levels 5 and 7.3)" + matioSays());
-        data = readMat(mat.get(), path, names, fileBytes);
+        // matio (and libhdf5 under it for level 7.3) is not hardened against corrupt files:
+        // it reads them in a child process.
+        data = readInChildProcess(path, fileBytes, "matio", [&] {
+            static const int logging = Mat_LogInitFunc("cplab", &keepMatioMessage);
+            (void)logging;
+            lastMatioMessage.clear();
+            MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
+            if (!mat)
+                throw DataError(
+                    path, 0,
+                    "not a MATLAB .mat file matio can read (levels 5 and 7.3)" + matioSays());
+            return readMat(mat.get(), path, names, fileBytes);
+        });
     }
     finishArrayDataset(data, path, options, data.sparseStorage);
     return data;

@@ -4,8 +4,8 @@
 // and read as a MATLAB .mat file, or as an HDF5 file when it starts with HDF5's signature; the
 // input's hash chooses the reader options (the default arrays X and y, or y=none with a label
 // column). Expected: a Dataset or a DataError. Findings: a crash or sanitizer report (in our
-// code or in the library on our behalf), any other exception, a dataset that breaks the
-// Dataset contract.
+// code, or a crash in the library on our behalf), any other exception, a dataset that breaks
+// the Dataset contract.
 #include <unistd.h>
 
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "data/child_read.h"
 #include "data/data_error.h"
 #include "data/hdf5_format.h"
 #include "data/mat_format.h"
@@ -27,8 +28,16 @@ using namespace cplab::fuzz;
 // An allocation the machine cannot give returns null, as in a release build (libhdf5 asks for
 // impossible sizes on some corrupt files and reports the failure; run_all.sh lifts libFuzzer's
 // single-allocation limit for this target: memory actually used is still checked).
+// Interceptor reports inside libhdf5 and matio are suppressed (library_reads.supp says why).
 extern "C" const char* __asan_default_options() {
-    return "allocator_may_return_null=1";
+    return "allocator_may_return_null=1:suppressions=" CPLAB_FUZZ_DIR "/library_reads.supp";
+}
+
+// The readers run in this process, not in the child process cplab forks for them, so that
+// libFuzzer sees their coverage.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    setChildProcessReads(false);
+    return 0;
 }
 
 extern "C" const char* __lsan_default_options() {

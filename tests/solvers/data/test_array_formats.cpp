@@ -6,11 +6,13 @@
 // and element type; a sparse .mat stays sparse. Every malformed file is refused with a message
 // naming the file and what was expected.
 #include <QtTest>
+#include <csignal>
 #include <filesystem>
 #include <string>
 #include <tuple>
 
 #include "array_files.h"
+#include "data/child_read.h"
 #include "data/data_error.h"
 #include "data/data_format.h"
 #include "data/libsvm_format.h"
@@ -83,6 +85,7 @@ class TestArrayFormats : public QObject {
     void malformedNpy();
     void malformedNpz();
     void malformedMatAndHdf5();
+    void childProcessReads();
 };
 
 void TestArrayFormats::npyEncodings_data() {
@@ -365,6 +368,67 @@ void TestArrayFormats::malformedMatAndHdf5() {
     QVERIFY2(why.find("truncated") != std::string::npos, why.c_str());
     why = refusal([&] { readTable(at("names.mat"), {{"label_column", "0"}}); });
     QVERIFY2(why.find("it needs y=none") != std::string::npos, why.c_str());
+}
+
+// The library readers run in a child process (data/child_read.h): what comes back is the
+// dataset read in this process bit for bit (dense, sparse, names, lines); a DataError comes
+// back as it was thrown; a child that crashes or runs out of its memory is a DataError naming
+// the file, and this process goes on.
+void TestArrayFormats::childProcessReads() {
+    for (const bool sparse : {false, true}) {
+        const std::string path = at(sparse ? "child_sparse.mat" : "child_dense.mat");
+        writeMat(path, heart_, true, sparse, "X", "y", false);
+        setChildProcessReads(false);
+        const Dataset here = readTable(path);
+        setChildProcessReads(true);
+        const Dataset there = readTable(path);
+        QVERIFY(sameExamples(there, here));
+        QVERIFY(sameExamples(there, heart_));
+        QCOMPARE(there.sparseStorage, here.sparseStorage);
+        QCOMPARE(there.nonZeros(), here.nonZeros());
+        QCOMPARE(there.name, here.name);
+        QCOMPARE(there.source, here.source);
+    }
+    Dataset named = heart_.subset({0, 1, 2});
+    named.featureNames.assign(named.dimension(), "f");
+    named.classNames = {"sick", "well"};
+    named.lines = {4, 5, 6};
+    named.labelName = "class";
+    const Dataset back = readInChildProcess("x", 0, "test", [&] { return named; });
+    QVERIFY(sameExamples(back, named));
+    QCOMPARE(back.featureNames, named.featureNames);
+    QCOMPARE(back.classNames, named.classNames);
+    QCOMPARE(back.lines, named.lines);
+    QCOMPARE(back.labelName, named.labelName);
+
+    const std::string thrown = refusal([] {
+        readInChildProcess("f.h5", 0, "test",
+                           []() -> Dataset { throw DataError("f.h5", 7, "bad"); });
+    });
+    QCOMPARE(thrown, DataError("f.h5", 7, "bad").what());
+    const std::string crashed = refusal([] {
+        readInChildProcess("f.h5", 0, "the HDF5 library", []() -> Dataset {
+            std::raise(SIGSEGV);
+            return {};
+        });
+    });
+    QVERIFY2(crashed.find("f.h5") != std::string::npos &&
+                 crashed.find("the HDF5 library failed reading it (the reading process stopped by "
+                              "signal 11") != std::string::npos,
+             crashed.c_str());
+#if !defined(__SANITIZE_ADDRESS__)
+    // 8 GB for a file of 0 bytes: beyond the child's memory, refused, not taken from the machine.
+    const std::string greedy = refusal([] {
+        readInChildProcess("f.mat", 0, "matio", []() -> Dataset {
+            Dataset huge;
+            huge.dense.resize(1 << 20, 1 << 10);
+            huge.dense.setZero();
+            return huge;
+        });
+    });
+    QVERIFY2(greedy.find("needs more memory than its size justifies") != std::string::npos,
+             greedy.c_str());
+#endif
 }
 
 QTEST_APPLESS_MAIN(TestArrayFormats)
