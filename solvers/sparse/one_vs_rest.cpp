@@ -2,6 +2,7 @@
 #include "one_vs_rest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "core/number_text.h"
@@ -30,6 +31,15 @@ std::shared_ptr<const Dataset> oneAgainstRest(const Dataset& data, double c) {
 
 OneVsRestSolver::OneVsRestSolver(std::string name, const KernelProblem& problem,
                                  const StopOptions& stop, Factory make, Classify classify)
+    : OneVsRestSolver(
+          std::move(name), problem, stop,
+          [make = std::move(make)](const KernelProblem& binary, const StopOptions&) {
+              return make(binary);
+          },
+          std::move(classify)) {}
+
+OneVsRestSolver::OneVsRestSolver(std::string name, const KernelProblem& problem,
+                                 const StopOptions& stop, TimedFactory make, Classify classify)
     : Solver(stop), name_(std::move(name)), problem_(problem), classify_(std::move(classify)) {
     const std::string owner = name_ + " (one-vs-rest)";
     if (!problem.train || problem.train->size() == 0) {
@@ -50,11 +60,20 @@ OneVsRestSolver::OneVsRestSolver(std::string name, const KernelProblem& problem,
         return;
     }
     SetupTimer timer(*this);
+    const auto start = std::chrono::steady_clock::now();
     for (double c : classes_) {
         KernelProblem binary;
         binary.train = oneAgainstRest(train, c);
         if (problem.test) binary.test = oneAgainstRest(*problem.test, c);
-        std::unique_ptr<Solver> machine = make(binary);
+        StopOptions machineStop = stop;
+        if (stop.max_seconds > 0) {
+            // What is left of the limit (a machine made after it gets a millisecond: > 0, since
+            // 0 would mean no limit).
+            const double spent =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            machineStop.max_seconds = std::max(1e-3, stop.max_seconds - spent);
+        }
+        std::unique_ptr<Solver> machine = make(binary, machineStop);
         if (!machine || machine->status().code == StatusCode::InvalidInput) {
             const std::string why = machine ? machine->status().message : "no solver";
             machines_.clear();
@@ -167,9 +186,13 @@ void OneVsRestSolver::fillRecord(IterationRecord& record) {
 }
 
 Status OneVsRestSolver::doStep(IterationRecord& record) {
+    const Interrupt stop = stepInterrupt();
     for (int k = 0; k < machines(); ++k) {
         Solver& m = *machines_[static_cast<std::size_t>(k)];
         if (m.status().finished()) continue;
+        // Past the run's deadline the others wait (each machine's own clock counts only its
+        // own time): the run ends by its time limit after this step.
+        if (stop.timedOut()) break;
         m.setCancelToken(cancelToken());
         m.step();
         refreshScores(k);
@@ -186,6 +209,31 @@ Status OneVsRestSolver::doStep(IterationRecord& record) {
             return Status::make(s.code, "class " +
                                             classText(classes_[static_cast<std::size_t>(k)]) +
                                             " vs rest: " + s.message);
+        }
+    }
+    if (stop.timedOut()) {
+        // The run's limit: say which machines it left waiting, and why the first one that
+        // finished short of converging stopped (a set-up cut short says what it kept).
+        std::vector<std::string> waiting;
+        std::string first;
+        for (int k = 0; k < machines(); ++k) {
+            const Status& s = machine(k).status();
+            const std::string c = classText(classes_[static_cast<std::size_t>(k)]);
+            if (!s.finished()) waiting.push_back(c);
+            if (first.empty() && s.finished() && s.code != StatusCode::Converged)
+                first = "; class " + c + " vs rest: " + s.message;
+        }
+        if (!waiting.empty() || !first.empty()) {
+            // Nothing stepped in the first step: the machines' set-ups took the time.
+            const bool setUps = record.iteration == 1 && waiting.size() == classes_.size();
+            return Status::make(
+                StatusCode::TimeLimit,
+                "reached max_seconds = " + formatReal(stopOptions().max_seconds) +
+                    (setUps ? " during the machines' set-ups" : "") +
+                    (waiting.empty() ? std::string()
+                                     : " (the machines of classes " + joined(waiting) +
+                                           " keep their current models)") +
+                    first);
         }
     }
     for (int k = 0; k < machines(); ++k)

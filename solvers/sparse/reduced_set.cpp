@@ -129,10 +129,12 @@ ReducedSetSolver::ReducedSetSolver(const KernelProblem& problem, const ReducedSe
     if (!acceptProblem(problem, options_.kernel, owner)) return;
     SetupTimer timer(*this);
     const Dataset& train = *data_.problem.train;
-    if (!solveFull(options_.kernel, options_.C, options_.full_tolerance, options_.cache_mb, owner))
+    // max_seconds counts the set-up: the full SVM polls its deadline (cut short, the run ends
+    // at its first step with the model of iteration 0, no vector placed).
+    if (!solveFull(options_.C, options_.full_tolerance, options_.cache_mb, owner, setUpInterrupt()))
         return;
     const int nsv = static_cast<int>(full_.supportVectors.size());
-    if (nsv == 0) {
+    if (nsv == 0 && full_.complete) {
         reject(std::string(owner) + ": the full SVM has no support vectors; nothing to reduce");
         return;
     }
@@ -252,6 +254,12 @@ Eigen::VectorXd ReducedSetSolver::nextVector(int* iterations, double* projection
 }
 
 Status ReducedSetSolver::doStep(IterationRecord& record) {
+    if (!setUpCut().empty()) {
+        return endCutSetUp(record, modified_ ? "the model is the bias-only SVM of iteration 0 "
+                                               "(no reduced-set vector placed)"
+                                             : "the model is the bias of that SVM (no "
+                                               "reduced-set vector placed)");
+    }
     int iterations = 0;
     const Eigen::VectorXd z = nextVector(&iterations, &projection_);
     fixedPointIterations_ += iterations;
@@ -278,10 +286,12 @@ Status ReducedSetSolver::doStep(IterationRecord& record) {
     }
     if (modified_) {
         const Eigen::VectorXd* warm = inner_.alpha.size() == X_.rows() ? &inner_.alpha : nullptr;
-        SlmcEvaluation e = restricted_->evaluate(Z_, warm, &cancelToken());
+        const Interrupt stop = stepInterrupt();
+        SlmcEvaluation e = restricted_->evaluate(Z_, warm, &stop);
         if (!e.converged) {
-            if (cancelToken().cancelled()) {
-                // Stay at the previous Z; the base class ends the run as cancelled.
+            if (stop.requested()) {
+                // Stay at the previous Z; the base class ends the run as cancelled, or by its
+                // time limit (the step's seconds are past it).
                 Z_.conservativeResize(m, Eigen::NoChange);
                 psiTrain_.conservativeResize(m, Eigen::NoChange);
                 if (data_.testX.rows() > 0) psiTest_.conservativeResize(m, Eigen::NoChange);

@@ -79,7 +79,8 @@ ReducedSvmSolver::ReducedSvmSolver(const KernelProblem& problem, const RsvmOptio
     if (!acceptProblem(problem, options_.kernel, owner)) return;
     const Dataset& train = *data_.problem.train;
     SetupTimer timer(*this);
-    const int nz = fullSvmFirst(options_, owner);
+    // max_seconds counts the set-up: the full SVM (full_svm, expansion_ratio) polls its deadline.
+    const int nz = fullSvmFirst(options_, owner, setUpInterrupt());
     if (nz == 0) return;
     Eigen::MatrixXd X(train.size(), train.dimension());
     for (int i = 0; i < train.size(); ++i)
@@ -173,6 +174,8 @@ std::vector<double> ReducedSvmSolver::extras(double kktViolation) {
 }
 
 Status ReducedSvmSolver::doStep(IterationRecord& record) {
+    if (!setUpCut().empty())
+        return endCutSetUp(record, "the model is iteration 0's (alpha = 0: beta = 0 and b)");
     const SmoProgress progress = smo_->run(options_.smo_steps, &cancelToken());
     record.oracleCalls = q_->rowsComputed();
     record.upper = smo_->primalObjective();

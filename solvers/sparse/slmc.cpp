@@ -112,8 +112,10 @@ SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
         return;
     }
 
+    // max_seconds counts the set-up: the full SVM and the first inner SVM poll its deadline.
+    const Interrupt setUp = setUpInterrupt();
     // The full SVM (paper §5.2: N_z is a fraction of its SVs; its optimum bounds W below).
-    const int nz = fullSvmFirst(options_, kOwner);
+    const int nz = fullSvmFirst(options_, kOwner, setUp);
     const std::vector<int> candidates = nz > 0 ? distinctRows(objective_->X()) : std::vector<int>{};
     if (nz == 0 || !acceptExpansionCount(nz, candidates.size(), kOwner)) {
         objective_.reset();
@@ -124,8 +126,16 @@ SlmcSolver::SlmcSolver(const KernelProblem& problem, SlmcOptions options)
                                    ? kmeansExpansionVectors(objective_->X(), candidates, nz, seed)
                                    : randomExpansionVectors(objective_->X(), candidates, nz, seed);
     try {
-        current_ = objective_->evaluate(Z0);
-        if (!current_.converged) throw std::runtime_error(innerFailure(current_));
+        current_ = objective_->evaluate(Z0, nullptr, &setUp);
+        if (!current_.converged && setUp.requested()) {
+            // Cut by the deadline: SMO's last α is feasible, so (Z0, β, b) is a model whose
+            // primal is the record's upper bound; the first step ends the run with it.
+            noteSetUpCut("the inner SVM at the initial expansion vectors stopped after " +
+                         std::to_string(current_.smoSteps) + " SMO steps with KKT violation " +
+                         formatReal(current_.kktViolation));
+        } else if (!current_.converged) {
+            throw std::runtime_error(innerFailure(current_));
+        }
     } catch (const std::exception& e) {
         objective_.reset();
         reject(std::string(kOwner) + ": W at the initial expansion vectors: " + e.what());
@@ -196,14 +206,15 @@ SlmcSolver::SearchResult SlmcSolver::lineSearch(const Eigen::VectorXd& xp,
     std::vector<Trial> trials;
     Eigen::VectorXd warm = current_.alpha;
     Eigen::VectorXd drt;
-    // The user's cancel and the run's deadline, checked before every trial (an inner SVM
-    // warm-started on 20,000 examples takes seconds: the step ran 19 s past max_seconds = 1).
+    // The user's cancel and the run's deadline, checked before every trial and polled by the
+    // trial's SMO (an inner SVM warm-started on 20,000 examples takes seconds: the step ran
+    // 19 s past max_seconds = 1).
     const Interrupt stop = stepInterrupt();
     const auto evaluate = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
         if (stop.requested()) throw CancelledInSearch{};
-        SlmcEvaluation e = objective_->evaluate(unflatten(x, rows, cols), &warm, &cancelToken());
+        SlmcEvaluation e = objective_->evaluate(unflatten(x, rows, cols), &warm, &stop);
         ++evaluations_;
-        if (!e.converged && cancelToken().cancelled()) throw CancelledInSearch{};
+        if (!e.converged && stop.requested()) throw CancelledInSearch{};
         // SMO's step limit (LIBSVM's: max(10⁷, 100 n)) without reaching the tolerance: this W
         // is not accurate enough to compare, and the line search fails over to its fallback.
         if (!e.converged) throw std::runtime_error(innerFailure(e));
@@ -293,6 +304,12 @@ Status SlmcSolver::convergence(int iteration, double previousValue) {
 }
 
 Status SlmcSolver::doStep(IterationRecord& record) {
+    if (!setUpCut().empty()) {
+        lastLines_ = {kInput, kInit, kEvaluate};
+        return endCutSetUp(record,
+                           "the model is (Z, beta, b) at the initial expansion vectors from "
+                           "SMO's last alpha, the upper bound its primal");
+    }
     const Eigen::VectorXd xp = flatten(current_.Z);
     const Eigen::VectorXd gp = flatten(current_.gradient);
     const double fp = current_.value;

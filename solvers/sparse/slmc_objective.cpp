@@ -132,7 +132,7 @@ Eigen::MatrixXd curvatureTerm(const FlooredSpectrum& s, const Eigen::VectorXd& b
 }  // namespace
 
 void SlmcObjective::solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorXd* warmAlpha,
-                                  const CancelToken* cancel, SlmcEvaluation& e) const {
+                                  const Interrupt* stop, SlmcEvaluation& e) const {
     auto data = std::make_shared<Dataset>();
     data->name = "slmc whitened features";
     data->source = "generator:slmc";
@@ -151,7 +151,7 @@ void SlmcObjective::solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorX
             // An infeasible warm start (never produced by SMO itself): start from α = 0.
         }
     }
-    const SmoProgress progress = smo.run(0, cancel);
+    const SmoProgress progress = stop ? smo.run(0, *stop) : smo.run(0);
     e.converged = progress.converged;
     e.kktViolation = progress.maxViolation;
     e.smoSteps = smo.totalSteps();
@@ -163,7 +163,7 @@ void SlmcObjective::solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorX
 }
 
 SlmcEvaluation SlmcObjective::evaluate(const Eigen::MatrixXd& Z, const Eigen::VectorXd* warmAlpha,
-                                       const CancelToken* cancel) const {
+                                       const Interrupt* stop) const {
     if (Z.cols() != X_.cols() || Z.rows() < 1) {
         throw std::invalid_argument("SlmcObjective::evaluate: Z is " + std::to_string(Z.rows()) +
                                     " x " + std::to_string(Z.cols()) + ", expected N_z x " +
@@ -180,7 +180,7 @@ SlmcEvaluation SlmcObjective::evaluate(const Eigen::MatrixXd& Z, const Eigen::Ve
     const Eigen::MatrixXd Psi = kernel_.values(Z, X_);  // N_z × n
     const Eigen::MatrixXd T =
         V * spectrum.clamped.cwiseSqrt().cwiseInverse().asDiagonal();  // N_z × N_z
-    solveInnerSvm(Psi.transpose() * T, warmAlpha, cancel, e);
+    solveInnerSvm(Psi.transpose() * T, warmAlpha, stop, e);
 
     // a = Ψ Y α, ã = Vᵀa, β = V Λ̃⁻¹ ã = K̃⁻¹ a (eq. 45).
     const Eigen::VectorXd c = y_.cwiseProduct(e.alpha);

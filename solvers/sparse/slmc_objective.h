@@ -72,8 +72,8 @@ struct SlmcEvaluation {
     int flooredEigenvalues = 0;   // eigenvalues of K^z raised to the floor
     double kktViolation = 0.0;    // inner SMO's at the end
     long long smoSteps = 0;
-    // False when the cancel token stopped the inner SMO, or SMO reached its step limit
-    // (max(10⁷, 100 n)) before the tolerance.
+    // False when the interrupt (cancel or deadline) stopped the inner SMO, or SMO reached its step
+    // limit (max(10⁷, 100 n)) before the tolerance.
     bool converged = false;
 };
 
@@ -102,16 +102,18 @@ class SlmcObjective {
     const SlmcObjectiveOptions& options() const { return options_; }
 
     // W, ∇W, β, b at Z (N_z × d). `warmAlpha`, when given and feasible, starts SMO there.
-    // Throws std::runtime_error when K^z has no positive eigenvalue (e.g. Z = 0 under a
-    // linear kernel).
+    // SMO polls `stop` (the user's cancel and a deadline) every 100 steps; stopped, the
+    // evaluation is SMO's last iterate (converged false): a feasible α whose β, b and primal
+    // are a consistent model, W and ∇W inexact. Throws std::runtime_error when K^z has no
+    // positive eigenvalue (e.g. Z = 0 under a linear kernel).
     SlmcEvaluation evaluate(const Eigen::MatrixXd& Z, const Eigen::VectorXd* warmAlpha = nullptr,
-                            const CancelToken* cancel = nullptr) const;
+                            const Interrupt* stop = nullptr) const;
 
   private:
     // The linear SVM on the whitened `features` (n × N_z), warm-started from warmAlpha when it
     // fits: its solution, dual, primal and convergence into e.
     void solveInnerSvm(Eigen::MatrixXd features, const Eigen::VectorXd* warmAlpha,
-                       const CancelToken* cancel, SlmcEvaluation& e) const;
+                       const Interrupt* stop, SlmcEvaluation& e) const;
 
     std::shared_ptr<const Dataset> train_;
     Eigen::MatrixXd X_;

@@ -5,7 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "kernel/svm.h"
+#include "kernel/kernel_set.h"
+#include "kernel/smo.h"
 #include "xv_kernel.h"
 
 namespace cplab {
@@ -71,29 +72,32 @@ bool prepareSparseProblem(const KernelProblem& problem, const std::string& kerne
     return true;
 }
 
-bool solveFullSvm(const SparseProblem& problem, const std::string& kernel, double C,
-                  double tolerance, double cacheMb, const char* owner, FullSvm* out,
-                  std::string* why) {
-    SvmOptions svm;
-    svm.stop.max_iterations = std::numeric_limits<int>::max();
-    svm.kernel.kernels = kernel;
-    svm.kernel.C = C;
-    svm.kernel.kkt_tolerance = tolerance;
-    svm.kernel.cache_mb = cacheMb;
-    svm.smo_steps = 1000000;
-    SvmSolver full({problem.problem.train, nullptr}, svm);
-    const Status status = solve(full);
-    if (status.code != StatusCode::Converged) {
-        if (why) *why = std::string(owner) + ": the full SVM did not converge: " + status.message;
+bool solveFullSvm(const SparseProblem& problem, double C, double tolerance, double cacheMb,
+                  const char* owner, const Interrupt& stop, FullSvm* out, std::string* why) {
+    // As SvmSolver (solver `svm`, smo_steps = 10^6 per step, no iteration limit) runs it, step
+    // for step: the same kernel set, Q, SMO options and chunks of 10^6 pair updates, so that
+    // unlimited runs give the numbers they gave through SvmSolver; only the deadline is new.
+    const double half = std::max(1.0, 0.5 * cacheMb);
+    try {
+        KernelSet kernels(problem.problem.train, {problem.spec}, KernelNormalization::None, half);
+        KernelQ q(kernels, problem.problem.train->labels, Eigen::VectorXd::Ones(1), half);
+        Smo smo(q, SmoOptions{C, tolerance, true});
+        SmoProgress progress;
+        while (!progress.converged && !stop.requested())
+            progress = smo.run(1000000, stop);
+        out->complete = progress.converged;
+        out->smoSteps = smo.totalSteps();
+        out->kktViolation = smo.maxViolation();
+        out->dualObjective = smo.dualObjective();
+        out->alpha = smo.alpha();
+        out->bias = smo.bias();
+    } catch (const std::exception& e) {
+        if (why) *why = std::string(owner) + ": the full SVM: " + e.what();
         return false;
     }
-    out->dualObjective = full.smo().dualObjective();
     out->supportVectors.clear();
-    const Eigen::VectorXd& alpha = full.smo().alpha();
-    out->alpha = alpha;
-    out->bias = full.smo().bias();
-    for (Eigen::Index i = 0; i < alpha.size(); ++i)
-        if (alpha[i] > 0) out->supportVectors.push_back(static_cast<int>(i));
+    for (Eigen::Index i = 0; i < out->alpha.size(); ++i)
+        if (out->alpha[i] > 0) out->supportVectors.push_back(static_cast<int>(i));
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cancel_token.h"
 #include "core/snapshot.h"
 #include "data/dataset.h"
 #include "kernel/kernel_model.h"
@@ -80,17 +81,25 @@ bool validBudgetOptions(const char* owner, const std::string& kernel, double C,
 bool requireGaussianKernel(const char* owner, const std::string& kernel, const char* needs,
                            std::string* why);
 
-// The full SVM (the kernel module's SMO, solver `svm`) on the prepared training set.
+// The full SVM (the kernel module's SMO, as solver `svm` runs it) on the prepared training set.
 struct FullSvm {
-    double dualObjective = 0.0;       // D(α) at the KKT tolerance
+    double dualObjective = 0.0;       // D(α) (at the KKT tolerance when complete)
     std::vector<int> supportVectors;  // training indices with αᵢ > 0
     Eigen::VectorXd alpha;            // α over all training examples (n)
     double bias = 0.0;                // b of f(x) = Σᵢ αᵢyᵢ k(xᵢ, x) + b
+    // False when `stop` ended SMO before its KKT tolerance: α is then SMO's last iterate, a
+    // feasible point whose dual D(α) still bounds the full SVM's optimum (and every restricted
+    // SVM's) from below.
+    bool complete = true;
+    long long smoSteps = 0;
+    double kktViolation = 0.0;
 };
-// Returns false with *why when the solve does not converge.
-bool solveFullSvm(const SparseProblem& problem, const std::string& kernel, double C,
-                  double tolerance, double cacheMb, const char* owner, FullSvm* out,
-                  std::string* why);
+// The full SVM with kernel problem.spec, KKT tolerance `tolerance`; SMO polls `stop` every 100
+// steps (a set-up's deadline: 20,000 examples take seconds to minutes). Returns false with *why
+// ("<owner>: the full SVM: ...") when the kernels cannot be set up; true otherwise, with
+// out->complete false when `stop` cut it short.
+bool solveFullSvm(const SparseProblem& problem, double C, double tolerance, double cacheMb,
+                  const char* owner, const Interrupt& stop, FullSvm* out, std::string* why);
 
 // Fraction of examples whose score has the wrong sign for its ±1 label (0 for none).
 double signErrorRate(const Eigen::VectorXd& scores, const Eigen::VectorXd& labels);

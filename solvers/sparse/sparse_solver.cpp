@@ -4,6 +4,8 @@
 #include <memory>
 #include <utility>
 
+#include "core/number_text.h"
+
 namespace cplab {
 
 bool SparseSolver::acceptProblem(const KernelProblem& problem, const std::string& kernel,
@@ -14,15 +16,38 @@ bool SparseSolver::acceptProblem(const KernelProblem& problem, const std::string
     return false;
 }
 
-bool SparseSolver::solveFull(const std::string& kernel, double C, double tolerance, double cacheMb,
-                             const char* owner) {
+bool SparseSolver::solveFull(double C, double tolerance, double cacheMb, const char* owner,
+                             const Interrupt& setUp) {
     std::string why;
-    if (!solveFullSvm(data_, kernel, C, tolerance, cacheMb, owner, &full_, &why)) {
+    if (!solveFullSvm(data_, C, tolerance, cacheMb, owner, setUp, &full_, &why)) {
         reject(why);
         return false;
     }
     fullSolved_ = true;
+    if (!full_.complete) {
+        noteSetUpCut("the full SVM stopped after " + std::to_string(full_.smoSteps) +
+                     " SMO steps with KKT violation " + formatReal(full_.kktViolation) +
+                     " (full_tolerance " + formatReal(tolerance) + "; its dual " +
+                     formatReal(full_.dualObjective) + " is still a lower bound)");
+    }
     return true;
+}
+
+Interrupt SparseSolver::setUpInterrupt() const {
+    return deadlineFromNow(cancelToken(), stopOptions().max_seconds);
+}
+
+void SparseSolver::noteSetUpCut(const std::string& what) {
+    setUpCut_ += (setUpCut_.empty() ? "" : "; ") + what;
+}
+
+Status SparseSolver::endCutSetUp(IterationRecord& record, const std::string& model) {
+    const IterationRecord& initial = lastRecord();
+    record.oracleCalls = initial.oracleCalls;
+    record.upper = initial.upper;
+    record.lower = initial.lower;
+    record.extra = initial.extra;
+    return setUpCutStatus(stopOptions().max_seconds, setUpCut_ + "; " + model);
 }
 
 bool SparseSolver::acceptExpansionCount(int expansionVectors, std::size_t distinctPoints,

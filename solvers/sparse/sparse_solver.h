@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/deadline.h"
 #include "core/solver.h"
 #include "sparse_model.h"
 #include "sparse_snapshot.h"
@@ -36,23 +37,36 @@ class SparseSolver : public Solver {
 
     // The full SVM first when the options ask for it (full_svm) or when N_z comes from it
     // (expansion_vectors = 0: N_z = max(1, round(expansion_ratio · #SV))). Returns N_z, or 0
-    // when the full SVM failed (the solver is then rejected).
+    // when the full SVM failed (the solver is then rejected). `setUp` (the set-up's deadline)
+    // may cut it short: N_z then counts the SVs of SMO's last iterate (setUpCut() says so).
     template <class Options>
-    int fullSvmFirst(const Options& options, const char* owner) {
+    int fullSvmFirst(const Options& options, const char* owner, const Interrupt& setUp) {
         int nz = options.expansion_vectors;
         if (!options.full_svm && nz != 0) return nz;
-        if (!solveFull(options.kernel, options.C, options.full_tolerance, options.cache_mb, owner))
-            return 0;
+        if (!solveFull(options.C, options.full_tolerance, options.cache_mb, owner, setUp)) return 0;
         if (nz == 0) {
             nz = std::max(1, static_cast<int>(std::lround(options.expansion_ratio *
                                                           double(full_.supportVectors.size()))));
         }
         return nz;
     }
-    // The full SVM into full_ (solveFullSvm); false when it fails (the solver is then
-    // rejected).
-    bool solveFull(const std::string& kernel, double C, double tolerance, double cacheMb,
-                   const char* owner);
+    // The full SVM into full_ (solveFullSvm, polling `setUp`); false when it fails (the solver
+    // is then rejected). Cut short, full_ holds SMO's last iterate (its dual still a lower
+    // bound) and setUpCut() says where it stopped.
+    bool solveFull(double C, double tolerance, double cacheMb, const char* owner,
+                   const Interrupt& setUp);
+
+    // The set-up's interrupt: the cancel token and max_seconds from now (deadline.h). Make it
+    // at the start of the constructor's work, after SetupTimer.
+    Interrupt setUpInterrupt() const;
+    // Notes that max_seconds cut the set-up short at `what` ("the full SVM stopped after ...").
+    void noteSetUpCut(const std::string& what);
+    // What max_seconds cut short in the set-up; empty when nothing was.
+    const std::string& setUpCut() const { return setUpCut_; }
+    // The first step of a run whose set-up was cut short: no work, the bounds and columns of
+    // iteration 0 (the model kept is iteration 0's), and the time-limit status naming what was
+    // cut and `model` (what the kept model is).
+    Status endCutSetUp(IterationRecord& record, const std::string& model);
 
     // False (rejected, under `owner`) when `expansionVectors` exceed the training set's
     // `distinctPoints`.
@@ -85,6 +99,9 @@ class SparseSolver : public Solver {
     SparseProblem data_;  // as prepared: labels ±1, the kernel, the test set dense
     FullSvm full_;        // the full SVM, when solved
     bool fullSolved_ = false;
+
+  private:
+    std::string setUpCut_;
 };
 
 }  // namespace cplab

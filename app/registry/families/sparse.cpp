@@ -46,8 +46,11 @@ SolverEntry slmcSolver(SolverDeclaration declaration) {
             if (data.kernel.train && data.kernel.train->classes().size() > 2) {
                 return std::make_unique<OneVsRestSolver>(
                     name, data.kernel, options.stop,
-                    [options](const KernelProblem& binary) -> std::unique_ptr<Solver> {
-                        return std::make_unique<SolverType>(binary, options);
+                    [options](const KernelProblem& binary,
+                              const StopOptions& stop) -> std::unique_ptr<Solver> {
+                        Options machine = options;
+                        machine.stop = stop;  // max_seconds: what is left of the run's
+                        return std::make_unique<SolverType>(binary, machine);
                     },
                     [](const Solver& machine) {
                         return static_cast<const SolverType&>(machine).classifier();
