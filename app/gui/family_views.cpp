@@ -4,7 +4,9 @@
 #include "family_view.h"
 #include "kernel_view.h"
 #include "objective_grid_job.h"
+#include "registry.h"
 #include "run_controller.h"
+#include "typed_problem_controls.h"
 
 namespace cplab::widgets {
 
@@ -22,8 +24,19 @@ std::vector<std::pair<std::string, FamilyView*>> createFamilyViews(QWidget* pare
     for (const auto& [family, view] : views) {
         if (auto* kernel = qobject_cast<KernelView*>(view))
             connectObjectiveGrid(kernel, controller);
+        if (auto* typed = qobject_cast<TypedProblemControls*>(view->problemControls()))
+            fillTypedDefaults(typed, family);
     }
     return views;
+}
+
+void fillTypedDefaults(TypedProblemControls* controls, const std::string& family) {
+    const Family* f = findFamily(family);
+    if (!f) return;
+    OptionValues defaults;
+    for (const auto& o : f->problemOptions())
+        defaults[o.name] = o.defaultValue;
+    controls->setDefaults(defaults);
 }
 
 void connectObjectiveGrid(KernelView* view, RunController* controller) {

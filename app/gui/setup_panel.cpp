@@ -4,12 +4,10 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
@@ -33,6 +31,7 @@
 #include "run.h"
 #include "run_controller.h"
 #include "timeline_bar.h"
+#include "typed_problem_controls.h"
 #include "window_context.h"
 
 namespace cplab {
@@ -125,10 +124,11 @@ QWidget* SetupPanel::buildSetupPanel(QWidget* parent) {
     problemDescription_->setWordWrap(true);
     setTextColour(problemDescription_, widgets::colors::kText);
     problemLayout_->addWidget(problemCombo_);
-    problemLayout_->addWidget(buildTypedFunction(problemBox));
     problemLayout_->addWidget(problemDescription_);
-    // Each family's own problem controls (a dataset's test split), shown for its problems.
+    // Each family's own problem controls (a dataset's test split, a typed function's fields),
+    // shown for its problems.
     ctx_.centre->addProblemControls(problemBox, problemLayout_);
+    connectTypedProblems(problemBox);
     panelLayout->addWidget(problemBox);
 
     auto* solverBox = new QGroupBox(tr("Solver"), panel);
@@ -151,69 +151,35 @@ QWidget* SetupPanel::buildSetupPanel(QWidget* parent) {
     return panel;
 }
 
-namespace {
-
-constexpr const char* kTypedProblem = "typed";
-
-// The default of the nonsmooth family's problem option `name` (function, domain).
-QString typedDefault(const char* name) {
-    if (const Family* family = findFamily("nonsmooth")) {
-        for (const auto& o : family->problemOptions())
-            if (o.name == name) return QString::fromStdString(o.defaultValue);
+// The families' typed problems (widgets/common/typed_problem_controls.h, declared by their
+// views): Enter or "Use this function" loads the problem with the fields' options (a message in
+// the log when they cannot be read, before asking whether to discard the runs).
+void SetupPanel::connectTypedProblems(QWidget* problemBox) {
+    typedControls_ = problemBox->findChildren<widgets::TypedProblemControls*>();
+    for (auto* typed : typedControls_) {
+        connect(typed, &widgets::TypedProblemControls::loadRequested, this,
+                [this](const QString& name) {
+                    // Read first: a function or polygon that cannot be read is a message in the
+                    // log, without asking to discard the runs it would not replace.
+                    std::string why;
+                    auto problem = makeProblem(name.toStdString(), problemOptions(), &why);
+                    if (!problem)
+                        ctx_.log->appendError(QString::fromStdString(why));
+                    else if (confirmDiscardRuns())
+                        setProblemWithRun(std::move(problem));
+                });
     }
-    return {};
 }
 
-}  // namespace
-
-// The nonsmooth family's typed function (problem 'typed', docs/nonsmooth.md): its problem
-// options function and domain as two fields, shown while that problem is chosen; Enter or
-// "Use this function" loads it (a message in the log when it cannot be read).
-QWidget* SetupPanel::buildTypedFunction(QWidget* parent) {
-    typedBox_ = new QWidget(parent);
-    typedBox_->setObjectName("typedFunctionBox");
-    auto* form = new QFormLayout(typedBox_);
-    form->setContentsMargins(0, 0, 0, 0);
-    typedFunction_ = new QLineEdit(typedDefault("function"), typedBox_);
-    typedFunction_->setObjectName("typedFunctionEdit");
-    typedFunction_->setToolTip(
-        tr("f of x (and y): numbers, + - * / ^, abs, sqrt, exp, log, max, min, pi, e"));
-    typedDomain_ = new QLineEdit(typedDefault("domain"), typedBox_);
-    typedDomain_->setObjectName("typedDomainEdit");
-    typedDomain_->setToolTip(tr("the box: lo:hi for x, or lo:hi,lo:hi for x and y"));
-    auto* use = controlButton(tr("Use this function"), "typedFunctionButton",
-                              tr("Load the typed function over its domain"), typedBox_);
-    form->addRow(tr("f ="), typedFunction_);
-    form->addRow(tr("domain"), typedDomain_);
-    form->addRow(use);
-    const auto load = [this] {
-        if (confirmDiscardRuns()) loadProblem(kTypedProblem);
-    };
-    connect(use, &QPushButton::clicked, this, load);
-    connect(typedFunction_, &QLineEdit::returnPressed, this, load);
-    connect(typedDomain_, &QLineEdit::returnPressed, this, load);
-    typedBox_->setVisible(false);
-    return typedBox_;
-}
-
-// Shows the fields while the typed problem is chosen, holding the loaded problem's function
-// (a session's or a demo's) when it is the typed one.
-void SetupPanel::showTypedFunction(const ProblemInstance* problem) {
-    const bool typed = problemCombo_->currentData().toString() == kTypedProblem;
-    typedBox_->setVisible(typed);
-    if (!problem || problem->info.name != kTypedProblem) return;
-    // The list's entry names the loaded function's dimension (the catalogue says 1-D).
-    if (const int index = problemCombo_->findData(QString(kTypedProblem)); index >= 0) {
-        problemCombo_->setItemText(
-            index, QString("%1  [%2, %3-D]")
-                       .arg(kTypedProblem, QString::fromStdString(problem->info.family))
-                       .arg(problem->info.dimension));
+// The typed fields of the problem chosen in the list show, holding the loaded problem's options
+// when it is that problem (a session's or a demo's).
+void SetupPanel::showTypedProblems(const ProblemInstance* loaded) {
+    const std::string chosen = problemCombo_->currentData().toString().toStdString();
+    for (auto* typed : typedControls_) {
+        const bool isLoaded =
+            loaded && loaded->info.name == typed->problem() && loaded->info.name == chosen;
+        typed->showChoice(chosen, isLoaded ? &loaded->origin.options : nullptr);
     }
-    const OptionValues& o = problem->origin.options;
-    if (const auto f = o.find("function"); f != o.end())
-        typedFunction_->setText(QString::fromStdString(f->second));
-    if (const auto d = o.find("domain"); d != o.end())
-        typedDomain_->setText(QString::fromStdString(d->second));
 }
 
 void SetupPanel::connectSetup() {
@@ -223,7 +189,7 @@ void SetupPanel::connectSetup() {
     });
     connect(problemCombo_, &QComboBox::activated, this, [this](int index) {
         const QString name = problemCombo_->itemData(index).toString();
-        showTypedFunction(nullptr);
+        showTypedProblems(nullptr);
         if (!name.isEmpty() && confirmDiscardRuns()) loadProblem(name);
     });
     connect(solverCombo_, &QComboBox::currentIndexChanged, this, &SetupPanel::onSolverChosen);
@@ -306,12 +272,7 @@ OptionValues SetupPanel::problemOptions() const {
         problemCombo_->currentIndex() >= 0
             ? findProblem(problemCombo_->currentData().toString().toStdString())
             : nullptr;
-    OptionValues values = ctx_.centre->problemOptions(info ? info->family : std::string());
-    if (info && info->name == kTypedProblem) {
-        values["function"] = typedFunction_->text().toStdString();
-        values["domain"] = typedDomain_->text().toStdString();
-    }
-    return values;
+    return ctx_.centre->problemOptions(info ? info->family : std::string());
 }
 
 void SetupPanel::showProblem() {
@@ -328,7 +289,15 @@ void SetupPanel::showProblem() {
             .arg(QString::fromStdString(p->info.name), QString::fromStdString(p->info.family))
             .arg(p->info.dimension));
     problemCombo_->setCurrentIndex(shown);
-    showTypedFunction(p);
+    // The list's entry names the loaded problem's dimension (a typed function's is its own:
+    // the catalogue says 1-D for the nonsmooth family's).
+    if (shown >= 0) {
+        problemCombo_->setItemText(shown, QString("%1  [%2, %3-D]")
+                                              .arg(QString::fromStdString(p->info.name),
+                                                   QString::fromStdString(p->info.family))
+                                              .arg(p->info.dimension));
+    }
+    showTypedProblems(p);
     problemDescription_->setText(
         QString::fromStdString(p->info.title + "\n\n" + p->info.description));
 }

@@ -5,6 +5,7 @@
 // selected (the run the views, the pseudocode and the status line show).
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <string>
@@ -14,11 +15,14 @@
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QTableWidget;
 class QVBoxLayout;
 class QWidget;
+
+namespace cplab::widgets {
+class TypedProblemControls;
+}
 
 namespace cplab {
 
@@ -82,8 +86,8 @@ class SetupPanel : public QObject {
 
   private:
     QWidget* buildSetupPanel(QWidget* parent);
-    QWidget* buildTypedFunction(QWidget* parent);
-    void showTypedFunction(const ProblemInstance* problem);
+    void connectTypedProblems(QWidget* problemBox);
+    void showTypedProblems(const ProblemInstance* loaded);
     QWidget* buildRunsPanel(QWidget* parent);
     void connectSetup();
     void connectRuns();
@@ -98,10 +102,8 @@ class SetupPanel : public QObject {
     QComboBox* problemCombo_ = nullptr;
     QLabel* problemDescription_ = nullptr;
     QVBoxLayout* problemLayout_ = nullptr;
-    // The nonsmooth family's typed function (its problem options function and domain).
-    QWidget* typedBox_ = nullptr;
-    QLineEdit* typedFunction_ = nullptr;
-    QLineEdit* typedDomain_ = nullptr;
+    // The families' typed problems' fields (their views' problem controls).
+    QList<widgets::TypedProblemControls*> typedControls_;
     QComboBox* solverCombo_ = nullptr;
     QLabel* solverDescription_ = nullptr;
     OptionForm* optionForm_ = nullptr;

@@ -248,8 +248,12 @@ std::shared_ptr<const PolytopeProblem> makeTypedPolytopeProblem(const std::strin
     }
     p->name = "typed_polygon";
     p->title = expression;
-    p->description = "Your own function over your polygon (" + std::to_string(p->vertices.size()) +
-                     " vertices): exact gradients, no closed-form minimum (x* is computed).";
+    const std::string shown =
+        expression.size() <= 60 ? expression : expression.substr(0, 57) + "...";
+    p->description = "f = " + shown + " over a polygon of " + std::to_string(p->vertices.size()) +
+                     " vertices, from (" + formatShort(p->vertices[0].x()) + ", " +
+                     formatShort(p->vertices[0].y()) +
+                     "): exact gradients; the minimiser x* is computed (no closed form).";
     p->startVertex = 0;
     Eigen::Vector2d centroid = Eigen::Vector2d::Zero();
     for (const auto& v : p->vertices)

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "cutting_plane_plot.h"
+#include "typed_problem_controls.h"
 
 namespace cplab::widgets {
 
@@ -12,6 +13,21 @@ NonsmoothView::NonsmoothView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    typed_ = new TypedProblemControls(
+        "typed",
+        {{"function", tr("f ="),
+          tr("f of x (and y): numbers, + - * / ^, abs, sqrt, exp, log, max, min, pi, e")},
+         {"domain", tr("domain"), tr("the box: lo:hi for x, or lo:hi,lo:hi for x and y")}},
+        this);
+    typed_->setVisible(false);
+}
+
+QWidget* NonsmoothView::problemControls() {
+    return typed_;
+}
+
+OptionValues NonsmoothView::problemOptions() const {
+    return typed_ ? typed_->problemOptions() : OptionValues{};
 }
 
 bool NonsmoothView::showFrame(const ViewFrame& frame) {

@@ -3,10 +3,13 @@
 // (CuttingPlanePlot).
 #pragma once
 
+#include <QPointer>
+
 #include "family_view.h"
 
 namespace cplab::widgets {
 
+class TypedProblemControls;
 class CuttingPlanePlot;
 
 class NonsmoothView final : public FamilyView {
@@ -17,10 +20,14 @@ class NonsmoothView final : public FamilyView {
     bool showFrame(const ViewFrame& frame) override;
     void clear() override;
     QCustomPlot* plot() const override;
+    // The typed problem's fields (typed_problem_controls.h).
+    QWidget* problemControls() override;
+    OptionValues problemOptions() const override;
     CuttingPlanePlot* modelPlot() const { return plot_; }
 
   private:
     CuttingPlanePlot* plot_;
+    QPointer<TypedProblemControls> typed_;  // owned by the problem panel once placed
 };
 
 FamilyView* nonsmoothView(QWidget* parent);

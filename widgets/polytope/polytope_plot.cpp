@@ -122,11 +122,16 @@ void PolytopePlot::addIterateLayers(const PolytopeView& view) {
     path_->setScatterStyle(markerStyle(QCPScatterStyle::ssCircle, colors::kModel, Qt::white, 5));
 
     optimum_ = plot_->addGraph();
-    optimum_->setName("minimiser x*");
+    // A typed f's minimiser is computed (polytope_problem.h), not known: said so, and not
+    // drawn when it could not be computed.
+    optimum_->setName(view.minimizerComputed ? "minimiser x* (computed)" : "minimiser x*");
     optimum_->setLineStyle(QCPGraph::lsNone);
     optimum_->setScatterStyle(
         markerStyle(QCPScatterStyle::ssStar, colors::kOptimum, colors::kOptimum, 12));
-    optimum_->setData({view.minimizer.x()}, {view.minimizer.y()});
+    if (view.minimizer.allFinite())
+        optimum_->setData({view.minimizer.x()}, {view.minimizer.y()});
+    else
+        optimum_->removeFromLegend();
 
     fwVertex_ = plot_->addGraph();
     fwVertex_->setName("FW vertex s_t");

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "polytope_plot.h"
+#include "typed_problem_controls.h"
 
 namespace cplab::widgets {
 
@@ -11,6 +12,24 @@ PolytopeView::PolytopeView(QWidget* parent) : FamilyView(parent), plot_(new Poly
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    typed_ = new TypedProblemControls(
+        "typed_polygon",
+        {{"function", tr("f ="),
+          tr("a smooth convex f of x and y: numbers, + - * / ^, sqrt, exp, log, pi, e "
+             "(abs, max, min only away from their kinks)")},
+         {"polygon", tr("polygon"),
+          tr("the convex polygon's vertices x,y separated by blanks, e.g. 0,0 4,0 3,3 "
+             "0,2; Frank-Wolfe starts at the first")}},
+        this);
+    typed_->setVisible(false);
+}
+
+QWidget* PolytopeView::problemControls() {
+    return typed_;
+}
+
+OptionValues PolytopeView::problemOptions() const {
+    return typed_ ? typed_->problemOptions() : OptionValues{};
 }
 
 bool PolytopeView::showFrame(const ViewFrame& frame) {
