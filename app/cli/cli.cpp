@@ -133,6 +133,7 @@ const char* const kUsage =
     "  cplab-cli predict --model FILE --data FILE [--out predictions.txt] [--json]\n"
     "  cplab-cli demo NAME [--json] [--trace-prefix PREFIX] [--quiet]\n"
     "  cplab-cli session FILE.cplab [--json] [--trace-prefix PREFIX] [--quiet]\n"
+    "  cplab-cli lecture FILE.cplab-lecture [--json]\n"
     "\n"
     "  list   problems, solvers with their options and defaults, and demos\n"
     "  run    run one solver; progress on stderr, summary on stdout (JSON with --json)\n"
@@ -140,6 +141,7 @@ const char* const kUsage =
     "  session  re-run a session saved by cplab (all of its runs; compared with the numbers\n"
     "         stored in it, if any)\n"
     "  predict  apply a model written by 'run --model' to a data file\n"
+    "  lecture  check a lecture of the app (its sessions there, unchanged) and list its slides\n"
     "\n"
     "exit status: 0 converged, stalled or limit reached, 1 invalid input or options,\n"
     "2 numerical failure, 130/143 stopped by SIGINT/SIGTERM (outputs written)\n";
@@ -806,6 +808,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (command == "run") return commandRun(rest, out, err);
     if (command == "demo") return commandDemo(rest, out, err);
     if (command == "session") return commandSession(rest, out, err);
+    if (command == "lecture") return commandLecture(rest, out, err);
     if (command == "predict") return commandPredict(rest, out, err);
     err << "cplab-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitInvalid;

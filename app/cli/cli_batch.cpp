@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_commands.h"
 #include "core/trace_csv.h"
+#include "lecture.h"
 #include "registry.h"
 #include "session.h"
 #include "version.h"
@@ -212,6 +213,43 @@ int commandSession(const std::vector<std::string>& args, std::ostream& out, std:
                                    {"runs", results}});
     }
     return signalled(what, *batch, runs.size(), err);
+}
+
+int commandLecture(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    BatchArguments a;
+    if (!a.parse(args, "lecture", err)) return kExitInvalid;
+    if (a.name.empty()) {
+        err << "cplab-cli: lecture: missing FILE\n" << kUsage;
+        return kExitInvalid;
+    }
+    std::string why;
+    const auto lecture = readLecture(a.name, &why);
+    if (!lecture) {
+        err << "cplab-cli: " << why << '\n';
+        return kExitInvalid;
+    }
+    if (a.parser.isSet(a.json)) {
+        QJsonArray slides;
+        for (const LectureSlide& slide : lecture->slides) {
+            QJsonObject object{{"title", q(slide.title)}};
+            if (slide.demo.empty()) {
+                object.insert("session", q(slide.resolved));
+                object.insert("sha256", q(slide.sha256));
+            } else {
+                object.insert("demo", q(slide.demo));
+            }
+            slides.append(object);
+        }
+        writeJson(out, QJsonObject{{"title", q(lecture->title)}, {"slides", slides}});
+        return kExitOk;
+    }
+    out << lecture->title << ": " << lecture->slides.size() << " slides\n";
+    for (std::size_t k = 0; k < lecture->slides.size(); ++k) {
+        const LectureSlide& slide = lecture->slides[k];
+        out << "  " << k + 1 << ". " << slide.title << "  ("
+            << (slide.demo.empty() ? "session " + slide.session : "demo " + slide.demo) << ")\n";
+    }
+    return kExitOk;
 }
 
 }  // namespace cplab::cli_detail

@@ -112,5 +112,8 @@ int commandRunDistributed(const RunArguments& a, std::ostream& out, std::ostream
 
 int commandDemo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int commandSession(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `cplab-cli lecture FILE.cplab-lecture [--json]`: checks a lecture as the app opens it
+// (app/session/lecture.h) and lists its slides; runs nothing.
+int commandLecture(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cplab::cli_detail

@@ -4,6 +4,7 @@
 //   cplab --demo kelley_2d --steps 10 --timeline 3 --screenshot earlier.png
 //   cplab --demo kelley --steps 40 --size 1280x720 --export-animation kelley.gif
 //   cplab --data a9a.gz --test a9a.t.gz --solvers ocas:C=1,bmrm:C=1 --run --screenshot race.png
+//   cplab cutting_planes.cplab-lecture --export-handout handout.pdf
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -21,6 +22,9 @@
 #include "animation_export.h"
 #include "core/output_file.h"
 #include "family_view.h"
+#include "handout.h"
+#include "lecture.h"
+#include "lecture_controller.h"
 #include "main_window.h"
 #include "main_window_parts.h"
 #include "registry.h"
@@ -152,6 +156,12 @@ struct CommandLine {
                               "Follow the trace a `cplab-cli run --trace FILE` is writing (as "
                               "File > Follow a running trace), drawn beside the runs; repeatable.",
                               "file"};
+    QCommandLineOption exportHandout{
+        "export-handout",
+        "With a lecture (FILE.cplab-lecture): walk it from its first slide to its end and write "
+        "a PDF handout, one page per beat (the views as vector graphics, the caption under "
+        "them, the slide's title on top), then quit.",
+        "file"};
     QCommandLineOption presentation{
         "presentation",
         "Open in presentation mode (View > Presentation, F11): full screen, or at --size."};
@@ -175,9 +185,11 @@ struct CommandLine {
              history,        testFraction,  seed,          viewTab,         exportView,
              exportFigure,   exportBounds,  exportRuns,    exportAnimation, animationFps,
              animationRange, animationHold, animationArea, problem,         saveSession,
-             withoutHistory, presentation,  follow});
+             withoutHistory, presentation,  follow,        exportHandout});
         parser.addPositionalArgument(
-            "file", "A session (.cplab) or a data file to open (the same as --data file).",
+            "file",
+            "A session (.cplab), a lecture (.cplab-lecture, opened at its first slide) or a data "
+            "file to open (the same as --data file).",
             "[file]");
         parser.process(app);
     }
@@ -185,7 +197,8 @@ struct CommandLine {
     QString value(const QCommandLineOption& option) const { return parser.value(option); }
     bool grabs() const {
         return isSet(screenshot) || isSet(exportView) || isSet(exportFigure) ||
-               isSet(exportBounds) || isSet(exportRuns) || isSet(exportAnimation);
+               isSet(exportBounds) || isSet(exportRuns) || isSet(exportAnimation) ||
+               isSet(exportHandout);
     }
     // Saves or grabs something and quits: no dialogs, nothing remembered.
     bool finishes() const { return grabs() || isSet(saveSession); }
@@ -232,9 +245,9 @@ struct CommandLine {
 // Two outputs that are one file (by any spelling, or a link to the same file) would lose one:
 // refused before anything opens, as cplab-cli refuses them.
 bool CommandLine::checkOutputsDistinct() const {
-    const QCommandLineOption* outputs[] = {&saveSession,    &exportView, &exportFigure,
-                                           &exportBounds,   &exportRuns, &screenshot,
-                                           &exportAnimation};
+    const QCommandLineOption* outputs[] = {&saveSession,     &exportView,   &exportFigure,
+                                           &exportBounds,    &exportRuns,   &screenshot,
+                                           &exportAnimation, &exportHandout};
     std::vector<std::pair<const QCommandLineOption*, QString>> named;
     for (const QCommandLineOption* option : outputs) {
         if (!isSet(*option)) continue;
@@ -453,6 +466,45 @@ void configureWindow(cplab::MainWindow& window, const CommandLine& cli) {
         window.followTrace(trace);
 }
 
+// `cplab LECTURE`: the lecture opens at its first slide, then the script runs (or
+// --export-handout walks it); the exit status, or -1 to go on interactively.
+int openLecture(cplab::MainWindow& window, const CommandLine& cli, const QString& path) {
+    auto* lectures = window.findChild<cplab::LectureController*>("lectureController");
+    QString why;
+    if (cli.isSet(cli.test) || cli.isSet(cli.solvers)) {
+        std::fprintf(stderr, "cplab: %s: a lecture takes neither --test nor --solvers\n",
+                     qPrintable(path));
+        return 1;
+    }
+    if (!lectures->openLecture(path, &why)) {
+        std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+        return 1;
+    }
+    if (lectures->lecture().slides.empty() && !cli.isSet(cli.exportHandout)) return -1;
+    if (!lectures->lecture().slides.empty()) {
+        QEventLoop opened;
+        QObject::connect(lectures, &cplab::LectureController::slideOpened, &opened,
+                         [&](int, bool ok, const QString& message) {
+                             why = ok ? QString() : message;
+                             opened.quit();
+                         });
+        if (lectures->busy()) opened.exec();
+        if (!why.isEmpty()) {
+            std::fprintf(stderr, "cplab: %s: slide 1: %s\n", qPrintable(path), qPrintable(why));
+            return 1;
+        }
+    }
+    if (!cli.isSet(cli.exportHandout)) return script(window, cli, false);
+    const QString out = cli.value(cli.exportHandout);
+    int pages = 0;
+    if (!cplab::exportHandout(window, *lectures, out, &pages, &why)) {
+        std::fprintf(stderr, "cplab: %s\n", qPrintable(why));
+        return 1;
+    }
+    std::printf("%s\n", qPrintable(out));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -490,6 +542,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
         QApplication::exit(1);
     };
+    if (cli.isSet(cli.exportHandout) && !cplab::isLecturePath(dataFile.toStdString())) {
+        std::fprintf(stderr, "cplab: --export-handout needs a lecture (FILE.cplab-lecture)\n");
+        return 1;
+    }
+    if (cplab::isLecturePath(dataFile.toStdString())) {
+        window.show();
+        if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
+        const int code = openLecture(window, cli, dataFile);
+        return code >= 0 ? code : QApplication::exec();
+    }
     if (!dataFile.isEmpty()) {
         // The file loads on a background thread; the script goes on when it is there.
         const bool session = cplab::MainWindow::isSessionFile(dataFile);

@@ -20,6 +20,8 @@
 #include "family_view.h"
 #include "file_loader.h"
 #include "focus_ring.h"
+#include "help_browser.h"
+#include "lecture_controller.h"
 #include "log_panel.h"
 #include "playback.h"
 #include "point_editing.h"
@@ -61,14 +63,17 @@ void showAbout(QWidget* parent) {
             "learning, live-plotted.<br><br>Families: %2.<br><br>Command-line twin: "
             "<tt>cplab-cli</tt>.<br><br>Licence: GNU GPL version 3 or later (cplab links "
             "libocas and QCustomPlot, both GPLv3). Peers it is checked and raced against: "
-            "libocas, LIBLINEAR, LIBSVM, dlib, toulbar2. Built-in datasets: see "
-            "resources/datasets/README.md (LIBSVM collection, UCI, Taskar's OCR words, "
-            "UAI 2014, Middlebury).")
+            "libocas, LIBLINEAR, LIBSVM, dlib, toulbar2. Built-in datasets (LIBSVM collection, "
+            "UCI, Taskar's OCR words, UAI 2014, Middlebury) and their sources: Help > Guide "
+            "(F1), page \"Built-in demo datasets\".")
             .arg(CPLAB_VERSION, familyTitles.join(", ")));
 }
 
 void addHelpMenu(QMainWindow* window, const Presentation* presentation) {
     QMenu* help = window->menuBar()->addMenu(QObject::tr("&Help"));
+    // The README and docs/ inside the app (help_browser.h).
+    help->addAction(QObject::tr("&Guide"), QKeySequence::HelpContents, window,
+                    [window] { HelpBrowser::open(window); });
     help->addAction(QObject::tr("&Keyboard shortcuts"), window, [window, presentation] {
         QMessageBox::information(window, QObject::tr("Keyboard shortcuts"),
                                  presentation->shortcutsText());
@@ -164,6 +169,7 @@ void MainWindow::buildFileMenu() {
     ctx_.sessions->addRecentMenu(file);
     file->addSeparator();
     ctx_.sessions->addSessionActions(file);
+    (new LectureController(ctx_))->addFileActions(file);
     file->addSeparator();
     ctx_.following->addFileActions(file);
     file->addSeparator();

@@ -19,6 +19,10 @@ CaptionBar::CaptionBar(QWidget* parent) : QFrame(parent) {
     QPalette p = palette();
     p.setColor(QPalette::Window, QColor(250, 248, 235));
     setPalette(p);
+    slide_ = new QLabel(this);
+    slide_->setObjectName("captionSlide");
+    slide_->setWordWrap(true);
+    slide_->hide();
     beat_ = new QLabel(this);
     beat_->setObjectName("captionBeat");
     beat_->setWordWrap(true);
@@ -27,6 +31,7 @@ CaptionBar::CaptionBar(QWidget* parent) : QFrame(parent) {
     QFont bold;
     bold.setBold(true);  // only the weight: the rest resolves from the window's font
     beat_->setFont(bold);
+    slide_->setFont(bold);
     QPalette grey = palette();
     grey.setColor(QPalette::WindowText, colors::kText);
     events_ = new QLabel(this);
@@ -40,6 +45,7 @@ CaptionBar::CaptionBar(QWidget* parent) : QFrame(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 3, 8, 3);
     layout->setSpacing(1);
+    layout->addWidget(slide_);
     auto* top = new QHBoxLayout;
     top->addWidget(beat_, 3);
     top->addWidget(events_, 2);
@@ -52,7 +58,18 @@ void CaptionBar::setDemo(const QString& title, const QString& watch) {
     watchFull_ = title.isEmpty() ? QString() : title + ". " + watch;
     watch_->setToolTip(watch);
     elideWatch();
-    setVisible(!title.isEmpty());
+    updateVisibility();
+}
+
+void CaptionBar::setSlide(const QString& text) {
+    slide_->setText(text);
+    slide_->setVisible(!text.isEmpty());
+    updateVisibility();
+}
+
+// Shown while there is a demo's story or a lecture's slide to tell.
+void CaptionBar::updateVisibility() {
+    setVisible(!watchFull_.isEmpty() || !slide_->text().isEmpty());
 }
 
 void CaptionBar::resizeEvent(QResizeEvent* event) {
@@ -120,7 +137,7 @@ void CaptionBar::clear() {
     setEvents({});
     watchFull_.clear();
     watch_->clear();
-    setVisible(false);
+    updateVisibility();
 }
 
 QString CaptionBar::beatText() const {
@@ -131,6 +148,9 @@ QString CaptionBar::eventsText() const {
 }
 QString CaptionBar::watchText() const {
     return watch_->toolTip();
+}
+QString CaptionBar::slideText() const {
+    return slide_->text();
 }
 
 }  // namespace cplab::widgets

@@ -23,11 +23,15 @@ class CaptionBar : public QFrame {
     void setBeat(int index, int count, const QString& text);
     // What the shown step did ("iteration 5: null step"); empty clears it.
     void setEvents(const QString& text);
+    // A lecture's slide ("3/5 - Bundle methods"), on a line of its own above the beat; empty
+    // hides it. It stays when the demo changes (clear() leaves it): the lecture sets it.
+    void setSlide(const QString& text);
     void clear();
 
     QString beatText() const;
     QString eventsText() const;  // whole (the bar shows its first two lines)
     QString watchText() const;
+    QString slideText() const;
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -35,9 +39,11 @@ class CaptionBar : public QFrame {
 
   private:
     void elideWatch();
+    void updateVisibility();
 
     QString watchFull_;
     QString eventsFull_;
+    QLabel* slide_;
     QLabel* beat_;
     QLabel* events_;
     QLabel* watch_;
