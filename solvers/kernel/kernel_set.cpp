@@ -15,6 +15,15 @@
 
 namespace cplab {
 
+namespace {
+
+// Pair-major storage from this many kernels held per example (kernel_set.h): with 10–19 of
+// them (german's continuous feature, ionosphere's 17, sonar's 19: bench_mkl) the planes'
+// products per kernel (mklPlane) and Q's products over value classes cost less than rows of Q.
+constexpr int kPairMajorKernels = 32;
+
+}  // namespace
+
 // ---- KernelSet ----
 
 struct KernelSet::Impl {
@@ -470,7 +479,7 @@ void KernelSet::Impl::chooseStorage(double cacheMb, KernelPrecision precision) {
         lru.configure(static_cast<int>(room / rowBytes), m);
     }
     fillGroup = precision == KernelPrecision::Compact && storage != KernelStorage::Rows;
-    pairMajor = fillGroup && full >= 2;
+    pairMajor = fillGroup && full >= kPairMajorKernels;
     if (pairMajor) pairRowDone.assign(static_cast<std::size_t>(m), 0);
     groupKernels.resize(groups.size());
     for (int k = 0; k < static_cast<int>(kernels.size()); ++k)

@@ -16,7 +16,7 @@
 // instead of 256 MB). Whole kernels share one block (huge pages); with Compact precision a row
 // is computed for every kernel over the same features at once, and a Gaussian whose γ is 2,
 // 2.5, 3 or 4 times a narrower one's (same features) is that row raised to the ratio.
-// With Compact precision and two or more kernels held per example, the whole block is laid out
+// With Compact precision and 32 or more kernels held per example, the whole block is laid out
 // pair by pair (pairMajor(): entry (i, j) of every such kernel side by side, row i of all of
 // them computed at once): an MKL plane's vᵀKₖv for all k, and a row of Σₖ βₖ Kₖ, then read
 // contiguous memory. 200 Gaussians on 400 continuous examples (every value distinct): a plane
@@ -103,7 +103,7 @@ class KernelSet {
     double scale(int k) const;
 
     bool fullyCached() const;  // whole matrices in double: row() pointers stay valid
-    // Whole storage pair by pair (KernelPrecision::Compact, at least two kernels held per
+    // Whole storage pair by pair (KernelPrecision::Compact, at least 32 kernels held per
     // example): the values of all of them at (i, j) side by side, so that a row of Σₖ βₖ Kₖ
     // and the quadratics of a plane read contiguous memory (row() gathers, never stays valid).
     bool pairMajor() const;

@@ -429,7 +429,7 @@ void TestMklInterleaved::pairMajorMatchesPlainRows() {
         parseKernelList("gaussian:1@1;gaussian:0.1,0.2,0.5,3@2;gaussian:0.5,2@3-9;poly:2@10-12;"
                         "linear@13;gaussian:0.04,0.4,4,40@each_feature",
                         data->dimension(), &specs, &why));
-    specs.resize(14);  // the first 13 of the last item's kernels are enough
+    specs.resize(45);  // 36 of the last item's 240 kernels are enough
     const int m = data->size();
     const int K = static_cast<int>(specs.size());
     KernelSet pair(data, specs, KernelNormalization::Trace, 64, KernelPrecision::Compact);
