@@ -6,6 +6,10 @@
 // message; at each point a finite value and subgradient, or NaN with a message. Findings: a
 // crash or sanitizer report, any exception, a refusal without a message, a value or subgradient
 // that is neither finite nor NaN with a message, a value beyond kValueLimit.
+// An input with a line break is instead Frank–Wolfe's typed problem (polytope_problem.h): the
+// function before it, the polygon after it (polygon.h), then 20 steps of frank_wolfe with line
+// search. Findings then also: a refusal without a message, an accepted polygon that is not
+// counter-clockwise and convex, a running step whose bounds are not finite or cross.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +17,9 @@
 
 #include "fuzz_common.h"
 #include "nonsmooth/typed_function.h"
+#include "polytope/frank_wolfe.h"
+#include "polytope/polygon.h"
+#include "polytope/polytope_problem.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;
@@ -23,8 +30,51 @@ extern "C" const char* __lsan_default_options() {
     return "detect_leaks=0";
 }
 
+namespace {
+
+void fuzzPolygonProblem(const std::string& input) {
+    const std::size_t cut = input.find('\n');
+    const std::string expression = input.substr(0, cut), polygon = input.substr(cut + 1);
+    std::string why;
+    const auto problem = makeTypedPolytopeProblem(expression, polygon, &why);
+    if (!problem) {
+        require(!why.empty(), "makeTypedPolytopeProblem: a refusal without a message");
+        return;
+    }
+    const auto& v = problem->vertices;
+    require(v.size() >= 3, "an accepted polygon of fewer than 3 vertices");
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        const Eigen::Vector2d& a = v[k];
+        const Eigen::Vector2d& b = v[(k + 1) % v.size()];
+        const Eigen::Vector2d& c = v[(k + 2) % v.size()];
+        require(cross2(b - a, c - b) > 0,
+                "an accepted polygon that is not convex and counter-clockwise");
+    }
+    FrankWolfeSolver solver(problem);
+    for (int t = 0; t < 20 && !solver.status().finished(); ++t) {
+        const Status status = solver.step();
+        if (status.code != StatusCode::Running) {
+            require(!status.finished() || status.code == StatusCode::Converged ||
+                        !status.message.empty(),
+                    "frank_wolfe stopped without a message");
+            break;
+        }
+        const IterationRecord& r = solver.lastRecord();
+        require(std::isfinite(r.upper) && !std::isnan(r.lower) &&
+                    r.lower <= r.upper + 1e-9 * (1 + std::abs(r.upper)),
+                "frank_wolfe: bounds not finite or crossed while running");
+    }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string expression(asText(data, size));
+    const std::string input(asText(data, size));
+    if (input.find('\n') != std::string::npos) {
+        fuzzPolygonProblem(input);
+        return 0;
+    }
+    const std::string& expression = input;
     const std::uint64_t hash = hashOf(expression);
     const bool twoD = expression.find('y') != std::string::npos;
     std::string why;
