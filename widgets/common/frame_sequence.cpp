@@ -117,17 +117,24 @@ QString foreignFrames(const QString& path, int count) {
     const auto match = numberPattern().match(name);
     if (!match.hasMatch()) return {};  // the number is in a folder's name: one file per folder
     const QRegularExpression ours(
-        "^" + QRegularExpression::escape(name.left(match.capturedStart())) + "\\d+" +
+        "^" + QRegularExpression::escape(name.left(match.capturedStart())) + "(\\d+)" +
         QRegularExpression::escape(name.mid(match.capturedEnd())) + "$");
+    // framePath(path, k) writes k in at least `width` digits, zero-padded: a file of the
+    // pattern is one the export replaces when its digits are exactly that text of some k in
+    // 1 … count. Read off its digits, so each name is judged once (it was compared with all
+    // count names: 20,000 files and frames took 400 million comparisons).
+    const int width = match.captured(1).isEmpty() ? 0 : match.captured(1).mid(1).toInt();
+    const auto replaced = [&](const QString& digits) {
+        if (digits.size() > 10) return false;  // beyond any int count
+        const long long k = digits.toLongLong();
+        return k >= 1 && k <= count && digits == QString("%1").arg(k, width, 10, QChar('0'));
+    };
     QStringList foreign;
     const QStringList names = QDir(dir).entryList(
         QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString& file : names) {
-        if (!ours.match(file).hasMatch()) continue;
-        bool replaced = false;
-        for (int k = 1; k <= count && !replaced; ++k)
-            replaced = QFileInfo(framePath(path, k)).fileName() == file;
-        if (!replaced) foreign << file;
+        const auto found = ours.match(file);
+        if (found.hasMatch() && !replaced(found.captured(1))) foreign << file;
     }
     if (foreign.isEmpty()) return {};
     const QString shown =
