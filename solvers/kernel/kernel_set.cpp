@@ -640,7 +640,8 @@ template <class T>
 }
 
 // out[j] += Σ_s weight[s] K_s(i, j) over row i's pairs (`row`): over the listed nonzero slots
-// when they are few, else a dot product of all `stride` slots (four sums, vectorised).
+// when they are few, else a dot product of all `stride` slots in sixteen sums (four vectors of
+// four: one chain of dependent additions per vector would wait on each addition's latency).
 template <class T>
 [[gnu::always_inline]] inline void weightedPass(const T* row, std::size_t stride, std::size_t m,
                                                 const double* weight, const int* nonzero,
@@ -655,16 +656,20 @@ template <class T>
         }
         return;
     }
-    const std::size_t whole = stride / 4 * 4;
+    constexpr std::size_t kLanes = 16;
+    const std::size_t whole = stride / kLanes * kLanes;
     for (std::size_t j = 0; j < m; ++j) {
         const T* pair = row + j * stride;
-        double sum[4] = {0.0, 0.0, 0.0, 0.0};
-        for (std::size_t s = 0; s < whole; s += 4)
-            for (std::size_t t = 0; t < 4; ++t)
+        double sum[kLanes] = {};
+        for (std::size_t s = 0; s < whole; s += kLanes)
+            for (std::size_t t = 0; t < kLanes; ++t)
                 sum[t] += weight[s + t] * static_cast<double>(pair[s + t]);
         for (std::size_t s = whole; s < stride; ++s)
-            sum[0] += weight[s] * static_cast<double>(pair[s]);
-        out[j] += (sum[0] + sum[1]) + (sum[2] + sum[3]);
+            sum[s - whole] += weight[s] * static_cast<double>(pair[s]);
+        double total = 0.0;
+        for (std::size_t t = 0; t < kLanes; ++t)
+            total += sum[t];
+        out[j] += total;
     }
 }
 

@@ -12,16 +12,18 @@ namespace {
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// ‖S‖₂² = the largest eigenvalue of S Sᵀ (or of Sᵀ S, the same, whichever is smaller: hundreds
-// of planes over 200 kernels), by power iteration (an over-estimate by a few per cent is
-// harmless: it only shortens the ascent's steps).
-double squaredNorm2(const RowMatrix& S) {
-    const Eigen::MatrixXd G = S.rows() <= S.cols() ? Eigen::MatrixXd(S * S.transpose())
-                                                   : Eigen::MatrixXd(S.transpose() * S);
-    Eigen::VectorXd v = Eigen::VectorXd::Ones(G.rows());
+// ‖S‖₂² = the largest eigenvalue of Sᵀ S, by power iteration from `v` (ones when it has not
+// S's width: a previous call's vector converges in a few steps), Sᵀ(S v) without forming the
+// product matrix (hundreds of planes over 200 kernels: t·K² per call for it); v is left at the
+// last iterate. An over-estimate by a few per cent is harmless: it only shortens the ascent's
+// steps.
+double squaredNorm2(const RowMatrix& S, Eigen::VectorXd& v) {
+    if (v.size() != S.cols() || !(v.norm() > 0)) v = Eigen::VectorXd::Ones(S.cols());
     double estimate = 0.0;
+    Eigen::VectorXd Sv(S.rows());
     for (int i = 0; i < 50; ++i) {
-        const Eigen::VectorXd w = G * v;
+        Sv.noalias() = S * v;
+        const Eigen::VectorXd w = S.transpose() * Sv;
         const double norm = w.norm();
         if (!(norm > 0)) return 0.0;
         const double next = v.dot(w) / v.squaredNorm();
@@ -29,7 +31,7 @@ double squaredNorm2(const RowMatrix& S) {
         if (std::abs(next - estimate) <= 1e-3 * next) return 1.05 * next;
         estimate = next;
     }
-    return 1.05 * std::max(estimate, G.diagonal().maxCoeff());
+    return 1.05 * std::max(estimate, S.colwise().squaredNorm().maxCoeff());
 }
 
 }  // namespace
@@ -74,7 +76,7 @@ Eigen::VectorXd projectOntoSimplex(const Eigen::VectorXd& v) {
 LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
                                     const Eigen::VectorXd& center, double level,
                                     const Eigen::VectorXd& inside, const Eigen::VectorXd& warm,
-                                    int maxIterations) {
+                                    int maxIterations, Eigen::VectorXd* normVector) {
     const Eigen::Index K = center.size();
     const Eigen::Index t = static_cast<Eigen::Index>(planes.size());
     if (t == 0 || inside.size() != K || maxIterations < 1)
@@ -95,7 +97,8 @@ LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
     out.lambda.head(carried) = warm.head(carried).cwiseMax(0.0);
     const Eigen::VectorXd insideExcess = S * inside - bound;  // ≤ 0: inside the level set
     const double room = std::max(-insideExcess.maxCoeff(), 0.0);
-    const double lipschitz = squaredNorm2(S);
+    Eigen::VectorXd ownVector;
+    const double lipschitz = squaredNorm2(S, normVector ? *normVector : ownVector);
     // β(λ) = Π_Δ(c − Sᵀλ), into vectors reused across the ascent's steps; Sᵀλ over the planes
     // with λᵢ ≠ 0 (a few of hundreds: those that hold β at the level).
     std::vector<double> scratch;

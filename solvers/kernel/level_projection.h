@@ -36,9 +36,12 @@ struct LevelProjection {
 
 // `planes` non-empty, all of c's length; `inside` ∈ Δ with maxᵢ Sᵢᵀinside ≤ level; `warm`
 // (any length: entries beyond the planes are ignored, missing ones are 0) starts the ascent.
+// `normVector`, when given, carries the power iteration's vector for ‖S‖₂ from one call to the
+// next (the planes only grow between an MKL run's calls: a few products instead of dozens).
 LevelProjection projectOntoLevelSet(const std::vector<Eigen::VectorXd>& planes,
                                     const Eigen::VectorXd& center, double level,
                                     const Eigen::VectorXd& inside, const Eigen::VectorXd& warm,
-                                    int maxIterations = 2000);
+                                    int maxIterations = 2000,
+                                    Eigen::VectorXd* normVector = nullptr);
 
 }  // namespace cplab

@@ -36,6 +36,7 @@ struct SilpSolver::State {
     Eigen::VectorXd beta;         // β_t: where the next SVM is solved
     Eigen::VectorXd lpBeta;       // the LP's last minimiser (β_t itself unless master=level)
     Eigen::VectorXd levelLambda;  // master=level: the projection's multipliers (warm start)
+    Eigen::VectorXd levelNorm;    // and its power iteration's vector for ‖S‖₂ (warm start)
 
     // The newest SVM solution, and the β it was computed at (interleaved: β_t, before the LP
     // moves β; its classifier is (alpha, bias, alphaBeta)).
@@ -354,8 +355,8 @@ Eigen::VectorXd SilpSolver::nextBeta(const Eigen::VectorXd& lpBeta) {
     if (!levelMaster()) return lpBeta;
     const double level = levelValue();
     if (!(level > s.theta)) return lpBeta;
-    const LevelProjection p =
-        projectOntoLevelSet(s.planes, s.beta, level, lpBeta, s.levelLambda, kLevelProjectionSteps);
+    const LevelProjection p = projectOntoLevelSet(s.planes, s.beta, level, lpBeta, s.levelLambda,
+                                                  kLevelProjectionSteps, &s.levelNorm);
     s.levelLambda = p.lambda;
     return p.beta;
 }
