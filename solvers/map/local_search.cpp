@@ -9,20 +9,42 @@
 
 namespace cplab {
 
-// ---- max-flow -------------------------------------------------------------------------------
+// ---- max-flow (Boykov & Kolmogorov 2004) ---------------------------------------------------
+
+namespace {
+constexpr int kInfinite = std::numeric_limits<int>::max();
+}
 
 void MaxFlow::reset(int nodes, int source, int sink) {
+    const auto n = static_cast<std::size_t>(nodes);
     source_ = source;
     sink_ = sink;
-    head_.assign(static_cast<std::size_t>(nodes), -1);
+    head_.assign(n, -1);
     next_.clear();
     to_.clear();
     capacity_.clear();
-    level_.assign(static_cast<std::size_t>(nodes), -1);
-    current_.assign(static_cast<std::size_t>(nodes), -1);
+    fromSource_.assign(n, 0.0);
+    toSink_.assign(n, 0.0);
+    direct_ = 0.0;
 }
 
 void MaxFlow::addArc(int u, int v, double c, double reverse) {
+    if (u == source_ || v == sink_ || v == source_ || u == sink_) {
+        // Terminal arcs become terminal capacities; an arc into the source or out of the sink
+        // carries no s–t flow (its reverse may).
+        if (u == source_ && v == sink_) {
+            direct_ += c;
+        } else if (u == source_) {
+            fromSource_[static_cast<std::size_t>(v)] += c;
+        } else if (v == sink_) {
+            toSink_[static_cast<std::size_t>(u)] += c;
+        } else if (v == source_ && u != sink_) {
+            fromSource_[static_cast<std::size_t>(u)] += reverse;
+        } else if (u == sink_ && v != source_) {
+            toSink_[static_cast<std::size_t>(v)] += reverse;
+        }
+        return;
+    }
     const auto add = [this](int from, int to, double cap) {
         to_.push_back(to);
         capacity_.push_back(cap);
@@ -33,78 +55,213 @@ void MaxFlow::addArc(int u, int v, double c, double reverse) {
     add(v, u, reverse);
 }
 
-bool MaxFlow::levels() {
-    std::fill(level_.begin(), level_.end(), -1);
-    queue_.clear();
-    queue_.push_back(source_);
-    level_[static_cast<std::size_t>(source_)] = 0;
-    for (std::size_t head = 0; head < queue_.size(); ++head) {
-        const int v = queue_[head];
-        for (int a = head_[static_cast<std::size_t>(v)]; a >= 0;
-             a = next_[static_cast<std::size_t>(a)]) {
-            const auto w = static_cast<std::size_t>(to_[static_cast<std::size_t>(a)]);
-            if (level_[w] >= 0 || capacity_[static_cast<std::size_t>(a)] <= tolerance_) continue;
-            level_[w] = level_[static_cast<std::size_t>(v)] + 1;
-            queue_.push_back(static_cast<int>(w));
-        }
-    }
-    return level_[static_cast<std::size_t>(sink_)] >= 0;
+bool MaxFlow::onSourceSide(int v) const {
+    if (v == source_) return true;
+    if (v == sink_) return false;
+    const auto i = static_cast<std::size_t>(v);
+    return parent_[i] != kNone && !inSink_[i];
 }
 
-double MaxFlow::augment() {
-    // Depth-first along the level graph, iteratively (paths can be thousands of arcs long);
-    // current_ remembers each node's next arc to try, so the phase is O(V·E).
-    current_ = head_;
-    path_.clear();
-    double total = 0.0;
-    int v = source_;
-    for (;;) {
-        if (v == sink_) {
-            double f = std::numeric_limits<double>::infinity();
-            for (const int a : path_)
-                f = std::min(f, capacity_[static_cast<std::size_t>(a)]);
-            for (const int a : path_) {
-                capacity_[static_cast<std::size_t>(a)] -= f;
-                capacity_[static_cast<std::size_t>(a ^ 1)] += f;
-            }
-            total += f;
-            std::size_t k = 0;  // back to the tail of the first saturated arc
-            while (k < path_.size() && capacity_[static_cast<std::size_t>(path_[k])] > tolerance_)
-                ++k;
-            path_.resize(k);
-            v = k == 0 ? source_ : to_[static_cast<std::size_t>(path_[k - 1])];
-            continue;
-        }
-        int& a = current_[static_cast<std::size_t>(v)];
-        const int next = level_[static_cast<std::size_t>(v)] + 1;
-        while (a >= 0 &&
-               !(capacity_[static_cast<std::size_t>(a)] > tolerance_ &&
-                 level_[static_cast<std::size_t>(to_[static_cast<std::size_t>(a)])] == next))
-            a = next_[static_cast<std::size_t>(a)];
-        if (a >= 0) {
-            path_.push_back(a);
-            v = to_[static_cast<std::size_t>(a)];
-            continue;
-        }
-        level_[static_cast<std::size_t>(v)] = -1;  // a dead end for the rest of the phase
-        if (path_.empty()) return total;
-        const int back = path_.back();
-        path_.pop_back();
-        v = to_[static_cast<std::size_t>(back ^ 1)];
-        int& tried = current_[static_cast<std::size_t>(v)];
-        tried = next_[static_cast<std::size_t>(tried)];
+void MaxFlow::activate(int v) {
+    if (active_[static_cast<std::size_t>(v)]) return;
+    active_[static_cast<std::size_t>(v)] = 1;
+    activeQueue_.push_back(v);
+}
+
+int MaxFlow::nextActive() {
+    while (activeHead_ < activeQueue_.size()) {
+        const int v = activeQueue_[activeHead_++];
+        active_[static_cast<std::size_t>(v)] = 0;
+        if (parent_[static_cast<std::size_t>(v)] != kNone) return v;
     }
+    activeQueue_.clear();
+    activeHead_ = 0;
+    return -1;
+}
+
+int MaxFlow::grow(int v) {
+    const auto i = static_cast<std::size_t>(v);
+    const bool sink = inSink_[i];
+    for (int a = head_[i]; a >= 0; a = next_[static_cast<std::size_t>(a)]) {
+        // Source tree: residual v → w on a; sink tree: residual w → v on a's sister.
+        if (capacity_[static_cast<std::size_t>(sink ? a ^ 1 : a)] <= tolerance_) continue;
+        const auto j = static_cast<std::size_t>(to_[static_cast<std::size_t>(a)]);
+        if (parent_[j] == kNone) {
+            inSink_[j] = sink;
+            parent_[j] = a ^ 1;
+            stamp_[j] = stamp_[i];
+            dist_[j] = dist_[i] + 1;
+            activate(static_cast<int>(j));
+        } else if (inSink_[j] != sink) {
+            return sink ? a ^ 1 : a;  // the arc from the source tree to the sink tree
+        } else if (stamp_[j] <= stamp_[i] && dist_[j] > dist_[i]) {
+            parent_[j] = a ^ 1;  // a shorter way to the terminal
+            stamp_[j] = stamp_[i];
+            dist_[j] = dist_[i] + 1;
+        }
+    }
+    return -1;
+}
+
+double MaxFlow::augment(int middle) {
+    const auto cap = [this](int a) -> double& { return capacity_[static_cast<std::size_t>(a)]; };
+    double b = cap(middle);
+    // Source side: from the middle arc's tail up to the source; sink side: from its head.
+    int v = to_[static_cast<std::size_t>(middle ^ 1)];
+    for (int a; (a = parent_[static_cast<std::size_t>(v)]) != kTerminal; v = to_[std::size_t(a)])
+        b = std::min(b, cap(a ^ 1));
+    b = std::min(b, terminal_[static_cast<std::size_t>(v)]);
+    v = to_[static_cast<std::size_t>(middle)];
+    for (int a; (a = parent_[static_cast<std::size_t>(v)]) != kTerminal; v = to_[std::size_t(a)])
+        b = std::min(b, cap(a));
+    b = std::min(b, -terminal_[static_cast<std::size_t>(v)]);
+
+    cap(middle) -= b;
+    cap(middle ^ 1) += b;
+    const auto orphan = [this](int w) {
+        parent_[static_cast<std::size_t>(w)] = kOrphan;
+        orphans_.push_back(w);
+    };
+    for (v = to_[static_cast<std::size_t>(middle ^ 1)];;) {
+        const int a = parent_[static_cast<std::size_t>(v)];
+        if (a == kTerminal) {
+            if ((terminal_[static_cast<std::size_t>(v)] -= b) <= tolerance_) orphan(v);
+            break;
+        }
+        cap(a) += b;
+        const int up = to_[static_cast<std::size_t>(a)];
+        if ((cap(a ^ 1) -= b) <= tolerance_) orphan(v);
+        v = up;
+    }
+    for (v = to_[static_cast<std::size_t>(middle)];;) {
+        const int a = parent_[static_cast<std::size_t>(v)];
+        if (a == kTerminal) {
+            if ((terminal_[static_cast<std::size_t>(v)] += b) >= -tolerance_) orphan(v);
+            break;
+        }
+        cap(a ^ 1) += b;
+        const int up = to_[static_cast<std::size_t>(a)];
+        if ((cap(a) -= b) <= tolerance_) orphan(v);
+        v = up;
+    }
+    return b;
+}
+
+int MaxFlow::originDistance(int v) {
+    int d = 0;
+    for (int w = v;;) {
+        const auto j = static_cast<std::size_t>(w);
+        if (stamp_[j] == time_) return d + dist_[j];
+        const int a = parent_[j];
+        ++d;
+        if (a == kTerminal) {
+            stamp_[j] = time_;
+            dist_[j] = 1;
+            return d;
+        }
+        if (a == kOrphan || a == kNone) return kInfinite;
+        w = to_[static_cast<std::size_t>(a)];
+    }
+}
+
+void MaxFlow::adopt(int v) {
+    const auto i = static_cast<std::size_t>(v);
+    const bool sink = inSink_[i];
+    int best = -1;
+    int bestDistance = kInfinite;
+    for (int a = head_[i]; a >= 0; a = next_[static_cast<std::size_t>(a)]) {
+        // A parent w must reach v (source tree: residual w → v) or be reached (sink tree).
+        if (capacity_[static_cast<std::size_t>(sink ? a : a ^ 1)] <= tolerance_) continue;
+        const int w = to_[static_cast<std::size_t>(a)];
+        const auto j = static_cast<std::size_t>(w);
+        if (inSink_[j] != sink || parent_[j] == kNone) continue;
+        int d = originDistance(w);
+        if (d == kInfinite) continue;
+        if (d < bestDistance) {
+            best = a;
+            bestDistance = d;
+        }
+        for (int k = w; stamp_[static_cast<std::size_t>(k)] != time_;
+             k = to_[static_cast<std::size_t>(parent_[static_cast<std::size_t>(k)])]) {
+            stamp_[static_cast<std::size_t>(k)] = time_;
+            dist_[static_cast<std::size_t>(k)] = d--;
+        }
+    }
+    if (best >= 0) {
+        parent_[i] = best;
+        stamp_[i] = time_;
+        dist_[i] = bestDistance + 1;
+        return;
+    }
+    // No parent: v leaves its tree; its neighbours that could reach it become active, its
+    // children orphans.
+    for (int a = head_[i]; a >= 0; a = next_[static_cast<std::size_t>(a)]) {
+        const int w = to_[static_cast<std::size_t>(a)];
+        const auto j = static_cast<std::size_t>(w);
+        const int pa = parent_[j];
+        if (inSink_[j] != sink || pa == kNone) continue;
+        if (capacity_[static_cast<std::size_t>(sink ? a : a ^ 1)] > tolerance_) activate(w);
+        if (pa >= 0 && to_[static_cast<std::size_t>(pa)] == v) {
+            parent_[j] = kOrphan;
+            orphans_.push_back(w);
+        }
+    }
+    parent_[i] = kNone;
 }
 
 double MaxFlow::solve() {
+    const std::size_t n = head_.size();
     double largest = 0.0;
     for (const double c : capacity_)
         largest = std::max(largest, c);
+    double flow = direct_;
+    terminal_.assign(n, 0.0);
+    for (std::size_t v = 0; v < n; ++v) {
+        const double both = std::min(fromSource_[v], toSink_[v]);
+        flow += both;  // s → v → t saturated at once
+        terminal_[v] = fromSource_[v] - toSink_[v];
+        largest = std::max(largest, std::abs(terminal_[v]));
+    }
     tolerance_ = 1e-12 * largest;
-    double flow = 0.0;
-    while (levels())
-        flow += augment();
-    return flow;  // the last levels() left the residual graph's source side marked
+    parent_.assign(n, kNone);
+    inSink_.assign(n, 0);
+    active_.assign(n, 0);
+    stamp_.assign(n, 0);
+    dist_.assign(n, 0);
+    activeQueue_.clear();
+    activeHead_ = 0;
+    orphans_.clear();
+    time_ = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+        if (terminal_[v] > tolerance_ || terminal_[v] < -tolerance_) {
+            parent_[v] = kTerminal;
+            inSink_[v] = terminal_[v] < 0.0;
+            dist_[v] = 1;
+            activate(static_cast<int>(v));
+        }
+    }
+    int current = -1;
+    for (;;) {
+        const int v = current >= 0 && parent_[static_cast<std::size_t>(current)] != kNone
+                          ? current
+                          : nextActive();
+        if (v < 0) break;
+        const int middle = grow(v);
+        ++time_;
+        if (middle < 0) {
+            current = -1;
+            continue;
+        }
+        current = v;  // v may have more paths: grow from it again
+        flow += augment(middle);
+        while (!orphans_.empty()) {  // first in, first out, as the paper's
+            std::vector<int> batch;
+            batch.swap(orphans_);
+            for (const int o : batch)
+                adopt(o);
+        }
+    }
+    return flow;
 }
 
 // ---- balanced block move --------------------------------------------------------------------
