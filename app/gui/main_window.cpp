@@ -151,6 +151,7 @@ void MainWindow::buildRightDocks() {
 void MainWindow::buildMenus() {
     buildFileMenu();
     ctx_.playback->addRunMenu(menuBar()->addMenu(tr("&Run")));
+    ctx_.presentation->addDemoMenu(menuBar()->addMenu(tr("&Demo")));
     addViewMenu(this, ctx_.presentation);
     addHelpMenu(this, ctx_.presentation);
 }

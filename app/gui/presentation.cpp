@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -18,12 +19,14 @@
 
 #include "caption_bar.h"
 #include "centre_area.h"
-#include "core/events.h"
 #include "family_view.h"
+#include "log_panel.h"
 #include "playback.h"
 #include "plot_style.h"
 #include "registry.h"
 #include "run_controller.h"
+#include "story_dialog.h"
+#include "student_view.h"
 #include "timeline_bar.h"
 #include "window_context.h"
 
@@ -35,41 +38,14 @@ constexpr double kMinScale = 0.75;
 constexpr double kMaxScale = 6.0;
 constexpr double kScaleStep = 1.15;
 
-// True when some run of the race has reported `event` by its position (a name of
-// core/events.h), or, for "finished", when every run has stopped there.
-bool eventReached(const widgets::ViewFrame& frame, const std::string& event) {
-    if (event == "finished") {
-        return !frame.race.empty() &&
-               std::all_of(frame.race.begin(), frame.race.end(), [](const auto& entry) {
-                   return entry.snapshot && entry.snapshot->status.finished();
-               });
-    }
-    // The event's bit, then one test per record (this runs for every frame drawn).
-    std::uint32_t bit = 0;
-    for (const Event e : kAllEvents)
-        if (event == eventName(e)) bit = e;
-    if (bit == 0) return false;
-    for (const widgets::RaceEntry& entry : frame.race) {
-        for (const IterationRecord& record : entry.records)
-            if (record.events & bit) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
-int reachedBeat(const DemoInfo& demo, const widgets::ViewFrame& frame, int iteration) {
-    int reached = -1;
-    for (std::size_t k = 0; k < demo.story.size(); ++k) {
-        const DemoBeat& beat = demo.story[k];
-        if (iteration >= beat.iteration && (beat.event.empty() || eventReached(frame, beat.event)))
-            reached = static_cast<int>(k);
-    }
-    return reached;
-}
-
 Presentation::Presentation(WindowContext& ctx)
-    : QObject(ctx.window), ctx_(ctx), baseFont_(ctx.window->font()) {}
+    : QObject(ctx.window), ctx_(ctx), baseFont_(ctx.window->font()) {
+    story_ = new StoryHolder(this);
+    studentView_ = new StudentView(ctx);
+    connect(story_, &StoryHolder::storyChanged, this, &Presentation::tellStory);
+}
 
 void Presentation::addViewActions(QMenu* view) {
     view->addSeparator();
@@ -84,6 +60,7 @@ void Presentation::addViewActions(QMenu* view) {
                     [this] { setViewScale(viewScale() / kScaleStep); });
     view->addAction(tr("&Reset size"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
                     &Presentation::resetViewScale);
+    addStudentViewMenu(view);
     addPresentationKeys();
     if (viewScale() != 1.0) applyViewScale();
 }
@@ -188,6 +165,7 @@ void Presentation::setPresentation(bool on, bool fullScreen) {
         if (window->isFullScreen()) wasMaximized_ ? window->showMaximized() : window->showNormal();
         window->restoreState(normalState_);
     }
+    studentView_->enforce();  // the docks restored, the centre as presenting shows it
     for (QAction* action : presentationKeys_)
         action->setEnabled(presenting_);
     ctx_.centre->setArrowKeysEnabled(!presenting_);  // the window-wide ← → instead
@@ -251,33 +229,121 @@ QString Presentation::shortcutsText() const {
 
 void Presentation::setDemo(const DemoInfo* demo) {
     demo_ = demo;
-    shownBeat_ = -1;
-    if (demo) {
-        ctx_.caption->setDemo(QString::fromStdString(demo->title),
-                              QString::fromStdString(demo->description));
-    } else {
+    story_->setDemo(demo);  // told by tellStory
+}
+
+void Presentation::tellStory() {
+    const Story& story = story_->story();
+    shownWatch_ = QString::fromStdString(story.watch);
+    if (story_->empty()) {
         ctx_.caption->clear();
+    } else {
+        ctx_.caption->setDemo(
+            story.title.empty() ? tr("Story") : QString::fromStdString(story.title), shownWatch_);
+        ctx_.caption->setBeat(-1, 0, {});
     }
+    if (ctx_.playback) ctx_.playback->showFrame();  // the beat reached, told again
+    studentView_->enforce();
 }
 
 void Presentation::updateCaption(const widgets::ViewFrame& frame, int iteration) {
-    if (!demo_) return;
-    const int beat = reachedBeat(*demo_, frame, iteration);
-    // A beat that names one of the view's tabs ("Gap and errors tab: ...") shows that tab
-    // when the story reaches it going forward (scrubbing back leaves the tab chosen).
-    if (beat > shownBeat_ && beat >= 0)
-        ctx_.centre->showPageNamedIn(QString::fromStdString(demo_->story[beat].text));
-    shownBeat_ = beat;
-    ctx_.caption->setBeat(beat, static_cast<int>(demo_->story.size()),
-                          beat < 0 ? QString() : QString::fromStdString(demo_->story[beat].text));
-    QStringList done;
-    if (frame.snapshot) {
-        for (const std::string& event : frame.snapshot->events)
-            done << QString::fromStdString(event);
+    if (!story_->empty()) {
+        const Story& story = story_->story();
+        const int beat = reachedBeat(story, frame, iteration);
+        const QString caption =
+            beat < 0 ? QString() : QString::fromStdString(story.beats[beat].caption);
+        // A beat that names one of the view's tabs ("Gap and errors tab: ...") shows that tab
+        // when the story reaches it going forward (scrubbing back leaves the tab chosen).
+        if (beat > story_->shownBeat() && beat >= 0) ctx_.centre->showPageNamedIn(caption);
+        story_->setShownBeat(beat);
+        // A beat's own "what to watch" while it is shown, else the story's.
+        const std::string& own = beat < 0 ? std::string() : story.beats[beat].watch;
+        const QString watch = QString::fromStdString(own.empty() ? story.watch : own);
+        if (watch != shownWatch_) {
+            shownWatch_ = watch;
+            ctx_.caption->setDemo(
+                story.title.empty() ? tr("Story") : QString::fromStdString(story.title), watch);
+        }
+        ctx_.caption->setBeat(beat, story_->beatCount(), caption);
+        QStringList done;
+        if (frame.snapshot) {
+            for (const std::string& event : frame.snapshot->events)
+                done << QString::fromStdString(event);
+        }
+        ctx_.caption->setEvents(done.isEmpty() || iteration == 0
+                                    ? QString()
+                                    : tr("iteration %1: %2").arg(iteration).arg(done.join("; ")));
     }
-    ctx_.caption->setEvents(done.isEmpty() || iteration == 0
-                                ? QString()
-                                : tr("iteration %1: %2").arg(iteration).arg(done.join("; ")));
+    // A family view may have shown a tab again for this frame, the caption itself.
+    studentView_->enforce();
+}
+
+void Presentation::addDemoMenu(QMenu* demo) {
+    demo->setObjectName("demoMenu");
+    QAction* edit = demo->addAction(tr("&Edit story..."), this, &Presentation::editStory);
+    edit->setObjectName("editStoryAction");
+    QAction* add = demo->addAction(tr("&Add a beat here..."), this, &Presentation::addBeatDialog);
+    add->setObjectName("addBeatAction");
+    add->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_B));
+    QAction* restore = demo->addAction(tr("&Restore the demo's story"), this, [this] {
+        story_->setDemo(demo_);
+        ctx_.log->appendMessage(tr("story: the demo's own again"));
+    });
+    restore->setObjectName("restoreStoryAction");
+    connect(demo, &QMenu::aboutToShow, this, [this, edit, add, restore] {
+        const bool problem = ctx_.controller->problem() != nullptr;
+        edit->setEnabled(problem);
+        add->setEnabled(problem);
+        restore->setEnabled(demo_ && story_->edited());
+    });
+}
+
+int Presentation::addBeatHere(const QString& caption) {
+    const int iteration = ctx_.playback->shownIteration();
+    if (story_->empty() && ctx_.controller->problem()) {
+        // A story of the problem's own: titled by it.
+        Story story;
+        story.title = ctx_.controller->problem()->info.title;
+        story_->setStory(std::move(story));
+    }
+    const int index = story_->addBeat(iteration, caption.left(kMaxStoryTextChars));
+    if (index < 0)
+        ctx_.log->appendError(tr("story: at most %1 beats").arg(kMaxStoryBeats));
+    else
+        ctx_.log->appendMessage(tr("story: beat %1 at iteration %2").arg(index + 1).arg(iteration));
+    return index;
+}
+
+void Presentation::addBeatDialog() {
+    if (!ctx_.controller->problem()) return;
+    bool ok = false;
+    const int iteration = ctx_.playback->shownIteration();
+    const QString caption = QInputDialog::getMultiLineText(
+        ctx_.window, tr("Add a beat here"),
+        tr("The caption from iteration %1 on (the timeline's position):").arg(iteration), {}, &ok);
+    if (ok && !caption.trimmed().isEmpty()) addBeatHere(caption.trimmed());
+}
+
+void Presentation::editStory() {
+    if (!ctx_.controller->problem()) return;
+    StoryDialog dialog(story_->story(), ctx_.playback->shownIteration(), ctx_.window);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString why;
+    if (!story_->setStory(dialog.story(), &why)) ctx_.log->appendError(why);
+}
+
+void Presentation::addStudentViewMenu(QMenu* view) {
+    QMenu* student = view->addMenu(tr("S&tudent view"));
+    student->setObjectName("studentViewMenu");
+    student->addAction(tr("&Choose what shows..."), this, [this] { studentView_->chooseDialog(); })
+        ->setObjectName("chooseStudentViewAction");
+    QAction* all = student->addAction(tr("&Show everything"), this, [this] {
+        studentView_->setHidden({});
+        ctx_.log->appendMessage(tr("student view: off, everything shows"));
+    });
+    all->setObjectName("showEverythingAction");
+    connect(student, &QMenu::aboutToShow, this,
+            [this, all] { all->setEnabled(studentView_->active()); });
 }
 
 }  // namespace cplab

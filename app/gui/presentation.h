@@ -2,13 +2,17 @@
 // The main window in front of a class (main_window.h): View › Presentation (F11: full screen,
 // only the caption, the family view, the timeline and the bounds, larger type and lines), the
 // scale of type and lines in each mode (remembered between launches), the single keys that
-// drive a demo while presenting, and the caption bar telling the open demo's story.
+// drive a demo while presenting, and the caption bar telling the story (story.h: the open
+// demo's, a session's, or as the lecturer edited it in the Demo menu). It holds the student
+// view (student_view.h, View › Student view): what it hides stays hidden while presenting.
 #pragma once
 
 #include <QByteArray>
 #include <QFont>
 #include <QObject>
 #include <vector>
+
+#include "story.h"
 
 class QAction;
 class QMenu;
@@ -19,12 +23,11 @@ namespace cplab {
 struct DemoInfo;
 struct WindowContext;
 
+class StudentView;
+
 namespace widgets {
 struct ViewFrame;
 }
-
-// The last beat of `demo`'s story that `frame` at `iteration` has reached (-1: none yet).
-int reachedBeat(const DemoInfo& demo, const widgets::ViewFrame& frame, int iteration);
 
 class Presentation : public QObject {
     Q_OBJECT
@@ -57,18 +60,34 @@ class Presentation : public QObject {
     // Help › Keyboard shortcuts: every menu action with a shortcut, as an HTML table.
     QString shortcutsText() const;
 
-    // The demo open (its story in the caption), or null.
+    // The demo open, or null; setDemo tells its own story.
     const DemoInfo* demo() const { return demo_; }
     void setDemo(const DemoInfo* demo);
     void updateCaption(const widgets::ViewFrame& frame, int iteration);
+    // The story told (a session's replaces the demo's: story()->setStory).
+    StoryHolder* story() const { return story_; }
+    // The Demo menu: Edit story..., Add a beat here, Restore the demo's story.
+    void addDemoMenu(QMenu* demo);
+    // Demo › Add a beat here without its dialog: a beat at the iteration the timeline shows;
+    // its index, or -1 when the story is full.
+    int addBeatHere(const QString& caption);
+    // The student view (View › Student view).
+    StudentView* studentView() const { return studentView_; }
 
   private:
     void addPresentationKeys();
+    void addStudentViewMenu(QMenu* view);
     void applyViewScale();
+    // The story replaced or edited: the caption's title and what to watch, the frame again.
+    void tellStory();
+    void editStory();
+    void addBeatDialog();
 
     WindowContext& ctx_;
     const DemoInfo* demo_ = nullptr;
-    int shownBeat_ = -1;  // the caption's beat
+    StoryHolder* story_ = nullptr;
+    StudentView* studentView_ = nullptr;
+    QString shownWatch_;  // the caption's what to watch (the story's or the beat's own)
     bool presenting_ = false;
     bool wasMaximized_ = false;
     QByteArray normalState_;  // docks and tool bars before presenting

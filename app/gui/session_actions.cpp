@@ -34,6 +34,7 @@
 #include "session.h"
 #include "setup_panel.h"
 #include "snapshot_codec.h"
+#include "student_view.h"
 #include "timeline_bar.h"
 #include "window_context.h"
 
@@ -153,6 +154,9 @@ Session SessionActions::currentSession(bool withHistory) const {
     session.family = p->info.family;
     session.problem = p->origin;
     session.demo = ctx_.presentation->demo() ? ctx_.presentation->demo()->name : std::string();
+    // The story when it is not the demo's own, and the student view (presentation.h).
+    if (ctx_.presentation->story()->edited()) session.story = ctx_.presentation->story()->story();
+    session.hiddenControls = ctx_.presentation->studentView()->hidden();
     for (int k = 0; k < ctx_.controller->runCount(); ++k) {
         const Run* r = ctx_.controller->run(k);
         SessionRun saved{r->solver(), withExplicitSeed(r->solver(), r->options()), std::nullopt};
@@ -276,6 +280,8 @@ void SessionActions::applySession(Session session, ProblemPtr problem) {
         ctx_.presentation->setDemo(demo);
         ctx_.setup->showDemo(QString::fromStdString(demo->name));
     }
+    if (session.story) ctx_.presentation->story()->setStory(*session.story);
+    ctx_.presentation->studentView()->setHidden(session.hiddenControls);
     const auto pending = std::make_shared<Session>(std::move(session));
     pendingSession_ = pending;
     for (const SessionRun& r : pending->runs) {
