@@ -155,6 +155,21 @@ void TrwsSolver::buildChains() {
 
 double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
     if (chainStart_.empty()) return MessagePassingSolver::bound(disagreeing);
+#ifdef CPLAB_TRWS_X86
+    if (avx2_) return boundAvx2(disagreeing);
+#endif
+    return boundWith<trws_kernels::Portable>(disagreeing);
+}
+
+#ifdef CPLAB_TRWS_X86
+[[gnu::target("avx2"), gnu::flatten]] double TrwsSolver::boundAvx2(
+    std::vector<std::uint8_t>& disagreeing) const {
+    return boundWith<trws_kernels::Avx2>(disagreeing);
+}
+#endif
+
+template <class K>
+double TrwsSolver::boundWith(std::vector<std::uint8_t>& disagreeing) const {
     const PairwiseModel& m = *model_;
     const auto k = static_cast<std::size_t>(m.maxLabels());
     const std::vector<int>& x = labeling();
@@ -177,7 +192,7 @@ double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
             const Link& link = chainLinks_[chainStart_[t] + i];
             const auto& ed = m.edge(link.edge);
             node = link.side == 0 ? ed.v : ed.u;
-            chainStep(link, kNode, dp_.data() + i * k, dp_.data() + (i + 1) * k, in);
+            chainStep<K>(link, kNode, dp_.data() + i * k, dp_.data() + (i + 1) * k, in);
             kNode = m.labels(node);
         }
         const double* last = dp_.data() + length * k;
@@ -191,7 +206,7 @@ double TrwsSolver::bound(std::vector<std::uint8_t>& disagreeing) const {
             const Link& link = chainLinks_[chainStart_[t] + i];
             const auto& ed = m.edge(link.edge);
             const int from = link.side == 0 ? ed.u : ed.v;
-            label = chainArgmax(link, m.labels(from), dp_.data() + i * k, label);
+            label = chainArgmax<K>(link, m.labels(from), dp_.data() + i * k, label, in);
             if (label != x[static_cast<std::size_t>(from)])
                 disagreeing[static_cast<std::size_t>(from)] = 1;
         }
@@ -215,6 +230,7 @@ void TrwsSolver::prefetchLink(const Link& link) const {
         __builtin_prefetch(b.data() + x);
 }
 
+template <class K>
 void TrwsSolver::chainStep(const Link& link, int kNode, const double* f, double* out,
                            double* in) const {
     const PairwiseModel& m = *model_;
@@ -222,32 +238,38 @@ void TrwsSolver::chainStep(const Link& link, int kNode, const double* f, double*
     const int next = link.side == 0 ? ed.v : ed.u;
     const double* mine = message(link.edge, link.side);
     const double* theirs = message(link.edge, 1 - link.side);
-    const std::span<const double> b = beliefs(next);
+    const double* b = beliefs(next).data();
     const double g = gamma_[static_cast<std::size_t>(next)];
     const int kNext = m.labels(next);
+    const double first = K::chainIn(f, mine, kNode, in);
     if (ed.kind == PairwiseModel::EdgeKind::Potts && ed.weight >= 0.0) {
         // maxMarginal's Potts value without the runner-up, as in the passes (w ≥ 0).
-        double first = in[0] = f[0] - mine[0];
-        for (int a = 1; a < kNode; ++a) {
-            in[a] = f[a] - mine[a];
-            first = std::max(first, in[a]);
-        }
-        for (int y = 0; y < kNext; ++y)
-            out[y] = std::max(in[y] + ed.weight, first) +
-                     (g * b[static_cast<std::size_t>(y)] - theirs[y]);
+        K::chainPotts(in, ed.weight, first, g, b, theirs, kNext, out);
         return;
     }
-    for (int a = 0; a < kNode; ++a)
-        in[a] = f[a] - mine[a];
-    m.maxMarginal(link.edge, 1 - link.side, in, out, floor_);
-    for (int y = 0; y < kNext; ++y)
-        out[y] += g * b[static_cast<std::size_t>(y)] - theirs[y];
+    if (ed.kind == PairwiseModel::EdgeKind::Potts) {
+        m.maxMarginal(link.edge, 1 - link.side, in, out, floor_);
+    } else if (link.side == 0) {  // toward v: maxMarginal's max over the rows
+        K::denseAlongRows(m.table(link.edge).data(), kNode, kNext, in, floor_, out);
+    } else {
+        K::denseAcrossRows(m.table(link.edge).data(), kNext, kNode, in, floor_, out);
+    }
+    K::chainAdd(g, b, theirs, kNext, out);
 }
 
-int TrwsSolver::chainArgmax(const Link& link, int kFrom, const double* f, int label) const {
+template <class K>
+int TrwsSolver::chainArgmax(const Link& link, int kFrom, const double* f, int label,
+                            double* in) const {
     const PairwiseModel& m = *model_;
     const auto& ed = m.edge(link.edge);
     const double* mine = message(link.edge, link.side);
+    if (ed.kind == PairwiseModel::EdgeKind::Potts && floor_ < 0.0) {
+        // θ'_e(x, label) is max(w, F) at x = label and max(0, F) = 0 elsewhere (x + 0 is x but
+        // for the sign of a zero, which no comparison tells apart).
+        K::chainIn(f, mine, kFrom, in);
+        in[label] += std::max(ed.weight, floor_);
+        return K::firstArgmax(in, kFrom);
+    }
     const bool potts = ed.kind == PairwiseModel::EdgeKind::Potts;
     int best = 0;
     double bestValue = -std::numeric_limits<double>::infinity();

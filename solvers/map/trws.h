@@ -92,14 +92,21 @@ class TrwsSolver final : public MessagePassingSolver {
     // messages from the later ones; `score` is scratch (k_u values).
     void roundLabel(int u, std::span<const double> theta, std::span<const Hop> hops, double* score);
 
+    // The chain bound with the inner loops of K (trws_kernels.h), as passWith.
+    template <class K>
+    double boundWith(std::vector<std::uint8_t>& disagreeing) const;
+    double boundAvx2(std::vector<std::uint8_t>& disagreeing) const;
     // One link of a chain's dynamic programme (bound()): out(y) = max_x [f(x) − m_mine(x) +
     // θ'_e(x, y)] + γ θ̂(y) − m_theirs(y) for the node the link enters; `in` is scratch.
+    template <class K>
     void chainStep(const Link& link, int kNode, const double* f, double* out, double* in) const;
     // Asks the memory for what chainStep of `link` reads, kChainPrefetch links ahead.
     void prefetchLink(const Link& link) const;
     static constexpr std::size_t kChainPrefetch = 8;
-    // The backtracking step: the first x maximising f(x) − m_mine(x) + θ'_e(x, label).
-    int chainArgmax(const Link& link, int kFrom, const double* f, int label) const;
+    // The backtracking step: the first x maximising f(x) − m_mine(x) + θ'_e(x, label); `in` is
+    // scratch.
+    template <class K>
+    int chainArgmax(const Link& link, int kFrom, const double* f, int label, double* in) const;
 
     std::vector<Hop> hops_;
     std::vector<std::size_t> hopStart_;

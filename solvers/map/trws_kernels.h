@@ -80,6 +80,32 @@ struct Portable {
             out[a] = best;
         }
     }
+    // The chain bound's links (TrwsSolver::chainStep): in[a] = f[a] − mine[a]; returns
+    // max_a in[a].
+    CPLAB_INLINE static double chainIn(const double* f, const double* mine, int k, double* in) {
+        double first = in[0] = f[0] - mine[0];
+        for (int a = 1; a < k; ++a) {
+            in[a] = f[a] - mine[a];
+            first = std::max(first, in[a]);
+        }
+        return first;
+    }
+    // out[y] = max(in[y] + w, first) + (γ·b[y] − theirs[y]).
+    CPLAB_INLINE static void chainPotts(const double* in, double w, double first, double gamma,
+                                        const double* b, const double* theirs, int k, double* out) {
+        for (int y = 0; y < k; ++y)
+            out[y] = std::max(in[y] + w, first) + (gamma * b[y] - theirs[y]);
+    }
+    // out[y] += γ·b[y] − theirs[y].
+    CPLAB_INLINE static void chainAdd(double gamma, const double* b, const double* theirs, int k,
+                                      double* out) {
+        for (int y = 0; y < k; ++y)
+            out[y] += gamma * b[y] - theirs[y];
+    }
+    // The first y with v[y] = max v (0 when all are −∞).
+    CPLAB_INLINE static int firstArgmax(const double* v, int k) {
+        return static_cast<int>(std::max_element(v, v + k) - v);
+    }
     // out[y] −= max_y out[y].
     CPLAB_INLINE static void normalise(double* out, int k) {
         const double top = *std::max_element(out, out + k);
@@ -248,6 +274,71 @@ struct Avx2 {
                 value = std::max(value, std::max(row[b], floor) + in[b]);
             out[a] = value;
         }
+    }
+    CPLAB_AVX2 static double chainIn(const double* f, const double* mine, int k, double* in) {
+        if (k < 4) return Portable::chainIn(f, mine, k, in);
+        __m256d top = _mm256_set1_pd(-__builtin_inf());
+        int a = 0;
+        for (; a + 4 <= k; a += 4) {
+            const __m256d v = _mm256_sub_pd(_mm256_loadu_pd(f + a), _mm256_loadu_pd(mine + a));
+            _mm256_storeu_pd(in + a, v);
+            top = _mm256_max_pd(top, v);
+        }
+        double first = horizontalMax(top);
+        for (; a < k; ++a) {
+            in[a] = f[a] - mine[a];
+            first = std::max(first, in[a]);
+        }
+        return first;
+    }
+    CPLAB_AVX2 static void chainPotts(const double* in, double w, double first, double gamma,
+                                      const double* b, const double* theirs, int k, double* out) {
+        const __m256d vw = _mm256_set1_pd(w);
+        const __m256d vf = _mm256_set1_pd(first);
+        const __m256d g = _mm256_set1_pd(gamma);
+        int y = 0;
+        for (; y + 4 <= k; y += 4) {
+            const __m256d pair = _mm256_max_pd(_mm256_add_pd(_mm256_loadu_pd(in + y), vw), vf);
+            const __m256d own = _mm256_sub_pd(_mm256_mul_pd(g, _mm256_loadu_pd(b + y)),
+                                              _mm256_loadu_pd(theirs + y));
+            _mm256_storeu_pd(out + y, _mm256_add_pd(pair, own));
+        }
+        for (; y < k; ++y)
+            out[y] = std::max(in[y] + w, first) + (gamma * b[y] - theirs[y]);
+    }
+    CPLAB_AVX2 static void chainAdd(double gamma, const double* b, const double* theirs, int k,
+                                    double* out) {
+        const __m256d g = _mm256_set1_pd(gamma);
+        int y = 0;
+        for (; y + 4 <= k; y += 4) {
+            const __m256d own = _mm256_sub_pd(_mm256_mul_pd(g, _mm256_loadu_pd(b + y)),
+                                              _mm256_loadu_pd(theirs + y));
+            _mm256_storeu_pd(out + y, _mm256_add_pd(_mm256_loadu_pd(out + y), own));
+        }
+        for (; y < k; ++y)
+            out[y] += gamma * b[y] - theirs[y];
+    }
+    // The maximum in registers, then the first lane equal to it (a comparison per label with
+    // a branch taken at random cost more).
+    CPLAB_AVX2 static int firstArgmax(const double* v, int k) {
+        if (k < 4) return Portable::firstArgmax(v, k);
+        __m256d top = _mm256_loadu_pd(v);
+        int y = 4;
+        for (; y + 4 <= k; y += 4)
+            top = _mm256_max_pd(top, _mm256_loadu_pd(v + y));
+        double value = horizontalMax(top);
+        for (; y < k; ++y)
+            value = std::max(value, v[y]);
+        const __m256d vt = _mm256_set1_pd(value);
+        y = 0;
+        for (; y + 4 <= k; y += 4) {
+            const int mask =
+                _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(v + y), vt, _CMP_EQ_OQ));
+            if (mask != 0) return y + __builtin_ctz(static_cast<unsigned>(mask));
+        }
+        for (; y < k; ++y)
+            if (v[y] == value) return y;
+        return 0;
     }
     CPLAB_AVX2 static void normalise(double* out, int k) {
         if (k < 4) return Portable::normalise(out, k);
