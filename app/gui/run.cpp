@@ -83,6 +83,9 @@ bool Run::replayFirst(int then) {
     if (!replaying_) {
         replaying_ = true;
         playing_ = then < 0;
+        // Iteration 0 first: the solver's own against the stored one.
+        replayComparison_ = StoredComparison{};
+        if (initialSnapshot_) replayComparison_.add(history_.recordAt(0), initialSnapshot_->record);
         worker_->setDelayMs(0);
         worker_->requestSteps(replayUntil_);
     }
@@ -108,18 +111,16 @@ void Run::finishReplay(const Status& status) {
 
 RunUpdate Run::takeReplayed(const RunUpdate& update) {
     RunUpdate rest;
-    for (const IterationRecord& r : update.records) {
-        if (r.iteration > replayUntil_) {
-            rest.records.push_back(r);
-        } else {
-            replayedRecords_.push_back(r);
-        }
-    }
+    std::vector<IterationRecord> replayed;
+    for (const IterationRecord& r : update.records)
+        (r.iteration > replayUntil_ ? rest.records : replayed).push_back(r);
+    // Compared with the stored records and written over them as they come (run_history.h).
+    history_.addReplayed(replayed, &replayComparison_);
     for (const SnapshotPtr& s : update.snapshots) {
         if (s->record.iteration > replayUntil_) {
             rest.snapshots.push_back(s);
         } else {
-            replayedSnapshots_.push_back(s);
+            history_.keepReplayed(s);
         }
     }
     rest.status = update.status;
@@ -128,13 +129,8 @@ RunUpdate Run::takeReplayed(const RunUpdate& update) {
 }
 
 void Run::replaceStored(const Status& status) {
-    std::vector<IterationRecord> stored{history_.recordAt(0)};
-    stored.insert(stored.end(), history_.trace().begin(), history_.trace().end());
-    std::vector<IterationRecord> computed;
-    if (initialSnapshot_) computed.push_back(initialSnapshot_->record);
-    computed.insert(computed.end(), replayedRecords_.begin(), replayedRecords_.end());
-    const StoredComparison c = compareWithStored(stored, computed);
-    const int reached = computed.empty() ? 0 : computed.back().iteration;
+    const StoredComparison& c = replayComparison_;
+    const int reached = history_.replayed();
     // A replay the user stopped is not a difference: the numbers it reached are the stored ones.
     const bool stoppedByUser = status.code == StatusCode::Cancelled && reached < replayUntil_;
     QString note;
@@ -157,21 +153,14 @@ void Run::replaceStored(const Status& status) {
     }
     // The views start again from the solver's iteration 0 (historyReplaced), then draw the
     // replay's records and snapshots: the stored ones are gone.
-    history_.clear();
-    if (initialSnapshot_) history_.begin(initialSnapshot_);
+    history_.replaceByReplay(initialSnapshot_);
+    replayComparison_ = StoredComparison{};
     const bool same = replayDifference_.isEmpty();
     if (note.isEmpty())
         note = same ? tr("replayed to iteration %1: the stored numbers").arg(reached)
                     : replayDifference_;
     emit historyReplaced(id_, note, same);
-    if (!replayedRecords_.empty()) {
-        history_.append(replayedRecords_);
-        emit recordsAppended(id_, history_.trace());
-    }
-    for (SnapshotPtr& s : replayedSnapshots_)
-        history_.keep(std::move(s));
-    replayedRecords_.clear();
-    replayedSnapshots_.clear();
+    if (!history_.trace().empty()) emit recordsAppended(id_, history_.trace());
     emit snapshotChanged(id_);
 }
 
@@ -288,8 +277,7 @@ void Run::onRebased(RunStartPtr start, const QString& note) {
     // A restored history is gone with the data it was computed on: nothing to replay.
     replaying_ = false;
     replayUntil_ = 0;
-    replayedRecords_.clear();
-    replayedSnapshots_.clear();
+    replayComparison_ = StoredComparison{};
     replayDifference_.clear();
     initialSnapshot_.reset();
     history_.clear();
@@ -316,7 +304,11 @@ void Run::onUpdated(RunUpdatePtr update) {
         RunUpdate rest = takeReplayed(*update);
         const bool reached =
             !update->records.empty() && update->records.back().iteration >= replayUntil_;
-        if (!reached && !update->status.finished()) return;
+        if (!reached && !update->status.finished()) {
+            // The replay's snapshots count in the history budget (RunController thins on it).
+            if (!update->snapshots.empty()) emit snapshotChanged(id_);
+            return;
+        }
         finishReplay(update->status);
         if (rest.records.empty() && rest.snapshots.empty()) return;
         update = std::make_shared<const RunUpdate>(std::move(rest));

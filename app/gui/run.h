@@ -128,8 +128,8 @@ class Run : public QObject {
     // or −1: run).
     bool replayFirst(int then);
     void finishReplay(const Status& status);
-    // Keeps the replay's records and snapshots up to the stored iteration; the rest of the
-    // update, past it, is returned.
+    // Streams the replay's records and snapshots up to the stored iteration into the history
+    // (compared, within its budget); the rest of the update, past it, is returned.
     RunUpdate takeReplayed(const RunUpdate& update);
     // The replay's history in place of the stored one, compared with it.
     void replaceStored(const Status& status);
@@ -156,10 +156,10 @@ class Run : public QObject {
     int replayUntil_ = 0;
     bool replaying_ = false;
     int afterReplay_ = 0;
-    // The solver's own iteration 0, and what the replay computed up to the stored iteration.
+    // The solver's own iteration 0, and the replay's numbers against the stored ones so far
+    // (its records and snapshots stream into history_).
     SnapshotPtr initialSnapshot_;
-    std::vector<IterationRecord> replayedRecords_;
-    std::vector<SnapshotPtr> replayedSnapshots_;
+    StoredComparison replayComparison_;
     QString replayDifference_;
     int delayMs_ = 0;
     bool rebasing_ = false;  // a rebase is with the worker, not yet reported

@@ -20,28 +20,84 @@ SnapshotPtr RunHistory::snapshotAt(int iteration) const {
     return *(it - 1);
 }
 
+namespace {
+
+// Keeps the first, the last and the iterations divisible by k of `snapshots`; returns the bytes
+// kept.
+std::size_t thinSnapshots(std::vector<SnapshotPtr>& snapshots, int k) {
+    std::vector<SnapshotPtr> kept;
+    std::size_t keptBytes = 0;
+    for (std::size_t i = 0; i < snapshots.size(); ++i) {
+        const bool keep =
+            i == 0 || i + 1 == snapshots.size() || snapshots[i]->record.iteration % k == 0;
+        if (!keep) continue;
+        keptBytes += snapshots[i]->bytes();
+        kept.push_back(std::move(snapshots[i]));
+    }
+    snapshots = std::move(kept);
+    return keptBytes;
+}
+
+}  // namespace
+
 int RunHistory::thin(std::size_t bytes) {
-    // Keeps the first, the last and the iterations divisible by k.
+    budget_ = bytes;
     auto thinTo = [this](int k) {
-        std::vector<SnapshotPtr> kept;
-        std::size_t keptBytes = 0;
-        for (std::size_t i = 0; i < snapshots_.size(); ++i) {
-            const bool keep =
-                i == 0 || i + 1 == snapshots_.size() || snapshots_[i]->record.iteration % k == 0;
-            if (!keep) continue;
-            keptBytes += snapshots_[i]->bytes();
-            kept.push_back(std::move(snapshots_[i]));
-        }
-        snapshots_ = std::move(kept);
-        bytes_ = keptBytes;
+        bytes_ = thinSnapshots(snapshots_, k);
+        replayBytes_ = thinSnapshots(replaySnapshots_, k);
     };
     // Snapshots that arrived since the last thinning first get the density of the rest.
-    if (bytes_ > bytes && thinFactor_ > 1) thinTo(thinFactor_);
-    while (bytes_ > bytes && snapshots_.size() > 2 && thinFactor_ < (1 << 24)) {
+    if (this->bytes() > bytes && thinFactor_ > 1) thinTo(thinFactor_);
+    while (this->bytes() > bytes && snapshots_.size() + replaySnapshots_.size() > 2 &&
+           thinFactor_ < (1 << 24)) {
         thinFactor_ *= 2;
         thinTo(thinFactor_);
     }
     return thinFactor_;
+}
+
+void RunHistory::addReplayed(const std::vector<IterationRecord>& records,
+                             StoredComparison* comparison) {
+    for (const IterationRecord& r : records) {
+        // Records are numbered 1, 2, … in order; the replay's come in order too.
+        if (r.iteration < 1 || r.iteration > static_cast<int>(trace_.size())) continue;
+        IterationRecord& stored = trace_[static_cast<std::size_t>(r.iteration - 1)];
+        if (comparison) comparison->add(stored, r);
+        stored = r;
+        replayed_ = r.iteration;
+    }
+    if (!trace_.empty()) last_ = trace_.back();
+}
+
+void RunHistory::keepReplayed(SnapshotPtr snapshot) {
+    if (!snapshot) return;
+    if (!replaySnapshots_.empty() &&
+        replaySnapshots_.back()->record.iteration >= snapshot->record.iteration) {
+        replayBytes_ -= replaySnapshots_.back()->bytes();
+        replaySnapshots_.pop_back();
+    }
+    replayBytes_ += snapshot->bytes();
+    replaySnapshots_.push_back(std::move(snapshot));
+    // Within the last budget the history was held to (the controller thins when told of new
+    // snapshots, which a replay does not report until it ends).
+    if (budget_ > 0 && bytes() > budget_) thin(budget_);
+}
+
+void RunHistory::replaceByReplay(SnapshotPtr initial) {
+    trace_.resize(static_cast<std::size_t>(replayed_));
+    std::vector<SnapshotPtr> replay = std::move(replaySnapshots_);
+    snapshots_.clear();
+    bytes_ = 0;
+    replaySnapshots_.clear();
+    replayBytes_ = 0;
+    replayed_ = 0;
+    if (initial) {
+        initial_ = initial->record;
+        keep(std::move(initial));
+    }
+    last_ = trace_.empty() ? initial_ : trace_.back();
+    for (SnapshotPtr& s : replay)
+        keep(std::move(s));
 }
 
 void RunHistory::clear() {
@@ -49,6 +105,9 @@ void RunHistory::clear() {
     snapshots_.clear();
     bytes_ = 0;
     thinFactor_ = 1;
+    replaySnapshots_.clear();
+    replayBytes_ = 0;
+    replayed_ = 0;
     initial_ = IterationRecord{};
     last_ = initial_;
 }
