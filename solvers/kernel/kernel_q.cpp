@@ -161,7 +161,14 @@ const double* KernelQ::Impl::row(int i) {
         for (int j = 0; j < m; ++j)
             out[j] += column[classOf[static_cast<std::size_t>(j)]];
     }
-    if (!d.perExample.empty()) d.kernels->addWeightedRow(i, d.beta, out);
+    if (d.kernels->pairMajor()) {
+        if (!d.perExample.empty()) d.kernels->addWeightedRow(i, d.beta, out);
+    } else {
+        // Over the weighted kernels held per example only (addWeightedRow visits all K: 200 on
+        // german for its 10 held per example).
+        for (const int k : d.perExample)
+            d.kernels->addRow(k, i, d.beta[k], out);
+    }
     q *= yi * d.y.array();
     ++d.rowsComputed;
     return out;
