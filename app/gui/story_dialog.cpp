@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <functional>
@@ -48,8 +49,17 @@ StoryDialog::StoryDialog(const Story& story, int iteration, QWidget* parent)
     table_->setHorizontalHeaderLabels(
         {tr("From iteration"), tr("Event"), tr("Caption"), tr("What to watch (empty: above)")});
     table_->horizontalHeaderItem(kEvent)->setToolTip(eventsHelp());
-    table_->horizontalHeader()->setSectionResizeMode(kCaption, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(kWatch, QHeaderView::Stretch);
+    // The captions whole, wrapped: the caption's column takes the room, the rows their text.
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(kIteration, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(kEvent, QHeaderView::Interactive);
+    header->setSectionResizeMode(kCaption, QHeaderView::Stretch);
+    header->setSectionResizeMode(kWatch, QHeaderView::Interactive);
+    header->resizeSection(kEvent, header->fontMetrics().horizontalAdvance("plane added") + 24);
+    header->resizeSection(kWatch, header->fontMetrics().horizontalAdvance("M") * 16);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideNone);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     for (const StoryBeat& beat : story.beats)
@@ -87,7 +97,12 @@ StoryDialog::StoryDialog(const Story& story, int iteration, QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &StoryDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &StoryDialog::reject);
     layout->addWidget(buttons);
-    resize(QSize(760, 420));
+    // As large as its type needs (the window's scale reaches it), within the screen.
+    const QFontMetrics metrics = fontMetrics();
+    QSize size(metrics.averageCharWidth() * 110, metrics.lineSpacing() * 30);
+    if (const QScreen* screen = parent ? parent->screen() : nullptr)
+        size = size.boundedTo(screen->availableGeometry().size() * 9 / 10);
+    resize(size);
 }
 
 void StoryDialog::addRow(const StoryBeat& beat) {

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QScreen>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QTreeWidget>
@@ -44,16 +45,18 @@ QString plainTitle(QString text) {
     return paren > 0 ? text.left(paren) : text;
 }
 
-// The outermost tab widget of a family view (its pages), or null.
-QTabWidget* pagesOfView(QWidget* view) {
-    if (!view) return nullptr;
+// The outermost tab widgets of a family view (its pages; a view may stack several, as the
+// kernel view's SVM and MKL-path pages).
+QList<QTabWidget*> pagesOfView(QWidget* view) {
+    QList<QTabWidget*> pages;
+    if (!view) return pages;
     for (QTabWidget* tabs : view->findChildren<QTabWidget*>()) {
         bool outermost = true;
         for (QWidget* p = tabs->parentWidget(); p && p != view; p = p->parentWidget())
             outermost = outermost && !qobject_cast<QTabWidget*>(p);
-        if (outermost) return tabs;
+        if (outermost) pages << tabs;
     }
-    return nullptr;
+    return pages;
 }
 
 std::vector<FoundControl> panelsOf(const WindowContext& ctx) {
@@ -74,28 +77,41 @@ std::vector<FoundControl> panelsOf(const WindowContext& ctx) {
     return found;
 }
 
-std::vector<FoundControl> tabsOf(const WindowContext& ctx, const std::string& family) {
+// The tabs of `family`'s view; `shownOnly`: of its pages shown now.
+std::vector<FoundControl> tabsOf(const WindowContext& ctx, const std::string& family,
+                                 bool shownOnly) {
     std::vector<FoundControl> found;
-    QTabWidget* tabs = ctx.centre ? pagesOfView(ctx.centre->view(family)) : nullptr;
-    for (int k = 0; tabs && k < tabs->count(); ++k) {
-        const QString title = tabs->tabText(k).remove('&');
-        found.push_back({{QString("tab:%1/%2").arg(QString::fromStdString(family), title),
-                          QObject::tr("Tabs"), title},
-                         nullptr,
-                         tabs});
+    QWidget* view = ctx.centre ? ctx.centre->view(family) : nullptr;
+    for (QTabWidget* tabs : pagesOfView(view)) {
+        if (shownOnly && !tabs->isVisibleTo(view)) continue;
+        for (int k = 0; k < tabs->count(); ++k) {
+            const QString title = tabs->tabText(k).remove('&');
+            found.push_back({{QString("tab:%1/%2").arg(QString::fromStdString(family), title),
+                              QObject::tr("Tabs"), title},
+                             nullptr,
+                             tabs});
+        }
     }
     return found;
 }
 
 std::vector<FoundControl> buttonsAndGroupsOf(const WindowContext& ctx) {
     std::vector<FoundControl> found;
-    for (QAbstractButton* button : ctx.window->findChildren<QAbstractButton*>()) {
+    // The run controls' buttons and the set-up panel's (not the family views' own).
+    QList<QAbstractButton*> buttons;
+    for (const char* holder : {"runControls", "problemDock"})
+        if (QWidget* parent = ctx.window->findChild<QWidget*>(holder))
+            buttons += parent->findChildren<QAbstractButton*>();
+    for (QAbstractButton* button : buttons) {
         const QString name = button->objectName();
         if (!name.endsWith("Button") && name != "advancedToggle") continue;
-        const QString title = plainTitle(button->text());
-        found.push_back({{"button:" + name, QObject::tr("Buttons"),
-                          title.isEmpty() ? button->toolTip() : title},
-                         button});
+        if (std::any_of(found.begin(), found.end(),
+                        [&](const FoundControl& f) { return f.widget == button; }))
+            continue;
+        QString title = plainTitle(button->text());
+        if (title.isEmpty()) title = button->toolTip();
+        if (title.isEmpty()) title = name;
+        found.push_back({{"button:" + name, QObject::tr("Buttons"), title}, button});
     }
     if (QWidget* dock = ctx.window->findChild<QDockWidget*>("problemDock")) {
         for (QGroupBox* box : dock->findChildren<QGroupBox*>()) {
@@ -133,11 +149,17 @@ std::vector<ViewControl> StudentView::controls() const {
     std::vector<ViewControl> all;
     for (const FoundControl& f : panelsOf(ctx_))
         all.push_back(f.control);
-    for (const FoundControl& f : tabsOf(ctx_, shownFamily(ctx_)))
+    for (const FoundControl& f : tabsOf(ctx_, shownFamily(ctx_), true))
         all.push_back(f.control);
     for (const FoundControl& f : buttonsAndGroupsOf(ctx_))
         all.push_back(f.control);
-    return all;
+    // One entry per name (two buttons of one name are one control).
+    std::vector<ViewControl> unique;
+    for (ViewControl& c : all)
+        if (std::none_of(unique.begin(), unique.end(),
+                         [&](const ViewControl& u) { return u.name == c.name; }))
+            unique.push_back(std::move(c));
+    return unique;
 }
 
 void StudentView::setHidden(std::vector<std::string> names) {
@@ -179,23 +201,24 @@ void StudentView::resolve() {
         all.push_back(std::move(f));
     for (const auto& [family, view] :
          ctx_.centre ? ctx_.centre->views() : std::map<std::string, widgets::FamilyView*>{})
-        for (FoundControl& f : tabsOf(ctx_, family))
+        for (FoundControl& f : tabsOf(ctx_, family, false))
             all.push_back(std::move(f));
     QStringList missing;
     for (const std::string& name : hidden_) {
         const QString wanted = QString::fromStdString(name);
-        const auto it = std::find_if(all.begin(), all.end(), [&](const FoundControl& f) {
-            return f.control.name == wanted;
-        });
-        if (it == all.end()) {
-            if (std::find(missingSaid_.begin(), missingSaid_.end(), name) == missingSaid_.end()) {
-                missingSaid_.push_back(name);
-                missing << wanted.left(60);
-            }
-        } else if (it->tabs) {
-            tabs_.emplace_back(it->tabs, it->control.title);
-        } else {
-            widgets_.emplace_back(it->widget);
+        bool any = false;
+        for (const FoundControl& f : all) {
+            if (f.control.name != wanted) continue;
+            any = true;
+            if (f.tabs)
+                tabs_.emplace_back(f.tabs, f.control.title);
+            else
+                widgets_.emplace_back(f.widget);
+        }
+        if (!any &&
+            std::find(missingSaid_.begin(), missingSaid_.end(), name) == missingSaid_.end()) {
+            missingSaid_.push_back(name);
+            missing << wanted.left(60);
         }
     }
     if (!missing.isEmpty() && ctx_.log)
@@ -261,7 +284,12 @@ bool StudentView::chooseDialog() {
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     layout->addWidget(buttons);
-    dialog.resize(dialog.sizeHint().expandedTo(QSize(420, 480)));
+    const QFontMetrics metrics = dialog.fontMetrics();
+    QSize size = dialog.sizeHint().expandedTo(
+        QSize(metrics.averageCharWidth() * 60, metrics.lineSpacing() * 32));
+    if (const QScreen* screen = ctx_.window->screen())
+        size = size.boundedTo(screen->availableGeometry().size() * 9 / 10);
+    dialog.resize(size);
     if (dialog.exec() != QDialog::Accepted) return false;
     // Names the list does not show (another family's tabs) are kept.
     std::vector<std::string> names;

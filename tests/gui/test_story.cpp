@@ -51,8 +51,11 @@ bool stepStoryTo(MainWindow& w, int iteration) {
     return true;
 }
 
+// The shown view's pages that are on screen (a view may stack several tab widgets).
 QTabWidget* storyPages(const MainWindow& w) {
-    return w.parts().centre->pages();
+    for (QTabWidget* tabs : w.currentView()->findChildren<QTabWidget*>())
+        if (tabs->isVisible()) return tabs;
+    return nullptr;
 }
 
 int storyTabIndex(const QTabWidget* tabs, const QString& title) {
