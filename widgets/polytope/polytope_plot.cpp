@@ -7,12 +7,18 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "plot_reset.h"
 #include "plot_style.h"
 #include "race_graphs.h"
 
 namespace cplab::widgets {
 
-namespace {}  // namespace
+namespace {
+
+// Entries a line of the legend under the picture, at most.
+constexpr int kLegendColumns = 4;
+
+}  // namespace
 
 PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     replot_ = new CoalescedReplot(plot_);
@@ -22,13 +28,26 @@ PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustom
     plot_->setObjectName("polytopePlot");
     applyPlotStyle(plot_);
     plot_->legend->setVisible(true);
-    // A small, light legend: it sits over the picture.
+    // A small legend in a row of its own under the picture: over it, it hid a corner of the
+    // polygon wherever it sat (a typed polygon may fill every corner of the view).
     QFont small;
     small.setPointSize(8);
     plot_->legend->setFont(small);
     plot_->legend->setRowSpacing(0);
-    plot_->legend->setBrush(colors::kLegendFillLight);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setBrush(Qt::NoBrush);
+    plot_->legend->setMargins(QMargins(4, 0, 4, 2));
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->axisRect()->insetLayout()->simplify();
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    fitLegendToWidth(plot_->legend, 560, kLegendColumns);
     setMinimumSize(280, 180);
+}
+
+void PolytopePlot::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLegendToWidth(plot_->legend, plot_->width(), kLegendColumns);
 }
 
 void PolytopePlot::clear() {
@@ -60,7 +79,6 @@ void PolytopePlot::setupProblem(const PolytopeView& view) {
     const GridSamples& g = view.grid;
     plot_->xAxis->setRange(g.x(0), g.x(g.nx - 1));
     plot_->yAxis->setRange(g.y(0), g.y(g.ny - 1));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 void PolytopePlot::addContours(const PolytopeView& view) {
@@ -262,6 +280,7 @@ void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapsho
         weightLabels_[k]->setText(text);
     }
     drawRace(race, selectedRunId);
+    fitLegendToWidth(plot_->legend, plot_->width(), kLegendColumns);  // its entries changed
     replot_->schedule();
 }
 

@@ -34,6 +34,9 @@ class PolytopePlot : public QWidget {
     void clear();
     QCustomPlot* plot() const { return plot_; }
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     void setupProblem(const PolytopeView& view);
     void addContours(const PolytopeView& view);
