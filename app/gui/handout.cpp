@@ -22,7 +22,7 @@ namespace cplab {
 
 namespace {
 
-// Page layout in points (1/72 inch) on A4 landscape.
+// Page layout in points (1/72 inch) on A4 portrait.
 constexpr int kHandoutMargin = 28;
 constexpr int kHandoutTitleHeight = 34;
 constexpr int kHandoutCaptionHeight = 92;
@@ -37,7 +37,8 @@ void settleHandout(int milliseconds) {
 }
 
 // Waits until the walk's position is there: the slide open, its runs ready and at the beat.
-bool waitForHandoutPosition(const MainWindow& window, const LectureController& lectures) {
+bool waitForHandoutPosition(MainWindow& window, const LectureController& lectures) {
+    window.setDelayMs(0);  // a slide's session may bring its teaching delay
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < kHandoutPageSeconds * 1000) {
@@ -53,9 +54,10 @@ bool waitForHandoutPosition(const MainWindow& window, const LectureController& l
     return false;
 }
 
-// Draws `widget` into `area` (points), scaled to fit and centred, plots as vectors.
-void drawHandoutView(QCPPainter& painter, QWidget* widget, const QRectF& area) {
-    if (!widget || widget->width() <= 0 || widget->height() <= 0) return;
+// Draws `widget` into `area` (points), scaled to fit and centred across, plots as vectors; the
+// height it took.
+double drawHandoutView(QCPPainter& painter, QWidget* widget, const QRectF& area) {
+    if (!widget || widget->width() <= 0 || widget->height() <= 0) return 0;
     const double scale = std::min(area.width() / widget->width(), area.height() / widget->height());
     const QSizeF drawn(widget->width() * scale, widget->height() * scale);
     painter.save();
@@ -63,6 +65,7 @@ void drawHandoutView(QCPPainter& painter, QWidget* widget, const QRectF& area) {
     painter.scale(scale, scale);
     widgets::drawWidget(painter, widget);
     painter.restore();
+    return drawn.height();
 }
 
 void drawHandoutPage(QCPPainter& painter, const QRectF& page, const MainWindow& window,
@@ -82,13 +85,16 @@ void drawHandoutPage(QCPPainter& painter, const QRectF& page, const MainWindow& 
     const double top = inner.top() + kHandoutTitleHeight + kHandoutGap;
     const double viewsHeight =
         inner.height() - kHandoutTitleHeight - kHandoutCaptionHeight - 2 * kHandoutGap;
-    const double viewWidth = (inner.width() - kHandoutGap) * 0.62;
-    drawHandoutView(painter, window.currentView(),
-                    QRectF(inner.left(), top, viewWidth, viewsHeight));
-    drawHandoutView(painter, ctx.boundsPlot,
-                    QRectF(inner.left() + viewWidth + kHandoutGap, top,
-                           inner.width() - viewWidth - kHandoutGap, viewsHeight));
-    const QRectF caption(inner.left(), inner.bottom() - kHandoutCaptionHeight, inner.width(),
+    // The model view across the page, the bounds plot under it in what is left.
+    const double viewHeight =
+        drawHandoutView(painter, window.currentView(),
+                        QRectF(inner.left(), top, inner.width(), viewsHeight * 0.62));
+    const double boundsTop = top + viewHeight + kHandoutGap;
+    const double boundsHeight = drawHandoutView(
+        painter, ctx.boundsPlot,
+        QRectF(inner.left(), boundsTop, inner.width(), top + viewsHeight - boundsTop));
+    // The caption right under the views (the space left stays below it, for notes).
+    const QRectF caption(inner.left(), boundsTop + boundsHeight + 2 * kHandoutGap, inner.width(),
                          kHandoutCaptionHeight);
     painter.setPen(QColor(200, 200, 200));
     painter.drawLine(caption.topLeft(), caption.topRight());
@@ -138,7 +144,7 @@ bool exportHandout(MainWindow& window, LectureController& lectures, const QStrin
     {
         QPdfWriter writer(QString::fromStdString(output.temporaryPath()));
         writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageOrientation(QPageLayout::Landscape);
+        writer.setPageOrientation(QPageLayout::Portrait);
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         writer.setResolution(72);  // one unit per point
         writer.setTitle(QString::fromStdString(lectures.lecture().title));

@@ -14,7 +14,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QShortcutEvent>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -29,6 +28,7 @@
 #include "run.h"
 #include "run_controller.h"
 #include "session.h"
+#include "story.h"
 #include "window_context.h"
 
 namespace cplab {
@@ -174,27 +174,24 @@ void LectureController::showSlideCaption() {
             .arg(lectureText(lecture_.slides[static_cast<std::size_t>(slide_)].title)));
 }
 
+// The story the caption tells (story.h): the demo's, or the session's own.
 std::vector<int> LectureController::beatIterations() const {
     std::vector<int> iterations;
-    if (const DemoInfo* demo = ctx_.presentation->demo())
-        for (const DemoBeat& beat : demo->story)
-            iterations.push_back(beat.iteration);
+    for (const StoryBeat& beat : ctx_.presentation->story()->story().beats)
+        iterations.push_back(beat.iteration);
     return iterations;
 }
 
 std::vector<QString> LectureController::beatEvents() const {
     std::vector<QString> events;
-    if (const DemoInfo* demo = ctx_.presentation->demo())
-        for (const DemoBeat& beat : demo->story)
-            events.push_back(lectureText(beat.event));
+    for (const StoryBeat& beat : ctx_.presentation->story()->story().beats)
+        events.push_back(lectureText(beat.event));
     return events;
 }
 
-// The beat the caption tells ("2/4  ..."), -1 when none.
+// The beat the caption tells, -1 when none.
 int LectureController::shownBeat() const {
-    static const QRegularExpression told("^(\\d+)/\\d+");
-    const auto match = told.match(ctx_.caption->beatText());
-    return match.hasMatch() ? match.captured(1).toInt() - 1 : -1;
+    return ctx_.presentation->story()->shownBeat();
 }
 
 int LectureController::newestIteration() const {
@@ -221,6 +218,17 @@ bool LectureController::next() {
         return true;
     }
     if (slide_ < 0 || loading_) return false;
+    // The runs are still on their way to the beat: the first press waits for them, a second
+    // goes on without waiting.
+    if (pursuing_ >= 0 && shownBeat() < pursuing_) {
+        if (!hurried_) {
+            hurried_ = true;
+            return true;
+        }
+        pursuit_->stop();
+        pursuing_ = -1;
+        if (ctx_.controller->anyPlaying()) ctx_.playback->pauseAll();
+    }
     const int count = static_cast<int>(beatIterations().size());
     beat_ = std::max(beat_, std::min(shownBeat(), count - 1));
     if (beat_ + 1 < count) {
@@ -262,6 +270,7 @@ void LectureController::goToBeat(int k) {
     reach(target);
     pursuing_ = k;
     pursuitSteps_ = 0;
+    hurried_ = false;
     pursuit_->start();
 }
 

@@ -6,11 +6,12 @@
 // The walk: Page Down (what a presenter's clicker sends), → ↓ and Space go to the next beat of
 // the shown slide's story — the runs step until the beat is reached (its iteration, and its
 // event when it has one, at most kMaxPursuitSteps steps more) — and after its last beat to the
-// next slide; Page Up, ← ↑ go back a beat (the timeline scrubbed back to where that beat was
-// shown), and from a slide's first beat to the previous slide. B blanks the screen (black);
-// B again or any walk key shows it again. The caption bar names the slide ("3/5 - Bundle
-// methods"). The keys are taken (before the window's own shortcuts: Space steps, ← → scrub)
-// only while presenting with a lecture open; Ctrl+Page Down still turns the view's tabs.
+// next slide (a key pressed while the runs are still on their way waits for them; pressed
+// again, it goes on); Page Up, ← ↑ go back a beat (the timeline scrubbed back to where that beat
+// was shown), and from a slide's first beat to the previous slide. B blanks the screen (black); B
+// again or any walk key shows it again. The caption bar names the slide ("3/5 - Bundle methods").
+// The keys are taken (before the window's own shortcuts: Space steps, ← → scrub) only while
+// presenting with a lecture open; Ctrl+Page Down still turns the view's tabs.
 #pragma once
 
 #include <QObject>
@@ -111,6 +112,7 @@ class LectureController : public QObject {
     int requested_ = 0;             // the iteration the runs were asked to reach
     int pursuing_ = -1;             // the beat the runs step toward (-1: none)
     int pursuitSteps_ = 0;          // steps taken past its iteration for its event
+    bool hurried_ = false;          // a walk key came while the runs were on their way
     bool loading_ = false;          // a slide's session is opening
     bool blank_ = false;
     QWidget* blackout_ = nullptr;
