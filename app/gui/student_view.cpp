@@ -141,6 +141,24 @@ QAction* toggleOf(QWidget* widget) {
     return nullptr;
 }
 
+// A widget in a tool bar shows and hides by its action (the tool bar's layout shows the
+// widget of a visible action again); any other by itself.
+QAction* toolBarActionOf(QWidget* widget) {
+    auto* bar = qobject_cast<QToolBar*>(widget->parentWidget());
+    if (!bar) return nullptr;
+    for (QAction* action : bar->actions())
+        if (bar->widgetForAction(action) == widget) return action;
+    return nullptr;
+}
+
+void setShown(QWidget* widget, bool shown) {
+    if (QAction* action = toolBarActionOf(widget)) {
+        if (action->isVisible() != shown) action->setVisible(shown);
+    } else if (widget->isHidden() == shown) {
+        widget->setVisible(shown);
+    }
+}
+
 }  // namespace
 
 StudentView::StudentView(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {}
@@ -183,7 +201,7 @@ void StudentView::showAgain() {
         // While presenting the docks and tool bars stay hidden (presentation.h restores them).
         const bool presentingHides =
             toggleOf(widget) && ctx_.presentation && ctx_.presentation->presenting();
-        if (!presentingHides) widget->show();
+        if (!presentingHides) setShown(widget, true);
     }
     for (const auto& [tabs, title] : tabs_) {
         for (int k = 0; tabs && k < tabs->count(); ++k)
@@ -236,7 +254,7 @@ void StudentView::enforce() {
     for (const QPointer<QWidget>& widget : widgets_) {
         if (!widget) continue;
         if (QAction* toggle = toggleOf(widget)) toggle->setEnabled(false);
-        if (!widget->isHidden()) widget->hide();
+        setShown(widget, false);
     }
     for (const auto& [tabs, title] : tabs_) {
         for (int k = 0; tabs && k < tabs->count(); ++k)

@@ -182,7 +182,8 @@ class TestStory : public QObject {
                 listed = listed || c.name == "tab:kernel/" + tab;
             QVERIFY(listed);
             w.parts().presentation->studentView()->setHidden(
-                {"panel:logDock", ("tab:kernel/" + tab).toStdString(), "tab:kernel/NoSuch"});
+                {"panel:logDock", ("tab:kernel/" + tab).toStdString(), "tab:kernel/NoSuch",
+                 "button:resetButton"});
             QVERIFY(!w.findChild<QDockWidget*>("logDock")->isVisible());
             QVERIFY(!tabs->isTabVisible(storyTabIndex(tabs, tab)));
             QString why;
@@ -195,7 +196,7 @@ class TestStory : public QObject {
         bool ok = false;
         QVERIFY(openStorySession(w, path, &ok) && ok);
         const auto hidden = w.parts().presentation->studentView()->hidden();
-        QCOMPARE(hidden.size(), std::size_t{3});  // the unknown tab kept for the session
+        QCOMPARE(hidden.size(), std::size_t{4});  // the unknown tab kept for the session
         const auto* log = w.findChild<cplab::widgets::LogPanel*>("logPanel");
         QVERIFY2(log->toPlainText().contains("no control tab:kernel/NoSuch"),
                  qPrintable(log->toPlainText()));
@@ -207,6 +208,8 @@ class TestStory : public QObject {
         QVERIFY(!logDock->toggleViewAction()->isEnabled());
         QVERIFY(w.findChild<QDockWidget*>("pseudocodeDock")->isVisible());
         QVERIFY(!tabs->isTabVisible(index));
+        auto* reset = w.findChild<QWidget*>("resetButton");
+        QVERIFY(reset && !reset->isVisible());  // a button of the run controls' tool bar
         // New frames (the view may show its tabs again for a snapshot) leave it hidden.
         QVERIFY(stepStoryTo(w, 3));
         QVERIFY(!tabs->isTabVisible(index));
@@ -221,6 +224,7 @@ class TestStory : public QObject {
         w.parts().presentation->studentView()->setHidden({});
         QVERIFY(logDock->isVisible());
         QVERIFY(tabs->isTabVisible(index));
+        QVERIFY(reset->isVisible());
     }
 
     // Sessions are untrusted: a story past its bounds refuses the session, saying why.
