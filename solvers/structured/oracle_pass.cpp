@@ -10,6 +10,7 @@
 #include <numeric>
 #include <thread>
 
+#include "core/deadline.h"
 #include "core/number_text.h"
 #include "core/options.h"
 #include "core/worker_team.h"
@@ -234,19 +235,12 @@ void addErrorFields(const StructuredProblem& problem, const Eigen::VectorXd& w, 
         return;
     }
     const double budget = std::max(1.0, 0.1 * limits.max_seconds);
-    const Interrupt stop(CancelToken(), Interrupt::Clock::now() +
-                                            std::chrono::duration_cast<Interrupt::Clock::duration>(
-                                                std::chrono::duration<double>(budget)));
-    addErrorFields(problem, w, team, fields, stop, budget);
+    addErrorFields(problem, w, team, fields, deadlineFromNow(CancelToken(), budget), budget);
 }
 
 Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,
                          const std::string& after) {
-    if (stop.cancelled() || !stop.timedOut())
-        return Status::make(StatusCode::Cancelled, "stopped by the user during " + where + after);
-    return Status::make(
-        StatusCode::TimeLimit,
-        "reached max_seconds = " + formatReal(limits.max_seconds) + " during " + where + after);
+    return interruptedStatus(stop, limits.max_seconds, where, after);  // core/deadline.h
 }
 
 StructuredErrors evaluateErrorsTimed(const StructuredProblem& problem, const Eigen::VectorXd& w,

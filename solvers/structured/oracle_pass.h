@@ -149,7 +149,7 @@ bool validStructuredProblem(const std::string& owner,
 
 // The status of a step that `stop` ended part-way: Cancelled ("stopped by the user during
 // <where>") or TimeLimit ("reached max_seconds = … during <where>"), with `after` appended
-// (what the bounds and the model then are).
+// (what the bounds and the model then are). core/deadline.h's, with the run's limits.
 Status interruptedStatus(const Interrupt& stop, const StopOptions& limits, const std::string& where,
                          const std::string& after = {});
 
