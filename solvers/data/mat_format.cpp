@@ -259,9 +259,15 @@ void putSparse(const matvar_t& var, Dataset& data, const std::string& path) {
                         what + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
                             ": expected at least one row and column, fewer than 2^31");
     if (!s || !s->jc || s->njc != cols + 1 || s->jc[0] != 0 || s->jc[cols] > s->nir ||
-        s->jc[cols] > s->ndata || (s->nir && !s->ir) ||
+        s->jc[cols] > s->ndata || (s->nir && !s->ir) || (s->jc[cols] > 0 && !s->data) ||
         (var.data_type != MAT_T_DOUBLE && var.data_type != MAT_T_UINT8))
         throw DataError(path, 0, what + ": inconsistent column starts or values");
+    // Column starts that never decrease keep every index below within jc[cols] (checked
+    // against the stored row indices and values above) before any is used.
+    for (long long j = 0; j < cols; ++j)
+        if (s->jc[j + 1] < s->jc[j])
+            throw DataError(path, 0,
+                            what + ": column starts decrease at column " + std::to_string(j + 1));
     // MATLAB's sparse matrices are double or logical.
     std::vector<double> values(s->jc[cols]);
     for (std::size_t k = 0; k < values.size(); ++k) {
@@ -274,9 +280,6 @@ void putSparse(const matvar_t& var, Dataset& data, const std::string& path) {
     }
     std::vector<int> starts(rows + 1, 0);
     for (long long j = 0; j < cols; ++j) {
-        if (s->jc[j + 1] < s->jc[j])
-            throw DataError(path, 0,
-                            what + ": column starts decrease at column " + std::to_string(j + 1));
         for (auto k = s->jc[j]; k < s->jc[j + 1]; ++k) {
             if (s->ir[k] >= rows || (k > s->jc[j] && s->ir[k] <= s->ir[k - 1]))
                 throw DataError(path, 0,

@@ -326,6 +326,15 @@ void TestArrayFormats::malformedMatAndHdf5() {
     QVERIFY2(stored.find("variable 'X' declares 96 bytes of data that the file does not hold") !=
                  std::string::npos,
              stored.c_str());
+    // A level 5 sparse X whose column starts rise and then fall back to 0 nonzeros: values
+    // were read from an empty vector (a fuzz_array_files finding).
+    std::filesystem::copy_file(
+        std::string(CPLAB_TEST_DATA_DIR) + "/../fuzz/findings/array_files-mat-sparse-no-values",
+        at("no_values.mat"));
+    stored = refusal([&] { readTable(at("no_values.mat")); });
+    QVERIFY2(
+        stored.find("sparse variable 'X': column starts decrease at column") != std::string::npos,
+        stored.c_str());
     writeMat(at("names.mat"), heart_, false, false, "features", "classes");
     std::string why = refusal([&] { readTable(at("names.mat")); });
     QVERIFY2(why.find("no variable 'X' (it holds: features, classes)") != std::string::npos,
