@@ -316,12 +316,16 @@ int Presentation::addBeatHere(const QString& caption) {
 
 void Presentation::addBeatDialog() {
     if (!ctx_.controller->problem()) return;
-    bool ok = false;
     const int iteration = ctx_.playback->shownIteration();
-    const QString caption = QInputDialog::getMultiLineText(
-        ctx_.window, tr("Add a beat here"),
-        tr("The caption from iteration %1 on (the timeline's position):").arg(iteration), {}, &ok);
-    if (ok && !caption.trimmed().isEmpty()) addBeatHere(caption.trimmed());
+    QInputDialog dialog(ctx_.window);
+    dialog.setFont(ctx_.window->font());  // the window's scale (a 4K screen, presenting)
+    dialog.setWindowTitle(tr("Add a beat here"));
+    dialog.setLabelText(
+        tr("The caption from iteration %1 on (the timeline's position):").arg(iteration));
+    dialog.setOption(QInputDialog::UsePlainTextEditForTextInput);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const QString caption = dialog.textValue().trimmed();
+    if (!caption.isEmpty()) addBeatHere(caption);
 }
 
 void Presentation::editStory() {

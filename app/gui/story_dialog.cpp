@@ -33,6 +33,7 @@ QString eventsHelp() {
 StoryDialog::StoryDialog(const Story& story, int iteration, QWidget* parent)
     : QDialog(parent), story_(story), iteration_(iteration) {
     setObjectName("storyDialog");
+    if (parent) setFont(parent->font());  // the window's scale (a 4K screen, presenting)
     setWindowTitle(tr("Edit story"));
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
@@ -56,7 +57,8 @@ StoryDialog::StoryDialog(const Story& story, int iteration, QWidget* parent)
     header->setSectionResizeMode(kCaption, QHeaderView::Stretch);
     header->setSectionResizeMode(kWatch, QHeaderView::Interactive);
     header->resizeSection(kEvent, header->fontMetrics().horizontalAdvance("plane added") + 24);
-    header->resizeSection(kWatch, header->fontMetrics().horizontalAdvance("M") * 16);
+    header->resizeSection(kWatch, header->fontMetrics().horizontalAdvance(
+                                      table_->horizontalHeaderItem(kWatch)->text() + "MM"));
     table_->setWordWrap(true);
     table_->setTextElideMode(Qt::ElideNone);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -266,6 +266,7 @@ void StudentView::enforce() {
 bool StudentView::chooseDialog() {
     QDialog dialog(ctx_.window);
     dialog.setObjectName("studentViewDialog");
+    dialog.setFont(ctx_.window->font());  // the window's scale (a 4K screen, presenting)
     dialog.setWindowTitle(tr("Student view"));
     auto* layout = new QVBoxLayout(&dialog);
     auto* intro = new QLabel(tr("Ticked controls show; the others are hidden, also while "
