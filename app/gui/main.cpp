@@ -469,6 +469,12 @@ void configureWindow(cplab::MainWindow& window, const CommandLine& cli) {
 // `cplab LECTURE`: the lecture opens at its first slide, then the script runs (or
 // --export-handout walks it); the exit status, or -1 to go on interactively.
 int openLecture(cplab::MainWindow& window, const CommandLine& cli, const QString& path) {
+    if (!cplab::isLecturePath(path.toStdString())) {
+        std::fprintf(stderr, "cplab: --export-handout needs a lecture (FILE.cplab-lecture)\n");
+        return 1;
+    }
+    window.show();
+    if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
     auto* lectures = window.findChild<cplab::LectureController*>("lectureController");
     QString why;
     if (cli.isSet(cli.test) || cli.isSet(cli.solvers)) {
@@ -542,13 +548,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cplab: %s\n", qPrintable(message));
         QApplication::exit(1);
     };
-    if (cli.isSet(cli.exportHandout) && !cplab::isLecturePath(dataFile.toStdString())) {
-        std::fprintf(stderr, "cplab: --export-handout needs a lecture (FILE.cplab-lecture)\n");
-        return 1;
-    }
-    if (cplab::isLecturePath(dataFile.toStdString())) {
-        window.show();
-        if (cli.isSet(cli.presentation)) window.setPresentation(true, !cli.isSet(cli.size));
+    if (cli.isSet(cli.exportHandout) || cplab::isLecturePath(dataFile.toStdString())) {
         const int code = openLecture(window, cli, dataFile);
         return code >= 0 ? code : QApplication::exec();
     }
