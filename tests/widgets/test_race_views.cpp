@@ -258,7 +258,22 @@ class TestRaceViews : public QObject {
         for (QCPAxisRect* r : rects())
             QVERIFY2(r->outerRect().width() >= 200,
                      qPrintable(QString::number(r->outerRect().width())));
-        plot.resize(700, 320);  // too narrow for four panels
+        QVERIFY(plot.plot()->legend->visible());
+        // 150 % fonts on a 1280x720 screen leave the view about 523 x 162 logical pixels: one
+        // row, whose panels (under 280 px) go without the legends that wrapped to three lines.
+        plot.resize(523, 162);
+        QTest::qWait(50);
+        plot.plot()->replot();
+        QVERIFY(plot.panelsInOneRow());
+        QCOMPARE(tops(), std::size_t(1));
+        QVERIFY(!plot.plot()->legend->visible());
+        plot.resize(700, 400);  // not twice as wide as high: two rows, legends back
+        QTest::qWait(50);
+        plot.plot()->replot();
+        QVERIFY(!plot.panelsInOneRow());
+        QCOMPARE(tops(), std::size_t(2));
+        QVERIFY(plot.plot()->legend->visible());
+        plot.resize(460, 200);  // too narrow for four panels of 120 px
         QTest::qWait(50);
         plot.plot()->replot();
         QVERIFY(!plot.panelsInOneRow());

@@ -34,6 +34,10 @@ const QColor kLineCut = colors::kNewestPlane;
 constexpr Eigen::Index kMaxWeightBars = 1024;
 constexpr Eigen::Index kWeightGroups = 512;
 
+// The x labels of the data and slice panels; narrow panels (no legends) say just "x1" and "k".
+const QString kDataLabel = "x1      (o: class +1,  x: class -1)";
+const QString kSliceLabel = "k  (w_b + k (w_t - w_b))";
+
 // `legend` as the row under the upper panel of `column`: entries side by side, 8 pt, no frame.
 void placeLegendRow(QCustomPlot* plot, QCPLegend* legend, int column) {
     plot->plotLayout()->addElement(1, column, legend);
@@ -120,27 +124,51 @@ LinearModelPlot::~LinearModelPlot() = default;
 
 void LinearModelPlot::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Two rows of two panels suit a view about as high as it is wide; a view more than three
-    // times as wide as high (presenting: the caption above, the bounds below) with room for
-    // four panels of 200 px shows them side by side, each as high as the view.
-    arrangePanels(width() >= 4 * 200 && width() > 3 * height());
+    // The arrangement whose panels are nearer square: two rows of two (each w/2 by h/2, the
+    // view's own shape) or one row of four (each w/4 by h). One row wins when the view is more
+    // than twice as wide as high (presenting, or 150 % fonts on a 1280x720 screen: 523 x 162
+    // logical pixels, where two rows left panels 81 px high) and has room for four panels of
+    // 120 px. In panels narrower than 280 px the legends under the data and the slice wrap to
+    // three lines, which took half the height, and the run legends cover the curves: there the
+    // lines go without (the caption, the pseudocode and the bounds plot's legend name them).
+    const bool oneRow = width() >= 4 * 120 && width() > 2 * height();
+    arrangePanels(oneRow, !oneRow || width() >= 4 * 280);
 }
 
-void LinearModelPlot::arrangePanels(bool oneRow) {
-    if (oneRow == oneRow_) return;
+void LinearModelPlot::arrangePanels(bool oneRow, bool legends) {
+    if (oneRow == oneRow_ && legends == legendsShown_) return;
     oneRow_ = oneRow;
+    legendsShown_ = legends;
     QCPLayoutGrid* grid = plot_->plotLayout();
-    grid->take(progressRect_);
-    grid->take(planesRect_);
+    for (QCPLayoutElement* element : std::initializer_list<QCPLayoutElement*>{
+             progressRect_, planesRect_, plot_->legend, sliceLegend_})
+        grid->take(element);
     grid->simplify();
-    // Row 0: the data and the slice; row 1: their legends; the error and planes panels beside
-    // them in row 0 or below in row 2.
-    const int row = oneRow ? 0 : 2;
+    // Row 0: the data and the slice; row 1: their legends, when shown; the error and planes
+    // panels beside them in row 0 or in the row below.
+    // Narrow panels: the run legends of the error and planes panels covered their curves (the
+    // runs' colours are in the bounds plot's legend), long x labels ran into each other and
+    // five ticks into one number.
+    for (QCPLegend* legend : {plot_->legend, sliceLegend_, errorLegend_, planesLegend_})
+        legend->setVisible(legends);
+    for (QCPAxisRect* rect : {dataRect_, sliceRect_, progressRect_, planesRect_})
+        rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(legends ? 5 : 2);
+    QCPAxis* dataX = dataRect_->axis(QCPAxis::atBottom);
+    if (dataX->label() == kDataLabel || dataX->label() == "x1")
+        dataX->setLabel(legends ? kDataLabel : "x1");
+    sliceRect_->axis(QCPAxis::atBottom)->setLabel(legends ? kSliceLabel : "k");
+    if (legends) {
+        grid->addElement(1, 0, plot_->legend);
+        grid->addElement(1, 1, sliceLegend_);
+    }
+    const int row = oneRow ? 0 : (legends ? 2 : 1);
     const int column = oneRow ? 2 : 0;
     grid->addElement(row, column, progressRect_);
     grid->addElement(row, column + 1, planesRect_);
     grid->simplify();
-    grid->setRowStretchFactors(oneRow ? QList<double>{1.0, 0.001} : QList<double>{1.0, 0.001, 1.0});
+    QList<double> rows(grid->rowCount(), 1.0);
+    if (legends) rows[1] = 0.001;
+    grid->setRowStretchFactors(rows);
     grid->setColumnStretchFactors(QList<double>(grid->columnCount(), 1.0));
     scheduleReplot();
 }
@@ -223,7 +251,7 @@ void LinearModelPlot::rescaleTrace() {
 
 void LinearModelPlot::createSlicePanel() {
     // OCAS's line search: f along the line from w_b towards w_t, its breakpoints, k_t.
-    sliceRect_->axis(QCPAxis::atBottom)->setLabel("k  (w_b + k (w_t - w_b))");
+    sliceRect_->axis(QCPAxis::atBottom)->setLabel(kSliceLabel);
     sliceRect_->axis(QCPAxis::atLeft)->setLabel("F along the line");
     auto* sliceLegend = new QCPLegend;
     placeLegendRow(plot_, sliceLegend, 1);
@@ -304,7 +332,7 @@ void LinearModelPlot::setupData(const Dataset& data) {
         return;
     }
     dataRect_->axis(QCPAxis::atLeft)->setLabel("x2");
-    dataRect_->axis(QCPAxis::atBottom)->setLabel("x1      (o: class +1,  x: class -1)");
+    dataRect_->axis(QCPAxis::atBottom)->setLabel(legendsShown_ ? kDataLabel : "x1");
     QVector<double> px, py, nx, ny;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
     for (int i = 0; i < data.size(); ++i) {

@@ -61,7 +61,7 @@ class LinearModelPlot : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
-    void arrangePanels(bool oneRow);
+    void arrangePanels(bool oneRow, bool legends);
     void createSlicePanel();
     void createTracePanels();
     void rescaleTrace();
@@ -78,6 +78,7 @@ class LinearModelPlot : public QWidget {
     QCPAxisRect* progressRect_ = nullptr;
     QCPAxisRect* planesRect_ = nullptr;
     bool oneRow_ = false;
+    bool legendsShown_ = true;
     QCPLegend* errorLegend_ = nullptr;
     QCPLegend* sliceLegend_ = nullptr;
     QCPLegend* planesLegend_ = nullptr;
