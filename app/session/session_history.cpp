@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "core/byte_stream.h"
+#include "core/memory_budget.h"
 #include "core/snapshot_fields_codec.h"
 
 namespace cplab {
@@ -305,9 +306,24 @@ std::optional<StoredHistory> inflateHistory(const std::string& deflated, std::in
                                             std::int64_t* memoryBudget, std::string* why) {
     InflatingSource source(deflated,
                            static_cast<std::uint64_t>(std::max<std::int64_t>(declared, 0)));
-    Unpacker<InflatingSource> u(source, std::max<std::int64_t>(*memoryBudget, 0));
+    // Within what is left of the session's total (kMaxHistoryBytes less what the runs before
+    // took), and of half the memory the process may take (memory_budget.h) less the same: a
+    // replay holds about as much again beside the stored history until it has replaced it.
+    // (Memory the runs before took may be counted twice, once in MemAvailable: stricter.)
+    const std::int64_t left = std::max<std::int64_t>(*memoryBudget, 0);
+    const std::int64_t half = static_cast<std::int64_t>(cplab::memoryBudget() / 2);
+    const std::int64_t room = std::max<std::int64_t>(1, half - (kMaxHistoryBytes - left));
+    const bool roomBinds = half > 0 && room < left;
+    const std::int64_t cap = roomBinds ? room : left;
+    Unpacker<InflatingSource> u(source, cap);
     auto history = unpack(u, why);
-    if (history) *memoryBudget = u.budget();
+    if (history) *memoryBudget = left - (cap - u.budget());
+    if (!history && roomBinds && u.overBudget() && why) {
+        *why = "the session's stored histories take more than half the memory available (" +
+               byteText(double(half)) + " of about " + byteText(double(cplab::memoryBudget())) +
+               "; a replay needs as much again): open it on a machine with more memory, or "
+               "save it without histories";
+    }
     return history;
 }
 

@@ -27,7 +27,10 @@ std::string packHistory(const StoredHistory& history);
 std::optional<StoredHistory> unpackHistory(const std::string& blob, std::string* why);
 // The same from the blob deflated, inflated while it is unpacked: at most `declared` bytes are
 // inflated, and the memory the unpacked history takes (historyMemory) comes out of
-// *memoryBudget; nullopt and *why (and *memoryBudget unchanged) beyond either.
+// *memoryBudget (what is left of kMaxHistoryBytes for the session's runs together), and must
+// fit in half the memory the process may take less what the runs before took (core/
+// memory_budget.h: a replay holds about as much again); nullopt and *why (and *memoryBudget
+// unchanged) beyond any.
 std::optional<StoredHistory> inflateHistory(const std::string& deflated, std::int64_t declared,
                                             std::int64_t* memoryBudget, std::string* why);
 // What an unpacked history takes in memory: its records with their extra columns and its

@@ -5,11 +5,14 @@
 // and are thinned with the stored ones (they were held outside the budget until the replay
 // ended: a long stored history replayed in step mode kept a second set of snapshots). The
 // expected comparisons and sizes are worked out here from the numbers written.
+#include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/memory_budget.h"
 #include "run_history.h"
 #include "session.h"
 
@@ -50,6 +53,24 @@ void restoreStoredHistory(RunHistory& h, int n, std::size_t payload) {
     QVERIFY(h.restore(std::move(records), std::move(snapshots)));
 }
 
+// A session of `runs` bmrm runs on the built-in ripley_train, each with a stored history of
+// 400 records of 2,500 extra columns (about 8 MB in memory each, kilobytes deflated).
+cplab::Session heavySession(int runs) {
+    cplab::Session s;
+    s.family = "linear";
+    s.problem.builtin = "ripley_train";
+    cplab::StoredHistory history;
+    for (int k = 0; k < 400; ++k) {
+        IterationRecord r = replayRecord(k, 10.0 / (k + 1), 0.0);
+        r.extra.assign(2500, 0.5);
+        history.records.push_back(r);
+    }
+    history.status = cplab::Status::make(cplab::StatusCode::IterationLimit, "max_iterations");
+    for (int k = 0; k < runs; ++k)
+        s.runs.push_back({"bmrm", {{"C", std::to_string(k + 1)}}, history});
+    return s;
+}
+
 }  // namespace replay_budget_test
 
 namespace rbt = replay_budget_test;
@@ -87,6 +108,39 @@ class TestReplayBudget : public QObject {
         QCOMPARE(h.lastRecord().iteration, 5);
         QCOMPARE(h.recordAt(4).upper, 3.0);
         QCOMPARE(h.replayed(), 0);
+    }
+
+    // The stored histories of all runs together come out of half the memory the process may
+    // still take (a replay needs as much again): a session of 6 runs of about 8 MB each is
+    // read with 200 MB to spare and refused with 40 MB, naming the memory; with 70 MB its
+    // first four runs would fit (32 MB of 35), the whole session not.
+    void storedHistoriesFitHalfTheMemory() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("heavy.cplab").toStdString();
+        std::string why;
+        QVERIFY2(cplab::writeSession(path, rbt::heavySession(6), &why), why.c_str());
+        const std::size_t one = std::size_t(400) * (sizeof(IterationRecord) + 2500 * 8);
+        cplab::SessionNotes notes;
+        cplab::setMemoryBudget(std::size_t(200) << 20);
+        auto read = cplab::readSession(path, &notes, &why);
+        QVERIFY2(read && read->runs.size() == 6 && read->runs[5].history, why.c_str());
+        for (const std::size_t mb : {40, 70}) {
+            cplab::setMemoryBudget(mb << 20);
+            notes.clear();
+            why.clear();
+            read = cplab::readSession(path, &notes, &why);
+            std::string said = why;
+            for (const std::string& note : notes)
+                said += "\n" + note;
+            const bool refused =
+                !read || std::any_of(read->runs.begin(), read->runs.end(),
+                                     [](const cplab::SessionRun& r) { return !r.history; });
+            QVERIFY2(refused, qPrintable(QString("%1 MB: read whole").arg(mb)));
+            QVERIFY2(said.find("half the memory available") != std::string::npos, said.c_str());
+            QVERIFY(6 * one > (mb << 20) / 2);  // the independent answer: it cannot fit
+        }
+        cplab::setMemoryBudget(0);
     }
 
     // The replay's snapshots count in bytes() beside the stored ones, are thinned by the
