@@ -2,11 +2,16 @@
 #include "typed_function.h"
 
 #include <ginac/ginac.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <sstream>
@@ -543,6 +548,64 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     return parseOver(expression, box, "the box", why);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CPLAB_TYPED_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CPLAB_TYPED_SANITIZED 1
+#endif
+#endif
+
+namespace {
+
+// GiNaC computes a power of two numbers while it reads them, exactly or in long floats with
+// unbounded exponents: 11111111^11111111111111 (every literal a double) made CLN ask for 32 GB,
+// 2^110000000000 would take 14 GB. No text test bounds what a constant part costs, so the text
+// is read first in a forked child whose memory (1 GiB more) and processor time (5 s) are
+// limited: the parent reads it only when the child could. An ordinary refusal (a syntax error,
+// a division by zero, an unknown name) ends the child normally and is reported by the parent's
+// own reading; the child failing otherwise means the constant part is beyond computing.
+bool readableWithinLimits(const std::string& text) {
+    const pid_t child = ::fork();
+    if (child < 0) return true;  // no process to try in: read as before
+    if (child == 0) {
+        std::uint64_t usedKiB = 0;
+        std::ifstream status("/proc/self/status");
+        for (std::string line; std::getline(status, line);)
+            if (line.rfind("VmData:", 0) == 0)
+                usedKiB = std::strtoull(line.c_str() + 7, nullptr, 10);
+        const rlimit memory{usedKiB * 1024 + (std::uint64_t{1} << 30),
+                            usedKiB * 1024 + (std::uint64_t{1} << 30)};
+        const rlimit seconds{5, 6};
+#ifndef CPLAB_TYPED_SANITIZED  // (the sanitizers' shadow memory counts as data)
+        setrlimit(RLIMIT_DATA, &memory);
+#endif
+        (void)memory;
+        setrlimit(RLIMIT_CPU, &seconds);
+        int code = 0;
+        try {
+            const GiNaC::symbol x("x"), y("y");
+            GiNaC::symtab symbols{
+                {"x", x}, {"y", y}, {"pi", GiNaC::Pi}, {"e", GiNaC::numeric(std::exp(1.0))}};
+            std::istringstream input(text);
+            GiNaC::parser reader(symbols, true, typed_ginac::prototypes());
+            (void)reader(input);
+        } catch (const GiNaC::parse_error&) {
+        } catch (const GiNaC::pole_error&) {
+        } catch (const std::invalid_argument&) {
+        } catch (...) {
+            code = 2;
+        }
+        _exit(code);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
 std::shared_ptr<const TypedFunction> TypedFunction::parseOver(const std::string& expression,
                                                               const Box& box,
                                                               const std::string& domainText,
@@ -568,6 +631,10 @@ std::shared_ptr<const TypedFunction> TypedFunction::parseOver(const std::string&
     std::string literalError;
     const std::string floats = floatLiterals(expression, &origin, &literalError);
     if (!literalError.empty()) return fail(literalError);
+    if (!readableWithinLimits(floats))
+        return fail(
+            "its constant part is beyond computing (a power of numbers needs more than "
+            "1 GiB or 5 s; every number is a double, at most 1e100)");
     std::istringstream input(floats);
     GiNaC::ex parsed;
     try {

@@ -291,6 +291,13 @@ class TestTypedFunction : public QObject {
         QTest::newRow("tower") << "9^(9^9)" << d1
                                << "function '9^(9^9)': a number beyond 1e100: "
                                   "4.2812477268959876356E369693099";
+        // GiNaC computed a power of numbers while reading it: CLN asked for 32 GB
+        // (fuzz_typed_function, tests/fuzz/findings/typed_function-power-32gb).
+        QTest::newRow("power beyond computing")
+            << "11111111^+1-11111111^11111111111 111*x" << d1
+            << "function '11111111^+1-11111111^11111111111 111*x': its constant part is beyond "
+               "computing (a power of numbers needs more than 1 GiB or 5 s; every number is a "
+               "double, at most 1e100)";
         QTest::newRow("too long") << QString(2001, 'x') << d1
                                   << "function '" + QString(57, 'x') +
                                          "...': longer than 2000 characters";
