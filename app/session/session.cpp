@@ -101,10 +101,12 @@ OptionValues withExplicitSiblings(const ProblemOrigin& origin) {
 }
 
 // How a file's path is written into a session saved in `folder`: relative when the file is in
-// that folder or below, else absolute.
+// that folder or below, else absolute. A file named "none" is written "./none" (plain "none"
+// names no file: the session fuzzer's test file "none/" read back as no test file).
 QString written(const QString& folder, const std::string& path) {
     const QString absolute = QFileInfo(q(path)).absoluteFilePath();
     const QString relative = QDir(folder).relativeFilePath(absolute);
+    if (relative == "none") return "./none";
     return relative.startsWith("..") ? absolute : relative;
 }
 

@@ -295,6 +295,21 @@ class TestSessionFormat : public QObject {
         }
     }
 
+    void aFileNamedNoneIsAFile() {
+        // fuzz_session finding: a test file named "none" in the session's folder was written
+        // "none", which reads back as no test file. It is written "./none".
+        Session session = sampleSession("/p");
+        session.problem.options = {{"test", "/p/none"}};
+        session.problem.data.path = "/p/data/heart_scale";
+        const std::string json = sessionJson(session, "/p");
+        QVERIFY2(json.find("\"test\": \"./none\"") != std::string::npos, json.c_str());
+        SessionNotes notes;
+        std::string why;
+        const auto back = parseSession(json, "/s", "none.cplab", &notes, &why);
+        QVERIFY2(back, why.c_str());
+        QCOMPARE(back->problem.options.at("test"), std::string("/s/none"));
+    }
+
     void readerFileOptionsFollowTheSession() {
         // A data reader's option that names a file (the .npy reader's labels, kind Path) is
         // treated like the problem's file options: relative to the session's folder, resolved
