@@ -89,13 +89,18 @@ void CentreArea::addPageKeys(QWidget* centre) {
 QTabWidget* CentreArea::pages() const {
     QWidget* view = current();
     if (!view) return nullptr;
+    // The outermost tab widget on show: a kernel view holds its MKL path's tabs too, hidden
+    // unless a path is shown (Ctrl+Tab turned those for the SVM demos).
+    QTabWidget* hidden = nullptr;
     for (QTabWidget* tabs : view->findChildren<QTabWidget*>()) {
         bool outermost = true;
         for (QWidget* p = tabs->parentWidget(); p && p != view; p = p->parentWidget())
             outermost = outermost && !qobject_cast<QTabWidget*>(p);
-        if (outermost) return tabs;
+        if (!outermost) continue;
+        if (tabs->isVisibleTo(view)) return tabs;
+        if (!hidden) hidden = tabs;
     }
-    return nullptr;
+    return hidden;
 }
 
 void CentreArea::turnPage(int direction) {

@@ -118,7 +118,9 @@ std::vector<FoundControl> buttonsAndGroupsOf(const WindowContext& ctx) {
             const QString title = plainTitle(box->title());
             found.push_back({{"group:" + title, QObject::tr("Option groups"), title}, box});
         }
-        if (QWidget* typed = dock->findChild<QWidget*>("typedFunctionBox"))
+        // Each family that takes a typed function has its own box (nonsmooth, polytope): one
+        // control hides them all.
+        for (QWidget* typed : dock->findChildren<QWidget*>("typedFunctionBox"))
             found.push_back({{"group:Typed function", QObject::tr("Option groups"),
                               QObject::tr("Typed function")},
                              typed});

@@ -685,6 +685,15 @@ void TestMainWindow::pageKeysAndFocusRing() {
     combo->setFocus(Qt::MouseFocusReason);
     w.findChild<QPushButton*>("stepButton")->setFocus(Qt::MouseFocusReason);
     QVERIFY(waitFor([&] { return !ring->target(); }, 2000));
+    // The kernel view also holds the MKL path's tabs, hidden for an SVM: the keys turn the
+    // tabs on show (they turned the hidden ones).
+    QVERIFY(w.loadDemo("svm_2d"));
+    QVERIFY(waitFor([&] { return allReady(w); }));
+    QTabWidget* kernelTabs = w.parts().centre->pages();
+    QVERIFY(kernelTabs && kernelTabs->isVisible() && kernelTabs->count() >= 2);
+    const int shown = kernelTabs->currentIndex();
+    QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier);
+    QVERIFY(kernelTabs->currentIndex() != shown);
 }
 
 QTEST_MAIN(TestMainWindow)
