@@ -168,7 +168,7 @@ void LectureController::showSlideCaption() {
         return;
     }
     ctx_.caption->setSlide(
-        QString("%1/%2 - %3")
+        QString("Slide %1 of %2:  %3")
             .arg(slide_ + 1)
             .arg(lecture_.slides.size())
             .arg(lectureText(lecture_.slides[static_cast<std::size_t>(slide_)].title)));

@@ -96,7 +96,7 @@ class TestLectures : public QObject {
                 if (s + b > 0) QTest::keyClick(&w, keys[pressed++ % 4]);
                 QVERIFY(waitFor([&] { return !lectures->busy() && allReady(w); }, 60000));
                 cplab::testing::drawPending(w);
-                const QString slide = QString("%1/3 - %2").arg(s + 1).arg(slides[s].title);
+                const QString slide = QString("Slide %1 of 3:  %2").arg(s + 1).arg(slides[s].title);
                 QCOMPARE(w.parts().caption->slideText(), slide);
                 QCOMPARE(lectures->slide(), s);
                 QCOMPARE(lectures->beat(), b);
