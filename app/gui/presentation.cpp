@@ -288,6 +288,7 @@ void Presentation::addDemoMenu(QMenu* demo) {
     QAction* restore = demo->addAction(tr("&Restore the demo's story"), this, [this] {
         story_->setDemo(demo_);
         ctx_.log->appendMessage(tr("story: the demo's own again"));
+        emit lessonEdited();
     });
     restore->setObjectName("restoreStoryAction");
     connect(demo, &QMenu::aboutToShow, this, [this, edit, add, restore] {
@@ -307,10 +308,12 @@ int Presentation::addBeatHere(const QString& caption) {
         story_->setStory(std::move(story));
     }
     const int index = story_->addBeat(iteration, caption.left(kMaxStoryTextChars));
-    if (index < 0)
+    if (index < 0) {
         ctx_.log->appendError(tr("story: at most %1 beats").arg(kMaxStoryBeats));
-    else
+    } else {
         ctx_.log->appendMessage(tr("story: beat %1 at iteration %2").arg(index + 1).arg(iteration));
+        emit lessonEdited();
+    }
     return index;
 }
 
@@ -333,17 +336,25 @@ void Presentation::editStory() {
     StoryDialog dialog(story_->story(), ctx_.playback->shownIteration(), ctx_.window);
     if (dialog.exec() != QDialog::Accepted) return;
     QString why;
-    if (!story_->setStory(dialog.story(), &why)) ctx_.log->appendError(why);
+    if (!story_->setStory(dialog.story(), &why))
+        ctx_.log->appendError(why);
+    else
+        emit lessonEdited();
 }
 
 void Presentation::addStudentViewMenu(QMenu* view) {
     QMenu* student = view->addMenu(tr("S&tudent view"));
     student->setObjectName("studentViewMenu");
-    student->addAction(tr("&Choose what shows..."), this, [this] { studentView_->chooseDialog(); })
+    student
+        ->addAction(tr("&Choose what shows..."), this,
+                    [this] {
+                        if (studentView_->chooseDialog()) emit lessonEdited();
+                    })
         ->setObjectName("chooseStudentViewAction");
     QAction* all = student->addAction(tr("&Show everything"), this, [this] {
         studentView_->setHidden({});
         ctx_.log->appendMessage(tr("student view: off, everything shows"));
+        emit lessonEdited();
     });
     all->setObjectName("showEverythingAction");
     connect(student, &QMenu::aboutToShow, this,

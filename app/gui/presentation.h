@@ -74,6 +74,10 @@ class Presentation : public QObject {
     // The student view (View › Student view).
     StudentView* studentView() const { return studentView_; }
 
+  signals:
+    // The lecturer changed the story or the student view (work a close must not lose).
+    void lessonEdited();
+
   private:
     void addPresentationKeys();
     void addStudentViewMenu(QMenu* view);

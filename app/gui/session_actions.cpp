@@ -86,9 +86,16 @@ SessionActions::SessionActions(WindowContext& ctx) : QObject(ctx.window), ctx_(c
         emit modifiedChanged();
     });
     connect(ctx.controller, &RunController::recordsAppended, this, [this] { setModified(true); });
+    // An edited story or student view is work too, with or without steps.
+    connect(ctx.presentation, &Presentation::lessonEdited, this, [this] {
+        lessonEdited_ = true;
+        setModified(true);
+        emit modifiedChanged();
+    });
 }
 
 void SessionActions::setModified(bool modified) {
+    if (!modified) lessonEdited_ = false;
     if (modified_ == modified) return;
     modified_ = modified;
     emit modifiedChanged();
@@ -103,6 +110,7 @@ QString SessionActions::sessionName() const {
 
 bool SessionActions::unsavedWork() const {
     if (!modified_ || scripted_) return false;
+    if (lessonEdited_) return true;
     for (int k = 0; k < ctx_.controller->runCount(); ++k) {
         if (ctx_.controller->run(k)->iteration() > 0) return true;
     }
@@ -227,6 +235,7 @@ bool SessionActions::saveSession(const QString& path, bool withHistory, QString*
     ctx_.log->appendMessage(tr("session saved to %1").arg(path));
     sessionPath_ = path;
     modified_ = false;
+    lessonEdited_ = false;
     emit modifiedChanged();
     return true;
 }

@@ -92,6 +92,7 @@ class SessionActions : public QObject {
     QString sessionPath_;
     // Records arrived since then (a step, or a run restarted).
     bool modified_ = false;
+    bool lessonEdited_ = false;  // the story or the student view changed by the lecturer
     bool scripted_ = false;
     bool rememberLayout_ = false;
 };

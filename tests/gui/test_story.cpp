@@ -21,6 +21,7 @@
 #include "main_window_parts.h"
 #include "registry.h"
 #include "session.h"
+#include "session_actions.h"
 #include "story.h"
 #include "story_dialog.h"
 #include "student_view.h"
@@ -116,6 +117,16 @@ class TestStory : public QObject {
             QVERIFY2(w.parts().caption->beatText() == "4/6  Iteration four, in my words.",
                      qPrintable(w.parts().caption->beatText()));
             QVERIFY2(w.saveSession(sessionPath, false, &why), qPrintable(why));
+            // An edit before any step is work a close would lose: it asks (saving clears it).
+            QVERIFY(!w.parts().sessions->unsavedWork());
+            QVERIFY(w.loadDemo("kelley"));
+            QVERIFY(waitFor([&] { return allReady(w); }));
+            QVERIFY(!w.parts().sessions->unsavedWork());
+            QVERIFY(w.parts().presentation->addBeatHere("Before any step.") >= 0);
+            QVERIFY(w.parts().sessions->unsavedWork());
+            QVERIFY(w.isWindowModified());
+            QVERIFY2(w.saveSession(dir_.filePath("story2.cplab"), false, &why), qPrintable(why));
+            QVERIFY(!w.parts().sessions->unsavedWork());
         }
         MainWindow w;
         w.show();
