@@ -3,6 +3,7 @@
 
 #include <QLabel>
 #include <QMainWindow>
+#include <QResizeEvent>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -45,8 +46,11 @@ CentreArea::CentreArea(WindowContext& ctx) : QObject(ctx.window), ctx_(ctx) {
     splitter->addWidget(ctx.boundsPlot);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    // The race view gets two fifths of the column (at least a third), whatever the window.
+    // The race view gets two fifths of the column (at least a third), whatever the window; a
+    // short column gives it less (eventFilter).
     splitter->setSizes({600, 400});
+    splitter->installEventFilter(this);
+    connect(splitter, &QSplitter::splitterMoved, this, [this] { splitByUser_ = true; });
     splitter->setChildrenCollapsible(false);
     letShrink(splitter);
     // A handle one can see and grab between the model view and the bounds.
@@ -132,7 +136,24 @@ bool CentreArea::showPageNamedIn(const QString& text) {
     return false;
 }
 
+bool CentreArea::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == splitter_ && event->type() == QEvent::Resize && !presenting_ && !splitByUser_)
+        QMetaObject::invokeMethod(this, &CentreArea::splitColumn, Qt::QueuedConnection);
+    return QObject::eventFilter(watched, event);
+}
+
+// Once the splitter has taken its new size (queued): below 560 logical pixels the model view
+// squeezed to 130 px under its caption, tabs and timeline while the bounds kept two fifths.
+void CentreArea::splitColumn() {
+    if (presenting_ || splitByUser_) return;
+    const int total = splitter_->height() - splitter_->handleWidth();
+    if (total <= 0) return;
+    const int top = total < 560 ? total * 72 / 100 : total * 3 / 5;
+    splitter_->setSizes({top, total - top});
+}
+
 void CentreArea::setPresenting(bool on) {
+    presenting_ = on;
     if (on) {
         normalSizes_ = splitter_->sizes();
         const int total = normalSizes_.value(0) + normalSizes_.value(1);
