@@ -239,8 +239,10 @@ Status SilpSolver::exactStep(IterationRecord& record) {
     // 1. The SVM at β_t, warm-started from the previous α.
     s.refresh(*kernels_);
     s.productsValid = false;  // α moves
-    // SMO polls the user's cancel and the run's deadline.
-    const Interrupt stop = stepInterrupt();
+    // SMO polls the user's cancel and the run's deadline; the first SVM (before it there is no
+    // classifier to save and no bound to report: U was NaN, the saved model the zero one) is
+    // the run's first iteration, which a time limit lets end.
+    const Interrupt stop = s.hasBest() ? stepInterrupt() : Interrupt(cancelToken());
     const SmoProgress progress = s.smo.run(0, stop);
     ++svmCalls_;
     smoIterations_ += progress.steps;
