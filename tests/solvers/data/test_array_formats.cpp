@@ -326,6 +326,14 @@ void TestArrayFormats::malformedMatAndHdf5() {
     QVERIFY2(stored.find("variable 'X' declares 96 bytes of data that the file does not hold") !=
                  std::string::npos,
              stored.c_str());
+    // A 7.3 file on which libhdf5 itself reads through a null pointer (H5F__accum_read): the
+    // reading child process takes the fault; the file is refused naming it, and this process
+    // goes on (a fuzz_array_files finding).
+    std::filesystem::copy_file(
+        std::string(CPLAB_TEST_DATA_DIR) + "/../fuzz/findings/array_files-mat73-libhdf5-segv",
+        at("segv.mat"));
+    stored = refusal([&] { readTable(at("segv.mat")); });
+    QVERIFY2(stored.find("segv.mat") != std::string::npos && !stored.empty(), stored.c_str());
     // A level 5 sparse X whose column starts rise and then fall back to 0 nonzeros: values
     // were read from an empty vector (a fuzz_array_files finding).
     std::filesystem::copy_file(
