@@ -430,6 +430,40 @@ Eigen::VectorXd KernelSet::quadratics(const Eigen::VectorXd& v, const std::vecto
     return out;
 }
 
+Eigen::MatrixXd KernelSet::rowProducts(const Eigen::VectorXd& v, const std::vector<int>& support,
+                                       const std::vector<int>& rows) {
+    Impl& d = *impl_;
+    const int K = kernels();
+    const auto R = static_cast<Eigen::Index>(rows.size());
+    Eigen::MatrixXd out = Eigen::MatrixXd::Zero(R, K);
+    std::vector<Eigen::VectorXd> classSums(d.groups.size());
+    for (int k = 0; k < K; ++k) {
+        if (d.compressed(k)) {
+            // Over value classes: (K_classes w)[class of the row], w the sums of v by class.
+            const Eigen::MatrixXd& matrix = d.compactOf(k);
+            const std::vector<int>& classOf = d.groups[d.kernels[k].group].classOf;
+            Eigen::VectorXd& w = classSums[static_cast<std::size_t>(d.kernels[k].group)];
+            if (w.size() == 0) {
+                w = Eigen::VectorXd::Zero(matrix.rows());
+                for (const int j : support)
+                    w[classOf[static_cast<std::size_t>(j)]] += v[j];
+            }
+            for (Eigen::Index r = 0; r < R; ++r)
+                out(r, k) = matrix.row(classOf[static_cast<std::size_t>(rows[r])]).dot(w);
+        } else if (!d.pairMajor) {
+            for (Eigen::Index r = 0; r < R; ++r) {
+                const double* row = this->row(k, rows[r]);
+                double sum = 0.0;
+                for (const int j : support)
+                    sum += row[j] * v[j];
+                out(r, k) = sum;
+            }
+        }
+    }
+    if (d.pairMajor) d.pairRowProducts(v, support, rows, out);
+    return out;
+}
+
 void KernelSet::addWeightedRow(int i, const Eigen::VectorXd& beta, double* out) {
     Impl& d = *impl_;
     if (d.pairMajor) {

@@ -83,6 +83,12 @@ class KernelSet {
     // vᵀ K_k v for every kernel k (length kernels()), as quadratic() has it; stored pair by
     // pair (pairMajor()) in one pass over the support's pairs for all kernels at once.
     Eigen::VectorXd quadratics(const Eigen::VectorXd& v, const std::vector<int>& support);
+    // P(r, k) = Σ_{j ∈ support} K_k(rows[r], j) v_j for every listed row and every kernel
+    // (rows.size() × kernels()), where `support` lists (ascending) every j with v[j] ≠ 0: the
+    // products Kₖ v restricted to a few rows, as SimpleMKL's second-order step needs them on the
+    // free support vectors (pairMajor(): one pass over each row's support pairs for all kernels).
+    Eigen::MatrixXd rowProducts(const Eigen::VectorXd& v, const std::vector<int>& support,
+                                const std::vector<int>& rows);
     // out[0..m) += Σₖ beta[k] · K_k(i, ·) over the kernels held per example (classGroup(k) < 0)
     // with beta[k] ≠ 0, k ascending (addRow each; pairMajor(): one pass over row i's pairs).
     void addWeightedRow(int i, const Eigen::VectorXd& beta, double* out);

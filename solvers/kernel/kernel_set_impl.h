@@ -158,6 +158,9 @@ struct KernelSet::Impl {
     void pairQuadratics(const Eigen::VectorXd& v, const std::vector<int>& support,
                         Eigen::VectorXd& out);
     void pairWeightedRow(int i, const Eigen::VectorXd& beta, double* out);
+    // Fills out(r, k) = Σ_{j ∈ support} K_k(rows[r], j) v_j for the kernels held per example.
+    void pairRowProducts(const Eigen::VectorXd& v, const std::vector<int>& support,
+                         const std::vector<int>& rows, Eigen::MatrixXd& out);
     // Construction steps (KernelSet's constructor).
     void addKernel(const KernelSpec& spec);
     void finishGroups();

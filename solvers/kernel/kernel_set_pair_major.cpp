@@ -204,4 +204,23 @@ void KernelSet::Impl::pairWeightedRow(int i, const Eigen::VectorXd& beta, double
     });
 }
 
+void KernelSet::Impl::pairRowProducts(const Eigen::VectorXd& v, const std::vector<int>& support,
+                                      const std::vector<int>& rows, Eigen::MatrixXd& out) {
+    const std::size_t stride = kernelsWhole;
+    std::vector<double> acc(stride);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::fill(acc.begin(), acc.end(), 0.0);
+        withPairRow(rows[r], [&](const auto* row) {
+            for (const int j : support) {
+                const auto* pair = row + static_cast<std::size_t>(j) * stride;
+                const double vj = v[j];
+                for (std::size_t s = 0; s < stride; ++s)
+                    acc[s] += vj * static_cast<double>(pair[s]);
+            }
+        });
+        for (int k = 0; k < static_cast<int>(kernels.size()); ++k)
+            if (!compressed(k)) out(static_cast<Eigen::Index>(r), k) = acc[kernels[k].wholeSlot];
+    }
+}
+
 }  // namespace cplab

@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "core/number_text.h"
+#include "math/simplex_qp.h"
 #include "mkl_master.h"
+#include "mkl_second_order.h"
 
 namespace cplab {
 
@@ -28,6 +30,12 @@ constexpr double kArmijo = 1e-4;
 constexpr int kArmijoTrials = 8;
 // The finest KKT tolerance a stalled step tightens the inner SVM to.
 constexpr double kFinestKkt = 1e-8;
+// direction=newton: the Levenberg term λ relative to H's largest diagonal entry (H has rank at
+// most |F| < K: without it the model is flat along the rest), its start, range and factor.
+constexpr double kLevenbergStart = 1e-3;
+constexpr double kLevenbergMin = 1e-8;
+constexpr double kLevenbergMax = 1e2;
+constexpr double kLevenbergFactor = 4.0;
 
 enum Line {
     kInput,
@@ -183,6 +191,16 @@ struct SimpleMklSolver::State {
         return lower;
     }
 
+    // direction=newton: the step of the second-order model at `start` (q's weights set to
+    // start.β if a rejected trial left others).
+    Eigen::VectorXd newtonDirectionAt(const SimpleMklPoint& start);
+    // One step's descent from `start` (β_t): the Newton step, or the paper's when
+    // direction=gradient or the model gives no descent; `best` becomes the point reached.
+    // False when an SVM call was cancelled.
+    template <class EvaluateFn>
+    bool descendFrom(const EvaluateFn& evaluate, const SimpleMklOptions& options,
+                     const SimpleMklPoint& start, SimpleMklPoint& best);
+
     KernelQ q;
     Smo smo;
     MklMasterLp lp;       // every plane so far: its value is the lower bound L
@@ -191,6 +209,10 @@ struct SimpleMklSolver::State {
     // component) and the golden-section line search on it.
     bool maxStepRan = false, lineSearchRan = false;
     SimpleMklPoint current;  // β_t and its SVM solution
+    // direction=newton: λ of the model's H + λ·max diag(H)·I, adapted step by step (smaller
+    // after a full step, larger after a cut one), and whether the last step was Newton's.
+    double levenberg = kLevenbergStart;
+    bool newtonRan = false;
     std::vector<Eigen::VectorXd> planes, betaIterates;
     std::vector<double> dValues;
 };
@@ -274,6 +296,41 @@ bool descend(const EvaluateFn& evaluate, const SimpleMklOptions& options, int mu
                               options.line_search_tol, best);
 }
 
+// The step to the minimiser over the simplex of J's second-order model at β,
+// gᵀ(β′ − β) + ½ (β′ − β)ᵀ (H + λ h I)(β′ − β), h = max diag H (the QP over the simplex of
+// math/simplex_qp.h in the form ½ β′ᵀ H̃ β′ − (H̃ β − g)ᵀ β′).
+Eigen::VectorXd newtonDirection(const MklSecondOrder& model, const Eigen::VectorXd& beta,
+                                double levenberg) {
+    Eigen::MatrixXd H = model.hessian;
+    const double scale =
+        std::max(H.diagonal().maxCoeff(), 1e-12 * model.gradient.cwiseAbs().maxCoeff());
+    H.diagonal().array() += levenberg * std::max(scale, 1e-300);
+    const Eigen::VectorXd b = H * beta - model.gradient;
+    Eigen::VectorXd x = beta;
+    SimplexQpOptions options;
+    options.tolerance = 1e-12;
+    solveSimplexQp(H, b, x, options);
+    return onSimplex(x) - beta;
+}
+
+// Armijo's rule from the full step γ = 1 along the Newton direction (β + D on the simplex),
+// then as armijoSearch from there. `fullStep` tells whether the full step was taken.
+template <class EvaluateFn>
+bool newtonSearch(const EvaluateFn& evaluate, const SimpleMklPoint& base,
+                  const Eigen::VectorXd& direction, double width, SimpleMklPoint& best,
+                  bool& fullStep) {
+    const double slope = base.S.dot(direction);
+    SimpleMklPoint full;
+    if (!evaluate(onSimplex(base.beta + direction), &full)) return false;
+    fullStep = full.J <= base.J + kArmijo * slope;
+    if (fullStep) {
+        best = std::move(full);
+        return true;
+    }
+    if (full.J < best.J) best = full;
+    return armijoSearch(evaluate, base, full, 1.0, direction, width, best);
+}
+
 bool lineSearchValid(const std::string& lineSearch, std::string* why) {
     if (lineSearch == "armijo" || lineSearch == "golden") return true;
     if (why) {
@@ -283,7 +340,51 @@ bool lineSearchValid(const std::string& lineSearch, std::string* why) {
     return false;
 }
 
+bool directionValid(const std::string& direction, std::string* why) {
+    if (direction == "newton" || direction == "gradient") return true;
+    if (why)
+        *why = std::string(kOwner) + ": direction = '" + direction + "' must be newton or gradient";
+    return false;
+}
+
 }  // namespace
+
+Eigen::VectorXd SimpleMklSolver::State::newtonDirectionAt(const SimpleMklPoint& start) {
+    if (q.weights() != start.beta) q.setWeights(start.beta);
+    const MklSecondOrder model = mklSecondOrder(q, start.alpha, smo.options().C);
+    return newtonDirection(model, start.beta, levenberg);
+}
+
+template <class EvaluateFn>
+bool SimpleMklSolver::State::descendFrom(const EvaluateFn& evaluate,
+                                         const SimpleMklOptions& options,
+                                         const SimpleMklPoint& start, SimpleMklPoint& best) {
+    maxStepRan = lineSearchRan = newtonRan = false;
+    if (options.direction == "newton") {
+        const Eigen::VectorXd direction = newtonDirectionAt(start);
+        if (start.S.dot(direction) < 0.0) {
+            newtonRan = lineSearchRan = true;
+            bool fullStep = false;
+            if (!newtonSearch(evaluate, start, direction, options.line_search_tol, best,
+                              fullStep)) {
+                return false;
+            }
+            levenberg =
+                std::clamp(fullStep ? levenberg / kLevenbergFactor : levenberg * kLevenbergFactor,
+                           kLevenbergMin, kLevenbergMax);
+        }
+    }
+    if (!newtonRan) {
+        // The paper's step (direction=gradient, or no descent in the model's step).
+        int mu = 0;
+        Eigen::VectorXd direction = reducedGradientDirection(start, mu);
+        maxStepRan = hasNegative(direction);
+        if (maxStepRan && !descend(evaluate, options, mu, direction, best, lineSearchRan)) {
+            return false;
+        }
+    }
+    return true;
+}
 
 void SimpleMklOptions::visit(OptionVisitor& v) {
     stop.visit(v);
@@ -296,13 +397,17 @@ void SimpleMklOptions::visit(OptionVisitor& v) {
              "line search along the reduced gradient: armijo (sufficient decrease, first trial "
              "at the minimiser of a parabola through J(0), J'(0) and J(gamma_max)) or golden "
              "(golden section down to line_search_tol, as the paper)");
+    v.choice("direction", direction, {"newton", "gradient"},
+             "descent direction: newton (to the minimiser over the simplex of J's second-order "
+             "model from the SVM's free support vectors, Armijo from the full step) or gradient "
+             "(the paper's reduced gradient, maximal step and line_search)");
 }
 
 bool SimpleMklOptions::isValid(std::string* why) const {
     return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
            require(std::isfinite(line_search_tol) && line_search_tol > 0 && line_search_tol < 1,
                    kOwner, "line_search_tol", line_search_tol, "must lie in (0, 1)", why) &&
-           lineSearchValid(line_search, why);
+           lineSearchValid(line_search, why) && directionValid(direction, why);
 }
 
 SimpleMklSolver::SimpleMklSolver(const KernelProblem& problem, SimpleMklOptions options)
@@ -335,17 +440,19 @@ SimpleMklSolver::~SimpleMklSolver() = default;
 
 std::vector<std::string> SimpleMklSolver::pseudocode() const {
     return {
-        "input: kernels K_1..K_K, C, labels y, tol_rel, line_search (armijo | golden, "
-        "line_search_tol)",
+        "input: kernels K_1..K_K, C, labels y, tol_rel, direction (newton | gradient), "
+        "line_search (armijo | golden, line_search_tol)",
         "beta <- (1/K, ..., 1/K);  alpha <- SVM(sum_k beta_k K_k);  J <- D(alpha)",
         "repeat",
         "  g_k <- -1/2 alpha' Y K_k Y alpha  (dJ/dbeta_k);  mu <- argmax_k beta_k",
-        "  D_k <- g_mu - g_k  (0 if beta_k = 0 and D_k < 0);  D_mu <- -sum_{k != mu} D_k",
-        "  while J decreases: gamma_max <- min_{D_k < 0} -beta_k / D_k;  J+ <- J(beta + "
+        "  newton: D <- argmin over the simplex of g'(b - beta) + 1/2 (b - beta)' (H + lambda I) "
+        "(b - beta), minus beta (H from alpha's free SVs)  |  gradient: D_k <- g_mu - g_k  (0 if "
+        "beta_k = 0 and D_k < 0);  D_mu <- -sum_{k != mu} D_k",
+        "  (gradient) while J decreases: gamma_max <- min_{D_k < 0} -beta_k / D_k;  J+ <- J(beta + "
         "gamma_max D) (SVM);  if J+ < J: beta <- beta + gamma_max D, D_mu <- D_mu + D_nu, "
         "D_nu <- 0",
-        "  gamma <- line search of J(beta + gamma D) on [0, gamma_max]: Armijo from the "
-        "parabola's minimiser (or golden section)  (an SVM per trial, warm)",
+        "  gamma <- line search of J(beta + gamma D) on [0, gamma_max]: Armijo from gamma = 1 "
+        "(newton) or from the parabola's minimiser (or golden section)  (an SVM per trial, warm)",
         "  beta <- beta + gamma D;  U <- J(beta);  L <- min theta over beta in the simplex, theta "
         ">= every SVM's plane (LP; >= min_k S_k(alpha))",
         "until U - L <= tol_rel U",
@@ -385,20 +492,18 @@ Status SimpleMklSolver::doStep(IterationRecord& record) {
                                 call + " (the last complete step's beta and SVM are kept)");
     };
     if (!s.solved) {
-        if (!evaluate(s.current.beta, &s.current)) return cancelled();
+        // β_0's SVM (before it there is no classifier to save and no bound to report) is the
+        // run's first iteration, which a time limit lets end, as SILP's first SVM; the user's
+        // cancel still cuts it.
+        const Interrupt first(cancelToken());
+        if (!s.evaluate(s.current.beta, *kernels_, first, svmCalls_, smoIterations_, &s.current))
+            return cancelled();
         s.solved = true;
         solvedNow = true;
     }
     const SimpleMklPoint start = s.current;
-    int mu = 0;
-    Eigen::VectorXd direction = reducedGradientDirection(start, mu);
-
     SimpleMklPoint best = start;
-    s.maxStepRan = hasNegative(direction);
-    s.lineSearchRan = false;
-    if (s.maxStepRan && !descend(evaluate, simpleOptions_, mu, direction, best, s.lineSearchRan)) {
-        return cancelled();
-    }
+    if (!s.descendFrom(evaluate, simpleOptions_, start, best)) return cancelled();
     const bool moved = best.J < start.J;
     s.current = std::move(best);
     noteKernelChanges(start.beta, s.current.beta);
