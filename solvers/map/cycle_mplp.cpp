@@ -217,30 +217,38 @@ double CycleMplpSolver::cycleMax(const Cycle& cycle, const std::vector<std::vect
                                  std::vector<std::vector<double>>* maxOut) const {
     const PairwiseModel& m = *model_;
     const std::size_t size = cycle.nodes.size();
-    std::vector<int> k(size);
+    std::vector<int>& k = cycleLabels_;
+    k.resize(size);
     for (std::size_t i = 0; i < size; ++i)
         k[i] = m.labels(cycle.nodes[i]);
     // The cycle DP reads g_i(x_i, x_{i+1}) along the cycle: an edge stored as (i+1, i) is
-    // transposed, and so is its max-marginal on the way back.
-    auto transposed = [](const std::vector<double>& t, std::size_t rows, std::size_t columns) {
-        std::vector<double> out(t.size());
+    // transposed, and so is its max-marginal on the way back. The tables are the solver's
+    // work space (their capacity kept: this runs for every cluster in every sweep).
+    auto transpose = [](const std::vector<double>& t, std::size_t rows, std::size_t columns,
+                        std::vector<double>& out) {
+        out.resize(t.size());
         for (std::size_t r = 0; r < rows; ++r)
             for (std::size_t c = 0; c < columns; ++c)
                 out[c * rows + r] = t[r * columns + c];
-        return out;
     };
-    std::vector<std::vector<double>> g(size);
+    std::vector<std::vector<double>>& g = cycleTables_;
+    if (g.size() < size) g.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
         const auto ki = static_cast<std::size_t>(k[i]);
         const auto kj = static_cast<std::size_t>(k[(i + 1) % size]);
-        g[i] = cycle.slotU[i] == static_cast<int>(i) ? f[i] : transposed(f[i], kj, ki);
+        if (cycle.slotU[i] == static_cast<int>(i))
+            g[i].assign(f[i].begin(), f[i].end());
+        else
+            transpose(f[i], kj, ki, g[i]);
     }
-    const double best = cycleMaxDp(k, g, maxOut);
+    const double best = cycleMaxDp(k, std::span<const std::vector<double>>(g.data(), size), maxOut);
     if (maxOut)
         for (std::size_t i = 0; i < size; ++i)
-            if (cycle.slotU[i] != static_cast<int>(i))
-                (*maxOut)[i] = transposed((*maxOut)[i], static_cast<std::size_t>(k[i]),
-                                          static_cast<std::size_t>(k[(i + 1) % size]));
+            if (cycle.slotU[i] != static_cast<int>(i)) {
+                transpose((*maxOut)[i], static_cast<std::size_t>(k[i]),
+                          static_cast<std::size_t>(k[(i + 1) % size]), transposed_);
+                (*maxOut)[i].swap(transposed_);
+            }
     return best;
 }
 
@@ -263,7 +271,8 @@ void CycleMplpSolver::updateCluster(Cluster& cluster) {
     const Cycle& cycle = cluster.cycle;
     const std::size_t size = cycle.edges.size();
     // λ_e = θ̂_e − δ_{c→e}.
-    std::vector<std::vector<double>> lambda(size);
+    std::vector<std::vector<double>>& lambda = lambda_;
+    if (lambda.size() < size) lambda.resize(size);
     for (std::size_t i = 0; i < size; ++i) {
         const int e = cycle.edges[i];
         const int ku = m.labels(m.edge(e).u);
@@ -275,12 +284,12 @@ void CycleMplpSolver::updateCluster(Cluster& cluster) {
                 lambda[i][j] = edgeBelief(e, a, b) - cluster.delta[i][j];
             }
     }
-    std::vector<std::vector<double>> maxMarginals;
+    std::vector<std::vector<double>>& maxMarginals = maxMarginals_;
     cycleMax(cycle, lambda, &maxMarginals);
     const double share = 1.0 / static_cast<double>(size);
     for (std::size_t i = 0; i < size; ++i) {
         auto& extra = extra_[static_cast<std::size_t>(cycle.edges[i])];
-        for (std::size_t j = 0; j < lambda[i].size(); ++j) {
+        for (std::size_t j = 0; j < cluster.delta[i].size(); ++j) {
             const double updated = share * maxMarginals[i][j] - lambda[i][j];
             extra[j] += updated - cluster.delta[i][j];
             cluster.delta[i][j] = updated;
@@ -475,9 +484,9 @@ double CycleMplpSolver::boundAt(const std::vector<int>& x,
         }
     }
     // θ̂_c = −Σ δ_{c→e}.
-    std::vector<std::vector<double>> f;
+    std::vector<std::vector<double>>& f = boundTables_;
     for (const Cluster& cluster : clusters_) {
-        f.resize(cluster.delta.size());
+        if (f.size() < cluster.delta.size()) f.resize(cluster.delta.size());
         for (std::size_t i = 0; i < cluster.delta.size(); ++i) {
             f[i].resize(cluster.delta[i].size());
             for (std::size_t j = 0; j < f[i].size(); ++j)

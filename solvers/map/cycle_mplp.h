@@ -232,6 +232,13 @@ class CycleMplpSolver final : public MessagePassingSolver {
     std::vector<std::vector<double>> extra_;  // per edge: Σ_c δ_{c→e} (empty: none)
     std::vector<double> history_;             // best bound after each sweep
     mutable std::vector<std::vector<double>> scoreTables_;  // guaranteedDecrease's θ̂_e
+    // Work space of cycleMax and updateCluster (capacity kept between clusters and sweeps).
+    mutable std::vector<int> cycleLabels_;
+    mutable std::vector<std::vector<double>> cycleTables_;
+    mutable std::vector<double> transposed_;
+    mutable std::vector<std::vector<double>> boundTables_;  // boundAt's θ̂_c
+    std::vector<std::vector<double>> lambda_;
+    std::vector<std::vector<double>> maxMarginals_;
     int addedLastStep_ = 0;
     std::vector<double> addedDecrease_;  // d(c) of the clusters added by this step
     double tightenDecrease_ = 0.0;       // measured fall of U by their first updates

@@ -230,16 +230,21 @@ std::uint64_t cycleKey(std::span<const int> nodes) {
     return hash;
 }
 
-double cycleMaxDp(std::span<const int> labels, const std::vector<std::vector<double>>& g,
+double cycleMaxDp(std::span<const int> labels, std::span<const std::vector<double>> g,
                   std::vector<std::vector<double>>* maxOut) {
     const std::size_t size = labels.size();
     auto k = [&](std::size_t i) { return labels[i % size]; };
     if (maxOut) {
-        maxOut->resize(size);
+        if (maxOut->size() < size) maxOut->resize(size);  // only grown: capacity kept
         for (std::size_t i = 0; i < size; ++i)
             (*maxOut)[i].assign(g[i].size(), -kInf);
     }
-    std::vector<std::vector<double>> forward(size), backward(size + 1);
+    // Work space kept between calls: the MPLP sweep runs this DP for every cluster, every
+    // sweep, and fresh vectors cost as much as the DP on binary cycles (forwardStep and
+    // backwardStep assign into them, reusing their capacity).
+    thread_local std::vector<std::vector<double>> forward, backward;
+    if (forward.size() < size) forward.resize(size);
+    if (backward.size() < size + 1) backward.resize(size + 1);
     double best = -kInf;
     for (int s = 0; s < labels[0]; ++s) {
         forward[0].assign(static_cast<std::size_t>(labels[0]), -kInf);

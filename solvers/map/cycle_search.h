@@ -35,8 +35,9 @@ namespace cplab {
 
 // max_x Σ_i g_i(x_i, x_{i+1}) around the cycle; g[i] is labels[i] × labels[(i+1) mod L]
 // row-major. With maxOut, each g_i's max-marginal (the max over the other variables, same
-// layout). labels.size() ≥ 3 and equal to g.size().
-double cycleMaxDp(std::span<const int> labels, const std::vector<std::vector<double>>& g,
+// layout) in (*maxOut)[i]; a longer *maxOut keeps its entries past L (a caller's work space
+// keeps its capacity). labels.size() ≥ 3 and equal to g.size().
+double cycleMaxDp(std::span<const int> labels, std::span<const std::vector<double>> g,
                   std::vector<std::vector<double>>* maxOut = nullptr);
 
 // A hash of the cycle through `nodes` that does not depend on where the list starts nor on

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "data/portable_random.h"
-
 namespace cplab {
 
 // ---- max-flow (Boykov & Kolmogorov 2004) ---------------------------------------------------
@@ -255,9 +253,9 @@ double MaxFlow::solve() {
         current = v;  // v may have more paths: grow from it again
         flow += augment(middle);
         while (!orphans_.empty()) {  // first in, first out, as the paper's
-            std::vector<int> batch;
-            batch.swap(orphans_);
-            for (const int o : batch)
+            batch_.clear();
+            batch_.swap(orphans_);
+            for (const int o : batch_)
                 adopt(o);
         }
     }
@@ -352,20 +350,7 @@ bool BalancedBlockMove::join(int v) {
 }
 
 void BalancedBlockMove::grow(std::span<const int> priority, std::uint64_t seed) {
-    const int n = model_.variables();
-    order_.clear();
-    std::fill(queued_.begin(), queued_.end(), 0);
-    for (const int v : priority) {
-        if (v < 0 || v >= n || queued_[static_cast<std::size_t>(v)]) continue;
-        queued_[static_cast<std::size_t>(v)] = 1;
-        order_.push_back(v);
-    }
-    const std::size_t first = order_.size();
-    for (int v = 0; v < n; ++v)
-        if (!queued_[static_cast<std::size_t>(v)]) order_.push_back(v);
-    PortableRandom random(seed);
-    for (std::size_t i = order_.size(); i > first + 1; --i)  // Fisher–Yates on the rest
-        std::swap(order_[i - 1], order_[first + random.below(i - first)]);
+    blockOrder(model_.variables(), priority, seed, queued_, order_);
     std::fill(inBlock_.begin(), inBlock_.end(), 0);
     block_.clear();
     for (const int v : order_)
@@ -377,7 +362,8 @@ int BalancedBlockMove::solve(std::vector<int>& x) {
     // z, and the cost −E over B is submodular. Nodes 0..|B|−1, source |B|, sink |B| + 1; a
     // node on the sink side takes z = 1 (Kolmogorov & Zabih 2004's construction).
     const int b = static_cast<int>(block_.size());
-    std::vector<std::uint8_t> flip(block_.size());
+    std::vector<std::uint8_t>& flip = flip_;
+    flip.resize(block_.size());
     slope_.assign(block_.size(), 0.0);
     for (int i = 0; i < b; ++i) {
         const int v = block_[static_cast<std::size_t>(i)];
@@ -444,12 +430,12 @@ int BalancedBlockMove::move(std::vector<int>& x, std::span<const int> priority,
                             std::uint64_t seed) {
     if (!applies(model_) || model_.variables() == 0) return 0;
     grow(priority, seed);
-    const std::vector<int> before = x;
+    before_.assign(x.begin(), x.end());
     const double old = model_.energy(x);
     const int changed = solve(x);
     // The cut is exact up to rounding; never hand back a labeling that rounding made worse.
     if (changed > 0 && model_.energy(x) < old) {
-        x = before;
+        x.assign(before_.begin(), before_.end());
         return 0;
     }
     return changed;

@@ -81,6 +81,7 @@ class MaxFlow {
     std::vector<int> activeQueue_;
     std::size_t activeHead_ = 0;
     std::vector<int> orphans_;
+    std::vector<int> batch_;  // the orphans being adopted
     int time_ = 0;
 };
 
@@ -127,6 +128,8 @@ class BalancedBlockMove {
         int parity;
     };
     std::vector<Demand> demands_;
+    std::vector<std::uint8_t> flip_;  // per block node: its parity f_v
+    std::vector<int> before_;         // x before the move
     MaxFlow flow_;
 };
 

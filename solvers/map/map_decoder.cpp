@@ -88,22 +88,25 @@ int MapDecoder::findRoot(int v) {
     return static_cast<int>(i);
 }
 
-void MapDecoder::growForest(std::span<const int> priority, std::uint64_t seed) {
-    const int n = model_.variables();
-    order_.clear();
-    std::fill(queued_.begin(), queued_.end(), 0);
+void blockOrder(int n, std::span<const int> priority, std::uint64_t seed,
+                std::vector<std::uint8_t>& queued, std::vector<int>& order) {
+    order.clear();
+    queued.assign(static_cast<std::size_t>(n), 0);
     for (const int v : priority) {
-        if (v < 0 || v >= n || queued_[static_cast<std::size_t>(v)]) continue;
-        queued_[static_cast<std::size_t>(v)] = 1;
-        order_.push_back(v);
+        if (v < 0 || v >= n || queued[static_cast<std::size_t>(v)]) continue;
+        queued[static_cast<std::size_t>(v)] = 1;
+        order.push_back(v);
     }
-    const std::size_t first = order_.size();
+    const std::size_t first = order.size();
     for (int v = 0; v < n; ++v)
-        if (!queued_[static_cast<std::size_t>(v)]) order_.push_back(v);
+        if (!queued[static_cast<std::size_t>(v)]) order.push_back(v);
     PortableRandom random(seed);
-    for (std::size_t i = order_.size(); i > first + 1; --i)  // Fisher–Yates on the rest
-        std::swap(order_[i - 1], order_[first + random.below(i - first)]);
+    for (std::size_t i = order.size(); i > first + 1; --i)  // Fisher–Yates on the rest
+        std::swap(order[i - 1], order[first + random.below(i - first)]);
+}
 
+void MapDecoder::growForest(std::span<const int> priority, std::uint64_t seed) {
+    blockOrder(model_.variables(), priority, seed, queued_, order_);
     std::fill(inBlock_.begin(), inBlock_.end(), 0);
     blockNodes_.clear();
     int seen[64];

@@ -60,6 +60,13 @@ class NodeIncidence {
     std::vector<std::size_t> start_;  // variables + 1
 };
 
+// The order in which a move grows its block over n nodes: the nodes of `priority` first (in
+// that order; repeats and nodes out of range ignored), then the others shuffled by `seed`
+// (Fisher–Yates on PortableRandom, so a seed gives the same block everywhere). `queued` is
+// work space (n flags, left marking the priority nodes).
+void blockOrder(int n, std::span<const int> priority, std::uint64_t seed,
+                std::vector<std::uint8_t>& queued, std::vector<int>& order);
+
 class MapDecoder {
   public:
     // `model` and `incidence` must outlive the decoder; `floor` is the model's forbiddenFloor().
