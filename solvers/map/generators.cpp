@@ -166,12 +166,29 @@ GeneratedModel frustratedGrid(const FrustratedGridOptions& o) {
         const double j = symmetric(g, o.coupling);
         model->addEdge(u, v, {j, -j, -j, j});
     };
-    gridEdges(o.width, o.height, ising);
-    if (o.torus) {
-        for (int y = 0; y < o.height; ++y)
-            ising(y * o.width + o.width - 1, y * o.width);
-        for (int x = 0; x < o.width; ++x)
-            ising((o.height - 1) * o.width + x, x);
+    const int w = o.width;
+    const int h = o.height;
+    if (o.competition_order) {
+        // The UAI 2014 files' order: each row's edges to the right, its wrap-around (row
+        // start, row end) last; then each column's edges down, its wrap-around last.
+        for (int y = 0; y < h; ++y) {
+            for (int x = 0; x + 1 < w; ++x)
+                ising(y * w + x, y * w + x + 1);
+            if (o.torus) ising(y * w, y * w + w - 1);
+        }
+        for (int x = 0; x < w; ++x) {
+            for (int y = 0; y + 1 < h; ++y)
+                ising(y * w + x, (y + 1) * w + x);
+            if (o.torus) ising(x, (h - 1) * w + x);
+        }
+    } else {
+        gridEdges(w, h, ising);
+        if (o.torus) {
+            for (int y = 0; y < h; ++y)
+                ising(y * w + w - 1, y * w);
+            for (int x = 0; x < w; ++x)
+                ising((h - 1) * w + x, x);
+        }
     }
     auto picture = std::make_shared<GridPicture>();
     picture->width = o.width;

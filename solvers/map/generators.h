@@ -92,14 +92,21 @@ GeneratedModel randomGrid(const RandomGridOptions& options);
 // J_e = coupling·(2u − 1) of either sign, so that about half of the plaquettes are frustrated.
 // With `torus` the rows and columns wrap around (edges (v, v + 1 − W) and (v, v + W − n)
 // after the others, as the competition's 40 × 40 Grids); without, 2·W·H − W − H edges (the
-// 80 × 80 Grids: 12,640). The competition's instances have field 1 and coupling 2, 10 or 15;
-// draws as the header's (unaries, then edges in edge order, one u each).
+// 80 × 80 Grids: 12,640). The competition's instances have field 1 and coupling 2, 10 or 15
+// (Grids_18: a 40 × 40 torus, |J| up to 10; Grids_19: up to 2; fields and couplings of both
+// signs, as here); draws as the header's (unaries, then edges in edge order, one u each).
 struct FrustratedGridOptions {
     int width = 80;         // nodes per row, 2 … 4096
     int height = 80;        // rows, 2 … 4096
     double field = 1.0;     // h_v uniform in [−field, field]; in [0, 1e100]
     double coupling = 2.0;  // J_e uniform in [−coupling, coupling]; in [0, 1e100]
     bool torus = false;     // wrap the rows and columns around (needs width, height ≥ 3)
+    // Edges in the competition files' order instead (Grids_18/19/26: row by row, each row's
+    // edges to the right and then its wrap-around (row start, row end); then column by
+    // column, each column's edges down and then its wrap-around); the couplings are drawn in
+    // that order. The message passing sweeps the edges in order, so the order is part of the
+    // instance's kind.
+    bool competition_order = false;
     std::int64_t seed = 1;  // ≥ 0
     bool isValid(std::string* why) const;
 };

@@ -23,19 +23,29 @@
 // the seconds Clp's dual simplex needs to solve the same local-polytope LP beside the seconds
 // TRW-S needs to reach its optimum, the reason message passing is used.
 //
-// Part 3, frustrated binary grids (issue 50): generated 80 × 80 Ising grids with fields
-// (map/generators.h frustratedGrid, UAI 2014 Grids style, seeds 1–5) and the shared 40 × 40
-// Grids_18 and Grids_19: `mplp --set tighten=true` with its defaults (balanced block moves)
-// and with balanced_blocks=false (the forest moves before them), and toulbar2, each for the
-// same limit (30 s), E and the ratio E / E_toulbar2, and E − E_ref where a reference is known.
+// Part 3, frustrated binary grids (issue 50): generated Ising grids with fields
+// (map/generators.h frustratedGrid, UAI 2014 Grids style: by default 80 × 80, seeds 1–5) and
+// the shared 40 × 40 Grids_18 and Grids_19: `mplp --set tighten=true` with its defaults
+// (balanced block moves) and with balanced_blocks=false (the forest moves before them), and
+// toulbar2, each for the same limit (30 s): E at 10 s and at the end, E / E_toulbar2, E over
+// the best known energy (the best of all runs and the reference; an optimum where one of our
+// bounds meets it) and E − E_ref where a reference is known.
 //
 // Usage: bench_map [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]
 //                  [--frustrated ROWS] [--frustrated-seconds T] [--skip-frustrated]
+//                  [--early-seconds T] [--best-known-seconds T] [--skip-forest]
 //   --seconds T   time limit per solver and instance (default 10)
 //   --dir DIR     folder of <name>.uai.gz, <name>.uai.MAP, <name>.uai.evid
-//   --frustrated ROWS  comma-separated rows of part 3: 80x80:SEED or a UAI name (default
-//                 80x80:1,…,80x80:5,Grids_18,Grids_19)
+//   --frustrated ROWS  comma-separated rows of part 3 (default 80x80:1,…,80x80:5,Grids_18,
+//                 Grids_19): a UAI name, or a generated grid WxH[:torus][:J=C][:rows]:SEED —
+//                 couplings uniform in [−C, C] (default 2), fields in [−1, 1]; torus: the rows
+//                 and columns wrap around; rows: the competition files' edge order. The
+//                 competition's held-back 40 × 40 kind is 40x40:torus:J=10:rows:SEED (and J=15).
 //   --frustrated-seconds T  the limit of part 3 (default 30)
+//   --early-seconds T  part 3 also reports each run's E at T seconds (default 10)
+//   --best-known-seconds T  part 3 also runs mplp + tighten for T seconds, for the best known
+//                 energy (its bound often certifies it); default 0: not run
+//   --skip-forest part 3 without the balanced_blocks=false runs
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -76,6 +86,9 @@ struct Settings {
     bool frustrated = true;
     std::string frustratedRows = "80x80:1,80x80:2,80x80:3,80x80:4,80x80:5,Grids_18,Grids_19";
     double frustratedSeconds = 30.0;
+    double early = 10.0;            // part 3 also reports E at this many seconds
+    double bestKnownSeconds = 0.0;  // part 3: ours again for this long (0: not run)
+    bool forest = true;             // part 3: also the forest moves (balanced_blocks=false)
 };
 
 bool parseArguments(int argc, char** argv, Settings* s) {
@@ -99,11 +112,18 @@ bool parseArguments(int argc, char** argv, Settings* s) {
             if (!(s->frustratedSeconds > 0)) return false;
         } else if (a == "--skip-frustrated") {
             s->frustrated = false;
+        } else if (a == "--early-seconds" && k + 1 < argc) {
+            s->early = std::atof(argv[++k]);
+        } else if (a == "--best-known-seconds" && k + 1 < argc) {
+            s->bestKnownSeconds = std::atof(argv[++k]);
+        } else if (a == "--skip-forest") {
+            s->forest = false;
         } else {
             std::cerr << "usage: " << argv[0]
                       << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput] "
                          "[--only INSTANCE] [--frustrated ROWS] [--frustrated-seconds T] "
-                         "[--skip-frustrated]\n";
+                         "[--skip-frustrated] [--early-seconds T] [--best-known-seconds T] "
+                         "[--skip-forest]\n";
             return false;
         }
     }
@@ -303,7 +323,8 @@ void uaiTable(const Settings& s) {
 
 // --- part 3: frustrated binary grids -----------------------------------------------------------
 
-// One row of part 3: "80x80:SEED" (frustratedGrid, field 1, coupling 2) or a UAI instance of
+// One row of part 3: a generated grid "WxH[:torus][:J=C][:rows]:SEED" (frustratedGrid, field
+// 1, coupling C, default 2; rows: the competition files' edge order) or a UAI instance of
 // s.dir with its reference labeling's energy.
 struct FrustratedRow {
     std::string name;
@@ -311,12 +332,38 @@ struct FrustratedRow {
     double reference = NAN;
 };
 
+// The generated grid a row names, or nullopt when the row is not one ("Grids_18").
+std::optional<cplab::FrustratedGridOptions> generatedGrid(const std::string& row) {
+    cplab::FrustratedGridOptions o;
+    int width = 0, height = 0;
+    char by = 0;
+    if (std::sscanf(row.c_str(), "%dx%d", &width, &height) != 2 || row.find(':') == row.npos ||
+        std::sscanf(row.c_str(), "%d%c", &width, &by) != 2 || by != 'x')
+        return std::nullopt;
+    o.width = width;
+    o.height = height;
+    std::string rest = row.substr(row.find(':') + 1);
+    for (std::size_t colon; (colon = rest.find(':')) != rest.npos; rest.erase(0, colon + 1)) {
+        const std::string token = rest.substr(0, colon);
+        if (token == "torus")
+            o.torus = true;
+        else if (token == "rows")
+            o.competition_order = true;
+        else if (token.rfind("J=", 0) == 0)
+            o.coupling = std::atof(token.c_str() + 2);
+        else
+            throw std::invalid_argument("unknown part '" + token + "' of row " + row);
+    }
+    o.seed = std::atoll(rest.c_str());
+    return o;
+}
+
 FrustratedRow frustratedRow(const Settings& s, const std::string& row) {
     FrustratedRow r{row, nullptr, NAN};
-    if (row.rfind("80x80:", 0) == 0) {
-        cplab::FrustratedGridOptions o;
-        o.seed = std::atoll(row.c_str() + 6);
-        r.model = cplab::frustratedGrid(o).model;
+    if (const auto grid = generatedGrid(row)) {
+        std::string why;
+        if (!grid->isValid(&why)) throw std::invalid_argument(why);
+        r.model = cplab::frustratedGrid(*grid).model;
         return r;
     }
     const std::string base = (fs::path(s.dir) / row).string() + ".uai";
@@ -329,58 +376,127 @@ FrustratedRow frustratedRow(const Settings& s, const std::string& row) {
     return r;
 }
 
+// Our run of part 3: U and E at its end and E at `early` seconds (the same run's record then:
+// a run's moves are seeded by its step number, so a shorter limit gives that prefix).
+struct FrustratedRun {
+    std::string label;
+    double upper = NAN, energy = NAN, earlyEnergy = NAN, seconds = 0.0;
+};
+
+FrustratedRun runFrustrated(const std::shared_ptr<PairwiseModel>& model, bool balanced,
+                            double seconds, double early) {
+    cplab::CycleMplpOptions c;
+    c.base.stop.max_seconds = seconds;
+    c.base.balanced_blocks = balanced;
+    cplab::CycleMplpSolver solver(model, c);
+    FrustratedRun r{balanced ? "mplp + tighten" : "mplp + tighten, forest"};
+    for (bool more = true; more;) {
+        more = !solver.step().finished();
+        const auto& rec = solver.lastRecord();
+        if (rec.seconds <= early) r.earlyEnergy = rec.lower;
+        r.upper = rec.upper;
+        r.energy = rec.lower;
+        r.seconds = rec.seconds;
+    }
+    if (r.seconds <= early) r.earlyEnergy = r.energy;  // ended (certified) before `early`
+    return r;
+}
+
+// The worst ratios of part 3 over the rows, for the closing line.
+struct FrustratedWorst {
+    double earlyToPeer = INFINITY, toPeer = INFINITY, earlyToBest = INFINITY, toBest = INFINITY;
+    int rows = 0;
+};
+
+void frustratedInstance(const Settings& s, const std::string& row, FrustratedWorst& worst) {
+    FrustratedRow r;
+    try {
+        r = frustratedRow(s, row);
+    } catch (const std::exception& e) {
+        std::cout << "| " << row << " | refused: " << e.what() << " | | | | | | | |\n";
+        return;
+    }
+    const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
+    fs::create_directories(tmp);
+    const std::string plain = (tmp / "frustrated.uai").string();
+    cplab::writeUai(plain, r.model->toTables());
+    const PeerRun peer = runToulbar2(plain, s.frustratedSeconds, r.reference);
+    fs::remove(plain);
+    std::vector<FrustratedRun> ours;
+    for (const bool balanced : {true, false})
+        if (balanced || s.forest)
+            ours.push_back(runFrustrated(r.model, balanced, s.frustratedSeconds, s.early));
+    if (s.bestKnownSeconds > 0) {  // the same, longer: its bound may certify the best known
+        ours.push_back(runFrustrated(r.model, true, s.bestKnownSeconds, s.early));
+        ours.back().label += fmt(", %g s", s.bestKnownSeconds);
+    }
+    // The best known energy: the best of every run and the reference; an optimum when one of
+    // our bounds meets it (U = E) or toulbar2 proved it.
+    double best = std::isnan(r.reference) ? -INFINITY : r.reference;
+    double lowestBound = INFINITY;
+    for (const FrustratedRun& a : ours) {
+        best = std::max(best, a.energy);
+        lowestBound = std::min(lowestBound, a.upper);
+    }
+    if (peer.ran && !std::isnan(peer.energy)) {
+        best = std::max(best, peer.energy);
+        if (peer.proved) lowestBound = std::min(lowestBound, peer.energy);
+    }
+    const bool optimum = lowestBound <= best + 1e-6 * std::max(1.0, std::abs(best));
+    const auto report = [&](const std::string& label, double upper, double early, double energy,
+                            double seconds) {
+        std::cout << "| " << row << " | " << label << " | " << num(upper) << " | " << num(early)
+                  << " | " << num(energy) << " | " << num(energy / peer.energy, "%.4f") << " | "
+                  << num(early / best, "%.4f") << " | " << num(energy / best, "%.4f") << " | "
+                  << num(energy - r.reference) << " | " << num(seconds, "%.2f") << " |\n";
+        std::cout.flush();
+    };
+    for (const FrustratedRun& a : ours) {
+        report(a.label, a.upper, a.earlyEnergy, a.energy, a.seconds);
+        if (a.label != "mplp + tighten") continue;
+        ++worst.rows;
+        worst.earlyToPeer = std::min(worst.earlyToPeer, a.earlyEnergy / peer.energy);
+        worst.toPeer = std::min(worst.toPeer, a.energy / peer.energy);
+        worst.earlyToBest = std::min(worst.earlyToBest, a.earlyEnergy / best);
+        worst.toBest = std::min(worst.toBest, a.energy / best);
+    }
+    if (peer.ran)
+        report(std::string("toulbar2") + (peer.proved ? " (optimum)" : ""), peer.bound, NAN,
+               peer.energy, peer.seconds);
+    else
+        std::cout << "| " << row
+                  << " | toulbar2: " << (peer.note.empty() ? "did not run" : peer.note)
+                  << " | | | | | | | | |\n";
+    std::cout << "| " << row << " | best known" << (optimum ? " (optimum: U = E)" : "") << " | "
+              << num(lowestBound) << " | | " << num(best) << " | | | | | |\n";
+}
+
 void frustratedTable(const Settings& s) {
     std::cout << "## Frustrated binary grids, " << fmt("%g", s.frustratedSeconds)
               << " s per solver and instance\n\n"
               << "mplp + tighten = `mplp --set tighten=true` with its defaults (balanced block "
-                 "moves); forest = the same with balanced_blocks=false; E / tb2 = E over "
-                 "toulbar2's E in the same run (>= 1: at least as good).\n\n"
-              << "| instance | solver | U | E | E / tb2 | E − E_ref | s |\n"
-                 "|---|---|---|---|---|---|---|\n";
-    const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
-    fs::create_directories(tmp);
+                 "moves); forest = the same with balanced_blocks=false; E at "
+              << fmt("%g", s.early)
+              << " s = the same run's best energy then; E / tb2 = E over toulbar2's E in the "
+                 "same "
+              << fmt("%g", s.frustratedSeconds)
+              << " s (>= 1: at least as good); best known = the best E of all runs (and the "
+                 "reference), an optimum when a bound meets it; E / best >= 0.995: within "
+                 "0.5 %.\n\n"
+              << "| instance | solver | U | E at " << fmt("%g", s.early)
+              << " s | E | E / tb2 | E at " << fmt("%g", s.early)
+              << " s / best | E / best | E − E_ref | s |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|\n";
+    FrustratedWorst worst;
     std::string rows = s.frustratedRows + ",";
     for (std::size_t at = 0, comma; (comma = rows.find(',', at)) != std::string::npos;
-         at = comma + 1) {
-        const std::string row = rows.substr(at, comma - at);
-        if (row.empty()) continue;
-        FrustratedRow r;
-        try {
-            r = frustratedRow(s, row);
-        } catch (const std::exception& e) {
-            std::cout << "| " << row << " | refused: " << e.what() << " | | | | | |\n";
-            continue;
-        }
-        const std::string plain = (tmp / "frustrated.uai").string();
-        cplab::writeUai(plain, r.model->toTables());
-        const PeerRun peer = runToulbar2(plain, s.frustratedSeconds, r.reference);
-        fs::remove(plain);
-        auto report = [&](const std::string& label, double upper, double energy, double seconds) {
-            std::cout << "| " << row << " | " << label << " | " << num(upper) << " | "
-                      << num(energy) << " | " << num(energy / peer.energy, "%.4f") << " | "
-                      << num(energy - r.reference) << " ("
-                      << num(100.0 * (energy - r.reference) / std::abs(r.reference), "%+.2f")
-                      << " %) | " << num(seconds, "%.2f") << " |\n";
-            std::cout.flush();
-        };
-        for (const bool balanced : {true, false}) {
-            cplab::CycleMplpOptions c;
-            c.base.stop.max_seconds = s.frustratedSeconds;
-            c.base.balanced_blocks = balanced;
-            cplab::CycleMplpSolver ours(r.model, c);
-            const OurRun a = runOurs(ours, r.reference);
-            report(balanced ? "mplp + tighten" : "mplp + tighten, forest", a.upper, a.energy,
-                   a.seconds);
-        }
-        if (peer.ran)
-            report(std::string("toulbar2") + (peer.proved ? " (optimum)" : ""), peer.bound,
-                   peer.energy, peer.seconds);
-        else
-            std::cout << "| " << row
-                      << " | toulbar2: " << (peer.note.empty() ? "did not run" : peer.note)
-                      << " | | | | | |\n";
-    }
-    std::cout << '\n';
+         at = comma + 1)
+        if (comma > at) frustratedInstance(s, rows.substr(at, comma - at), worst);
+    std::cout << "\nWorst of mplp + tighten over " << worst.rows << " rows: E / tb2 "
+              << num(worst.toPeer, "%.4f") << " (at " << fmt("%g", s.early) << " s "
+              << num(worst.earlyToPeer, "%.4f") << "), E / best " << num(worst.toBest, "%.4f")
+              << " (at " << fmt("%g", s.early) << " s " << num(worst.earlyToBest, "%.4f")
+              << ").\n\n";
 }
 
 // --- part 2: throughput ---------------------------------------------------------------------

@@ -262,6 +262,46 @@ class TestLocalSearch : public QObject {
         QVERIFY(why.find("FrustratedGridOptions::coupling = -1") == 0);
     }
 
+    // competition_order lays the edges out as the UAI 2014 Grids files do (Grids_18/19/26:
+    // each row's edges to the right and its wrap-around, then each column's edges down and
+    // its wrap-around), the couplings drawn in that order; the same edge set as the default.
+    void frustratedGridCompetitionOrder() {
+        for (const bool torus : {true, false}) {
+            FrustratedGridOptions o;
+            o.width = 4;
+            o.height = 3;
+            o.coupling = 10.0;
+            o.torus = torus;
+            o.competition_order = true;
+            o.seed = 11;
+            const auto model = frustratedGrid(o).model;
+            // Written out by hand from the file layout (4 × 3: nodes 0..11, row-major).
+            const std::vector<std::pair<int, int>> expected =
+                torus
+                    ? std::vector<std::pair<int, int>>{{0, 1},   {1, 2},  {2, 3},  {0, 3}, {4, 5},
+                                                       {5, 6},   {6, 7},  {4, 7},  {8, 9}, {9, 10},
+                                                       {10, 11}, {8, 11}, {0, 4},  {4, 8}, {0, 8},
+                                                       {1, 5},   {5, 9},  {1, 9},  {2, 6}, {6, 10},
+                                                       {2, 10},  {3, 7},  {7, 11}, {3, 11}}
+                    : std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {2, 3},  {4, 5},   {5, 6},
+                                                       {6, 7}, {8, 9}, {9, 10}, {10, 11}, {0, 4},
+                                                       {4, 8}, {1, 5}, {5, 9},  {2, 6},   {6, 10},
+                                                       {3, 7}, {7, 11}};
+            QCOMPARE(model->edgeCount(), static_cast<int>(expected.size()));
+            std::mt19937_64 g(11);
+            auto u = [&g] { return static_cast<double>(g() >> 11) * 0x1.0p-53; };
+            for (int v = 0; v < 12; ++v)
+                u();
+            for (int e = 0; e < model->edgeCount(); ++e) {
+                QCOMPARE(model->edge(e).u, expected[static_cast<std::size_t>(e)].first);
+                QCOMPARE(model->edge(e).v, expected[static_cast<std::size_t>(e)].second);
+                const double j = 10.0 * (2.0 * u() - 1.0);
+                QCOMPARE(model->pairwise(e, 0, 0), j);
+                QCOMPARE(model->pairwise(e, 0, 1), -j);
+            }
+        }
+    }
+
     // On by default; off, a binary model's decoder keeps the forest moves.
     void balancedBlocksOption() {
         MessagePassingOptions options;
