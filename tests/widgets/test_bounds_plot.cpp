@@ -337,6 +337,41 @@ class TestBoundsPlot : public QObject {
         }
     }
 
+    // 150 % fonts on a 1280x720 screen leave the panels 30-40 px high: "gap (log)" ran over
+    // "bounds" above it. A label longer than its panel is shortened or left out.
+    void axisLabelsStayInTheirPanels_data() {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("full");  // room for both labels in full
+        QTest::newRow("180 px (the minimum)") << 180 << false;
+        QTest::newRow("400 px") << 400 << true;
+    }
+    void axisLabelsStayInTheirPanels() {
+        QFETCH(int, height);
+        QFETCH(bool, full);
+        BoundsPlot plot;
+        plot.resize(700, height);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.addRun(1, "#1 bmrm", Qt::blue);
+        plot.appendRecords(1, records(20, false));
+        plot.replotNow();
+        plot.replotNow();  // the labels of the laid-out heights
+        for (QCPAxisRect* rect : plot.plot()->axisRects()) {
+            QCPAxis* axis = rect->axis(QCPAxis::atLeft);
+            const int length = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+            QVERIFY2(length <= rect->height(), qPrintable(QString("'%1': %2 px in a %3 px panel")
+                                                              .arg(axis->label())
+                                                              .arg(length)
+                                                              .arg(rect->height())));
+        }
+        const QList<QCPAxisRect*> rects = plot.plot()->axisRects();
+        QCOMPARE(rects.size(), 2);
+        if (full) {
+            QCOMPARE(rects[0]->axis(QCPAxis::atLeft)->label(), QString("bounds"));
+            QCOMPARE(rects[1]->axis(QCPAxis::atLeft)->label(), QString("gap (log)"));
+        }
+    }
+
     void labelsAndMarker() {
         BoundsPlot plot;
         plot.setBoundLabels("dual bound U", "E(best labeling)");

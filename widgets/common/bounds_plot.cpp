@@ -27,6 +27,20 @@ constexpr int kMarkersPerCurve = 10;
 constexpr double kMarkerSize = 7.0;
 constexpr const char* kZoomHint = "Drag or wheel to zoom; double-click to rescale automatically";
 
+// The first of `labels` (longest first) whose text fits along `rect`'s height, or none: in
+// short panels (150 % fonts on a 720p screen) "gap (log)" ran over the "bounds" above it.
+void fitAxisLabel(QCPAxisRect* rect, std::initializer_list<const char*> labels) {
+    QCPAxis* axis = rect->axis(QCPAxis::atLeft);
+    const QFontMetrics metrics(axis->labelFont());
+    QString shown;
+    for (const char* label : labels)
+        if (metrics.horizontalAdvance(QString::fromUtf8(label)) <= rect->height()) {
+            shown = QString::fromUtf8(label);
+            break;
+        }
+    if (axis->label() != shown) axis->setLabel(shown);
+}
+
 }  // namespace
 
 QString boundNameHead(const QString& name) {
@@ -457,6 +471,8 @@ void BoundsPlot::scheduleReplot() {
 
 void BoundsPlot::beforeReplot() {
     fitLegend();
+    fitAxisLabel(boundsRect_, {"bounds"});
+    fitAxisLabel(gapRect_, {"gap (log)", "gap"});
     if (autoScale_) rescale();
     placeRunMarkers();
 }

@@ -4,6 +4,7 @@
 #include "coalesced_replot.h"
 #include "decision_map.h"
 #include "kernel_tabs_common.h"
+#include "legend_placement.h"
 #include "plot_reset.h"
 #include "plot_style.h"
 
@@ -20,9 +21,9 @@ const QColor kBoundSv = colors::kNewestPlane;
 
 KernelDecisionTab::KernelDecisionTab(QWidget* parent)
     : QCustomPlot(parent),
-      // The legend row holds as many entries a line as its width does.
+      // The legend below the map or beside it, wrapped to fit (its entries change).
       replots_(new CoalescedReplot(this, [this] {
-          if (mapLegend_) fitLegendToWidth(mapLegend_, viewport().width(), 3);
+          if (mapLegendPlacement_) mapLegendPlacement_->place();
       })) {
     setObjectName("kernelDecisionPlot");
     applyPlotStyle(this);
@@ -33,6 +34,7 @@ KernelDecisionTab::KernelDecisionTab(QWidget* parent)
     mapRect_->setObjectName(kTrainingPointsRect);  // 2-D data can be edited there
     mapLegend_ = addLegendRow(this, 1, 3);
     plotLayout()->setRowStretchFactors({1.0, 0.001});
+    mapLegendPlacement_ = new LegendPlacement(this, mapRect_, mapLegend_, 3);
     styleAxisRect(mapRect_);
 
     mapRect_->axis(QCPAxis::atBottom)->setLabel("x1");

@@ -13,6 +13,7 @@
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class LegendPlacement;
 
 class KernelDecisionTab final : public QCustomPlot {
     Q_OBJECT
@@ -41,6 +42,7 @@ class KernelDecisionTab final : public QCustomPlot {
     CoalescedReplot* replots_;
     QCPAxisRect* mapRect_ = nullptr;
     QCPLegend* mapLegend_ = nullptr;
+    LegendPlacement* mapLegendPlacement_ = nullptr;  // below the map, or beside it when short
     QCPColorMap* decisionMap_ = nullptr;
     QCPCurve* zeroContour_ = nullptr;
     QCPCurve* marginContours_ = nullptr;

@@ -14,6 +14,7 @@
 
 #include "coalesced_replot.h"
 #include "graph_layout.h"
+#include "legend_placement.h"
 #include "map/generators.h"
 #include "map_bounds_tab.h"
 #include "map_problem_controls.h"
@@ -80,17 +81,18 @@ MapView::MapView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
     tabs_->setDocumentMode(true);
-    // The labeling page: the choice of labeling above its plot.
+    // The labeling page; the choice of labeling in the tab bar's corner while it is shown
+    // (a row of its own took height from the grids on a short screen).
     auto* labelPage = new QWidget;
     auto* labelLayout = new QVBoxLayout(labelPage);
     labelLayout->setContentsMargins(0, 0, 0, 0);
     labelLayout->setSpacing(0);
-    showBest_ = new QCheckBox(tr("Best labeling found"), labelPage);
+    showBest_ = new QCheckBox(tr("Best labeling found"));
     showBest_->setObjectName("mapShowBestLabeling");
     showBest_->setToolTip(
         tr("Draw each run's best labeling so far (its energy is E in the Bounds tab) instead of "
            "the one decoded from the current beliefs"));
-    labelLayout->addWidget(showBest_);
+    tabs_->setCornerWidget(showBest_, Qt::TopRightCorner);
     labelLayout->addWidget(labelPlot_, 1);
     connect(showBest_, &QCheckBox::toggled, this, [this] {
         if (!snapshot_ || layout_ == Layout::None) return;
@@ -99,13 +101,19 @@ MapView::MapView(QWidget* parent)
     });
     tabs_->addTab(labelPage, tr("Labeling"));
     tabs_->addTab(boundsTab_, tr("Bounds"));
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this, labelPage](int) { showBest_->setVisible(tabs_->currentWidget() == labelPage); });
     // A page's plot fits the room it is given: its natural minimum (a long legend row) must
     // not widen the view beyond the window.
     labelPlot_->setMinimumSize(200, 160);
     boundsTab_->setMinimumSize(200, 160);
     labelPlot_->setObjectName("mapLabelPlot");
     applyPlotStyle(labelPlot_);
-    labelReplot_ = new CoalescedReplot(labelPlot_);
+    // The legend below the grids or beside them, before the layout (moving it during one,
+    // from fitLabeling, would free layout elements the layout is walking).
+    labelReplot_ = new CoalescedReplot(labelPlot_, [this] {
+        if (labelLegendPlacement_) labelLegendPlacement_->place();
+    });
     // The ranges follow the axis rectangle as laid out for this very replot (before the first
     // layout, or after a resize, an earlier rectangle would squash the cells).
     connect(labelPlot_, &QCustomPlot::afterLayout, this, &MapView::fitLabeling);
@@ -148,7 +156,7 @@ void MapView::createLabelingItems() {
         markerGraph(labelPlot_, labelRect_, tr("disagreeing node"), QCPScatterStyle::ssCircle,
                     kDisagreeing, Qt::transparent, 9, 1.8);
     labelLegend_ = addLegendRow(labelPlot_, 2, 4);
-    keepLegendsWrapped(labelPlot_, {labelLegend_});
+    labelLegendPlacement_ = new LegendPlacement(labelPlot_, labelRect_, labelLegend_, 4);
     labelPlot_->plotLayout()->setRowStretchFactors({0.001, 1.0, 0.001});
     note_ = addNote(labelPlot_, labelRect_);
     note_->setVisible(false);
@@ -362,7 +370,7 @@ void MapView::fillLabelLegend(int graphs) {
     disagreeingLegendProxy_->addToLegend(labelLegend_);
     if (layout_ != Layout::Grid) edges_->addToLegend(labelLegend_);
     if (factorMarks_ > 0) factorNodes_->addToLegend(labelLegend_);
-    fitLegendWrap(labelLegend_, labelPlot_->width());
+    labelReplot_->schedule();  // places the legend for its new entries
 }
 
 QPointF MapView::position(int v) const {
@@ -520,7 +528,7 @@ void MapView::setTitle(const MapSnapshot& s) {
                                           : tr("; %1 factors of 3+ variables (too many to draw)"))
                      .arg(factors);
     title_ = title + "\n" + facts;
-    labelTitle_->setText(title_);
+    labelTitle_->setText(shownTitle());
 }
 
 std::vector<QPointF> MapView::clusterPolygon(const std::vector<int>& cluster) const {

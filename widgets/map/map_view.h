@@ -54,6 +54,7 @@ class QTabWidget;
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class LegendPlacement;
 class MapBoundsTab;
 
 class MapView final : public FamilyView {
@@ -143,6 +144,7 @@ class MapView final : public FamilyView {
     void setTitle(const MapSnapshot& s);
     void createLabelingItems();
     void fitLabeling();
+    QString shownTitle() const;
     void elideTexts(double pixelsPerCell);
 
     QTabWidget* tabs_;
@@ -157,7 +159,8 @@ class MapView final : public FamilyView {
     QCPAxisRect* labelRect_ = nullptr;
     QCPTextElement* labelTitle_ = nullptr;
     QCPLegend* labelLegend_ = nullptr;
-    QString title_;                       // the title unelided
+    LegendPlacement* labelLegendPlacement_ = nullptr;  // below the grid, or beside it when short
+    QString title_;                                    // the title unelided
     std::vector<Panel> panels_;           // the runs drawn: each on a grid, else the selected
     int selected_ = 0;                    // the selected run's panel
     std::vector<QCPItemPixmap*> images_;  // one cell per node, one image per panel (Grid)

@@ -6,6 +6,7 @@
 #include <QFontMetrics>
 #include <algorithm>
 
+#include "legend_placement.h"
 #include "map_view.h"
 #include "plot_style.h"
 #include "race_legend.h"
@@ -159,19 +160,28 @@ QString MapView::caption(int panel) const {
     return name + "\n" + facts;
 }
 
+QString MapView::shownTitle() const {
+    // The title to its column's width (the legend may be beside the grids); a short plot gets
+    // its two lines as one.
+    const QFontMetrics title(labelTitle_->font());
+    const int legend =
+        labelLegendPlacement_->beside() ? labelLegend_->minimumOuterSizeHint().width() : 0;
+    const int width = std::max(labelPlot_->width() - legend - 12, 40);
+    QStringList lines = title_.split('\n');
+    if (labelPlot_->height() < 16 * title.lineSpacing())
+        lines = QStringList{lines.join(QStringLiteral("  \u00b7  "))};
+    for (QString& line : lines)
+        line = title.elidedText(line, Qt::ElideRight, width);
+    return lines.join('\n');
+}
+
 void MapView::elideTexts(double pixelsPerCell) {
     // The title to the plot's width, each caption to its panel's (the full text on hover).
-    const QFontMetrics title(labelTitle_->font());
-    const int width = std::max(labelPlot_->width() - 12, 40);
-    QStringList lines = title_.split('\n');
-    bool elided = false;
-    for (QString& line : lines) {
-        const QString shown = title.elidedText(line, Qt::ElideRight, width);
-        elided = elided || shown != line;
-        line = shown;
-    }
-    labelTitle_->setText(lines.join('\n'));
-    labelPlot_->setToolTip(elided ? title_ : QString());
+    const QString text = shownTitle();
+    const bool relayout = text != labelTitle_->text();
+    labelTitle_->setText(text);
+    labelPlot_->setToolTip(text.contains(QChar(0x2026)) ? title_ : QString());  // elided
+    if (relayout) labelReplot_->schedule();  // this layout was made for the other title
     const int panel =
         std::max(static_cast<int>((columns_ + arrangement_.gap()) * pixelsPerCell), 30);
     for (std::size_t k = 0; k < captions_.size(); ++k) {

@@ -11,6 +11,7 @@
 
 #include "coalesced_replot.h"
 #include "decision_map.h"
+#include "legend_placement.h"
 #include "plot_reset.h"
 #include "plot_style.h"
 #include "race_graphs.h"
@@ -69,9 +70,10 @@ SparseView::SparseView(QWidget* parent)
     tracePlot_->setObjectName("sparseTracePlot");
     for (QCustomPlot* p : {xvPlot_, tracePlot_})
         applyPlotStyle(p);
-    // The legend row holds as many entries a line as its width does.
-    xvReplot_ = new CoalescedReplot(
-        xvPlot_, [this] { fitLegendToWidth(xvLegend_, xvPlot_->viewport().width(), 3); });
+    // The legend below the map or beside it, wrapped to fit (its entries change).
+    xvReplot_ = new CoalescedReplot(xvPlot_, [this] {
+        if (xvLegendPlacement_) xvLegendPlacement_->place();
+    });
     // The axis rect's size is known only once the layout is done (it changes with the window).
     connect(xvPlot_, &QCustomPlot::afterLayout, this, [this] { squarePixels(); });
     traceReplot_ = new CoalescedReplot(tracePlot_, [this] { rescaleTrace(); });
@@ -117,6 +119,7 @@ SparseView::SparseView(QWidget* parent)
     // The legend in a row below the map (inside, it covered the points).
     xvLegend_ = addLegendRow(xvPlot_, 1, 3);
     xvPlot_->plotLayout()->setRowStretchFactors({1.0, 0.001});
+    xvLegendPlacement_ = new LegendPlacement(xvPlot_, xvRect_, xvLegend_, 3);
     note_ = addNote(xvPlot_, xvRect_);
     note_->setVisible(false);
     for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(zeroContour_),

@@ -37,6 +37,7 @@ class QTabWidget;
 namespace cplab::widgets {
 
 class CoalescedReplot;
+class LegendPlacement;
 class RaceGraphs;
 
 class SparseView final : public FamilyView {
@@ -88,6 +89,7 @@ class SparseView final : public FamilyView {
     // Expansion-vector tab.
     QCPAxisRect* xvRect_ = nullptr;
     QCPLegend* xvLegend_ = nullptr;
+    LegendPlacement* xvLegendPlacement_ = nullptr;  // below the map, or beside it when short
     QCPColorMap* decisionMap_ = nullptr;
     QCPCurve* zeroContour_ = nullptr;
     QCPCurve* marginContours_ = nullptr;
