@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "data/child_read.h"
 
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,21 +8,13 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <fstream>
 #include <new>
 #include <optional>
 #include <type_traits>
 #include <vector>
 
+#include "core/child_limits.h"
 #include "data/data_error.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CPLAB_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define CPLAB_SANITIZED 1
-#endif
-#endif
 
 namespace cplab {
 
@@ -99,28 +90,13 @@ void writeDataset(PipeWriter& out, Dataset& data) {
     out.value<std::int32_t>(data.originalDimension);
 }
 
-// The data segment the child may grow to: what it has now plus 1 GiB plus four times the file
-// (a dense variable is read whole and then copied once). Not under the sanitizers, whose
-// shadow memory counts as data.
-void limitChildMemory(std::uint64_t fileBytes) {
-#ifndef CPLAB_SANITIZED
-    std::uint64_t usedKiB = 0;
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind("VmData:", 0) == 0) usedKiB = std::strtoull(line.c_str() + 7, nullptr, 10);
-    const std::uint64_t allowed = usedKiB * 1024 + (std::uint64_t{1} << 30) + 4 * fileBytes;
-    const rlimit limit{allowed, allowed};
-    setrlimit(RLIMIT_DATA, &limit);
-#else
-    (void)fileBytes;
-#endif
-}
-
 [[noreturn]] void runChild(int fd, std::uint64_t fileBytes, const std::function<Dataset()>& read) {
     // A Ctrl+C meant for the parent ends the child too (the parent reports it).
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    limitChildMemory(fileBytes);
+    // The data segment may grow by 1 GiB plus four times the file (a dense variable is read
+    // whole and then copied once).
+    limitChildData((std::uint64_t{1} << 30) + 4 * fileBytes);
     PipeWriter out(fd);
     try {
         Dataset data = read();

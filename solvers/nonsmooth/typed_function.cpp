@@ -11,11 +11,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <mutex>
 #include <sstream>
 
+#include "core/child_limits.h"
 #include "core/number_text.h"
 #include "cutting_plane_view.h"
 
@@ -548,14 +548,6 @@ std::shared_ptr<const TypedFunction> TypedFunction::parse(const std::string& exp
     return parseOver(expression, box, "the box", why);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CPLAB_TYPED_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CPLAB_TYPED_SANITIZED 1
-#endif
-#endif
-
 namespace {
 
 // GiNaC computes a power of two numbers while it reads them, exactly or in long floats with
@@ -569,18 +561,8 @@ bool readableWithinLimits(const std::string& text) {
     const pid_t child = ::fork();
     if (child < 0) return true;  // no process to try in: read as before
     if (child == 0) {
-        std::uint64_t usedKiB = 0;
-        std::ifstream status("/proc/self/status");
-        for (std::string line; std::getline(status, line);)
-            if (line.rfind("VmData:", 0) == 0)
-                usedKiB = std::strtoull(line.c_str() + 7, nullptr, 10);
-        const rlimit memory{usedKiB * 1024 + (std::uint64_t{1} << 30),
-                            usedKiB * 1024 + (std::uint64_t{1} << 30)};
+        limitChildData(std::uint64_t{1} << 30);
         const rlimit seconds{5, 6};
-#ifndef CPLAB_TYPED_SANITIZED  // (the sanitizers' shadow memory counts as data)
-        setrlimit(RLIMIT_DATA, &memory);
-#endif
-        (void)memory;
         setrlimit(RLIMIT_CPU, &seconds);
         int code = 0;
         try {
