@@ -11,19 +11,13 @@
 #include <algorithm>
 
 #include "core/output_file.h"
+#include "qt_text.h"
 #include "registry.h"
 #include "session.h"
 
 namespace cplab {
 
 namespace {
-
-QString q(const std::string& text) {
-    return QString::fromStdString(text);
-}
-std::string s(const QString& text) {
-    return text.toStdString();
-}
 
 // "line 4, column 12" of byte `offset` of `bytes`.
 std::string lineAndColumn(const std::string& bytes, std::size_t offset) {
