@@ -2,15 +2,13 @@
 // A typed function through the real cplab-cli (issue 49): `run kelley|bundle --function F
 // --domain D` in 1-D and 2-D against closed-form minima, the same through --problem typed
 // --problem-set, and the messages of what cannot be read, evaluated or is not convex.
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
-#include "cli_process.h"
+#include "typed_cli.h"
 
 using namespace cplab::clitest;
 
@@ -51,22 +49,18 @@ class TestTypedFunctionCli : public QObject {
         QFETCH(QStringList, arguments);
         QFETCH(double, fStar);
         QFETCH(QList<double>, xStar);
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(arguments, r)));
-        bool ok = false;
-        const QJsonObject json = parseObject(r.out, &ok);
-        QVERIFY2(ok, qPrintable(describe(arguments, r)));
+        const JsonRun run = runJson(arguments);
+        QVERIFY2(run.ok, qPrintable(run.what));
+        const QJsonObject& json = run.json;
         QCOMPARE(json["problem"].toString(), QString("typed"));
         QCOMPARE(json["status"].toString(), QString("converged"));
-        QVERIFY2(std::abs(json["upper"].toDouble() - fStar) <= 2e-6,
-                 qPrintable(describe(arguments, r)));
+        QVERIFY2(std::abs(json["upper"].toDouble() - fStar) <= 2e-6, qPrintable(run.what));
         QVERIFY(json["lower"].toDouble() <= fStar + 1e-9);
         QVERIFY(!json.contains("f_star"));  // not known in advance: none is reported
         const QJsonArray x = json["x"].toArray();
         QCOMPARE(x.size(), xStar.size());
         for (qsizetype i = 0; i < x.size(); ++i)
-            QVERIFY2(std::abs(x[i].toDouble() - xStar[i]) <= 1e-3,
-                     qPrintable(describe(arguments, r)));
+            QVERIFY2(std::abs(x[i].toDouble() - xStar[i]) <= 1e-3, qPrintable(run.what));
     }
 
     void refusals_data() {
@@ -104,10 +98,8 @@ class TestTypedFunctionCli : public QObject {
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == exitCode, qPrintable(describe(arguments, r)));
-        QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message),
-                 qPrintable(describe(arguments, r)));
+        QString what;
+        QVERIFY2(refusedWith(arguments, exitCode, message, &what), qPrintable(what));
     }
 
     // A session (docs/sessions.md) of the typed problem carries the function and domain as
@@ -116,32 +108,21 @@ class TestTypedFunctionCli : public QObject {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath("typed.cplab");
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
         const QJsonObject options{{"function", "max(x^2, 1 - x)"}, {"domain", "-3:3"}};
         const QJsonObject epsilon{{"epsilon", "1e-8"}};
-        const QJsonObject session{
-            {"format", "cplab-session"},
-            {"version", 1},
-            {"family", "nonsmooth"},
-            {"problem", QJsonObject{{"builtin", "typed"}, {"options", options}}},
-            {"runs", QJsonArray{QJsonObject{{"solver", "kelley"}, {"options", epsilon}},
-                                QJsonObject{{"solver", "bundle"}, {"options", epsilon}}}}};
-        file.write(QJsonDocument(session).toJson());
-        file.close();
-        const QStringList arguments{"session", path, "--json", "--quiet"};
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(arguments, r)));
-        bool ok = false;
-        const QJsonObject json = parseObject(r.out, &ok);
-        QVERIFY2(ok, qPrintable(describe(arguments, r)));
-        QCOMPARE(json["problem"].toString(), QString("typed"));
-        const QJsonArray runs = json["runs"].toArray();
-        QVERIFY2(runs.size() == 2, qPrintable(describe(arguments, r)));
+        QVERIFY(writeBuiltinSession(
+            path, "nonsmooth", "typed", options,
+            QJsonArray{QJsonObject{{"solver", "kelley"}, {"options", epsilon}},
+                       QJsonObject{{"solver", "bundle"}, {"options", epsilon}}}));
+        const JsonRun session = runJson({"session", path, "--json", "--quiet"});
+        QVERIFY2(session.ok, qPrintable(session.what));
+        QCOMPARE(session.json["problem"].toString(), QString("typed"));
+        const QJsonArray runs = session.json["runs"].toArray();
+        QVERIFY2(runs.size() == 2, qPrintable(session.what));
         const double fStar = (3 - std::sqrt(5.0)) / 2;
         for (const auto& run : runs) {
             QVERIFY2(std::abs(run.toObject()["upper"].toDouble() - fStar) <= 1e-6,
-                     qPrintable(describe(arguments, r)));
+                     qPrintable(session.what));
         }
     }
 };

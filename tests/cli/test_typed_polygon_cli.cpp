@@ -3,15 +3,13 @@
 // `run frank_wolfe --function F --polygon P` against closed-form minima, the same through
 // --problem typed_polygon --problem-set, --polygon alone, the shorthands' refusals, and a
 // session of a race on a typed polygon re-run by `cplab-cli session`.
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
-#include "cli_process.h"
+#include "typed_cli.h"
 
 using namespace cplab::clitest;
 
@@ -53,21 +51,18 @@ class TestTypedPolygonCli : public QObject {
         QFETCH(double, fStar);
         QFETCH(double, x1);
         QFETCH(double, x2);
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(arguments, r)));
-        bool ok = false;
-        const QJsonObject json = parseObject(r.out, &ok);
-        QVERIFY2(ok, qPrintable(describe(arguments, r)));
+        const JsonRun run = runJson(arguments);
+        QVERIFY2(run.ok, qPrintable(run.what));
+        const QJsonObject& json = run.json;
         QCOMPARE(json["problem"].toString(), QString("typed_polygon"));
-        QVERIFY2(std::abs(json["upper"].toDouble() - fStar) <= 1e-6,
-                 qPrintable(describe(arguments, r)));
+        QVERIFY2(std::abs(json["upper"].toDouble() - fStar) <= 1e-6, qPrintable(run.what));
         QVERIFY(json["lower"].toDouble() <= fStar + 1e-9);
         QVERIFY(!json.contains("f_star"));  // computed, not known
         QVERIFY2(std::abs(json["f_star_computed"].toDouble() - fStar) <= 1e-9,
-                 qPrintable(describe(arguments, r)));
+                 qPrintable(run.what));
         const QJsonArray x = json["x"].toArray();
         QVERIFY2(std::abs(x[0].toDouble() - x1) <= 1e-4 && std::abs(x[1].toDouble() - x2) <= 1e-4,
-                 qPrintable(describe(arguments, r)));
+                 qPrintable(run.what));
     }
 
     void refusals_data() {
@@ -101,10 +96,8 @@ class TestTypedPolygonCli : public QObject {
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == exitCode, qPrintable(describe(arguments, r)));
-        QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message),
-                 qPrintable(describe(arguments, r)));
+        QString what;
+        QVERIFY2(refusedWith(arguments, exitCode, message, &what), qPrintable(what));
     }
 
     // A session (docs/sessions.md) of the typed polygon carries the function and the polygon
@@ -113,30 +106,20 @@ class TestTypedPolygonCli : public QObject {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath("typed_polygon.cplab");
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
         const QJsonObject options{{"function", "exp(x/2) + (y - 2.5)^2 - x"},
                                   {"polygon", "0,0 4,0 3,3 0,2"}};
-        const QJsonObject session{
-            {"format", "cplab-session"},
-            {"version", 1},
-            {"family", "polytope"},
-            {"problem", QJsonObject{{"builtin", "typed_polygon"}, {"options", options}}},
-            {"runs", QJsonArray{QJsonObject{{"solver", "frank_wolfe"},
-                                            {"options", QJsonObject{{"variant", "plain"}}}},
-                                QJsonObject{{"solver", "frank_wolfe"},
-                                            {"options", QJsonObject{{"variant", "away"}}}}}}};
-        file.write(QJsonDocument(session).toJson());
-        file.close();
-        const QStringList arguments{"session", path, "--json", "--quiet"};
-        const CliResult r = runCli(arguments);
-        QVERIFY2(r.exitCode == 0, qPrintable(describe(arguments, r)));
-        bool ok = false;
-        const QJsonObject json = parseObject(r.out, &ok);
-        QVERIFY2(ok, qPrintable(describe(arguments, r)));
+        QVERIFY(writeBuiltinSession(
+            path, "polytope", "typed_polygon", options,
+            QJsonArray{QJsonObject{{"solver", "frank_wolfe"},
+                                   {"options", QJsonObject{{"variant", "plain"}}}},
+                       QJsonObject{{"solver", "frank_wolfe"},
+                                   {"options", QJsonObject{{"variant", "away"}}}}}));
+        const JsonRun session = runJson({"session", path, "--json", "--quiet"});
+        QVERIFY2(session.ok, qPrintable(session.what));
+        const QJsonObject& json = session.json;
         QCOMPARE(json["problem"].toString(), QString("typed_polygon"));
         const QJsonArray runs = json["runs"].toArray();
-        QVERIFY2(runs.size() == 2, qPrintable(describe(arguments, r)));
+        QVERIFY2(runs.size() == 2, qPrintable(session.what));
         // Both bracket the computed minimum; away steps converge to it.
         const double fStar = json["f_star_computed"].isDouble()
                                  ? json["f_star_computed"].toDouble()
