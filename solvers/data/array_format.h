@@ -43,6 +43,10 @@ struct ArrayShape {
     bool columnMajor = false;
 };
 
+// Deflate expands at most 1032:1: compressed bytes (a .npz entry, a compressed .mat variable,
+// an HDF5 dataset's stored chunks) that declare more than this many times their size lie.
+inline constexpr unsigned long long kMaxDeflateRatio = 1032;
+
 // Throws DataError(where, 0, ...) unless the array fits: at least one row and column, each
 // below 2^31, at most kMaxDenseEntries values, and rows·cols·elementBytes ≤ availableBytes
 // ("declares 270 x 14 float64 values (30240 bytes) but holds 1000: truncated or corrupt").

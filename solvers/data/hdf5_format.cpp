@@ -16,7 +16,6 @@ namespace cplab {
 
 namespace {
 
-constexpr unsigned long long kMaxDeflateRatio = 1032;
 constexpr std::size_t kBlockValues = std::size_t{1} << 17;  // 1 MiB of doubles per read
 
 // An HDF5 identifier closed by its own close function.

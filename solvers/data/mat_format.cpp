@@ -26,8 +26,6 @@ namespace cplab {
 
 namespace {
 
-constexpr unsigned long long kMaxDeflateRatio = 1032;
-
 struct MatCloser {
     void operator()(mat_t* mat) const { Mat_Close(mat); }
 };
@@ -57,33 +55,37 @@ std::string matioSays() {
     return " (matio: " + message.substr(first) + ")";
 }
 
+// matio's numeric classes, the storage type of each and the element it holds in memory
+// (native byte order).
+struct MatNumeric {
+    matio_classes matClass;
+    matio_types type;
+    char kind;
+    int bytes;
+};
+constexpr MatNumeric kMatNumerics[] = {
+    {MAT_C_DOUBLE, MAT_T_DOUBLE, 'f', 8}, {MAT_C_SINGLE, MAT_T_SINGLE, 'f', 4},
+    {MAT_C_INT8, MAT_T_INT8, 'i', 1},     {MAT_C_UINT8, MAT_T_UINT8, 'u', 1},
+    {MAT_C_INT16, MAT_T_INT16, 'i', 2},   {MAT_C_UINT16, MAT_T_UINT16, 'u', 2},
+    {MAT_C_INT32, MAT_T_INT32, 'i', 4},   {MAT_C_UINT32, MAT_T_UINT32, 'u', 4},
+    {MAT_C_INT64, MAT_T_INT64, 'i', 8},   {MAT_C_UINT64, MAT_T_UINT64, 'u', 8}};
+
+bool elementOfNumeric(const MatNumeric& numeric, Element* element) {
+    return elementOf(numeric.kind, numeric.bytes, std::endian::native == std::endian::big, element);
+}
+
 // The element type of matio's storage type (what Mat_VarRead leaves in memory, native order).
 bool elementOfMatType(matio_types type, Element* element) {
-    const bool big = std::endian::native == std::endian::big;
-    switch (type) {
-        case MAT_T_DOUBLE:
-            return elementOf('f', 8, big, element);
-        case MAT_T_SINGLE:
-            return elementOf('f', 4, big, element);
-        case MAT_T_INT8:
-            return elementOf('i', 1, big, element);
-        case MAT_T_UINT8:
-            return elementOf('u', 1, big, element);
-        case MAT_T_INT16:
-            return elementOf('i', 2, big, element);
-        case MAT_T_UINT16:
-            return elementOf('u', 2, big, element);
-        case MAT_T_INT32:
-            return elementOf('i', 4, big, element);
-        case MAT_T_UINT32:
-            return elementOf('u', 4, big, element);
-        case MAT_T_INT64:
-            return elementOf('i', 8, big, element);
-        case MAT_T_UINT64:
-            return elementOf('u', 8, big, element);
-        default:
-            return false;
-    }
+    for (const MatNumeric& numeric : kMatNumerics)
+        if (numeric.type == type) return elementOfNumeric(numeric, element);
+    return false;
+}
+
+// The element type matio hands out for a dense variable of class `matClass`.
+bool elementOfClass(matio_classes matClass, Element* element) {
+    for (const MatNumeric& numeric : kMatNumerics)
+        if (numeric.matClass == matClass) return elementOfNumeric(numeric, element);
+    return false;
 }
 
 std::string variableNames(mat_t* mat) {
@@ -166,35 +168,6 @@ MatVar readVariable(mat_t* mat, const std::string& name, const std::string& path
         throw DataError(path, 0,
                         "cannot read variable '" + name + "': truncated or corrupt" + matioSays());
     return var;
-}
-
-// The element type matio hands out for a dense variable of class `type`.
-bool elementOfClass(matio_classes type, Element* element) {
-    const bool big = std::endian::native == std::endian::big;
-    switch (type) {
-        case MAT_C_DOUBLE:
-            return elementOf('f', 8, big, element);
-        case MAT_C_SINGLE:
-            return elementOf('f', 4, big, element);
-        case MAT_C_INT8:
-            return elementOf('i', 1, big, element);
-        case MAT_C_UINT8:
-            return elementOf('u', 1, big, element);
-        case MAT_C_INT16:
-            return elementOf('i', 2, big, element);
-        case MAT_C_UINT16:
-            return elementOf('u', 2, big, element);
-        case MAT_C_INT32:
-            return elementOf('i', 4, big, element);
-        case MAT_C_UINT32:
-            return elementOf('u', 4, big, element);
-        case MAT_C_INT64:
-            return elementOf('i', 8, big, element);
-        case MAT_C_UINT64:
-            return elementOf('u', 8, big, element);
-        default:
-            return false;
-    }
 }
 
 // A dense variable of a level 7.3 file (HDF5 inside: matio reads a block of columns as a

@@ -14,10 +14,6 @@ namespace cplab {
 
 namespace {
 
-// Deflate expands at most 1032:1; an entry declaring more than that of its compressed bytes
-// lies about its size.
-constexpr unsigned long long kMaxDeflateRatio = 1032;
-
 struct ArchiveCloser {
     void operator()(zip_t* archive) const { zip_discard(archive); }
 };
