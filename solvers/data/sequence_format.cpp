@@ -66,6 +66,23 @@ constexpr const char* kLetterLayout =
     "expected id, letter, next_id, word_id, position, fold and 128 pixel values "
     "(tab-separated, Taskar's letter.data)";
 
+// Hands every line of a file read in pieces to parse(reader, line), the line numbers running on
+// from piece to piece; false when the file has no line at all.
+template <class Pieces, class Parse>
+bool forEachLine(Pieces& pieces, const std::string& sourceName, Parse parse) {
+    bool anyLine = false;
+    int linesBefore = 0;
+    for (std::string_view piece; pieces.next(piece);) {
+        LineReader reader(piece, sourceName, linesBefore);
+        for (std::string_view line; reader.next(line);) {
+            anyLine = true;
+            parse(reader, line);
+        }
+        linesBefore = reader.lineNumber();
+    }
+    return anyLine;
+}
+
 // Parser state that lives across lines (and across the pieces of a file).
 struct LetterState {
     TokenBuilder tokens;
@@ -75,7 +92,6 @@ struct LetterState {
     int previousLine = 0;  // line of the previous letter
     int wordId = 0, fold = 0, position = 0, wordFirstLine = 0;
     bool anyWord = false;
-    bool sawAnyLine = false;
     std::vector<double> pixels;
 };
 
@@ -215,19 +231,13 @@ void parseLetterLine(LineReader& reader, std::string_view line, LetterState& s) 
 template <class Pieces>
 SequenceData parseLetterPieces(Pieces& pieces, const std::string& sourceName, std::string name) {
     LetterState s;
-    int linesBefore = 0;
-    for (std::string_view piece; pieces.next(piece);) {
-        LineReader reader(piece, sourceName, linesBefore);
-        for (std::string_view line; reader.next(line);) {
-            s.sawAnyLine = true;
-            parseLetterLine(reader, line, s);
-        }
-        linesBefore = reader.lineNumber();
-    }
+    const bool sawAnyLine = forEachLine(
+        pieces, sourceName,
+        [&](LineReader& reader, std::string_view line) { parseLetterLine(reader, line, s); });
     if (s.tokens.tokens() == 0) {
         throw DataError(
             sourceName, 0,
-            s.sawAnyLine ? "no letters: only blank lines" : "no letters: the file is empty");
+            sawAnyLine ? "no letters: only blank lines" : "no letters: the file is empty");
     }
     if (s.inWord) {
         throw DataError(sourceName, s.previousLine,
@@ -282,7 +292,6 @@ struct GenericState {
     std::unordered_map<std::string, int> labelIds;  // name → id (declared, or as first seen)
     std::vector<std::string> names;                 // by id
     int dimension = 0;
-    bool sawAnyLine = false;
 };
 
 void parseHeader(LineReader& reader, std::string_view key, std::string_view rest, GenericState& s) {
@@ -425,19 +434,13 @@ void sortLabels(GenericState& s, std::vector<int>& labels) {
 template <class Pieces>
 SequenceData parseGenericPieces(Pieces& pieces, const std::string& sourceName, std::string name) {
     GenericState s;
-    int linesBefore = 0;
-    for (std::string_view piece; pieces.next(piece);) {
-        LineReader reader(piece, sourceName, linesBefore);
-        for (std::string_view line; reader.next(line);) {
-            s.sawAnyLine = true;
-            parseGenericLine(reader, line, s);
-        }
-        linesBefore = reader.lineNumber();
-    }
+    const bool sawAnyLine = forEachLine(
+        pieces, sourceName,
+        [&](LineReader& reader, std::string_view line) { parseGenericLine(reader, line, s); });
     if (s.tokens.tokens() == 0) {
         throw DataError(sourceName, 0,
-                        s.sawAnyLine ? "no sequences: only blank lines and comments"
-                                     : "no sequences: the file is empty");
+                        sawAnyLine ? "no sequences: only blank lines and comments"
+                                   : "no sequences: the file is empty");
     }
     s.tokens.endSequence();
     SequenceData data;
