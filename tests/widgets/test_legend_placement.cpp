@@ -10,7 +10,6 @@
 #include <algorithm>
 
 #include "legend_placement.h"
-#include "plot_reset.h"
 #include "plot_style.h"
 
 namespace cw = cplab::widgets;
@@ -82,7 +81,7 @@ class TestLegendPlacement : public QObject {
     void shortAndWideGoesBeside() {
         MapPlot below;  // the same plot, its legend left below
         below.show(760, 190);
-        cw::fitLegendToWidth(below.legend, 760, 3);
+        cw::fitLegendWrap(below.legend, 760, 3);
         below.plot.replot();
 
         MapPlot placed;

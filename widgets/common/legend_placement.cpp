@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QResizeEvent>
 #include <algorithm>
 
 namespace cplab::widgets {
@@ -36,7 +37,59 @@ QSize hintAt(QCPLegend* legend, int wrap) {
     return legend->minimumOuterSizeHint();
 }
 
+// Wraps a plot's legends to its new width before the plot lays itself out for it.
+class LegendWrapper final : public QObject {
+  public:
+    LegendWrapper(QCustomPlot* plot, std::vector<QCPLegend*> legends)
+        : QObject(plot), legends_(std::move(legends)) {
+        plot->installEventFilter(this);
+    }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            const int width = static_cast<QResizeEvent*>(event)->size().width();
+            for (QCPLegend* legend : legends_)
+                fitLegendWrap(legend, width);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+  private:
+    std::vector<QCPLegend*> legends_;
+};
+
 }  // namespace
+
+void fitLegendWrap(QCPLegend* legend, int width, int maxColumns) {
+    if (width <= 0) return;
+    // The entries' widths (a wrapped grid has empty cells after its last entry).
+    std::vector<int> widths;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement* item = legend->elementAt(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int n = static_cast<int>(widths.size());
+    int wrap = std::clamp(n, 1, std::max(maxColumns, 1));
+    for (; wrap > 1; --wrap) {
+        std::vector<int> columns(static_cast<std::size_t>(wrap), 0);
+        for (int i = 0; i < n; ++i) {
+            int& column = columns[static_cast<std::size_t>(i % wrap)];
+            column = std::max(column, widths[static_cast<std::size_t>(i)]);
+        }
+        int total = legend->margins().left() + legend->margins().right() +
+                    (wrap - 1) * legend->columnSpacing();
+        for (int column : columns)
+            total += column;
+        if (total <= width) break;
+    }
+    if (wrap == legend->wrap()) return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // the entries in the new lines
+}
+
+void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends) {
+    new LegendWrapper(plot, std::move(legends));
+}
 
 LegendPlacement::LegendPlacement(QCustomPlot* plot, QCPLayoutElement* main, QCPLegend* legend,
                                  int maxColumns)
@@ -64,10 +117,8 @@ int LegendPlacement::heightOfOtherRows() const {
 }
 
 int LegendPlacement::wrapBelow(int width) const {
-    int wrap = std::max(1, maxColumns_);
-    while (wrap > 1 && hintAt(legend_, wrap).width() > width)
-        --wrap;
-    return wrap;
+    fitLegendWrap(legend_, width, maxColumns_);
+    return legend_->wrap();
 }
 
 int LegendPlacement::wrapBeside(int height) const {

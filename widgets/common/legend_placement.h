@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Where a plot's legend goes: in a row below the plot, or in a column beside it, whichever
-// leaves the plot's shorter side the longer. A short, wide view (a 1280x720 screen with 150 %
-// fonts, the model view under a caption) keeps its map tall with the legend beside it; a
-// narrow one keeps the whole width with the legend below. Either way the legend takes as few
-// lines (below) or columns (beside) as fit, so no entry is cut off and none covers the data.
+// How a plot's legend fits its room. Wrapped to the width of its row; and where it goes: in a row
+// below the plot, or in a column beside it, whichever leaves the plot's shorter side the longer. A
+// short, wide view (a 1280x720 screen with 150 % fonts, the model view under a caption) keeps its
+// map tall with the legend beside it; a narrow one keeps the whole width with the legend below.
+// Either way the legend takes as few lines (below) or columns (beside) as fit, so no entry is cut
+// off and none covers the data.
 #pragma once
 
 #include <QObject>
 #include <QSize>
+#include <limits>
+#include <vector>
 
 class QCustomPlot;
 class QCPLayoutElement;
@@ -15,6 +18,14 @@ class QCPLayoutGrid;
 class QCPLegend;
 
 namespace cplab::widgets {
+
+// Sets the wrap of `legend` (a legend row filled columns first, plot_style's addLegendRow) to
+// the most entries per line, at most `maxColumns`, whose columns fit `width` pixels, so that
+// no entry is cut off at the plot's edge.
+void fitLegendWrap(QCPLegend* legend, int width, int maxColumns = std::numeric_limits<int>::max());
+
+// Keeps `legends` of `plot` wrapped to its width (fitLegendWrap) whenever it is resized.
+void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends);
 
 class LegendPlacement : public QObject {
     Q_OBJECT

@@ -29,13 +29,4 @@ void resetPlot(QCustomPlot* plot) {
     }
 }
 
-void fitLegendToWidth(QCPLegend* legend, int width, int maxWrap) {
-    if (width <= 0) return;
-    for (int wrap = maxWrap; wrap >= 1; --wrap) {
-        legend->setWrap(wrap);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-        if (legend->minimumOuterSizeHint().width() <= width) break;
-    }
-}
-
 }  // namespace cplab::widgets

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What a view's clear() does to its plots so that nothing of the previous problem stays on
 // screen when another is loaded: every graph and curve emptied, every axis back to [0, 1]
-// (a log axis to [1, 10]). And how a legend row fits its width at any window size.
+// (a log axis to [1, 10]).
 #pragma once
 
 class QCustomPlot;
-class QCPLegend;
 
 namespace cplab::widgets {
 
@@ -13,9 +12,5 @@ namespace cplab::widgets {
 // axis of every axis rect of `plot` to the range [0, 1] ([1, 10] if logarithmic). Labels are the
 // caller's: those that name the problem's data are reset where the view sets them up.
 void resetPlot(QCustomPlot* plot);
-
-// Lays `legend` (its entries filled row by row) out with as many entries a line as fit in
-// `width` pixels, at most `maxWrap`, so that no entry is cut off at the plot's edge.
-void fitLegendToWidth(QCPLegend* legend, int width, int maxWrap);
 
 }  // namespace cplab::widgets

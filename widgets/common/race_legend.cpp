@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "race_legend.h"
 
-#include <QEvent>
-#include <QResizeEvent>
 #include <QStringList>
 #include <algorithm>
 
@@ -28,33 +26,7 @@ SplitLabel split(const QString& label) {
     return s;
 }
 
-// Wraps a plot's legends to its new width before the plot lays itself out for it.
-class LegendWrapper final : public QObject {
-  public:
-    LegendWrapper(QCustomPlot* plot, std::vector<QCPLegend*> legends)
-        : QObject(plot), legends_(std::move(legends)) {
-        plot->installEventFilter(this);
-    }
-
-  protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::Resize) {
-            const int width = static_cast<QResizeEvent*>(event)->size().width();
-            for (QCPLegend* legend : legends_)
-                fitLegendWrap(legend, width);
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-  private:
-    std::vector<QCPLegend*> legends_;
-};
-
 }  // namespace
-
-void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends) {
-    new LegendWrapper(plot, std::move(legends));
-}
 
 std::vector<RaceEntry> raceOf(const ViewFrame& frame) {
     if (!frame.race.empty()) return frame.race;
@@ -90,31 +62,6 @@ std::vector<QString> raceNames(const std::vector<RaceEntry>& race) {
         names.push_back(own.isEmpty() ? label.head : label.head + " (" + own.join(", ") + ")");
     }
     return names;
-}
-
-void fitLegendWrap(QCPLegend* legend, int width) {
-    // The entries' widths (a wrapped grid has empty cells after its last entry).
-    std::vector<int> widths;
-    for (int i = 0; i < legend->elementCount(); ++i)
-        if (QCPLayoutElement* item = legend->elementAt(i))
-            widths.push_back(item->minimumOuterSizeHint().width());
-    const int n = static_cast<int>(widths.size());
-    int wrap = std::max(n, 1);
-    for (; wrap > 1; --wrap) {
-        std::vector<int> columns(static_cast<std::size_t>(wrap), 0);
-        for (int i = 0; i < n; ++i) {
-            int& column = columns[static_cast<std::size_t>(i % wrap)];
-            column = std::max(column, widths[static_cast<std::size_t>(i)]);
-        }
-        int total = legend->margins().left() + legend->margins().right() +
-                    (wrap - 1) * legend->columnSpacing();
-        for (int column : columns)
-            total += column;
-        if (total <= width) break;
-    }
-    if (wrap == legend->wrap()) return;
-    legend->setWrap(wrap);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // the entries in the new lines
 }
 
 }  // namespace cplab::widgets

@@ -21,11 +21,4 @@ std::vector<RaceEntry> raceOf(const ViewFrame& frame);
 // label unchanged when it is not of the form "#k solver (a=b, c=d)".
 std::vector<QString> raceNames(const std::vector<RaceEntry>& race);
 
-// Sets the wrap of `legend` (a legend row filled columns first, plot_style's addLegendRow) to
-// the most entries per line whose columns fit `width` pixels.
-void fitLegendWrap(QCPLegend* legend, int width);
-
-// Keeps `legends` of `plot` wrapped to its width (fitLegendWrap) whenever it is resized.
-void keepLegendsWrapped(QCustomPlot* plot, std::vector<QCPLegend*> legends);
-
 }  // namespace cplab::widgets

@@ -12,6 +12,7 @@
 
 #include "coalesced_replot.h"
 #include "decision_map.h"
+#include "legend_placement.h"
 #include "plot_reset.h"
 #include "plot_style.h"
 #include "race_graphs.h"
@@ -176,8 +177,8 @@ void LinearModelPlot::arrangePanels(bool oneRow, bool legends) {
 void LinearModelPlot::fitLegendRows() {
     // As many entries side by side as the panel's width holds (3 in a wide window, one a line
     // in a narrow one), never cut off at the panel's edge.
-    fitLegendToWidth(plot_->legend, dataRect_->outerRect().width(), 3);
-    fitLegendToWidth(sliceLegend_, sliceRect_->outerRect().width(), 3);
+    fitLegendWrap(plot_->legend, dataRect_->outerRect().width(), 3);
+    fitLegendWrap(sliceLegend_, sliceRect_->outerRect().width(), 3);
 }
 
 void LinearModelPlot::createTracePanels() {

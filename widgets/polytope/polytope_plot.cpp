@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
-#include "plot_reset.h"
+#include "legend_placement.h"
 #include "plot_style.h"
 #include "race_graphs.h"
 
@@ -41,13 +41,13 @@ PolytopePlot::PolytopePlot(QWidget* parent) : QWidget(parent), plot_(new QCustom
     plot_->axisRect()->insetLayout()->simplify();
     plot_->plotLayout()->addElement(1, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    fitLegendToWidth(plot_->legend, 560, kLegendColumns);
+    fitLegendWrap(plot_->legend, 560, kLegendColumns);
     setMinimumSize(280, 180);
 }
 
 void PolytopePlot::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    fitLegendToWidth(plot_->legend, plot_->width(), kLegendColumns);
+    fitLegendWrap(plot_->legend, plot_->width(), kLegendColumns);
 }
 
 void PolytopePlot::clear() {
@@ -280,7 +280,7 @@ void PolytopePlot::setSnapshot(std::shared_ptr<const FrankWolfeSnapshot> snapsho
         weightLabels_[k]->setText(text);
     }
     drawRace(race, selectedRunId);
-    fitLegendToWidth(plot_->legend, plot_->width(), kLegendColumns);  // its entries changed
+    fitLegendWrap(plot_->legend, plot_->width(), kLegendColumns);  // its entries changed
     replot_->schedule();
 }
 

@@ -8,6 +8,7 @@
 
 #include "coalesced_replot.h"
 #include "family_view.h"
+#include "legend_placement.h"
 #include "plot_style.h"
 #include "race_legend.h"
 

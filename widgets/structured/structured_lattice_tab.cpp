@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "legend_placement.h"
 #include "plot_style.h"
 #include "race_legend.h"
 #include "structured_tabs_common.h"

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "coalesced_replot.h"
+#include "legend_placement.h"
 #include "plot_style.h"
 #include "race_legend.h"
 
