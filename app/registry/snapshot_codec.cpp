@@ -107,6 +107,27 @@ std::optional<std::string> encodeSnapshot(const Snapshot& snapshot, const Snapsh
     return out.take();
 }
 
+std::optional<int> snapshotIteration(std::string_view bytes, std::string* why) {
+    ByteReader in(bytes);
+    if (in.u32() != kMagic || !in.ok()) {
+        if (why) *why = "not a snapshot (no CPSN header)";
+        return std::nullopt;
+    }
+    in.u8();  // the codec's version and the type's tag: the fields come first in every one
+    in.u8();
+    Snapshot fields;
+    try {
+        decodeSnapshotFields(in, fields);
+    } catch (const std::exception& e) {
+        in.fail(e.what());
+    }
+    if (!in.ok()) {
+        if (why) *why = "snapshot bytes: " + in.error();
+        return std::nullopt;
+    }
+    return fields.record.iteration;
+}
+
 SnapshotPtr decodeSnapshot(std::string_view bytes, const Snapshot& base, std::string* why) {
     return decodeSnapshot(bytes, base, nullptr, why);
 }

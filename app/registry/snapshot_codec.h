@@ -75,6 +75,11 @@ std::optional<std::string> encodeSnapshot(const Snapshot& snapshot);
 // bytes left justify.
 SnapshotPtr decodeSnapshot(std::string_view bytes, const Snapshot& base, std::string* why);
 
+// The iteration of a snapshot's bytes (the CPSN header, then the common fields with the
+// record), read without its run's solver; nullopt and *why when the bytes do not start as a
+// snapshot's.
+std::optional<int> snapshotIteration(std::string_view bytes, std::string* why);
+
 // For a session that stores every kept snapshot of a run: the bytes of `snapshot` relative to
 // `previous`, the snapshot kept just before it in the same run (null: as above). What the two
 // share, the same objects, is stored once, in the earlier one's bytes: an MKL path's points

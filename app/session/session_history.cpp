@@ -7,12 +7,10 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <exception>
 #include <limits>
 
-#include "core/byte_stream.h"
 #include "core/memory_budget.h"
-#include "core/snapshot_fields_codec.h"
+#include "snapshot_codec.h"
 
 namespace cplab {
 
@@ -20,10 +18,6 @@ namespace {
 
 constexpr char kMagic[] = "CPLH";
 constexpr std::uint32_t kHistoryVersion = 1;
-// The first bytes of a snapshot's bytes (app/registry/snapshot_codec.cpp): "CPSN", then the
-// codec's version and the type's tag, one byte each, then the common fields.
-constexpr char kSnapshotMagic[] = "CPSN";
-constexpr std::size_t kSnapshotHeader = 6;
 
 class Packer {
   public:
@@ -336,26 +330,6 @@ std::int64_t historyMemory(const StoredHistory& history) {
     for (const std::string& s : history.snapshots)
         bytes += static_cast<std::int64_t>(s.size());
     return bytes;
-}
-
-std::optional<int> snapshotIteration(std::string_view bytes, std::string* why) {
-    if (bytes.size() < kSnapshotHeader ||
-        bytes.substr(0, 4) != std::string_view(kSnapshotMagic, 4)) {
-        if (why) *why = "not a snapshot (no CPSN header)";
-        return std::nullopt;
-    }
-    ByteReader in(bytes.substr(kSnapshotHeader));
-    Snapshot fields;
-    try {
-        decodeSnapshotFields(in, fields);
-    } catch (const std::exception& e) {
-        in.fail(e.what());
-    }
-    if (!in.ok()) {
-        if (why) *why = "snapshot bytes: " + in.error();
-        return std::nullopt;
-    }
-    return fields.record.iteration;
 }
 
 std::string deflateBytes(const std::string& bytes) {

@@ -37,11 +37,6 @@ std::optional<StoredHistory> inflateHistory(const std::string& deflated, std::in
 // snapshots' bytes.
 std::int64_t historyMemory(const StoredHistory& history);
 
-// The iteration of a snapshot's bytes (app/registry/snapshot_codec.h: the CPSN header, then the
-// common fields with the record), read without its run's solver; nullopt and *why when the
-// bytes do not start as a snapshot's.
-std::optional<int> snapshotIteration(std::string_view bytes, std::string* why);
-
 // zlib deflate, and inflate to at most `limit` bytes (nullopt and *why beyond it or on
 // corrupt data).
 std::string deflateBytes(const std::string& bytes);

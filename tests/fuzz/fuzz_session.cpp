@@ -30,6 +30,7 @@
 #include "fuzz_common.h"
 #include "session.h"
 #include "session_history.h"
+#include "snapshot_codec.h"
 
 using namespace cplab;
 using namespace cplab::fuzz;
