@@ -22,6 +22,11 @@ namespace {
 // them (german's continuous feature, ionosphere's 17, sonar's 19: bench_mkl) the planes'
 // products per kernel (mklPlane) and Q's products over value classes cost less than rows of Q.
 constexpr int kPairMajorKernels = 32;
+// Pair-major kernels whose doubles exceed this are held in float even when the doubles fit the
+// budget: their planes and rows of Q read the whole block at the memory's bandwidth, which
+// float halves (the sets of bench_mkl's continuous section, 128-576 MB in float, all lie
+// beyond it; a block this small stays near the caches and keeps double's digits).
+constexpr double kPairMajorDoubleBytes = 64.0 * 1024.0 * 1024.0;
 
 }  // namespace
 
@@ -177,7 +182,10 @@ void KernelSet::Impl::chooseStorage(double cacheMb, KernelPrecision precision) {
     const double rowBytes = static_cast<double>(m) * sizeof(double);
     const auto squares = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
     const auto wholeCount = static_cast<std::size_t>(full) * squares;
-    if (static_cast<double>(RowMemory<double>::footprint(wholeCount)) <= room) {
+    const auto doubleBytes = static_cast<double>(RowMemory<double>::footprint(wholeCount));
+    const bool floatFirst = precision == KernelPrecision::Compact && full >= kPairMajorKernels &&
+                            doubleBytes > kPairMajorDoubleBytes;
+    if (!floatFirst && doubleBytes <= room) {
         storage = KernelStorage::WholeDouble;
     } else if (precision == KernelPrecision::Compact &&
                static_cast<double>(RowMemory<float>::footprint(wholeCount)) <= room) {

@@ -87,7 +87,9 @@ void KernelOptions::visit(OptionVisitor& v, const char* kernelKey, const char* k
     v.real("C", C, "box constraint of the SVM dual, 0 <= alpha_i <= C (> 0)");
     v.choice("normalize", normalize, {"none", "diagonal", "trace"},
              "scaling of each base kernel: none, unit diagonal, or mean diagonal 1 (trace)");
-    v.real("cache_mb", cache_mb, "kernel cache budget in MB (>= 1), half for the base kernels");
+    v.real("cache_mb", cache_mb,
+           "kernel cache budget in MB (>= 1): half for the base kernel (MKL: what the rows of Q "
+           "leave)");
     v.real("kkt_tolerance", kkt_tolerance,
            "inner SMO stops when the maximal KKT violation is <= this (LIBSVM -e, > 0)");
     v.boolean("shrinking", shrinking, "SMO shrinking heuristic (LIBSVM -h)");
@@ -356,9 +358,13 @@ KernelSvmSolver::KernelSvmSolver(const KernelProblem& problem, const KernelOptio
         problem_.train = withPlusMinusLabels(problem_.train, classes_, owner);
         // KernelSet checks the kernels against the data (a precomputed matrix's size and
         // symmetry, feature indices).
-        // MKL's kernels may be stored in float when double does not fit (kernel_set.h).
+        // MKL's kernels may be stored in float when double does not fit (kernel_set.h), in
+        // what Q's rows leave of cache_mb; one kernel in half of it.
+        const int m = problem_.train->size();
         kernels_ = std::make_unique<KernelSet>(
-            problem_.train, specs, normalization, std::max(1.0, 0.5 * options_.cache_mb),
+            problem_.train, specs, normalization,
+            singleKernel ? std::max(1.0, 0.5 * options_.cache_mb)
+                         : mklKernelCacheMb(options_.cache_mb, m),
             singleKernel ? KernelPrecision::Double : KernelPrecision::Compact);
     } catch (const std::exception& e) {
         kernels_.reset();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,10 +35,23 @@ struct KernelProblem {
     std::shared_ptr<const Dataset> test;   // may be null
 };
 
-// The MKL solvers' default cache_mb (silp, silp_interleaved, simplemkl): half of it, 192 MB,
-// holds hundreds of kernels on a few hundred examples whole in single precision (ionosphere's
-// 34 features at ten widths: 340 kernels, 168 MB), where 128 MB left them to an LRU of rows.
-inline constexpr double kMklCacheMb = 384.0;
+// The MKL solvers' default cache_mb (silp, silp_interleaved, simplemkl): what Q's rows leave of
+// it (mklQCacheMb) holds hundreds of kernels on several hundred examples whole in single
+// precision (600 examples x 40 features at ten widths: 400 kernels, 576 MB), so that the
+// process stays under 1 GB; beyond that the kernels' rows go to an LRU. 384 MB, half for the
+// base kernels, left 500 x 30 data with 300 kernels (300 MB in float) to the LRU: 60 s where
+// whole kernels take seconds.
+inline constexpr double kMklCacheMb = 768.0;
+
+// The MKL solvers' share of cache_mb for Q's rows (KernelQ): m rows of doubles and 1 MB, at
+// most half of cache_mb, at least 1 MB; their KernelSet gets the rest (mklKernelCacheMb).
+inline double mklQCacheMb(double cacheMb, int m) {
+    const double rowsMb = static_cast<double>(m) * m * sizeof(double) / (1024.0 * 1024.0) + 1.0;
+    return std::max(1.0, std::min(0.5 * cacheMb, rowsMb));
+}
+inline double mklKernelCacheMb(double cacheMb, int m) {
+    return std::max(1.0, cacheMb - mklQCacheMb(cacheMb, m));
+}
 
 // Options every kernel solver has. `kernels` is one kernel for svm and libsvm, a list for the
 // MKL solvers (kernel_spec.h's grammar).

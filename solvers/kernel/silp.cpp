@@ -165,7 +165,8 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int ch
     const Eigen::VectorXd beta0 = Eigen::VectorXd::Constant(K, 1.0 / K);
     try {
         state_ = std::make_unique<State>(
-            *kernels_, problem_.train->labels, beta0, std::max(1.0, 0.5 * options_.cache_mb),
+            *kernels_, problem_.train->labels, beta0,
+            mklQCacheMb(options_.cache_mb, kernels_->examples()),
             SmoOptions{options_.C, options_.kkt_tolerance, options_.shrinking}, K);
     } catch (const std::exception& e) {
         state_.reset();

@@ -25,12 +25,17 @@
 //   * SimpleMKL with its default options (kkt 1e-3) reaches tol_rel = 1e-3 on ionosphere with
 //     17 kernels, at SILP's objective;
 //   * stopped early (max_iterations 1 to 6), the interleaved run reports the training error of
-//     the classifier it saves, and its weights are that classifier's.
+//     the classifier it saves, and its weights are that classifier's;
+//   * whole pair-major storage and an LRU of rows (a cache too small for the kernels) give the
+//     same D(β) to 1e-9 (SMO to kkt 1e-10 on each); the MKL default cache_mb holds generated
+//     ringnorm-like 500 × 30 data with 300 kernels whole in float (the old 384 MB did not), and
+//     pair-major kernels beyond 64 MB in double are held in float even where double fits.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <random>
 
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
@@ -135,6 +140,8 @@ class TestMklInterleaved : public QObject {
     void badMasterIsRefused();
     void simpleMklDefaultsReachTolerance();
     void stoppedEarlyReportsItsModel();
+    void wholeAndRowStorageSameObjective();
+    void defaultCacheHoldsLargerSetsWhole();
 };
 
 void TestMklInterleaved::sameObjectiveAsSilp_data() {
@@ -699,6 +706,69 @@ void TestMklInterleaved::stoppedEarlyReportsItsModel() {
                                 .arg(snapshot->trainError)
                                 .arg(error)));
         QCOMPARE(solver.weights(), solver.classifier().beta);
+    }
+}
+
+void TestMklInterleaved::wholeAndRowStorageSameObjective() {
+    // Sonar, 40 Gaussians one per feature and width (continuous features: every kernel held per
+    // example, 40 · 208² doubles = 13.8 MB): whole pair-major in double at 64 MB, rows at 1 MB.
+    const auto data = dataset("sonar");
+    std::vector<KernelSpec> specs;
+    std::string why;
+    QVERIFY(
+        parseKernelList("gaussian:0.04,0.4,4,40@each_feature", data->dimension(), &specs, &why));
+    specs.resize(40);
+    KernelSet whole(data, specs, KernelNormalization::Trace, 64, KernelPrecision::Compact);
+    KernelSet rows(data, specs, KernelNormalization::Trace, 1, KernelPrecision::Compact);
+    QVERIFY(whole.pairMajor());
+    QCOMPARE(whole.storage(), KernelStorage::WholeDouble);
+    QCOMPARE(rows.storage(), KernelStorage::Rows);
+    for (const Eigen::VectorXd& beta : simplexPoints(40, 3)) {
+        double d[2];
+        KernelSet* sets[2] = {&whole, &rows};
+        for (int s = 0; s < 2; ++s) {
+            KernelQ q(*sets[s], data->labels, beta, 8);
+            Smo smo(q, SmoOptions{kC, 1e-10, true});
+            smo.run(0, nullptr);
+            d[s] = smo.dualObjective();
+        }
+        QVERIFY2(std::abs(d[0] - d[1]) <= 1e-9 * std::abs(d[1]), qPrintable(numbers(d[0], d[1])));
+    }
+}
+
+void TestMklInterleaved::defaultCacheHoldsLargerSetsWhole() {
+    // Ringnorm-like data (bench_mkl's generator: class +1 ~ N(0, 4I), −1 ~ N(a, I)), ten widths
+    // per feature: the MKL solvers' KernelSet budget at the default cache_mb.
+    const auto generated = [](int m, int d) {
+        std::mt19937_64 random(7);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        auto data = std::make_shared<Dataset>();
+        data->dense.resize(m, d);
+        data->labels.resize(m);
+        for (int i = 0; i < m; ++i) {
+            data->labels[i] = i % 2 == 0 ? 1.0 : -1.0;
+            for (int j = 0; j < d; ++j)
+                data->dense(i, j) = i % 2 == 0 ? 2.0 * normal(random) : 0.4 + normal(random);
+        }
+        return std::shared_ptr<const Dataset>(data);
+    };
+    const std::string widths = "gaussian:0.001,0.003,0.01,0.03,0.1,0.3,1,3,10,30@each_feature";
+    for (const auto& [m, d] : {std::pair{500, 30}, std::pair{400, 20}}) {
+        const auto data = generated(m, d);
+        std::vector<KernelSpec> specs;
+        std::string why;
+        QVERIFY(parseKernelList(widths, d, &specs, &why));
+        // 300 kernels: 300 MB in float, 600 in double; 200: 128 and 256 MB (double fits, but a
+        // pair-major block beyond 64 MB is held in float).
+        KernelSet kernels(data, specs, KernelNormalization::Trace, mklKernelCacheMb(kMklCacheMb, m),
+                          KernelPrecision::Compact);
+        QCOMPARE(kernels.storage(), KernelStorage::WholeFloat);
+        QVERIFY(kernels.pairMajor());
+        if (m == 500) {  // half of the former default, 384 MB, left them to rows
+            KernelSet former(data, specs, KernelNormalization::Trace, 192,
+                             KernelPrecision::Compact);
+            QCOMPARE(former.storage(), KernelStorage::Rows);
+        }
     }
 }
 
