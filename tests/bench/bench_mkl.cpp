@@ -69,6 +69,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/ringnorm_like.h"
 #include "bench_common.h"
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
@@ -425,23 +426,9 @@ constexpr const char* kContinuousWidths =
 unsigned ringnormSeed = 50;  // --ringnorm-seed; 50, the number, by default
 int continuousRuns = 1;      // --continuous-runs: runs per cell (seconds each, in children)
 
-// Ringnorm-like data (Breiman 1996): 400 examples × 20 features, every value distinct; class
-// +1 (even i) ~ N(0, 4I), class −1 (odd i) ~ N(a·1, I) with a = 2/√20.
+// Ringnorm-like data (tests/common/ringnorm_like.h), 400 × 20 unless said.
 std::shared_ptr<const Dataset> ringnorm(unsigned seed, int m = 400, int d = 20) {
-    std::mt19937_64 random(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    auto data = std::make_shared<Dataset>();
-    data->name = data->source = "ringnorm-like (seed " + std::to_string(seed) + ")";
-    data->dense.resize(m, d);
-    data->labels.resize(m);
-    const double a = 2.0 / std::sqrt(static_cast<double>(d));
-    for (int i = 0; i < m; ++i) {
-        const bool positive = i % 2 == 0;
-        data->labels[i] = positive ? 1.0 : -1.0;
-        for (int j = 0; j < d; ++j)
-            data->dense(i, j) = positive ? 2.0 * normal(random) : a + normal(random);
-    }
-    return data;
+    return cplab::ringnormLike(seed, m, d);
 }
 
 // What a child process reports of one MKL run, through a pipe: the run, its β, and (from

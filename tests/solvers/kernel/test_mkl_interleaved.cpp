@@ -45,6 +45,7 @@
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/smo.h"
+#include "ringnorm_like.h"
 #include "test_printers.h"
 
 using namespace cplab;
@@ -737,24 +738,11 @@ void TestMklInterleaved::wholeAndRowStorageSameObjective() {
 }
 
 void TestMklInterleaved::defaultCacheHoldsLargerSetsWhole() {
-    // Ringnorm-like data (bench_mkl's generator: class +1 ~ N(0, 4I), −1 ~ N(a, I)), ten widths
-    // per feature: the MKL solvers' KernelSet budget at the default cache_mb.
-    const auto generated = [](int m, int d) {
-        std::mt19937_64 random(7);
-        std::normal_distribution<double> normal(0.0, 1.0);
-        auto data = std::make_shared<Dataset>();
-        data->dense.resize(m, d);
-        data->labels.resize(m);
-        for (int i = 0; i < m; ++i) {
-            data->labels[i] = i % 2 == 0 ? 1.0 : -1.0;
-            for (int j = 0; j < d; ++j)
-                data->dense(i, j) = i % 2 == 0 ? 2.0 * normal(random) : 0.4 + normal(random);
-        }
-        return std::shared_ptr<const Dataset>(data);
-    };
+    // Ringnorm-like data (bench_mkl's), ten widths per feature: the MKL solvers' KernelSet
+    // budget at the default cache_mb.
     const std::string widths = "gaussian:0.001,0.003,0.01,0.03,0.1,0.3,1,3,10,30@each_feature";
     for (const auto& [m, d] : {std::pair{500, 30}, std::pair{400, 20}}) {
-        const auto data = generated(m, d);
+        const std::shared_ptr<const Dataset> data = ringnormLike(7, m, d);
         std::vector<KernelSpec> specs;
         std::string why;
         QVERIFY(parseKernelList(widths, d, &specs, &why));

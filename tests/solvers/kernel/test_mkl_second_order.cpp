@@ -25,30 +25,13 @@
 #include "kernel/silp.h"
 #include "kernel/simplemkl.h"
 #include "kernel/smo.h"
+#include "ringnorm_like.h"
 
 using namespace cplab;
 
 namespace {
 
 const std::string kData = CPLAB_TEST_DATA_DIR;
-
-// Ringnorm-like data (as bench_mkl's): class +1 ~ N(0, 4I), class −1 ~ N(a·1,
-// I), a = 2/√d.
-std::shared_ptr<const Dataset> ringnorm(unsigned seed, int m, int d) {
-    std::mt19937_64 random(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    auto data = std::make_shared<Dataset>();
-    data->dense.resize(m, d);
-    data->labels.resize(m);
-    const double a = 2.0 / std::sqrt(static_cast<double>(d));
-    for (int i = 0; i < m; ++i) {
-        const bool positive = i % 2 == 0;
-        data->labels[i] = positive ? 1.0 : -1.0;
-        for (int j = 0; j < d; ++j)
-            data->dense(i, j) = positive ? 2.0 * normal(random) : a + normal(random);
-    }
-    return data;
-}
 
 std::shared_ptr<const Dataset> ionosphere(int m) {
     Dataset all = loadLibsvm(kData + "/kernel/ionosphere_scale");
@@ -70,7 +53,8 @@ struct Case {
 
 Case makeCase(const QString& name) {
     if (name == "ionosphere") return {ionosphere(200), "gaussian:0.05,0.2,1,5;poly:2", 10.0};
-    return {ringnorm(7, 80, 4), "gaussian:0.001,0.003,0.01,0.03,0.1,0.3,1,3,10,30@each_feature"};
+    return {ringnormLike(7, 80, 4),
+            "gaussian:0.001,0.003,0.01,0.03,0.1,0.3,1,3,10,30@each_feature"};
 }
 
 std::unique_ptr<KernelSet> kernelSet(const Case& c) {
