@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "map/cycle_search.h"
+#include "map/local_search.h"
 
 namespace cplab {
 
@@ -24,6 +25,12 @@ constexpr double kMaxCandidateStates = 2e7;
 enum Line { kInput, kInit, kRepeat, kEdges, kClusters, kTighten, kDecode, kUntil };
 
 }  // namespace
+
+int autoSweepsPerStep(const PairwiseModel& model, const MessagePassingOptions& options) {
+    const bool balancedMoves =
+        options.balanced_blocks && options.forest_moves > 0 && BalancedBlockMove::applies(model);
+    return balancedMoves && model.variables() >= kAutoSweepsMinVariables ? kAutoSweepsPerStep : 1;
+}
 
 bool CycleMplpOptions::isValid(std::string* why) const {
     const char* owner = "CycleMplpOptions";
@@ -49,6 +56,7 @@ CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
       cycleOptions_(options) {
     if (!acceptOptions(cycleOptions_)) return;
     SetupTimer timer(*this);
+    setAutoSweepsPerStep(autoSweepsPerStep(*model_, cycleOptions_.base));
     extra_.resize(static_cast<std::size_t>(model_->edgeCount()));
     findCandidates();
     findSeparators();

@@ -66,6 +66,17 @@
 
 namespace cplab {
 
+// What sweeps_per_step = kAuto (the default) means for mplp_cycles: kAutoSweepsPerStep sweeps
+// per step on a binary pairwise model of at least kAutoSweepsMinVariables variables whose
+// decoder makes balanced block moves (balanced_blocks, forest_moves > 0), else 1. There one
+// evaluation (the bound over the clusters, ICM, a max-flow move over about 70 % of the nodes)
+// costs about two sweeps, so with one sweep per step two thirds of the time go to evaluating;
+// on smaller models an evaluation takes under a millisecond and one sweep per step keeps what
+// a viewer steps through (the demos). Chosen on generated grids (docs/map.md, issue 50).
+inline constexpr int kAutoSweepsPerStep = 3;
+inline constexpr int kAutoSweepsMinVariables = 1000;
+int autoSweepsPerStep(const PairwiseModel& model, const MessagePassingOptions& options);
+
 struct CycleMplpOptions {
     MessagePassingOptions base;  // stop rules and the stall rule
     // Sweeps with a flat bound before clusters are added; > 0 and < stall_sweeps (when the

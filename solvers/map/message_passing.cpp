@@ -92,8 +92,9 @@ bool MessagePassingOptions::isValid(const char* owner, std::string* why) const {
                    why) &&
            require(forest_moves >= 0 && forest_moves <= 100, owner, "forest_moves", forest_moves,
                    "must be in 0..100 (0: off)", why) &&
-           require(sweeps_per_step >= 1 && sweeps_per_step <= 1000, owner, "sweeps_per_step",
-                   sweeps_per_step, "must be in 1..1000", why);
+           require(sweeps_per_step == kAuto || (sweeps_per_step >= 1 && sweeps_per_step <= 1000),
+                   owner, "sweeps_per_step", sweeps_per_step, "must be in 1..1000 or -1 (auto)",
+                   why);
 }
 
 std::string pairwiseOnlyRefusal(const PairwiseModel& model, const std::string& solver,
@@ -107,7 +108,10 @@ std::string pairwiseOnlyRefusal(const PairwiseModel& model, const std::string& s
 MessagePassingSolver::MessagePassingSolver(std::shared_ptr<const PairwiseModel> model,
                                            MessagePassingOptions options, const char* owner,
                                            const char* pairwiseOnly, DerivedSetup derived)
-    : Solver(options.stop), model_(std::move(model)), options_(options) {
+    : Solver(options.stop),
+      model_(std::move(model)),
+      options_(options),
+      sweepsPerStep_(std::max(1, options.sweeps_per_step)) {
     if (!model_) {
         reject(std::string(owner) + ": no model given");
         return;
@@ -408,7 +412,7 @@ std::vector<std::string> MessagePassingSolver::extraColumns() const {
 }
 
 Status MessagePassingSolver::doStep(IterationRecord& record) {
-    const int sweeps = options_.sweeps_per_step;
+    const int sweeps = sweepsPerStep_;
     interrupt_ = stepInterrupt();
     for (int s = 0; s < sweeps; ++s) {
         lastSweepOfStep_ = s + 1 == sweeps || cancelRequested();
@@ -459,7 +463,7 @@ Status MessagePassingSolver::doStep(IterationRecord& record) {
                 StatusCode::Stalled,
                 "the dual bound decreased and the best energy rose by less than " +
                     formatReal(options_.stall_tolerance) + " (relative) in " +
-                    std::to_string(window * static_cast<std::size_t>(options_.sweeps_per_step)) +
+                    std::to_string(window * static_cast<std::size_t>(sweepsPerStep_)) +
                     " sweeps: a fixed point of " + name() + ", gap " + formatReal(gap));
         }
     }

@@ -40,8 +40,9 @@
 //            better either). The defaults let a run on a file with no options end by the gap
 //            or by this rule: max_iterations is no limit in practice and max_seconds = 10 is
 //            the backstop (docs/map.md says why).
-// One step() = one sweep over the graph (derived classes say which updates it makes); the
-// sweep polls the cancel token every few thousand nodes.
+// One step() = sweeps_per_step sweeps over the graph (derived classes say which updates a
+// sweep makes), then one evaluation; the default, auto, is one sweep except where a derived
+// solver picks more (cycle_mplp.h). A sweep polls the cancel token every few thousand nodes.
 #pragma once
 
 #include <algorithm>
@@ -80,8 +81,11 @@ struct MessagePassingOptions {
     // (local_search.h; a forest elsewhere): balanced blocks hold far more of a frustrated grid.
     bool balanced_blocks = true;
     // Sweeps per step: the bound, the decoding and the record are made after the last one
-    // (as reference TRW-S code evaluates its bound every few iterations); 1..1000.
-    int sweeps_per_step = 1;
+    // (as reference TRW-S code evaluates its bound every few iterations); 1..1000, or kAuto
+    // (the default): the solver picks, 1 except where an evaluation costs several sweeps on a
+    // large model (mplp_cycles: autoSweepsPerStep in cycle_mplp.h).
+    static constexpr int kAuto = -1;
+    int sweeps_per_step = kAuto;
 
     void visit(OptionVisitor& v) {
         stop.visit(v);
@@ -101,7 +105,8 @@ struct MessagePassingOptions {
                   "cycle by a min-cut, not over forests");
         v.integer("sweeps_per_step", sweeps_per_step,
                   "sweeps of message passing per step; the bound and the labeling are "
-                  "evaluated after the last (1..1000)");
+                  "evaluated after the last (1..1000; -1: auto, 1 except mplp with tighten on "
+                  "binary models of 1,000+ variables)");
     }
     // `owner` names the options struct in the message ("TrwsOptions").
     bool isValid(const char* owner, std::string* why) const;
@@ -142,6 +147,8 @@ class MessagePassingSolver : public Solver {
     int disagreeingNodes() const { return disagreeingCount_; }
     // Clusters added by tightening (0 without it); the summary's "clusters".
     virtual int clusterCount() const { return 0; }
+    // Sweeps per step: options' sweeps_per_step, or what the solver picked for kAuto.
+    int sweepsPerStep() const { return sweepsPerStep_; }
 
     // The picture of a generated image model (its layout, input image and ground truth): it
     // travels in the snapshots, and with a truth the summary adds "bad_pixels" (the fraction
@@ -166,8 +173,13 @@ class MessagePassingSolver : public Solver {
     bool lastSweepOfStep() const { return lastSweepOfStep_; }
     // A window of `sweeps` sweeps in steps (at least 1 when sweeps > 0).
     std::size_t stepsFor(int sweeps) const {
-        const int k = options_.sweeps_per_step;
+        const int k = sweepsPerStep_;
         return static_cast<std::size_t>((sweeps + k - 1) / k);
+    }
+    // A derived constructor's choice for sweeps_per_step = kAuto (the base takes 1); ignored
+    // when the options give a number. Before the first step.
+    void setAutoSweepsPerStep(int sweeps) {
+        if (options_.sweeps_per_step == MessagePassingOptions::kAuto) sweepsPerStep_ = sweeps;
     }
     // Lines of pseudocode() the last step executed (iteration ≥ 1).
     virtual std::vector<int> stepLines() const = 0;
@@ -331,7 +343,8 @@ class MessagePassingSolver : public Solver {
     std::vector<double> bestDualHistory_;    // best U after each step, for the stall rule
     std::vector<double> bestEnergyHistory_;  // best E after each step, for the stall rule
     bool lastSweepOfStep_ = true;
-    Interrupt interrupt_;  // the deadline of the step or set-up in progress (none otherwise)
+    int sweepsPerStep_ = 1;  // options_.sweeps_per_step resolved (kAuto: 1 or the derived's)
+    Interrupt interrupt_;    // the deadline of the step or set-up in progress (none otherwise)
     Interrupt::Clock::time_point setupStart_{};
     double evaluationSeconds_ = 0.0;  // the last evaluation's time
     std::shared_ptr<const GridPicture> picture_;

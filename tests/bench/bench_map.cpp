@@ -34,6 +34,7 @@
 // Usage: bench_map [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput]
 //                  [--frustrated ROWS] [--frustrated-seconds T] [--skip-frustrated]
 //                  [--early-seconds T] [--best-known-seconds T] [--skip-forest]
+//                  [--skip-peer] [--set key=value]...
 //   --seconds T   time limit per solver and instance (default 10)
 //   --dir DIR     folder of <name>.uai.gz, <name>.uai.MAP, <name>.uai.evid
 //   --frustrated ROWS  comma-separated rows of part 3 (default 80x80:1,…,80x80:5,Grids_18,
@@ -46,6 +47,10 @@
 //   --best-known-seconds T  part 3 also runs mplp + tighten for T seconds, for the best known
 //                 energy (its bound often certifies it); default 0: not run
 //   --skip-forest part 3 without the balanced_blocks=false runs
+//   --skip-peer   part 3 without toulbar2 (for tuning our options: E / tb2 is then empty)
+//   --set key=value  an option of part 3's mplp + tighten runs (repeatable; as cplab-cli's
+//                 --set on mplp_cycles, e.g. sweeps_per_step=3), to tune defaults on seeds
+//                 that are not judged
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -89,7 +94,26 @@ struct Settings {
     double early = 10.0;            // part 3 also reports E at this many seconds
     double bestKnownSeconds = 0.0;  // part 3: ours again for this long (0: not run)
     bool forest = true;             // part 3: also the forest moves (balanced_blocks=false)
+    bool peer = true;               // part 3: toulbar2 too
+    cplab::OptionValues ours;       // part 3: --set, options of our runs
 };
+
+// Records --set key=value into s->ours once the options it makes are valid.
+bool parseOurOption(const std::string& kv, Settings* s) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        std::cerr << "bench_map: --set wants key=value, got '" << kv << "'\n";
+        return false;
+    }
+    s->ours[kv.substr(0, eq)] = kv.substr(eq + 1);
+    cplab::CycleMplpOptions probe;
+    std::string why;
+    if (!cplab::assignOptions(probe, s->ours, &why) || !probe.isValid(&why)) {
+        std::cerr << "bench_map: --set " << kv << ": " << why << "\n";
+        return false;
+    }
+    return true;
+}
 
 bool parseArguments(int argc, char** argv, Settings* s) {
     for (int k = 1; k < argc; ++k) {
@@ -118,12 +142,16 @@ bool parseArguments(int argc, char** argv, Settings* s) {
             s->bestKnownSeconds = std::atof(argv[++k]);
         } else if (a == "--skip-forest") {
             s->forest = false;
+        } else if (a == "--skip-peer") {
+            s->peer = false;
+        } else if (a == "--set" && k + 1 < argc) {
+            if (!parseOurOption(argv[++k], s)) return false;
         } else {
             std::cerr << "usage: " << argv[0]
                       << " [--seconds T] [--dir DIR] [--skip-uai] [--skip-throughput] "
                          "[--only INSTANCE] [--frustrated ROWS] [--frustrated-seconds T] "
                          "[--skip-frustrated] [--early-seconds T] [--best-known-seconds T] "
-                         "[--skip-forest]\n";
+                         "[--skip-forest] [--skip-peer] [--set key=value]...\n";
             return false;
         }
     }
@@ -384,8 +412,10 @@ struct FrustratedRun {
 };
 
 FrustratedRun runFrustrated(const std::shared_ptr<PairwiseModel>& model, bool balanced,
-                            double seconds, double early) {
+                            double seconds, double early, const cplab::OptionValues& options) {
     cplab::CycleMplpOptions c;
+    std::string why;
+    cplab::assignOptions(c, options, &why);  // checked by parseOurOption
     c.base.stop.max_seconds = seconds;
     c.base.balanced_blocks = balanced;
     cplab::CycleMplpSolver solver(model, c);
@@ -420,14 +450,15 @@ void frustratedInstance(const Settings& s, const std::string& row, FrustratedWor
     fs::create_directories(tmp);
     const std::string plain = (tmp / "frustrated.uai").string();
     cplab::writeUai(plain, r.model->toTables());
-    const PeerRun peer = runToulbar2(plain, s.frustratedSeconds, r.reference);
+    PeerRun peer;
+    if (s.peer) peer = runToulbar2(plain, s.frustratedSeconds, r.reference);
     fs::remove(plain);
     std::vector<FrustratedRun> ours;
     for (const bool balanced : {true, false})
         if (balanced || s.forest)
-            ours.push_back(runFrustrated(r.model, balanced, s.frustratedSeconds, s.early));
+            ours.push_back(runFrustrated(r.model, balanced, s.frustratedSeconds, s.early, s.ours));
     if (s.bestKnownSeconds > 0) {  // the same, longer: its bound may certify the best known
-        ours.push_back(runFrustrated(r.model, true, s.bestKnownSeconds, s.early));
+        ours.push_back(runFrustrated(r.model, true, s.bestKnownSeconds, s.early, s.ours));
         ours.back().label += fmt(", %g s", s.bestKnownSeconds);
     }
     // The best known energy: the best of every run and the reference; an optimum when one of
@@ -482,8 +513,14 @@ void frustratedTable(const Settings& s) {
               << fmt("%g", s.frustratedSeconds)
               << " s (>= 1: at least as good); best known = the best E of all runs (and the "
                  "reference), an optimum when a bound meets it; E / best >= 0.995: within "
-                 "0.5 %.\n\n"
-              << "| instance | solver | U | E at " << fmt("%g", s.early)
+                 "0.5 %.\n\n";
+    if (!s.ours.empty()) {
+        std::cout << "Our runs with";
+        for (const auto& [key, value] : s.ours)
+            std::cout << " --set " << key << "=" << value;
+        std::cout << (s.peer ? "" : "; toulbar2 not run") << ".\n\n";
+    }
+    std::cout << "| instance | solver | U | E at " << fmt("%g", s.early)
               << " s | E | E / tb2 | E at " << fmt("%g", s.early)
               << " s / best | E / best | E − E_ref | s |\n"
                  "|---|---|---|---|---|---|---|---|---|---|\n";
