@@ -48,9 +48,10 @@
 //                 energy (its bound often certifies it); default 0: not run
 //   --skip-forest part 3 without the balanced_blocks=false runs
 //   --skip-peer   part 3 without toulbar2 (for tuning our options: E / tb2 is then empty)
-//   --set key=value  an option of part 3's mplp + tighten runs (repeatable; as cplab-cli's
-//                 --set on mplp_cycles, e.g. sweeps_per_step=3), to tune defaults on seeds
-//                 that are not judged
+//   --set key=value  an option of our mplp + tighten runs of part 3 and of part 1's pairwise
+//                 instances (repeatable; as cplab-cli's --set on mplp_cycles, e.g.
+//                 sweeps_per_step=3): to tune defaults on seeds that are not judged, and for
+//                 before/after rows of a changed default
 // The exit code is 0 unless the benchmark cannot run: it is a report.
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -95,7 +96,7 @@ struct Settings {
     double bestKnownSeconds = 0.0;  // part 3: ours again for this long (0: not run)
     bool forest = true;             // part 3: also the forest moves (balanced_blocks=false)
     bool peer = true;               // part 3: toulbar2 too
-    cplab::OptionValues ours;       // part 3: --set, options of our runs
+    cplab::OptionValues ours;       // parts 1 and 3: --set, options of our mplp + tighten runs
 };
 
 // Records --set key=value into s->ours once the options it makes are valid.
@@ -250,7 +251,8 @@ std::string num(double v, const char* format = "%.3f") {
     return std::isnan(v) ? std::string("–") : fmt(format, v);
 }
 
-void uaiTable(const Settings& s) {
+// The instances of part 1: the names of s.dir's <name>.uai.gz, sorted.
+std::vector<std::string> uaiNames(const Settings& s) {
     std::vector<std::string> names;
     for (const auto& entry : fs::directory_iterator(s.dir)) {
         const std::string file = entry.path().filename().string();
@@ -258,13 +260,43 @@ void uaiTable(const Settings& s) {
             names.push_back(file.substr(0, file.size() - 7));
     }
     std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Part 1's heading, its legend and the head of its table.
+void uaiHeading(const Settings& s) {
     std::cout << "## UAI 2014 MAP instances, " << fmt("%g", s.seconds)
               << " s per solver and instance (" << s.dir << ")\n\n"
               << "E = ln of the unnormalised probability of the best labeling (higher is better), "
                  "U = the dual bound (U >= max E), ref = the competition's .MAP labeling; "
-                 "'to ref' = seconds until a labeling with E >= E_ref was found.\n\n"
-              << "| instance | vars | labels | E_ref | solver | U | E | U − E | E − E_ref | s | "
+                 "'to ref' = seconds until a labeling with E >= E_ref was found.\n\n";
+    for (const auto& [key, value] : s.ours)
+        std::cout << "mplp + cycles with --set " << key << "=" << value << ".\n\n";
+    std::cout << "| instance | vars | labels | E_ref | solver | U | E | U − E | E − E_ref | s | "
                  "to ref |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+}
+
+// The instance at `base` (<name>.uai, read from .gz, with its .evid), and the energy of its
+// .MAP labeling; or why our reader refuses it.
+void loadInstance(const std::string& base, std::shared_ptr<PairwiseModel>* model,
+                  std::string* refused, double* reference) {
+    try {
+        cplab::UaiTables tables = cplab::loadUai(base + ".gz");
+        if (fs::exists(base + ".evid"))
+            cplab::applyEvidence(tables,
+                                 cplab::loadUaiEvidence(base + ".evid", tables.cardinalities));
+        *model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
+        if (fs::exists(base + ".MAP"))
+            *reference =
+                (*model)->energy(cplab::loadUaiResult(base + ".MAP", (*model)->labelCounts()));
+    } catch (const std::exception& e) {
+        *refused = e.what();
+    }
+}
+
+void uaiTable(const Settings& s) {
+    const std::vector<std::string> names = uaiNames(s);
+    uaiHeading(s);
     const fs::path tmp = fs::temp_directory_path() / "cplab_bench_map";
     fs::create_directories(tmp);
     for (const std::string& name : names) {
@@ -276,18 +308,7 @@ void uaiTable(const Settings& s) {
         std::shared_ptr<PairwiseModel> model;
         std::string refused;
         double reference = NAN;
-        try {
-            cplab::UaiTables tables = cplab::loadUai(base + ".gz");
-            if (fs::exists(base + ".evid"))
-                cplab::applyEvidence(tables,
-                                     cplab::loadUaiEvidence(base + ".evid", tables.cardinalities));
-            model = std::make_shared<PairwiseModel>(PairwiseModel::fromTables(std::move(tables)));
-            if (fs::exists(base + ".MAP"))
-                reference =
-                    model->energy(cplab::loadUaiResult(base + ".MAP", model->labelCounts()));
-        } catch (const std::exception& e) {
-            refused = e.what();
-        }
+        loadInstance(base, &model, &refused, &reference);
         const std::string head =
             "| " + name + " | " +
             (model ? std::to_string(model->variables()) + " | " + std::to_string(model->maxLabels())
@@ -326,6 +347,8 @@ void uaiTable(const Settings& s) {
             cplab::TrwsSolver trws(model, t);
             report("trws", runOurs(trws, reference));
             cplab::CycleMplpOptions c;
+            std::string why;
+            cplab::assignOptions(c, s.ours, &why);  // --set, checked by parseOurOption
             c.base.stop.max_seconds = s.seconds;
             cplab::CycleMplpSolver cycles(model, c);
             const OurRun b = runOurs(cycles, reference);
