@@ -56,6 +56,7 @@ struct SilpSolver::State {
     bool qHoldsBeta = false;
     double upper = kInf;
     bool lpRan = false;
+    double levelFraction = kLevelFraction;  // λ (master=level; adapts when interleaved)
 
     // The products Kₖ Yα of the last plane for the kernels of its β (mklPlane), while α has
     // not moved since: SMO's gradient at the next β is formed from them.
@@ -191,6 +192,12 @@ std::vector<std::string> SilpSolver::pseudocode() const {
     std::vector<std::string> lines = chunkSteps_ > 0 ? interleavedPseudocode() : exactPseudocode();
     if (levelMaster()) {
         lines[kInit] += ";  lambda = " + formatShort(kLevelFraction);
+        if (chunkSteps_ > 0) {
+            lines[kInit] += " in [" + formatShort(kLevelFraction) + ", " +
+                            formatShort(kLevelFractionMax) + "]: 1 - lambda times " +
+                            formatShort(kLevelOvershoot) + " after a plane with D_t > U, " +
+                            formatShort(kLevelNewBest) + " after a new best D_t";
+        }
         lines[kLp] = std::string(chunkSteps_ > 0 ? "  if D_t > max(level, theta + gap/2) or SMO "
                                                    "converged: add the plane;  theta <- LP"
                                                  : "  add theta >= sum_k beta_k S_k;  theta_t <- "
@@ -298,6 +305,7 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
     // 2. The plane of this feasible α: below D everywhere (silp.h); its height at β_t.
     const Eigen::VectorXd S = s.planeOf(*kernels_);
     const double D = s.beta.dot(S);
+    const double upperBefore = s.upper;
     // 3. Upper bounds: any (α, b) gives a primal value ≥ D(β_t) ≥ min D.
     s.upper = std::min(s.upper, s.smo.primalObjective());
     if (progress.converged) {
@@ -308,6 +316,7 @@ Status SilpSolver::interleavedStep(IterationRecord& record) {
     const double cut = std::max(levelMaster() ? levelValue() : s.theta,
                                 s.theta + 0.5 * stopOptions().gapTolerance(D));
     s.lpRan = s.planes.empty() || progress.converged || D > cut;
+    if (s.lpRan && levelMaster()) adaptLevelFraction(progress.converged, D, upperBefore);
     if (s.lpRan) {
         const Eigen::VectorXd before = s.beta;
         const Status status = planeAdded(record, S, D);
@@ -350,7 +359,23 @@ double SilpSolver::levelValue() const {
     const State& s = *state_;
     const double upper = chunkSteps_ > 0 ? s.upper : s.bestD;
     if (!(upper < kInf) || upper <= s.theta) return s.theta;
-    return s.theta + kLevelFraction * (upper - s.theta);
+    return s.theta + s.levelFraction * (upper - s.theta);
+}
+
+void SilpSolver::adaptLevelFraction(bool converged, double D, double upperBefore) {
+    State& s = *state_;
+    if (!(upperBefore < kInf)) return;
+    double rest = 1.0 - s.levelFraction;  // ℓ = U − rest (U − θ)
+    if (D > upperBefore) {
+        rest *= kLevelOvershoot;  // β_t is worse than the best point: smaller steps
+    } else if (converged) {
+        rest *= kLevelNewBest;  // D(β_t) < U: a new best point, larger steps
+    }
+    s.levelFraction = std::clamp(1.0 - rest, kLevelFraction, kLevelFractionMax);
+}
+
+double SilpSolver::levelFraction() const {
+    return state_ ? state_->levelFraction : kLevelFraction;
 }
 
 Eigen::VectorXd SilpSolver::nextBeta(const Eigen::VectorXd& lpBeta) {

@@ -26,7 +26,11 @@
 // {β ∈ Δ : maxᵢ Sᵢᵀβ ≤ ℓ}, ℓ = L + λ (U − L), λ = kLevelFraction (level_projection.h).
 // The planes and both bounds are those of `lp`; only where the next SVM is solved changes.
 // Interleaved, a plane enters when its height at β_t exceeds ℓ (it cuts β_t off the level
-// set) and half the stopping gap above θ, or when the chunk converged.
+// set) and half the stopping gap above θ, or when the chunk converged; and λ adapts: a plane
+// whose height at β_t is above U (β_t is worse than the best point: the step overshot) moves
+// ℓ towards U, (1 − λ) ← kLevelOvershoot (1 − λ), and a converged SVM with D(β_t) < U (a new
+// best point) moves it back, (1 − λ) ← kLevelNewBest (1 − λ), within [kLevelFraction,
+// kLevelFractionMax].
 #pragma once
 
 #include "kernel_solver.h"
@@ -38,6 +42,14 @@ namespace cplab {
 // Convex Optimization, 2004, §3.3.3). Interleaved, against 0.5: planes 14 → 12 on sonar (19
 // kernels), 7 → 6 on ionosphere (17), 33 → 38 on german (200) (bench_mkl, docs/kernel.md).
 inline constexpr double kLevelFraction = 0.29289321881345248;
+// Interleaved, λ adapts between kLevelFraction and kLevelFractionMax (silp.cpp,
+// adaptLevelFraction). Chosen on generated sets (docs/kernel.md, "The level fraction λ
+// adapts"): ringnorm-like data with 200 kernels 338/336/241 planes → 116/141/132 (2.6/2.1/1.3 s
+// → 0.7/0.9/0.7 s), few-valued and mixed features 95/256 → 44/111; on 2-D sets with 5-9
+// kernels the planes stay at 4-15 (xor 11/10 → 12/13), where a constant 0.9 took 9-66.
+inline constexpr double kLevelFractionMax = 0.9;
+inline constexpr double kLevelOvershoot = 0.7;
+inline constexpr double kLevelNewBest = 1.5;
 // master=level: at most this many ascent steps per projection. The projection only chooses
 // the next β (the bounds do not depend on it), and an unfinished one is moved into the level
 // set; on german with 200 kernels the ascent to its tolerance took 2,000 steps per plane late
@@ -70,6 +82,8 @@ class SilpSolver : public KernelSvmSolver {
     // The planes so far: coefficients (S_1(αᵢ), …, S_K(αᵢ)) and where they were taken.
     const std::vector<Eigen::VectorXd>& planes() const;
     const std::vector<Eigen::VectorXd>& betaIterates() const;
+    // The level fraction λ now (master=level; kLevelFraction until it adapts, interleaved).
+    double levelFraction() const;
     // Warm start from a run of the same kernels on the same training set with a C no larger
     // than this one's (a grid of C values solved in increasing order), before the first step:
     // the first SVM is solved at `previous`'s best β from its α (feasible here: 0 ≤ α ≤
@@ -105,6 +119,8 @@ class SilpSolver : public KernelSvmSolver {
     bool levelMaster() const { return silpOptions_.master == "level"; }
     // ℓ for the bounds now (θ when U is not known yet).
     double levelValue() const;
+    // Interleaved, master=level: λ after a plane of height D at β_t entered (silp.h).
+    void adaptLevelFraction(bool converged, double D, double upperBefore);
     SilpOptions silpOptions_;
     int chunkSteps_ = 0;  // 0: exact SVM solves (`silp`)
     std::unique_ptr<State> state_;

@@ -143,6 +143,7 @@ class TestMklInterleaved : public QObject {
     void stoppedEarlyReportsItsModel();
     void wholeAndRowStorageSameObjective();
     void defaultCacheHoldsLargerSetsWhole();
+    void adaptiveLevelMeetsSilpOnContinuousFeatures();
 };
 
 void TestMklInterleaved::sameObjectiveAsSilp_data() {
@@ -758,6 +759,34 @@ void TestMklInterleaved::defaultCacheHoldsLargerSetsWhole() {
             QCOMPARE(former.storage(), KernelStorage::Rows);
         }
     }
+}
+
+// On continuous features with many kernels the level method overshoots (planes with D_t > U):
+// the interleaved solver's λ rises there (silp.h), and the run still ends at plain SILP's
+// objective, with every lower bound below it.
+void TestMklInterleaved::adaptiveLevelMeetsSilpOnContinuousFeatures() {
+    const std::string widths = "gaussian:0.01,0.1,1,10@each_feature";
+    const KernelProblem problem{ringnormLike(3, 160, 8), nullptr};
+    SilpSolver silp(problem, mklOptions<SilpOptions>(widths, 1e-5, 1e-5));
+    InterleavedSilpSolver interleaved(problem,
+                                      mklOptions<InterleavedSilpOptions>(widths, 1e-5, 1e-5));
+    QCOMPARE(interleaved.levelFraction(), kLevelFraction);
+    QCOMPARE(solve(silp).code, StatusCode::Converged);
+    const double a = silp.lastRecord().upper;
+    double highest = 0.0;
+    solve(interleaved, [&](const Solver&, const IterationRecord& r) {
+        const double lambda = interleaved.levelFraction();
+        QVERIFY(lambda >= kLevelFraction && lambda <= kLevelFractionMax);
+        highest = std::max(highest, lambda);
+        QVERIFY2(r.lower <= a * (1 + 1e-6), qPrintable(numbers(r.lower, a)));
+    });
+    QCOMPARE(interleaved.status().code, StatusCode::Converged);
+    const double b = interleaved.lastRecord().upper;
+    QVERIFY2(std::abs(a - b) <= 1e-4 * std::max(a, b), qPrintable(numbers(a, b)));
+    QVERIFY2(b >= silp.lastRecord().lower * (1 - 1e-6), qPrintable(numbers(a, b)));
+    QVERIFY2(highest >= 0.5, qPrintable(QString("highest lambda %1").arg(highest)));
+    qInfo("U silp %.10g (%d SVMs), interleaved %.10g (%d chunks, %zu planes, lambda up to %.3f)", a,
+          silp.iteration(), b, interleaved.iteration(), interleaved.planes().size(), highest);
 }
 
 QTEST_GUILESS_MAIN(TestMklInterleaved)
