@@ -29,6 +29,7 @@
 #include "main_window_parts.h"
 #include "registry.h"
 #include "run.h"
+#include "scaled_style.h"
 #include "version.h"
 
 namespace {
@@ -522,6 +523,8 @@ int main(int argc, char** argv) {
         }
     }
     QApplication app(argc, argv);
+    // Check boxes, scroll bars and sliders grow with the presentation scale's type.
+    QApplication::setStyle(new cplab::ScaledStyle);
     QApplication::setApplicationName("cplab");
     QApplication::setApplicationVersion(CPLAB_VERSION);
     QApplication::setOrganizationName("cplab");
