@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <algorithm>
+#include <functional>
 
 #include "cli.h"
 #include "cli_commands.h"
@@ -48,15 +49,19 @@ struct BatchArguments {
 // Runs of a demo or a session, one after the other on one problem.
 struct Batch {
     std::vector<RunResult> results;
-    std::vector<std::vector<IterationRecord>> traces;
     int code = kExitOk;
 };
+
+// What a batch does with run k's records (iteration 0 first) before its solver goes: a
+// session compares them with the stored ones, so no run's trace outlives its run.
+using TraceSink = std::function<void(std::size_t k, const std::vector<IterationRecord>& trace)>;
 
 // Runs `runs` on `problem` as `what` ("demo kelley") with progress on `err` unless `quiet`;
 // with `prefix`, each run's trace goes to PREFIX<k>_<solver>.csv (every place checked first).
 std::optional<Batch> runBatch(const std::string& what, const ProblemInstance& problem,
                               const std::vector<DemoRun>& runs, bool quiet,
-                              const std::string& prefix, std::ostream& err) {
+                              const std::string& prefix, std::ostream& err,
+                              const TraceSink& sink = {}) {
     const auto tracePath = [&](std::size_t k) {
         return prefix + std::to_string(k + 1) + "_" + runs[k].solver + ".csv";
     };
@@ -80,11 +85,14 @@ std::optional<Batch> runBatch(const std::string& what, const ProblemInstance& pr
         }
         const std::string label = runs[k].solver + "#" + std::to_string(k + 1);
         // Iteration 0 first, as a session stores it: its bounds are compared too.
-        std::vector<IterationRecord> trace{solver->lastRecord()};
+        const IterationRecord initial = solver->lastRecord();
         batch.results.push_back(runSolver(*solver, label, quiet, err));
         batch.results.back().options = runs[k].options;
-        trace.insert(trace.end(), solver->trace().begin(), solver->trace().end());
-        batch.traces.push_back(std::move(trace));
+        if (sink) {
+            std::vector<IterationRecord> trace{initial};
+            trace.insert(trace.end(), solver->trace().begin(), solver->trace().end());
+            sink(k, trace);
+        }
         batch.code = std::max(batch.code, exitStatusFor(batch.results.back().status));
         if (!prefix.empty() &&
             !writeTraceCsv(tracePath(k), solver->trace(), solver->extraColumns(), &why)) {
@@ -191,20 +199,25 @@ int commandSession(const std::vector<std::string>& args, std::ostream& out, std:
     for (const SessionRun& r : session->runs)
         runs.push_back({r.solver, r.options});
     const std::string what = "session " + a.name;
+    // Each run against its stored history as soon as it ends (its trace goes with its solver).
+    std::vector<QJsonObject> agreements(runs.size());
+    std::vector<std::string> agreementTexts(runs.size());
+    const TraceSink compare = [&](std::size_t k, const std::vector<IterationRecord>& trace) {
+        if (const auto& stored = session->runs[k].history)
+            agreements[k] = storedAgreement(*stored, trace, &agreementTexts[k]);
+    };
     const auto batch = runBatch(what, *problem, runs, a.parser.isSet(a.quiet),
-                                a.parser.value(a.tracePrefix).toStdString(), err);
+                                a.parser.value(a.tracePrefix).toStdString(), err, compare);
     if (!batch) return kExitInvalid;
     QJsonArray results;
     for (std::size_t k = 0; k < batch->results.size(); ++k) {
         QJsonObject summary = summaryJson(batch->results[k], *problem);
-        std::string agreement;
-        if (const auto& stored = session->runs[k].history)
-            summary.insert("stored", storedAgreement(*stored, batch->traces[k], &agreement));
+        if (!agreementTexts[k].empty()) summary.insert("stored", agreements[k]);
         results.append(summary);
         if (a.parser.isSet(a.json)) continue;
         if (k) out << '\n';
         writeSummaryText(out, batch->results[k], *problem);
-        if (!agreement.empty()) printLine(out, "stored", agreement);
+        if (!agreementTexts[k].empty()) printLine(out, "stored", agreementTexts[k]);
     }
     if (a.parser.isSet(a.json)) {
         writeJson(out, QJsonObject{{"cplab_version", CPLAB_VERSION},
