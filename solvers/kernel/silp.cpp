@@ -191,13 +191,11 @@ SilpSolver::~SilpSolver() = default;
 std::vector<std::string> SilpSolver::pseudocode() const {
     std::vector<std::string> lines = chunkSteps_ > 0 ? interleavedPseudocode() : exactPseudocode();
     if (levelMaster()) {
-        lines[kInit] += ";  lambda = " + formatShort(kLevelFraction);
-        if (chunkSteps_ > 0) {
-            lines[kInit] += " in [" + formatShort(kLevelFraction) + ", " +
-                            formatShort(kLevelFractionMax) + "]: 1 - lambda times " +
-                            formatShort(kLevelOvershoot) + " after a plane with D_t > U, " +
-                            formatShort(kLevelNewBest) + " after a new best D_t";
-        }
+        lines[kInit] += ";  lambda = " + formatShort(kLevelFraction) + " in [" +
+                        formatShort(kLevelFraction) + ", " + formatShort(kLevelFractionMax) +
+                        "]: 1 - lambda times " + formatShort(kLevelOvershoot) +
+                        " after a plane with D_t > U, " + formatShort(kLevelNewBest) +
+                        " after a new best D_t";
         lines[kLp] = std::string(chunkSteps_ > 0 ? "  if D_t > max(level, theta + gap/2) or SMO "
                                                    "converged: add the plane;  theta <- LP"
                                                  : "  add theta >= sum_k beta_k S_k;  theta_t <- "
@@ -269,6 +267,7 @@ Status SilpSolver::exactStep(IterationRecord& record) {
     s.alpha = s.smo.alpha();
     s.bias = s.smo.bias();
     s.violation = progress.maxViolation;
+    if (levelMaster() && !s.planes.empty()) adaptLevelFraction(true, D, s.bestD);
     s.noteSolution(D);
 
     // 2. The plane θ ≥ Σₖ βₖ S_k(α_t), 3. the master LP.

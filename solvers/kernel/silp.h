@@ -26,11 +26,11 @@
 // {β ∈ Δ : maxᵢ Sᵢᵀβ ≤ ℓ}, ℓ = L + λ (U − L), λ = kLevelFraction (level_projection.h).
 // The planes and both bounds are those of `lp`; only where the next SVM is solved changes.
 // Interleaved, a plane enters when its height at β_t exceeds ℓ (it cuts β_t off the level
-// set) and half the stopping gap above θ, or when the chunk converged; and λ adapts: a plane
+// set) and half the stopping gap above θ, or when the chunk converged. λ adapts: a plane
 // whose height at β_t is above U (β_t is worse than the best point: the step overshot) moves
-// ℓ towards U, (1 − λ) ← kLevelOvershoot (1 − λ), and a converged SVM with D(β_t) < U (a new
+// ℓ towards U, (1 − λ) ← kLevelOvershoot (1 − λ), and a solved SVM with D(β_t) < U (a new
 // best point) moves it back, (1 − λ) ← kLevelNewBest (1 − λ), within [kLevelFraction,
-// kLevelFractionMax].
+// kLevelFractionMax]. master=level is the default of both solvers since issue 50.
 #pragma once
 
 #include "kernel_solver.h"
@@ -42,11 +42,13 @@ namespace cplab {
 // Convex Optimization, 2004, §3.3.3). Interleaved, against 0.5: planes 14 → 12 on sonar (19
 // kernels), 7 → 6 on ionosphere (17), 33 → 38 on german (200) (bench_mkl, docs/kernel.md).
 inline constexpr double kLevelFraction = 0.29289321881345248;
-// Interleaved, λ adapts between kLevelFraction and kLevelFractionMax (silp.cpp,
-// adaptLevelFraction). Chosen on generated sets (docs/kernel.md, "The level fraction λ
-// adapts"): ringnorm-like data with 200 kernels 338/336/241 planes → 116/141/132 (2.6/2.1/1.3 s
-// → 0.7/0.9/0.7 s), few-valued and mixed features 95/256 → 44/111; on 2-D sets with 5-9
-// kernels the planes stay at 4-15 (xor 11/10 → 12/13), where a constant 0.9 took 9-66.
+// λ adapts between kLevelFraction and kLevelFractionMax (silp.cpp, adaptLevelFraction).
+// Chosen on generated sets (docs/kernel.md, "The level fraction λ adapts"): interleaved, on
+// ringnorm-like data with 200 kernels 338/336/241 planes → 116/141/132 (2.6/2.1/1.3 s →
+// 0.7/0.9/0.7 s), few-valued and mixed features 95/256 → 44/111; on 2-D sets with 5-9 kernels
+// the planes stay at 4-15 (xor 11/10 → 12/13), where a constant 0.9 took 9-66. Exact, on the
+// ringnorm-like sets 370/329/259 SVMs → 212/149/145 (Kelley's method: 947/787/691).
+
 inline constexpr double kLevelFractionMax = 0.9;
 inline constexpr double kLevelOvershoot = 0.7;
 inline constexpr double kLevelNewBest = 1.5;
@@ -58,11 +60,14 @@ inline constexpr int kLevelProjectionSteps = 200;
 
 struct SilpOptions {
     // Up to 2,000 SVMs (200 before issue 50): with hundreds of kernels Kelley's method takes
-    // about 1,000 (1,004 on ringnorm-like data with 200 kernels, seed 1; master=level 261-360
-    // on seeds 1-3).
+    // about 1,000 (947 on ringnorm-like data with 200 kernels, seed 1; master=level with the
+    // adaptive λ 145-212 on seeds 1-3).
     StopOptions stop{0.0, 1e-3, 2000, 0.0};
     KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace", kMklCacheMb};
-    std::string master = "lp";  // lp: Kelley's method (the LP's minimiser); level: level method
+    // lp: Kelley's method (the LP's minimiser); level: the level method, the default since
+    // issue 50 (4-6× fewer SVMs with hundreds of kernels on continuous features; the demos
+    // whose stories show the LP's jumps ask for lp).
+    std::string master = "level";
 
     void visit(OptionVisitor& v);
     bool isValid(std::string* why) const;
@@ -130,8 +135,8 @@ struct InterleavedSilpOptions {
     StopOptions stop{0.0, 1e-3, 100000, 0.0};
     KernelOptions kernel{"gaussian:0.1,1,10;poly:2;linear", 1.0, "trace", kMklCacheMb};
     int chunk_steps = 0;  // SMO pair updates per step, ≥ 0; 0: automatic (m / 2, at least 50)
-    // As SilpOptions::master, but level by default: interleaved, it takes fewer planes and less
-    // time than lp on ionosphere (17 kernels), sonar (19) and german (200; 4×) (bench_mkl).
+    // As SilpOptions::master (level by default, here since issue 34: fewer planes and less
+    // time than lp on ionosphere (17 kernels), sonar (19) and german (200; 4×), bench_mkl).
     std::string master = "level";
 
     void visit(OptionVisitor& v);

@@ -122,10 +122,11 @@ const std::vector<SolverEntry> kKernelSolvers = {
          .description =
              "Multiple kernel learning by cutting planes on the simplex (Sonnenburg et al. 2006, "
              "§7.3): each step solves the SVM for the current weights beta, adds the plane "
-             "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. master=level "
-             "(Xu et al. 2008) projects beta onto a level set of the planes instead of jumping "
-             "to the LP's minimiser: far fewer planes with many kernels. Bounds: best D(beta) "
-             "and the LP's theta.",
+             "theta >= sum_k beta_k S_k(alpha) and re-solves the master LP. By default "
+             "(master=level, Xu et al. 2008) the next beta is the projection of beta onto a "
+             "level set of the planes, its level adapting to overshoots, instead of the LP's "
+             "minimiser (master=lp, Kelley's method): far fewer planes with many kernels. "
+             "Bounds: best D(beta) and the LP's theta.",
          .groups = kKernelGroups,
          .warmStart = warmStartOf<SilpSolver>()},
         "kernels"),
@@ -172,7 +173,11 @@ const std::vector<SolverEntry> kKernelSolvers = {
 // The checkerboard: neither a linear nor a degree-2 polynomial kernel can draw it (alone,
 // their test errors are about 0.5), a Gaussian can; MKL puts all the weight on the Gaussian.
 const OptionValues kChoiceOptions = {{"kernels", "linear;poly:2;gaussian:2"}, {"C", "10"}};
-const OptionValues kWidthsOptions = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}};
+// SILP as the paper has it, Kelley's method (the default level method moves β by projections):
+// the stories show the LP's minimiser jumping between corners and edges.
+const OptionValues kChoiceKelley = {
+    {"kernels", "linear;poly:2;gaussian:2"}, {"C", "10"}, {"master", "lp"}};
+const OptionValues kWidthsKelley = {{"kernels", "gaussian:0.1,1,10"}, {"C", "1"}, {"master", "lp"}};
 // The paper's reduced gradient, which the story shows (the default second-order steps reach
 // the optimum of three weights in three steps).
 const OptionValues kWidthsGradient = {
@@ -187,7 +192,7 @@ const std::vector<DemoInfo> kKernelDemos = {
      "watch the weights move to it, the cutting-plane model of D(beta) over the "
      "triangle of weights, and the decision function.",
      kKernelPrefix + "checkerboard",
-     {{"silp", kChoiceOptions}, {"simplemkl", kChoiceOptions}},
+     {{"silp", kChoiceKelley}, {"simplemkl", kChoiceOptions}},
      {{0, "",
        "A checkerboard and three kernels (linear, polynomial, Gaussian): weights start "
        "equal."},
@@ -205,7 +210,7 @@ const std::vector<DemoInfo> kKernelDemos = {
      "and edges before settling inside; SimpleMKL descends along the reduced "
      "gradient. Evaluate D(beta) on the grid to compare the model with D itself.",
      kKernelPrefix + "overlapping_blobs",
-     {{"silp", kWidthsOptions}, {"simplemkl", kWidthsGradient}},
+     {{"silp", kWidthsKelley}, {"simplemkl", kWidthsGradient}},
      {{0, "",
        "Two overlapping blobs, three Gaussian widths; beta starts at the triangle's "
        "centre."},
@@ -222,7 +227,11 @@ const std::vector<DemoInfo> kKernelDemos = {
      "kernels) learnt by SILP: the weights pick out the few features (3 to 7 above "
      "all) that separate the radar returns.",
      kKernelPrefix + "ionosphere_scale",
-     {{"silp", {{"kernels", "gaussian:1@each_feature"}, {"C", "1"}, {"tol_rel", "1e-2"}}}},
+     {{"silp",
+       {{"kernels", "gaussian:1@each_feature"},
+        {"C", "1"},
+        {"tol_rel", "1e-2"},
+        {"master", "lp"}}}},
      {{0, "", "34 kernels, one per feature of ionosphere, equal weights to start."},
       {1, "", "Each step adds a plane; the LP puts the weight on a few features."},
       {2, "kernel entered", "A kernel entered the active set: another feature starts to count."},

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <type_traits>
 
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
@@ -73,6 +74,8 @@ Options mklOptions(const std::string& kernels, double C, double tolRel, double k
     o.stop.tol_rel = tolRel;
     o.stop.epsilon = 0.0;
     o.stop.max_iterations = 1000;
+    // SILP as the paper has it, Kelley's method (the tests of the level method name it).
+    if constexpr (std::is_same_v<Options, SilpOptions>) o.master = "lp";
     return o;
 }
 

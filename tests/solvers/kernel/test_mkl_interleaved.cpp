@@ -36,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "data/csv_format.h"
 #include "data/libsvm_format.h"
@@ -85,6 +86,8 @@ Options mklOptions(const std::string& kernels, double tolRel, double kkt, double
     o.stop.tol_rel = tolRel;
     o.stop.epsilon = 0.0;
     o.stop.max_iterations = 100000;
+    // Plain SILP, Kelley's method, as the reference (the level method's tests set master).
+    if constexpr (std::is_same_v<Options, SilpOptions>) o.master = "lp";
     return o;
 }
 
