@@ -32,6 +32,10 @@ int autoSweepsPerStep(const PairwiseModel& model, const MessagePassingOptions& o
     return balancedMoves && model.variables() >= kAutoSweepsMinVariables ? kAutoSweepsPerStep : 1;
 }
 
+int autoClustersPerRound(const PairwiseModel& model, const MessagePassingOptions& options) {
+    return autoSweepsPerStep(model, options) > 1 ? kAutoClustersLarge : kAutoClusters;
+}
+
 bool CycleMplpOptions::isValid(std::string* why) const {
     const char* owner = "CycleMplpOptions";
     return base.isValid(owner, why) &&
@@ -41,8 +45,8 @@ bool CycleMplpOptions::isValid(std::string* why) const {
                "must be > 0 and < stall_sweeps (unless stall_sweeps = 0)", why) &&
            require(std::isfinite(tighten_tolerance) && tighten_tolerance >= 0.0, owner,
                    "tighten_tolerance", tighten_tolerance, "must be a finite number >= 0", why) &&
-           require(clusters_per_round > 0, owner, "clusters_per_round", clusters_per_round,
-                   "must be > 0", why) &&
+           require(clusters_per_round > 0 || clusters_per_round == -1, owner, "clusters_per_round",
+                   clusters_per_round, "must be > 0, or -1 (auto)", why) &&
            require(std::isfinite(min_decrease) && min_decrease >= 0.0, owner, "min_decrease",
                    min_decrease, "must be a finite number >= 0", why) &&
            require(max_cluster_states > 0, owner, "max_cluster_states", max_cluster_states,
@@ -57,6 +61,9 @@ CycleMplpSolver::CycleMplpSolver(std::shared_ptr<const PairwiseModel> model,
     if (!acceptOptions(cycleOptions_)) return;
     SetupTimer timer(*this);
     setAutoSweepsPerStep(autoSweepsPerStep(*model_, cycleOptions_.base));
+    clustersPerRound_ = cycleOptions_.clusters_per_round > 0
+                            ? cycleOptions_.clusters_per_round
+                            : autoClustersPerRound(*model_, cycleOptions_.base);
     extra_.resize(static_cast<std::size_t>(model_->edgeCount()));
     findCandidates();
     findSeparators();
@@ -385,8 +392,8 @@ std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {
         edges.push_back(std::move(belief));
     }
     CycleSearchLimits limits;
-    limits.wanted = static_cast<int>(
-        std::min(4LL * cycleOptions_.clusters_per_round, static_cast<long long>(1 << 20)));
+    limits.wanted =
+        static_cast<int>(std::min(4LL * clustersPerRound_, static_cast<long long>(1 << 20)));
     limits.min_weight = cycleOptions_.min_decrease;
     for (std::vector<int>& nodes : findFrustratedCycles(labels, edges, limits))
         if (known_.count(cycleKey(nodes)) == 0) cycles.push_back(makeCycle(std::move(nodes)));
@@ -396,7 +403,7 @@ std::vector<CycleMplpSolver::Cycle> CycleMplpSolver::searchCycles() const {
 int CycleMplpSolver::tighten() {
     const PairwiseModel& m = *model_;
     const std::size_t listed = candidates_.size();
-    const auto perRound = static_cast<std::size_t>(cycleOptions_.clusters_per_round);
+    const auto perRound = static_cast<std::size_t>(clustersPerRound_);
     // d(c) of every candidate at the current messages; the qualifying ones, best first.
     std::vector<double> decrease(listed);
     auto qualifying = [&](std::size_t from, std::size_t to, auto&& cycleAt) {

@@ -73,9 +73,23 @@ namespace cplab {
 // costs about two sweeps, so with one sweep per step two thirds of the time go to evaluating;
 // on smaller models an evaluation takes under a millisecond and one sweep per step keeps what
 // a viewer steps through (the demos). Chosen on generated grids (docs/map.md, issue 50).
+//
+// The threshold was 1,000 variables when chosen; the confirmation on the shared 40 × 40 grids
+// (1,600 variables) failed there: Grids_19 stalled at a fixed point of the cycle search 0.10
+// above its optimum, which one sweep per step certifies at 15 s, and on the 40 × 40 tuning tori
+// with |J| up to 10 or 15 three sweeps had changed E by −0.07 … +0.08 % only. So the 40 × 40
+// grids keep one sweep per step, and the large grids (80 × 80: 6,400 variables) take three.
 inline constexpr int kAutoSweepsPerStep = 3;
-inline constexpr int kAutoSweepsMinVariables = 1000;
+inline constexpr int kAutoSweepsMinVariables = 4096;
 int autoSweepsPerStep(const PairwiseModel& model, const MessagePassingOptions& options);
+// clusters_per_round = -1 (the default): kAutoClustersLarge where autoSweepsPerStep takes
+// three sweeps (on the 80 × 80 tuning grids, seeds 1001–1003, E at 30 s 10686.5 / 10751.4 /
+// 10640.2 with 20 clusters, 10695.2 / 10763.6 / 10647.1 with 50, 10706.7 / 10777.5 / 10662.9
+// with 100: the bound of 6,400 variables closes only with more cycles per round), else
+// kAutoClusters, the count before issue 50.
+inline constexpr int kAutoClusters = 20;
+inline constexpr int kAutoClustersLarge = 100;
+int autoClustersPerRound(const PairwiseModel& model, const MessagePassingOptions& options);
 
 struct CycleMplpOptions {
     MessagePassingOptions base;  // stop rules and the stall rule
@@ -84,7 +98,7 @@ struct CycleMplpOptions {
     int tighten_sweeps = 5;
     // "Flat": the best bound fell by less than this times max(1, |U|) over tighten_sweeps.
     double tighten_tolerance = 1e-6;
-    int clusters_per_round = 20;     // clusters added at most per tightening, > 0
+    int clusters_per_round = -1;     // clusters added at most per tightening, > 0; -1: auto
     double min_decrease = 1e-6;      // a cycle is added only if d(c) > min_decrease, ≥ 0
     int max_cluster_states = 65536;  // candidate cycles with more joint labelings are skipped
     bool squares = true;             // 4-cycles as candidates besides triangles
@@ -102,7 +116,8 @@ struct CycleMplpOptions {
         v.real("tighten_tolerance", tighten_tolerance,
                "flat: the bound fell by less than this times max(1, |U|) (>= 0)");
         v.integer("clusters_per_round", clusters_per_round,
-                  "cycles added at most per tightening (> 0)");
+                  "cycles added at most per tightening (> 0; -1: auto, 100 on binary models of "
+                  "4,096+ variables, else 20)");
         v.real("min_decrease", min_decrease,
                "a cycle is added only if it guarantees a bound decrease above this (>= 0)");
         v.integer("max_cluster_states", max_cluster_states,
@@ -236,6 +251,7 @@ class CycleMplpSolver final : public MessagePassingSolver {
     int tighten();
 
     CycleMplpOptions cycleOptions_;
+    int clustersPerRound_ = kAutoClusters;           // cycleOptions_.clusters_per_round resolved
     std::unordered_map<std::uint64_t, int> edgeOf_;  // node pair → its first edge
     std::unordered_set<std::uint64_t> known_;        // hashes of the candidates and clusters
     std::vector<Cycle> candidates_;                  // listed, not yet added

@@ -211,8 +211,8 @@ int CycleMplpSolver::addSeparators() {
     }
     std::stable_sort(qualifying.begin(), qualifying.end(),
                      [](const auto& p, const auto& q) { return p.first > q.first; });
-    if (qualifying.size() > static_cast<std::size_t>(cycleOptions_.clusters_per_round))
-        qualifying.resize(static_cast<std::size_t>(cycleOptions_.clusters_per_round));
+    if (qualifying.size() > static_cast<std::size_t>(clustersPerRound_))
+        qualifying.resize(static_cast<std::size_t>(clustersPerRound_));
     if (qualifying.empty()) return 0;
     // The new separators' factors updated at once, best d(s) first; the fall of U measured.
     const double before = currentBound();

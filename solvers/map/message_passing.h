@@ -106,7 +106,7 @@ struct MessagePassingOptions {
         v.integer("sweeps_per_step", sweeps_per_step,
                   "sweeps of message passing per step; the bound and the labeling are "
                   "evaluated after the last (1..1000; -1: auto, 1 except mplp with tighten on "
-                  "binary models of 1,000+ variables)");
+                  "binary models of 4,096+ variables)");
     }
     // `owner` names the options struct in the message ("TrwsOptions").
     bool isValid(const char* owner, std::string* why) const;

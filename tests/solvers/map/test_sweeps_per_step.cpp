@@ -3,7 +3,7 @@
 // makes several sweeps per step on large binary models whose decoder makes balanced block
 // moves and one elsewhere (small models, several labels, forest moves, the other solvers); a
 // number given is kept; and with several sweeps per step the bound stays above the exact
-// optimum of a 2 × 500 ladder (1,000 binary variables, frustrated squares) computed here by
+// optimum of a 2 × 2,048 ladder (4,096 binary variables, frustrated squares) computed here by
 // dynamic programming over its columns, and every record's energy is its labeling's.
 #include <QtTest>
 #include <algorithm>
@@ -101,20 +101,21 @@ class TestSweepsPerStep : public QObject {
         QTest::addColumn<QString>("change");
         QTest::addColumn<int>("expected");
         const int k = kAutoSweepsPerStep;
-        QTest::newRow("cycles 40x40 binary") << "mplp_cycles" << 40 << true << "" << k;
+        QTest::newRow("cycles 64x64 binary") << "mplp_cycles" << 64 << true << "" << k;
+        QTest::newRow("cycles 40x40 binary (1,600: one)") << "mplp_cycles" << 40 << true << "" << 1;
         QTest::newRow("cycles 20x20 binary (small)") << "mplp_cycles" << 20 << true << "" << 1;
-        QTest::newRow("cycles 40x40 3 labels") << "mplp_cycles" << 40 << false << "" << 1;
-        QTest::newRow("cycles 40x40 forest moves")
-            << "mplp_cycles" << 40 << true << "balanced_blocks=false" << 1;
-        QTest::newRow("cycles 40x40 no moves")
-            << "mplp_cycles" << 40 << true << "forest_moves=0" << 1;
-        QTest::newRow("cycles 40x40 given 2")
-            << "mplp_cycles" << 40 << true << "sweeps_per_step=2" << 2;
+        QTest::newRow("cycles 64x64 3 labels") << "mplp_cycles" << 64 << false << "" << 1;
+        QTest::newRow("cycles 64x64 forest moves")
+            << "mplp_cycles" << 64 << true << "balanced_blocks=false" << 1;
+        QTest::newRow("cycles 64x64 no moves")
+            << "mplp_cycles" << 64 << true << "forest_moves=0" << 1;
+        QTest::newRow("cycles 64x64 given 2")
+            << "mplp_cycles" << 64 << true << "sweeps_per_step=2" << 2;
         QTest::newRow("cycles 20x20 given 5")
             << "mplp_cycles" << 20 << true << "sweeps_per_step=5" << 5;
-        QTest::newRow("mplp 40x40 binary") << "mplp" << 40 << true << "" << 1;
-        QTest::newRow("trws 40x40 binary") << "trws" << 40 << true << "" << 1;
-        QTest::newRow("diffusion 40x40 binary") << "diffusion" << 40 << true << "" << 1;
+        QTest::newRow("mplp 64x64 binary") << "mplp" << 64 << true << "" << 1;
+        QTest::newRow("trws 64x64 binary") << "trws" << 64 << true << "" << 1;
+        QTest::newRow("diffusion 64x64 binary") << "diffusion" << 64 << true << "" << 1;
     }
     // The choice, and that a step then makes that many sweeps (one oracle call each).
     void picks() {
@@ -133,6 +134,12 @@ class TestSweepsPerStep : public QObject {
         auto s = makeSolver(solver, grid(side, side, binary), o);
         QVERIFY2(!s->status().finished(), s->status().message.c_str());
         QCOMPARE(s->sweepsPerStep(), expected);
+        // clusters_per_round = -1: more cycles per tightening exactly where the sweeps are more.
+        if (solver == "mplp_cycles") {
+            const bool large = side * side >= 4096 && binary && change != "balanced_blocks=false" &&
+                               change != "forest_moves=0";
+            QCOMPARE(autoClustersPerRound(*grid(side, side, binary), o), large ? 100 : 20);
+        }
         const long long before = s->lastRecord().oracleCalls;
         s->step();
         s->step();
@@ -156,12 +163,13 @@ class TestSweepsPerStep : public QObject {
         }
     }
 
-    // With kAutoSweepsPerStep sweeps per step on a ladder of 1,000 binary nodes, every record's
+    // With kAutoSweepsPerStep sweeps per step (and kAutoClustersLarge clusters per round) on a
+    // ladder of 4,096 binary nodes, every record's
     // bound is at least the exact optimum and its energy at most that, and the best labeling
     // scores the recorded energy in the test's own tables.
     void boundStaysValid() {
         for (const unsigned seed : {1u, 2u, 3u}) {
-            const Plain p = ladder(500, seed);
+            const Plain p = ladder(kAutoSweepsMinVariables / 2, seed);
             const double optimum = ladderOptimum(p);
             MessagePassingOptions o;
             o.stop.max_iterations = 400;
