@@ -56,7 +56,7 @@ struct SilpSolver::State {
     bool qHoldsBeta = false;
     double upper = kInf;
     bool lpRan = false;
-    double levelFraction = kLevelFraction;  // λ (master=level; adapts when interleaved)
+    double levelFraction = kLevelFraction;  // λ (master=level), adapted after each plane
 
     // The products Kₖ Yα of the last plane for the kernels of its β (mklPlane), while α has
     // not moved since: SMO's gradient at the next β is formed from them.

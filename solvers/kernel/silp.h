@@ -48,7 +48,6 @@ inline constexpr double kLevelFraction = 0.29289321881345248;
 // 0.7/0.9/0.7 s), few-valued and mixed features 95/256 → 44/111; on 2-D sets with 5-9 kernels
 // the planes stay at 4-15 (xor 11/10 → 12/13), where a constant 0.9 took 9-66. Exact, on the
 // ringnorm-like sets 370/329/259 SVMs → 212/149/145 (Kelley's method: 947/787/691).
-
 inline constexpr double kLevelFractionMax = 0.9;
 inline constexpr double kLevelOvershoot = 0.7;
 inline constexpr double kLevelNewBest = 1.5;
@@ -87,7 +86,7 @@ class SilpSolver : public KernelSvmSolver {
     // The planes so far: coefficients (S_1(αᵢ), …, S_K(αᵢ)) and where they were taken.
     const std::vector<Eigen::VectorXd>& planes() const;
     const std::vector<Eigen::VectorXd>& betaIterates() const;
-    // The level fraction λ now (master=level; kLevelFraction until it adapts, interleaved).
+    // The level fraction λ now (master=level; kLevelFraction until the first plane adapts it).
     double levelFraction() const;
     // Warm start from a run of the same kernels on the same training set with a C no larger
     // than this one's (a grid of C values solved in increasing order), before the first step:
@@ -124,7 +123,8 @@ class SilpSolver : public KernelSvmSolver {
     bool levelMaster() const { return silpOptions_.master == "level"; }
     // ℓ for the bounds now (θ when U is not known yet).
     double levelValue() const;
-    // Interleaved, master=level: λ after a plane of height D at β_t entered (silp.h).
+    // master=level: λ after a plane of height D at β_t entered (silp.h); `converged`: D is
+    // D(β_t) itself (an SVM solved to the end), not a lower bound of it.
     void adaptLevelFraction(bool converged, double D, double upperBefore);
     SilpOptions silpOptions_;
     int chunkSteps_ = 0;  // 0: exact SVM solves (`silp`)

@@ -690,9 +690,88 @@ void throughput() {
               << " MB; messages and beliefs "
               << fmt("%.1f", (2.0 * pottsGrid->edgeCount() + pottsGrid->variables()) * 16 * 8 / 1e6)
               << " MB.\n";
+}
 
-    // The same LP by Clp on a small grid: variables μ_v(a), μ_e(a, b) ≥ 0; Σ_a μ_v(a) = 1;
-    // Σ_b μ_e(a, b) = μ_u(a), Σ_a μ_e(a, b) = μ_v(b).
+// The local-polytope LP of `model` (every node with `labels` labels) by Clp's dual simplex:
+// variables μ_v(a), μ_e(a, b) ≥ 0; Σ_a μ_v(a) = 1; Σ_b μ_e(a, b) = μ_u(a), Σ_a μ_e(a, b) = μ_v(b).
+struct LpSolve {
+    int columns = 0, rows = 0;
+    double seconds = 0.0, optimum = 0.0;
+};
+LpSolve localPolytopeLp(const std::shared_ptr<const cplab::PairwiseModel>& model, int labels) {
+    const int n = model->variables();
+    std::vector<double> objective;
+    std::vector<int> rowIndex, colStart{0};
+    std::vector<double> values;
+    std::vector<double> rowLower, rowUpper;
+    for (int v = 0; v < n; ++v) {
+        rowLower.push_back(1.0);
+        rowUpper.push_back(1.0);
+    }
+    // Node columns: in their normalisation row and in each incident edge's row.
+    std::vector<std::vector<std::pair<int, double>>> nodeColumn(
+        static_cast<std::size_t>(n * labels));
+    for (int v = 0; v < n; ++v)
+        for (int a = 0; a < labels; ++a)
+            nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back({v, 1.0});
+    std::vector<std::vector<std::pair<int, double>>> edgeColumns;
+    std::vector<double> edgeObjective;
+    for (int e = 0; e < model->edgeCount(); ++e) {
+        const int u = model->edge(e).u, v = model->edge(e).v;
+        const int rowU = static_cast<int>(rowLower.size());
+        for (int k = 0; k < 2 * labels; ++k) {
+            rowLower.push_back(0.0);
+            rowUpper.push_back(0.0);
+        }
+        for (int a = 0; a < labels; ++a) {
+            nodeColumn[static_cast<std::size_t>(u * labels + a)].push_back({rowU + a, -1.0});
+            nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back(
+                {rowU + labels + a, -1.0});
+        }
+        for (int a = 0; a < labels; ++a)
+            for (int b = 0; b < labels; ++b) {
+                edgeColumns.push_back({{rowU + a, 1.0}, {rowU + labels + b, 1.0}});
+                edgeObjective.push_back(model->pairwise(e, a, b));
+            }
+    }
+    for (int v = 0; v < n; ++v)
+        for (int a = 0; a < labels; ++a)
+            objective.push_back(model->unary(v)[static_cast<std::size_t>(a)]);
+    objective.insert(objective.end(), edgeObjective.begin(), edgeObjective.end());
+    auto append = [&](const std::vector<std::pair<int, double>>& column) {
+        for (const auto& [row, value] : column) {
+            rowIndex.push_back(row);
+            values.push_back(value);
+        }
+        colStart.push_back(static_cast<int>(rowIndex.size()));
+    };
+    for (const auto& c : nodeColumn)
+        append(c);
+    for (const auto& c : edgeColumns)
+        append(c);
+    const int columns = static_cast<int>(objective.size());
+    const int rows = static_cast<int>(rowLower.size());
+    std::vector<int> lengths(static_cast<std::size_t>(columns));
+    for (int j = 0; j < columns; ++j)
+        lengths[static_cast<std::size_t>(j)] =
+            colStart[static_cast<std::size_t>(j) + 1] - colStart[static_cast<std::size_t>(j)];
+    const CoinPackedMatrix matrix(true, rows, columns, static_cast<int>(values.size()),
+                                  values.data(), rowIndex.data(), colStart.data(), lengths.data());
+    std::vector<double> colLower(static_cast<std::size_t>(columns), 0.0),
+        colUpper(static_cast<std::size_t>(columns), 1.0);
+    ClpSimplex clp;
+    clp.setLogLevel(0);
+    clp.loadProblem(matrix, colLower.data(), colUpper.data(), objective.data(), rowLower.data(),
+                    rowUpper.data());
+    clp.setOptimizationDirection(-1.0);  // maximise
+    const auto start = bench::Clock::now();
+    clp.dual();
+    const double clpSeconds = bench::secondsSince(start);
+    return {columns, rows, clpSeconds, clp.objectiveValue() + model->constant()};
+}
+
+// The local-polytope LP of small grids by Clp against TRW-S's time to the same bound.
+void lpAgainstTrws() {
     std::cout
         << "\n## The local-polytope LP by Clp against TRW-S (one thread)\n\n"
         << "| grid | labels | pairwise | LP columns | LP rows | Clp s | LP optimum | TRW-S "
@@ -701,79 +780,7 @@ void throughput() {
         for (const bool potts : {true, false}) {
             const int labels = 16;
             const auto model = grid(side, side, labels, potts, 11);
-            const int n = model->variables();
-            std::vector<double> objective;
-            std::vector<int> rowIndex, colStart{0};
-            std::vector<double> values;
-            std::vector<double> rowLower, rowUpper;
-            const int rowsNormal = n;
-            for (int v = 0; v < n; ++v) {
-                rowLower.push_back(1.0);
-                rowUpper.push_back(1.0);
-            }
-            // Node columns: in their normalisation row and in each incident edge's row.
-            std::vector<std::vector<std::pair<int, double>>> nodeColumn(
-                static_cast<std::size_t>(n * labels));
-            for (int v = 0; v < n; ++v)
-                for (int a = 0; a < labels; ++a)
-                    nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back({v, 1.0});
-            std::vector<std::vector<std::pair<int, double>>> edgeColumns;
-            std::vector<double> edgeObjective;
-            for (int e = 0; e < model->edgeCount(); ++e) {
-                const int u = model->edge(e).u, v = model->edge(e).v;
-                const int rowU = static_cast<int>(rowLower.size());
-                for (int k = 0; k < 2 * labels; ++k) {
-                    rowLower.push_back(0.0);
-                    rowUpper.push_back(0.0);
-                }
-                for (int a = 0; a < labels; ++a) {
-                    nodeColumn[static_cast<std::size_t>(u * labels + a)].push_back(
-                        {rowU + a, -1.0});
-                    nodeColumn[static_cast<std::size_t>(v * labels + a)].push_back(
-                        {rowU + labels + a, -1.0});
-                }
-                for (int a = 0; a < labels; ++a)
-                    for (int b = 0; b < labels; ++b) {
-                        edgeColumns.push_back({{rowU + a, 1.0}, {rowU + labels + b, 1.0}});
-                        edgeObjective.push_back(model->pairwise(e, a, b));
-                    }
-            }
-            for (int v = 0; v < n; ++v)
-                for (int a = 0; a < labels; ++a)
-                    objective.push_back(model->unary(v)[static_cast<std::size_t>(a)]);
-            objective.insert(objective.end(), edgeObjective.begin(), edgeObjective.end());
-            auto append = [&](const std::vector<std::pair<int, double>>& column) {
-                for (const auto& [row, value] : column) {
-                    rowIndex.push_back(row);
-                    values.push_back(value);
-                }
-                colStart.push_back(static_cast<int>(rowIndex.size()));
-            };
-            for (const auto& c : nodeColumn)
-                append(c);
-            for (const auto& c : edgeColumns)
-                append(c);
-            const int columns = static_cast<int>(objective.size());
-            const int rows = static_cast<int>(rowLower.size());
-            (void)rowsNormal;
-            std::vector<int> lengths(static_cast<std::size_t>(columns));
-            for (int j = 0; j < columns; ++j)
-                lengths[static_cast<std::size_t>(j)] = colStart[static_cast<std::size_t>(j) + 1] -
-                                                       colStart[static_cast<std::size_t>(j)];
-            const CoinPackedMatrix matrix(true, rows, columns, static_cast<int>(values.size()),
-                                          values.data(), rowIndex.data(), colStart.data(),
-                                          lengths.data());
-            std::vector<double> colLower(static_cast<std::size_t>(columns), 0.0),
-                colUpper(static_cast<std::size_t>(columns), 1.0);
-            ClpSimplex clp;
-            clp.setLogLevel(0);
-            clp.loadProblem(matrix, colLower.data(), colUpper.data(), objective.data(),
-                            rowLower.data(), rowUpper.data());
-            clp.setOptimizationDirection(-1.0);  // maximise
-            const auto start = bench::Clock::now();
-            clp.dual();
-            const double clpSeconds = bench::secondsSince(start);
-            const double lp = clp.objectiveValue() + model->constant();
+            const auto [columns, rows, clpSeconds, lp] = localPolytopeLp(model, labels);
 
             cplab::TrwsOptions o;
             o.stop.max_iterations = 1000000;
@@ -818,6 +825,9 @@ int main(int argc, char** argv) {
     std::cout << bench::header("bench_map") << "\n";
     if (settings.uai) uaiTable(settings);
     if (settings.frustrated) frustratedTable(settings);
-    if (settings.throughput) throughput();
+    if (settings.throughput) {
+        throughput();
+        lpAgainstTrws();
+    }
     return 0;
 }

@@ -617,6 +617,70 @@ void continuousSets(const std::vector<ContinuousCase>& cases, int runs, int* pas
     }
 }
 
+// SILP (Kelley's method) against SimpleMKL on each set: time, SVM calls, the objectives.
+void silpAgainstSimpleMkl(const std::vector<Case>& cases, int runs) {
+    std::cout << "\n=== SILP vs SimpleMKL to tol_rel = " << kTolRel << " (C = " << kC
+              << ", kkt_tolerance = " << kKkt << ", trace normalisation; time in s)\n";
+    std::cout << "set         K  solver     time                    iters  SVM calls  SMO updates"
+                 "        U  rel.gap  status\n";
+    std::vector<std::pair<std::string, std::pair<double, double>>> ratios;
+    for (const Case& c : cases) {
+        std::vector<double> silpTimes, simpleTimes;
+        MklRun silp, simple;
+        for (int r = 0; r < runs; ++r) {
+            silp = runMkl<cplab::SilpSolver, cplab::SilpOptions>(c);
+            silpTimes.push_back(silp.seconds);
+            simple = runMkl<cplab::SimpleMklSolver, cplab::SimpleMklOptions>(c);
+            simpleTimes.push_back(simple.seconds);
+        }
+        for (const auto& [label, run, times] : {std::tuple{"silp lp", silp, silpTimes},
+                                                std::tuple{"simplemkl", simple, simpleTimes}}) {
+            std::cout << pad(c.name, 10) << fmt("%3.0f", c.count) << "  " << pad(label, 9) << "  "
+                      << pad(timeText(times), 22) << fmt("%6.0f", run.iterations)
+                      << fmt("%11.0f", double(run.svmCalls)) << fmt("%13.0f", double(run.smoSteps))
+                      << fmt("%9.4f", run.upper) << fmt("%9.1e", run.relGap) << "  " << run.status
+                      << "\n";
+        }
+        ratios.push_back({c.name + " K=" + std::to_string(c.count),
+                          {median(simpleTimes) / median(silpTimes),
+                           double(simple.svmCalls) / double(silp.svmCalls)}});
+        std::cout << "            |U_silp - U_simplemkl| / U = "
+                  << fmt("%.1e",
+                         std::abs(silp.upper - simple.upper) / std::max(silp.upper, simple.upper))
+                  << "\n";
+    }
+    std::cout << "ratios SimpleMKL / SILP:\n";
+    for (const auto& [label, r] : ratios)
+        std::cout << "  " << pad(label, 18) << " time " << fmt("%.2f", r.first) << "x   SVM calls "
+                  << fmt("%.2f", r.second) << "x\n";
+}
+
+// Along a SILP run, each SVM solved warm (as SILP does) against cold, per call.
+void warmAgainstColdTable(const std::vector<Case>& cases, int runs) {
+    std::cout << "\n=== warm-started SVM calls along SILP vs cold solves with the same beta "
+                 "(calls 2..T; per call)\n";
+    std::cout << "(informational: the target <= 0.3 was retired, see issue 34)\n";
+    std::cout << "set         K  calls  warm updates  cold updates  ratio  warm ms  cold ms  "
+                 "ratio\n";
+    for (const Case& c : cases) {
+        std::vector<double> warmMs, coldMs;
+        WarmCold w;
+        for (int r = 0; r < runs; ++r) {
+            w = warmAgainstCold(c);
+            warmMs.push_back(1e3 * w.warmSeconds);
+            coldMs.push_back(1e3 * w.coldSeconds);
+        }
+        const double stepRatio = w.coldSteps > 0 ? w.warmSteps / w.coldSteps : 0.0;
+        const double timeRatio = median(warmMs) / median(coldMs);
+        std::cout << pad(c.name, 10) << fmt("%3.0f", c.count) << fmt("%7.0f", w.calls)
+                  << fmt("%14.1f", w.warmSteps) << fmt("%14.1f", w.coldSteps)
+                  << fmt("%7.2f", stepRatio) << fmt("%9.3f", median(warmMs))
+                  << fmt("%9.3f", median(coldMs)) << fmt("%7.2f", timeRatio)
+                  << (w.replayMatches ? "" : "  (replay differs from the SILP run's updates)")
+                  << "\n";
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -677,65 +741,10 @@ int main(int argc, char** argv) {
     }
 
     int pass = 0, fail = 0;
-    std::cout << "\n=== SILP vs SimpleMKL to tol_rel = " << kTolRel << " (C = " << kC
-              << ", kkt_tolerance = " << kKkt << ", trace normalisation; time in s)\n";
-    std::cout << "set         K  solver     time                    iters  SVM calls  SMO updates"
-                 "        U  rel.gap  status\n";
-    std::vector<std::pair<std::string, std::pair<double, double>>> ratios;
-    for (const Case& c : cases) {
-        std::vector<double> silpTimes, simpleTimes;
-        MklRun silp, simple;
-        for (int r = 0; r < runs; ++r) {
-            silp = runMkl<cplab::SilpSolver, cplab::SilpOptions>(c);
-            silpTimes.push_back(silp.seconds);
-            simple = runMkl<cplab::SimpleMklSolver, cplab::SimpleMklOptions>(c);
-            simpleTimes.push_back(simple.seconds);
-        }
-        for (const auto& [label, run, times] : {std::tuple{"silp lp", silp, silpTimes},
-                                                std::tuple{"simplemkl", simple, simpleTimes}}) {
-            std::cout << pad(c.name, 10) << fmt("%3.0f", c.count) << "  " << pad(label, 9) << "  "
-                      << pad(timeText(times), 22) << fmt("%6.0f", run.iterations)
-                      << fmt("%11.0f", double(run.svmCalls)) << fmt("%13.0f", double(run.smoSteps))
-                      << fmt("%9.4f", run.upper) << fmt("%9.1e", run.relGap) << "  " << run.status
-                      << "\n";
-        }
-        ratios.push_back({c.name + " K=" + std::to_string(c.count),
-                          {median(simpleTimes) / median(silpTimes),
-                           double(simple.svmCalls) / double(silp.svmCalls)}});
-        std::cout << "            |U_silp - U_simplemkl| / U = "
-                  << fmt("%.1e",
-                         std::abs(silp.upper - simple.upper) / std::max(silp.upper, simple.upper))
-                  << "\n";
-    }
-    std::cout << "ratios SimpleMKL / SILP:\n";
-    for (const auto& [label, r] : ratios)
-        std::cout << "  " << pad(label, 18) << " time " << fmt("%.2f", r.first) << "x   SVM calls "
-                  << fmt("%.2f", r.second) << "x\n";
-
+    silpAgainstSimpleMkl(cases, runs);
     mklAgainstOneSolve(cases, runs, &pass, &fail);
 
-    std::cout << "\n=== warm-started SVM calls along SILP vs cold solves with the same beta "
-                 "(calls 2..T; per call)\n";
-    std::cout << "(informational: the target <= 0.3 was retired, see issue 34)\n";
-    std::cout << "set         K  calls  warm updates  cold updates  ratio  warm ms  cold ms  "
-                 "ratio\n";
-    for (const Case& c : cases) {
-        std::vector<double> warmMs, coldMs;
-        WarmCold w;
-        for (int r = 0; r < runs; ++r) {
-            w = warmAgainstCold(c);
-            warmMs.push_back(1e3 * w.warmSeconds);
-            coldMs.push_back(1e3 * w.coldSeconds);
-        }
-        const double stepRatio = w.coldSteps > 0 ? w.warmSteps / w.coldSteps : 0.0;
-        const double timeRatio = median(warmMs) / median(coldMs);
-        std::cout << pad(c.name, 10) << fmt("%3.0f", c.count) << fmt("%7.0f", w.calls)
-                  << fmt("%14.1f", w.warmSteps) << fmt("%14.1f", w.coldSteps)
-                  << fmt("%7.2f", stepRatio) << fmt("%9.3f", median(warmMs))
-                  << fmt("%9.3f", median(coldMs)) << fmt("%7.2f", timeRatio)
-                  << (w.replayMatches ? "" : "  (replay differs from the SILP run's updates)")
-                  << "\n";
-    }
+    warmAgainstColdTable(cases, runs);
     continuousSets(continuousCases(cases), continuousRuns, &pass, &fail);
 
     std::cout << "\ntargets: " << pass << " PASS, " << fail << " FAIL\n";

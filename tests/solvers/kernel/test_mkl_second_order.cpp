@@ -89,6 +89,18 @@ Eigen::VectorXd solveAt(KernelQ& q, Smo& smo, const Eigen::VectorXd& beta) {
     return smo.alpha().cwiseProduct(q.labels());
 }
 
+// `c`'s kernels and C, SVMs to KKT 1e-9 and the MKL to tol_rel, at most 5,000 steps.
+template <class Options>
+Options tightOptions(const Case& c, double tolRel) {
+    Options o;
+    o.kernel.kernels = c.kernels;
+    o.kernel.kkt_tolerance = 1e-9;
+    o.kernel.C = c.C;
+    o.stop.tol_rel = tolRel;
+    o.stop.max_iterations = 5000;
+    return o;
+}
+
 }  // namespace
 
 class TestMklSecondOrder : public QObject {
@@ -194,21 +206,10 @@ void TestMklSecondOrder::newtonEndsAtSilpsObjective() {
     QFETCH(QString, direction);
     const Case c = makeCase(name);
     const KernelProblem problem{c.data, nullptr};
-    SilpOptions so;
-    so.kernel.kernels = c.kernels;
-    so.kernel.kkt_tolerance = 1e-9;
-    so.kernel.C = c.C;
-    so.stop.tol_rel = 1e-8;
-    so.stop.max_iterations = 5000;
-    SilpSolver silp(problem, so);
+    SilpSolver silp(problem, tightOptions<SilpOptions>(c, 1e-8));
     solve(silp);
     QCOMPARE(silp.status().code, StatusCode::Converged);
-    SimpleMklOptions mo;
-    mo.kernel.kernels = c.kernels;
-    mo.kernel.kkt_tolerance = 1e-9;
-    mo.kernel.C = c.C;
-    mo.stop.tol_rel = 1e-7;
-    mo.stop.max_iterations = 5000;
+    auto mo = tightOptions<SimpleMklOptions>(c, 1e-7);
     mo.direction = direction.toStdString();
     SimpleMklSolver simple(problem, mo);
     solve(simple);
