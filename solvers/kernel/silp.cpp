@@ -133,6 +133,16 @@ bool masterValid(const std::string& master, const char* owner, std::string* why)
     return false;
 }
 
+// The planes' coefficients are about C times the number of support vectors; below about 1e-14
+// Clp's feasibility tolerance takes them for 0, θ stays 0 and the gap never closes (C = 1e-15
+// on four examples ran to the iteration limit with U = 4e-15, L = 0; 1e-12 converges).
+constexpr double kMinSilpC = 1e-12;
+
+bool silpCValid(double C, const char* owner, std::string* why) {
+    return require(C >= kMinSilpC, owner, "C", C,
+                   "must be >= 1e-12 (smaller planes are below the master LP's tolerance)", why);
+}
+
 }  // namespace
 
 void SilpOptions::visit(OptionVisitor& v) {
@@ -144,7 +154,7 @@ void SilpOptions::visit(OptionVisitor& v) {
 
 bool SilpOptions::isValid(std::string* why) const {
     return stop.isValid(kOwner, why) && kernel.isValid(kOwner, why) &&
-           masterValid(master, kOwner, why);
+           masterValid(master, kOwner, why) && silpCValid(kernel.C, kOwner, why);
 }
 
 SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options)
@@ -157,7 +167,9 @@ SilpSolver::SilpSolver(const KernelProblem& problem, SilpOptions options, int ch
       chunkSteps_(chunkSteps) {
     if (!valid()) return;
     std::string why;
-    if (!masterValid(silpOptions_.master, chunkSteps > 0 ? kInterleavedOwner : kOwner, &why)) {
+    const char* owner = chunkSteps > 0 ? kInterleavedOwner : kOwner;
+    if (!masterValid(silpOptions_.master, owner, &why) ||
+        !silpCValid(silpOptions_.kernel.C, owner, &why)) {
         reject(why);
         return;
     }
@@ -528,7 +540,8 @@ bool InterleavedSilpOptions::isValid(std::string* why) const {
     return stop.isValid(kInterleavedOwner, why) && kernel.isValid(kInterleavedOwner, why) &&
            require(chunk_steps >= 0, kInterleavedOwner, "chunk_steps", chunk_steps, "must be >= 0",
                    why) &&
-           masterValid(master, kInterleavedOwner, why);
+           masterValid(master, kInterleavedOwner, why) &&
+           silpCValid(kernel.C, kInterleavedOwner, why);
 }
 
 namespace {

@@ -665,6 +665,27 @@ void TestMklInterleaved::badMasterIsRefused() {
     QVERIFY2(
         message.find("master") != std::string::npos && message.find("bundle") != std::string::npos,
         message.c_str());
+    // A C whose planes the master LP cannot resolve is refused by both solvers up front (it
+    // ran to the iteration limit with L = 0); the smallest C allowed still converges, with
+    // U - L inside the stopping rule.
+    auto tiny = mklOptions<SilpOptions>("gaussian:1;linear", 1e-3, 1e-3);
+    tiny.kernel.C = 1e-15;
+    const KernelProblem small{ringnormLike(1, 20, 2), nullptr};
+    SilpSolver refused(small, tiny);
+    auto tinyChunks = mklOptions<InterleavedSilpOptions>("gaussian:1;linear", 1e-3, 1e-3);
+    tinyChunks.kernel.C = 1e-15;
+    InterleavedSilpSolver refusedToo(small, tinyChunks);
+    for (const Solver* s :
+         {static_cast<const Solver*>(&refused), static_cast<const Solver*>(&refusedToo)}) {
+        QCOMPARE(s->status().code, StatusCode::InvalidInput);
+        QVERIFY2(s->status().message.find("C = 1e-15: must be >= 1e-12") != std::string::npos,
+                 s->status().message.c_str());
+    }
+    tiny.kernel.C = 1e-12;
+    SilpSolver smallest(small, tiny);
+    QCOMPARE(solve(smallest).code, StatusCode::Converged);
+    const IterationRecord& r = smallest.lastRecord();
+    QVERIFY2(r.upper - r.lower <= 1e-3 * r.upper, qPrintable(numbers(r.upper, r.lower)));
 }
 
 // A newcomer's run: SimpleMKL with nothing but the kernels set reaches its tol_rel = 1e-3
